@@ -1,0 +1,2 @@
+# Example policies and their reference (owned by the policy area).
+EXTRA_DIST += policies/README.md

@@ -1,0 +1,3 @@
+# libqmp: the QMP and guest-agent client (owned by the QMP area).
+noinst_LIBRARIES += libqmp.a
+libqmp_a_SOURCES = qmp/qmp.h

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# run.sh: the two entry points of README.md, for a fresh Debian 12 machine.
+#   ./run.sh demo   install, build, and run the live demo
+#   ./run.sh test   install, build, and run the whole test suite
+# Run as root (it installs Debian packages with apt-get).
+set -euo pipefail
+top=$(cd "$(dirname "$0")" && pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+packages=(
+	build-essential autoconf automake pkg-config
+	libjson-c-dev libev-dev libcap-ng-dev libssl-dev libcmocka-dev
+	qemu-system-x86 qemu-utils qemu-guest-agent busybox-static gcc-multilib
+	cpio gzip iproute2 openssl valgrind clang
+)
+
+install_packages() {
+	local missing=()
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "run.sh: missing Debian packages: ${missing[*]} (run as root to install them)" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# build DIR [CONFIGURE-FLAGS...]: an out-of-tree build.
+build() {
+	local dir=$1; shift
+	(cd "$top" && autoreconf -fi >/dev/null)
+	mkdir -p "$dir"
+	(cd "$dir" && "$top/configure" --enable-werror "$@" >/dev/null &&
+		make -j"$jobs")
+}
+
+case "${1:-}" in
+demo)
+	install_packages
+	build "$top/build"
+	exec bash "$top/tests/demo.sh" "$top/build"
+	;;
+test)
+	install_packages
+	# The whole suite, real-QEMU tests included, under ASan and UBSan.
+	build "$top/build-asan" --enable-sanitizers
+	(cd "$top/build-asan" && make -j"$jobs" check) || {
+		find "$top/build-asan" -name '*.log' -path '*tests*' \
+			-newer "$top/build-asan/config.status" -exec grep -l 'FAIL\|ERROR' {} + |
+			while read -r f; do echo "=== $f"; tail -n 60 "$f"; done
+		exit 1
+	}
+	# The unit tests once more under valgrind, on a plain build.
+	build "$top/build-valgrind"
+	(cd "$top/build-valgrind" && make -j"$jobs" check-valgrind)
+	;;
+*)
+	echo "usage: $0 demo|test" >&2
+	exit 1
+	;;
+esac

@@ -1,0 +1,62 @@
+/*
+ * cmd.c: the subcommand table and the helpers every command shares for
+ * usage errors and --help.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qmigrate.h"
+
+/* Keep alphabetical: qmigrate --help prints them in this order. */
+const struct cmd_entry *cmd_table[] = {
+	&cmd_qmp_entry,
+	NULL
+};
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	const struct cmd_entry **c;
+
+	for (c = cmd_table; *c != NULL; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}
+
+/* Prints one line naming the command and the fault; returns exit status 1. */
+int
+cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "qmigrate %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see qmigrate %s --help)\n", cmd->name);
+	return QM_EXIT_USAGE;
+}
+
+int
+cmd_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+cmd_print_help(const struct cmd_entry *cmd)
+{
+	printf("usage: qmigrate %s %s\n\n%s", cmd->name, cmd->usage,
+	    cmd->help);
+}

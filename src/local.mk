@@ -1,0 +1,20 @@
+# The qmigrate command.  One variable per area so that areas do not collide.
+bin_PROGRAMS += qmigrate
+
+src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c \
+	src/util.c
+src_qmp_cmds = src/cmd-qmp.c
+src_migrate =
+src_proxy_cmds =
+src_policy =
+src_observe =
+
+qmigrate_SOURCES = src/main.c
+# Everything but main.c also goes in a library so unit tests link the same
+# objects the command runs.
+noinst_LIBRARIES += libqmigrate.a
+libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
+	$(src_migrate) $(src_proxy_cmds) $(src_policy) $(src_observe)
+qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
+	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(EV_LIBS) -lm
+qmigrate_LDADD = $(qmigrate_libs)

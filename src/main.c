@@ -1,0 +1,74 @@
+/*
+ * main.c: global options, then hand over to the subcommand.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qmigrate.h"
+
+static void
+usage(FILE *f)
+{
+	const struct cmd_entry **c;
+
+	fprintf(f, "usage: qmigrate [--log-json] [-v] COMMAND [ARGS]\n"
+	    "       qmigrate --version | --help\n\n"
+	    "Live migration of QEMU guests over QMP.\n\ncommands:\n");
+	for (c = cmd_table; *c != NULL; c++)
+		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->usage);
+	fprintf(f, "\nqmigrate COMMAND --help describes each command.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cmd_entry	*cmd;
+	enum log_level		 level = LOG_LEVEL_INFO;
+	int			 json = 0, i;
+
+	/* A peer closing a socket must be an error return, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return QM_EXIT_OK;
+		} else if (strcmp(argv[i], "--version") == 0) {
+			printf("qmigrate %s\n", PACKAGE_VERSION);
+			return QM_EXIT_OK;
+		} else if (strcmp(argv[i], "--log-json") == 0)
+			json = 1;
+		else if (strcmp(argv[i], "-v") == 0 ||
+		    strcmp(argv[i], "--verbose") == 0)
+			level = LOG_LEVEL_DEBUG;
+		else if (strcmp(argv[i], "-q") == 0 ||
+		    strcmp(argv[i], "--quiet") == 0)
+			level = LOG_LEVEL_WARN;
+		else {
+			fprintf(stderr, "qmigrate: unknown option %s "
+			    "(see qmigrate --help)\n", argv[i]);
+			return QM_EXIT_USAGE;
+		}
+	}
+	log_init("qmigrate", level, json);
+	if (i == argc) {
+		usage(stderr);
+		return QM_EXIT_USAGE;
+	}
+	cmd = cmd_find(argv[i]);
+	if (cmd == NULL) {
+		fprintf(stderr, "qmigrate: unknown command %s "
+		    "(see qmigrate --help)\n", argv[i]);
+		return QM_EXIT_USAGE;
+	}
+	if (cmd_wants_help(argc - i, argv + i)) {
+		cmd_print_help(cmd);
+		return QM_EXIT_OK;
+	}
+	optind = 1;
+	return cmd->exec(argc - i, argv + i);
+}

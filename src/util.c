@@ -1,0 +1,137 @@
+/*
+ * util.c: small parsers, clocks and the atomic file write that the status
+ * document relies on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "qmigrate.h"
+
+/* Parses a non-negative decimal number of seconds. Returns 0 or -1. */
+int
+parse_seconds(const char *s, double *out)
+{
+	char	*end;
+	double	 v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Parses an unsigned decimal integer, refusing signs and junk. */
+int
+parse_u64(const char *s, uint64_t *out)
+{
+	char			*end;
+	unsigned long long	 v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Replaces path with data so that a reader sees either the old or the new
+ * document, never half of one: write a temporary beside it, fsync, rename.
+ */
+int
+write_file_atomic(const char *path, const char *data, size_t len, char **cause)
+{
+	char	*tmp;
+	int	 fd;
+	size_t	 off = 0;
+
+	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd == -1) {
+		xasprintf(cause, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			xasprintf(cause, "%s: %s", tmp,
+			    n == 0 ? "short write" : strerror(errno));
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) == -1) {
+		xasprintf(cause, "%s: fsync: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (close(fd) == -1) {
+		fd = -1;
+		xasprintf(cause, "%s: close: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1) {
+		xasprintf(cause, "%s: rename: %s", path, strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+double
+now_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double
+now_realtime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Returns a malloc'd UTC timestamp such as 2026-11-23T03:40:13.123Z. */
+char *
+format_rfc3339(double when)
+{
+	struct tm	 tm;
+	time_t		 secs = (time_t)when;
+	int		 ms = (int)((when - (double)secs) * 1000);
+	char		 buf[64];
+	char		*out;
+
+	gmtime_r(&secs, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	xasprintf(&out, "%s.%03dZ", buf, ms < 0 ? 0 : ms > 999 ? 999 : ms);
+	return out;
+}

@@ -1,0 +1,24 @@
+# Test harness: unit tests are cmocka programs, integration tests are shell
+# scripts that start real QEMU.  Each area adds its own tests below.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(BASH)
+AM_SH_LOG_FLAGS =
+EXTRA_DIST += tests/lib.sh
+
+unit_ldadd = $(qmigrate_libs) $(CMOCKA_LIBS)
+unit_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests) $(integration_tests)
+EXTRA_DIST += $(integration_tests)
+
+# The unit tests again under valgrind (run.sh test does this on a build
+# without sanitizers, which valgrind cannot run).
+check-valgrind: $(unit_tests)
+	@set -e; for t in $(unit_tests); do \
+		echo "valgrind: $$t"; \
+		$(VALGRIND) -q --error-exitcode=1 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect \
+			--show-leak-kinds=definite,indirect ./$$t; \
+	done
+.PHONY: check-valgrind
