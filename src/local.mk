@@ -4,7 +4,7 @@ bin_PROGRAMS += qmigrate
 src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c
-src_migrate =
+src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c
 src_proxy_cmds =
 src_policy =
 src_observe =
@@ -18,3 +18,9 @@ libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
 qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
 	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(EV_LIBS) -lm
 qmigrate_LDADD = $(qmigrate_libs)
+
+# Migration driver tests.
+unit_tests += tests/unit/test-ctl
+tests_unit_test_ctl_SOURCES = tests/unit/test-ctl.c
+tests_unit_test_ctl_LDADD = $(unit_ldadd)
+tests_unit_test_ctl_CFLAGS = $(unit_cflags)

@@ -81,6 +81,102 @@ struct policy {
 	struct mig_settings	 migration;
 };
 
+/* Bounds on policy input and what applies when no policy matches. */
+#define POLICY_DEFAULT_DIR	"/etc/qmigrate/policies.d"
+#define POLICY_MAX_FILE_SIZE	(1024 * 1024)
+#define POLICY_MAX_FILES	1000
+#define POLICY_DEFAULT_EVICTION	EVICT_NONE	/* KubeVirt's cluster default */
+#define POLICY_DEFAULT_GRACE_SECONDS 30		/* KubeVirt's VMI default */
+
+/* Every policy of a file or directory, sorted by name (policy_load()). */
+struct policy_set {
+	char		*path;
+	struct policy	*policies;
+	size_t		 npolicies;
+};
+
+/*
+ * Controllers (ctl-*.c) are pure: they see samples and answer decisions,
+ * doing no I/O, so both are unit-tested on synthetic traces.
+ */
+struct ctl_sample {
+	double		t;		/* seconds since migrate was sent */
+	int		postcopy;	/* QEMU is in postcopy-active */
+	uint64_t	pass;		/* dirty-sync-count */
+	uint64_t	total;		/* bytes of guest RAM */
+	uint64_t	remaining;	/* bytes left in this pass */
+	uint64_t	transferred;	/* bytes sent so far */
+	double		dirty_rate;	/* bytes/s the guest dirties */
+	double		bandwidth;	/* bytes/s actually sent */
+	uint64_t	expected_downtime_ms;
+	int		throttle_pct;
+};
+
+enum ctl_action {
+	CTL_NONE,
+	CTL_SET_DOWNTIME,	/* value: downtime-limit in ms */
+	CTL_AUTO_CONVERGE,	/* value: max-cpu-throttle percentage */
+	CTL_POST_COPY,
+	CTL_PAUSE,
+	CTL_ABORT,
+};
+
+struct ctl_decision {
+	enum ctl_action	action;
+	uint64_t	value;
+	char		reason[256];
+};
+
+/* What a controller may do, fixed when the migration starts. */
+struct ctl_config {
+	uint64_t	guest_bytes;		/* RAM (+ disks) to move */
+	uint64_t	completion_timeout_per_gib;
+	uint64_t	progress_timeout;
+	uint64_t	max_downtime_ms;	/* 0: QEMU's default only */
+	uint64_t	initial_downtime_ms;
+	int		allow_auto_converge;
+	int		allow_post_copy;	/* and postcopy-ram is set */
+	int		allow_workload_disruption;
+};
+
+struct ctl {
+	enum ctl_kind		kind;
+	struct ctl_config	cfg;
+	double			acceptable;	/* seconds, 0 = never */
+	double			last_progress;	/* t of the last new minimum */
+	uint64_t		min_remaining;
+	int			have_min;
+	int			paused;
+	int			postcopy;
+	int			throttling;
+	uint64_t		downtime_ms;
+	/* adaptive */
+	uint64_t		last_pass;
+	int			stalled_passes;	/* passes judged divergent */
+	uint64_t		pass_min_remaining; /* low point of this pass */
+	uint64_t		prev_pass_min;	    /* low point of the last */
+	uint64_t		pass_max_remaining; /* what this pass must send */
+	uint64_t		prev_pass_max;	    /* ... and the last one */
+	int			want_postcopy;
+	double			last_action_t;
+};
+
+/* ctl.c */
+const char	*ctl_kind_name(enum ctl_kind);
+const char	*ctl_action_name(enum ctl_action);
+void		 ctl_init(struct ctl *, enum ctl_kind, const struct ctl_config *);
+void		 ctl_step(struct ctl *, const struct ctl_sample *,
+		    struct ctl_decision *);
+double		 ctl_acceptable_seconds(const struct ctl_config *);
+
+/* ctl-kubevirt.c */
+void		 ctl_kubevirt_step(struct ctl *, const struct ctl_sample *,
+		    struct ctl_decision *);
+
+/* ctl-adaptive.c */
+void		 ctl_adaptive_step(struct ctl *, const struct ctl_sample *,
+		    struct ctl_decision *);
+
 /* log.c */
 enum log_level { LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 void	log_init(const char *progname, enum log_level level, int json);
@@ -115,6 +211,32 @@ void	 cmd_print_help(const struct cmd_entry *cmd);
 
 /* cmd-*.c: one entry each, listed in cmd.c */
 extern const struct cmd_entry cmd_qmp_entry;
+
+/* policy-load.c */
+void	 policy_defaults(struct mig_settings *);
+void	 mig_settings_free(struct mig_settings *);
+void	 mig_settings_copy(struct mig_settings *dst,
+	    const struct mig_settings *src);
+struct json_object *mig_settings_to_json(const struct mig_settings *);
+struct policy_set *policy_load(const char *path, char **cause);
+void	 policy_set_free(struct policy_set *);
+struct json_object *policy_to_json(const struct policy *);
+int	 policy_parse_bandwidth(const char *s, uint64_t *out);
+const char *policy_eviction_name(enum eviction_strategy);
+const char *policy_convergence_name(enum ctl_kind);
+int	 policy_label_key_ok(const char *key);
+struct json_object *policy_read_json(const char *what, const char *path,
+	    char **cause);
+
+/* policy-select.c */
+const struct policy *policy_select(const struct policy_set *,
+	    const struct label *labels, size_t nlabels, char **why);
+int	 labels_parse(const char *kv, struct label *out, char **cause);
+int	 labels_add(struct label **labels, size_t *n, const char *key,
+	    const char *value, char **cause);
+int	 labels_load_file(const char *path, struct label **out, size_t *n,
+	    char **cause);
+void	 labels_free(struct label *labels, size_t n);
 
 /* util.c */
 int	 parse_seconds(const char *s, double *out);

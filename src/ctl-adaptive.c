@@ -1,0 +1,184 @@
+/*
+ * ctl-adaptive.c: qmigrate's own convergence controller.
+ *
+ * Instead of waiting out a timeout, it judges every completed pass: with
+ * the bandwidth B QEMU really achieved and the rate D the guest dirties
+ * memory, pre-copy shrinks what is left by D/B per pass.  When that cannot
+ * reach the downtime limit soon, it escalates at once, one step per pass so
+ * each step's effect is seen before the next: raise the downtime limit up
+ * to maxDowntimeMs, throttle the vCPUs (auto-converge), switch to post-copy
+ * at a low point of the remaining data, pause the guest, and finally abort.
+ * The acceptable completion time and progress timeout stay as a last net.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "qmigrate.h"
+
+/* A pass is converging when the guest dirties less than this share of B. */
+#define CONVERGING_RATIO	0.8
+/* Pre-copy that is predicted to need longer than this is not worth it. */
+#define MAX_PREDICTED_SECONDS	20.0
+/* Passes to give the CPU throttle before the next step. */
+#define THROTTLE_PASSES		4
+/* Post-copy waits at most this long for a low point of remaining data. */
+#define LOW_POINT_WAIT		3.0
+
+/*
+ * Seconds pre-copy still needs to bring floor bytes under what the downtime
+ * limit lets QEMU send at switchover; INFINITY when it never will.
+ */
+static double
+predict_seconds(double floor, double bw, double dirty, double downtime_ms)
+{
+	double r, target, n;
+
+	if (bw <= 0)
+		return INFINITY;
+	target = bw * downtime_ms / 1000.0;
+	if (floor <= target)
+		return 0;
+	if (dirty >= bw * CONVERGING_RATIO)
+		return INFINITY;
+	r = dirty / bw;
+	if (r <= 0)
+		return floor / bw;
+	n = ceil(log(target / floor) / log(r));
+	return floor / bw * (1 - pow(r, n)) / (1 - r);
+}
+
+#define MB(x) ((x) / 1e6)
+
+static void
+decide(struct ctl_decision *d, enum ctl_action action, uint64_t value,
+    const char *why, const struct ctl_sample *s)
+{
+	d->action = action;
+	d->value = value;
+	snprintf(d->reason, sizeof d->reason,
+	    "%s (pass %llu: dirty %.1f MB/s, bandwidth %.1f MB/s, "
+	    "remaining %.1f MB)", why, (unsigned long long)s->pass,
+	    MB(s->dirty_rate), MB(s->bandwidth), MB((double)s->remaining));
+}
+
+/* The next step up the ladder, for a migration judged not to converge. */
+static void
+escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
+    struct ctl_decision *d)
+{
+	const struct ctl_config *cfg = &ctl->cfg;
+	double	 need_ms = s->bandwidth > 0 ? floor / s->bandwidth * 1000 : 0;
+	char	 why[160];
+
+	if (cfg->max_downtime_ms > ctl->downtime_ms) {
+		uint64_t next = ctl->downtime_ms * 2;
+
+		if (need_ms * 1.25 > (double)next)
+			next = (uint64_t)(need_ms * 1.25);
+		if (next > cfg->max_downtime_ms)
+			next = cfg->max_downtime_ms;
+		snprintf(why, sizeof why, "not converging: switchover needs "
+		    "about %.0f ms, raising the downtime limit from %llu to "
+		    "%llu ms", need_ms, (unsigned long long)ctl->downtime_ms,
+		    (unsigned long long)next);
+		ctl->downtime_ms = next;
+		decide(d, CTL_SET_DOWNTIME, next, why, s);
+		return;
+	}
+	if (cfg->allow_auto_converge && !ctl->throttling) {
+		ctl->throttling = 1;
+		ctl->stalled_passes = 0;
+		decide(d, CTL_AUTO_CONVERGE, 99, "not converging at the "
+		    "downtime limit: throttling the vCPUs (auto-converge)", s);
+		return;
+	}
+	if (ctl->throttling && ctl->stalled_passes < THROTTLE_PASSES &&
+	    s->throttle_pct < 99 &&
+	    (cfg->allow_post_copy || cfg->allow_workload_disruption))
+		return;	/* let the throttle bite before the next step */
+	if (cfg->allow_post_copy) {
+		ctl->want_postcopy = 1;
+		ctl->last_action_t = s->t;
+		return;	/* switched at the next low point */
+	}
+	if (cfg->allow_workload_disruption && !ctl->paused) {
+		ctl->paused = 1;
+		decide(d, CTL_PAUSE, 0, "not converging: pausing the guest so "
+		    "that pre-copy completes (workload disruption allowed)", s);
+		return;
+	}
+	if (ctl->paused || (ctl->throttling && s->throttle_pct < 99))
+		return;	/* a paused or still-throttling guest converges */
+	decide(d, CTL_ABORT, 0, "cannot converge and neither post-copy nor "
+	    "workload disruption is allowed: aborting while the guest still "
+	    "runs on the source", s);
+}
+
+void
+ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *s,
+    struct ctl_decision *d)
+{
+	double	floor, predicted;
+	int	new_pass = 0, late;
+
+	if (ctl->postcopy)
+		return;
+
+	if (s->pass != ctl->last_pass) {
+		if (ctl->last_pass != 0) {
+			ctl->prev_pass_min = ctl->pass_min_remaining;
+			ctl->prev_pass_max = ctl->pass_max_remaining;
+		}
+		ctl->pass_min_remaining = ctl->pass_max_remaining =
+		    s->remaining;
+		ctl->last_pass = s->pass;
+		new_pass = 1;
+	} else {
+		if (s->remaining < ctl->pass_min_remaining)
+			ctl->pass_min_remaining = s->remaining;
+		if (s->remaining > ctl->pass_max_remaining)
+			ctl->pass_max_remaining = s->remaining;
+	}
+
+	if (ctl->want_postcopy) {
+		/*
+		 * Switch when remaining is back near the last pass's low
+		 * point: fewer pages then have to be faulted in from the
+		 * source while the guest already runs on the target.
+		 */
+		if (s->remaining <= ctl->prev_pass_min + ctl->prev_pass_min / 8
+		    || s->t - ctl->last_action_t > LOW_POINT_WAIT) {
+			ctl->postcopy = 1;
+			ctl->want_postcopy = 0;
+			decide(d, CTL_POST_COPY, 0, "not converging: switching "
+			    "to post-copy at a low point of remaining data", s);
+		}
+		return;
+	}
+
+	late = (ctl->acceptable > 0 && s->t > ctl->acceptable) ||
+	    (ctl->cfg.progress_timeout != 0 &&
+	    s->t - ctl->last_progress > (double)ctl->cfg.progress_timeout);
+
+	/*
+	 * The first pass copies everything; judge from the third on, when a
+	 * whole pass after a dirty-bitmap sync has been seen.  What QEMU must
+	 * fit into the downtime at switchover is a pass's dirty set: the
+	 * remaining data just after the sync, the pass's high point.
+	 */
+	if (!new_pass || s->pass < 3 || ctl->prev_pass_max == 0) {
+		if (late && s->t - ctl->last_action_t > 5)
+			escalate(ctl, s, (double)s->remaining, d);
+		return;
+	}
+
+	floor = (double)ctl->prev_pass_max;
+	predicted = predict_seconds(floor, s->bandwidth, s->dirty_rate,
+	    (double)ctl->downtime_ms);
+	if (predicted <= MAX_PREDICTED_SECONDS && !late) {
+		ctl->stalled_passes = 0;
+		return;
+	}
+	ctl->stalled_passes++;
+	escalate(ctl, s, floor, d);
+}

@@ -1,0 +1,84 @@
+/*
+ * ctl.c: what both convergence controllers share: set-up, the acceptable
+ * completion time, and the dispatch to the chosen one.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "qmigrate.h"
+
+const char *
+ctl_kind_name(enum ctl_kind kind)
+{
+	return kind == CTL_KUBEVIRT ? "kubevirt" : "adaptive";
+}
+
+const char *
+ctl_action_name(enum ctl_action action)
+{
+	switch (action) {
+	case CTL_NONE:		return "none";
+	case CTL_SET_DOWNTIME:	return "set-downtime";
+	case CTL_AUTO_CONVERGE:	return "auto-converge";
+	case CTL_POST_COPY:	return "post-copy";
+	case CTL_PAUSE:		return "pause";
+	case CTL_ABORT:		return "abort";
+	}
+	return "unknown";
+}
+
+/*
+ * KubeVirt's acceptable completion time: completionTimeoutPerGiB times the
+ * data to move in decimal GB, rounded up (so a 1 GiB guest counts as 2).
+ * Returns 0 when the policy sets no limit.
+ */
+double
+ctl_acceptable_seconds(const struct ctl_config *cfg)
+{
+	uint64_t gb;
+
+	if (cfg->completion_timeout_per_gib == 0)
+		return 0;
+	gb = (cfg->guest_bytes + 999999999ULL) / 1000000000ULL;
+	if (gb == 0)
+		gb = 1;
+	return (double)cfg->completion_timeout_per_gib * (double)gb;
+}
+
+void
+ctl_init(struct ctl *ctl, enum ctl_kind kind, const struct ctl_config *cfg)
+{
+	memset(ctl, 0, sizeof *ctl);
+	ctl->kind = kind;
+	ctl->cfg = *cfg;
+	ctl->acceptable = ctl_acceptable_seconds(cfg);
+	ctl->downtime_ms = cfg->initial_downtime_ms;
+}
+
+/* Answers one decision for one sample; never fails. */
+void
+ctl_step(struct ctl *ctl, const struct ctl_sample *s, struct ctl_decision *d)
+{
+	memset(d, 0, sizeof *d);
+	d->action = CTL_NONE;
+
+	/*
+	 * Progress is a new low of the remaining bytes (KubeVirt keeps the
+	 * minimum, not the previous sample, so an oscillating busy guest is
+	 * not mistaken for progress).
+	 */
+	if (!ctl->have_min || s->remaining < ctl->min_remaining) {
+		ctl->min_remaining = s->remaining;
+		ctl->last_progress = s->t;
+		ctl->have_min = 1;
+	}
+	if (s->postcopy)
+		ctl->postcopy = 1;
+
+	if (ctl->kind == CTL_KUBEVIRT)
+		ctl_kubevirt_step(ctl, s, d);
+	else
+		ctl_adaptive_step(ctl, s, d);
+	if (d->action != CTL_NONE)
+		ctl->last_action_t = s->t;
+}
