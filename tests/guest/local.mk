@@ -20,3 +20,17 @@ tests/guest/memguest.elf: $(memguest_sources:%=$(srcdir)/%) \
 	$(MEMGUEST_CC) $(MEMGUEST_FLAGS) \
 		-Wl,-T,$(srcdir)/tests/guest/memguest.ld -o $@ \
 		$(memguest_sources:%=$(srcdir)/%) -lgcc
+
+# The Linux guest: Debian's cloud kernel and a busybox + qemu-ga initramfs.
+# The script keeps an existing vmlinuz (the download is the slow part), so
+# make clean leaves tests/guest/linux alone; delete it to fetch a new kernel.
+dist_noinst_SCRIPTS += tests/guest/make-linux-guest.sh
+check_DATA += tests/guest/linux/initramfs.cpio.gz tests/guest/linux/vmlinuz
+
+tests/guest/linux/initramfs.cpio.gz: $(srcdir)/tests/guest/make-linux-guest.sh
+	$(AM_V_GEN)$(BASH) $(srcdir)/tests/guest/make-linux-guest.sh tests/guest/linux
+
+tests/guest/linux/vmlinuz: tests/guest/linux/initramfs.cpio.gz
+	$(AM_V_at)test -s $@ || \
+		$(BASH) $(srcdir)/tests/guest/make-linux-guest.sh tests/guest/linux
+	$(AM_V_at)touch $@
