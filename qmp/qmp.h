@@ -95,6 +95,14 @@ int qmp_call(struct qmp_conn *conn, const char *command,
     struct json_object *args, struct json_object **reply, double timeout,
     char **cause);
 
+/*
+ * Runs loop until *done becomes non-zero (returns 0), or the connection
+ * ends or timeout seconds pass (returns -1 with *cause set).  For waiting
+ * on an event a qmp_event_cb flags.  timeout <= 0: no deadline.
+ */
+int qmp_run_until(struct qmp_conn *conn, const int *done, double timeout,
+    char **cause);
+
 /* Monitor only: what the greeting said. */
 void qmp_qemu_version(struct qmp_conn *conn, int *major, int *minor,
     int *micro);
