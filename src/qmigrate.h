@@ -95,20 +95,6 @@ struct policy_set {
 	size_t		 npolicies;
 };
 
-/* Bounds on policy input and what applies when no policy matches. */
-#define POLICY_DEFAULT_DIR	"/etc/qmigrate/policies.d"
-#define POLICY_MAX_FILE_SIZE	(1024 * 1024)
-#define POLICY_MAX_FILES	1000
-#define POLICY_DEFAULT_EVICTION	EVICT_NONE	/* KubeVirt's cluster default */
-#define POLICY_DEFAULT_GRACE_SECONDS 30		/* KubeVirt's VMI default */
-
-/* Every policy of a file or directory, sorted by name (policy_load()). */
-struct policy_set {
-	char		*path;
-	struct policy	*policies;
-	size_t		 npolicies;
-};
-
 /*
  * Controllers (ctl-*.c) are pure: they see samples and answer decisions,
  * doing no I/O, so both are unit-tested on synthetic traces.
@@ -226,32 +212,6 @@ void	 cmd_print_help(const struct cmd_entry *cmd);
 /* cmd-*.c: one entry each, listed in cmd.c */
 extern const struct cmd_entry cmd_policy_entry;
 extern const struct cmd_entry cmd_qmp_entry;
-
-/* policy-load.c */
-void	 policy_defaults(struct mig_settings *);
-void	 mig_settings_free(struct mig_settings *);
-void	 mig_settings_copy(struct mig_settings *dst,
-	    const struct mig_settings *src);
-struct json_object *mig_settings_to_json(const struct mig_settings *);
-struct policy_set *policy_load(const char *path, char **cause);
-void	 policy_set_free(struct policy_set *);
-struct json_object *policy_to_json(const struct policy *);
-int	 policy_parse_bandwidth(const char *s, uint64_t *out);
-const char *policy_eviction_name(enum eviction_strategy);
-const char *policy_convergence_name(enum ctl_kind);
-int	 policy_label_key_ok(const char *key);
-struct json_object *policy_read_json(const char *what, const char *path,
-	    char **cause);
-
-/* policy-select.c */
-const struct policy *policy_select(const struct policy_set *,
-	    const struct label *labels, size_t nlabels, char **why);
-int	 labels_parse(const char *kv, struct label *out, char **cause);
-int	 labels_add(struct label **labels, size_t *n, const char *key,
-	    const char *value, char **cause);
-int	 labels_load_file(const char *path, struct label **out, size_t *n,
-	    char **cause);
-void	 labels_free(struct label *labels, size_t n);
 
 /* policy-load.c */
 void	 policy_defaults(struct mig_settings *);
