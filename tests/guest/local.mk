@@ -34,3 +34,6 @@ tests/guest/linux/vmlinuz: tests/guest/linux/initramfs.cpio.gz
 	$(AM_V_at)test -s $@ || \
 		$(BASH) $(srcdir)/tests/guest/make-linux-guest.sh tests/guest/linux
 	$(AM_V_at)touch $@
+
+integration_tests += tests/integration/guest-memguest.sh \
+	tests/integration/guest-linux.sh

@@ -1,0 +1,368 @@
+# tests/lib.sh: sourced by every integration test (bash).
+#
+#	. "$top_srcdir/tests/lib.sh"
+#	setup_tmp
+#	start_memguest src 64 50
+#	start_memguest_incoming dst 64
+#	qmp dst migrate-incoming '{"uri":"unix:'"$TMP"'/mig.sock"}'
+#
+# The test environment (make check) exports top_srcdir, top_builddir and
+# QMIGRATE.  Everything a guest NAME owns lives in $TMP:
+#	$TMP/NAME.qmp     QMP socket
+#	$TMP/NAME.serial  COM1 output (memguest lines, Linux console)
+#	$TMP/NAME.qga     guest-agent socket (Linux guest only)
+#	$TMP/NAME.pid     QEMU's pid (-pidfile)
+#	$TMP/NAME.err     QEMU's stdout and stderr
+# Every QEMU and every process started with bg_start is killed when the
+# test exits, whatever its exit status, which is preserved.
+
+set -eu -o pipefail
+
+: "${top_srcdir:?top_srcdir not set: run the test through make check}"
+: "${top_builddir:?top_builddir not set: run the test through make check}"
+: "${QMIGRATE:=$top_builddir/qmigrate}"
+: "${QEMU:=qemu-system-x86_64}"
+
+GUEST_DIR=$top_builddir/tests/guest
+MEMGUEST_ELF=$GUEST_DIR/memguest.elf
+LINUX_KERNEL=$GUEST_DIR/linux/vmlinuz
+LINUX_INITRD=$GUEST_DIR/linux/initramfs.cpio.gz
+
+# Seconds to wait for a guest's ready line; TCG on a loaded 2-core CI
+# machine is slow, the Linux guest takes ~4 s when idle.
+MEMGUEST_BOOT_TIMEOUT=${MEMGUEST_BOOT_TIMEOUT:-30}
+LINUX_BOOT_TIMEOUT=${LINUX_BOOT_TIMEOUT:-120}
+
+TMP=
+_lib_pids=()
+_lib_names=()
+
+# fail MSG...: prints "FAIL: MSG" and exits 1 (the EXIT trap cleans up).
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# need_cmd CMD...: fails unless every CMD is on PATH (tests never skip).
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			fail "required command \"$c\" not found"
+	done
+}
+
+# need_file PATH DESCRIPTION: fails unless PATH exists.
+need_file() {
+	[ -e "$1" ] || fail "$2 not found: $1 (make check builds it)"
+}
+
+_lib_cleanup() {
+	local rc=$? i pid n f
+	trap - EXIT INT TERM
+	set +e
+	# Ask politely, then make sure.
+	for pid in "${_lib_pids[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${_lib_pids[@]}"; do
+		for ((n = 0; n < 50; n++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	if [ "$rc" -ne 0 ] && [ -n "$TMP" ] && [ -d "$TMP" ]; then
+		# The logs of a failed test go into its .log file.
+		for i in "${_lib_names[@]}"; do
+			for f in "$TMP/$i.serial" "$TMP/$i.err"; do
+				[ -s "$f" ] || continue
+				echo "--- tail of $f" >&2
+				tail -n 20 "$f" >&2
+			done
+		done
+	fi
+	if [ -n "$TMP" ] && [ -z "${KEEP_TMP:-}" ]; then
+		rm -rf "$TMP"
+	elif [ -n "$TMP" ]; then
+		echo "kept $TMP" >&2
+	fi
+	exit "$rc"
+}
+
+# setup_tmp: creates the test's private directory $TMP and the EXIT trap
+# that kills what the test started and removes $TMP (KEEP_TMP=1 keeps it).
+setup_tmp() {
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/qmigrate-test.XXXXXX")
+	trap _lib_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# wait_for TIMEOUT DESCRIPTION COMMAND...: runs COMMAND every 0.1 s until
+# it succeeds; fails with "timed out after TIMEOUT s waiting for
+# DESCRIPTION" at the deadline.  COMMAND runs in this shell, so it may
+# itself call fail.
+wait_for() {
+	local timeout=$1 desc=$2 deadline now
+	shift 2
+	now=${EPOCHREALTIME//[!0-9]/}
+	deadline=$((now + ${timeout%.*} * 1000000))
+	while :; do
+		if "$@"; then
+			return 0
+		fi
+		now=${EPOCHREALTIME//[!0-9]/}
+		[ "$now" -lt "$deadline" ] ||
+			fail "timed out after $timeout s waiting for $desc"
+		sleep 0.1
+	done
+}
+
+# wait_log FILE REGEX TIMEOUT: waits until a line of FILE matches the
+# extended regular expression REGEX.
+wait_log() {
+	local file=$1 re=$2 timeout=$3
+	wait_for "$timeout" "/$re/ in $file" _lib_grep "$re" "$file"
+}
+
+_lib_grep() {
+	grep -Eaq -- "$1" "$2" 2>/dev/null
+}
+
+# _lib_guest_up NAME: condition for wait_for: QEMU of NAME still runs
+# (fails at once with its stderr if it died).
+_lib_guest_up() {
+	local name=$1
+	_lib_pid_of "$name"
+	if ! kill -0 "$_lib_pid" 2>/dev/null; then
+		echo "QEMU $name exited:" >&2
+		cat "$TMP/$name.err" >&2 2>/dev/null
+		fail "QEMU $name (pid $_lib_pid) exited"
+	fi
+}
+
+# _lib_pid_of NAME: sets _lib_pid to the pid of what NAME started.
+_lib_pid_of() {
+	local i
+	for i in "${!_lib_names[@]}"; do
+		if [ "${_lib_names[$i]}" = "$1" ]; then
+			_lib_pid=${_lib_pids[$i]}
+			return 0
+		fi
+	done
+	fail "no process named $1 was started"
+}
+
+_lib_qmp_ready() {
+	_lib_guest_up "$1"
+	[ -S "$TMP/$1.qmp" ]
+}
+
+_lib_log_ready() {
+	_lib_guest_up "$1"
+	_lib_grep "$2" "$TMP/$1.serial"
+}
+
+_lib_check_name() {
+	[ -n "$TMP" ] || fail "call setup_tmp before starting guests"
+	case $1 in
+	"" | *[!A-Za-z0-9_-]*) fail "bad guest name \"$1\"" ;;
+	esac
+	if [ -e "$TMP/$1.pid" ] || [ -e "$TMP/$1.err" ]; then
+		fail "guest name $1 already used"
+	fi
+}
+
+# _lib_qemu NAME ARGS...: starts QEMU in the background with NAME's QMP
+# socket, serial file and pidfile; waits for the QMP socket.
+_lib_qemu() {
+	local name=$1
+	shift
+	_lib_check_name "$name"
+	"$QEMU" -name "$name" \
+		-qmp "unix:$TMP/$name.qmp,server=on,wait=off" \
+		-serial "file:$TMP/$name.serial" \
+		-pidfile "$TMP/$name.pid" \
+		"$@" </dev/null >"$TMP/$name.err" 2>&1 &
+	_lib_pids+=("$!")
+	_lib_names+=("$name")
+	wait_for 30 "QMP socket of $name" _lib_qmp_ready "$name"
+}
+
+# memguest_args MIB RATE: sets the array MEMGUEST_ARGS to the machine
+# options of a memory guest.  Source and target of a migration get exactly
+# these (same -machine, -m, -kernel, -append).
+memguest_args() {
+	local mib=$1 rate=$2
+	MEMGUEST_ARGS=(-machine pc -accel tcg -smp 1 -m $((mib + 64))
+		-kernel "$MEMGUEST_ELF" -append "mib=$mib rate=$rate"
+		-display none -nodefaults -no-user-config)
+}
+
+# start_memguest NAME MIB RATE [QEMU-ARGS...]: boots memguest exercising
+# MIB MiB and dirtying RATE MB/s (machine memory is MIB + 64 MiB); returns
+# once "memguest: ready" is on $TMP/NAME.serial.
+start_memguest() {
+	local name=$1 mib=$2 rate=$3
+	shift 3
+	need_file "$MEMGUEST_ELF" "memguest"
+	memguest_args "$mib" "$rate"
+	_lib_qemu "$name" "${MEMGUEST_ARGS[@]}" "$@"
+	MEMGUEST_RATE=$rate
+	wait_for "$MEMGUEST_BOOT_TIMEOUT" "memguest $name ready" \
+		_lib_log_ready "$name" '^memguest: ready '
+}
+
+# start_memguest_incoming NAME MIB [RATE] [QEMU-ARGS...]: the target of a
+# memguest migration: same machine options, -incoming defer; returns once
+# its QMP socket exists.  RATE (only part of -append, which must match the
+# source) defaults to the RATE of the last start_memguest.
+start_memguest_incoming() {
+	local name=$1 mib=$2 rate=${MEMGUEST_RATE:-0}
+	shift 2
+	if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
+		rate=$1
+		shift
+	fi
+	need_file "$MEMGUEST_ELF" "memguest"
+	memguest_args "$mib" "$rate"
+	_lib_qemu "$name" "${MEMGUEST_ARGS[@]}" -incoming defer "$@"
+}
+
+# linux_guest_args NAME: sets LINUX_ARGS to the Linux guest's machine
+# options, with NAME's agent socket $TMP/NAME.qga on the second serial port.
+linux_guest_args() {
+	LINUX_ARGS=(-machine pc -accel tcg -smp 1 -m 256
+		-kernel "$LINUX_KERNEL" -initrd "$LINUX_INITRD"
+		-append "console=ttyS0 quiet panic=-1"
+		-chardev "socket,id=qga,path=$TMP/$1.qga,server=on,wait=off"
+		-device isa-serial,chardev=qga
+		-display none -nodefaults -no-user-config -no-reboot)
+}
+
+# start_linux_guest NAME [QEMU-ARGS...]: boots the Linux guest; returns
+# once "qmguest: ready" is on its console ($TMP/NAME.serial), which /init
+# prints after qemu-ga has opened its port.
+start_linux_guest() {
+	local name=$1
+	shift
+	need_file "$LINUX_KERNEL" "Linux guest kernel"
+	need_file "$LINUX_INITRD" "Linux guest initramfs"
+	linux_guest_args "$name"
+	_lib_qemu "$name" "${LINUX_ARGS[@]}" "$@"
+	wait_for "$LINUX_BOOT_TIMEOUT" "Linux guest $name ready" \
+		_lib_log_ready "$name" '^qmguest: ready'
+}
+
+# start_linux_guest_incoming NAME [QEMU-ARGS...]: the target of a Linux
+# guest migration (same machine options, -incoming defer).
+start_linux_guest_incoming() {
+	local name=$1
+	shift
+	need_file "$LINUX_KERNEL" "Linux guest kernel"
+	need_file "$LINUX_INITRD" "Linux guest initramfs"
+	linux_guest_args "$name"
+	_lib_qemu "$name" "${LINUX_ARGS[@]}" -incoming defer "$@"
+}
+
+# guest_pid NAME: prints the pid of QEMU NAME.
+guest_pid() {
+	_lib_pid_of "$1"
+	echo "$_lib_pid"
+}
+
+# kill_guest NAME [SIGNAL]: sends SIGNAL (default KILL) to QEMU NAME and
+# waits (10 s at most) until it is gone.
+kill_guest() {
+	local pid
+	_lib_pid_of "$1"
+	pid=$_lib_pid
+	kill "-${2:-KILL}" "$pid" 2>/dev/null || true
+	wait_for 10 "QEMU $1 to exit" _lib_gone "$pid"
+}
+
+_lib_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# wait_guest_exit NAME TIMEOUT: waits until QEMU NAME has exited by itself
+# (guest power-off, -no-reboot, a crash).
+wait_guest_exit() {
+	_lib_pid_of "$1"
+	wait_for "$2" "QEMU $1 to exit" _lib_gone "$_lib_pid"
+}
+
+# bg_start NAME COMMAND...: runs COMMAND in the background, output in
+# $TMP/NAME.out and $TMP/NAME.err; it is killed when the test exits.
+bg_start() {
+	local name=$1
+	shift
+	_lib_check_name "$name"
+	"$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	_lib_pids+=("$!")
+	_lib_names+=("$name")
+}
+
+# bg_wait NAME TIMEOUT: waits until bg_start's NAME exits and returns its
+# exit status (use: bg_wait mig 60 || rc=$?).
+bg_wait() {
+	local pid
+	_lib_pid_of "$1"
+	pid=$_lib_pid
+	wait_for "$2" "$1 to exit" _lib_gone "$pid"
+	wait "$pid"
+}
+
+# _lib_complete_after FILE OFFSET: the complete lines of FILE after byte
+# OFFSET (QEMU writes the serial port byte by byte).
+_lib_complete_after() {
+	local s
+	s=$(tail -c +"$(($2 + 1))" "$1" 2>/dev/null; printf x)
+	s=${s%x}
+	s=${s%"${s##*$'\n'}"}
+	printf '%s' "$s"
+}
+
+# assert_no_corrupt SERIALFILE: fails if memguest reported a corrupt page.
+assert_no_corrupt() {
+	local bad
+	bad=$(grep -a 'memguest: CORRUPT' "$1" 2>/dev/null | head -n 5) || true
+	[ -z "$bad" ] || fail "memguest found corrupt memory ($1): $bad"
+}
+
+_lib_new_progress() {
+	_lib_complete_after "$1" "$2" |
+		grep -Eq '^memguest: progress pass=[0-9]+ pages_checked=[0-9]+ rate_mbs=[0-9]+$'
+}
+
+# wait_progress SERIALFILE [TIMEOUT]: waits (default 30 s) for a progress
+# line written after the current end of SERIALFILE: the guest still runs
+# and still checks its pages.
+wait_progress() {
+	local file=$1 timeout=${2:-30} off=0
+	[ -e "$file" ] && off=$(stat -c %s "$file")
+	wait_for "$timeout" "a new memguest progress line in $file" \
+		_lib_new_progress "$file" "$off"
+}
+
+# last_progress SERIALFILE: prints the last complete progress line.
+last_progress() {
+	_lib_complete_after "$1" 0 | grep -a '^memguest: progress ' | tail -n 1
+}
+
+# qmp NAME COMMAND [JSON]: runs one QMP command on guest NAME's monitor,
+# printing the reply.
+qmp() {
+	local name=$1
+	shift
+	"$QMIGRATE" qmp --qmp "$TMP/$name.qmp" "$@"
+}
+
+# qga NAME COMMAND [JSON]: runs one guest-agent command in guest NAME.
+qga() {
+	local name=$1
+	shift
+	"$QMIGRATE" qmp --qga "$TMP/$name.qga" "$@"
+}
