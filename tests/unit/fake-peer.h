@@ -1,0 +1,48 @@
+/*
+ * fake-peer.h: a scripted QMP / guest-agent peer on one end of a
+ * socketpair, served by the same libev loop as the client under test.
+ *
+ * It is fake on purpose: real QEMU and qemu-ga cannot be made to split a
+ * reply byte by byte, send garbage, oversize messages, unknown ids, stale
+ * replies before a resync, or to hang.  Everything real QEMU can do is
+ * tested against real QEMU in tests/integration/qmp-qemu.sh.
+ *
+ * The script is a list of (command, reply) pairs consumed in order of
+ * arrival; a command with no entry fails the test.  In a reply, @ID@ is
+ * replaced by the command's "id" (monitor) and @SYNC@ by the id argument of
+ * guest-sync-delimited.  A NULL reply means stay silent; FAKE_CLOSE closes
+ * the socket.
+ */
+#ifndef FAKE_PEER_H
+#define FAKE_PEER_H
+
+#include <stddef.h>
+
+struct ev_loop;
+struct fake_peer;
+
+#define FAKE_CLOSE "@CLOSE@"
+
+struct fake_peer *fake_peer_new(struct ev_loop *, int fd);
+void	 fake_peer_free(struct fake_peer *);
+void	 fake_peer_on(struct fake_peer *, const char *command,
+	    const char *reply);
+void	 fake_peer_write(struct fake_peer *, const char *data, size_t len);
+void	 fake_peer_puts(struct fake_peer *, const char *s);
+/* Commands received so far, and 0xFF bytes seen. */
+int	 fake_peer_ncommands(struct fake_peer *);
+int	 fake_peer_nff(struct fake_peer *);
+/* The n-th command's name (0-based) and its id as JSON ("null" if none). */
+const char *fake_peer_command(struct fake_peer *, int n);
+const char *fake_peer_id(struct fake_peer *, int n);
+void	 fake_peer_close(struct fake_peer *);
+
+/* Runs loop until *flag is non-zero or seconds pass; returns *flag. */
+int	 run_until(struct ev_loop *, const int *flag, double seconds);
+/* Runs loop until *counter >= n or seconds pass; returns whether it is. */
+int	 run_until_n(struct ev_loop *, const int *counter, int n,
+	    double seconds);
+/* Runs loop without blocking a few times: lets pending I/O through. */
+void	 run_briefly(struct ev_loop *);
+
+#endif

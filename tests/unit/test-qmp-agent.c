@@ -1,0 +1,280 @@
+/*
+ * test-qmp-agent.c: the guest-agent protocol against a fake qemu-ga
+ * (fake-peer.h says why it is fake): resync past junk and stale replies,
+ * strict FIFO with one command in flight, automatic resync after a
+ * timeout, and guest-shutdown's silent success and its error reply.
+ */
+#include <sys/socket.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <ev.h>
+#include <json-c/json.h>
+
+#include "fake-peer.h"
+#include "qmp.h"
+
+struct fixture {
+	struct ev_loop		*loop;
+	struct qmp_conn		*conn;
+	struct fake_peer	*peer;
+};
+
+struct result {
+	int	 calls;
+	char	*reply;
+	char	*error_class;
+	char	*error;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture	*f;
+	int		 sv[2];
+
+	f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	f->loop = ev_loop_new(EVFLAG_AUTO);
+	f->conn = qmp_attach_fd(f->loop, sv[0], QMP_PROTO_AGENT, "fake-ga");
+	f->peer = fake_peer_new(f->loop, sv[1]);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture	*f = *state;
+
+	qmp_close(f->conn);
+	fake_peer_free(f->peer);
+	ev_loop_destroy(f->loop);
+	free(f);
+	return 0;
+}
+
+static void
+on_reply(struct qmp_conn *conn, struct json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct result	*r = arg;
+
+	r->calls++;
+	if (reply != NULL)
+		r->reply = strdup(json_object_to_json_string_ext(reply,
+		    JSON_C_TO_STRING_PLAIN));
+	else {
+		r->error_class = strdup(error_class);
+		r->error = strdup(error);
+	}
+}
+
+static void
+result_free(struct result *r)
+{
+	free(r->reply);
+	free(r->error_class);
+	free(r->error);
+	memset(r, 0, sizeof *r);
+}
+
+/*
+ * The answer to a sync comes after junk and a stale reply, behind 0xFF;
+ * everything before that byte is dropped, and the sync sent 0xFF first.
+ */
+static void
+test_sync_past_junk(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-sync-delimited",
+	    "garbage \x01\x02 {\"return\": {}}\n{\"ret\xff{\"return\": @SYNC@}\n");
+	assert_int_equal(qga_sync(f->conn, 5, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(fake_peer_nff(f->peer), 1);
+	assert_false(qmp_is_closed(f->conn));
+}
+
+/* An answer to an earlier sync (another id) is skipped, ours is taken. */
+static void
+test_sync_wrong_id(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-sync-delimited",
+	    "\xff{\"return\": -5}\n\xff{\"return\": @SYNC@}\n");
+	assert_int_equal(qga_sync(f->conn, 5, &cause), 0);
+	assert_false(qmp_is_closed(f->conn));
+}
+
+static void
+test_sync_timeout(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-sync-delimited", "{\"return\": 1}\n");
+	assert_int_equal(qga_sync(f->conn, 0.1, &cause), -1);
+	assert_string_equal(cause, "guest-sync-delimited: no reply within "
+	    "0.1 s");
+	free(cause);
+}
+
+/* One command in flight at a time; replies go to commands in order. */
+static void
+test_fifo(void **state)
+{
+	struct fixture	*f = *state;
+	struct result	 r1 = { 0 }, r2 = { 0 };
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-info", NULL);
+	fake_peer_on(f->peer, "guest-ping", "{\"return\": {}}\n");
+	assert_int_equal(qmp_send(f->conn, "guest-info", NULL, 5, on_reply,
+	    &r1, &cause), 0);
+	assert_int_equal(qmp_send(f->conn, "guest-ping", NULL, 5, on_reply,
+	    &r2, &cause), 0);
+	run_briefly(f->loop);
+	run_briefly(f->loop);
+	assert_int_equal(fake_peer_ncommands(f->peer), 1);
+	assert_string_equal(fake_peer_command(f->peer, 0), "guest-info");
+	/* Commands carry no id: the agent's replies would not have one. */
+	assert_string_equal(fake_peer_id(f->peer, 0), "null");
+
+	fake_peer_puts(f->peer, "{\"return\": {\"version\": \"7.2\"}}\n");
+	assert_true(run_until(f->loop, &r2.calls, 5));
+	assert_int_equal(fake_peer_ncommands(f->peer), 2);
+	assert_string_equal(r1.reply, "{\"version\":\"7.2\"}");
+	assert_string_equal(r2.reply, "{}");
+	result_free(&r1);
+	result_free(&r2);
+}
+
+/*
+ * After a command times out, its reply may still come: the next command is
+ * preceded by a resync that throws the stale reply away.
+ */
+static void
+test_resync_after_timeout(void **state)
+{
+	struct fixture	*f = *state;
+	struct result	 r1 = { 0 }, r2 = { 0 };
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-get-fsinfo", NULL);
+	assert_int_equal(qmp_send(f->conn, "guest-get-fsinfo", NULL, 0.1,
+	    on_reply, &r1, &cause), 0);
+	assert_true(run_until(f->loop, &r1.calls, 5));
+	assert_string_equal(r1.error_class, "Timeout");
+
+	fake_peer_on(f->peer, "guest-sync-delimited",
+	    "{\"return\": [\"stale fsinfo\"]}\n\xff{\"return\": @SYNC@}\n");
+	fake_peer_on(f->peer, "guest-get-host-name",
+	    "{\"return\": {\"host-name\": \"vm1\"}}\n");
+	assert_int_equal(qmp_send(f->conn, "guest-get-host-name", NULL, 5,
+	    on_reply, &r2, &cause), 0);
+	assert_true(run_until(f->loop, &r2.calls, 5));
+	assert_string_equal(fake_peer_command(f->peer, 1),
+	    "guest-sync-delimited");
+	assert_string_equal(fake_peer_command(f->peer, 2),
+	    "guest-get-host-name");
+	assert_int_equal(fake_peer_nff(f->peer), 1);
+	assert_string_equal(r2.reply, "{\"host-name\":\"vm1\"}");
+	assert_false(qmp_is_closed(f->conn));
+	result_free(&r1);
+	result_free(&r2);
+}
+
+/* A reply nobody asked for is a protocol error. */
+static void
+test_unsolicited_reply(void **state)
+{
+	struct fixture	*f = *state;
+
+	fake_peer_puts(f->peer, "{\"return\": {}}\n");
+	while (!qmp_is_closed(f->conn))
+		ev_run(f->loop, EVRUN_ONCE);
+	assert_non_null(strstr(qmp_close_reason(f->conn),
+	    "reply with no command pending"));
+}
+
+/* guest-shutdown succeeds by saying nothing until the timeout. */
+static void
+test_shutdown_silent(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-shutdown", NULL);
+	assert_int_equal(qga_shutdown(f->conn, "powerdown", 0.1, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(fake_peer_ncommands(f->peer), 1);
+}
+
+/* ... or by the agent going away (the guest powered off). */
+static void
+test_shutdown_close(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-shutdown", FAKE_CLOSE);
+	assert_int_equal(qga_shutdown(f->conn, NULL, 5, &cause), 0);
+	assert_null(cause);
+	assert_true(qmp_is_closed(f->conn));
+}
+
+static void
+test_shutdown_error(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL;
+
+	fake_peer_on(f->peer, "guest-shutdown", "{\"error\": {\"class\": "
+	    "\"GenericError\", \"desc\": \"The command guest-shutdown has "
+	    "been disabled for this instance\"}}\n");
+	assert_int_equal(qga_shutdown(f->conn, "halt", 5, &cause), -1);
+	assert_string_equal(cause, "guest-shutdown: The command "
+	    "guest-shutdown has been disabled for this instance");
+	free(cause);
+	assert_false(qmp_is_closed(f->conn));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sync_past_junk,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_wrong_id,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_timeout,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resync_after_timeout,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsolicited_reply,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shutdown_silent,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shutdown_close,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shutdown_error,
+		    setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
