@@ -73,7 +73,7 @@ policy_explain(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*path = POLICY_DEFAULT_DIR, *file = NULL;
+	const char		*path = NULL, *file = NULL;
 	struct label		*labels = NULL, l;
 	size_t			 nlabels = 0, i;
 	char		       **kvs = NULL;
@@ -126,7 +126,7 @@ policy_explain(int argc, char **argv)
 		free(l.key);
 		free(l.value);
 	}
-	if ((set = policy_load(path, &cause)) == NULL)
+	if ((set = policy_load_or_default(path, &cause)) == NULL)
 		goto fail;
 
 	p = policy_select(set, labels, nlabels, &why);
@@ -184,9 +184,11 @@ const struct cmd_entry cmd_policy_entry = {
 	"[--labels-file FILE] [--json]",
 	"check PATH validates a policy file or a directory of *.json policy\n"
 	"files and prints \"ok: N policies\"; exits 1 naming the file and the\n"
-	"field at fault.  explain loads --policy (default " POLICY_DEFAULT_DIR
-	")\nand tells which policy applies to a VM with these labels, why the\n"
-	"others lost, and the effective settings as JSON (--json: JSON only).\n"
+	"field at fault.\n\n"
+	"explain loads --policy PATH (default " POLICY_DEFAULT_DIR ";\n"
+	"when that directory does not exist, there are no policies) and tells\n"
+	"which policy applies to a VM with these labels, why each other one\n"
+	"lost, and the effective settings as JSON (--json: JSON only).\n"
 	"--labels-file reads a JSON object {\"key\": \"value\"}.  The format is\n"
 	"documented in policies/README.md.\n",
 	cmd_policy_exec,

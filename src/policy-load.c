@@ -1022,6 +1022,28 @@ policy_load(const char *path, char **cause)
 }
 
 /*
+ * Loads the --policy option's PATH, or POLICY_DEFAULT_DIR when path is
+ * NULL.  A default directory that does not exist gives an empty set (every
+ * VM gets the defaults, as in a cluster without MigrationPolicies); a PATH
+ * the operator named must exist.  Same contract as policy_load().
+ */
+struct policy_set *
+policy_load_or_default(const char *path, char **cause)
+{
+	struct policy_set	*set;
+	struct stat		 st;
+
+	if (path != NULL)
+		return policy_load(path, cause);
+	if (stat(POLICY_DEFAULT_DIR, &st) == -1 && errno == ENOENT) {
+		set = xcalloc(1, sizeof *set);
+		set->path = xstrdup(POLICY_DEFAULT_DIR);
+		return set;
+	}
+	return policy_load(POLICY_DEFAULT_DIR, cause);
+}
+
+/*
  * Reads a bounded JSON file (comments allowed) for labels_load_file() and
  * others.  Errors read "WHAT PATH: ...".  Returns a new reference or NULL.
  */

@@ -220,6 +220,7 @@ void	 mig_settings_copy(struct mig_settings *dst,
 	    const struct mig_settings *src);
 struct json_object *mig_settings_to_json(const struct mig_settings *);
 struct policy_set *policy_load(const char *path, char **cause);
+struct policy_set *policy_load_or_default(const char *path, char **cause);
 void	 policy_set_free(struct policy_set *);
 struct json_object *policy_to_json(const struct policy *);
 int	 policy_parse_bandwidth(const char *s, uint64_t *out);

@@ -560,6 +560,10 @@ test_directory(void **state)
 	assert_null(policy_load(want, &cause));
 	assert_non_null(strstr(cause, "missing: No such file or directory"));
 	free(cause);
+	/* A directory the operator named must exist. */
+	assert_null(policy_load_or_default(want, &cause));
+	assert_non_null(strstr(cause, "missing: No such file or directory"));
+	free(cause);
 	free(want);
 	tmpdir_free(dir);
 }
