@@ -1,6 +1,9 @@
 /*
  * cmd-qmp.c: qmigrate qmp --qmp PATH COMMAND [JSON-ARGS]: one QMP command,
- * its reply printed as JSON.  An operator's debugging tool.
+ * its reply printed as JSON.  An operator's debugging tool.  With
+ * --wait-event NAME it prints instead the first NAME event that follows
+ * the command (subscribed before sending, so an event QEMU emits before
+ * its reply is not missed) as one JSON line.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +16,30 @@
 #include "qmigrate.h"
 #include "qmp.h"
 
+struct cmd_qmp_event {
+	int			 seen;
+	struct json_object	*line;	/* {"event", "data", "timestamp"} */
+};
+
+static void
+cmd_qmp_event_cb(struct qmp_conn *conn, const char *name,
+    struct json_object *data, double timestamp, void *arg)
+{
+	struct cmd_qmp_event	*ev = arg;
+	char			 ts[64];
+
+	if (ev->seen++)
+		return;
+	snprintf(ts, sizeof ts, "%.6f", timestamp);
+	ev->line = json_object_new_object();
+	json_object_object_add(ev->line, "event",
+	    json_object_new_string(name));
+	json_object_object_add(ev->line, "data", data != NULL ?
+	    json_object_get(data) : json_object_new_object());
+	json_object_object_add(ev->line, "timestamp",
+	    json_object_new_double_s(timestamp, ts));
+}
+
 static int
 cmd_qmp_exec(int argc, char **argv)
 {
@@ -20,9 +47,11 @@ cmd_qmp_exec(int argc, char **argv)
 		{ "qmp", required_argument, NULL, 'q' },
 		{ "qga", required_argument, NULL, 'g' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "wait-event", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*path = NULL;
+	const char		*path = NULL, *wait_event = NULL;
+	struct cmd_qmp_event	 ev = { 0, NULL };
 	enum qmp_proto		 proto = QMP_PROTO_MONITOR;
 	double			 timeout = 10;
 	struct json_object	*args = NULL, *reply = NULL;
@@ -37,6 +66,9 @@ cmd_qmp_exec(int argc, char **argv)
 		case 'g':
 			path = optarg;
 			proto = ch == 'q' ? QMP_PROTO_MONITOR : QMP_PROTO_AGENT;
+			break;
+		case 'e':
+			wait_event = optarg;
 			break;
 		case 't':
 			if (parse_seconds(optarg, &timeout) != 0 || timeout == 0)
@@ -79,10 +111,30 @@ cmd_qmp_exec(int argc, char **argv)
 		ev_loop_destroy(loop);
 		return QM_EXIT_CONTROL;
 	}
+	if (wait_event != NULL)
+		qmp_subscribe(conn, wait_event, cmd_qmp_event_cb, &ev);
 	if (qmp_call(conn, argv[optind], args, &reply, timeout, &cause) != 0) {
 		fprintf(stderr, "qmigrate qmp: %s: %s\n", path, cause);
 		free(cause);
 		rc = QM_EXIT_CONTROL;
+	} else if (wait_event != NULL) {
+		json_object_put(reply);
+		if (qmp_run_until(conn, &ev.seen, timeout, &cause) != 0) {
+			if (qmp_is_closed(conn))
+				fprintf(stderr, "qmigrate qmp: %s: waiting for "
+				    "%s: %s\n", path, wait_event, cause);
+			else
+				fprintf(stderr, "qmigrate qmp: %s: no %s event "
+				    "within %g s after %s\n", path, wait_event,
+				    timeout, argv[optind]);
+			free(cause);
+			rc = QM_EXIT_CONTROL;
+		} else {
+			printf("%s\n", json_object_to_json_string_ext(ev.line,
+			    JSON_C_TO_STRING_PLAIN |
+			    JSON_C_TO_STRING_NOSLASHESCAPE));
+			rc = QM_EXIT_OK;
+		}
 	} else {
 		printf("%s\n", json_object_to_json_string_ext(reply,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -90,6 +142,7 @@ cmd_qmp_exec(int argc, char **argv)
 		json_object_put(reply);
 		rc = QM_EXIT_OK;
 	}
+	json_object_put(ev.line);
 	qmp_close(conn);
 	ev_loop_destroy(loop);
 	return rc;
@@ -97,9 +150,13 @@ cmd_qmp_exec(int argc, char **argv)
 
 const struct cmd_entry cmd_qmp_entry = {
 	"qmp",
-	"--qmp PATH | --qga PATH [--timeout S] COMMAND [JSON-ARGS]",
+	"--qmp PATH | --qga PATH [--timeout S] [--wait-event NAME] COMMAND "
+	    "[JSON-ARGS]",
 	"Runs one command on QEMU's QMP monitor (--qmp) or on the guest agent\n"
-	"(--qga) and prints the reply as JSON.  Exits 3 when the peer cannot be\n"
-	"reached or answers with an error.\n",
+	"(--qga) and prints the reply as JSON.  With --wait-event NAME, waits\n"
+	"up to --timeout seconds after the reply for the event NAME and prints\n"
+	"it instead, as one line: {\"event\": NAME, \"data\": {...},\n"
+	"\"timestamp\": SECONDS.MICROSECONDS}.  Exits 3 when the peer cannot be\n"
+	"reached, answers with an error, or the event does not come.\n",
 	cmd_qmp_exec,
 };
