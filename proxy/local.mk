@@ -1,3 +1,17 @@
 # libproxy: the TLS migration proxy (owned by the proxy area).
 noinst_LIBRARIES += libproxy.a
-libproxy_a_SOURCES = proxy/proxy.h
+libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
+	proxy/proxy-tls.c proxy/proxy-pair.c proxy/proxy-order.c \
+	proxy/proxy-listen.c
+
+unit_tests += tests/unit/test-proxy-order
+tests_unit_test_proxy_order_SOURCES = tests/unit/test-proxy-order.c
+tests_unit_test_proxy_order_LDADD = $(unit_ldadd)
+tests_unit_test_proxy_order_CFLAGS = $(unit_cflags)
+
+# The peers of the proxy's shell tests (never installed).
+check_PROGRAMS += tests/proxy-peer
+tests_proxy_peer_SOURCES = tests/proxy-peer.c
+tests_proxy_peer_LDADD = libproxy.a $(OPENSSL_LIBS) $(JSONC_LIBS) $(EV_LIBS)
+
+EXTRA_DIST += contrib/make-certs.sh

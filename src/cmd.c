@@ -11,6 +11,7 @@
 /* Keep alphabetical: qmigrate --help prints them in this order. */
 const struct cmd_entry *cmd_table[] = {
 	&cmd_policy_entry,
+	&cmd_proxy_entry,
 	&cmd_qmp_entry,
 	NULL
 };

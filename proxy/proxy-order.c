@@ -1,0 +1,158 @@
+/*
+ * proxy-order.c: the header the source side sends right after the TLS
+ * handshake, and the bookkeeping that lets the target side hand
+ * connections to QEMU in the order the source QEMU opened them.
+ *
+ * Header, PROXY_HDR_SIZE bytes, integers big-endian:
+ *	0  magic "QMPX"
+ *	4  version (1)
+ *	5  kind (1 control, 2 data)
+ *	6  reserved, zero
+ *	8  session id, 16 bytes
+ *	24 sequence number, 32 bits
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proxy.h"
+#include "proxy-int.h"
+
+void
+proxy_hdr_encode(const struct proxy_hdr *h, uint8_t *out)
+{
+	memcpy(out, PROXY_HDR_MAGIC, 4);
+	out[4] = PROXY_HDR_VERSION;
+	out[5] = (uint8_t)h->kind;
+	out[6] = 0;
+	out[7] = 0;
+	memcpy(out + 8, h->session, PROXY_SESSION_ID_SIZE);
+	out[24] = (uint8_t)(h->seq >> 24);
+	out[25] = (uint8_t)(h->seq >> 16);
+	out[26] = (uint8_t)(h->seq >> 8);
+	out[27] = (uint8_t)h->seq;
+}
+
+int
+proxy_hdr_decode(const uint8_t *in, size_t len, struct proxy_hdr *h,
+    char **cause)
+{
+	if (len < PROXY_HDR_SIZE) {
+		proxy_asprintf(cause, "short header (%zu bytes)", len);
+		return -1;
+	}
+	if (memcmp(in, PROXY_HDR_MAGIC, 4) != 0) {
+		proxy_asprintf(cause, "bad header magic %02x%02x%02x%02x "
+		    "(not a qmigrate proxy?)", in[0], in[1], in[2], in[3]);
+		return -1;
+	}
+	if (in[4] != PROXY_HDR_VERSION) {
+		proxy_asprintf(cause, "unsupported header version %u",
+		    (unsigned)in[4]);
+		return -1;
+	}
+	if (in[5] != PROXY_KIND_CONTROL && in[5] != PROXY_KIND_DATA) {
+		proxy_asprintf(cause, "unknown connection kind %u",
+		    (unsigned)in[5]);
+		return -1;
+	}
+	if (in[6] != 0 || in[7] != 0) {
+		proxy_asprintf(cause, "reserved header bytes not zero");
+		return -1;
+	}
+	h->kind = (enum proxy_kind)in[5];
+	memcpy(h->session, in + 8, PROXY_SESSION_ID_SIZE);
+	h->seq = (uint32_t)in[24] << 24 | (uint32_t)in[25] << 16 |
+	    (uint32_t)in[26] << 8 | (uint32_t)in[27];
+	return 0;
+}
+
+/*
+ * Held items sit in a small array indexed by seq - expected; max_held is
+ * also how far ahead of the expected number a connection may be, so a peer
+ * cannot make us allocate by sending a huge sequence number.
+ */
+struct proxy_order {
+	uint32_t	  expected;
+	size_t		  max_held;
+	void		**slots;	/* slots[i]: seq expected + i */
+};
+
+struct proxy_order *
+proxy_order_new(size_t max_held)
+{
+	struct proxy_order *o;
+
+	o = proxy_xcalloc(1, sizeof *o);
+	o->max_held = max_held == 0 ? 1 : max_held;
+	o->slots = proxy_xcalloc(o->max_held, sizeof *o->slots);
+	return o;
+}
+
+void
+proxy_order_free(struct proxy_order *o)
+{
+	if (o == NULL)
+		return;
+	free(o->slots);
+	free(o);
+}
+
+int
+proxy_order_offer(struct proxy_order *o, uint32_t seq, void *item,
+    char **cause)
+{
+	uint32_t d = seq - o->expected;
+
+	/* Unsigned distance: a past number wraps to a huge one. */
+	if (seq < o->expected) {
+		proxy_asprintf(cause, "connection %u already delivered "
+		    "(expected %u)", seq, o->expected);
+		return -1;
+	}
+	if (d >= o->max_held) {
+		proxy_asprintf(cause, "connection %u too far ahead of %u",
+		    seq, o->expected);
+		return -1;
+	}
+	if (o->slots[d] != NULL) {
+		proxy_asprintf(cause, "connection %u offered twice", seq);
+		return -1;
+	}
+	o->slots[d] = item;
+	return 0;
+}
+
+void *
+proxy_order_next(struct proxy_order *o)
+{
+	void *item = o->slots[0];
+
+	if (item == NULL)
+		return NULL;
+	memmove(o->slots, o->slots + 1, (o->max_held - 1) * sizeof *o->slots);
+	o->slots[o->max_held - 1] = NULL;
+	o->expected++;
+	return item;
+}
+
+int
+proxy_order_remove(struct proxy_order *o, void *item)
+{
+	size_t i;
+
+	for (i = 0; i < o->max_held; i++) {
+		if (o->slots[i] == item) {
+			o->slots[i] = NULL;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+uint32_t
+proxy_order_expected(struct proxy_order *o)
+{
+	return o->expected;
+}

@@ -1,0 +1,413 @@
+/*
+ * proxy-pair.c: forwarding one connection pair, QEMU's plain unix socket on
+ * one side and the network (TLS or plain TCP) on the other.
+ *
+ * Each direction has one bounded buffer: a side is read only while the
+ * buffer it fills has room, so a slow reader stops a fast writer instead of
+ * growing memory (relayd's relay.c).  End of stream is forwarded as a half
+ * close (TLS close_notify or shutdown(SHUT_WR)); an error or an unclean TLS
+ * end tears down both sides at once so both QEMUs see the close.  All
+ * teardown goes through pair_close() with a reason that is logged.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <ev.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "proxy-int.h"
+
+enum { END_QEMU = 0, END_NET = 1 };
+
+struct pair_end {
+	struct proxy_pair	*pair;
+	const char		*what;	/* "qemu" or "peer", for reasons */
+	int			 fd;
+	SSL			*ssl;
+	ev_io			 io;
+	int			 io_events;
+	int			 rd_eof;	/* no more bytes will come */
+	int			 wr_shut;	/* our EOF has been sent */
+	int			 shut_pending;	/* SSL_shutdown to retry */
+	int			 rd_want;	/* EV_READ/EV_WRITE a read waits on */
+	int			 wr_want;
+};
+
+struct pair_buf {
+	uint8_t	*data;
+	size_t	 off;
+	size_t	 len;
+	uint64_t total;
+};
+
+struct proxy_pair {
+	struct ev_loop		*loop;
+	char			*name;
+	struct pair_end		 end[2];
+	struct pair_buf		 buf[2];	/* buf[i]: read from end[i] */
+	size_t			 cap;
+	ev_timer		 idle;
+	double			 idle_timeout;
+	double			 started;
+	uint64_t		*stat[2];	/* q2n, n2q */
+	proxy_pair_done_cb	 done;
+	void			*done_arg;
+	int			 in_pump;
+	int			 closing;
+	char			*close_reason;
+};
+
+enum io_result { IO_BLOCKED, IO_PROGRESS, IO_EOF, IO_ERROR };
+
+static void	pair_pump(struct proxy_pair *);
+static void	pair_finish(struct proxy_pair *);
+
+static void
+pair_fail(struct proxy_pair *p, struct pair_end *e, const char *op, SSL *ssl,
+    int ret, int err)
+{
+	char *why, *reason;
+
+	if (ssl != NULL)
+		why = proxy_tls_strerror(ssl, ret, err);
+	else
+		why = proxy_xstrdup(err == 0 ? "connection closed" :
+		    strerror(err));
+	proxy_asprintf(&reason, "%s %s: %s", op, e->what, why);
+	free(why);
+	proxy_pair_close(p, reason);
+	free(reason);
+}
+
+/* Reads from e into b until b is full or e would block. */
+static enum io_result
+end_read(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b)
+{
+	enum io_result	res = IO_BLOCKED;
+	size_t		space, got;
+	ssize_t		n;
+	int		ret, err;
+
+	for (;;) {
+		if (b->len == 0)
+			b->off = 0;
+		else if (b->off + b->len == p->cap && b->off > 0) {
+			memmove(b->data, b->data + b->off, b->len);
+			b->off = 0;
+		}
+		space = p->cap - b->off - b->len;
+		if (space == 0)
+			return res;
+		if (e->ssl == NULL) {
+			n = read(e->fd, b->data + b->off + b->len, space);
+			if (n > 0) {
+				got = (size_t)n;
+			} else if (n == 0) {
+				return IO_EOF;
+			} else if (errno == EINTR) {
+				continue;
+			} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				return res;
+			} else {
+				pair_fail(p, e, "read from", NULL, -1, errno);
+				return IO_ERROR;
+			}
+		} else {
+			ERR_clear_error();
+			ret = SSL_read_ex(e->ssl, b->data + b->off + b->len,
+			    space, &got);
+			if (ret <= 0) {
+				err = SSL_get_error(e->ssl, ret);
+				if (err == SSL_ERROR_WANT_READ) {
+					e->rd_want = EV_READ;
+					return res;
+				}
+				if (err == SSL_ERROR_WANT_WRITE) {
+					e->rd_want = EV_WRITE;
+					return res;
+				}
+				if (err == SSL_ERROR_ZERO_RETURN)
+					return IO_EOF;
+				pair_fail(p, e, "read from", e->ssl, ret, err);
+				return IO_ERROR;
+			}
+			e->rd_want = EV_READ;
+		}
+		b->len += got;
+		b->total += got;
+		res = IO_PROGRESS;
+	}
+}
+
+/* Writes what b holds to e until b is empty or e would block. */
+static enum io_result
+end_write(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b,
+    uint64_t *stat)
+{
+	enum io_result	res = IO_BLOCKED;
+	size_t		done;
+	ssize_t		n;
+	int		ret, err;
+
+	while (b->len > 0) {
+		if (e->ssl == NULL) {
+			n = write(e->fd, b->data + b->off, b->len);
+			if (n >= 0) {
+				done = (size_t)n;
+			} else if (errno == EINTR) {
+				continue;
+			} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				return res;
+			} else {
+				pair_fail(p, e, "write to", NULL, -1, errno);
+				return IO_ERROR;
+			}
+		} else {
+			ERR_clear_error();
+			ret = SSL_write_ex(e->ssl, b->data + b->off, b->len,
+			    &done);
+			if (ret <= 0) {
+				err = SSL_get_error(e->ssl, ret);
+				if (err == SSL_ERROR_WANT_WRITE) {
+					e->wr_want = EV_WRITE;
+					return res;
+				}
+				if (err == SSL_ERROR_WANT_READ) {
+					e->wr_want = EV_READ;
+					return res;
+				}
+				pair_fail(p, e, "write to", e->ssl, ret, err);
+				return IO_ERROR;
+			}
+			e->wr_want = EV_WRITE;
+		}
+		b->off += done;
+		b->len -= done;
+		if (stat != NULL)
+			*stat += done;
+		res = IO_PROGRESS;
+	}
+	return res;
+}
+
+/* Forwards end of stream to e.  Returns IO_PROGRESS, IO_BLOCKED, IO_ERROR. */
+static enum io_result
+end_shutdown(struct proxy_pair *p, struct pair_end *e)
+{
+	int ret, err;
+
+	if (e->ssl == NULL) {
+		if (shutdown(e->fd, SHUT_WR) == -1 && errno != ENOTCONN) {
+			pair_fail(p, e, "shutdown", NULL, -1, errno);
+			return IO_ERROR;
+		}
+		e->wr_shut = 1;
+		return IO_PROGRESS;
+	}
+	ERR_clear_error();
+	ret = SSL_shutdown(e->ssl);
+	if (ret >= 0) {
+		/* 0: close_notify sent, theirs not yet seen; we read on. */
+		e->wr_shut = 1;
+		e->shut_pending = 0;
+		return IO_PROGRESS;
+	}
+	err = SSL_get_error(e->ssl, ret);
+	if (err == SSL_ERROR_WANT_WRITE || err == SSL_ERROR_WANT_READ) {
+		e->shut_pending = 1;
+		e->wr_want = err == SSL_ERROR_WANT_WRITE ? EV_WRITE : EV_READ;
+		return IO_BLOCKED;
+	}
+	pair_fail(p, e, "shutdown", e->ssl, ret, err);
+	return IO_ERROR;
+}
+
+static void
+end_update(struct proxy_pair *p, int i)
+{
+	struct pair_end	*e = &p->end[i];
+	struct pair_buf	*in = &p->buf[i], *out = &p->buf[!i];
+	int		 ev = 0;
+
+	if (!e->rd_eof && in->len < p->cap)
+		ev |= e->rd_want;
+	if (out->len > 0 || e->shut_pending)
+		ev |= e->wr_want;
+	if (ev == e->io_events)
+		return;
+	ev_io_stop(p->loop, &e->io);
+	e->io_events = ev;
+	if (ev != 0) {
+		ev_io_set(&e->io, e->fd, ev);
+		ev_io_start(p->loop, &e->io);
+	}
+}
+
+/*
+ * Moves bytes until nothing more can move without waiting, then asks the
+ * loop for exactly the readiness that would let more move.
+ */
+static void
+pair_pump(struct proxy_pair *p)
+{
+	enum io_result	r;
+	int		i, progress;
+
+	p->in_pump = 1;
+	do {
+		progress = 0;
+		for (i = 0; i < 2; i++) {
+			struct pair_end	*src = &p->end[i], *dst = &p->end[!i];
+			struct pair_buf	*b = &p->buf[i];
+
+			if (!src->rd_eof) {
+				r = end_read(p, src, b);
+				if (r == IO_ERROR)
+					goto out;
+				if (r == IO_EOF) {
+					proxy_log(PROXY_LOG_DEBUG,
+					    "%s: %s sent end of stream",
+					    p->name, src->what);
+					src->rd_eof = 1;
+				}
+				if (r != IO_BLOCKED)
+					progress = 1;
+			}
+			if (b->len > 0) {
+				r = end_write(p, dst, b, p->stat[i]);
+				if (r == IO_ERROR)
+					goto out;
+				if (r == IO_PROGRESS)
+					progress = 1;
+			}
+			if (src->rd_eof && b->len == 0 && !dst->wr_shut) {
+				r = end_shutdown(p, dst);
+				if (r == IO_ERROR)
+					goto out;
+				if (r == IO_PROGRESS)
+					progress = 1;
+			}
+		}
+		if (progress && p->idle_timeout > 0)
+			ev_timer_again(p->loop, &p->idle);
+	} while (progress && !p->closing);
+	if (!p->closing && p->end[0].rd_eof && p->end[1].rd_eof &&
+	    p->end[0].wr_shut && p->end[1].wr_shut)
+		proxy_pair_close(p, "both sides closed");
+	if (!p->closing) {
+		end_update(p, 0);
+		end_update(p, 1);
+	}
+out:
+	p->in_pump = 0;
+	if (p->closing)
+		pair_finish(p);
+}
+
+static void
+pair_io_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct pair_end *e = w->data;
+
+	pair_pump(e->pair);
+}
+
+static void
+pair_idle_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct proxy_pair	*p = w->data;
+	char			*reason;
+
+	proxy_asprintf(&reason, "no data for %.0f s (idle timeout)",
+	    p->idle_timeout);
+	proxy_pair_close(p, reason);
+	free(reason);
+}
+
+struct proxy_pair *
+proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
+    SSL *nssl, size_t bufsize, double idle, uint64_t *stat_q2n,
+    uint64_t *stat_n2q, proxy_pair_done_cb done, void *arg)
+{
+	struct proxy_pair	*p;
+	int			 i;
+
+	p = proxy_xcalloc(1, sizeof *p);
+	p->loop = loop;
+	p->name = proxy_xstrdup(name);
+	p->cap = bufsize;
+	p->idle_timeout = idle;
+	p->started = proxy_now();
+	p->stat[END_QEMU] = stat_q2n;
+	p->stat[END_NET] = stat_n2q;
+	p->done = done;
+	p->done_arg = arg;
+	p->end[END_QEMU].fd = qfd;
+	p->end[END_QEMU].what = "qemu";
+	p->end[END_NET].fd = nfd;
+	p->end[END_NET].ssl = nssl;
+	p->end[END_NET].what = "peer";
+	for (i = 0; i < 2; i++) {
+		p->end[i].pair = p;
+		p->end[i].rd_want = EV_READ;
+		p->end[i].wr_want = EV_WRITE;
+		p->buf[i].data = proxy_xmalloc(bufsize);
+		ev_io_init(&p->end[i].io, pair_io_cb, p->end[i].fd, 0);
+		p->end[i].io.data = &p->end[i];
+	}
+	ev_init(&p->idle, pair_idle_cb);
+	p->idle.data = p;
+	p->idle.repeat = idle;
+	if (idle > 0)
+		ev_timer_again(loop, &p->idle);
+	proxy_log(PROXY_LOG_INFO, "%s: forwarding", p->name);
+	/*
+	 * TLS may already hold bytes that arrived with the header: pump from
+	 * the loop, so the caller gets a pair that is still alive.
+	 */
+	ev_feed_event(loop, &p->end[END_NET].io, EV_READ);
+	return p;
+}
+
+void
+proxy_pair_close(struct proxy_pair *p, const char *reason)
+{
+	if (p->closing)
+		return;
+	p->closing = 1;
+	p->close_reason = proxy_xstrdup(reason);
+	if (!p->in_pump)
+		pair_finish(p);
+}
+
+/* The one teardown: log, stop watchers, free TLS, close fds, tell owner. */
+static void
+pair_finish(struct proxy_pair *p)
+{
+	int i;
+
+	proxy_log(PROXY_LOG_INFO, "%s: closed: %s (%llu bytes from qemu, "
+	    "%llu bytes from peer, %.1f s)", p->name, p->close_reason,
+	    (unsigned long long)p->buf[END_QEMU].total,
+	    (unsigned long long)p->buf[END_NET].total,
+	    proxy_now() - p->started);
+	ev_timer_stop(p->loop, &p->idle);
+	for (i = 0; i < 2; i++) {
+		ev_io_stop(p->loop, &p->end[i].io);
+		if (p->end[i].ssl != NULL) {
+			/* Unclean end: no close_notify; the peer sees EOF. */
+			SSL_free(p->end[i].ssl);
+		}
+		close(p->end[i].fd);
+		free(p->buf[i].data);
+	}
+	if (p->done != NULL)
+		p->done(p, p->done_arg);
+	free(p->close_reason);
+	free(p->name);
+	free(p);
+}

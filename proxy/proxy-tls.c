@@ -1,0 +1,337 @@
+/*
+ * proxy-tls.c: TLS contexts from a directory holding ca.pem, cert.pem and
+ * key.pem, and the checks on the peer: chain to our CA on both sides (mutual
+ * authentication), the target's name on the source side, an optional pin of
+ * the peer's subject.
+ */
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include "proxy-int.h"
+
+#define KEY_FILE_MAX	(64 * 1024)
+
+struct proxy_tls {
+	SSL_CTX	*ctx;
+	int	 is_server;
+	char	*pin;
+};
+
+static char *
+tls_queue_error(void)
+{
+	unsigned long	e = ERR_get_error();
+	char		buf[256];
+
+	ERR_clear_error();
+	if (e == 0)
+		return proxy_xstrdup("unknown TLS error");
+	ERR_error_string_n(e, buf, sizeof buf);
+	return proxy_xstrdup(buf);
+}
+
+/*
+ * Reads the private key ourselves so that its bytes can be wiped after
+ * parsing, refusing a key that group or others may read.
+ */
+static EVP_PKEY *
+tls_read_key(const char *path, char **cause)
+{
+	struct stat	 st;
+	char		*buf, *why;
+	EVP_PKEY	*key = NULL;
+	BIO		*bio;
+	ssize_t		 n;
+	size_t		 len = 0;
+	int		 fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd == -1) {
+		proxy_asprintf(cause, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		proxy_asprintf(cause, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+		proxy_asprintf(cause, "%s: mode %04o lets group or others "
+		    "access the private key (want 0600 or 0400)", path,
+		    (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return NULL;
+	}
+	buf = proxy_xmalloc(KEY_FILE_MAX);
+	while (len < KEY_FILE_MAX) {
+		n = read(fd, buf + len, KEY_FILE_MAX - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len == KEY_FILE_MAX) {
+		proxy_asprintf(cause, "%s: larger than %d bytes", path,
+		    KEY_FILE_MAX);
+		goto out;
+	}
+	bio = BIO_new_mem_buf(buf, (int)len);
+	if (bio != NULL) {
+		key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
+		BIO_free(bio);
+	}
+	if (key == NULL) {
+		why = tls_queue_error();
+		proxy_asprintf(cause, "%s: no private key: %s", path, why);
+		free(why);
+	}
+out:
+	explicit_bzero(buf, KEY_FILE_MAX);
+	free(buf);
+	return key;
+}
+
+struct proxy_tls *
+proxy_tls_load(const char *dir, int is_server, int allow_tls12,
+    const char *pin_subject, char **cause)
+{
+	struct proxy_tls	*t;
+	char			*ca = NULL, *cert = NULL, *keyf = NULL, *why;
+	EVP_PKEY		*key = NULL;
+	SSL_CTX			*ctx;
+	int			 mode;
+
+	ctx = SSL_CTX_new(is_server ? TLS_server_method() : TLS_client_method());
+	if (ctx == NULL) {
+		why = tls_queue_error();
+		proxy_asprintf(cause, "TLS context: %s", why);
+		free(why);
+		return NULL;
+	}
+	proxy_asprintf(&ca, "%s/ca.pem", dir);
+	proxy_asprintf(&cert, "%s/cert.pem", dir);
+	proxy_asprintf(&keyf, "%s/key.pem", dir);
+
+	SSL_CTX_set_min_proto_version(ctx, allow_tls12 ? TLS1_2_VERSION :
+	    TLS1_3_VERSION);
+	SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION |
+	    SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE |
+	    SSL_OP_NO_TICKET);
+	/* AES-128-GCM first: the fastest with AES-NI, still 128-bit. */
+	SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:"
+	    "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
+	SSL_CTX_set_cipher_list(ctx, "ECDHE+AESGCM:ECDHE+CHACHA20");
+	if (is_server)
+		SSL_CTX_set_num_tickets(ctx, 0);
+	/* Big writes go out as many records without copying. */
+	SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE |
+	    SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	SSL_CTX_set_read_ahead(ctx, 1);
+
+	if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
+		why = tls_queue_error();
+		proxy_asprintf(cause, "%s: %s", ca, why);
+		free(why);
+		goto fail;
+	}
+	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
+		why = tls_queue_error();
+		proxy_asprintf(cause, "%s: %s", cert, why);
+		free(why);
+		goto fail;
+	}
+	if ((key = tls_read_key(keyf, cause)) == NULL)
+		goto fail;
+	if (SSL_CTX_use_PrivateKey(ctx, key) != 1 ||
+	    SSL_CTX_check_private_key(ctx) != 1) {
+		why = tls_queue_error();
+		proxy_asprintf(cause, "%s: does not match %s: %s", keyf, cert,
+		    why);
+		free(why);
+		goto fail;
+	}
+	EVP_PKEY_free(key);
+	key = NULL;
+
+	mode = SSL_VERIFY_PEER;
+	if (is_server)
+		mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+	SSL_CTX_set_verify(ctx, mode, NULL);
+
+	t = proxy_xcalloc(1, sizeof *t);
+	t->ctx = ctx;
+	t->is_server = is_server;
+	if (pin_subject != NULL)
+		t->pin = proxy_xstrdup(pin_subject);
+	free(ca);
+	free(cert);
+	free(keyf);
+	return t;
+
+fail:
+	EVP_PKEY_free(key);
+	SSL_CTX_free(ctx);
+	free(ca);
+	free(cert);
+	free(keyf);
+	return NULL;
+}
+
+void
+proxy_tls_free(struct proxy_tls *t)
+{
+	if (t == NULL)
+		return;
+	SSL_CTX_free(t->ctx);
+	free(t->pin);
+	free(t);
+}
+
+SSL *
+proxy_tls_ssl(struct proxy_tls *t, int fd, const char *name, char **cause)
+{
+	struct in6_addr	 a6;
+	struct in_addr	 a4;
+	SSL		*ssl;
+	char		*why;
+
+	ssl = SSL_new(t->ctx);
+	if (ssl == NULL || SSL_set_fd(ssl, fd) != 1)
+		goto fail;
+	if (t->is_server) {
+		SSL_set_accept_state(ssl);
+		return ssl;
+	}
+	SSL_set_connect_state(ssl);
+	if (name != NULL) {
+		X509_VERIFY_PARAM *vp = SSL_get0_param(ssl);
+
+		if (inet_pton(AF_INET, name, &a4) == 1 ||
+		    inet_pton(AF_INET6, name, &a6) == 1) {
+			if (X509_VERIFY_PARAM_set1_ip_asc(vp, name) != 1)
+				goto fail;
+		} else {
+			X509_VERIFY_PARAM_set_hostflags(vp,
+			    X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+			if (SSL_set1_host(ssl, name) != 1 ||
+			    SSL_set_tlsext_host_name(ssl, name) != 1)
+				goto fail;
+		}
+	}
+	return ssl;
+fail:
+	why = tls_queue_error();
+	proxy_asprintf(cause, "TLS setup: %s", why);
+	free(why);
+	SSL_free(ssl);
+	return NULL;
+}
+
+char *
+proxy_tls_strerror(SSL *ssl, int ret, int err)
+{
+	unsigned long	 e;
+	long		 vr;
+	char		 buf[256], *s;
+
+	switch (err) {
+	case SSL_ERROR_ZERO_RETURN:
+		ERR_clear_error();
+		return proxy_xstrdup("closed by peer");
+	case SSL_ERROR_SYSCALL:
+		e = ERR_peek_error();
+		if (e == 0) {
+			ERR_clear_error();
+			if (errno != 0)
+				return proxy_xstrdup(strerror(errno));
+			return proxy_xstrdup("connection closed without TLS "
+			    "close_notify");
+		}
+		break;
+	case SSL_ERROR_SSL:
+		break;
+	default:
+		proxy_asprintf(&s, "TLS error %d", err);
+		ERR_clear_error();
+		return s;
+	}
+	e = ERR_peek_error();
+	vr = SSL_get_verify_result(ssl);
+	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
+	    ERR_GET_REASON(e) == SSL_R_CERTIFICATE_VERIFY_FAILED &&
+	    vr != X509_V_OK) {
+		ERR_clear_error();
+		proxy_asprintf(&s, "certificate verify failed: %s",
+		    X509_verify_cert_error_string(vr));
+		return s;
+	}
+	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
+	    ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+		ERR_clear_error();
+		return proxy_xstrdup("connection closed without TLS "
+		    "close_notify");
+	}
+	if (e == 0) {
+		ERR_clear_error();
+		return proxy_xstrdup("TLS failure");
+	}
+	ERR_error_string_n(e, buf, sizeof buf);
+	ERR_clear_error();
+	(void)ret;
+	return proxy_xstrdup(buf);
+}
+
+char *
+proxy_tls_peer_subject(SSL *ssl)
+{
+	X509	*x = SSL_get0_peer_certificate(ssl);
+	BIO	*bio;
+	char	*data, *s;
+	long	 len;
+
+	if (x == NULL)
+		return proxy_xstrdup("(none)");
+	bio = BIO_new(BIO_s_mem());
+	if (bio == NULL)
+		abort();
+	X509_NAME_print_ex(bio, X509_get_subject_name(x), 0,
+	    XN_FLAG_RFC2253);
+	len = BIO_get_mem_data(bio, &data);
+	s = proxy_xmalloc((size_t)len + 1);
+	memcpy(s, data, (size_t)len);
+	s[len] = '\0';
+	BIO_free(bio);
+	return s;
+}
+
+int
+proxy_tls_check_peer(struct proxy_tls *t, SSL *ssl, char **cause)
+{
+	char *subject;
+
+	if (t->pin == NULL)
+		return 0;
+	subject = proxy_tls_peer_subject(ssl);
+	if (strcmp(subject, t->pin) != 0) {
+		proxy_asprintf(cause, "peer subject \"%s\" is not the pinned "
+		    "\"%s\"", subject, t->pin);
+		free(subject);
+		return -1;
+	}
+	free(subject);
+	return 0;
+}

@@ -1,0 +1,115 @@
+/*
+ * proxy-util.c: the proxy's own small helpers (it must not depend on the
+ * engine in src/): allocation, messages, the log hook.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proxy-int.h"
+
+static void	(*log_fn)(enum proxy_log_level, const char *, void *);
+static void	 *log_arg;
+
+void
+proxy_set_log(void (*fn)(enum proxy_log_level, const char *, void *),
+    void *arg)
+{
+	log_fn = fn;
+	log_arg = arg;
+}
+
+void
+proxy_log(enum proxy_log_level level, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		abort();
+	va_end(ap);
+	if (log_fn != NULL)
+		log_fn(level, msg, log_arg);
+	else if (level != PROXY_LOG_DEBUG)
+		fprintf(stderr, "proxy: %s\n", msg);
+	free(msg);
+}
+
+void
+proxy_asprintf(char **ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ret == NULL)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(ret, fmt, ap) == -1)
+		abort();
+	va_end(ap);
+}
+
+void *
+proxy_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb == 0 ? 1 : nmemb, size == 0 ? 1 : size);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+void *
+proxy_xmalloc(size_t size)
+{
+	void *p = malloc(size == 0 ? 1 : size);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+char *
+proxy_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+double
+proxy_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void
+proxy_session_hex(const uint8_t *id, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < PROXY_SESSION_ID_SIZE; i++) {
+		out[2 * i] = hex[id[i] >> 4];
+		out[2 * i + 1] = hex[id[i] & 15];
+	}
+	out[2 * PROXY_SESSION_ID_SIZE] = '\0';
+}
+
+int
+proxy_set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl == -1 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,222 @@
+/*
+ * proxy.h: the TLS migration proxy on libev, OpenSSL and json-c.
+ *
+ * Source side: listens on a unix socket that the source QEMU migrates to;
+ * for each connection QEMU opens, opens a mutually authenticated TLS
+ * connection to the target side, sends a header (session id, sequence
+ * number) and forwards bytes both ways.  Target side: accepts TLS on TCP,
+ * refuses peers without a valid certificate or without a known session,
+ * and connects to the target QEMU's unix socket in the order the source
+ * QEMU opened its connections (QEMU 7.2 tells the main stream from the
+ * multifd channels only by accept order).
+ *
+ * Before any data connection, the source opens one "control" connection
+ * carrying the session: length-prefixed JSON messages, one answer each.
+ * The migration driver uses it for its configuration handshake; the
+ * standalone proxy sends a minimal one by itself.
+ *
+ * Everything runs on the caller's libev loop; no threads.  Every
+ * char **cause is set to a malloc'd one-line message on failure and must be
+ * freed by the caller.  json objects passed to callbacks are borrowed for
+ * the duration of the callback; messages passed in are stolen.
+ */
+#ifndef PROXY_H
+#define PROXY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ev_loop;
+struct json_object;
+struct proxy_tls;
+struct proxy_source;
+struct proxy_target;
+
+/* Defaults; see proxy_*_set_limits(). */
+#define PROXY_BUFFER_SIZE	(256u * 1024)	/* per direction and pair */
+#define PROXY_IDLE_TIMEOUT	60.0		/* seconds without a byte */
+#define PROXY_HANDSHAKE_TIMEOUT	10.0		/* TLS + header, seconds */
+#define PROXY_MAX_PENDING	64		/* handshakes in progress */
+#define PROXY_MAX_CONTROL	(1024u * 1024)	/* one control message */
+
+/* Log levels handed to the log hook. */
+enum proxy_log_level {
+	PROXY_LOG_WARN,
+	PROXY_LOG_INFO,
+	PROXY_LOG_DEBUG,
+};
+
+/*
+ * Where the library's messages go (one line, no newline, peer bytes already
+ * escaped).  Without a hook they go to stderr.  Process-wide.
+ */
+void proxy_set_log(void (*fn)(enum proxy_log_level, const char *msg,
+    void *arg), void *arg);
+
+/* proxy-tls.c */
+
+/*
+ * Loads ca.pem, cert.pem and key.pem from dir and builds a context for the
+ * server (target, is_server != 0) or client (source) side: TLS 1.3 minimum
+ * unless allow_tls12, peer certificate required and verified against
+ * ca.pem.  pin_subject, when not NULL, must equal the peer certificate's
+ * subject in OpenSSL's one-line RFC 2253 form (e.g. "CN=node-b").
+ * key.pem readable by group or others is refused.  Returns NULL and sets
+ * *cause on failure.
+ */
+struct proxy_tls *proxy_tls_load(const char *dir, int is_server,
+    int allow_tls12, const char *pin_subject, char **cause);
+void proxy_tls_free(struct proxy_tls *);
+
+/* Counters of one side, for status documents and logs. */
+struct proxy_stats {
+	uint64_t	bytes_to_target;	/* source QEMU -> target QEMU */
+	uint64_t	bytes_from_target;	/* target QEMU -> source QEMU */
+	uint64_t	connections;		/* data connections forwarded */
+	uint64_t	active;			/* data connections open now */
+	uint64_t	refused;		/* peers refused */
+};
+
+/*
+ * Answer to one control message: answer (borrowed) and error == NULL, or
+ * answer == NULL and a one-line error (timeout, connection closed, bad
+ * answer).
+ */
+typedef void (*proxy_answer_cb)(struct json_object *answer,
+    const char *error, void *arg);
+
+/* proxy-listen.c: source side */
+
+/*
+ * Listens on the unix socket listen_path (replaced if it is a stale
+ * socket) and forwards every connection to host:port over TLS (tls == NULL:
+ * plaintext, logged loudly).  tls_name is the name the target's
+ * certificate must carry; NULL means host.  host is resolved here, once.
+ * Data connections wait until a session exists (proxy_source_control()
+ * answered, or the automatic session: see proxy_source_auto_session()).
+ */
+struct proxy_source *proxy_source_start(struct ev_loop *loop,
+    struct proxy_tls *tls, const char *listen_path, const char *host,
+    const char *port, const char *tls_name, char **cause);
+
+/*
+ * Sends msg (stolen) on the control connection, opening it (and with it a
+ * new session) if there is none, and calls cb once with the answer or an
+ * error after timeout seconds.  The first answer makes the session live:
+ * waiting and later QEMU connections are forwarded.  One message at a time:
+ * returns -1 with *cause set if one is outstanding or the control
+ * connection has failed.
+ */
+int proxy_source_control(struct proxy_source *, struct json_object *msg,
+    double timeout, proxy_answer_cb cb, void *arg, char **cause);
+
+/*
+ * Standalone mode: when a QEMU connection arrives and there is no session,
+ * open one with the message {"type":"proxy-session"} and no driver.  A
+ * session that fails or whose control connection closes is replaced by
+ * the next connection.
+ */
+void proxy_source_auto_session(struct proxy_source *, int enable);
+
+/* Non-zero while the control connection is up and answered. */
+int proxy_source_session_live(struct proxy_source *);
+void proxy_source_stats(struct proxy_source *, struct proxy_stats *);
+/* Closes the listener (unlinks its path), every connection, frees. */
+void proxy_source_free(struct proxy_source *);
+
+/* proxy-listen.c: target side */
+
+/*
+ * A control message from the source (msg borrowed), to be answered once
+ * with proxy_target_answer(), now or later; or msg == NULL and error set
+ * when the control connection (and the session) ended.
+ */
+typedef void (*proxy_control_cb)(struct proxy_target *,
+    struct json_object *msg, const char *error, void *arg);
+
+/*
+ * Listens on TCP addr:port (addr NULL or "" for any; port "0" picks one,
+ * see proxy_target_port()) with TLS (tls == NULL: plaintext, logged
+ * loudly) and forwards each data connection of the live session to the
+ * unix socket qemu_path, in the source's order.  on_control NULL answers
+ * every control message with {"status":"ready"} (standalone mode).  One
+ * session at a time: a second control connection is refused while one is
+ * open.
+ */
+struct proxy_target *proxy_target_start(struct ev_loop *loop,
+    struct proxy_tls *tls, const char *addr, const char *port,
+    const char *qemu_path, proxy_control_cb on_control, void *arg,
+    char **cause);
+
+/*
+ * Answers the current control message (answer stolen).  Returns -1 with
+ * *cause set if none is waiting for an answer or the session ended.  An
+ * answer with "status" other than "ready" still makes the session live
+ * only if the caller wants it: the session goes live at the first answer
+ * whose "status" is "ready".
+ */
+int proxy_target_answer(struct proxy_target *, struct json_object *answer,
+    char **cause);
+
+/* Changes where data connections go (e.g. after migrate-incoming). */
+void proxy_target_set_qemu_path(struct proxy_target *, const char *path);
+/* The TCP port actually bound. */
+int proxy_target_port(struct proxy_target *);
+void proxy_target_stats(struct proxy_target *, struct proxy_stats *);
+void proxy_target_free(struct proxy_target *);
+
+/* Both sides: idle timeout per data pair, handshake timeout (0: keep). */
+void proxy_source_set_timeouts(struct proxy_source *, double idle,
+    double handshake);
+void proxy_target_set_timeouts(struct proxy_target *, double idle,
+    double handshake);
+
+/* proxy-order.c: the header after the TLS handshake (exposed for tests) */
+
+#define PROXY_HDR_MAGIC		"QMPX"
+#define PROXY_HDR_VERSION	1
+#define PROXY_HDR_SIZE		28
+#define PROXY_SESSION_ID_SIZE	16
+
+enum proxy_kind {
+	PROXY_KIND_CONTROL = 1,
+	PROXY_KIND_DATA = 2,
+};
+
+struct proxy_hdr {
+	enum proxy_kind	kind;
+	uint8_t		session[PROXY_SESSION_ID_SIZE];
+	uint32_t	seq;
+};
+
+/* Writes PROXY_HDR_SIZE bytes. */
+void proxy_hdr_encode(const struct proxy_hdr *, uint8_t *out);
+/* Returns 0, or -1 with *cause set (bad magic, version or kind). */
+int proxy_hdr_decode(const uint8_t *in, size_t len, struct proxy_hdr *,
+    char **cause);
+
+/*
+ * In-order release: connections carry sequence numbers 0, 1, 2...; a
+ * connection may be delivered only when all lower ones have been.
+ */
+struct proxy_order;
+struct proxy_order *proxy_order_new(size_t max_held);
+void proxy_order_free(struct proxy_order *);
+/*
+ * Offers connection seq with an opaque item.  Returns 0 (held or ready),
+ * -1 with *cause set for a duplicate or past sequence number, a number too
+ * far ahead, or too many held.
+ */
+int proxy_order_offer(struct proxy_order *, uint32_t seq, void *item,
+    char **cause);
+/*
+ * The next item that may be delivered now, or NULL.  Marks it delivered:
+ * the following sequence number becomes next.
+ */
+void *proxy_order_next(struct proxy_order *);
+/* Forgets a held item (e.g. it timed out); returns 1 if it was held. */
+int proxy_order_remove(struct proxy_order *, void *item);
+/* The sequence number that will be delivered next. */
+uint32_t proxy_order_expected(struct proxy_order *);
+
+#endif

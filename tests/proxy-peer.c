@@ -1,0 +1,554 @@
+/*
+ * proxy-peer.c: the test peers of the proxy tests (a test program, never
+ * installed).  Each mode is one small, blocking client or server:
+ *
+ *   sink PATH OUTDIR N        unix listener; for the i-th accepted
+ *                             connection writes OUTDIR/i: "TAG BYTES SHA256
+ *                             STATUS" once it ends, and answers
+ *                             "ok BYTES SHA256" after the sender's EOF
+ *   send PATH TAG BYTES       sends "TAG\n" and BYTES pseudo-random bytes,
+ *                             half-closes, checks the sink's answer
+ *   multi PATH N BYTES        N connections opened one after the other,
+ *                             then fed at once ("conn 0" ... "conn N-1")
+ *   stall PATH BYTES          sends BYTES, then neither sends nor closes;
+ *                             prints "closed after S s" when the peer does
+ *   tls-order HOST PORT DIR NAME N BYTES
+ *                             a raw source side: control connection, then
+ *                             N data connections with sequence numbers in
+ *                             reverse order, each fully set up before the
+ *                             next is opened
+ *   flood HOST PORT N         opens N TCP connections that send one byte
+ *                             and then nothing; prints "open N", waits
+ *
+ * Exit status: 0 success, 1 wrong data or usage, 3 connection failed.
+ */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+
+#include "proxy.h"
+
+#define CHUNK	(64 * 1024)
+
+static void
+die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "proxy-peer: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(code);
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+hexdigest(EVP_MD_CTX *md, char *out)
+{
+	unsigned char	d[32];
+	unsigned int	n, i;
+
+	EVP_DigestFinal_ex(md, d, &n);
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+/* Pseudo-random bytes: cheap, different per block, same for all runs. */
+static void
+fill(uint8_t *buf, size_t len, uint64_t *state)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		*state ^= *state << 13;
+		*state ^= *state >> 7;
+		*state ^= *state << 17;
+		memcpy(buf + i, state, 8);
+	}
+}
+
+static int
+unix_connect(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd == -1 || connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
+		die(3, "connect %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int
+tcp_connect(const char *host, const char *port)
+{
+	struct addrinfo	hints, *res;
+	int		fd;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		die(1, "%s:%s: cannot resolve", host, port);
+	fd = socket(res->ai_family, SOCK_STREAM, 0);
+	if (fd == -1 || connect(fd, res->ai_addr, res->ai_addrlen) == -1)
+		die(3, "connect %s:%s: %s", host, port, strerror(errno));
+	freeaddrinfo(res);
+	return fd;
+}
+
+/* One sender's state, for send and multi. */
+struct sender {
+	int		 fd;
+	uint64_t	 left;
+	uint64_t	 total;
+	uint64_t	 rng;
+	EVP_MD_CTX	*md;
+	uint8_t		 buf[CHUNK];
+	size_t		 off, len;
+	char		 reply[256];
+	size_t		 rlen;
+	int		 shut, done;
+};
+
+static void
+sender_init(struct sender *s, int fd, const char *tag, uint64_t bytes,
+    uint64_t seed)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = fd;
+	s->left = bytes;
+	s->rng = seed * 2654435761u + 88172645463325252ull;
+	s->md = EVP_MD_CTX_new();
+	EVP_DigestInit_ex(s->md, EVP_sha256(), NULL);
+	s->len = (size_t)snprintf((char *)s->buf, sizeof s->buf, "%s\n", tag);
+	EVP_DigestUpdate(s->md, s->buf, s->len);
+	s->total = s->len;
+}
+
+/* Moves what it can; returns -1 when the connection failed. */
+static int
+sender_step(struct sender *s, short revents)
+{
+	ssize_t n;
+
+	if ((revents & POLLOUT) && !s->shut) {
+		if (s->off == s->len && s->left > 0) {
+			s->len = s->left < CHUNK ? (size_t)s->left : CHUNK;
+			s->off = 0;
+			fill(s->buf, s->len, &s->rng);
+			EVP_DigestUpdate(s->md, s->buf, s->len);
+			s->left -= s->len;
+			s->total += s->len;
+		}
+		if (s->off < s->len) {
+			n = write(s->fd, s->buf + s->off, s->len - s->off);
+			if (n == -1 && errno != EAGAIN && errno != EINTR)
+				return -1;
+			if (n > 0)
+				s->off += (size_t)n;
+		}
+		if (s->off == s->len && s->left == 0) {
+			shutdown(s->fd, SHUT_WR);
+			s->shut = 1;
+		}
+	}
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		n = read(s->fd, s->reply + s->rlen,
+		    sizeof s->reply - 1 - s->rlen);
+		if (n == -1 && errno != EAGAIN && errno != EINTR)
+			return -1;
+		if (n == 0 || (revents & POLLERR))
+			s->done = 1;
+		if (n > 0)
+			s->rlen += (size_t)n;
+	}
+	return 0;
+}
+
+/* Checks the sink's answer against what was sent; prints both. */
+static int
+sender_check(struct sender *s, const char *tag)
+{
+	char sha[65], want[128];
+
+	hexdigest(s->md, sha);
+	EVP_MD_CTX_free(s->md);
+	s->reply[s->rlen] = '\0';
+	snprintf(want, sizeof want, "ok %llu %s\n",
+	    (unsigned long long)s->total, sha);
+	printf("%s: sent %llu %s, answer: %s", tag,
+	    (unsigned long long)s->total, sha,
+	    s->rlen > 0 ? s->reply : "(none)\n");
+	if (!s->shut || s->rlen == 0)
+		return 3;
+	return strcmp(want, s->reply) == 0 ? 0 : 1;
+}
+
+static int
+mode_send(int n, const char *path, const char *onetag, uint64_t bytes)
+{
+	struct sender	*s;
+	struct pollfd	*pfd;
+	char		 tag[64];
+	int		 i, left = n, rc = 0, r;
+
+	s = calloc((size_t)n, sizeof *s);
+	pfd = calloc((size_t)n, sizeof *pfd);
+	/* Connect in order: the source proxy accepts in this order. */
+	for (i = 0; i < n; i++) {
+		if (onetag != NULL)
+			snprintf(tag, sizeof tag, "%s", onetag);
+		else
+			snprintf(tag, sizeof tag, "conn %d", i);
+		sender_init(&s[i], unix_connect(path), tag, bytes,
+		    (uint64_t)i + 1);
+	}
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = s[i].fd;
+		pfd[i].events = POLLOUT | POLLIN;
+	}
+	while (left > 0) {
+		if (poll(pfd, (nfds_t)n, -1) == -1 && errno != EINTR)
+			die(1, "poll: %s", strerror(errno));
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			if (sender_step(&s[i], pfd[i].revents) == -1) {
+				printf("conn %d: closed: %s\n", i,
+				    strerror(errno));
+				s[i].done = 1;
+			}
+			if (s[i].shut)
+				pfd[i].events = POLLIN;
+			if (s[i].done) {
+				pfd[i].fd = -1;
+				left--;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (onetag != NULL)
+			snprintf(tag, sizeof tag, "%s", onetag);
+		else
+			snprintf(tag, sizeof tag, "conn %d", i);
+		r = sender_check(&s[i], tag);
+		if (r > rc)
+			rc = r;
+		close(s[i].fd);
+	}
+	free(s);
+	free(pfd);
+	return rc;
+}
+
+struct sinkconn {
+	int		 fd;
+	int		 index;
+	EVP_MD_CTX	*md;
+	uint64_t	 bytes;
+	char		 tag[64];
+	size_t		 taglen;
+	int		 tagdone;
+};
+
+static void
+sink_finish(struct sinkconn *c, const char *outdir, const char *status)
+{
+	char	 sha[65], path[4096], line[256];
+	FILE	*f;
+	int	 n;
+
+	hexdigest(c->md, sha);
+	EVP_MD_CTX_free(c->md);
+	if (strcmp(status, "eof") == 0) {
+		n = snprintf(line, sizeof line, "ok %llu %s\n",
+		    (unsigned long long)c->bytes, sha);
+		if (write(c->fd, line, (size_t)n) != n)
+			status = "reply-failed";
+	}
+	snprintf(path, sizeof path, "%s/%d", outdir, c->index);
+	f = fopen(path, "w");
+	if (f == NULL)
+		die(1, "%s: %s", path, strerror(errno));
+	fprintf(f, "%s %llu %s %s\n", c->tagdone ? c->tag : "(none)",
+	    (unsigned long long)c->bytes, sha, status);
+	fclose(f);
+	close(c->fd);
+}
+
+static int
+mode_sink(const char *path, const char *outdir, int n)
+{
+	struct sockaddr_un	 sun;
+	struct sinkconn		*c;
+	struct pollfd		*pfd;
+	uint8_t			*buf;
+	int			 lfd, accepted = 0, left = n, i;
+	ssize_t			 r;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	unlink(path);
+	if (lfd == -1 || bind(lfd, (struct sockaddr *)&sun, sizeof sun) ||
+	    listen(lfd, 64))
+		die(1, "%s: %s", path, strerror(errno));
+	c = calloc((size_t)n, sizeof *c);
+	pfd = calloc((size_t)n + 1, sizeof *pfd);
+	buf = malloc(256 * 1024);
+	for (i = 0; i < n; i++)
+		pfd[i].fd = -1;
+	pfd[n].fd = lfd;
+	pfd[n].events = POLLIN;
+	while (left > 0) {
+		if (poll(pfd, (nfds_t)n + 1, -1) == -1 && errno != EINTR)
+			die(1, "poll: %s", strerror(errno));
+		if ((pfd[n].revents & POLLIN) && accepted < n) {
+			i = accepted++;
+			c[i].fd = accept(lfd, NULL, NULL);
+			if (c[i].fd == -1)
+				die(1, "accept: %s", strerror(errno));
+			c[i].index = i;
+			c[i].md = EVP_MD_CTX_new();
+			EVP_DigestInit_ex(c[i].md, EVP_sha256(), NULL);
+			pfd[i].fd = c[i].fd;
+			pfd[i].events = POLLIN;
+			if (accepted == n)
+				pfd[n].fd = -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			r = read(c[i].fd, buf, 256 * 1024);
+			if (r > 0) {
+				ssize_t k;
+
+				EVP_DigestUpdate(c[i].md, buf, (size_t)r);
+				c[i].bytes += (uint64_t)r;
+				for (k = 0; k < r && !c[i].tagdone; k++) {
+					if (buf[k] == '\n' || c[i].taglen ==
+					    sizeof c[i].tag - 1)
+						c[i].tagdone = 1;
+					else
+						c[i].tag[c[i].taglen++] =
+						    (char)buf[k];
+				}
+				continue;
+			}
+			if (r == -1 && errno == EINTR)
+				continue;
+			sink_finish(&c[i], outdir, r == 0 ? "eof" : "error");
+			pfd[i].fd = -1;
+			left--;
+		}
+	}
+	free(buf);
+	free(c);
+	free(pfd);
+	close(lfd);
+	return 0;
+}
+
+static int
+mode_stall(const char *path, uint64_t bytes)
+{
+	struct sender	 s;
+	struct pollfd	 pfd;
+	double		 start;
+	char		 b[4096];
+	ssize_t		 n;
+
+	sender_init(&s, unix_connect(path), "stall", bytes, 7);
+	while (s.left > 0 || s.off < s.len) {
+		pfd.fd = s.fd;
+		pfd.events = POLLOUT;
+		poll(&pfd, 1, -1);
+		if (sender_step(&s, POLLOUT) == -1)
+			die(3, "write: %s", strerror(errno));
+	}
+	EVP_MD_CTX_free(s.md);
+	start = now();
+	for (;;) {
+		n = read(s.fd, b, sizeof b);
+		if (n <= 0)
+			break;
+	}
+	printf("closed after %.1f s\n", now() - start);
+	return 0;
+}
+
+static SSL_CTX *
+client_ctx(const char *dir)
+{
+	SSL_CTX	*ctx = SSL_CTX_new(TLS_client_method());
+	char	 p[4096];
+
+	snprintf(p, sizeof p, "%s/ca.pem", dir);
+	if (SSL_CTX_load_verify_locations(ctx, p, NULL) != 1)
+		die(1, "%s: cannot load", p);
+	snprintf(p, sizeof p, "%s/cert.pem", dir);
+	if (SSL_CTX_use_certificate_chain_file(ctx, p) != 1)
+		die(1, "%s: cannot load", p);
+	snprintf(p, sizeof p, "%s/key.pem", dir);
+	if (SSL_CTX_use_PrivateKey_file(ctx, p, SSL_FILETYPE_PEM) != 1)
+		die(1, "%s: cannot load", p);
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+	return ctx;
+}
+
+static SSL *
+tls_open(SSL_CTX *ctx, const char *host, const char *port, const char *name)
+{
+	SSL *ssl = SSL_new(ctx);
+
+	SSL_set_fd(ssl, tcp_connect(host, port));
+	SSL_set1_host(ssl, name);
+	if (SSL_connect(ssl) != 1) {
+		ERR_print_errors_fp(stderr);
+		die(3, "TLS handshake with %s:%s failed", host, port);
+	}
+	return ssl;
+}
+
+static void
+tls_write_all(SSL *ssl, const void *buf, size_t len)
+{
+	if (len > 0 && SSL_write(ssl, buf, (int)len) != (int)len)
+		die(3, "TLS write failed");
+}
+
+static int
+mode_tls_order(const char *host, const char *port, const char *dir,
+    const char *name, int n, uint64_t bytes)
+{
+	SSL_CTX			*ctx = client_ctx(dir);
+	SSL			*ctl, **data;
+	struct proxy_hdr	 h;
+	uint8_t			 hdr[PROXY_HDR_SIZE], len[4], ans[256];
+	const char		*msg = "{\"type\":\"proxy-session\"}";
+	char			 line[64];
+	uint8_t			*buf = malloc(CHUNK);
+	uint64_t		 rng = 1, left;
+	size_t			 chunk;
+	int			 i, r, rc = 0;
+
+	memset(&h, 0, sizeof h);
+	RAND_bytes(h.session, sizeof h.session);
+	h.kind = PROXY_KIND_CONTROL;
+	ctl = tls_open(ctx, host, port, name);
+	proxy_hdr_encode(&h, hdr);
+	tls_write_all(ctl, hdr, sizeof hdr);
+	len[0] = len[1] = len[2] = 0;
+	len[3] = (uint8_t)strlen(msg);
+	tls_write_all(ctl, len, 4);
+	tls_write_all(ctl, msg, strlen(msg));
+	if (SSL_read(ctl, len, 4) != 4 ||
+	    (r = SSL_read(ctl, ans, len[3])) != len[3])
+		die(3, "no control answer");
+	ans[r] = '\0';
+	printf("control answer: %s\n", ans);
+
+	data = calloc((size_t)n, sizeof *data);
+	h.kind = PROXY_KIND_DATA;
+	for (i = n - 1; i >= 0; i--) {
+		data[i] = tls_open(ctx, host, port, name);
+		h.seq = (uint32_t)i;
+		proxy_hdr_encode(&h, hdr);
+		tls_write_all(data[i], hdr, sizeof hdr);
+		snprintf(line, sizeof line, "conn %d\n", i);
+		tls_write_all(data[i], line, strlen(line));
+	}
+	for (i = 0; i < n; i++) {
+		for (left = bytes; left > 0; left -= chunk) {
+			chunk = left < CHUNK ? (size_t)left : CHUNK;
+			fill(buf, chunk, &rng);
+			tls_write_all(data[i], buf, chunk);
+		}
+		SSL_shutdown(data[i]);
+	}
+	for (i = 0; i < n; i++) {
+		r = SSL_read(data[i], ans, sizeof ans - 1);
+		ans[r > 0 ? r : 0] = '\0';
+		printf("conn %d answer: %s", i, r > 0 ? (char *)ans :
+		    "(none)\n");
+		if (r <= 0 || strncmp((char *)ans, "ok ", 3) != 0)
+			rc = 3;
+		SSL_free(data[i]);
+	}
+	SSL_free(ctl);
+	SSL_CTX_free(ctx);
+	free(data);
+	free(buf);
+	return rc;
+}
+
+static int
+mode_flood(const char *host, const char *port, int n)
+{
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		fd = tcp_connect(host, port);
+		if (write(fd, "\x16", 1) != 1)
+			die(3, "write: %s", strerror(errno));
+	}
+	printf("open %d\n", n);
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && strcmp(argv[1], "sink") == 0)
+		return mode_sink(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 5 && strcmp(argv[1], "send") == 0)
+		return mode_send(1, argv[2], argv[3], strtoull(argv[4],
+		    NULL, 10));
+	if (argc == 5 && strcmp(argv[1], "multi") == 0)
+		return mode_send(atoi(argv[3]), argv[2], NULL,
+		    strtoull(argv[4], NULL, 10));
+	if (argc == 4 && strcmp(argv[1], "stall") == 0)
+		return mode_stall(argv[2], strtoull(argv[3], NULL, 10));
+	if (argc == 8 && strcmp(argv[1], "tls-order") == 0)
+		return mode_tls_order(argv[2], argv[3], argv[4], argv[5],
+		    atoi(argv[6]), strtoull(argv[7], NULL, 10));
+	if (argc == 5 && strcmp(argv[1], "flood") == 0)
+		return mode_flood(argv[2], argv[3], atoi(argv[4]));
+	die(1, "usage: see the comment at the top of tests/proxy-peer.c");
+	return 1;
+}
