@@ -188,6 +188,8 @@ _lib_qemu() {
 		"$@" </dev/null >"$TMP/$name.err" 2>&1 &
 	_lib_pids+=("$!")
 	_lib_names+=("$name")
+	# Bash still reaps it, but no longer reports "Killed" on stderr.
+	disown "$!"
 	wait_for 30 "QMP socket of $name" _lib_qmp_ready "$name"
 }
 
