@@ -335,8 +335,9 @@ assert_no_corrupt() {
 }
 
 _lib_new_progress() {
-	_lib_complete_after "$1" "$2" |
-		grep -Eq '^memguest: progress pass=[0-9]+ pages_checked=[0-9]+ rate_mbs=[0-9]+$'
+	local s
+	s=$(_lib_complete_after "$1" "$2")
+	grep -Eq '^memguest: progress pass=[0-9]+ pages_checked=[0-9]+ rate_mbs=[0-9]+$' <<<"$s"
 }
 
 # wait_progress SERIALFILE [TIMEOUT]: waits (default 30 s) for a progress
@@ -351,7 +352,9 @@ wait_progress() {
 
 # last_progress SERIALFILE: prints the last complete progress line.
 last_progress() {
-	_lib_complete_after "$1" 0 | grep -a '^memguest: progress ' | tail -n 1
+	local s
+	s=$(_lib_complete_after "$1" 0)
+	grep -a '^memguest: progress ' <<<"$s" | tail -n 1 || true
 }
 
 # qmp NAME COMMAND [JSON]: runs one QMP command on guest NAME's monitor,

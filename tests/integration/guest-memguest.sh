@@ -21,8 +21,9 @@ wait_progress "$serial"
 last=$(last_progress "$serial")
 [[ $last =~ ^memguest:\ progress\ pass=([0-9]+)\ pages_checked=([0-9]+)\ rate_mbs=([0-9]+)$ ]] ||
 	fail "unexpected progress line: $last"
-# 50 MB/s is 12207 pages per second of guest time.
-[ "${BASH_REMATCH[3]}" -ge 45 ] && [ "${BASH_REMATCH[3]}" -le 55 ] ||
+# 50 MB/s is 12207 pages per second of guest time (a loaded host may
+# starve the vCPU for a moment: some slack below, little above).
+[ "${BASH_REMATCH[3]}" -ge 40 ] && [ "${BASH_REMATCH[3]}" -le 52 ] ||
 	fail "guest dirties ${BASH_REMATCH[3]} MB/s, asked for 50: $last"
 [ "${BASH_REMATCH[2]}" -ge 12000 ] ||
 	fail "guest checked only ${BASH_REMATCH[2]} pages in 2 s: $last"
