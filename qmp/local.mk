@@ -14,3 +14,6 @@ tests_unit_test_qmp_agent_SOURCES = tests/unit/test-qmp-agent.c \
 	$(qmp_fake_peer)
 tests_unit_test_qmp_agent_LDADD = $(unit_ldadd)
 tests_unit_test_qmp_agent_CFLAGS = $(unit_cflags)
+
+# Real QEMU and a real qemu-ga on the host.
+integration_tests += tests/integration/qmp-qemu.sh

@@ -10,6 +10,7 @@
 
 /* Keep alphabetical: qmigrate --help prints them in this order. */
 const struct cmd_entry *cmd_table[] = {
+	&cmd_guest_entry,
 	&cmd_policy_entry,
 	&cmd_proxy_entry,
 	&cmd_qmp_entry,

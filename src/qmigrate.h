@@ -212,6 +212,7 @@ void	 cmd_print_help(const struct cmd_entry *cmd);
 /* cmd-*.c: one entry each, listed in cmd.c */
 extern const struct cmd_entry cmd_policy_entry;
 extern const struct cmd_entry cmd_proxy_entry;
+extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;
 
 /* policy-load.c */
