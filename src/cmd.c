@@ -10,7 +10,10 @@
 
 /* Keep alphabetical: qmigrate --help prints them in this order. */
 const struct cmd_entry *cmd_table[] = {
+	&cmd_abort_entry,
 	&cmd_guest_entry,
+	&cmd_incoming_entry,
+	&cmd_migrate_entry,
 	&cmd_policy_entry,
 	&cmd_proxy_entry,
 	&cmd_qmp_entry,

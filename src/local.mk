@@ -4,7 +4,10 @@ bin_PROGRAMS += qmigrate
 src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
-src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c
+src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
+	src/mig-caps.c src/mig-config.c src/mig-watch.h src/mig-watch.c \
+	src/mig-source.c src/mig-target.c src/cmd-migrate.c \
+	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
 src_observe =

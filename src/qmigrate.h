@@ -177,6 +177,146 @@ void		 ctl_kubevirt_step(struct ctl *, const struct ctl_sample *,
 void		 ctl_adaptive_step(struct ctl *, const struct ctl_sample *,
 		    struct ctl_decision *);
 
+/* The migration's state as a node agent reads it (status.c). */
+enum mig_phase {
+	PHASE_PENDING,
+	PHASE_PREPARING_TARGET,
+	PHASE_TARGET_READY,
+	PHASE_RUNNING,
+	PHASE_SUCCEEDED,
+	PHASE_FAILED,
+};
+
+enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED };
+
+enum abort_status { ABORT_NONE, ABORT_ABORTING, ABORT_SUCCEEDED,
+	ABORT_FAILED };
+
+/* Why a migration failed; decides the plane and the exit status. */
+enum mig_failure {
+	FAIL_NONE,
+	FAIL_NOT_MIGRATABLE,	/* exit 2, control plane */
+	FAIL_CONTROL,		/* exit 3 */
+	FAIL_DATA,		/* exit 4 */
+	FAIL_ABORTED,		/* exit 5 */
+	FAIL_POSTCOPY_LOST,	/* exit 6, data plane */
+};
+
+struct mig_progress {
+	char		qemu_status[32];
+	uint64_t	data_total;
+	uint64_t	data_processed;
+	uint64_t	data_remaining;
+	double		bandwidth;		/* bytes/s */
+	double		dirty_rate;		/* bytes/s */
+	uint64_t	iteration;
+	uint64_t	expected_downtime_ms;
+	uint64_t	downtime_ms;
+	int		throttle_pct;
+	uint64_t	postcopy_requests;
+	uint64_t	total_time_ms;
+};
+
+struct status {
+	char			 uid[40];
+	const char		*role;		/* "source" or "target" */
+	enum mig_phase		 phase;
+	enum mig_mode		 mode;
+	double			 start;		/* realtime */
+	double			 end;
+	char			*source;
+	char			*target;
+	enum mig_failure	 failure;
+	char			*failure_reason;
+	int			 abort_requested;
+	enum abort_status	 abort_status;
+	char			*policy_name;
+	char			*controller;
+	struct json_object	*configuration;	/* owned */
+	struct json_object	*notes;		/* owned array of strings */
+	struct json_object	*decisions;	/* owned array */
+	struct mig_progress	 progress;
+
+	char			*file;		/* --status-file, or NULL */
+	int			 events;	/* --events: JSON lines */
+	int			 write_failed;	/* logged once */
+};
+
+/* status.c */
+const char	*status_phase_name(enum mig_phase);
+const char	*status_mode_name(enum mig_mode);
+void		 status_init(struct status *, const char *role,
+		    const char *file, int events);
+void		 status_free(struct status *);
+void		 status_set_phase(struct status *, enum mig_phase);
+void		 status_set_mode(struct status *, enum mig_mode);
+void		 status_note(struct status *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 status_fail(struct status *, enum mig_failure,
+		    const char *fmt, ...)
+		    __attribute__((format(printf, 3, 4)));
+void		 status_record_failure(struct status *, enum mig_failure,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void		 status_decision(struct status *, double t, const char *action,
+		    const char *reason, const struct ctl_sample *);
+void		 status_progress(struct status *);
+void		 status_changed(struct status *, const char *event);
+struct json_object *status_to_json(const struct status *);
+int		 status_exit_code(const struct status *);
+const char	*status_plane(const struct status *);
+struct json_object *status_read_file(const char *path, char **cause);
+
+/*
+ * What both QEMUs are set to for one migration (mig-caps.c), derived from
+ * the effective settings, and sent to the target over tls:.
+ */
+struct mig_plan {
+	int		postcopy;	/* postcopy-ram, both sides */
+	int		auto_converge;	/* source */
+	int		multifd;	/* both sides */
+	int		channels;	/* multifd-channels */
+	uint64_t	bandwidth;	/* max-bandwidth, bytes/s (0: unlimited) */
+	uint64_t	downtime_ms;	/* initial downtime-limit */
+	int		max_cpu_throttle; /* the adaptive controller arms it */
+};
+
+/* mig-caps.c */
+void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
+	    enum ctl_kind, struct status *);
+int	 mig_plan_apply(struct qmp_conn *, const struct mig_plan *,
+	    int source, char **cause);
+struct json_object *mig_plan_to_json(const struct mig_plan *);
+int	 mig_plan_from_json(struct mig_plan *, struct json_object *,
+	    char **cause);
+
+/* mig-config.c: the options migrate and incoming share. */
+struct mig_options {
+	const char	*qmp_path;
+	const char	*uri;		/* --to or --listen */
+	const char	*policy_path;	/* NULL: built-in defaults */
+	struct label	*labels;
+	size_t		 nlabels;
+	const char	*status_file;
+	int		 events;
+	int		 keep_paused;	/* incoming: do not resume a paused guest */
+	double		 timeout;	/* overall deadline, seconds */
+	double		 recover_timeout; /* post-copy recovery, seconds */
+	const char	*tls_dir;
+	const char	*tls_name;
+	int		 tls12;
+	int		 convergence_set;
+	enum ctl_kind	 convergence;	/* --convergence overrides the policy */
+};
+int	 mig_options_parse(int argc, char **argv, const struct cmd_entry *,
+	    struct mig_options *, int source);
+void	 mig_options_free(struct mig_options *);
+int	 mig_settings_resolve(const struct mig_options *,
+	    struct mig_settings *, struct status *, char **cause);
+
+/* mig-source.c, mig-target.c */
+int	 mig_source_run(const struct mig_options *);
+int	 mig_target_run(const struct mig_options *);
+
 /* log.c */
 enum log_level { LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 void	log_init(const char *progname, enum log_level level, int json);
@@ -211,6 +351,9 @@ void	 cmd_print_help(const struct cmd_entry *cmd);
 
 /* cmd-*.c: one entry each, listed in cmd.c */
 extern const struct cmd_entry cmd_policy_entry;
+extern const struct cmd_entry cmd_abort_entry;
+extern const struct cmd_entry cmd_incoming_entry;
+extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;

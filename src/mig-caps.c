@@ -1,0 +1,191 @@
+/*
+ * mig-caps.c: the capabilities and parameters both QEMUs need for one
+ * migration, and the QEMU 7.2 rules about them (reference/qemu-7.2-
+ * migration.md): postcopy-ram and multifd on both sides before migrate,
+ * events on both, and never multifd with post-copy (accepted by 7.2, but
+ * the destination aborts when post-copy ends).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "qmp.h"
+
+/* QEMU 7.2's default downtime-limit. */
+#define QEMU_DEFAULT_DOWNTIME_MS 300
+
+/*
+ * Derives the plan from the effective settings.  Anything the settings ask
+ * for that cannot be honoured is dropped with a note in the status saying
+ * which and why.
+ */
+void
+mig_plan_make(struct mig_plan *plan, const struct mig_settings *s,
+    enum ctl_kind kind, struct status *st)
+{
+	memset(plan, 0, sizeof *plan);
+	plan->postcopy = s->allow_post_copy;
+	plan->auto_converge = s->allow_auto_converge;
+	plan->multifd = s->parallel_migration_threads > 0;
+	plan->channels = s->parallel_migration_threads;
+	plan->bandwidth = s->bandwidth;
+	plan->max_cpu_throttle = 99;
+
+	if (plan->multifd && plan->postcopy) {
+		plan->multifd = 0;
+		plan->channels = 0;
+		status_note(st, "multifd dropped: the policy allows post-copy "
+		    "and QEMU 7.2 crashes the destination when post-copy ends "
+		    "on a multifd migration; post-copy was kept because it is "
+		    "what lets a busy guest finish");
+	}
+
+	if (kind == CTL_KUBEVIRT) {
+		/* KubeVirt sets maxDowntimeMs only when asked to. */
+		plan->downtime_ms = s->max_downtime_ms != 0 ?
+		    s->max_downtime_ms : QEMU_DEFAULT_DOWNTIME_MS;
+	} else {
+		/*
+		 * The adaptive controller starts at QEMU's default (or lower,
+		 * if the policy's ceiling is lower) and raises it when it
+		 * must.  QEMU cannot turn auto-converge on mid-migration, so
+		 * the capability is set now with the throttle capped at 1%
+		 * until the controller decides to throttle.
+		 */
+		plan->downtime_ms = QEMU_DEFAULT_DOWNTIME_MS;
+		if (s->max_downtime_ms != 0 &&
+		    s->max_downtime_ms < plan->downtime_ms)
+			plan->downtime_ms = s->max_downtime_ms;
+		if (plan->auto_converge)
+			plan->max_cpu_throttle = 1;
+	}
+}
+
+static int
+set_caps(struct qmp_conn *conn, const struct mig_plan *plan, int source,
+    char **cause)
+{
+	json_object *caps = json_object_new_array(), *args, *c;
+	struct {
+		const char	*name;
+		int		 on;
+	} list[] = {
+		{ "events", 1 },
+		{ "postcopy-ram", plan->postcopy },
+		{ "multifd", plan->multifd },
+		{ "auto-converge", source && plan->auto_converge },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof list / sizeof list[0]; i++) {
+		if (!source && strcmp(list[i].name, "auto-converge") == 0)
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "capability",
+		    json_object_new_string(list[i].name));
+		json_object_object_add(c, "state",
+		    json_object_new_boolean(list[i].on));
+		json_object_array_add(caps, c);
+	}
+	args = json_object_new_object();
+	json_object_object_add(args, "capabilities", caps);
+	return qmp_call(conn, "migrate-set-capabilities", args, NULL, 10,
+	    cause);
+}
+
+/*
+ * Sets the capabilities and parameters on one side.  Returns 0, or -1 with
+ * *cause naming what QEMU refused.  A refused postcopy-ram on the target is
+ * almost always userfaultfd: say so.
+ */
+int
+mig_plan_apply(struct qmp_conn *conn, const struct mig_plan *plan, int source,
+    char **cause)
+{
+	json_object	*p = json_object_new_object();
+	char		*why = NULL;
+
+	if (set_caps(conn, plan, source, &why) != 0) {
+		if (!source && plan->postcopy)
+			xasprintf(cause, "%s (post-copy needs userfaultfd on "
+			    "the target: run as root or set "
+			    "vm.unprivileged_userfaultfd=1)", why);
+		else
+			*cause = why, why = NULL;
+		free(why);
+		json_object_put(p);
+		return -1;
+	}
+	if (plan->multifd)
+		json_object_object_add(p, "multifd-channels",
+		    json_object_new_int(plan->channels));
+	if (source) {
+		/* 0 lifts QEMU's 128 MiB/s default: unlimited, as KubeVirt. */
+		json_object_object_add(p, "max-bandwidth",
+		    json_object_new_uint64(plan->bandwidth));
+		/* Post-copy ignores max-bandwidth: give it the same cap. */
+		json_object_object_add(p, "max-postcopy-bandwidth",
+		    json_object_new_uint64(plan->bandwidth));
+		json_object_object_add(p, "downtime-limit",
+		    json_object_new_uint64(plan->downtime_ms));
+		if (plan->auto_converge)
+			json_object_object_add(p, "max-cpu-throttle",
+			    json_object_new_int(plan->max_cpu_throttle));
+	}
+	if (json_object_object_length(p) == 0) {
+		json_object_put(p);
+		return 0;
+	}
+	return qmp_call(conn, "migrate-set-parameters", p, NULL, 10, cause);
+}
+
+json_object *
+mig_plan_to_json(const struct mig_plan *plan)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "postCopy",
+	    json_object_new_boolean(plan->postcopy));
+	json_object_object_add(o, "autoConverge",
+	    json_object_new_boolean(plan->auto_converge));
+	json_object_object_add(o, "multifdChannels",
+	    json_object_new_int(plan->multifd ? plan->channels : 0));
+	json_object_object_add(o, "maxBandwidth",
+	    json_object_new_uint64(plan->bandwidth));
+	json_object_object_add(o, "downtimeLimitMs",
+	    json_object_new_uint64(plan->downtime_ms));
+	return o;
+}
+
+/* The target's side of the tls: handshake: reads what the source sent. */
+int
+mig_plan_from_json(struct mig_plan *plan, json_object *o, char **cause)
+{
+	json_object *v;
+
+	memset(plan, 0, sizeof *plan);
+	if (!json_object_is_type(o, json_type_object))
+		goto bad;
+	if (!json_object_object_get_ex(o, "postCopy", &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		goto bad;
+	plan->postcopy = json_object_get_boolean(v);
+	if (!json_object_object_get_ex(o, "multifdChannels", &v) ||
+	    !json_object_is_type(v, json_type_int))
+		goto bad;
+	plan->channels = json_object_get_int(v);
+	if (plan->channels < 0 || plan->channels > 255)
+		goto bad;
+	plan->multifd = plan->channels > 0;
+	if (plan->multifd && plan->postcopy) {
+		xasprintf(cause, "source asked for multifd with post-copy, "
+		    "which QEMU 7.2 cannot finish: refused");
+		return -1;
+	}
+	return 0;
+bad:
+	xasprintf(cause, "source sent a malformed migration configuration");
+	return -1;
+}

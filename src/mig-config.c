@@ -1,0 +1,224 @@
+/*
+ * mig-config.c: the options `qmigrate migrate` and `qmigrate incoming`
+ * share, and the effective migration settings: the policy that selects
+ * this VM by its labels, or KubeVirt's defaults.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+enum {
+	OPT_QMP = 256, OPT_TO, OPT_LISTEN, OPT_POLICY, OPT_LABEL,
+	OPT_LABELS_FILE, OPT_STATUS_FILE, OPT_EVENTS, OPT_KEEP_PAUSED,
+	OPT_TIMEOUT, OPT_RECOVER_TIMEOUT, OPT_TLS_DIR, OPT_TLS_NAME,
+	OPT_TLS12, OPT_CONVERGENCE,
+};
+
+/*
+ * Parses argv into *o.  Returns 0, or the exit status of a usage error
+ * (already reported in one line).
+ */
+int
+mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
+    struct mig_options *o, int source)
+{
+	static const struct option longopts[] = {
+		{ "qmp", required_argument, NULL, OPT_QMP },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "labels-file", required_argument, NULL, OPT_LABELS_FILE },
+		{ "status-file", required_argument, NULL, OPT_STATUS_FILE },
+		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ "keep-paused", no_argument, NULL, OPT_KEEP_PAUSED },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "recover-timeout", required_argument, NULL,
+		    OPT_RECOVER_TIMEOUT },
+		{ "tls-dir", required_argument, NULL, OPT_TLS_DIR },
+		{ "tls-name", required_argument, NULL, OPT_TLS_NAME },
+		{ "tls12", no_argument, NULL, OPT_TLS12 },
+		{ "convergence", required_argument, NULL, OPT_CONVERGENCE },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct label	 l;
+	char		*cause = NULL;
+	int		 ch, rc;
+
+	memset(o, 0, sizeof *o);
+	o->timeout = source ? 0 : 900;	/* KubeVirt's catch-all: 15 min */
+	o->recover_timeout = 120;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_QMP:
+			o->qmp_path = optarg;
+			break;
+		case OPT_TO:
+		case OPT_LISTEN:
+			if ((ch == OPT_TO) != source)
+				goto unknown;
+			o->uri = optarg;
+			break;
+		case OPT_POLICY:
+			o->policy_path = optarg;
+			break;
+		case OPT_LABEL:
+			if (labels_parse(optarg, &l, &cause) != 0 ||
+			    labels_add(&o->labels, &o->nlabels, l.key,
+			    l.value, &cause) != 0) {
+				free(l.key);
+				free(l.value);
+				goto bad;
+			}
+			free(l.key);
+			free(l.value);
+			break;
+		case OPT_LABELS_FILE:
+			if (o->labels != NULL) {
+				cause = xstrdup("--labels-file: give it "
+				    "before any --label");
+				goto bad;
+			}
+			if (labels_load_file(optarg, &o->labels, &o->nlabels,
+			    &cause) != 0)
+				goto bad;
+			break;
+		case OPT_STATUS_FILE:
+			o->status_file = optarg;
+			break;
+		case OPT_EVENTS:
+			o->events = 1;
+			break;
+		case OPT_KEEP_PAUSED:
+			if (source)
+				goto unknown;
+			o->keep_paused = 1;
+			break;
+		case OPT_TIMEOUT:
+		case OPT_RECOVER_TIMEOUT:
+			if (parse_seconds(optarg, ch == OPT_TIMEOUT ?
+			    &o->timeout : &o->recover_timeout) != 0) {
+				xasprintf(&cause, "--%s: expected seconds, got "
+				    "\"%s\"", ch == OPT_TIMEOUT ? "timeout" :
+				    "recover-timeout", optarg);
+				goto bad;
+			}
+			break;
+		case OPT_TLS_DIR:
+			o->tls_dir = optarg;
+			break;
+		case OPT_TLS_NAME:
+			o->tls_name = optarg;
+			break;
+		case OPT_TLS12:
+			o->tls12 = 1;
+			break;
+		case OPT_CONVERGENCE:
+			o->convergence_set = 1;
+			if (strcmp(optarg, "adaptive") == 0)
+				o->convergence = CTL_ADAPTIVE;
+			else if (strcmp(optarg, "kubevirt") == 0)
+				o->convergence = CTL_KUBEVIRT;
+			else {
+				xasprintf(&cause, "--convergence: expected "
+				    "adaptive or kubevirt, got \"%s\"", optarg);
+				goto bad;
+			}
+			break;
+		default:
+			goto unknown;
+		}
+	}
+	if (optind < argc) {
+		xasprintf(&cause, "unexpected argument \"%s\"", argv[optind]);
+		goto bad;
+	}
+	if (o->qmp_path == NULL) {
+		cause = xstrdup("--qmp PATH is required");
+		goto bad;
+	}
+	if (o->uri == NULL) {
+		cause = xstrdup(source ? "--to URI is required" :
+		    "--listen URI is required");
+		goto bad;
+	}
+	if (strncmp(o->uri, "unix:", 5) != 0 &&
+	    strncmp(o->uri, "tcp:", 4) != 0 &&
+	    strncmp(o->uri, "tls:", 4) != 0) {
+		xasprintf(&cause, "%s: expected unix:PATH, tcp:HOST:PORT or "
+		    "tls:HOST:PORT, got \"%s\"", source ? "--to" : "--listen",
+		    o->uri);
+		goto bad;
+	}
+	return 0;
+
+unknown:
+	xasprintf(&cause, "unknown option %s", argv[optind - 1]);
+bad:
+	rc = cmd_usage_error(cmd, "%s", cause);
+	free(cause);
+	mig_options_free(o);
+	return rc;
+}
+
+void
+mig_options_free(struct mig_options *o)
+{
+	labels_free(o->labels, o->nlabels);
+	o->labels = NULL;
+	o->nlabels = 0;
+}
+
+/*
+ * Fills *s with the effective settings and records in the status which
+ * policy gave them and why.  Returns 0, or -1 with *cause for a policy that
+ * cannot be read or a combination that is refused (plaintext tcp: without
+ * disableTLS).
+ */
+int
+mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
+    struct status *st, char **cause)
+{
+	struct policy_set	*set;
+	const struct policy	*p = NULL;
+	char			*why = NULL;
+
+	policy_defaults(s);
+	if (o->policy_path != NULL) {
+		set = policy_load(o->policy_path, cause);
+		if (set == NULL)
+			return -1;
+		p = policy_select(set, o->labels, o->nlabels, &why);
+		if (p != NULL) {
+			mig_settings_free(s);
+			mig_settings_copy(s, &p->migration);
+			st->policy_name = xstrdup(p->name);
+		}
+		if (why != NULL)
+			log_info("policy: %s", why);
+		free(why);
+		policy_set_free(set);
+	}
+	if (o->convergence_set)
+		s->convergence = o->convergence;
+	if (strncmp(o->uri, "tcp:", 4) == 0 && !s->disable_tls) {
+		mig_settings_free(s);
+		xasprintf(cause, "%s: plaintext migration refused: use tls: or "
+		    "a policy with migration.disableTLS", o->uri);
+		return -1;
+	}
+	if (strncmp(o->uri, "tcp:", 4) == 0)
+		status_note(st, "migration stream in PLAINTEXT over %s: the "
+		    "policy sets disableTLS", o->uri);
+	json_object_put(st->configuration);
+	st->configuration = mig_settings_to_json(s);
+	free(st->controller);
+	st->controller = xstrdup(ctl_kind_name(s->convergence));
+	return 0;
+}

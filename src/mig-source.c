@@ -1,0 +1,600 @@
+/*
+ * mig-source.c: `qmigrate migrate`: drives the source QEMU through one
+ * migration.  Sets capabilities and parameters, sends migrate, then watches
+ * MIGRATION / MIGRATION_PASS events and polls query-migrate, feeding each
+ * sample to the controller and carrying out its decisions over QMP.
+ *
+ * The guest is never lost by us: before post-copy starts, every failure and
+ * abort leaves it running on the source (cont if we paused it); after, the
+ * target holds it, abort is refused, and a broken stream is recovered with
+ * migrate resume until --recover-timeout.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ev.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "qmp.h"
+#include "mig-watch.h"
+
+/* Poll query-migrate at most this often; events trigger extra samples. */
+#define POLL_SECONDS		0.5
+/* How long QEMU gets to cancel before the abort is declared failed. */
+#define ABORT_TIMEOUT		30.0
+/* Between two migrate resume attempts while post-copy is paused. */
+#define RESUME_RETRY_SECONDS	1.0
+
+struct mig_source {
+	struct mig_watch	 w;	/* loop, QMP, status, polling */
+	const struct mig_options *o;
+	struct mig_settings	 settings;
+	struct mig_plan		 plan;
+	struct ctl		 ctl;
+	char			*qemu_uri;	/* where QEMU migrates to */
+	double			 t0;		/* monotonic, at migrate */
+	int			 paused_by_us;
+	int			 saw_active;
+	int			 cancel_sent;
+	double			 abort_deadline;
+	double			 recover_deadline;
+	double			 last_resume_try;
+	uint64_t		 guest_bytes;
+};
+
+static void	source_abort(struct mig_source *, enum mig_failure,
+		    const char *reason);
+
+static const char *
+status_of(json_object *reply)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(reply, "status", &v))
+		return json_object_get_string(v);
+	return "none";
+}
+
+static uint64_t
+u64_at(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v))
+		return 0;
+	return (uint64_t)json_object_get_int64(v);
+}
+
+static double
+double_at(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v))
+		return 0;
+	return json_object_get_double(v);
+}
+
+/* Turns a query-migrate reply into the status's progress and a sample. */
+static void
+read_sample(struct mig_source *ms, json_object *reply, struct ctl_sample *s)
+{
+	struct mig_progress	*p = &ms->w.st.progress;
+	json_object		*ram = NULL;
+	uint64_t		 page_size;
+
+	json_object_object_get_ex(reply, "ram", &ram);
+	page_size = u64_at(ram, "page-size");
+	if (page_size == 0)
+		page_size = 4096;
+
+	memset(s, 0, sizeof *s);
+	s->t = now_monotonic() - ms->t0;
+	s->postcopy = strcmp(status_of(reply), "postcopy-active") == 0;
+	s->pass = u64_at(ram, "dirty-sync-count");
+	s->total = u64_at(ram, "total");
+	s->remaining = u64_at(ram, "remaining");
+	s->transferred = u64_at(ram, "transferred");
+	s->dirty_rate = (double)u64_at(ram, "dirty-pages-rate") *
+	    (double)page_size;
+	s->bandwidth = double_at(ram, "mbps") * 1e6 / 8;
+	s->expected_downtime_ms = u64_at(reply, "expected-downtime");
+	s->throttle_pct = (int)u64_at(reply, "cpu-throttle-percentage");
+
+	snprintf(p->qemu_status, sizeof p->qemu_status, "%s",
+	    status_of(reply));
+	if (ram != NULL) {
+		p->data_total = s->total;
+		p->data_processed = s->transferred;
+		p->data_remaining = s->remaining;
+		p->bandwidth = s->bandwidth;
+		p->dirty_rate = s->dirty_rate;
+		p->iteration = s->pass;
+		p->postcopy_requests = u64_at(ram, "postcopy-requests");
+	}
+	p->expected_downtime_ms = s->expected_downtime_ms;
+	p->throttle_pct = s->throttle_pct;
+	if (json_object_object_get_ex(reply, "downtime", NULL))
+		p->downtime_ms = u64_at(reply, "downtime");
+	if (json_object_object_get_ex(reply, "total-time", NULL))
+		p->total_time_ms = u64_at(reply, "total-time");
+}
+
+static void
+on_action_done(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	const char *what = arg;
+
+	if (error != NULL)
+		log_warnx("%s refused by the source QEMU: %s", what, error);
+}
+
+/* Carries out one controller decision over QMP (asynchronously). */
+static void
+source_act(struct mig_source *ms, const struct ctl_decision *d,
+    const struct ctl_sample *s)
+{
+	json_object	*args = NULL;
+	char		*cause = NULL;
+	const char	*cmd = NULL;
+
+	if (d->action == CTL_NONE)
+		return;
+	status_decision(&ms->w.st, s->t, ctl_action_name(d->action),
+	    d->reason, s);
+	switch (d->action) {
+	case CTL_NONE:
+		return;
+	case CTL_SET_DOWNTIME:
+		args = json_object_new_object();
+		json_object_object_add(args, "downtime-limit",
+		    json_object_new_uint64(d->value));
+		cmd = "migrate-set-parameters";
+		break;
+	case CTL_AUTO_CONVERGE:
+		args = json_object_new_object();
+		json_object_object_add(args, "max-cpu-throttle",
+		    json_object_new_int((int)d->value));
+		cmd = "migrate-set-parameters";
+		break;
+	case CTL_POST_COPY:
+		args = NULL;
+		cmd = "migrate-start-postcopy";
+		status_set_mode(&ms->w.st, MODE_POSTCOPY);
+		break;
+	case CTL_PAUSE:
+		args = NULL;
+		cmd = "stop";
+		ms->paused_by_us = 1;
+		status_set_mode(&ms->w.st, MODE_PAUSED);
+		break;
+	case CTL_ABORT:
+		source_abort(ms, FAIL_ABORTED, d->reason);
+		return;
+	}
+	if (qmp_send(ms->w.qmp, cmd, args, 10, on_action_done, (void *)cmd,
+	    &cause) != 0) {
+		log_warnx("%s: %s", cmd, cause);
+		free(cause);
+	}
+}
+
+/* Makes sure a guest we paused runs again on the source. */
+static void
+source_resume_guest(struct mig_source *ms)
+{
+	char *cause = NULL;
+
+	if (!ms->paused_by_us || qmp_is_closed(ms->w.qmp))
+		return;
+	if (qmp_call(ms->w.qmp, "cont", NULL, NULL, 10, &cause) != 0) {
+		log_warnx("the guest stays paused on the source: %s", cause);
+		free(cause);
+		return;
+	}
+	ms->paused_by_us = 0;
+	status_set_mode(&ms->w.st, MODE_PRECOPY);
+	log_info("guest resumed on the source");
+}
+
+/*
+ * Requests an abort (signal, `qmigrate abort`, or the controller).  Before
+ * post-copy: migrate_cancel, and the guest goes on on the source.  After:
+ * refused, because the target already holds the guest.
+ */
+static void
+source_abort(struct mig_source *ms, enum mig_failure why, const char *reason)
+{
+	struct status	*st = &ms->w.st;
+	char		*cause = NULL;
+
+	if (ms->w.done)
+		return;
+	st->abort_requested = 1;
+	if (st->mode == MODE_POSTCOPY) {
+		st->abort_status = ABORT_FAILED;
+		status_note(st, "abort refused: post-copy has started and the "
+		    "target already holds the guest (%s)", reason);
+		status_changed(st, "abort");
+		return;
+	}
+	if (ms->cancel_sent)
+		return;
+	st->abort_status = ABORT_ABORTING;
+	/* Failed is only final once QEMU has cancelled; keep watching. */
+	status_record_failure(st, why, "%s", reason);
+	log_warnx("aborting: %s", reason);
+	status_changed(st, "abort");
+	ms->cancel_sent = 1;
+	ms->abort_deadline = now_monotonic() + ABORT_TIMEOUT;
+	if (!ms->saw_active && strcmp(st->progress.qemu_status, "none") == 0) {
+		/* migrate was never sent: nothing to cancel. */
+		st->abort_status = ABORT_SUCCEEDED;
+		mig_watch_finish(&ms->w, PHASE_FAILED);
+		return;
+	}
+	if (qmp_send(ms->w.qmp, "migrate_cancel", NULL, 10, on_action_done,
+	    "migrate_cancel", &cause) != 0) {
+		log_warnx("migrate_cancel: %s", cause);
+		free(cause);
+	}
+	mig_watch_poll_now(&ms->w);
+}
+
+static void
+on_signal(struct mig_watch *w, int signum)
+{
+	struct mig_source	*ms = (struct mig_source *)w;
+	char			 reason[64];
+
+	snprintf(reason, sizeof reason, "abort requested (%s)",
+	    signum == SIGINT ? "SIGINT" : "SIGTERM");
+	source_abort(ms, FAIL_ABORTED, reason);
+}
+
+/* Post-copy is paused: the stream broke.  Resume it, or give up. */
+static void
+source_recover(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	json_object	*args;
+	double		 now = now_monotonic();
+	char		*cause = NULL;
+
+	if (ms->recover_deadline == 0) {
+		ms->recover_deadline = now + ms->o->recover_timeout;
+		status_note(st, "post-copy stream broken: both QEMUs paused "
+		    "in postcopy-paused; recovering for up to %.0f s",
+		    ms->o->recover_timeout);
+		status_changed(st, "recovery");
+	}
+	if (now > ms->recover_deadline) {
+		status_fail(st, FAIL_POSTCOPY_LOST, "post-copy could not be "
+		    "recovered within %.0f s: the guest is irrecoverable; "
+		    "both QEMUs are left paused for the operator",
+		    ms->o->recover_timeout);
+		mig_watch_finish(&ms->w, PHASE_FAILED);
+		return;
+	}
+	if (now - ms->last_resume_try < RESUME_RETRY_SECONDS)
+		return;
+	ms->last_resume_try = now;
+	args = json_object_new_object();
+	json_object_object_add(args, "uri",
+	    json_object_new_string(ms->qemu_uri));
+	json_object_object_add(args, "resume", json_object_new_boolean(1));
+	if (qmp_send(ms->w.qmp, "migrate", args, 10, on_action_done,
+	    "migrate resume", &cause) != 0) {
+		log_warnx("migrate resume: %s", cause);
+		free(cause);
+	}
+}
+
+/* One query-migrate answer: progress, terminal states, controller. */
+static void
+on_sample(struct mig_watch *w, json_object *reply)
+{
+	struct mig_source	*ms = (struct mig_source *)w;
+	struct status		*st = &w->st;
+	struct ctl_sample	 s;
+	struct ctl_decision	 d;
+	const char		*qs = status_of(reply);
+	json_object		*v;
+
+	read_sample(ms, reply, &s);
+
+	if (strcmp(qs, "completed") == 0) {
+		st->abort_status = st->abort_requested && st->abort_status ==
+		    ABORT_ABORTING ? ABORT_FAILED : st->abort_status;
+		st->failure = FAIL_NONE;
+		free(st->failure_reason);
+		st->failure_reason = NULL;
+		log_info("migration completed: %llu bytes in %llu ms, "
+		    "downtime %llu ms", (unsigned long long)s.transferred,
+		    (unsigned long long)st->progress.total_time_ms,
+		    (unsigned long long)st->progress.downtime_ms);
+		mig_watch_finish(w, PHASE_SUCCEEDED);
+		return;
+	}
+	if (strcmp(qs, "failed") == 0 || strcmp(qs, "cancelled") == 0) {
+		const char *desc = "no reason given";
+
+		if (json_object_object_get_ex(reply, "error-desc", &v))
+			desc = json_object_get_string(v);
+		if (ms->cancel_sent)
+			st->abort_status = ABORT_SUCCEEDED;
+		else if (!ms->saw_active && s.transferred == 0)
+			status_fail(st, FAIL_CONTROL, "target %s not ready: "
+			    "%s", ms->o->uri, desc);
+		else
+			status_fail(st, FAIL_DATA, "migration stream failed: "
+			    "%s", desc);
+		source_resume_guest(ms);
+		mig_watch_finish(w, PHASE_FAILED);
+		return;
+	}
+	if (ms->cancel_sent) {
+		if (now_monotonic() > ms->abort_deadline) {
+			st->abort_status = ABORT_FAILED;
+			status_note(st, "QEMU did not cancel within %.0f s",
+			    ABORT_TIMEOUT);
+			mig_watch_finish(w, PHASE_FAILED);
+		} else
+			status_progress(st);
+		return;
+	}
+	if (strcmp(qs, "postcopy-paused") == 0) {
+		source_recover(ms);
+		status_progress(st);
+		return;
+	}
+	if (strcmp(qs, "active") == 0 || strcmp(qs, "postcopy-active") == 0 ||
+	    strcmp(qs, "postcopy-recover") == 0)
+		ms->saw_active = 1;
+	if (strcmp(qs, "postcopy-active") == 0) {
+		if (ms->recover_deadline != 0) {
+			status_note(st, "post-copy recovered");
+			ms->recover_deadline = 0;
+		}
+		status_set_mode(st, MODE_POSTCOPY);
+	}
+	if (strcmp(qs, "active") == 0 || strcmp(qs, "postcopy-active") == 0) {
+		ctl_step(&ms->ctl, &s, &d);
+		source_act(ms, &d, &s);
+	}
+	status_progress(st);
+}
+
+static void
+on_closed(struct mig_watch *w, const char *reason)
+{
+	struct mig_source *ms = (struct mig_source *)w;
+
+	if (w->st.mode == MODE_POSTCOPY)
+		status_fail(&w->st, FAIL_POSTCOPY_LOST, "source QEMU gone "
+		    "during post-copy (%s): the guest's pages that were still "
+		    "on the source are lost", reason);
+	else
+		status_fail(&w->st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, reason);
+	mig_watch_finish(w, PHASE_FAILED);
+}
+
+/* Bytes of guest RAM, for the acceptable completion time. */
+static uint64_t
+guest_memory(struct qmp_conn *qmp)
+{
+	json_object	*reply = NULL;
+	uint64_t	 bytes;
+	char		*cause = NULL;
+
+	if (qmp_call(qmp, "query-memory-size-summary", NULL, &reply, 10,
+	    &cause) != 0) {
+		log_warnx("%s", cause);
+		free(cause);
+		return 0;
+	}
+	bytes = u64_at(reply, "base-memory") + u64_at(reply, "plugged-memory");
+	json_object_put(reply);
+	return bytes;
+}
+
+/*
+ * What QEMU says about migrating now: refuses a guest with migration
+ * blockers (exit 2), and finds a migration already under way.  Returns the
+ * current query-migrate status in *qstatus (caller frees), or -1.
+ */
+static int
+source_preflight(struct mig_source *ms, char **qstatus)
+{
+	struct status	*st = &ms->w.st;
+	json_object	*reply = NULL, *blocked;
+	char		*cause = NULL;
+	size_t		 i;
+
+	if (qmp_call(ms->w.qmp, "query-migrate", NULL, &reply, 10,
+	    &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	*qstatus = xstrdup(status_of(reply));
+	if (json_object_object_get_ex(reply, "blocked-reasons", &blocked) &&
+	    json_object_array_length(blocked) > 0 &&
+	    strcmp(*qstatus, "none") == 0) {
+		char *all = xstrdup("");
+
+		for (i = 0; i < json_object_array_length(blocked); i++) {
+			char *next;
+
+			xasprintf(&next, "%s%s%s", all, i ? "; " : "",
+			    json_object_get_string(
+			    json_object_array_get_idx(blocked, i)));
+			free(all);
+			all = next;
+		}
+		status_fail(st, FAIL_NOT_MIGRATABLE, "MigrationBlocked: %s",
+		    all);
+		free(all);
+		json_object_put(reply);
+		return -1;
+	}
+	json_object_put(reply);
+	return 0;
+}
+
+/* Re-attaching: the status file names the migration QEMU is running. */
+static int
+source_reattach(struct mig_source *ms, const char *qstatus)
+{
+	struct status	*st = &ms->w.st;
+	json_object	*doc, *v;
+	char		*cause = NULL;
+
+	if (ms->o->status_file == NULL) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s is already "
+		    "migrating (%s) and no --status-file names it",
+		    ms->o->qmp_path, qstatus);
+		return -1;
+	}
+	doc = status_read_file(ms->o->status_file, &cause);
+	if (doc == NULL) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s is already "
+		    "migrating (%s): %s", ms->o->qmp_path, qstatus, cause);
+		free(cause);
+		return -1;
+	}
+	if (json_object_object_get_ex(doc, "migrationUid", &v))
+		snprintf(st->uid, sizeof st->uid, "%s",
+		    json_object_get_string(v));
+	if (json_object_object_get_ex(doc, "mode", &v) &&
+	    strcmp(json_object_get_string(v), "Paused") == 0)
+		ms->paused_by_us = 1;
+	json_object_put(doc);
+	status_note(st, "re-attached to migration %s already %s in QEMU",
+	    st->uid, qstatus);
+	return 0;
+}
+
+/* Sets up the source QEMU and sends migrate.  Returns 0 or -1 (failed). */
+static int
+source_start(struct mig_source *ms)
+{
+	struct status		*st = &ms->w.st;
+	struct ctl_config	 cfg;
+	json_object		*args;
+	char			*cause = NULL, *qstatus = NULL;
+	int			 reattach;
+
+	if (source_preflight(ms, &qstatus) != 0)
+		return -1;
+	reattach = strcmp(qstatus, "none") != 0 &&
+	    strcmp(qstatus, "completed") != 0 &&
+	    strcmp(qstatus, "failed") != 0 &&
+	    strcmp(qstatus, "cancelled") != 0;
+	if (reattach && source_reattach(ms, qstatus) != 0) {
+		free(qstatus);
+		return -1;
+	}
+	free(qstatus);
+
+	ms->guest_bytes = guest_memory(ms->w.qmp);
+	mig_plan_make(&ms->plan, &ms->settings, ms->settings.convergence, st);
+	json_object_object_add(st->configuration, "qemu",
+	    mig_plan_to_json(&ms->plan));
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.guest_bytes = ms->guest_bytes;
+	cfg.completion_timeout_per_gib =
+	    ms->settings.completion_timeout_per_gib;
+	cfg.progress_timeout = ms->settings.progress_timeout;
+	cfg.max_downtime_ms = ms->settings.max_downtime_ms;
+	cfg.initial_downtime_ms = ms->plan.downtime_ms;
+	cfg.allow_auto_converge = ms->plan.auto_converge;
+	cfg.allow_post_copy = ms->plan.postcopy;
+	cfg.allow_workload_disruption =
+	    ms->settings.allow_workload_disruption;
+	ctl_init(&ms->ctl, ms->settings.convergence, &cfg);
+
+	ms->t0 = now_monotonic();
+	if (reattach) {
+		status_set_phase(st, PHASE_RUNNING);
+		return 0;
+	}
+	if (mig_plan_apply(ms->w.qmp, &ms->plan, 1, &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	args = json_object_new_object();
+	json_object_object_add(args, "uri",
+	    json_object_new_string(ms->qemu_uri));
+	if (qmp_call(ms->w.qmp, "migrate", args, NULL, 10, &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	ms->t0 = now_monotonic();
+	snprintf(st->progress.qemu_status, sizeof st->progress.qemu_status,
+	    "setup");
+	status_set_phase(st, PHASE_RUNNING);
+	log_info("migrating %s to %s (%s controller)", ms->o->qmp_path,
+	    ms->o->uri, ctl_kind_name(ms->settings.convergence));
+	return 0;
+}
+
+int
+mig_source_run(const struct mig_options *o)
+{
+	struct mig_source	 ms;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&ms, 0, sizeof ms);
+	ms.o = o;
+	mig_watch_init(&ms.w, "source", o->status_file, o->events);
+	ms.w.on_sample = on_sample;
+	ms.w.on_closed = on_closed;
+	ms.w.on_signal = on_signal;
+	ms.w.st.source = xstrdup(o->qmp_path);
+	ms.w.st.target = xstrdup(o->uri);
+
+	if (mig_settings_resolve(o, &ms.settings, &ms.w.st, &cause) != 0) {
+		fprintf(stderr, "qmigrate migrate: %s\n", cause);
+		free(cause);
+		mig_watch_free(&ms.w);
+		return QM_EXIT_USAGE;
+	}
+	if (strncmp(o->uri, "tls:", 4) == 0) {
+		fprintf(stderr, "qmigrate migrate: %s: tls: needs the TLS "
+		    "proxy, which this build does not have yet\n", o->uri);
+		mig_settings_free(&ms.settings);
+		mig_watch_free(&ms.w);
+		return QM_EXIT_USAGE;
+	}
+	ms.qemu_uri = xstrdup(o->uri);
+	status_changed(&ms.w.st, "start");
+
+	if (mig_watch_connect(&ms.w, o->qmp_path) == 0 &&
+	    source_start(&ms) == 0)
+		mig_watch_run(&ms.w, o->timeout);
+	if (ms.w.st.phase != PHASE_SUCCEEDED && ms.w.st.failure == FAIL_NONE)
+		status_fail(&ms.w.st, FAIL_CONTROL, "migration ended without "
+		    "a result");
+	if (ms.w.st.phase == PHASE_FAILED &&
+	    ms.w.st.failure != FAIL_POSTCOPY_LOST)
+		source_resume_guest(&ms);
+	rc = mig_watch_report(&ms.w);
+	free(ms.qemu_uri);
+	mig_settings_free(&ms.settings);
+	mig_watch_free(&ms.w);
+	return rc;
+}

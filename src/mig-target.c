@@ -1,0 +1,352 @@
+/*
+ * mig-target.c: `qmigrate incoming`: prepares the target QEMU (started
+ * with -incoming defer), runs migrate-incoming, and waits until the guest
+ * runs there or the migration fails.  In post-copy it answers a broken
+ * stream with migrate-recover on the same address, so that the source's
+ * migrate resume finds it.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ev.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "qmp.h"
+#include "mig-watch.h"
+
+#define RECOVER_RETRY_SECONDS	1.0
+
+struct mig_target {
+	struct mig_watch	 w;
+	const struct mig_options *o;
+	struct mig_settings	 settings;
+	struct mig_plan		 plan;
+	char			*qemu_uri;	/* where QEMU listens */
+	int			 started;	/* the source connected */
+	int			 completed;	/* QEMU said completed */
+	int			 resuming;	/* cont sent */
+	int			 recover_sent;
+	double			 recover_deadline;
+	double			 last_recover_try;
+};
+
+static const char *
+status_of(json_object *reply)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(reply, "status", &v))
+		return json_object_get_string(v);
+	return "none";
+}
+
+static void
+on_recover_done(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct mig_target *mt = arg;
+
+	if (error != NULL) {
+		log_warnx("migrate-recover: %s", error);
+		mt->recover_sent = 0;
+	} else
+		log_info("listening for the source's resume on %s",
+		    mt->qemu_uri);
+}
+
+static void
+target_recover(struct mig_target *mt)
+{
+	struct status	*st = &mt->w.st;
+	json_object	*args;
+	double		 now = now_monotonic();
+	char		*cause = NULL;
+
+	if (mt->recover_deadline == 0) {
+		mt->recover_deadline = now + mt->o->recover_timeout;
+		status_note(st, "post-copy stream broken: target paused in "
+		    "postcopy-paused; waiting up to %.0f s for the source to "
+		    "resume", mt->o->recover_timeout);
+	}
+	if (now > mt->recover_deadline) {
+		status_fail(st, FAIL_POSTCOPY_LOST, "post-copy was not "
+		    "recovered within %.0f s: the guest is irrecoverable; the "
+		    "target QEMU is left paused for the operator",
+		    mt->o->recover_timeout);
+		mig_watch_finish(&mt->w, PHASE_FAILED);
+		return;
+	}
+	if (mt->recover_sent || now - mt->last_recover_try <
+	    RECOVER_RETRY_SECONDS)
+		return;
+	mt->last_recover_try = now;
+	args = json_object_new_object();
+	json_object_object_add(args, "uri",
+	    json_object_new_string(mt->qemu_uri));
+	if (qmp_send(mt->w.qmp, "migrate-recover", args, 10, on_recover_done,
+	    mt, &cause) != 0) {
+		log_warnx("migrate-recover: %s", cause);
+		free(cause);
+		return;
+	}
+	mt->recover_sent = 1;
+}
+
+static void
+on_cont_done(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct mig_target *mt = arg;
+
+	if (error != NULL) {
+		status_fail(&mt->w.st, FAIL_DATA, "the guest arrived but "
+		    "cannot be resumed on the target: %s", error);
+		mig_watch_finish(&mt->w, PHASE_FAILED);
+	}
+}
+
+static void
+on_status(struct qmp_conn *conn, json_object *reply, const char *error_class,
+    const char *error, void *arg)
+{
+	struct mig_target	*mt = arg;
+	json_object		*v;
+	const char		*state;
+	char			*cause = NULL;
+
+	if (mt->w.done || error != NULL)
+		return;
+	state = json_object_object_get_ex(reply, "status", &v) ?
+	    json_object_get_string(v) : "";
+	if (strcmp(state, "running") == 0) {
+		log_info("guest running on the target");
+		mig_watch_finish(&mt->w, PHASE_SUCCEEDED);
+		return;
+	}
+	/*
+	 * Arrived paused: the source paused it for us (workload disruption)
+	 * or it was paused before.  Resume unless told to keep it paused.
+	 */
+	if (strcmp(state, "paused") == 0 && !mt->resuming) {
+		if (mt->o->keep_paused) {
+			status_note(&mt->w.st, "guest arrived paused and is "
+			    "kept paused (--keep-paused)");
+			mig_watch_finish(&mt->w, PHASE_SUCCEEDED);
+			return;
+		}
+		mt->resuming = 1;
+		status_note(&mt->w.st, "guest arrived paused: resuming it");
+		if (qmp_send(mt->w.qmp, "cont", NULL, 10, on_cont_done, mt,
+		    &cause) != 0) {
+			log_warnx("cont: %s", cause);
+			free(cause);
+		}
+	}
+}
+
+static void
+check_running(struct mig_target *mt)
+{
+	char *cause = NULL;
+
+	if (qmp_send(mt->w.qmp, "query-status", NULL, 10, on_status, mt,
+	    &cause) != 0) {
+		log_warnx("query-status: %s", cause);
+		free(cause);
+	}
+}
+
+static void
+on_sample(struct mig_watch *w, json_object *reply)
+{
+	struct mig_target	*mt = (struct mig_target *)w;
+	struct status		*st = &w->st;
+	const char		*qs = status_of(reply);
+	json_object		*v;
+
+	snprintf(st->progress.qemu_status, sizeof st->progress.qemu_status,
+	    "%s", qs);
+	if (strcmp(qs, "active") == 0 || strcmp(qs, "setup") == 0 ||
+	    strncmp(qs, "postcopy", 8) == 0) {
+		if (!mt->started) {
+			mt->started = 1;
+			status_set_phase(st, PHASE_RUNNING);
+		}
+	}
+	if (strcmp(qs, "postcopy-active") == 0) {
+		if (mt->recover_deadline != 0) {
+			status_note(st, "post-copy recovered");
+			mt->recover_deadline = 0;
+			mt->recover_sent = 0;
+		}
+		status_set_mode(st, MODE_POSTCOPY);
+	} else if (strcmp(qs, "postcopy-paused") == 0)
+		target_recover(mt);
+	else if (strcmp(qs, "completed") == 0)
+		mt->completed = 1;
+	else if (strcmp(qs, "failed") == 0) {
+		status_fail(st, FAIL_DATA, "incoming migration failed: %s",
+		    json_object_object_get_ex(reply, "error-desc", &v) ?
+		    json_object_get_string(v) : "no reason given");
+		mig_watch_finish(w, PHASE_FAILED);
+		return;
+	}
+	if (mt->completed)
+		check_running(mt);
+	status_progress(st);
+}
+
+static void
+on_event(struct mig_watch *w, const char *name, json_object *data)
+{
+	struct mig_target *mt = (struct mig_target *)w;
+
+	if (strcmp(name, "RESUME") == 0 && (mt->completed ||
+	    w->st.mode == MODE_POSTCOPY))
+		check_running(mt);
+}
+
+static void
+on_closed(struct mig_watch *w, const char *reason)
+{
+	/* QEMU exits when an incoming migration fails. */
+	if (w->st.mode == MODE_POSTCOPY)
+		status_fail(&w->st, FAIL_POSTCOPY_LOST, "target QEMU gone "
+		    "during post-copy: %s", reason);
+	else
+		status_fail(&w->st, FAIL_DATA, "target QEMU gone before the "
+		    "guest arrived: %s", reason);
+	mig_watch_finish(w, PHASE_FAILED);
+}
+
+static void
+on_signal(struct mig_watch *w, int signum)
+{
+	struct status *st = &w->st;
+
+	st->abort_requested = 1;
+	if (st->mode == MODE_POSTCOPY) {
+		st->abort_status = ABORT_FAILED;
+		status_note(st, "abort refused: post-copy has started and this "
+		    "target holds the guest");
+		status_changed(st, "abort");
+		return;
+	}
+	/* The source still runs the guest: stop waiting, touch nothing. */
+	st->abort_status = ABORT_SUCCEEDED;
+	status_fail(st, FAIL_ABORTED, "abort requested (%s) before the guest "
+	    "arrived", signum == SIGINT ? "SIGINT" : "SIGTERM");
+	mig_watch_finish(w, PHASE_FAILED);
+}
+
+static void
+on_deadline(struct mig_watch *w)
+{
+	struct mig_target *mt = (struct mig_target *)w;
+
+	if (mt->started)
+		return;		/* a migration under way has its own rules */
+	status_fail(&w->st, FAIL_CONTROL, "no migration arrived within %.0f s "
+	    "(--timeout)", mt->o->timeout);
+	mig_watch_finish(w, PHASE_FAILED);
+}
+
+/* Checks the target QEMU and listens.  Returns 0, or -1 (failed). */
+static int
+target_prepare(struct mig_target *mt)
+{
+	struct status	*st = &mt->w.st;
+	json_object	*reply = NULL, *v, *args;
+	char		*cause = NULL;
+	int		 ok;
+
+	status_set_phase(st, PHASE_PREPARING_TARGET);
+	if (qmp_call(mt->w.qmp, "query-status", NULL, &reply, 10,
+	    &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "target QEMU %s: %s",
+		    mt->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	ok = json_object_object_get_ex(reply, "status", &v) &&
+	    strcmp(json_object_get_string(v), "inmigrate") == 0;
+	json_object_put(reply);
+	if (!ok) {
+		status_fail(st, FAIL_CONTROL, "target QEMU %s is not waiting "
+		    "for a migration: start it with -incoming defer",
+		    mt->o->qmp_path);
+		return -1;
+	}
+	mig_plan_make(&mt->plan, &mt->settings, mt->settings.convergence, st);
+	json_object_object_add(st->configuration, "qemu",
+	    mig_plan_to_json(&mt->plan));
+	if (mig_plan_apply(mt->w.qmp, &mt->plan, 0, &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "target QEMU %s: %s",
+		    mt->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	args = json_object_new_object();
+	json_object_object_add(args, "uri",
+	    json_object_new_string(mt->qemu_uri));
+	if (qmp_call(mt->w.qmp, "migrate-incoming", args, NULL, 10,
+	    &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "target QEMU %s: %s",
+		    mt->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	status_set_phase(st, PHASE_TARGET_READY);
+	log_info("target ready: %s listening on %s", mt->o->qmp_path,
+	    mt->qemu_uri);
+	return 0;
+}
+
+int
+mig_target_run(const struct mig_options *o)
+{
+	struct mig_target	 mt;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&mt, 0, sizeof mt);
+	mt.o = o;
+	mig_watch_init(&mt.w, "target", o->status_file, o->events);
+	mt.w.on_sample = on_sample;
+	mt.w.on_event = on_event;
+	mt.w.on_closed = on_closed;
+	mt.w.on_signal = on_signal;
+	mt.w.on_deadline = on_deadline;
+	mt.w.st.target = xstrdup(o->qmp_path);
+
+	if (mig_settings_resolve(o, &mt.settings, &mt.w.st, &cause) != 0) {
+		fprintf(stderr, "qmigrate incoming: %s\n", cause);
+		free(cause);
+		mig_watch_free(&mt.w);
+		return QM_EXIT_USAGE;
+	}
+	if (strncmp(o->uri, "tls:", 4) == 0) {
+		fprintf(stderr, "qmigrate incoming: %s: tls: needs the TLS "
+		    "proxy, which this build does not have yet\n", o->uri);
+		mig_settings_free(&mt.settings);
+		mig_watch_free(&mt.w);
+		return QM_EXIT_USAGE;
+	}
+	mt.qemu_uri = xstrdup(o->uri);
+	status_changed(&mt.w.st, "start");
+
+	if (mig_watch_connect(&mt.w, o->qmp_path) == 0 &&
+	    target_prepare(&mt) == 0)
+		mig_watch_run(&mt.w, o->timeout);
+	if (mt.w.st.phase != PHASE_SUCCEEDED && mt.w.st.failure == FAIL_NONE)
+		status_fail(&mt.w.st, FAIL_CONTROL, "migration ended without "
+		    "a result");
+	rc = mig_watch_report(&mt.w);
+	free(mt.qemu_uri);
+	mig_settings_free(&mt.settings);
+	mig_watch_free(&mt.w);
+	return rc;
+}

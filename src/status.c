@@ -1,0 +1,409 @@
+/*
+ * status.c: the migration's status document, the one truth a node agent
+ * reads.  Every part of a session updates struct status and calls
+ * status_changed(); this file writes it atomically to --status-file and
+ * emits the --events JSON lines.  The exit status is derived here too.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+static const char *phase_names[] = {
+	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
+	"Failed",
+};
+static const char *mode_names[] = { "PreCopy", "PostCopy", "Paused" };
+static const char *abort_names[] = { NULL, "Aborting", "Succeeded",
+	"Failed" };
+
+const char *
+status_phase_name(enum mig_phase phase)
+{
+	return phase_names[phase];
+}
+
+const char *
+status_mode_name(enum mig_mode mode)
+{
+	return mode_names[mode];
+}
+
+/* A random RFC 4122 version 4 uid, from the kernel's generator. */
+static void
+make_uid(char *out, size_t len)
+{
+	unsigned char	b[16];
+	int		fd;
+	ssize_t		n = -1;
+
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd != -1) {
+		n = read(fd, b, sizeof b);
+		close(fd);
+	}
+	if (n != (ssize_t)sizeof b)
+		fatalx("cannot read /dev/urandom for the migration uid");
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	snprintf(out, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	    "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5],
+	    b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+void
+status_init(struct status *st, const char *role, const char *file, int events)
+{
+	memset(st, 0, sizeof *st);
+	make_uid(st->uid, sizeof st->uid);
+	st->role = role;
+	st->phase = PHASE_PENDING;
+	st->mode = MODE_PRECOPY;
+	st->start = now_realtime();
+	st->file = file != NULL ? xstrdup(file) : NULL;
+	st->events = events;
+	st->notes = json_object_new_array();
+	st->decisions = json_object_new_array();
+	strcpy(st->progress.qemu_status, "none");
+}
+
+void
+status_free(struct status *st)
+{
+	free(st->source);
+	free(st->target);
+	free(st->failure_reason);
+	free(st->policy_name);
+	free(st->controller);
+	free(st->file);
+	json_object_put(st->configuration);
+	json_object_put(st->notes);
+	json_object_put(st->decisions);
+	memset(st, 0, sizeof *st);
+}
+
+void
+status_set_phase(struct status *st, enum mig_phase phase)
+{
+	if (st->phase == phase)
+		return;
+	st->phase = phase;
+	if (phase == PHASE_SUCCEEDED || phase == PHASE_FAILED)
+		st->end = now_realtime();
+	status_changed(st, "phase");
+}
+
+void
+status_set_mode(struct status *st, enum mig_mode mode)
+{
+	if (st->mode == mode)
+		return;
+	st->mode = mode;
+	status_changed(st, "mode");
+}
+
+/* Records a remark an operator must see, such as a dropped capability. */
+void
+status_note(struct status *st, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	log_warnx("%s", msg);
+	json_object_array_add(st->notes, json_object_new_string(msg));
+	free(msg);
+}
+
+static void
+status_vrecord(struct status *st, enum mig_failure failure, const char *fmt,
+    va_list ap)
+{
+	st->failure = failure;
+	xvasprintf(&st->failure_reason, fmt, ap);
+}
+
+/*
+ * Records why the migration will fail without ending it yet (an abort
+ * waits for QEMU to cancel).  The first failure wins: later ones are
+ * consequences of it.
+ */
+void
+status_record_failure(struct status *st, enum mig_failure failure,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->failure != FAIL_NONE)
+		return;
+	va_start(ap, fmt);
+	status_vrecord(st, failure, fmt, ap);
+	va_end(ap);
+}
+
+/* Records the failure (the first wins) and ends the migration as Failed. */
+void
+status_fail(struct status *st, enum mig_failure failure, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->failure == FAIL_NONE) {
+		va_start(ap, fmt);
+		status_vrecord(st, failure, fmt, ap);
+		va_end(ap);
+		log_warnx("migration failed%s%s%s: %s",
+		    status_plane(st) ? " (" : "",
+		    status_plane(st) ? status_plane(st) : "",
+		    status_plane(st) ? " plane)" : "", st->failure_reason);
+	}
+	status_set_phase(st, PHASE_FAILED);
+}
+
+void
+status_decision(struct status *st, double t, const char *action,
+    const char *reason, const struct ctl_sample *s)
+{
+	json_object	*d = json_object_new_object(), *f;
+	char		*ts = format_rfc3339(now_realtime());
+
+	json_object_object_add(d, "time", json_object_new_string(ts));
+	json_object_object_add(d, "elapsedSeconds", json_object_new_double(t));
+	json_object_object_add(d, "action", json_object_new_string(action));
+	json_object_object_add(d, "reason", json_object_new_string(reason));
+	if (s != NULL) {
+		f = json_object_new_object();
+		json_object_object_add(f, "iteration",
+		    json_object_new_uint64(s->pass));
+		json_object_object_add(f, "dataRemaining",
+		    json_object_new_uint64(s->remaining));
+		json_object_object_add(f, "dirtyRate",
+		    json_object_new_double(s->dirty_rate));
+		json_object_object_add(f, "bandwidth",
+		    json_object_new_double(s->bandwidth));
+		json_object_object_add(f, "expectedDowntimeMs",
+		    json_object_new_uint64(s->expected_downtime_ms));
+		json_object_object_add(f, "throttlePercentage",
+		    json_object_new_int(s->throttle_pct));
+		json_object_object_add(d, "figures", f);
+	}
+	free(ts);
+	log_info("decision: %s: %s", action, reason);
+	json_object_array_add(st->decisions, d);
+	status_changed(st, "decision");
+}
+
+const char *
+status_plane(const struct status *st)
+{
+	switch (st->failure) {
+	case FAIL_NOT_MIGRATABLE:
+	case FAIL_CONTROL:
+		return "control";
+	case FAIL_DATA:
+	case FAIL_POSTCOPY_LOST:
+		return "data";
+	case FAIL_ABORTED:
+	case FAIL_NONE:
+		break;
+	}
+	return NULL;
+}
+
+int
+status_exit_code(const struct status *st)
+{
+	switch (st->failure) {
+	case FAIL_NONE:
+		return st->phase == PHASE_SUCCEEDED ? QM_EXIT_OK :
+		    QM_EXIT_CONTROL;
+	case FAIL_NOT_MIGRATABLE:
+		return QM_EXIT_NOT_MIGRATABLE;
+	case FAIL_CONTROL:
+		return QM_EXIT_CONTROL;
+	case FAIL_DATA:
+		return QM_EXIT_DATA;
+	case FAIL_ABORTED:
+		return QM_EXIT_ABORTED;
+	case FAIL_POSTCOPY_LOST:
+		return QM_EXIT_POSTCOPY_LOST;
+	}
+	return QM_EXIT_CONTROL;
+}
+
+static void
+add_str(json_object *o, const char *key, const char *value)
+{
+	if (value != NULL)
+		json_object_object_add(o, key, json_object_new_string(value));
+}
+
+static void
+add_time(json_object *o, const char *key, double when)
+{
+	char *ts;
+
+	if (when == 0)
+		return;
+	ts = format_rfc3339(when);
+	json_object_object_add(o, key, json_object_new_string(ts));
+	free(ts);
+}
+
+static json_object *
+progress_to_json(const struct mig_progress *p)
+{
+	json_object *o = json_object_new_object();
+
+	add_str(o, "qemuStatus", p->qemu_status);
+	json_object_object_add(o, "dataTotal",
+	    json_object_new_uint64(p->data_total));
+	json_object_object_add(o, "dataProcessed",
+	    json_object_new_uint64(p->data_processed));
+	json_object_object_add(o, "dataRemaining",
+	    json_object_new_uint64(p->data_remaining));
+	json_object_object_add(o, "bandwidth",
+	    json_object_new_double(p->bandwidth));
+	json_object_object_add(o, "dirtyRate",
+	    json_object_new_double(p->dirty_rate));
+	json_object_object_add(o, "iteration",
+	    json_object_new_uint64(p->iteration));
+	json_object_object_add(o, "expectedDowntimeMs",
+	    json_object_new_uint64(p->expected_downtime_ms));
+	json_object_object_add(o, "downtimeMs",
+	    json_object_new_uint64(p->downtime_ms));
+	json_object_object_add(o, "throttlePercentage",
+	    json_object_new_int(p->throttle_pct));
+	json_object_object_add(o, "postCopyRequests",
+	    json_object_new_uint64(p->postcopy_requests));
+	json_object_object_add(o, "totalTimeMs",
+	    json_object_new_uint64(p->total_time_ms));
+	return o;
+}
+
+/* Returns a new document (the caller puts it). */
+json_object *
+status_to_json(const struct status *st)
+{
+	json_object *o = json_object_new_object();
+
+	add_str(o, "migrationUid", st->uid);
+	add_str(o, "role", st->role);
+	json_object_object_add(o, "pid", json_object_new_int(getpid()));
+	add_str(o, "phase", status_phase_name(st->phase));
+	add_str(o, "mode", status_mode_name(st->mode));
+	add_time(o, "startTimestamp", st->start);
+	add_time(o, "endTimestamp", st->end);
+	add_str(o, "source", st->source);
+	add_str(o, "target", st->target);
+	json_object_object_add(o, "completed",
+	    json_object_new_boolean(st->phase == PHASE_SUCCEEDED));
+	json_object_object_add(o, "failed",
+	    json_object_new_boolean(st->phase == PHASE_FAILED));
+	add_str(o, "failureReason", st->failure_reason);
+	add_str(o, "failurePlane", status_plane(st));
+	json_object_object_add(o, "abortRequested",
+	    json_object_new_boolean(st->abort_requested));
+	add_str(o, "abortStatus", abort_names[st->abort_status]);
+	add_str(o, "policy", st->policy_name);
+	add_str(o, "controller", st->controller);
+	if (st->configuration != NULL)
+		json_object_object_add(o, "configuration",
+		    json_object_get(st->configuration));
+	json_object_object_add(o, "notes", json_object_get(st->notes));
+	json_object_object_add(o, "progress",
+	    progress_to_json(&st->progress));
+	json_object_object_add(o, "decisions",
+	    json_object_get(st->decisions));
+	if (st->phase == PHASE_SUCCEEDED || st->phase == PHASE_FAILED)
+		json_object_object_add(o, "exitCode",
+		    json_object_new_int(status_exit_code(st)));
+	return o;
+}
+
+/*
+ * Publishes the document: rewrites the status file (a full disk is logged
+ * once and the migration goes on: the file is a report, not a control) and
+ * emits one event line when --events is on.
+ */
+void
+status_changed(struct status *st, const char *event)
+{
+	json_object	*doc = status_to_json(st);
+	const char	*text;
+	char		*cause = NULL;
+
+	if (st->file != NULL) {
+		text = json_object_to_json_string_ext(doc,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		if (write_file_atomic(st->file, text, strlen(text),
+		    &cause) != 0) {
+			if (!st->write_failed)
+				log_warnx("status file %s: %s (the migration "
+				    "goes on)", st->file, cause);
+			st->write_failed = 1;
+			free(cause);
+		} else if (st->write_failed) {
+			log_info("status file %s: writable again", st->file);
+			st->write_failed = 0;
+		}
+	}
+	if (st->events) {
+		json_object *line = json_object_new_object();
+
+		add_str(line, "event", event);
+		json_object_object_add(line, "status", json_object_get(doc));
+		printf("%s\n", json_object_to_json_string_ext(line,
+		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		fflush(stdout);
+		json_object_put(line);
+	}
+	json_object_put(doc);
+}
+
+void
+status_progress(struct status *st)
+{
+	status_changed(st, "progress");
+}
+
+/* Reads a status file written by another qmigrate (abort, re-attach). */
+json_object *
+status_read_file(const char *path, char **cause)
+{
+	json_object	*doc;
+	FILE		*f;
+	char		*buf;
+	size_t		 n;
+	const size_t	 limit = 4 * 1024 * 1024;
+
+	f = fopen(path, "r");
+	if (f == NULL) {
+		xasprintf(cause, "status file %s: cannot open it", path);
+		return NULL;
+	}
+	buf = xmalloc(limit + 1);
+	n = fread(buf, 1, limit + 1, f);
+	fclose(f);
+	if (n > limit) {
+		free(buf);
+		xasprintf(cause, "status file %s: larger than 4 MiB", path);
+		return NULL;
+	}
+	buf[n] = '\0';
+	doc = json_tokener_parse(buf);
+	free(buf);
+	if (doc == NULL || !json_object_is_type(doc, json_type_object)) {
+		json_object_put(doc);
+		xasprintf(cause, "status file %s: not a JSON object", path);
+		return NULL;
+	}
+	return doc;
+}
