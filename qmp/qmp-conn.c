@@ -227,7 +227,8 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 			    path, conn->reason);
 		else
 			*cause = qmp_xasprintf("%s: no QMP greeting within "
-			    "%g s", path, timeout);
+			    "%g s (is another client connected?)", path,
+			    timeout);
 		goto fail;
 	}
 	left = deadline - ev_time();
@@ -796,8 +797,12 @@ qmp_send_flags(struct qmp_conn *conn, const char *command,
 		ev_timer_init(&cmd->timer, qmp_cmd_timeout_cb, timeout, 0);
 		ev_timer_start(conn->loop, &cmd->timer);
 	}
-	if (conn->proto == QMP_PROTO_AGENT)
+	if (conn->proto == QMP_PROTO_AGENT) {
+		/* Keeps conn if a failure there makes a callback close it. */
+		qmp_hold(conn);
 		qga_kick(conn);
+		qmp_release(conn);
+	}
 	return 0;
 
 fail:

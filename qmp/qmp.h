@@ -58,7 +58,10 @@ typedef void (*qmp_close_cb)(struct qmp_conn *, const char *reason, void *arg);
 struct qmp_conn *qmp_connect(struct ev_loop *loop, const char *path,
     enum qmp_proto proto, double timeout, char **cause);
 
-/* Wraps an already connected fd, without any handshake (tests, fuzzing). */
+/*
+ * Wraps an already connected fd, without any handshake (tests, fuzzing).
+ * A monitor greeting is still recorded whenever it arrives.
+ */
 struct qmp_conn *qmp_attach_fd(struct ev_loop *loop, int fd,
     enum qmp_proto proto, const char *peer_name);
 
@@ -79,8 +82,11 @@ void qmp_unsubscribe(struct qmp_conn *conn, int handle);
 
 /*
  * Sends command with args (stolen, may be NULL) and a fresh id.  cb runs
- * exactly once: on the reply, on timeout seconds passing, or on close.
- * Returns 0, or -1 with *cause set when the connection is already closed.
+ * exactly once: on the reply, on timeout seconds passing (timeout <= 0: no
+ * timer), or on close.  Returns 0, or -1 with *cause set when the
+ * connection is already closed or its output queue (16 MiB) is full; cb
+ * does not run then.  On the agent, commands queue and go out one at a
+ * time, and a timeout makes the next command resynchronise first.
  */
 int qmp_send(struct qmp_conn *conn, const char *command,
     struct json_object *args, double timeout, qmp_reply_cb cb, void *arg,

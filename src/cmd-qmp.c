@@ -40,6 +40,22 @@ cmd_qmp_event_cb(struct qmp_conn *conn, const char *name,
 	    json_object_new_double_s(timestamp, ts));
 }
 
+/* guest-shutdown with args' mode; returns {} or NULL with *cause set. */
+static struct json_object *
+cmd_qmp_shutdown(struct qmp_conn *conn, struct json_object *args,
+    double timeout, char **cause)
+{
+	struct json_object	*mode = NULL;
+	int			 rc;
+
+	if (args != NULL)
+		(void)json_object_object_get_ex(args, "mode", &mode);
+	rc = qga_shutdown(conn, mode != NULL ? json_object_get_string(mode) :
+	    NULL, timeout, cause);
+	json_object_put(args);
+	return rc == 0 ? json_object_new_object() : NULL;
+}
+
 static int
 cmd_qmp_exec(int argc, char **argv)
 {
@@ -113,7 +129,15 @@ cmd_qmp_exec(int argc, char **argv)
 	}
 	if (wait_event != NULL)
 		qmp_subscribe(conn, wait_event, cmd_qmp_event_cb, &ev);
-	if (qmp_call(conn, argv[optind], args, &reply, timeout, &cause) != 0) {
+	if (proto == QMP_PROTO_AGENT &&
+	    strcmp(argv[optind], "guest-shutdown") == 0) {
+		/* Success is silence: qga_shutdown knows. */
+		reply = cmd_qmp_shutdown(conn, args, timeout, &cause);
+		args = NULL;
+	} else if (qmp_call(conn, argv[optind], args, &reply, timeout,
+	    &cause) != 0)
+		reply = NULL;
+	if (reply == NULL) {
 		fprintf(stderr, "qmigrate qmp: %s: %s\n", path, cause);
 		free(cause);
 		rc = QM_EXIT_CONTROL;
