@@ -574,6 +574,59 @@ test_output_bounded(void **state)
 	assert_false(qmp_is_closed(f->conn));
 }
 
+/*
+ * Random bytes, some of them wrapped in message-like braces, in random
+ * chunks: the connection may end but must not crash, leak or hang (ASan
+ * and valgrind check the first two).  Fixed seeds keep it reproducible.
+ */
+static void
+test_random_garbage(void **state)
+{
+	static const char	*frags[] = { "{", "}", "\"", "[", "]", ":", ",",
+				    "\"return\"", "\"id\"", "\"qm-1\"", "\"event\"",
+				    "\"QMP\"", "\xff", "\\", "1e999", "null", " " };
+	struct ev_loop		*loop;
+	struct qmp_conn		*conn;
+	struct result		 r;
+	char			 buf[512], *cause = NULL;
+	size_t			 len, n;
+	unsigned int		 seed;
+	int			 sv[2], proto, round;
+
+	for (seed = 1; seed <= 200; seed++) {
+		srand(seed);
+		proto = seed % 2 ? QMP_PROTO_MONITOR : QMP_PROTO_AGENT;
+		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		loop = ev_loop_new(EVFLAG_AUTO);
+		conn = qmp_attach_fd(loop, sv[0], proto, "garbage");
+		qmp_set_max_message(conn, 256);
+		memset(&r, 0, sizeof r);
+		assert_int_equal(qmp_send(conn, "x", NULL, 5, on_reply, &r,
+		    &cause), 0);
+		for (round = 0; round < 8 && !qmp_is_closed(conn); round++) {
+			len = 0;
+			while (len < sizeof buf - 16) {
+				if (rand() % 2) {
+					n = (size_t)snprintf(buf + len,
+					    sizeof buf - len, "%s",
+					    frags[rand() % (sizeof frags /
+					    sizeof frags[0])]);
+					len += n;
+				} else
+					buf[len++] = (char)(rand() % 256);
+			}
+			assert_int_equal(write(sv[1], buf, len), (ssize_t)len);
+			run_briefly(loop);
+		}
+		qmp_close(conn);
+		/* Answered, failed or closed: the callback ran once. */
+		assert_int_equal(r.calls, 1);
+		result_free(&r);
+		close(sv[1]);
+		ev_loop_destroy(loop);
+	}
+}
+
 int
 main(void)
 {
@@ -610,6 +663,7 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_bounded,
 		    setup, teardown),
+		cmocka_unit_test(test_random_garbage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
