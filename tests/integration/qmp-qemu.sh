@@ -184,4 +184,20 @@ agent_answers() {
 }
 wait_for 20 "qemu-ga answering after the other client left" agent_answers
 
+# QEMU's monitor also serves one client at a time: no greeting, clear error.
+bg_start qmpholder "$QEMU" -machine none -nodefaults -display none -S \
+	-qmp "unix:$TMP/qmpholder.qmp,server=on,wait=off" \
+	-chardev "socket,id=hold,path=$TMP/q.qmp,server=off"
+wait_for 30 "QMP socket of qmpholder" test -S "$TMP/qmpholder.qmp"
+qmpholder_connected() {
+	"$QMIGRATE" qmp --qmp "$TMP/qmpholder.qmp" query-chardev |
+		grep -q '"filename": "unix:"'
+}
+wait_for 10 "qmpholder connected to the monitor" qmpholder_connected
+run qmpbusy "$QMIGRATE" qmp --qmp "$TMP/q.qmp" --timeout 1 query-status
+expect_rc 3 qmpbusy
+one_line qmpbusy
+expect_grep qmpbusy e "$TMP/q.qmp: no QMP greeting within 1 s \(is another client connected\?\)"
+[ "$MS" -lt 5000 ] || fail "busy monitor took $MS ms"
+
 echo "PASS: qmp-qemu"
