@@ -327,6 +327,11 @@ _lib_complete_after() {
 	printf '%s' "$s"
 }
 
+# complete_lines FILE: prints FILE without a trailing partial line.
+complete_lines() {
+	_lib_complete_after "$1" 0
+}
+
 # assert_no_corrupt SERIALFILE: fails if memguest reported a corrupt page.
 assert_no_corrupt() {
 	local bad

@@ -367,7 +367,8 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 	const char	*cmdline = "";
 	uint32_t	 mib = 32, rate = 0, mem_top, pages, index, pass, gen;
 	uint32_t	 batch;
-	uint64_t	 pps, now, epoch, elapsed, allowed, epoch_pages;
+	uint64_t	 pps, now, epoch, elapsed, epoch_pages;
+	uint64_t	 pace_start, pace_done, behind;
 	uint64_t	 checked = 0, dirtied, us;
 
 	serial_init();
@@ -428,8 +429,8 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 		pps = 1;
 	pass = 1;
 	index = 0;
-	epoch = rdtsc();
-	epoch_pages = 0;
+	epoch = pace_start = rdtsc();
+	epoch_pages = pace_done = 0;
 	for (;;) {
 		now = rdtsc();
 		elapsed = now - epoch;
@@ -452,13 +453,31 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 			corrupt_lines = corrupt_suppressed = 0;
 			epoch = now;
 			epoch_pages = 0;
+			/*
+			 * Rebase the pace, keeping up to one second of debt: a
+			 * vCPU that was throttled or descheduled catches up,
+			 * so the average rate stays RATE whenever the guest
+			 * can do it at all.
+			 */
+			if (now - pace_start >= 4 * tsc_hz) {
+				/* Stalled for seconds; also avoids overflow. */
+				behind = pps;
+			} else {
+				behind = (now - pace_start) * pps / tsc_hz;
+				behind = behind > pace_done ?
+				    behind - pace_done : 0;
+				if (behind > pps)
+					behind = pps;
+			}
+			pace_start = now - behind * tsc_hz / pps;
+			pace_done = 0;
 			continue;
 		}
 		/* A bounded batch, so that a guest behind its pace still
 		 * reports every second. */
-		allowed = elapsed * pps / tsc_hz;
 		tcg_tlb_flush();
-		for (batch = 0; batch < 256 && epoch_pages < allowed; batch++) {
+		for (batch = 0; batch < 256 &&
+		    pace_done < (now - pace_start) * pps / tsc_hz; batch++) {
 			/* Pass P expects generation P-1 and writes P. */
 			gen = rate != 0 ? pass - 1 : 0;
 			if (page_check(index, gen, (index + pass) % SLOTS) != 0)
@@ -467,6 +486,7 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 				page_stamp(index, pass);
 			checked++;
 			epoch_pages++;
+			pace_done++;
 			if (++index == pages) {
 				index = 0;
 				pass++;

@@ -18,15 +18,20 @@ grep -qx 'memguest: ready mib=64 rate=50 pages=16384' "$serial" ||
 	fail "unexpected ready line: $(grep -a 'memguest: ready' "$serial")"
 wait_progress "$serial"
 wait_progress "$serial"
-last=$(last_progress "$serial")
+# One snapshot of the complete progress lines.
+mapfile -t progress < <(complete_lines "$serial" | grep -a '^memguest: progress ')
+lines=${#progress[@]}
+last=${progress[lines - 1]}
 [[ $last =~ ^memguest:\ progress\ pass=([0-9]+)\ pages_checked=([0-9]+)\ rate_mbs=([0-9]+)$ ]] ||
 	fail "unexpected progress line: $last"
-# 50 MB/s is 12207 pages per second of guest time (a loaded host may
-# starve the vCPU for a moment: some slack below, little above).
-[ "${BASH_REMATCH[3]}" -ge 40 ] && [ "${BASH_REMATCH[3]}" -le 52 ] ||
-	fail "guest dirties ${BASH_REMATCH[3]} MB/s, asked for 50: $last"
-[ "${BASH_REMATCH[2]}" -ge 12000 ] ||
-	fail "guest checked only ${BASH_REMATCH[2]} pages in 2 s: $last"
+pages=${BASH_REMATCH[2]}
+# One progress line per second of guest time; 50 MB/s is 12207 pages per
+# second.  The guest catches up after the host starves it, so the
+# cumulative count is what keeps the pace: never ahead of it, not far behind.
+[ "$pages" -le $((lines * 12207 + 256)) ] ||
+	fail "guest ahead of its 50 MB/s pace: $pages pages in $lines s"
+[ "$pages" -ge $((lines * 12207 * 8 / 10)) ] ||
+	fail "guest far behind its 50 MB/s pace: $pages pages in $lines s"
 assert_no_corrupt "$serial"
 
 # Corrupt one word in each 512-byte chunk of page 100 (guest physical
