@@ -14,4 +14,6 @@ check_PROGRAMS += tests/proxy-peer
 tests_proxy_peer_SOURCES = tests/proxy-peer.c
 tests_proxy_peer_LDADD = libproxy.a $(OPENSSL_LIBS) $(JSONC_LIBS) $(EV_LIBS)
 
-EXTRA_DIST += contrib/make-certs.sh
+integration_tests += tests/integration/proxy-data.sh \
+	tests/integration/proxy-refuse.sh tests/integration/proxy-limits.sh
+EXTRA_DIST += contrib/make-certs.sh tests/integration/proxy-lib.sh

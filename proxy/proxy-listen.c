@@ -658,11 +658,11 @@ source_step(struct conn *c)
 				proxy_asprintf(&cause, "TLS with %s: %s",
 				    s->peer_name, why);
 				free(why);
-				goto fail;
+				goto refuse;
 			}
 			if (proxy_tls_check_peer(s->tls, c->ssl,
 			    &cause) != 0)
-				goto fail;
+				goto refuse;
 		}
 		memset(&h, 0, sizeof h);
 		h.kind = c->kind;
@@ -725,6 +725,10 @@ source_step(struct conn *c)
 		    EV_WRITE : 0));
 		return;
 	}
+	return;
+refuse:
+	conn_close(c, cause, 1);
+	free(cause);
 	return;
 fail:
 	conn_close(c, cause, 0);

@@ -280,10 +280,32 @@ proxy_tls_strerror(SSL *ssl, int ret, int err)
 		return s;
 	}
 	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
+	    ERR_GET_REASON(e) == SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE) {
+		ERR_clear_error();
+		return proxy_xstrdup("peer sent no certificate");
+	}
+	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
+	    (ERR_GET_REASON(e) == SSL_R_WRONG_VERSION_NUMBER ||
+	    ERR_GET_REASON(e) == SSL_R_HTTP_REQUEST ||
+	    ERR_GET_REASON(e) == SSL_R_PACKET_LENGTH_TOO_LONG ||
+	    ERR_GET_REASON(e) == SSL_R_UNKNOWN_PROTOCOL)) {
+		ERR_clear_error();
+		return proxy_xstrdup("not a TLS handshake (plaintext peer?)");
+	}
+	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
 	    ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
 		ERR_clear_error();
 		return proxy_xstrdup("connection closed without TLS "
 		    "close_notify");
+	}
+	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
+	    ERR_GET_REASON(e) > SSL_AD_REASON_OFFSET &&
+	    ERR_GET_REASON(e) < SSL_AD_REASON_OFFSET + 256) {
+		ERR_clear_error();
+		proxy_asprintf(&s, "the peer refused the handshake (TLS "
+		    "alert \"%s\")", SSL_alert_desc_string_long(
+		    ERR_GET_REASON(e) - SSL_AD_REASON_OFFSET));
+		return s;
 	}
 	if (e == 0) {
 		ERR_clear_error();

@@ -17,6 +17,7 @@
  *                             N data connections with sequence numbers in
  *                             reverse order, each fully set up before the
  *                             next is opened
+ *   deaf PATH                 unix listener that accepts once, never reads
  *   flood HOST PORT N         opens N TCP connections that send one byte
  *                             and then nothing; prints "open N", waits
  *
@@ -137,6 +138,7 @@ struct sender {
 	char		 reply[256];
 	size_t		 rlen;
 	int		 shut, done;
+	int		 noshut;	/* stall: never half-close */
 };
 
 static void
@@ -176,7 +178,7 @@ sender_step(struct sender *s, short revents)
 			if (n > 0)
 				s->off += (size_t)n;
 		}
-		if (s->off == s->len && s->left == 0) {
+		if (s->off == s->len && s->left == 0 && !s->noshut) {
 			shutdown(s->fd, SHUT_WR);
 			s->shut = 1;
 		}
@@ -389,6 +391,7 @@ mode_stall(const char *path, uint64_t bytes)
 	ssize_t		 n;
 
 	sender_init(&s, unix_connect(path), "stall", bytes, 7);
+	s.noshut = 1;
 	while (s.left > 0 || s.off < s.len) {
 		pfd.fd = s.fd;
 		pfd.events = POLLOUT;
@@ -512,6 +515,28 @@ mode_tls_order(const char *host, const char *port, const char *dir,
 	return rc;
 }
 
+/* Accepts one connection and never reads from it. */
+static int
+mode_deaf(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			lfd, fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	unlink(path);
+	if (lfd == -1 || bind(lfd, (struct sockaddr *)&sun, sizeof sun) ||
+	    listen(lfd, 8))
+		die(1, "%s: %s", path, strerror(errno));
+	fd = accept(lfd, NULL, NULL);
+	printf("accepted %d\n", fd);
+	for (;;)
+		pause();
+	return 0;
+}
+
 static int
 mode_flood(const char *host, const char *port, int n)
 {
@@ -547,6 +572,8 @@ main(int argc, char **argv)
 	if (argc == 8 && strcmp(argv[1], "tls-order") == 0)
 		return mode_tls_order(argv[2], argv[3], argv[4], argv[5],
 		    atoi(argv[6]), strtoull(argv[7], NULL, 10));
+	if (argc == 3 && strcmp(argv[1], "deaf") == 0)
+		return mode_deaf(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "flood") == 0)
 		return mode_flood(argv[2], argv[3], atoi(argv[4]));
 	die(1, "usage: see the comment at the top of tests/proxy-peer.c");
