@@ -161,7 +161,12 @@ _lib_qmp_ready() {
 }
 
 _lib_log_ready() {
+	local err
 	_lib_guest_up "$1"
+	if _lib_grep '^(memguest|qmguest): error' "$TMP/$1.serial"; then
+		err=$(grep -Ea '^(memguest|qmguest): error' "$TMP/$1.serial")
+		fail "guest $1: $err"
+	fi
 	_lib_grep "$2" "$TMP/$1.serial"
 }
 
@@ -236,6 +241,7 @@ start_memguest_incoming() {
 # linux_guest_args NAME: sets LINUX_ARGS to the Linux guest's machine
 # options, with NAME's agent socket $TMP/NAME.qga on the second serial port.
 linux_guest_args() {
+	# shellcheck disable=SC2054 # commas inside QEMU option values
 	LINUX_ARGS=(-machine pc -accel tcg -smp 1 -m 256
 		-kernel "$LINUX_KERNEL" -initrd "$LINUX_INITRD"
 		-append "console=ttyS0 quiet panic=-1"
