@@ -155,8 +155,6 @@ struct ctl {
 	int			stalled_passes;	/* passes judged divergent */
 	uint64_t		pass_min_remaining; /* low point of this pass */
 	uint64_t		prev_pass_min;	    /* low point of the last */
-	uint64_t		pass_max_remaining; /* what this pass must send */
-	uint64_t		prev_pass_max;	    /* ... and the last one */
 	int			want_postcopy;
 	double			last_action_t;
 };
@@ -233,6 +231,8 @@ struct status {
 	char			*policy_name;
 	char			*controller;
 	struct json_object	*configuration;	/* owned */
+	struct json_object	*conditions;	/* owned: pre-flight's, or NULL */
+	struct json_object	*eviction;	/* owned: evict's record, or NULL */
 	struct json_object	*notes;		/* owned array of strings */
 	struct json_object	*decisions;	/* owned array */
 	struct mig_progress	 progress;
@@ -317,6 +317,23 @@ int	 mig_settings_resolve(const struct mig_options *,
 int	 mig_source_run(const struct mig_options *);
 int	 mig_target_run(const struct mig_options *);
 
+/* dirty-rate.c: calc-dirty-rate and what it means for pre-copy. */
+#define DIRTY_CONVERGE_RATIO	0.8	/* dirty/bandwidth that still converges */
+enum dirty_verdict { DIRTY_UNKNOWN, DIRTY_CONVERGES, DIRTY_DIVERGES };
+struct dirty_estimate {
+	enum dirty_verdict	verdict;
+	double			ratio;		/* dirty / bandwidth */
+	int			passes;		/* including the stopped one */
+	double			seconds;	/* to completion */
+};
+int	 dirty_rate_mode_ok(const char *mode);
+int	 dirty_rate_kvm_enabled(struct qmp_conn *, char **cause);
+int	 dirty_rate_measure(struct qmp_conn *, int seconds, int sample_pages,
+	    const char *mode, double *mbps, struct json_object **per_vcpu,
+	    char **cause);
+void	 dirty_rate_estimate(uint64_t memory, double dirty,
+	    uint64_t bandwidth, uint64_t downtime_ms, struct dirty_estimate *);
+
 /* log.c */
 enum log_level { LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 void	log_init(const char *progname, enum log_level level, int json);
@@ -357,6 +374,11 @@ extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;
+extern const struct cmd_entry cmd_check_entry;
+extern const struct cmd_entry cmd_dirty_rate_entry;
+extern const struct cmd_entry cmd_exporter_entry;
+extern const struct cmd_entry cmd_stats_entry;
+extern const struct cmd_entry cmd_watch_entry;
 
 /* policy-load.c */
 void	 policy_defaults(struct mig_settings *);
@@ -384,6 +406,10 @@ int	 labels_add(struct label **labels, size_t *n, const char *key,
 int	 labels_load_file(const char *path, struct label **out, size_t *n,
 	    char **cause);
 void	 labels_free(struct label *labels, size_t n);
+
+/* preflight.c */
+int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
+	    struct json_object **conditions, char **summary);
 
 /* util.c */
 int	 parse_seconds(const char *s, double *out);
