@@ -155,6 +155,8 @@ struct ctl {
 	int			stalled_passes;	/* passes judged divergent */
 	uint64_t		pass_min_remaining; /* low point of this pass */
 	uint64_t		prev_pass_min;	    /* low point of the last */
+	uint64_t		pass_max_remaining; /* what this pass must send */
+	uint64_t		prev_pass_max;	    /* ... and the last one */
 	int			want_postcopy;
 	double			last_action_t;
 };
@@ -231,8 +233,6 @@ struct status {
 	char			*policy_name;
 	char			*controller;
 	struct json_object	*configuration;	/* owned */
-	struct json_object	*conditions;	/* owned: pre-flight's, or NULL */
-	struct json_object	*eviction;	/* owned: evict's record, or NULL */
 	struct json_object	*notes;		/* owned array of strings */
 	struct json_object	*decisions;	/* owned array */
 	struct mig_progress	 progress;
@@ -374,7 +374,6 @@ extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;
-extern const struct cmd_entry cmd_check_entry;
 extern const struct cmd_entry cmd_dirty_rate_entry;
 extern const struct cmd_entry cmd_exporter_entry;
 extern const struct cmd_entry cmd_stats_entry;
@@ -406,10 +405,6 @@ int	 labels_add(struct label **labels, size_t *n, const char *key,
 int	 labels_load_file(const char *path, struct label **out, size_t *n,
 	    char **cause);
 void	 labels_free(struct label *labels, size_t n);
-
-/* preflight.c */
-int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
-	    struct json_object **conditions, char **summary);
 
 /* util.c */
 int	 parse_seconds(const char *s, double *out);
