@@ -18,3 +18,8 @@ integration_tests += tests/integration/proxy-data.sh \
 	tests/integration/proxy-refuse.sh tests/integration/proxy-limits.sh \
 	tests/integration/proxy-migrate.sh
 EXTRA_DIST += contrib/make-certs.sh tests/integration/proxy-lib.sh
+
+unit_tests += tests/unit/test-proxy-control
+tests_unit_test_proxy_control_SOURCES = tests/unit/test-proxy-control.c
+tests_unit_test_proxy_control_LDADD = $(unit_ldadd)
+tests_unit_test_proxy_control_CFLAGS = $(unit_cflags)

@@ -114,6 +114,7 @@ struct side {
 	TAILQ_HEAD(, conn)	 conns;
 	TAILQ_HEAD(, pair_link)	 pairs;
 	struct session		 sess;
+	char			*ctl_error;	/* why the last control conn closed */
 	uint32_t		 serial;	/* names before the header */
 
 	/* Source. */
@@ -375,6 +376,10 @@ conn_close(struct conn *c, const char *reason, int refused)
 	struct side	*s = c->side;
 	int		 was_ctl = s->sess.ctl == c;
 
+	if (was_ctl) {
+		free(s->ctl_error);
+		s->ctl_error = proxy_xstrdup(reason);
+	}
 	if (refused) {
 		s->stats.refused++;
 		proxy_log(PROXY_LOG_WARN, "%s: refused: %s", c->name, reason);
@@ -793,8 +798,8 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
 		s->sess.ctl = c;
 		source_connect(c);
 		if (s->sess.ctl != c) {
-			proxy_asprintf(cause, "cannot connect to %s",
-			    s->peer_name);
+			proxy_asprintf(cause, "control connection to %s: %s",
+			    s->peer_name, s->ctl_error);
 			json_object_put(msg);
 			return -1;
 		}
@@ -1229,6 +1234,7 @@ side_free(struct side *s)
 	proxy_order_free(s->sess.order);
 	if (s->ai != NULL)
 		freeaddrinfo(s->ai);
+	free(s->ctl_error);
 	free(s->listen_name);
 	free(s->unlink_path);
 	free(s->peer_name);

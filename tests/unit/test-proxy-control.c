@@ -1,0 +1,369 @@
+/*
+ * test-proxy-control.c: the proxy's library API as the migration driver
+ * uses it, both sides on one libev loop: the control handshake answered
+ * asynchronously, data forwarded both ways with half-close, a later
+ * control message, a stranger refused, the end of the session reported.
+ * Plaintext (tls == NULL) so that no PKI is needed; the TLS paths are
+ * covered by tests/integration/proxy-*.sh.
+ */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <ev.h>
+#include <json-c/json.h>
+
+#include "proxy.h"
+
+struct fixture {
+	struct ev_loop		*loop;
+	char			 dir[64];
+	char			 src_path[100];
+	char			 qemu_path[100];
+	struct proxy_target	*tgt;
+	struct proxy_source	*src;
+	ev_timer		 answer_later;
+	ev_timer		 deadline;
+	int			 controls;	/* messages seen by the target */
+	int			 ended;		/* session end seen */
+	char			*end_error;
+	int			 answers;
+	char			*last_answer;
+	char			*last_error;
+	int			 timed_out;
+};
+
+static void
+deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct fixture *f = w->data;
+
+	f->timed_out = 1;
+	ev_break(loop, EVBREAK_ALL);
+}
+
+/* Runs the loop until *flag becomes non-zero or 10 s pass. */
+static void
+run_until(struct fixture *f, int *flag)
+{
+	ev_timer_set(&f->deadline, 10, 0);
+	ev_timer_start(f->loop, &f->deadline);
+	while (!*flag && !f->timed_out)
+		ev_run(f->loop, EVRUN_ONCE);
+	ev_timer_stop(f->loop, &f->deadline);
+	assert_false(f->timed_out);
+}
+
+static void
+answer_later_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct fixture		*f = w->data;
+	struct json_object	*a = json_object_new_object();
+	char			*cause = NULL;
+
+	json_object_object_add(a, "status", json_object_new_string("ready"));
+	assert_int_equal(proxy_target_answer(f->tgt, a, &cause), 0);
+	/* Only one answer per message. */
+	a = json_object_new_object();
+	assert_int_equal(proxy_target_answer(f->tgt, a, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+}
+
+static void
+on_control(struct proxy_target *t, struct json_object *msg,
+    const char *error, void *arg)
+{
+	struct fixture		*f = arg;
+	struct json_object	*type, *a;
+
+	if (msg == NULL) {
+		assert_non_null(error);
+		f->ended++;
+		free(f->end_error);
+		f->end_error = strdup(error);
+		return;
+	}
+	f->controls++;
+	assert_true(json_object_object_get_ex(msg, "type", &type));
+	if (strcmp(json_object_get_string(type), "config") == 0) {
+		/* Answer later, as after migrate-incoming. */
+		ev_timer_start(f->loop, &f->answer_later);
+		return;
+	}
+	a = json_object_new_object();
+	json_object_object_add(a, "status", json_object_new_string("ok"));
+	json_object_object_add(a, "seen", json_object_get(type));
+	assert_int_equal(proxy_target_answer(t, a, NULL), 0);
+}
+
+static void
+on_answer(struct json_object *answer, const char *error, void *arg)
+{
+	struct fixture *f = arg;
+
+	free(f->last_answer);
+	free(f->last_error);
+	f->last_answer = answer != NULL ? strdup(json_object_to_json_string_ext(
+	    answer, JSON_C_TO_STRING_PLAIN)) : NULL;
+	f->last_error = error != NULL ? strdup(error) : NULL;
+	f->answers++;
+}
+
+static int
+unix_listen(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	assert_int_not_equal(fd, -1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	return fd;
+}
+
+static int
+unix_connect(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	assert_int_not_equal(fd, -1);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	return fd;
+}
+
+/* A condition for run_until: fd has bytes or EOF. */
+struct readable {
+	ev_io	io;
+	int	ready;
+};
+
+static void
+readable_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct readable *r = (struct readable *)w;
+
+	r->ready = 1;
+	ev_io_stop(loop, w);
+}
+
+static void
+wait_readable(struct fixture *f, int fd)
+{
+	struct readable r;
+
+	memset(&r, 0, sizeof r);
+	ev_io_init(&r.io, readable_cb, fd, EV_READ);
+	ev_io_start(f->loop, &r.io);
+	run_until(f, &r.ready);
+	ev_io_stop(f->loop, &r.io);
+}
+
+static void
+test_control_and_data(void **state)
+{
+	struct fixture		 f;
+	struct json_object	*m;
+	struct proxy_stats	 st;
+	struct proxy_hdr	 h;
+	uint8_t			 hdr[PROXY_HDR_SIZE];
+	char			*cause = NULL, port[16], buf[16];
+	int			 lfd, cfd, qfd, sfd, zero = 0;
+
+	memset(&f, 0, sizeof f);
+	f.loop = ev_loop_new(EVFLAG_AUTO);
+	strcpy(f.dir, "/tmp/test-proxy-control.XXXXXX");
+	assert_non_null(mkdtemp(f.dir));
+	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
+	snprintf(f.qemu_path, sizeof f.qemu_path, "%s/qemu.sock", f.dir);
+	ev_timer_init(&f.answer_later, answer_later_cb, 0.05, 0);
+	f.answer_later.data = &f;
+	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
+	f.deadline.data = &f;
+
+	lfd = unix_listen(f.qemu_path);
+	f.tgt = proxy_target_start(f.loop, NULL, "127.0.0.1", "0",
+	    "/nonexistent", on_control, &f, &cause);
+	assert_non_null(f.tgt);
+	proxy_target_set_qemu_path(f.tgt, f.qemu_path);
+	snprintf(port, sizeof port, "%d", proxy_target_port(f.tgt));
+	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
+	    port, NULL, &cause);
+	assert_non_null(f.src);
+	assert_false(proxy_source_session_live(f.src));
+
+	/* The configuration handshake, answered asynchronously. */
+	m = json_object_new_object();
+	json_object_object_add(m, "type", json_object_new_string("config"));
+	assert_int_equal(proxy_source_control(f.src, m, 5, on_answer, &f,
+	    &cause), 0);
+	/* One message at a time. */
+	m = json_object_new_object();
+	assert_int_equal(proxy_source_control(f.src, m, 5, on_answer, &f,
+	    &cause), -1);
+	assert_non_null(strstr(cause, "already waiting"));
+	free(cause);
+	cause = NULL;
+	run_until(&f, &f.answers);
+	assert_null(f.last_error);
+	assert_string_equal(f.last_answer, "{\"status\":\"ready\"}");
+	assert_int_equal(f.controls, 1);
+	assert_true(proxy_source_session_live(f.src));
+
+	/* QEMU's connection: bytes both ways, half-close forwarded. */
+	cfd = unix_connect(f.src_path);
+	assert_int_equal(write(cfd, "abc", 3), 3);
+	shutdown(cfd, SHUT_WR);
+	wait_readable(&f, lfd);
+	qfd = accept(lfd, NULL, NULL);
+	assert_int_not_equal(qfd, -1);
+	wait_readable(&f, qfd);
+	assert_int_equal(read(qfd, buf, sizeof buf), 3);
+	assert_memory_equal(buf, "abc", 3);
+	wait_readable(&f, qfd);
+	assert_int_equal(read(qfd, buf, sizeof buf), 0);	/* EOF */
+	assert_int_equal(write(qfd, "wxyz", 4), 4);
+	close(qfd);
+	wait_readable(&f, cfd);
+	assert_int_equal(read(cfd, buf, sizeof buf), 4);
+	assert_memory_equal(buf, "wxyz", 4);
+	wait_readable(&f, cfd);
+	assert_int_equal(read(cfd, buf, sizeof buf), 0);
+	close(cfd);
+
+	/* A later message on the same control connection. */
+	m = json_object_new_object();
+	json_object_object_add(m, "type", json_object_new_string("done"));
+	assert_int_equal(proxy_source_control(f.src, m, 5, on_answer, &f,
+	    &cause), 0);
+	run_until(&f, (f.answers = 0, &f.answers));
+	assert_string_equal(f.last_answer,
+	    "{\"status\":\"ok\",\"seen\":\"done\"}");
+
+	/* A stranger with a session id of its own is refused. */
+	memset(&h, 0, sizeof h);
+	h.kind = PROXY_KIND_DATA;
+	memset(h.session, 0x5a, sizeof h.session);
+	proxy_hdr_encode(&h, hdr);
+	{
+		struct sockaddr_in sin;
+
+		memset(&sin, 0, sizeof sin);
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons((uint16_t)proxy_target_port(f.tgt));
+		sin.sin_addr.s_addr = htonl(0x7f000001);
+		sfd = socket(AF_INET, SOCK_STREAM, 0);
+		assert_int_equal(connect(sfd, (struct sockaddr *)&sin,
+		    sizeof sin), 0);
+	}
+	assert_int_equal(write(sfd, hdr, sizeof hdr), (ssize_t)sizeof hdr);
+	wait_readable(&f, sfd);
+	assert_int_equal(read(sfd, buf, sizeof buf), 0);
+	close(sfd);
+
+	proxy_source_stats(f.src, &st);
+	assert_int_equal(st.connections, 1);
+	assert_int_equal(st.bytes_to_target, 3);
+	assert_int_equal(st.bytes_from_target, 4);
+	proxy_target_stats(f.tgt, &st);
+	assert_int_equal(st.connections, 1);
+	assert_int_equal(st.bytes_to_target, 3);
+	assert_int_equal(st.bytes_from_target, 4);
+	assert_int_equal(st.refused, 1);
+	assert_int_equal(st.active, 0);
+
+	/* The source goes away: the target hears the session end. */
+	proxy_source_free(f.src);
+	run_until(&f, &f.ended);
+	assert_non_null(f.end_error);
+	(void)zero;
+
+	proxy_target_free(f.tgt);
+	close(lfd);
+	unlink(f.qemu_path);
+	rmdir(f.dir);
+	ev_loop_destroy(f.loop);
+	free(f.end_error);
+	free(f.last_answer);
+	free(f.last_error);
+}
+
+/* A target that is not there: the answer callback reports it. */
+static void
+test_control_unreachable(void **state)
+{
+	struct fixture		 f;
+	struct json_object	*m;
+	char			*cause = NULL;
+	int			 fd;
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof sin;
+	char			 port[16];
+
+	memset(&f, 0, sizeof f);
+	f.loop = ev_loop_new(EVFLAG_AUTO);
+	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
+	f.deadline.data = &f;
+	strcpy(f.dir, "/tmp/test-proxy-control.XXXXXX");
+	assert_non_null(mkdtemp(f.dir));
+	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
+	/* A port nobody listens on: bind one, close it. */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(0x7f000001);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	getsockname(fd, (struct sockaddr *)&sin, &len);
+	snprintf(port, sizeof port, "%u", ntohs(sin.sin_port));
+	close(fd);
+
+	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
+	    port, NULL, &cause);
+	assert_non_null(f.src);
+	m = json_object_new_object();
+	/* Loopback may refuse at once or from the loop. */
+	if (proxy_source_control(f.src, m, 5, on_answer, &f, &cause) != 0) {
+		f.last_error = cause;
+	} else
+		run_until(&f, &f.answers);
+	assert_null(f.last_answer);
+	assert_non_null(f.last_error);
+	assert_non_null(strstr(f.last_error, "Connection refused"));
+	proxy_source_free(f.src);
+	rmdir(f.dir);
+	ev_loop_destroy(f.loop);
+	free(f.last_error);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_control_and_data),
+		cmocka_unit_test(test_control_unreachable),
+	};
+
+	proxy_set_log(NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
