@@ -18,6 +18,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_policy_entry,
 	&cmd_proxy_entry,
 	&cmd_qmp_entry,
+	&cmd_stats_entry,
 	NULL
 };
 

@@ -10,7 +10,7 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
-src_observe = src/dirty-rate.c src/cmd-dirty-rate.c
+src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c
 
 qmigrate_SOURCES = src/main.c
 # Everything but main.c also goes in a library so unit tests link the same
