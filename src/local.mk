@@ -11,13 +11,17 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c
+src_evict = src/preflight.c src/cmd-check.c src/slot.c
+# Pre-flight, eviction and drain tests (real QEMU).
+integration_tests += tests/integration/evict-check.sh
 
 qmigrate_SOURCES = src/main.c
 # Everything but main.c also goes in a library so unit tests link the same
 # objects the command runs.
 noinst_LIBRARIES += libqmigrate.a
 libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
-	$(src_migrate) $(src_proxy_cmds) $(src_policy) $(src_observe)
+	$(src_migrate) $(src_proxy_cmds) $(src_policy) $(src_observe) \
+	$(src_evict)
 qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
 	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(EV_LIBS) -lm
 qmigrate_LDADD = $(qmigrate_libs)

@@ -16,7 +16,7 @@ enum {
 	OPT_QMP = 256, OPT_TO, OPT_LISTEN, OPT_POLICY, OPT_LABEL,
 	OPT_LABELS_FILE, OPT_STATUS_FILE, OPT_EVENTS, OPT_KEEP_PAUSED,
 	OPT_TIMEOUT, OPT_RECOVER_TIMEOUT, OPT_TLS_DIR, OPT_TLS_NAME,
-	OPT_TLS12, OPT_CONVERGENCE,
+	OPT_TLS12, OPT_CONVERGENCE, OPT_SLOT_DIR, OPT_MAX_PARALLEL,
 };
 
 /*
@@ -44,10 +44,13 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 		{ "tls-name", required_argument, NULL, OPT_TLS_NAME },
 		{ "tls12", no_argument, NULL, OPT_TLS12 },
 		{ "convergence", required_argument, NULL, OPT_CONVERGENCE },
+		{ "slot-dir", required_argument, NULL, OPT_SLOT_DIR },
+		{ "max-parallel", required_argument, NULL, OPT_MAX_PARALLEL },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct label	 l;
 	char		*cause = NULL;
+	uint64_t	 n;
 	int		 ch, rc;
 
 	memset(o, 0, sizeof *o);
@@ -131,10 +134,30 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 				goto bad;
 			}
 			break;
+		case OPT_SLOT_DIR:
+			if (!source)
+				goto unknown;
+			o->slot_dir = optarg;
+			break;
+		case OPT_MAX_PARALLEL:
+			if (!source)
+				goto unknown;
+			if (parse_u64(optarg, &n) != 0 || n < 1 ||
+			    n > SLOT_MAX) {
+				xasprintf(&cause, "--max-parallel: expected 1 "
+				    "to %d, got \"%s\"", SLOT_MAX, optarg);
+				goto bad;
+			}
+			o->max_parallel = (int)n;
+			break;
 		default:
 			goto unknown;
 		}
 	}
+	if (o->max_parallel != 0 && o->slot_dir == NULL)
+		o->slot_dir = SLOT_DEFAULT_DIR;
+	if (o->slot_dir != NULL && o->max_parallel == 0)
+		o->max_parallel = SLOT_DEFAULT_MAX;
 	if (optind < argc) {
 		xasprintf(&cause, "unexpected argument \"%s\"", argv[optind]);
 		goto bad;

@@ -405,17 +405,19 @@ guest_memory(struct qmp_conn *qmp)
 }
 
 /*
- * What QEMU says about migrating now: refuses a guest with migration
- * blockers (exit 2), and finds a migration already under way.  Returns the
- * current query-migrate status in *qstatus (caller frees), or -1.
+ * What QEMU says about migrating now: runs the pre-flight check (exit 2
+ * with every reason when the guest cannot move live; the conditions go in
+ * the status), and finds a migration already under way, which is re-attached
+ * without a check.  Returns the current query-migrate status in *qstatus
+ * (caller frees), or -1.
  */
 static int
 source_preflight(struct mig_source *ms, char **qstatus)
 {
 	struct status	*st = &ms->w.st;
-	json_object	*reply = NULL, *blocked;
-	char		*cause = NULL;
-	size_t		 i;
+	json_object	*reply = NULL;
+	char		*cause = NULL, *summary = NULL;
+	int		 rc;
 
 	if (qmp_call(ms->w.qmp, "query-migrate", NULL, &reply, 10,
 	    &cause) != 0) {
@@ -425,27 +427,27 @@ source_preflight(struct mig_source *ms, char **qstatus)
 		return -1;
 	}
 	*qstatus = xstrdup(status_of(reply));
-	if (json_object_object_get_ex(reply, "blocked-reasons", &blocked) &&
-	    json_object_array_length(blocked) > 0 &&
-	    strcmp(*qstatus, "none") == 0) {
-		char *all = xstrdup("");
-
-		for (i = 0; i < json_object_array_length(blocked); i++) {
-			char *next;
-
-			xasprintf(&next, "%s%s%s", all, i ? "; " : "",
-			    json_object_get_string(
-			    json_object_array_get_idx(blocked, i)));
-			free(all);
-			all = next;
-		}
-		status_fail(st, FAIL_NOT_MIGRATABLE, "MigrationBlocked: %s",
-		    all);
-		free(all);
-		json_object_put(reply);
+	json_object_put(reply);
+	if (strcmp(*qstatus, "none") != 0 &&
+	    strcmp(*qstatus, "completed") != 0 &&
+	    strcmp(*qstatus, "failed") != 0 &&
+	    strcmp(*qstatus, "cancelled") != 0)
+		return 0;
+	rc = preflight_run(ms->w.qmp, &ms->settings, &st->conditions,
+	    &summary);
+	if (rc == -1)
+		status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, summary);
+	else if (rc == 0)
+		status_fail(st, FAIL_NOT_MIGRATABLE, "%s", summary);
+	else if (strstr(summary, "; warning ") != NULL)
+		status_note(st, "pre-flight: %s", summary);
+	free(summary);
+	if (rc != 1) {
+		free(*qstatus);
+		*qstatus = NULL;
 		return -1;
 	}
-	json_object_put(reply);
 	return 0;
 }
 
@@ -503,6 +505,10 @@ source_start(struct mig_source *ms)
 		return -1;
 	}
 	free(qstatus);
+	if (!reattach && ms->o->slot_dir != NULL &&
+	    slot_wait(ms->w.loop, ms->w.qmp, ms->o->slot_dir,
+	    ms->o->max_parallel, ms->o->timeout, st) != 0)
+		return -1;
 
 	ms->guest_bytes = guest_memory(ms->w.qmp);
 	mig_plan_make(&ms->plan, &ms->settings, ms->settings.convergence, st);
@@ -566,6 +572,8 @@ mig_source_run(const struct mig_options *o)
 	ms.w.on_signal = on_signal;
 	ms.w.st.source = xstrdup(o->qmp_path);
 	ms.w.st.target = xstrdup(o->uri);
+	if (o->eviction != NULL)
+		ms.w.st.eviction = json_object_get(o->eviction);
 
 	if (mig_settings_resolve(o, &ms.settings, &ms.w.st, &cause) != 0) {
 		fprintf(stderr, "qmigrate migrate: %s\n", cause);
@@ -593,6 +601,7 @@ mig_source_run(const struct mig_options *o)
 	    ms.w.st.failure != FAIL_POSTCOPY_LOST)
 		source_resume_guest(&ms);
 	rc = mig_watch_report(&ms.w);
+	slot_release();
 	free(ms.qemu_uri);
 	mig_settings_free(&ms.settings);
 	mig_watch_free(&ms.w);

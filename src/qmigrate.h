@@ -233,6 +233,8 @@ struct status {
 	char			*policy_name;
 	char			*controller;
 	struct json_object	*configuration;	/* owned */
+	struct json_object	*conditions;	/* owned: pre-flight's, or NULL */
+	struct json_object	*eviction;	/* owned: evict's record, or NULL */
 	struct json_object	*notes;		/* owned array of strings */
 	struct json_object	*decisions;	/* owned array */
 	struct mig_progress	 progress;
@@ -306,6 +308,9 @@ struct mig_options {
 	int		 tls12;
 	int		 convergence_set;
 	enum ctl_kind	 convergence;	/* --convergence overrides the policy */
+	const char	*slot_dir;	/* --slot-dir: node-wide limit, or NULL */
+	int		 max_parallel;	/* --max-parallel: slots in slot_dir */
+	struct json_object *eviction;	/* evict's record for the status */
 };
 int	 mig_options_parse(int argc, char **argv, const struct cmd_entry *,
 	    struct mig_options *, int source);
@@ -374,6 +379,7 @@ extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;
+extern const struct cmd_entry cmd_check_entry;
 extern const struct cmd_entry cmd_dirty_rate_entry;
 extern const struct cmd_entry cmd_exporter_entry;
 extern const struct cmd_entry cmd_stats_entry;
@@ -405,6 +411,18 @@ int	 labels_add(struct label **labels, size_t *n, const char *key,
 int	 labels_load_file(const char *path, struct label **out, size_t *n,
 	    char **cause);
 void	 labels_free(struct label *labels, size_t n);
+
+/* slot.c: outbound migrations at once on a node (flock'd slot files). */
+#define SLOT_DEFAULT_DIR	"/run/qmigrate"
+#define SLOT_DEFAULT_MAX	2	/* parallelOutboundMigrationsPerNode */
+#define SLOT_MAX		64
+int	 slot_wait(struct ev_loop *, struct qmp_conn *, const char *dir,
+	    int max, double timeout, struct status *);
+void	 slot_release(void);
+
+/* preflight.c */
+int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
+	    struct json_object **conditions, char **summary);
 
 /* util.c */
 int	 parse_seconds(const char *s, double *out);

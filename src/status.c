@@ -83,6 +83,8 @@ status_free(struct status *st)
 	free(st->controller);
 	free(st->file);
 	json_object_put(st->configuration);
+	json_object_put(st->conditions);
+	json_object_put(st->eviction);
 	json_object_put(st->notes);
 	json_object_put(st->decisions);
 	memset(st, 0, sizeof *st);
@@ -317,6 +319,12 @@ status_to_json(const struct status *st)
 	if (st->configuration != NULL)
 		json_object_object_add(o, "configuration",
 		    json_object_get(st->configuration));
+	if (st->conditions != NULL)
+		json_object_object_add(o, "conditions",
+		    json_object_get(st->conditions));
+	if (st->eviction != NULL)
+		json_object_object_add(o, "eviction",
+		    json_object_get(st->eviction));
 	json_object_object_add(o, "notes", json_object_get(st->notes));
 	json_object_object_add(o, "progress",
 	    progress_to_json(&st->progress));

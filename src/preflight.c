@@ -1,0 +1,607 @@
+/*
+ * preflight.c: can this guest move live, and if not, every reason why.
+ * Asks the running QEMU over QMP (migration blockers, the QOM tree, SEV,
+ * the CPUs, the block devices) and answers with KubeVirt's two conditions,
+ * LiveMigratable and StorageLiveMigratable, with KubeVirt's reason names.
+ * Unlike KubeVirt it lists every reason found, not only the first.
+ */
+#include <sys/types.h>
+#include <sys/vfs.h>
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "qmp.h"
+
+#define PF_TIMEOUT		10.0	/* seconds per QMP command */
+#define PF_QOM_MAX_DEPTH	8	/* QOM paths deeper than this are not read */
+#define PF_QOM_MAX_NODES	2000	/* qom-list calls, at most */
+#define PF_MAX_REASONS		64	/* reasons kept (the rest are counted) */
+#define PF_MOUNTINFO_MAX	(4 * 1024 * 1024)
+
+/* File system magic numbers (linux/magic.h, fs/ceph/super.h). */
+#define PF_NFS_MAGIC		0x6969
+#define PF_CEPH_MAGIC		0x00c36400
+#define PF_FUSE_MAGIC		0x65735546
+
+struct pf {
+	struct qmp_conn			*qmp;
+	const struct mig_settings	*settings;
+	json_object			*live;		/* array of reasons */
+	json_object			*storage;	/* array of reasons */
+	json_object			*warnings;	/* array of reasons */
+	size_t				 dropped;
+};
+
+static void pf_add(struct pf *, json_object *, const char *reason,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Appends {"reason", "message"} to list. */
+static void
+pf_add(struct pf *pf, json_object *list, const char *reason,
+    const char *fmt, ...)
+{
+	json_object	*r;
+	va_list		 ap;
+	char		*msg;
+
+	if (json_object_array_length(list) >= PF_MAX_REASONS) {
+		pf->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	r = json_object_new_object();
+	json_object_object_add(r, "reason", json_object_new_string(reason));
+	json_object_object_add(r, "message", json_object_new_string(msg));
+	json_object_array_add(list, r);
+	free(msg);
+}
+
+static const char *
+str_at(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int
+bool_at(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v))
+		return 0;
+	return json_object_get_boolean(v);
+}
+
+/* QEMU's own blockers.  Returns -1 (QMP failure, *cause set) or 0. */
+static int
+pf_blockers(struct pf *pf, char **cause)
+{
+	json_object	*reply = NULL, *blocked;
+	size_t		 i;
+
+	if (qmp_call(pf->qmp, "query-migrate", NULL, &reply, PF_TIMEOUT,
+	    cause) != 0)
+		return -1;
+	if (json_object_object_get_ex(reply, "blocked-reasons", &blocked) &&
+	    json_object_is_type(blocked, json_type_array)) {
+		for (i = 0; i < json_object_array_length(blocked); i++)
+			pf_add(pf, pf->live, "MigrationBlocked", "%s",
+			    json_object_get_string(
+			    json_object_array_get_idx(blocked, i)));
+	}
+	json_object_put(reply);
+	return 0;
+}
+
+/* What a QOM type means for migration (type is the X of child<X>). */
+static void
+pf_qom_type(struct pf *pf, const char *path, const char *type)
+{
+	if (strncmp(type, "vfio-", 5) == 0)
+		pf_add(pf, pf->live, "HostDeviceNotLiveMigratable",
+		    "%s is a VFIO host device (%s)", path, type);
+	else if (strncmp(type, "vhost-user-fs", 13) == 0)
+		pf_add(pf, pf->live, "VirtIOFSNotLiveMigratable",
+		    "%s is a virtiofs device (%s)", path, type);
+	else if (strcmp(type, "pr-manager-helper") == 0) {
+		pf_add(pf, pf->live, "PersistentReservationNotLiveMigratable",
+		    "%s is a SCSI persistent reservation manager (%s)", path,
+		    type);
+		pf_add(pf, pf->storage,
+		    "PersistentReservationNotLiveMigratable",
+		    "%s is a SCSI persistent reservation manager (%s)", path,
+		    type);
+	}
+}
+
+/*
+ * Walks the QOM tree from root, breadth first, through child<> properties
+ * (memory regions skipped: there are many and they hold no devices),
+ * bounded in depth and in the number of qom-list calls.  A node that
+ * cannot be listed is skipped.  Returns -1 only when QMP is gone.
+ */
+static int
+pf_qom_walk(struct pf *pf, const char *root, char **cause)
+{
+	char		**queue;
+	int		 *depth;
+	size_t		  head = 0, tail = 0, i, listed = 0;
+	json_object	 *args, *reply;
+	char		 *err = NULL;
+	int		  rc = 0;
+
+	queue = xcalloc(PF_QOM_MAX_NODES, sizeof *queue);
+	depth = xcalloc(PF_QOM_MAX_NODES, sizeof *depth);
+	queue[tail] = xstrdup(root);
+	depth[tail++] = 0;
+	while (head < tail) {
+		const char	*path = queue[head];
+		int		 d = depth[head];
+
+		head++;
+		args = json_object_new_object();
+		json_object_object_add(args, "path",
+		    json_object_new_string(path));
+		reply = NULL;
+		listed++;
+		if (qmp_call(pf->qmp, "qom-list", args, &reply, PF_TIMEOUT,
+		    &err) != 0) {
+			if (qmp_is_closed(pf->qmp)) {
+				*cause = err;
+				rc = -1;
+				break;
+			}
+			log_debug("preflight: %s", err);
+			free(err);
+			err = NULL;
+			continue;
+		}
+		for (i = 0; i < json_object_array_length(reply); i++) {
+			json_object	*p = json_object_array_get_idx(reply, i);
+			const char	*name = str_at(p, "name");
+			const char	*type = str_at(p, "type");
+			char		 child[512], *end;
+			size_t		 len;
+
+			if (name == NULL || type == NULL ||
+			    strncmp(type, "child<", 6) != 0)
+				continue;
+			len = strlen(type + 6);
+			if (len == 0 || type[6 + len - 1] != '>')
+				continue;
+			snprintf(child, sizeof child, "%s%s%s", path,
+			    strcmp(path, "/") == 0 ? "" : "/", name);
+			end = xstrndup(type + 6, len - 1);
+			pf_qom_type(pf, child, end);
+			if (strstr(end, "memory-region") == NULL &&
+			    d + 1 < PF_QOM_MAX_DEPTH &&
+			    tail < PF_QOM_MAX_NODES) {
+				queue[tail] = xstrdup(child);
+				depth[tail++] = d + 1;
+			}
+			free(end);
+		}
+		json_object_put(reply);
+	}
+	if (tail == PF_QOM_MAX_NODES)
+		log_warnx("preflight: QOM tree under %s larger than %d nodes: "
+		    "the rest was not checked", root, PF_QOM_MAX_NODES);
+	log_debug("preflight: %zu QOM nodes listed under %s", listed, root);
+	for (i = 0; i < tail; i++)
+		free(queue[i]);
+	free(queue);
+	free(depth);
+	return rc;
+}
+
+/* SEV: query-sev answers (x86) and says enabled.  Always returns 0. */
+static int
+pf_sev(struct pf *pf)
+{
+	json_object	*reply = NULL;
+	char		*err = NULL;
+
+	if (qmp_call(pf->qmp, "query-sev", NULL, &reply, PF_TIMEOUT,
+	    &err) != 0) {
+		log_debug("preflight: %s", err);	/* no SEV support */
+		free(err);
+		return 0;
+	}
+	if (bool_at(reply, "enabled"))
+		pf_add(pf, pf->live, "SEVNotLiveMigratable",
+		    "the guest's memory is encrypted with AMD SEV");
+	json_object_put(reply);
+	return 0;
+}
+
+/* A boolean property of a QOM object: 1, 0, or -1 when it has none. */
+static int
+pf_qom_bool(struct pf *pf, const char *path, const char *property)
+{
+	json_object	*args, *reply = NULL;
+	char		*err = NULL;
+	int		 v;
+
+	args = json_object_new_object();
+	json_object_object_add(args, "path", json_object_new_string(path));
+	json_object_object_add(args, "property",
+	    json_object_new_string(property));
+	if (qmp_call(pf->qmp, "qom-get", args, &reply, PF_TIMEOUT,
+	    &err) != 0) {
+		log_debug("preflight: %s", err);
+		free(err);
+		return -1;
+	}
+	v = json_object_get_boolean(reply);
+	json_object_put(reply);
+	return v;
+}
+
+/* Per vCPU: hyperv passthrough (blocker), host CPU model (warning). */
+static int
+pf_cpus(struct pf *pf, char **cause)
+{
+	json_object	*cpus = NULL, *args, *type;
+	const char	*path, *t;
+	char		*err = NULL;
+	size_t		 i;
+	int		 host_warned = 0;
+
+	if (qmp_call(pf->qmp, "query-cpus-fast", NULL, &cpus, PF_TIMEOUT,
+	    cause) != 0)
+		return -1;
+	for (i = 0; i < json_object_array_length(cpus); i++) {
+		path = str_at(json_object_array_get_idx(cpus, i), "qom-path");
+		if (path == NULL)
+			continue;
+		if (pf_qom_bool(pf, path, "hv-passthrough") == 1)
+			pf_add(pf, pf->live,
+			    "HypervPassthroughNotLiveMigratable",
+			    "vCPU %s has hv-passthrough: the target host "
+			    "would have to offer the same Hyper-V features",
+			    path);
+		if (host_warned)
+			continue;
+		args = json_object_new_object();
+		json_object_object_add(args, "path",
+		    json_object_new_string(path));
+		json_object_object_add(args, "property",
+		    json_object_new_string("type"));
+		type = NULL;
+		if (qmp_call(pf->qmp, "qom-get", args, &type, PF_TIMEOUT,
+		    &err) != 0) {
+			log_debug("preflight: %s", err);
+			free(err);
+			err = NULL;
+			continue;
+		}
+		t = json_object_get_string(type);
+		if (t != NULL && (strncmp(t, "host-", 5) == 0 ||
+		    strncmp(t, "max-", 4) == 0)) {
+			pf_add(pf, pf->warnings, "HostCPUModel", "the vCPUs "
+			    "use the %.*s CPU model: the target host must "
+			    "offer the same CPU features", (int)strcspn(t, "-"),
+			    t);
+			host_warned = 1;
+		}
+		json_object_put(type);
+	}
+	json_object_put(cpus);
+	return 0;
+}
+
+/* Whether path lies under prefix, at a directory boundary. */
+static int
+path_under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (strncmp(path, prefix, n) != 0)
+		return 0;
+	return path[n] == '\0' || path[n] == '/' || (n == 1 && *prefix == '/');
+}
+
+/* Undoes the octal escapes of /proc/self/mountinfo (\040 for space). */
+static void
+unescape_mount(char *s)
+{
+	char *w = s;
+
+	while (*s != '\0') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+			    (s[3] - '0'));
+			s += 4;
+		} else
+			*w++ = *s++;
+	}
+	*w = '\0';
+}
+
+/*
+ * The file system type of the mount holding path, from
+ * /proc/self/mountinfo (the longest mount point that is a prefix).
+ * Returns a malloc'd type or NULL.
+ */
+static char *
+mount_fstype(const char *path)
+{
+	FILE	*f;
+	char	*line = NULL, *best = NULL, *sep, *fields[10], *save, *tok;
+	size_t	 cap = 0, best_len = 0, total = 0, len;
+	ssize_t	 n;
+	int	 nf;
+
+	f = fopen("/proc/self/mountinfo", "r");
+	if (f == NULL)
+		return NULL;
+	while ((n = getline(&line, &cap, f)) > 0 &&
+	    (total += (size_t)n) < PF_MOUNTINFO_MAX) {
+		/* id parent dev root mountpoint opts [optional...] - type src */
+		sep = strstr(line, " - ");
+		if (sep == NULL)
+			continue;
+		*sep = '\0';
+		nf = 0;
+		for (tok = strtok_r(line, " ", &save); tok != NULL && nf < 5;
+		    tok = strtok_r(NULL, " ", &save))
+			fields[nf++] = tok;
+		if (nf < 5)
+			continue;
+		unescape_mount(fields[4]);
+		len = strlen(fields[4]);
+		if (!path_under(path, fields[4]) || len < best_len)
+			continue;
+		tok = strtok_r(sep + 3, " \n", &save);
+		if (tok == NULL)
+			continue;
+		free(best);
+		best = xstrdup(tok);
+		best_len = len;
+	}
+	free(line);
+	fclose(f);
+	return best;
+}
+
+/*
+ * Whether file is on storage the target host sees too: under one of the
+ * policy's sharedStoragePaths, a network protocol (QEMU talks to the
+ * server itself), or a file on NFS, CephFS or GlusterFS.  *why says which.
+ */
+static int
+pf_shared(struct pf *pf, const char *file, char *why, size_t len)
+{
+	static const char *protocols[] = { "nbd:", "nbd+", "rbd:", "gluster",
+	    "iscsi:", "ssh:", "http:", "https:", "ftp:", "ftps:", NULL };
+	struct statfs	 sfs;
+	char		 real[PATH_MAX], *fstype;
+	char	       **p;
+	int		 i;
+
+	for (i = 0; protocols[i] != NULL; i++) {
+		if (strncmp(file, protocols[i], strlen(protocols[i])) == 0) {
+			snprintf(why, len, "network storage");
+			return 1;
+		}
+	}
+	if (file[0] != '/') {
+		snprintf(why, len, "not a file qmigrate can locate");
+		return 0;
+	}
+	if (realpath(file, real) == NULL)
+		snprintf(real, sizeof real, "%s", file);
+	for (p = pf->settings->shared_storage_paths; p != NULL && *p != NULL;
+	    p++) {
+		if (path_under(file, *p) || path_under(real, *p)) {
+			snprintf(why, len, "under sharedStoragePaths %s", *p);
+			return 1;
+		}
+	}
+	if (statfs(real, &sfs) != 0) {
+		snprintf(why, len, "cannot stat its file system");
+		return 0;
+	}
+	switch ((unsigned long)sfs.f_type) {
+	case PF_NFS_MAGIC:
+		snprintf(why, len, "on NFS");
+		return 1;
+	case PF_CEPH_MAGIC:
+		snprintf(why, len, "on CephFS");
+		return 1;
+	case PF_FUSE_MAGIC:
+		fstype = mount_fstype(real);
+		if (fstype != NULL && strcmp(fstype, "fuse.glusterfs") == 0) {
+			free(fstype);
+			snprintf(why, len, "on GlusterFS");
+			return 1;
+		}
+		snprintf(why, len, "on a local FUSE file system (%s)",
+		    fstype != NULL ? fstype : "unknown");
+		free(fstype);
+		return 0;
+	}
+	snprintf(why, len, "on a local file system (type 0x%lx) and not "
+	    "under the policy's sharedStoragePaths",
+	    (unsigned long)sfs.f_type);
+	return 0;
+}
+
+/*
+ * Disks: every writable block device with a medium, and its backing
+ * chain, must be on shared storage.  Read-only devices (a CD-ROM) and
+ * empty drives do not count: QEMU opens the same path on the target, and
+ * a read-only image that differs there is the operator's copy to make.
+ */
+static int
+pf_disks(struct pf *pf, char **cause)
+{
+	json_object	*blocks = NULL, *dev, *ins, *image, *v;
+	const char	*name, *file;
+	char		 why[256];
+	size_t		 i;
+	int		 chain;
+
+	if (qmp_call(pf->qmp, "query-block", NULL, &blocks, PF_TIMEOUT,
+	    cause) != 0)
+		return -1;
+	for (i = 0; i < json_object_array_length(blocks); i++) {
+		dev = json_object_array_get_idx(blocks, i);
+		name = str_at(dev, "device");
+		if (name == NULL || *name == '\0')
+			name = str_at(dev, "qdev");
+		if (name == NULL)
+			name = "?";
+		if (!json_object_object_get_ex(dev, "inserted", &ins) ||
+		    bool_at(ins, "ro"))
+			continue;
+		image = NULL;
+		json_object_object_get_ex(ins, "image", &image);
+		file = str_at(image, "filename");
+		if (file == NULL)
+			file = str_at(ins, "file");
+		for (chain = 0; file != NULL && chain < 32; chain++) {
+			if (!pf_shared(pf, file, why, sizeof why)) {
+				pf_add(pf, pf->live, "DisksNotLiveMigratable",
+				    "disk %s: %s%s is %s", name, file,
+				    chain ? " (backing file)" : "", why);
+				pf_add(pf, pf->storage,
+				    "DisksNotLiveMigratable",
+				    "disk %s: %s%s is %s", name, file,
+				    chain ? " (backing file)" : "", why);
+			} else
+				log_debug("preflight: disk %s: %s is %s", name,
+				    file, why);
+			if (image == NULL || !json_object_object_get_ex(image,
+			    "backing-image", &v))
+				break;
+			image = v;
+			file = str_at(image, "filename");
+		}
+	}
+	json_object_put(blocks);
+	return 0;
+}
+
+/* One condition: {type, status, reason, message, reasons[, warnings]}. */
+static json_object *
+pf_condition(const char *type, json_object *reasons, json_object *warnings)
+{
+	json_object	*c = json_object_new_object();
+	size_t		 i, n = json_object_array_length(reasons);
+	char		*msg = NULL, *next;
+
+	json_object_object_add(c, "type", json_object_new_string(type));
+	json_object_object_add(c, "status",
+	    json_object_new_string(n == 0 ? "True" : "False"));
+	for (i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(reasons, i);
+
+		xasprintf(&next, "%s%s%s: %s", msg != NULL ? msg : "",
+		    msg != NULL ? "; " : "", str_at(r, "reason"),
+		    str_at(r, "message"));
+		free(msg);
+		msg = next;
+	}
+	json_object_object_add(c, "reason", json_object_new_string(n == 0 ?
+	    "" : str_at(json_object_array_get_idx(reasons, 0), "reason")));
+	json_object_object_add(c, "message", json_object_new_string(n == 0 ?
+	    "" : msg));
+	free(msg);
+	json_object_object_add(c, "reasons", json_object_get(reasons));
+	if (warnings != NULL)
+		json_object_object_add(c, "warnings",
+		    json_object_get(warnings));
+	return c;
+}
+
+/*
+ * Runs every check against the QEMU behind qmp.  settings gives the
+ * sharedStoragePaths.  Returns 1 (live-migratable) or 0 (not), with
+ * *conditions a new array [LiveMigratable, StorageLiveMigratable] and
+ * *summary one line listing every reason (or "live-migratable", with any
+ * warnings); or -1 when QMP failed, *conditions NULL and *summary the
+ * cause.  The caller frees *summary and puts *conditions.
+ */
+int
+preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
+    json_object **conditions, char **summary)
+{
+	struct pf	 pf;
+	char		*cause = NULL, *line = NULL, *next;
+	size_t		 i, n;
+	int		 rc;
+
+	memset(&pf, 0, sizeof pf);
+	pf.qmp = qmp;
+	pf.settings = settings;
+	pf.live = json_object_new_array();
+	pf.storage = json_object_new_array();
+	pf.warnings = json_object_new_array();
+	*conditions = NULL;
+	*summary = NULL;
+
+	if (pf_blockers(&pf, &cause) != 0 ||
+	    pf_qom_walk(&pf, "/machine", &cause) != 0 ||
+	    pf_qom_walk(&pf, "/objects", &cause) != 0 ||
+	    pf_sev(&pf) != 0 ||
+	    pf_cpus(&pf, &cause) != 0 ||
+	    pf_disks(&pf, &cause) != 0) {
+		xasprintf(summary, "pre-flight check: %s", cause);
+		free(cause);
+		rc = -1;
+		goto out;
+	}
+	if (pf.dropped > 0)
+		pf_add(&pf, pf.warnings, "TooManyReasons", "%zu more reasons "
+		    "not listed", pf.dropped);
+
+	*conditions = json_object_new_array();
+	json_object_array_add(*conditions, pf_condition("LiveMigratable",
+	    pf.live, pf.warnings));
+	json_object_array_add(*conditions, pf_condition(
+	    "StorageLiveMigratable", pf.storage, NULL));
+
+	n = json_object_array_length(pf.live);
+	rc = n == 0;
+	line = xstrdup(rc ? "live-migratable" : "");
+	for (i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(pf.live, i);
+
+		xasprintf(&next, "%s%s%s: %s", line, i ? "; " : "",
+		    str_at(r, "reason"), str_at(r, "message"));
+		free(line);
+		line = next;
+	}
+	for (i = 0; i < json_object_array_length(pf.warnings); i++) {
+		json_object *r = json_object_array_get_idx(pf.warnings, i);
+
+		xasprintf(&next, "%s; warning %s: %s", line,
+		    str_at(r, "reason"), str_at(r, "message"));
+		free(line);
+		line = next;
+	}
+	*summary = line;
+out:
+	json_object_put(pf.live);
+	json_object_put(pf.storage);
+	json_object_put(pf.warnings);
+	return rc;
+}
