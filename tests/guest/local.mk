@@ -36,4 +36,6 @@ tests/guest/linux/vmlinuz: tests/guest/linux/initramfs.cpio.gz
 	$(AM_V_at)touch $@
 
 integration_tests += tests/integration/guest-memguest.sh \
-	tests/integration/guest-linux.sh
+	tests/integration/guest-linux.sh \
+	tests/integration/guest-memguest-migrate.sh \
+	tests/integration/guest-linux-migrate.sh
