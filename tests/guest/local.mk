@@ -19,7 +19,9 @@ tests/guest/memguest.elf: $(memguest_sources:%=$(srcdir)/%) \
 	$(AM_V_GEN)$(MKDIR_P) tests/guest && \
 	$(MEMGUEST_CC) $(MEMGUEST_FLAGS) \
 		-Wl,-T,$(srcdir)/tests/guest/memguest.ld -o $@ \
-		$(memguest_sources:%=$(srcdir)/%) -lgcc
+		$(memguest_sources:%=$(srcdir)/%) -lgcc || { \
+		echo "memguest: $(MEMGUEST_CC) -m32 failed: is the Debian package gcc-multilib installed?" >&2; \
+		exit 1; }
 
 # The Linux guest: Debian's cloud kernel and a busybox + qemu-ga initramfs.
 # The script keeps an existing vmlinuz (the download is the slow part), so
