@@ -11,8 +11,9 @@
 /* Keep alphabetical: qmigrate --help prints them in this order. */
 const struct cmd_entry *cmd_table[] = {
 	&cmd_abort_entry,
-	&cmd_dirty_rate_entry,
 	&cmd_check_entry,
+	&cmd_dirty_rate_entry,
+	&cmd_evict_entry,
 	&cmd_guest_entry,
 	&cmd_incoming_entry,
 	&cmd_migrate_entry,

@@ -11,9 +11,11 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c
-src_evict = src/preflight.c src/cmd-check.c src/slot.c
+src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
+	src/cmd-evict.c
 # Pre-flight, eviction and drain tests (real QEMU).
-integration_tests += tests/integration/evict-check.sh
+integration_tests += tests/integration/evict-check.sh \
+	tests/integration/evict-strategies.sh
 
 qmigrate_SOURCES = src/main.c
 # Everything but main.c also goes in a library so unit tests link the same

@@ -380,6 +380,8 @@ extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;
 extern const struct cmd_entry cmd_check_entry;
+extern const struct cmd_entry cmd_evict_entry;
+extern const struct cmd_entry cmd_drain_entry;
 extern const struct cmd_entry cmd_dirty_rate_entry;
 extern const struct cmd_entry cmd_exporter_entry;
 extern const struct cmd_entry cmd_stats_entry;
@@ -419,6 +421,23 @@ void	 labels_free(struct label *labels, size_t n);
 int	 slot_wait(struct ev_loop *, struct qmp_conn *, const char *dir,
 	    int max, double timeout, struct status *);
 void	 slot_release(void);
+
+/* evict.c: one VM's eviction by its policy's strategy. */
+struct evict_options {
+	const char	*qmp_path;
+	const char	*qga_path;	/* NULL: system_powerdown only */
+	const char	*uri;
+	const char	*policy_path;	/* NULL: POLICY_DEFAULT_DIR if any */
+	struct label	*labels;
+	size_t		 nlabels;
+	const char	*status_file;
+	int		 events;
+	const char	*node;		/* External: NULL = host name */
+	double		 timeout;	/* migration deadline, 0 = policy's */
+	const char	*slot_dir;
+	int		 max_parallel;
+};
+int	 evict_run(const struct evict_options *);
 
 /* preflight.c */
 int	 preflight_run(struct qmp_conn *, const struct mig_settings *,

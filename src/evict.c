@@ -1,0 +1,392 @@
+/*
+ * evict.c: what happens to one VM when its node is drained, by the
+ * eviction strategy of the policy that selects it (KubeVirt's meanings):
+ *	LiveMigrate		migrate; a VM that cannot move is refused
+ *				(exit 2) and left running: the drain stays
+ *				blocked
+ *	LiveMigrateIfPossible	migrate when the pre-flight passes, else
+ *				shut down
+ *	None			shut down (guest agent, else ACPI power
+ *				button; quit after the grace period)
+ *	External		record the request and touch nothing
+ * The status document's "eviction" object says which strategy ran and
+ * why: the policy, the labels, the pre-flight summary.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ev.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "qmp.h"
+
+#define EVICT_QGA_TIMEOUT	5.0	/* connect and guest-shutdown */
+#define EVICT_QUIT_TIMEOUT	10.0	/* QEMU gone after quit */
+
+struct evict {
+	const struct evict_options	*o;
+	struct ev_loop			*loop;
+	struct qmp_conn			*qmp;
+	struct status			 st;
+	enum eviction_strategy		 strategy;
+	uint64_t			 grace;
+	struct mig_settings		 settings;
+	json_object			*record;	/* st.eviction */
+	int				 shutdown_seen;
+	int				 gone;
+};
+
+static void
+on_shutdown(struct qmp_conn *conn, const char *name, json_object *data,
+    double timestamp, void *arg)
+{
+	struct evict *e = arg;
+
+	e->shutdown_seen = 1;
+}
+
+static void
+on_close(struct qmp_conn *conn, const char *reason, void *arg)
+{
+	struct evict *e = arg;
+
+	e->gone = 1;
+}
+
+static void
+record_str(struct evict *e, const char *key, const char *value)
+{
+	json_object_object_add(e->record, key, value != NULL ?
+	    json_object_new_string(value) : NULL);
+}
+
+/* Prints and writes the final status; returns the exit status. */
+static int
+evict_report(struct evict *e)
+{
+	json_object *doc;
+
+	status_changed(&e->st, "end");
+	doc = status_to_json(&e->st);
+	printf("%s\n", json_object_to_json_string_ext(doc,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(stdout);
+	json_object_put(doc);
+	if (e->st.failure_reason != NULL)
+		fprintf(stderr, "qmigrate evict: %s\n", e->st.failure_reason);
+	return status_exit_code(&e->st);
+}
+
+static int
+evict_connect(struct evict *e)
+{
+	char *cause = NULL;
+
+	e->qmp = qmp_connect(e->loop, e->o->qmp_path, QMP_PROTO_MONITOR, 10,
+	    &cause);
+	if (e->qmp == NULL) {
+		status_fail(&e->st, FAIL_CONTROL, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	qmp_set_close_cb(e->qmp, on_close, e);
+	qmp_subscribe(e->qmp, "SHUTDOWN", on_shutdown, e);
+	return 0;
+}
+
+/* Asks the guest agent to power the guest off.  Returns 0 if it took it. */
+static int
+evict_agent_shutdown(struct evict *e, char **why)
+{
+	struct qmp_conn	*qga;
+	char		*cause = NULL;
+	int		 rc;
+
+	qga = qmp_connect(e->loop, e->o->qga_path, QMP_PROTO_AGENT,
+	    EVICT_QGA_TIMEOUT, &cause);
+	if (qga == NULL) {
+		*why = cause;
+		return -1;
+	}
+	rc = qga_shutdown(qga, "powerdown", EVICT_QGA_TIMEOUT, &cause);
+	qmp_close(qga);
+	if (rc != 0)
+		*why = cause;
+	return rc;
+}
+
+/*
+ * Shuts the guest down: guest-shutdown through the agent when it answers,
+ * else system_powerdown; waits terminationGracePeriodSeconds for QEMU to
+ * exit (or report SHUTDOWN), then quits it.  The VM is stopped either way
+ * unless QMP fails (exit 3).
+ */
+static int
+evict_shutdown(struct evict *e, const char *why)
+{
+	struct status	*st = &e->st;
+	json_object	*sd = json_object_new_object();
+	char		*cause = NULL, *agent_err = NULL;
+	const char	*method = NULL;
+	double		 t0;
+	int		 forced = 0;
+
+	record_str(e, "action", "shutdown");
+	record_str(e, "actionReason", why);
+	json_object_object_add(e->record, "shutdown", sd);
+	status_set_phase(st, PHASE_RUNNING);
+	if (evict_connect(e) != 0)
+		return evict_report(e);
+	if (e->o->qga_path != NULL) {
+		if (evict_agent_shutdown(e, &agent_err) == 0)
+			method = "guest-shutdown";
+		else {
+			status_note(st, "guest agent %s: %s: using "
+			    "system_powerdown", e->o->qga_path, agent_err);
+			free(agent_err);
+		}
+	}
+	if (method == NULL) {
+		if (qmp_call(e->qmp, "system_powerdown", NULL, NULL, 10,
+		    &cause) != 0) {
+			status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+			    e->o->qmp_path, cause);
+			free(cause);
+			return evict_report(e);
+		}
+		method = "system_powerdown";
+	}
+	json_object_object_add(sd, "method", json_object_new_string(method));
+	json_object_object_add(sd, "gracePeriodSeconds",
+	    json_object_new_uint64(e->grace));
+	log_info("%s sent to %s; waiting up to %llu s", method,
+	    e->o->qmp_path, (unsigned long long)e->grace);
+	status_changed(st, "shutdown");
+
+	t0 = now_monotonic();
+	if (e->grace > 0 && qmp_run_until(e->qmp, &e->gone, (double)e->grace,
+	    &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	if (!e->gone) {
+		/* Grace period over, or powered off but kept (-no-shutdown). */
+		forced = !e->shutdown_seen;
+		if (forced)
+			status_note(st, "the guest did not power off within "
+			    "%llu s: quit", (unsigned long long)e->grace);
+		if (qmp_call(e->qmp, "quit", NULL, NULL, 10, &cause) != 0 &&
+		    !e->gone) {
+			status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+			    e->o->qmp_path, cause);
+			free(cause);
+			return evict_report(e);
+		}
+		free(cause);
+		cause = NULL;
+		if (!e->gone && qmp_run_until(e->qmp, &e->gone,
+		    EVICT_QUIT_TIMEOUT, &cause) != 0 && !e->gone) {
+			status_fail(st, FAIL_CONTROL, "source QEMU %s did not "
+			    "exit after quit: %s", e->o->qmp_path, cause);
+			free(cause);
+			return evict_report(e);
+		}
+		free(cause);
+	}
+	json_object_object_add(sd, "forced", json_object_new_boolean(forced));
+	json_object_object_add(sd, "seconds",
+	    json_object_new_double(now_monotonic() - t0));
+	status_set_phase(st, PHASE_SUCCEEDED);
+	return evict_report(e);
+}
+
+/* Hands over to the migration driver, the same code as qmigrate migrate. */
+static int
+evict_migrate(struct evict *e, const char *why)
+{
+	struct mig_options	mo;
+
+	record_str(e, "action", "migrate");
+	record_str(e, "actionReason", why);
+	memset(&mo, 0, sizeof mo);
+	mo.qmp_path = e->o->qmp_path;
+	mo.uri = e->o->uri;
+	mo.policy_path = e->o->policy_path;
+	mo.labels = e->o->labels;
+	mo.nlabels = e->o->nlabels;
+	mo.status_file = e->o->status_file;
+	mo.events = e->o->events;
+	mo.timeout = e->o->timeout;
+	mo.recover_timeout = 120;
+	mo.slot_dir = e->o->slot_dir;
+	mo.max_parallel = e->o->max_parallel;
+	mo.eviction = e->record;
+	return mig_source_run(&mo);
+}
+
+/* External: the request is recorded, the VM untouched. */
+static int
+evict_external(struct evict *e)
+{
+	char host[256];
+
+	if (e->o->node != NULL)
+		snprintf(host, sizeof host, "%s", e->o->node);
+	else if (gethostname(host, sizeof host) != 0)
+		snprintf(host, sizeof host, "unknown");
+	host[sizeof host - 1] = '\0';
+	record_str(e, "action", "none");
+	record_str(e, "actionReason", "evictionStrategy External: an "
+	    "external controller moves the VM");
+	json_object_object_add(e->record, "evictionRequested",
+	    json_object_new_boolean(1));
+	record_str(e, "evacuationNodeName", host);
+	/* Pending: the VM waits for the external controller; still done. */
+	status_changed(&e->st, "eviction");
+	evict_report(e);
+	return QM_EXIT_OK;
+}
+
+/*
+ * LiveMigrateIfPossible: the pre-flight decides.  Returns 1 (migrate),
+ * 0 (not migratable: *summary says why) or -1 (QMP failed, in st).
+ */
+static int
+evict_can_migrate(struct evict *e, char **summary)
+{
+	json_object	*conds = NULL;
+	int		 rc;
+
+	if (evict_connect(e) != 0)
+		return -1;
+	rc = preflight_run(e->qmp, &e->settings, &conds, summary);
+	if (rc == -1)
+		status_fail(&e->st, FAIL_CONTROL, "source QEMU %s: %s",
+		    e->o->qmp_path, *summary);
+	else
+		json_object_object_add(e->record, "conditions", conds);
+	qmp_close(e->qmp);
+	e->qmp = NULL;
+	e->gone = 0;
+	e->shutdown_seen = 0;
+	return rc;
+}
+
+static json_object *
+labels_to_json(const struct label *labels, size_t n)
+{
+	json_object	*o = json_object_new_object();
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		json_object_object_add(o, labels[i].key,
+		    json_object_new_string(labels[i].value));
+	return o;
+}
+
+/*
+ * Evicts one VM by its policy's strategy.  Returns the exit status
+ * (README table): 0 done (migrated, shut down, or left to an external
+ * controller), 1 usage or policy, 2 LiveMigrate of a VM that cannot move
+ * (left running), 3..6 as qmigrate migrate.
+ */
+int
+evict_run(const struct evict_options *o)
+{
+	struct evict		 e;
+	struct policy_set	*set;
+	const struct policy	*p;
+	char			*cause = NULL, *why = NULL, *summary = NULL;
+	int			 rc;
+
+	memset(&e, 0, sizeof e);
+	e.o = o;
+	set = policy_load_or_default(o->policy_path, &cause);
+	if (set == NULL) {
+		fprintf(stderr, "qmigrate evict: %s\n", cause);
+		free(cause);
+		return QM_EXIT_USAGE;
+	}
+	p = policy_select(set, o->labels, o->nlabels, &why);
+	policy_defaults(&e.settings);
+	e.strategy = POLICY_DEFAULT_EVICTION;
+	e.grace = POLICY_DEFAULT_GRACE_SECONDS;
+	if (p != NULL) {
+		e.strategy = p->eviction;
+		e.grace = p->termination_grace_seconds;
+		mig_settings_free(&e.settings);
+		mig_settings_copy(&e.settings, &p->migration);
+	}
+	e.record = json_object_new_object();
+	record_str(&e, "strategy", policy_eviction_name(e.strategy));
+	record_str(&e, "policy", p != NULL ? p->name : NULL);
+	record_str(&e, "policyFile", p != NULL ? p->file : NULL);
+	json_object_object_add(e.record, "labels",
+	    labels_to_json(o->labels, o->nlabels));
+	if (why != NULL)
+		record_str(&e, "selection", why);
+	else
+		record_str(&e, "selection", "no policy matches: the built-in "
+		    "default strategy applies");
+	free(why);
+	log_info("eviction strategy %s (policy %s)",
+	    policy_eviction_name(e.strategy), p != NULL ? p->name :
+	    "none: built-in default");
+	policy_set_free(set);
+
+	if (e.strategy == EVICT_LIVE_MIGRATE) {
+		rc = evict_migrate(&e, "evictionStrategy LiveMigrate");
+		goto out;
+	}
+
+	e.loop = ev_loop_new(EVFLAG_AUTO);
+	if (e.loop == NULL)
+		fatalx("cannot create an event loop");
+	status_init(&e.st, "evict", o->status_file, o->events);
+	e.st.source = xstrdup(o->qmp_path);
+	e.st.eviction = json_object_get(e.record);
+	switch (e.strategy) {
+	case EVICT_EXTERNAL:
+		rc = evict_external(&e);
+		break;
+	case EVICT_LIVE_MIGRATE_IF_POSSIBLE:
+		rc = evict_can_migrate(&e, &summary);
+		if (rc == 1) {
+			free(summary);
+			status_free(&e.st);
+			ev_loop_destroy(e.loop);
+			e.loop = NULL;
+			rc = evict_migrate(&e, "evictionStrategy "
+			    "LiveMigrateIfPossible and the pre-flight passed");
+			goto out;
+		}
+		if (rc == 0) {
+			char *reason;
+
+			xasprintf(&reason, "evictionStrategy "
+			    "LiveMigrateIfPossible and the VM cannot move: %s",
+			    summary);
+			rc = evict_shutdown(&e, reason);
+			free(reason);
+		} else
+			rc = evict_report(&e);
+		free(summary);
+		break;
+	case EVICT_NONE:
+	default:
+		rc = evict_shutdown(&e, "evictionStrategy None");
+		break;
+	}
+	qmp_close(e.qmp);
+	status_free(&e.st);
+	ev_loop_destroy(e.loop);
+out:
+	json_object_put(e.record);
+	mig_settings_free(&e.settings);
+	return rc;
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# evict-strategies.sh: qmigrate evict under each eviction strategy, with
+# real QEMU: None powers the real Linux guest off through its real guest
+# agent; LiveMigrate moves a memguest (no corruption, the target keeps
+# counting) and refuses a blocked one (exit 2, left running);
+# LiveMigrateIfPossible shuts a blocked guest down (quit after the grace
+# period: memguest has no ACPI); External touches nothing.
+. "$top_srcdir/tests/lib.sh"
+need_cmd "$QEMU"
+[ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
+setup_tmp
+shm=/dev/shm/qm-evict-$$
+trap 'rm -f "$shm"; _lib_cleanup' EXIT
+blocker=(-object "memory-backend-file,id=hm,size=1M,mem-path=$shm,share=on"
+	-device ivshmem-plain,memdev=hm,master=off)
+
+P=$TMP/policies
+mkdir "$P"
+for s in None:none LiveMigrate:live LiveMigrateIfPossible:maybe External:ext; do
+	cat >"$P/${s#*:}.json" <<JSON
+{ "name": "${s#*:}", "selector": { "labels": { "tier": "${s#*:}" } },
+  "evictionStrategy": "${s%%:*}", "terminationGracePeriodSeconds": 3 }
+JSON
+done
+
+# status_has FILE REGEX: the status document matches REGEX (one line).
+status_has() {
+	grep -Eq -- "$2" "$1" || fail "$1: no /$2/ in: $(cat "$1")"
+}
+
+# None: guest-shutdown through the agent; QEMU exits by itself.
+start_linux_guest lg
+rc=0
+"$QMIGRATE" evict --qmp "$TMP/lg.qmp" --qga "$TMP/lg.qga" \
+	--to "unix:$TMP/unused.sock" --policy "$P" --label tier=none \
+	--status-file "$TMP/none.status" >"$TMP/none.out" 2>"$TMP/none.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "evict None: exit $rc: $(cat "$TMP/none.err")"
+wait_guest_exit lg 30
+status_has "$TMP/none.status" '"strategy": ?"None"'
+status_has "$TMP/none.status" '"policy": ?"none"'
+status_has "$TMP/none.status" '"method": ?"guest-shutdown"'
+status_has "$TMP/none.status" '"forced": ?false'
+status_has "$TMP/none.status" '"phase": ?"Succeeded"'
+
+# LiveMigrate: the guest moves; the target keeps counting, uncorrupted.
+start_memguest src 32 20
+start_memguest_incoming dst 32
+bg_start inc "$QMIGRATE" incoming --qmp "$TMP/dst.qmp" --listen "unix:$TMP/mig.sock"
+wait_for 10 "the incoming socket" test -S "$TMP/mig.sock"
+rc=0
+"$QMIGRATE" evict --qmp "$TMP/src.qmp" --to "unix:$TMP/mig.sock" \
+	--policy "$P" --label tier=live --status-file "$TMP/live.status" \
+	>"$TMP/live.out" 2>"$TMP/live.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "evict LiveMigrate: exit $rc: $(cat "$TMP/live.err")"
+rc=0
+bg_wait inc 30 || rc=$?
+[ "$rc" -eq 0 ] || fail "incoming: exit $rc: $(cat "$TMP/inc.err")"
+status_has "$TMP/live.status" '"strategy": ?"LiveMigrate"'
+status_has "$TMP/live.status" '"action": ?"migrate"'
+status_has "$TMP/live.status" '"phase": ?"Succeeded"'
+wait_progress "$TMP/dst.serial" 20
+assert_no_corrupt "$TMP/dst.serial"
+assert_no_corrupt "$TMP/src.serial"
+kill_guest src
+kill_guest dst
+
+# LiveMigrate of a VM that cannot move: exit 2, every reason, untouched.
+start_memguest blk 16 10 "${blocker[@]}"
+rc=0
+"$QMIGRATE" evict --qmp "$TMP/blk.qmp" --to "unix:$TMP/none.sock" \
+	--policy "$P" --label tier=live --status-file "$TMP/blk.status" \
+	>"$TMP/blk.out" 2>"$TMP/blk.err" || rc=$?
+[ "$rc" -eq 2 ] || fail "evict LiveMigrate of a blocked VM: exit $rc, expected 2"
+grep -q 'MigrationBlocked' "$TMP/blk.err" || fail "no reason: $(cat "$TMP/blk.err")"
+status_has "$TMP/blk.status" '"strategy": ?"LiveMigrate"'
+qmp blk query-status | grep -Eq '"status": ?"running"' || fail "blocked VM not running"
+wait_progress "$TMP/blk.serial" 10
+
+# External: recorded, nothing touched.
+rc=0
+"$QMIGRATE" evict --qmp "$TMP/blk.qmp" --to "unix:$TMP/none.sock" \
+	--policy "$P" --label tier=ext --node node-a \
+	--status-file "$TMP/ext.status" >"$TMP/ext.out" 2>"$TMP/ext.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "evict External: exit $rc: $(cat "$TMP/ext.err")"
+status_has "$TMP/ext.status" '"strategy": ?"External"'
+status_has "$TMP/ext.status" '"evictionRequested": ?true'
+status_has "$TMP/ext.status" '"evacuationNodeName": ?"node-a"'
+qmp blk query-status | grep -Eq '"status": ?"running"' || fail "External touched the VM"
+wait_progress "$TMP/blk.serial" 10
+
+# LiveMigrateIfPossible, blocked: shut down; memguest ignores the power
+# button, so QEMU is quit after the 3 s grace period.
+rc=0
+"$QMIGRATE" evict --qmp "$TMP/blk.qmp" --to "unix:$TMP/none.sock" \
+	--policy "$P" --label tier=maybe --status-file "$TMP/maybe.status" \
+	>"$TMP/maybe.out" 2>"$TMP/maybe.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "evict LiveMigrateIfPossible: exit $rc: $(cat "$TMP/maybe.err")"
+wait_guest_exit blk 10
+status_has "$TMP/maybe.status" '"strategy": ?"LiveMigrateIfPossible"'
+status_has "$TMP/maybe.status" '"action": ?"shutdown"'
+status_has "$TMP/maybe.status" '"actionReason": ?"[^"]*cannot move: MigrationBlocked'
+status_has "$TMP/maybe.status" '"method": ?"system_powerdown"'
+status_has "$TMP/maybe.status" '"forced": ?true'
+echo "PASS: evict None, LiveMigrate (moved, refused), External, LiveMigrateIfPossible"
