@@ -16,12 +16,15 @@
 #include <unistd.h>
 
 #include <ev.h>
+#include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include "proxy-int.h"
 
 enum { END_QEMU = 0, END_NET = 1 };
+
+#define PAIR_TLS_OUT	(256 * 1024)	/* TLS records waiting for write() */
 
 struct pair_end {
 	struct proxy_pair	*pair;
@@ -35,6 +38,7 @@ struct pair_end {
 	int			 shut_pending;	/* SSL_shutdown to retry */
 	int			 rd_want;	/* EV_READ/EV_WRITE a read waits on */
 	int			 wr_want;
+	BIO			*bio;	/* our half of the TLS write pair */
 };
 
 struct pair_buf {
@@ -143,12 +147,49 @@ end_read(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b)
 	}
 }
 
+/*
+ * TLS records are written into a BIO pair and leave in large write()s from
+ * here: OpenSSL would otherwise make one write() per 16 KiB record.
+ */
+static enum io_result
+end_flush(struct proxy_pair *p, struct pair_end *e)
+{
+	enum io_result	 res = IO_BLOCKED;
+	char		*ptr;
+	ssize_t		 n;
+	int		 avail;
+
+	if (e->bio == NULL)
+		return IO_BLOCKED;
+	while ((avail = BIO_nread0(e->bio, &ptr)) > 0) {
+		n = write(e->fd, ptr, (size_t)avail);
+		if (n > 0) {
+			BIO_nread(e->bio, &ptr, (int)n);
+			res = IO_PROGRESS;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return res;
+		pair_fail(p, e, "write to", NULL, -1, n == 0 ? EIO : errno);
+		return IO_ERROR;
+	}
+	return res;
+}
+
+static int
+end_flush_pending(struct pair_end *e)
+{
+	return e->bio != NULL && BIO_ctrl_pending(e->bio) > 0;
+}
+
 /* Writes what b holds to e until b is empty or e would block. */
 static enum io_result
 end_write(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b,
     uint64_t *stat)
 {
-	enum io_result	res = IO_BLOCKED;
+	enum io_result	res = IO_BLOCKED, r;
 	size_t		done;
 	ssize_t		n;
 	int		ret, err;
@@ -173,7 +214,13 @@ end_write(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b,
 			if (ret <= 0) {
 				err = SSL_get_error(e->ssl, ret);
 				if (err == SSL_ERROR_WANT_WRITE) {
+					/* The pair is full: drain, retry. */
 					e->wr_want = EV_WRITE;
+					r = end_flush(p, e);
+					if (r == IO_ERROR)
+						return IO_ERROR;
+					if (r == IO_PROGRESS)
+						continue;
 					return res;
 				}
 				if (err == SSL_ERROR_WANT_READ) {
@@ -191,6 +238,8 @@ end_write(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b,
 			*stat += done;
 		res = IO_PROGRESS;
 	}
+	if (end_flush(p, e) == IO_ERROR)
+		return IO_ERROR;
 	return res;
 }
 
@@ -214,6 +263,8 @@ end_shutdown(struct proxy_pair *p, struct pair_end *e)
 		/* 0: close_notify sent, theirs not yet seen; we read on. */
 		e->wr_shut = 1;
 		e->shut_pending = 0;
+		if (end_flush(p, e) == IO_ERROR)
+			return IO_ERROR;
 		return IO_PROGRESS;
 	}
 	err = SSL_get_error(e->ssl, ret);
@@ -237,6 +288,8 @@ end_update(struct proxy_pair *p, int i)
 		ev |= e->rd_want;
 	if (out->len > 0 || e->shut_pending)
 		ev |= e->wr_want;
+	if (end_flush_pending(e))
+		ev |= EV_WRITE;
 	if (ev == e->io_events)
 		return;
 	ev_io_stop(p->loop, &e->io);
@@ -260,6 +313,13 @@ pair_pump(struct proxy_pair *p)
 	p->in_pump = 1;
 	do {
 		progress = 0;
+		if (end_flush_pending(&p->end[END_NET])) {
+			r = end_flush(p, &p->end[END_NET]);
+			if (r == IO_ERROR)
+				goto out;
+			if (r == IO_PROGRESS)
+				progress = 1;
+		}
 		for (i = 0; i < 2; i++) {
 			struct pair_end	*src = &p->end[i], *dst = &p->end[!i];
 			struct pair_buf	*b = &p->buf[i];
@@ -296,7 +356,8 @@ pair_pump(struct proxy_pair *p)
 			ev_timer_again(p->loop, &p->idle);
 	} while (progress && !p->closing);
 	if (!p->closing && p->end[0].rd_eof && p->end[1].rd_eof &&
-	    p->end[0].wr_shut && p->end[1].wr_shut)
+	    p->end[0].wr_shut && p->end[1].wr_shut &&
+	    !end_flush_pending(&p->end[END_NET]))
 		proxy_pair_close(p, "both sides closed");
 	if (!p->closing) {
 		end_update(p, 0);
@@ -359,6 +420,15 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 		ev_io_init(&p->end[i].io, pair_io_cb, p->end[i].fd, 0);
 		p->end[i].io.data = &p->end[i];
 	}
+	if (nssl != NULL) {
+		BIO *theirs;
+
+		/* SSL keeps reading the socket; it writes into the pair. */
+		if (BIO_new_bio_pair(&theirs, PAIR_TLS_OUT, &p->end[END_NET].bio,
+		    PAIR_TLS_OUT) != 1)
+			abort();
+		SSL_set0_wbio(nssl, theirs);
+	}
 	ev_init(&p->idle, pair_idle_cb);
 	p->idle.data = p;
 	p->idle.repeat = idle;
@@ -402,6 +472,8 @@ pair_finish(struct proxy_pair *p)
 			/* Unclean end: no close_notify; the peer sees EOF. */
 			SSL_free(p->end[i].ssl);
 		}
+		if (p->end[i].bio != NULL)
+			BIO_free(p->end[i].bio);
 		close(p->end[i].fd);
 		free(p->buf[i].data);
 	}

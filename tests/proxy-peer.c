@@ -47,6 +47,16 @@
 
 #define CHUNK	(64 * 1024)
 
+/* PROXY_PEER_NOHASH=1 (benchmarks): no SHA-256, which would be the limit. */
+static int nohash;
+
+static void
+digest(EVP_MD_CTX *md, const void *buf, size_t len)
+{
+	if (!nohash)
+		EVP_DigestUpdate(md, buf, len);
+}
+
 static void
 die(int code, const char *fmt, ...)
 {
@@ -152,7 +162,7 @@ sender_init(struct sender *s, int fd, const char *tag, uint64_t bytes,
 	s->md = EVP_MD_CTX_new();
 	EVP_DigestInit_ex(s->md, EVP_sha256(), NULL);
 	s->len = (size_t)snprintf((char *)s->buf, sizeof s->buf, "%s\n", tag);
-	EVP_DigestUpdate(s->md, s->buf, s->len);
+	digest(s->md, s->buf, s->len);
 	s->total = s->len;
 }
 
@@ -167,7 +177,7 @@ sender_step(struct sender *s, short revents)
 			s->len = s->left < CHUNK ? (size_t)s->left : CHUNK;
 			s->off = 0;
 			fill(s->buf, s->len, &s->rng);
-			EVP_DigestUpdate(s->md, s->buf, s->len);
+			digest(s->md, s->buf, s->len);
 			s->left -= s->len;
 			s->total += s->len;
 		}
@@ -355,7 +365,7 @@ mode_sink(const char *path, const char *outdir, int n)
 			if (r > 0) {
 				ssize_t k;
 
-				EVP_DigestUpdate(c[i].md, buf, (size_t)r);
+				digest(c[i].md, buf, (size_t)r);
 				c[i].bytes += (uint64_t)r;
 				for (k = 0; k < r && !c[i].tagdone; k++) {
 					if (buf[k] == '\n' || c[i].taglen ==
@@ -558,6 +568,7 @@ int
 main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
+	nohash = getenv("PROXY_PEER_NOHASH") != NULL;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && strcmp(argv[1], "sink") == 0)
 		return mode_sink(argv[2], argv[3], atoi(argv[4]));
