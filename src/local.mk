@@ -10,7 +10,8 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
-src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c
+src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
+	src/exporter.h src/exporter.c src/cmd-exporter.c
 src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 	src/cmd-evict.c
 # Pre-flight, eviction and drain tests (real QEMU).
