@@ -63,6 +63,16 @@ stop_all() {
 	pids=()
 }
 
+# cpu_s PID...: user+system CPU seconds the processes have used so far.
+cpu_s() {
+	local p t=0 tck
+	tck=$(getconf CLK_TCK)
+	for p in "$@"; do
+		t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat")))
+	done
+	awk -v t="$t" -v k="$tck" 'BEGIN { printf "%.2f", t / k }'
+}
+
 # run_case CONNS SOCKET: sends MIB MiB over CONNS connections into SOCKET
 # (a sink already listening at $tmp/sink.sock behind it); prints MB/s.
 run_case() {
@@ -86,12 +96,13 @@ start_sink() {
 	wait_sock "$tmp/sink.sock"
 }
 
-declare -A res
+declare -A res cpu
 port=47311
 for n in 1 8; do
 	# raw
 	start_sink "$n"
 	res[raw,$n]=$(run_case "$n" "$tmp/sink.sock")
+	cpu[raw,$n]=0
 	stop_all
 
 	# qmigrate proxy
@@ -106,6 +117,7 @@ for n in 1 8; do
 	pids+=($!)
 	wait_sock "$tmp/src.sock"
 	res[qmigrate,$n]=$(run_case "$n" "$tmp/src.sock")
+	cpu[qmigrate,$n]=$(cpu_s "${pids[@]:1}")
 	stop_all
 	port=$((port + 1))
 
@@ -147,6 +159,7 @@ CONF
 	pids+=($!)
 	wait_sock "$tmp/st-src.sock"
 	res[stunnel,$n]=$(run_case "$n" "$tmp/st-src.sock")
+	cpu[stunnel,$n]=$(cpu_s "${pids[@]:1}")
 	stop_all
 	port=$((port + 1))
 done
@@ -157,6 +170,7 @@ model=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)
 cores=$(nproc)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 ratio=$(awk -v a="${res[qmigrate,1]}" -v b="${res[stunnel,1]}" 'BEGIN { printf "%.2f", a / b }')
+cratio=$(awk -v a="${cpu[qmigrate,1]}" -v b="${cpu[stunnel,1]}" 'BEGIN { printf "%.2f", b / a }')
 share=$(awk -v a="${res[qmigrate,1]}" -v b="$aes" 'BEGIN { printf "%.0f", 100 * a / b }')
 
 report=$(cat <<REPORT
@@ -167,14 +181,18 @@ $mib MiB per case, MB/s = 10^6 bytes/s, payload from bench's peer
 (no hashing).  Each hop on this machine: unix -> source side -> TCP
 127.0.0.1 -> target side -> unix.
 
-| path | 1 connection | 8 connections |
-|------|-------------:|--------------:|
-| raw (no proxy) | ${res[raw,1]} | ${res[raw,8]} |
-| qmigrate proxy (TLS 1.3, AES-128-GCM) | ${res[qmigrate,1]} | ${res[qmigrate,8]} |
-| stunnel4 (TLS 1.3) | ${res[stunnel,1]} | ${res[stunnel,8]} |
+| path | 1 connection MB/s | 8 connections MB/s | CPU s (both sides), 1 conn | CPU s, 8 conns |
+|------|------:|------:|------:|------:|
+| raw (no proxy) | ${res[raw,1]} | ${res[raw,8]} | - | - |
+| qmigrate proxy (TLS 1.3, AES-128-GCM) | ${res[qmigrate,1]} | ${res[qmigrate,8]} | ${cpu[qmigrate,1]} | ${cpu[qmigrate,8]} |
+| stunnel4 (TLS 1.3) | ${res[stunnel,1]} | ${res[stunnel,8]} | ${cpu[stunnel,1]} | ${cpu[stunnel,8]} |
+
+CPU s: user+system seconds both proxy processes spent moving the $mib MiB
+(a shared machine distorts MB/s; CPU per byte much less).
 
 openssl speed -evp aes-128-gcm (16 KiB blocks, one core): $aes MB/s.
-qmigrate / stunnel on one connection: ${ratio}x; qmigrate one
+qmigrate / stunnel on one connection: ${ratio}x in MB/s, ${cratio}x in
+CPU per byte; qmigrate one
 connection is ${share}% of the single-core AES-GCM limit (each byte is
 encrypted once and decrypted once, by two processes).
 REPORT

@@ -15,7 +15,9 @@
  * The migration driver uses it for its configuration handshake; the
  * standalone proxy sends a minimal one by itself.
  *
- * Everything runs on the caller's libev loop; no threads.  Every
+ * Everything runs on the caller's libev loop; no threads.  Callbacks may
+ * call proxy_source_control()/proxy_target_answer() but must not free the
+ * proxy that called them (break the loop or use a timer instead).  Every
  * char **cause is set to a malloc'd one-line message on failure and must be
  * freed by the caller.  json objects passed to callbacks are borrowed for
  * the duration of the callback; messages passed in are stolen.
@@ -149,11 +151,11 @@ struct proxy_target *proxy_target_start(struct ev_loop *loop,
     char **cause);
 
 /*
- * Answers the current control message (answer stolen).  Returns -1 with
- * *cause set if none is waiting for an answer or the session ended.  An
- * answer with "status" other than "ready" still makes the session live
- * only if the caller wants it: the session goes live at the first answer
- * whose "status" is "ready".
+ * Answers the current control message (answer stolen; cause may be NULL).
+ * Returns -1 with *cause set if none is waiting for an answer or the
+ * session ended.  The session goes live (its data connections are
+ * accepted) at the first answer whose "status" is "ready"; answer anything
+ * else (e.g. {"status":"refused","reason":...}) to keep strangers out.
  */
 int proxy_target_answer(struct proxy_target *, struct json_object *answer,
     char **cause);
