@@ -13,6 +13,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_abort_entry,
 	&cmd_check_entry,
 	&cmd_dirty_rate_entry,
+	&cmd_drain_entry,
 	&cmd_exporter_entry,
 	&cmd_evict_entry,
 	&cmd_guest_entry,

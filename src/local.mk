@@ -13,10 +13,10 @@ src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
 	src/exporter.h src/exporter.c src/cmd-exporter.c
 src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
-	src/cmd-evict.c
+	src/cmd-evict.c src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
 integration_tests += tests/integration/evict-check.sh \
-	tests/integration/evict-strategies.sh
+	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh
 
 qmigrate_SOURCES = src/main.c
 # Everything but main.c also goes in a library so unit tests link the same

@@ -439,6 +439,16 @@ struct evict_options {
 };
 int	 evict_run(const struct evict_options *);
 
+/* drain.c: a node's evacuation, one evict child per VM. */
+struct drain_options {
+	const char	*inventory;
+	int		 max_parallel;
+	const char	*slot_dir;
+	const char	*policy_path;
+	const char	*node;
+};
+int	 drain_run(const struct drain_options *);
+
 /* preflight.c */
 int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
 	    struct json_object **conditions, char **summary);
