@@ -18,7 +18,7 @@
  *                             reverse order, each fully set up before the
  *                             next is opened
  *   deaf PATH                 unix listener that accepts once, never reads
- *   flood HOST PORT N         opens N TCP connections that send one byte
+ *   flood HOST PORT N         opens N TCP connections at once that send one byte
  *                             and then nothing; prints "open N", waits
  *
  * Exit status: 0 success, 1 wrong data or usage, 3 connection failed.
@@ -547,18 +547,53 @@ mode_deaf(const char *path)
 	return 0;
 }
 
+/*
+ * Opens n TCP connections at once (non-blocking: those beyond the
+ * listener's backlog wait in SYN_SENT), sends one byte of a TLS record
+ * header on each that connects, then holds them all.
+ */
 static int
 mode_flood(const char *host, const char *port, int n)
 {
-	int i, fd;
+	struct addrinfo	 hints, *res;
+	struct pollfd	*pfd;
+	double		 end;
+	int		 i, fd, left;
 
+	memset(&hints, 0, sizeof hints);
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		die(1, "%s:%s: cannot resolve", host, port);
+	pfd = calloc((size_t)n, sizeof *pfd);
 	for (i = 0; i < n; i++) {
-		fd = tcp_connect(host, port);
-		if (write(fd, "\x16", 1) != 1)
-			die(3, "write: %s", strerror(errno));
+		fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		if (fd == -1)
+			die(3, "socket %d: %s", i, strerror(errno));
+		if (connect(fd, res->ai_addr, res->ai_addrlen) == -1 &&
+		    errno != EINPROGRESS)
+			die(3, "connect %d: %s", i, strerror(errno));
+		pfd[i].fd = fd;
+		pfd[i].events = POLLOUT;
 	}
+	freeaddrinfo(res);
 	printf("open %d\n", n);
 	fflush(stdout);
+	/* Send the byte for a while, then just hold the sockets. */
+	end = now() + 5;
+	left = n;
+	while (left > 0 && now() < end) {
+		if (poll(pfd, (nfds_t)n, 100) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & POLLOUT))
+				continue;
+			/* A reset by the proxy is fine: it refused us. */
+			(void)!write(pfd[i].fd, "\x16", 1);
+			pfd[i].events = 0;
+			pfd[i].fd = -pfd[i].fd - 1;	/* poll ignores it */
+			left--;
+		}
+	}
 	for (;;)
 		pause();
 	return 0;
