@@ -12,11 +12,12 @@
  *                             then fed at once ("conn 0" ... "conn N-1")
  *   stall PATH BYTES          sends BYTES, then neither sends nor closes;
  *                             prints "closed after S s" when the peer does
- *   tls-order HOST PORT DIR NAME N BYTES
+ *   tls-order HOST PORT DIR NAME N BYTES [TARGET-LOG]
  *                             a raw source side: control connection, then
  *                             N data connections with sequence numbers in
- *                             reverse order, each fully set up before the
- *                             next is opened
+ *                             reverse order, each fully set up (and, given
+ *                             the target's -v log, seen held there) before
+ *                             the next is opened
  *   deaf PATH                 unix listener that accepts once, never reads
  *   flood HOST PORT N         opens N TCP connections at once that send one byte
  *                             and then nothing; prints "open N", waits
@@ -460,9 +461,37 @@ tls_write_all(SSL *ssl, const void *buf, size_t len)
 		die(3, "TLS write failed");
 }
 
+/*
+ * Waits (10 s at most) until file has a line with "conn SEQ from " and
+ * "held until": the target has this connection in its hold list.
+ */
+static void
+wait_held(const char *file, int seq)
+{
+	char	 line[1024], want[64];
+	double	 end = now() + 10;
+	FILE	*f;
+
+	snprintf(want, sizeof want, "conn %d from ", seq);
+	while (now() < end) {
+		if ((f = fopen(file, "r")) != NULL) {
+			while (fgets(line, sizeof line, f) != NULL) {
+				if (strstr(line, want) != NULL &&
+				    strstr(line, "held until") != NULL) {
+					fclose(f);
+					return;
+				}
+			}
+			fclose(f);
+		}
+		usleep(20000);
+	}
+	die(1, "%s: conn %d never held", file, seq);
+}
+
 static int
 mode_tls_order(const char *host, const char *port, const char *dir,
-    const char *name, int n, uint64_t bytes)
+    const char *name, int n, uint64_t bytes, const char *logfile)
 {
 	SSL_CTX			*ctx = client_ctx(dir);
 	SSL			*ctl, **data;
@@ -500,6 +529,9 @@ mode_tls_order(const char *host, const char *port, const char *dir,
 		tls_write_all(data[i], hdr, sizeof hdr);
 		snprintf(line, sizeof line, "conn %d\n", i);
 		tls_write_all(data[i], line, strlen(line));
+		/* Make sure the target got it before opening the next. */
+		if (logfile != NULL && i > 0)
+			wait_held(logfile, i);
 	}
 	for (i = 0; i < n; i++) {
 		for (left = bytes; left > 0; left -= chunk) {
@@ -615,9 +647,10 @@ main(int argc, char **argv)
 		    strtoull(argv[4], NULL, 10));
 	if (argc == 4 && strcmp(argv[1], "stall") == 0)
 		return mode_stall(argv[2], strtoull(argv[3], NULL, 10));
-	if (argc == 8 && strcmp(argv[1], "tls-order") == 0)
+	if ((argc == 8 || argc == 9) && strcmp(argv[1], "tls-order") == 0)
 		return mode_tls_order(argv[2], argv[3], argv[4], argv[5],
-		    atoi(argv[6]), strtoull(argv[7], NULL, 10));
+		    atoi(argv[6]), strtoull(argv[7], NULL, 10),
+		    argc == 9 ? argv[8] : NULL);
 	if (argc == 3 && strcmp(argv[1], "deaf") == 0)
 		return mode_deaf(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "flood") == 0)

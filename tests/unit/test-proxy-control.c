@@ -189,7 +189,7 @@ test_control_and_data(void **state)
 	struct proxy_hdr	 h;
 	uint8_t			 hdr[PROXY_HDR_SIZE];
 	char			*cause = NULL, port[16], buf[16];
-	int			 lfd, cfd, qfd, sfd, zero = 0;
+	int			 lfd, cfd, qfd, sfd;
 
 	memset(&f, 0, sizeof f);
 	f.loop = ev_loop_new(EVFLAG_AUTO);
@@ -297,7 +297,6 @@ test_control_and_data(void **state)
 	proxy_source_free(f.src);
 	run_until(&f, &f.ended);
 	assert_non_null(f.end_error);
-	(void)zero;
 
 	proxy_target_free(f.tgt);
 	close(lfd);
