@@ -21,6 +21,8 @@
 #define MAX_PREDICTED_SECONDS	20.0
 /* Passes to give the CPU throttle before the next step. */
 #define THROTTLE_PASSES		4
+/* Passes at the maximum throttle before giving up on it. */
+#define THROTTLE_FULL_PASSES	3
 /* Post-copy waits at most this long for a low point of remaining data. */
 #define LOW_POINT_WAIT		3.0
 
@@ -92,10 +94,22 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		    "downtime limit: throttling the vCPUs (auto-converge)", s);
 		return;
 	}
-	if (ctl->throttling && ctl->stalled_passes < THROTTLE_PASSES &&
-	    s->throttle_pct < 99 &&
-	    (cfg->allow_post_copy || cfg->allow_workload_disruption))
-		return;	/* let the throttle bite before the next step */
+	if (ctl->throttling) {
+		/*
+		 * Let the throttle bite before the next step.  When that step
+		 * would be an abort, give it until it has held at its maximum
+		 * for a few passes: a throttled guest may still converge.
+		 */
+		int last = !cfg->allow_post_copy &&
+		    !(cfg->allow_workload_disruption && !ctl->paused);
+
+		if (s->throttle_pct >= 99)
+			ctl->throttle_full_passes++;
+		if (last ? ctl->throttle_full_passes < THROTTLE_FULL_PASSES :
+		    ctl->stalled_passes < THROTTLE_PASSES &&
+		    s->throttle_pct < 99)
+			return;
+	}
 	if (cfg->allow_post_copy) {
 		ctl->want_postcopy = 1;
 		ctl->last_action_t = s->t;
@@ -107,38 +121,45 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		    "that pre-copy completes (workload disruption allowed)", s);
 		return;
 	}
-	if (ctl->paused || (ctl->throttling && s->throttle_pct < 99))
-		return;	/* a paused or still-throttling guest converges */
+	if (ctl->paused)
+		return;	/* a paused guest converges */
+	if (ctl->stalled_passes < 2)
+		return;	/* one pass can mislead: abort on the second */
 	decide(d, CTL_ABORT, 0, "cannot converge and neither post-copy nor "
 	    "workload disruption is allowed: aborting while the guest still "
 	    "runs on the source", s);
 }
 
 void
-ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *s,
+ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
     struct ctl_decision *d)
 {
-	double	floor, predicted;
-	int	new_pass = 0, late;
+	struct ctl_sample	 measured = *sample, *s = &measured;
+	double			 floor, predicted;
+	int			 new_pass = 0, late;
 
 	if (ctl->postcopy)
 		return;
 
 	if (s->pass != ctl->last_pass) {
-		if (ctl->last_pass != 0) {
+		/*
+		 * QEMU's mbps covers the last 100 ms or so and dips whenever
+		 * the machine is busy; the bytes sent over a whole pass are
+		 * what pre-copy can count on.
+		 */
+		if (ctl->last_pass != 0 && s->t > ctl->pass_start_t + 0.2 &&
+		    s->transferred > ctl->pass_start_bytes)
+			ctl->pass_bandwidth = (double)(s->transferred -
+			    ctl->pass_start_bytes) / (s->t - ctl->pass_start_t);
+		ctl->pass_start_t = s->t;
+		ctl->pass_start_bytes = s->transferred;
+		if (ctl->last_pass != 0)
 			ctl->prev_pass_min = ctl->pass_min_remaining;
-			ctl->prev_pass_max = ctl->pass_max_remaining;
-		}
-		ctl->pass_min_remaining = ctl->pass_max_remaining =
-		    s->remaining;
+		ctl->pass_min_remaining = s->remaining;
 		ctl->last_pass = s->pass;
 		new_pass = 1;
-	} else {
-		if (s->remaining < ctl->pass_min_remaining)
-			ctl->pass_min_remaining = s->remaining;
-		if (s->remaining > ctl->pass_max_remaining)
-			ctl->pass_max_remaining = s->remaining;
-	}
+	} else if (s->remaining < ctl->pass_min_remaining)
+		ctl->pass_min_remaining = s->remaining;
 
 	if (ctl->want_postcopy) {
 		/*
@@ -161,18 +182,21 @@ ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *s,
 	    s->t - ctl->last_progress > (double)ctl->cfg.progress_timeout);
 
 	/*
-	 * The first pass copies everything; judge from the third on, when a
-	 * whole pass after a dirty-bitmap sync has been seen.  What QEMU must
-	 * fit into the downtime at switchover is a pass's dirty set: the
-	 * remaining data just after the sync, the pass's high point.
+	 * The first pass copies everything; judge from the second on.  What
+	 * QEMU must fit into the downtime at switchover is the dirty set a
+	 * pass leaves behind: the remaining data just after a dirty-bitmap
+	 * sync, which is this first sample of the new pass (MIGRATION_PASS
+	 * triggers it at once).
 	 */
-	if (!new_pass || s->pass < 3 || ctl->prev_pass_max == 0) {
+	if (!new_pass || s->pass < 2) {
 		if (late && s->t - ctl->last_action_t > 5)
 			escalate(ctl, s, (double)s->remaining, d);
 		return;
 	}
 
-	floor = (double)ctl->prev_pass_max;
+	floor = (double)s->remaining;
+	if (ctl->pass_bandwidth > 0)
+		s->bandwidth = ctl->pass_bandwidth;
 	predicted = predict_seconds(floor, s->bandwidth, s->dirty_rate,
 	    (double)ctl->downtime_ms);
 	if (predicted <= MAX_PREDICTED_SECONDS && !late) {

@@ -34,3 +34,14 @@ unit_tests += tests/unit/test-ctl
 tests_unit_test_ctl_SOURCES = tests/unit/test-ctl.c
 tests_unit_test_ctl_LDADD = $(unit_ldadd)
 tests_unit_test_ctl_CFLAGS = $(unit_cflags)
+
+# Migration driver tests (real QEMU).
+integration_tests += tests/integration/migrate-precopy.sh \
+	tests/integration/migrate-control.sh \
+	tests/integration/converge-postcopy-adaptive.sh \
+	tests/integration/converge-postcopy-kubevirt.sh \
+	tests/integration/converge-pause-adaptive.sh \
+	tests/integration/converge-pause-kubevirt.sh \
+	tests/integration/converge-autoconverge-adaptive.sh \
+	tests/integration/converge-autoconverge-kubevirt.sh
+EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh

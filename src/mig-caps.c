@@ -130,9 +130,14 @@ mig_plan_apply(struct qmp_conn *conn, const struct mig_plan *plan, int source,
 		    json_object_new_uint64(plan->bandwidth));
 		json_object_object_add(p, "downtime-limit",
 		    json_object_new_uint64(plan->downtime_ms));
-		if (plan->auto_converge)
+		if (plan->auto_converge) {
+			/* QEMU wants initial <= max: a disarmed throttle is 1%. */
+			json_object_object_add(p, "cpu-throttle-initial",
+			    json_object_new_int(plan->max_cpu_throttle < 20 ?
+			    plan->max_cpu_throttle : 20));
 			json_object_object_add(p, "max-cpu-throttle",
 			    json_object_new_int(plan->max_cpu_throttle));
+		}
 	}
 	if (json_object_object_length(p) == 0) {
 		json_object_put(p);

@@ -157,7 +157,12 @@ source_act(struct mig_source *ms, const struct ctl_decision *d,
 		cmd = "migrate-set-parameters";
 		break;
 	case CTL_AUTO_CONVERGE:
+		/* Arm the throttle QEMU was given disarmed (mig-caps.c). */
 		args = json_object_new_object();
+		json_object_object_add(args, "cpu-throttle-initial",
+		    json_object_new_int(30));
+		json_object_object_add(args, "cpu-throttle-increment",
+		    json_object_new_int(20));
 		json_object_object_add(args, "max-cpu-throttle",
 		    json_object_new_int((int)d->value));
 		cmd = "migrate-set-parameters";

@@ -153,10 +153,12 @@ struct ctl {
 	/* adaptive */
 	uint64_t		last_pass;
 	int			stalled_passes;	/* passes judged divergent */
+	int			throttle_full_passes; /* ... at 99% throttle */
 	uint64_t		pass_min_remaining; /* low point of this pass */
 	uint64_t		prev_pass_min;	    /* low point of the last */
-	uint64_t		pass_max_remaining; /* what this pass must send */
-	uint64_t		prev_pass_max;	    /* ... and the last one */
+	double			pass_start_t;	/* when this pass began */
+	uint64_t		pass_start_bytes; /* transferred by then */
+	double			pass_bandwidth;	/* bytes/s over the last pass */
 	int			want_postcopy;
 	double			last_action_t;
 };

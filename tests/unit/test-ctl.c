@@ -44,11 +44,13 @@ run_trace(struct ctl *ctl, double bw, double dirty, double wss, double limit,
 	struct ctl_sample	s;
 	struct ctl_decision	d;
 	double			t = 0, remaining = GiB, pass_left = GiB;
+	double			sent = 0;
 	uint64_t		pass = 1;
 
 	memset(&d, 0, sizeof d);
 	while (t < limit) {
 		t += 0.5;
+		sent += bw * 0.5;
 		pass_left -= bw * 0.5;
 		if (pass_left <= 0) {
 			pass++;
@@ -62,8 +64,10 @@ run_trace(struct ctl *ctl, double bw, double dirty, double wss, double limit,
 		s.pass = pass;
 		s.total = (uint64_t)GiB;
 		s.remaining = (uint64_t)remaining;
+		s.transferred = (uint64_t)sent;
 		s.dirty_rate = dirty;
-		s.bandwidth = bw;
+		/* QEMU's mbps is a 100 ms window: make it dip now and then. */
+		s.bandwidth = (int)(t * 2) % 3 == 0 ? bw / 40 : bw;
 		ctl_step(ctl, &s, &d);
 		if (d.action != CTL_NONE && d.action != CTL_SET_DOWNTIME)
 			break;
@@ -242,12 +246,21 @@ test_adaptive_raises_downtime_when_enough(void **state)
 	s.t = 5;
 	s.remaining = (uint64_t)(50 * MiB);
 	ctl_step(&ctl, &s, &d);
-	s.pass = 3;
-	s.t = 6;
-	ctl_step(&ctl, &s, &d);
 	assert_int_equal(d.action, CTL_SET_DOWNTIME);
 	/* 50 MiB at 100 MiB/s is 500 ms, plus a quarter of margin. */
 	assert_int_equal(d.value, 625);
+	/* Enough a pass later: nothing more to do. */
+	s.pass = 3;
+	s.t = 6;
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_NONE);
+	/* The guest got busier: the next step doubles the limit. */
+	s.pass = 4;
+	s.t = 7;
+	s.remaining = (uint64_t)(80 * MiB);
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_SET_DOWNTIME);
+	assert_int_equal(d.value, 1250);
 }
 
 int

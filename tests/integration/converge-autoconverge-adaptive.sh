@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# A busy guest finished by autoconverge under the adaptive controller (tests/migrate-converge.sh).
+. "$top_srcdir/tests/migrate-converge.sh" autoconverge adaptive

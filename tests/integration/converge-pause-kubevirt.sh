@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# A busy guest finished by pause under the kubevirt controller (tests/migrate-converge.sh).
+. "$top_srcdir/tests/migrate-converge.sh" pause kubevirt

@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# A busy guest finished by postcopy under the adaptive controller (tests/migrate-converge.sh).
+. "$top_srcdir/tests/migrate-converge.sh" postcopy adaptive

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Plain pre-copy of a busy guest over a unix socket: the guest arrives
+# intact and keeps counting, the status file is readable while it runs,
+# --events streams one JSON line per change, and both sides exit 0.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+setup_tmp
+
+mig_start_pair 128 50
+mig_incoming
+[ "$(status_get "$TMP/dst.status" .role)" = target ] || fail "dst status has no role"
+
+# 64 MiB/s: slow enough to read the status while it runs.
+mig_policy slow '{ "bandwidthPerMigration": "64Mi" }'
+mig_migrate --policy "$TMP/slow.json"
+wait_for 30 "source status Running" status_is "$TMP/src.status" .phase Running
+status_get "$TMP/src.status" .progress.dataTotal | grep -Eq '^[1-9][0-9]+$' ||
+	fail "no dataTotal while running"
+[ "$(status_get "$TMP/src.status" .configuration.bandwidthPerMigration)" = 67108864 ] ||
+	fail "effective configuration not in the status"
+
+expect_exit migrate 0 120
+expect_exit incoming 0 60
+assert_moved
+
+src=$TMP/src.status
+[ "$(status_get "$src" .phase)" = Succeeded ] || fail "phase not Succeeded"
+[ "$(status_get "$src" .completed)" = true ] || fail "completed not true"
+[ "$(status_get "$src" .policy)" = slow ] || fail "policy name missing"
+[ "$(status_get "$src" .progress.downtimeMs)" -lt 2000 ] || fail "downtime too long"
+[ -n "$(status_get "$src" .endTimestamp)" ] || fail "no endTimestamp"
+[ "$(status_get "$TMP/dst.status" .phase)" = Succeeded ] || fail "target not Succeeded"
+
+# Events: valid JSON lines, phases in order, progress samples between.
+jq -e . "$TMP/migrate.out" >/dev/null || fail "--events output is not JSON lines"
+phases=$(jq -r 'select(.event == "phase") | .status.phase' "$TMP/migrate.out" | tr '\n' ' ')
+[ "$phases" = "Running Succeeded " ] || fail "phase events: $phases"
+[ "$(grep -c '"event":"progress"' "$TMP/migrate.out")" -ge 2 ] || fail "fewer than 2 progress events"
+echo "ok: pre-copy moved the guest ($(last_progress "$TMP/dst.serial"))"

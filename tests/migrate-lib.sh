@@ -1,0 +1,89 @@
+# tests/migrate-lib.sh: what the migration driver's tests share; sourced
+# after tests/lib.sh.
+#
+# A pair is two memguests with identical machines: src (running) and dst
+# (-incoming defer).  Each also gets a second QMP monitor, NAME.mon, because
+# a QMP socket serves one client at a time and qmigrate holds NAME.qmp.
+
+need_cmd jq
+
+# mig_policy NAME MIGRATION-JSON: writes $TMP/NAME.json, a policy that
+# applies to every VM with the given migration section.
+mig_policy() {
+	printf '{ "name": "%s", "migration": %s }\n' "$1" "$2" >"$TMP/$1.json"
+}
+
+# mig_start_pair MIB RATE: boots src and dst.
+mig_start_pair() {
+	start_memguest src "$1" "$2" -qmp "unix:$TMP/src.mon,server=on,wait=off"
+	start_memguest_incoming dst "$1" -qmp "unix:$TMP/dst.mon,server=on,wait=off"
+}
+
+# mig_incoming [ARGS...]: qmigrate incoming for dst, in the background
+# (name "incoming"), status in $TMP/dst.status.
+mig_incoming() {
+	bg_start incoming "$QMIGRATE" incoming --qmp "$TMP/dst.qmp" \
+		--listen "unix:$TMP/mig.sock" --status-file "$TMP/dst.status" "$@"
+	wait_for 30 "dst prepared" status_is "$TMP/dst.status" .phase TargetReady
+}
+
+# mig_migrate [ARGS...]: qmigrate migrate for src, in the background (name
+# "migrate"), status in $TMP/src.status and event lines in migrate.out.
+mig_migrate() {
+	bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
+		--to "unix:$TMP/mig.sock" --status-file "$TMP/src.status" \
+		--events "$@"
+}
+
+# status_get FILE JQ-PATH: prints a value of a status document.
+status_get() {
+	jq -r "$2" "$1" 2>/dev/null
+}
+
+# status_is FILE JQ-PATH VALUE: true when the document says so.
+status_is() {
+	[ "$(status_get "$1" "$2")" = "$3" ]
+}
+
+# mon NAME COMMAND [JSON]: QMP through the second monitor.
+mon() {
+	local name=$1
+	shift
+	"$QMIGRATE" qmp --qmp "$TMP/$name.mon" "$@"
+}
+
+# run_state NAME: QEMU's run state (running, paused, postmigrate, ...).
+run_state() {
+	mon "$1" query-status | jq -r .status
+}
+
+# expect_exit NAME CODE TIMEOUT: the background command NAME ends with CODE.
+expect_exit() {
+	local rc=0
+	bg_wait "$1" "$3" || rc=$?
+	[ "$rc" -eq "$2" ] || {
+		cat "$TMP/$1.err" >&2
+		fail "$1 exited $rc, expected $2"
+	}
+}
+
+# assert_moved: the guest runs on dst, counting, memory intact; src is done.
+assert_moved() {
+	[ "$(run_state dst)" = running ] || fail "dst is $(run_state dst), not running"
+	[ "$(run_state src)" = postmigrate ] || fail "src is $(run_state src), not postmigrate"
+	wait_progress "$TMP/dst.serial" 30
+	wait_progress "$TMP/dst.serial" 30
+	assert_no_corrupt "$TMP/dst.serial"
+}
+
+# assert_stayed: the guest still runs on src, counting, memory intact.
+assert_stayed() {
+	[ "$(run_state src)" = running ] || fail "src is $(run_state src), not running"
+	wait_progress "$TMP/src.serial" 30
+	assert_no_corrupt "$TMP/src.serial"
+}
+
+# decisions FILE: the controller's actions, space separated.
+decisions() {
+	status_get "$1" '[.decisions[].action] | join(" ")'
+}
