@@ -11,7 +11,7 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
-	src/exporter.h src/exporter.c src/cmd-exporter.c
+	src/exporter.h src/exporter.c src/cmd-exporter.c src/cmd-watch.c
 src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 	src/cmd-evict.c src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
