@@ -43,5 +43,6 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/converge-pause-adaptive.sh \
 	tests/integration/converge-pause-kubevirt.sh \
 	tests/integration/converge-autoconverge-adaptive.sh \
-	tests/integration/converge-autoconverge-kubevirt.sh
+	tests/integration/converge-autoconverge-kubevirt.sh \
+	tests/integration/migrate-abort.sh
 EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh

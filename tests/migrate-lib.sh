@@ -4,6 +4,11 @@
 # A pair is two memguests with identical machines: src (running) and dst
 # (-incoming defer).  Each also gets a second QMP monitor, NAME.mon, because
 # a QMP socket serves one client at a time and qmigrate holds NAME.qmp.
+#
+# A test that needs a second pair sets PAIR to a name prefix (PAIR=b-: guests
+# b-src and b-dst, processes b-incoming and b-migrate, b-src.status, ...);
+# every function below uses the pair PAIR names (empty: the first pair).
+PAIR=
 
 need_cmd jq
 
@@ -15,24 +20,28 @@ mig_policy() {
 
 # mig_start_pair MIB RATE: boots src and dst.
 mig_start_pair() {
-	start_memguest src "$1" "$2" -qmp "unix:$TMP/src.mon,server=on,wait=off"
-	start_memguest_incoming dst "$1" -qmp "unix:$TMP/dst.mon,server=on,wait=off"
+	start_memguest "${PAIR}src" "$1" "$2" \
+		-qmp "unix:$TMP/${PAIR}src.mon,server=on,wait=off"
+	start_memguest_incoming "${PAIR}dst" "$1" \
+		-qmp "unix:$TMP/${PAIR}dst.mon,server=on,wait=off"
 }
 
 # mig_incoming [ARGS...]: qmigrate incoming for dst, in the background
 # (name "incoming"), status in $TMP/dst.status.
 mig_incoming() {
-	bg_start incoming "$QMIGRATE" incoming --qmp "$TMP/dst.qmp" \
-		--listen "unix:$TMP/mig.sock" --status-file "$TMP/dst.status" "$@"
-	wait_for 30 "dst prepared" status_is "$TMP/dst.status" .phase TargetReady
+	bg_start "${PAIR}incoming" "$QMIGRATE" incoming \
+		--qmp "$TMP/${PAIR}dst.qmp" --listen "unix:$TMP/${PAIR}mig.sock" \
+		--status-file "$TMP/${PAIR}dst.status" "$@"
+	wait_for 30 "${PAIR}dst prepared" \
+		status_is "$TMP/${PAIR}dst.status" .phase TargetReady
 }
 
 # mig_migrate [ARGS...]: qmigrate migrate for src, in the background (name
 # "migrate"), status in $TMP/src.status and event lines in migrate.out.
 mig_migrate() {
-	bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
-		--to "unix:$TMP/mig.sock" --status-file "$TMP/src.status" \
-		--events "$@"
+	bg_start "${PAIR}migrate" "$QMIGRATE" migrate \
+		--qmp "$TMP/${PAIR}src.qmp" --to "unix:$TMP/${PAIR}mig.sock" \
+		--status-file "$TMP/${PAIR}src.status" --events "$@"
 }
 
 # status_get FILE JQ-PATH: prints a value of a status document.
@@ -69,18 +78,20 @@ expect_exit() {
 
 # assert_moved: the guest runs on dst, counting, memory intact; src is done.
 assert_moved() {
-	[ "$(run_state dst)" = running ] || fail "dst is $(run_state dst), not running"
-	[ "$(run_state src)" = postmigrate ] || fail "src is $(run_state src), not postmigrate"
-	wait_progress "$TMP/dst.serial" 30
-	wait_progress "$TMP/dst.serial" 30
-	assert_no_corrupt "$TMP/dst.serial"
+	local src=${PAIR}src dst=${PAIR}dst
+	[ "$(run_state $dst)" = running ] || fail "$dst is $(run_state $dst), not running"
+	[ "$(run_state $src)" = postmigrate ] || fail "$src is $(run_state $src), not postmigrate"
+	wait_progress "$TMP/$dst.serial" 30
+	wait_progress "$TMP/$dst.serial" 30
+	assert_no_corrupt "$TMP/$dst.serial"
 }
 
 # assert_stayed: the guest still runs on src, counting, memory intact.
 assert_stayed() {
-	[ "$(run_state src)" = running ] || fail "src is $(run_state src), not running"
-	wait_progress "$TMP/src.serial" 30
-	assert_no_corrupt "$TMP/src.serial"
+	local src=${PAIR}src
+	[ "$(run_state $src)" = running ] || fail "$src is $(run_state $src), not running"
+	wait_progress "$TMP/$src.serial" 30
+	assert_no_corrupt "$TMP/$src.serial"
 }
 
 # decisions FILE: the controller's actions, space separated.
