@@ -13,50 +13,9 @@
 
 #include <ev.h>
 
-#include "qmigrate.h"
+/* proxy.h first: qmigrate.h declares its log hook when it is in. */
 #include "proxy.h"
-
-static void
-proxy_log_hook(enum proxy_log_level level, const char *msg, void *arg)
-{
-	switch (level) {
-	case PROXY_LOG_WARN:
-		log_warnx("%s", msg);
-		break;
-	case PROXY_LOG_INFO:
-		log_info("%s", msg);
-		break;
-	case PROXY_LOG_DEBUG:
-		log_debug("%s", msg);
-		break;
-	}
-}
-
-/*
- * Splits "SCHEME:HOST:PORT" ("[v6]:PORT" allowed) into malloc'd host and
- * port.  Returns 0, or -1 when the form is wrong.
- */
-static int
-split_hostport(const char *s, char **host, char **port)
-{
-	const char *colon;
-
-	if (*s == '[') {
-		const char *end = strchr(s, ']');
-
-		if (end == NULL || end[1] != ':' || end[2] == '\0')
-			return -1;
-		*host = xstrndup(s + 1, (size_t)(end - s - 1));
-		*port = xstrdup(end + 2);
-		return 0;
-	}
-	colon = strrchr(s, ':');
-	if (colon == NULL || colon[1] == '\0')
-		return -1;
-	*host = xstrndup(s, (size_t)(colon - s));
-	*port = xstrdup(colon + 1);
-	return 0;
-}
+#include "qmigrate.h"
 
 /* Parses "tls:HOST:PORT" or "tcp:HOST:PORT" (plaintext). */
 static int
@@ -209,7 +168,7 @@ cmd_proxy_exec(int argc, char **argv)
 		goto out;
 	}
 
-	proxy_set_log(proxy_log_hook, NULL);
+	proxy_set_log(proxy_log_to_qmigrate, NULL);
 	if (!plain) {
 		tls = proxy_tls_load(dir, !is_source, tls12, pin, &cause);
 		if (tls == NULL) {

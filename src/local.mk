@@ -5,6 +5,7 @@ src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
+	src/net.c src/mig-tls.c \
 	src/mig-caps.c src/mig-config.c src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c \
 	src/cmd-incoming.c src/cmd-abort.c
@@ -38,6 +39,7 @@ tests_unit_test_ctl_CFLAGS = $(unit_cflags)
 # Migration driver tests (real QEMU).
 integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-control.sh \
+	tests/integration/migrate-tls.sh \
 	tests/integration/converge-postcopy-adaptive.sh \
 	tests/integration/converge-postcopy-kubevirt.sh \
 	tests/integration/converge-pause-adaptive.sh \

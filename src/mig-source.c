@@ -36,6 +36,7 @@ struct mig_source {
 	struct mig_plan		 plan;
 	struct ctl		 ctl;
 	char			*qemu_uri;	/* where QEMU migrates to */
+	struct mig_tls_source	*tls;		/* tls: URIs only */
 	double			 t0;		/* monotonic, at migrate */
 	int			 paused_by_us;
 	int			 saw_active;
@@ -237,6 +238,15 @@ source_abort(struct mig_source *ms, enum mig_failure why, const char *reason)
 	status_changed(st, "abort");
 	ms->cancel_sent = 1;
 	ms->abort_deadline = now_monotonic() + ABORT_TIMEOUT;
+	if (ms->tls != NULL) {
+		json_object *msg = json_object_new_object();
+
+		json_object_object_add(msg, "type",
+		    json_object_new_string("abort"));
+		json_object_object_add(msg, "reason",
+		    json_object_new_string(reason));
+		mig_tls_source_notify(ms->tls, msg);
+	}
 	if (!ms->saw_active && strcmp(st->progress.qemu_status, "none") == 0) {
 		/* migrate was never sent: nothing to cancel. */
 		st->abort_status = ABORT_SUCCEEDED;
@@ -489,6 +499,61 @@ source_reattach(struct mig_source *ms, const char *qstatus)
 	return 0;
 }
 
+/*
+ * tls: the target qmigrate gets this migration's configuration and applies
+ * it to its QEMU before any guest memory moves, or refuses it.
+ */
+static int
+source_offer(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	json_object	*offer = json_object_new_object(), *answer = NULL;
+	json_object	*v, *reply = NULL;
+	char		*cause = NULL, version[32];
+	int		 major, minor, micro, running = 1, ok;
+
+	qmp_qemu_version(ms->w.qmp, &major, &minor, &micro);
+	snprintf(version, sizeof version, "%d.%d.%d", major, minor, micro);
+	if (qmp_call(ms->w.qmp, "query-status", NULL, &reply, 10,
+	    &cause) == 0) {
+		running = json_object_object_get_ex(reply, "running", &v) &&
+		    json_object_get_boolean(v);
+		json_object_put(reply);
+	} else
+		free(cause);
+	cause = NULL;
+	json_object_object_add(offer, "type",
+	    json_object_new_string("migration"));
+	json_object_object_add(offer, "migrationUid",
+	    json_object_new_string(st->uid));
+	json_object_object_add(offer, "qemuVersion",
+	    json_object_new_string(version));
+	json_object_object_add(offer, "guestRunning",
+	    json_object_new_boolean(running));
+	json_object_object_add(offer, "plan", mig_plan_to_json(&ms->plan));
+
+	status_set_phase(st, PHASE_PREPARING_TARGET);
+	if (mig_tls_source_offer(ms->tls, offer, 60, &answer, &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "target %s: %s", ms->o->uri,
+		    cause);
+		free(cause);
+		return -1;
+	}
+	ok = json_object_object_get_ex(answer, "status", &v) &&
+	    strcmp(json_object_get_string(v), "ready") == 0;
+	if (!ok) {
+		status_fail(st, FAIL_CONTROL, "target %s refused the "
+		    "migration: %s", ms->o->uri,
+		    json_object_object_get_ex(answer, "reason", &v) ?
+		    json_object_get_string(v) : "no reason given");
+		json_object_put(answer);
+		return -1;
+	}
+	json_object_put(answer);
+	status_set_phase(st, PHASE_TARGET_READY);
+	return 0;
+}
+
 /* Sets up the source QEMU and sends migrate.  Returns 0 or -1 (failed). */
 static int
 source_start(struct mig_source *ms)
@@ -544,6 +609,8 @@ source_start(struct mig_source *ms)
 		free(cause);
 		return -1;
 	}
+	if (ms->tls != NULL && source_offer(ms) != 0)
+		return -1;
 	args = json_object_new_object();
 	json_object_object_add(args, "uri",
 	    json_object_new_string(ms->qemu_uri));
@@ -587,13 +654,17 @@ mig_source_run(const struct mig_options *o)
 		return QM_EXIT_USAGE;
 	}
 	if (strncmp(o->uri, "tls:", 4) == 0) {
-		fprintf(stderr, "qmigrate migrate: %s: tls: needs the TLS "
-		    "proxy, which this build does not have yet\n", o->uri);
-		mig_settings_free(&ms.settings);
-		mig_watch_free(&ms.w);
-		return QM_EXIT_USAGE;
-	}
-	ms.qemu_uri = xstrdup(o->uri);
+		ms.tls = mig_tls_source_open(ms.w.loop, o, ms.w.st.uid,
+		    &ms.qemu_uri, &cause);
+		if (ms.tls == NULL) {
+			fprintf(stderr, "qmigrate migrate: %s\n", cause);
+			free(cause);
+			mig_settings_free(&ms.settings);
+			mig_watch_free(&ms.w);
+			return QM_EXIT_USAGE;
+		}
+	} else
+		ms.qemu_uri = xstrdup(o->uri);
 	status_changed(&ms.w.st, "start");
 
 	if (mig_watch_connect(&ms.w, o->qmp_path) == 0 &&
@@ -607,6 +678,7 @@ mig_source_run(const struct mig_options *o)
 		source_resume_guest(&ms);
 	rc = mig_watch_report(&ms.w);
 	slot_release();
+	mig_tls_source_close(ms.tls);
 	free(ms.qemu_uri);
 	mig_settings_free(&ms.settings);
 	mig_watch_free(&ms.w);

@@ -31,6 +31,10 @@ struct mig_target {
 	int			 recover_sent;
 	double			 recover_deadline;
 	double			 last_recover_try;
+	struct mig_tls_target	*tls;		/* tls: URIs only */
+	int			 offered;	/* the source's plan came */
+	int			 arrives_paused; /* the source guest was */
+	int			 source_aborted;
 };
 
 static const char *
@@ -131,7 +135,7 @@ on_status(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	 * or it was paused before.  Resume unless told to keep it paused.
 	 */
 	if (strcmp(state, "paused") == 0 && !mt->resuming) {
-		if (mt->o->keep_paused) {
+		if (mt->o->keep_paused || mt->arrives_paused) {
 			status_note(&mt->w.st, "guest arrived paused and is "
 			    "kept paused (--keep-paused)");
 			mig_watch_finish(&mt->w, PHASE_SUCCEEDED);
@@ -188,6 +192,9 @@ on_sample(struct mig_watch *w, json_object *reply)
 	else if (strcmp(qs, "completed") == 0)
 		mt->completed = 1;
 	else if (strcmp(qs, "failed") == 0) {
+		if (mt->source_aborted)
+			status_fail(st, FAIL_ABORTED, "the source aborted the "
+			    "migration");
 		status_fail(st, FAIL_DATA, "incoming migration failed: %s",
 		    json_object_object_get_ex(reply, "error-desc", &v) ?
 		    json_object_get_string(v) : "no reason given");
@@ -212,8 +219,13 @@ on_event(struct mig_watch *w, const char *name, json_object *data)
 static void
 on_closed(struct mig_watch *w, const char *reason)
 {
+	struct mig_target *mt = (struct mig_target *)w;
+
 	/* QEMU exits when an incoming migration fails. */
-	if (w->st.mode == MODE_POSTCOPY)
+	if (mt->source_aborted && w->st.mode != MODE_POSTCOPY)
+		status_fail(&w->st, FAIL_ABORTED, "the source aborted the "
+		    "migration; the target QEMU exited (%s)", reason);
+	else if (w->st.mode == MODE_POSTCOPY)
 		status_fail(&w->st, FAIL_POSTCOPY_LOST, "target QEMU gone "
 		    "during post-copy: %s", reason);
 	else
@@ -254,12 +266,40 @@ on_deadline(struct mig_watch *w)
 	mig_watch_finish(w, PHASE_FAILED);
 }
 
-/* Checks the target QEMU and listens.  Returns 0, or -1 (failed). */
+/* Applies the plan to the target QEMU and listens.  0, or -1 with *cause. */
 static int
-target_prepare(struct mig_target *mt)
+target_listen(struct mig_target *mt, char **cause)
 {
 	struct status	*st = &mt->w.st;
-	json_object	*reply = NULL, *v, *args;
+	json_object	*args;
+	char		*why = NULL;
+
+	json_object_object_add(st->configuration, "qemu",
+	    mig_plan_to_json(&mt->plan));
+	if (mig_plan_apply(mt->w.qmp, &mt->plan, 0, &why) != 0)
+		goto fail;
+	args = json_object_new_object();
+	json_object_object_add(args, "uri",
+	    json_object_new_string(mt->qemu_uri));
+	if (qmp_call(mt->w.qmp, "migrate-incoming", args, NULL, 10,
+	    &why) != 0)
+		goto fail;
+	status_set_phase(st, PHASE_TARGET_READY);
+	log_info("target ready: %s listening on %s", mt->o->qmp_path,
+	    mt->qemu_uri);
+	return 0;
+fail:
+	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, why);
+	free(why);
+	return -1;
+}
+
+/* Checks that the target QEMU waits for a migration. 0, or -1 (failed). */
+static int
+target_check(struct mig_target *mt)
+{
+	struct status	*st = &mt->w.st;
+	json_object	*reply = NULL, *v;
 	char		*cause = NULL;
 	int		 ok;
 
@@ -280,29 +320,130 @@ target_prepare(struct mig_target *mt)
 		    mt->o->qmp_path);
 		return -1;
 	}
-	mig_plan_make(&mt->plan, &mt->settings, mt->settings.convergence, st);
-	json_object_object_add(st->configuration, "qemu",
-	    mig_plan_to_json(&mt->plan));
-	if (mig_plan_apply(mt->w.qmp, &mt->plan, 0, &cause) != 0) {
-		status_fail(st, FAIL_CONTROL, "target QEMU %s: %s",
-		    mt->o->qmp_path, cause);
-		free(cause);
-		return -1;
-	}
-	args = json_object_new_object();
-	json_object_object_add(args, "uri",
-	    json_object_new_string(mt->qemu_uri));
-	if (qmp_call(mt->w.qmp, "migrate-incoming", args, NULL, 10,
-	    &cause) != 0) {
-		status_fail(st, FAIL_CONTROL, "target QEMU %s: %s",
-		    mt->o->qmp_path, cause);
-		free(cause);
-		return -1;
-	}
-	status_set_phase(st, PHASE_TARGET_READY);
-	log_info("target ready: %s listening on %s", mt->o->qmp_path,
-	    mt->qemu_uri);
 	return 0;
+}
+
+static void
+finish_later(int revents, void *arg)
+{
+	struct mig_target *mt = arg;
+
+	mig_watch_finish(&mt->w, PHASE_FAILED);
+}
+
+/* Answers the source's control message (the reply is stolen). */
+static void
+target_answer(struct mig_target *mt, json_object *answer)
+{
+	char *cause = NULL;
+
+	if (mig_tls_target_answer(mt->tls, answer, &cause) != 0) {
+		log_warnx("answer to the source: %s", cause);
+		free(cause);
+	}
+}
+
+/*
+ * Refuses the source's offer: answers with the reason and fails as a
+ * control-plane failure, a moment later so the answer leaves first.
+ */
+static void
+target_refuse(struct mig_target *mt, const char *reason)
+{
+	json_object *answer = json_object_new_object();
+
+	json_object_object_add(answer, "status",
+	    json_object_new_string("refused"));
+	json_object_object_add(answer, "reason",
+	    json_object_new_string(reason));
+	target_answer(mt, answer);
+	status_record_failure(&mt->w.st, FAIL_CONTROL, "refused the source's "
+	    "migration: %s", reason);
+	ev_once(mt->w.loop, -1, 0, 0.5, finish_later, mt);
+}
+
+/* The source's configuration, over tls:: check it, apply it, listen. */
+static void
+target_offer(struct mig_target *mt, json_object *msg)
+{
+	json_object	*v, *plan = NULL;
+	char		*cause = NULL, *reason = NULL;
+	int		 major, minor, micro, smaj = 0, smin = 0;
+
+	if (mt->offered) {
+		target_refuse(mt, "a migration is already under way here");
+		return;
+	}
+	mt->offered = 1;
+	if (!json_object_object_get_ex(msg, "plan", &plan) ||
+	    mig_plan_from_json(&mt->plan, plan, &cause) != 0) {
+		target_refuse(mt, cause != NULL ? cause : "no plan");
+		free(cause);
+		return;
+	}
+	qmp_qemu_version(mt->w.qmp, &major, &minor, &micro);
+	if (json_object_object_get_ex(msg, "qemuVersion", &v))
+		sscanf(json_object_get_string(v), "%d.%d", &smaj, &smin);
+	if (smaj > major || (smaj == major && smin > minor)) {
+		xasprintf(&reason, "target QEMU %d.%d.%d is older than the "
+		    "source's %s", major, minor, micro,
+		    json_object_get_string(v));
+		target_refuse(mt, reason);
+		free(reason);
+		return;
+	}
+	if (json_object_object_get_ex(msg, "guestRunning", &v) &&
+	    !json_object_get_boolean(v))
+		mt->arrives_paused = 1;
+	if (json_object_object_get_ex(msg, "migrationUid", &v))
+		status_note(&mt->w.st, "migration %s from the source over %s",
+		    json_object_get_string(v), mt->o->uri);
+	if (target_listen(mt, &cause) != 0) {
+		target_refuse(mt, cause);
+		free(cause);
+		return;
+	}
+	v = json_object_new_object();
+	json_object_object_add(v, "status", json_object_new_string("ready"));
+	target_answer(mt, v);
+}
+
+static void
+on_control(json_object *msg, const char *error, void *arg)
+{
+	struct mig_target	*mt = arg;
+	json_object		*type, *ok;
+
+	if (mt->w.done)
+		return;
+	if (msg == NULL) {
+		/* The session ended: fatal only before the stream began. */
+		if (!mt->started) {
+			status_fail(&mt->w.st, FAIL_CONTROL, "the source ended "
+			    "the session before any guest memory moved: %s",
+			    error);
+			mig_watch_finish(&mt->w, PHASE_FAILED);
+		}
+		return;
+	}
+	json_object_object_get_ex(msg, "type", &type);
+	if (type != NULL && strcmp(json_object_get_string(type),
+	    "migration") == 0) {
+		target_offer(mt, msg);
+		return;
+	}
+	if (type != NULL && strcmp(json_object_get_string(type),
+	    "abort") == 0) {
+		json_object *reason;
+
+		mt->source_aborted = 1;
+		status_note(&mt->w.st, "the source aborted: %s",
+		    json_object_object_get_ex(msg, "reason", &reason) ?
+		    json_object_get_string(reason) : "no reason given");
+	}
+	ok = json_object_new_object();
+	json_object_object_add(ok, "status", json_object_new_string("ok"));
+	target_answer(mt, ok);
 }
 
 int
@@ -329,22 +470,35 @@ mig_target_run(const struct mig_options *o)
 		return QM_EXIT_USAGE;
 	}
 	if (strncmp(o->uri, "tls:", 4) == 0) {
-		fprintf(stderr, "qmigrate incoming: %s: tls: needs the TLS "
-		    "proxy, which this build does not have yet\n", o->uri);
-		mig_settings_free(&mt.settings);
-		mig_watch_free(&mt.w);
-		return QM_EXIT_USAGE;
-	}
-	mt.qemu_uri = xstrdup(o->uri);
+		mt.tls = mig_tls_target_open(mt.w.loop, o, on_control, &mt,
+		    &mt.qemu_uri, &cause);
+		if (mt.tls == NULL) {
+			fprintf(stderr, "qmigrate incoming: %s\n", cause);
+			free(cause);
+			mig_settings_free(&mt.settings);
+			mig_watch_free(&mt.w);
+			return QM_EXIT_USAGE;
+		}
+	} else
+		mt.qemu_uri = xstrdup(o->uri);
 	status_changed(&mt.w.st, "start");
 
 	if (mig_watch_connect(&mt.w, o->qmp_path) == 0 &&
-	    target_prepare(&mt) == 0)
-		mig_watch_run(&mt.w, o->timeout);
+	    target_check(&mt) == 0) {
+		/* Over tls:, the plan comes from the source (target_offer). */
+		mig_plan_make(&mt.plan, &mt.settings, mt.settings.convergence,
+		    &mt.w.st);
+		if (mt.tls == NULL && target_listen(&mt, &cause) != 0) {
+			status_fail(&mt.w.st, FAIL_CONTROL, "%s", cause);
+			free(cause);
+		} else
+			mig_watch_run(&mt.w, o->timeout);
+	}
 	if (mt.w.st.phase != PHASE_SUCCEEDED && mt.w.st.failure == FAIL_NONE)
 		status_fail(&mt.w.st, FAIL_CONTROL, "migration ended without "
 		    "a result");
 	rc = mig_watch_report(&mt.w);
+	mig_tls_target_close(mt.tls);
 	free(mt.qemu_uri);
 	mig_settings_free(&mt.settings);
 	mig_watch_free(&mt.w);

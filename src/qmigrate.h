@@ -341,6 +341,32 @@ int	 dirty_rate_measure(struct qmp_conn *, int seconds, int sample_pages,
 void	 dirty_rate_estimate(uint64_t memory, double dirty,
 	    uint64_t bandwidth, uint64_t downtime_ms, struct dirty_estimate *);
 
+/* net.c */
+int	 split_hostport(const char *s, char **host, char **port);
+#ifdef PROXY_H
+void	 proxy_log_to_qmigrate(enum proxy_log_level, const char *msg,
+	    void *arg);
+#endif
+
+/* mig-tls.c: the proxy inside migrate and incoming, for tls: URIs */
+struct mig_tls_source;
+struct mig_tls_target;
+typedef void (*mig_tls_offer_cb)(struct json_object *msg, const char *error,
+	    void *arg);
+struct mig_tls_source *mig_tls_source_open(struct ev_loop *,
+	    const struct mig_options *, const char *uid, char **qemu_uri,
+	    char **cause);
+int	 mig_tls_source_offer(struct mig_tls_source *, struct json_object *,
+	    double timeout, struct json_object **answer, char **cause);
+void	 mig_tls_source_notify(struct mig_tls_source *, struct json_object *);
+void	 mig_tls_source_close(struct mig_tls_source *);
+struct mig_tls_target *mig_tls_target_open(struct ev_loop *,
+	    const struct mig_options *, mig_tls_offer_cb, void *arg,
+	    char **qemu_uri, char **cause);
+int	 mig_tls_target_answer(struct mig_tls_target *, struct json_object *,
+	    char **cause);
+void	 mig_tls_target_close(struct mig_tls_target *);
+
 /* log.c */
 enum log_level { LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 void	log_init(const char *progname, enum log_level level, int json);

@@ -1,0 +1,261 @@
+/*
+ * mig-tls.c: the TLS proxy inside `qmigrate migrate --to tls:` and
+ * `qmigrate incoming --listen tls:`.  QEMU on each side talks to a private
+ * unix socket in a 0700 directory; the proxy carries every connection (the
+ * main stream, multifd channels, a post-copy resume) over mutual TLS, in
+ * order.  Before any guest memory moves, the source offers its migration
+ * configuration on the proxy's control connection and the target answers
+ * ready or refuses.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ev.h>
+#include <json-c/json.h>
+
+/* proxy.h first: qmigrate.h declares its log hook when it is in. */
+#include "proxy.h"
+#include "qmigrate.h"
+
+#define DEFAULT_TLS_DIR "/etc/qmigrate/tls"
+
+struct mig_tls_source {
+	struct ev_loop		*loop;
+	struct proxy_tls	*tls;
+	struct proxy_source	*proxy;
+	char			*dir;
+	char			*sock;
+	int			 answered;
+	json_object		*answer;
+	char			*error;
+};
+
+struct mig_tls_target {
+	struct ev_loop		*loop;
+	struct proxy_tls	*tls;
+	struct proxy_target	*proxy;
+	char			*dir;
+	char			*sock;
+	mig_tls_offer_cb	 cb;
+	void			*arg;
+};
+
+/* A private directory for QEMU's side of the proxy. */
+static char *
+private_dir(char **cause)
+{
+	const char	*base = getenv("TMPDIR");
+	char		*dir;
+
+	xasprintf(&dir, "%s/qmigrate.XXXXXX", base != NULL && *base != '\0' ?
+	    base : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		xasprintf(cause, "%s: mkdtemp: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static void
+remove_private(char *dir, char *sock)
+{
+	if (sock != NULL)
+		unlink(sock);
+	if (dir != NULL)
+		rmdir(dir);
+	free(sock);
+	free(dir);
+}
+
+static struct proxy_tls *
+load_tls(const struct mig_options *o, int server, char **cause)
+{
+	const char	*dir = o->tls_dir != NULL ? o->tls_dir : DEFAULT_TLS_DIR;
+	char		*why = NULL;
+	struct proxy_tls *tls;
+
+	tls = proxy_tls_load(dir, server, o->tls12, NULL, &why);
+	if (tls == NULL) {
+		xasprintf(cause, "--tls-dir %s: %s", dir, why);
+		free(why);
+	}
+	return tls;
+}
+
+/*
+ * Starts the source side: a private unix socket for QEMU (*qemu_uri, to
+ * pass to migrate) forwarded over TLS to the target in o->uri.
+ */
+struct mig_tls_source *
+mig_tls_source_open(struct ev_loop *loop, const struct mig_options *o,
+    const char *uid, char **qemu_uri, char **cause)
+{
+	struct mig_tls_source	*ts = xcalloc(1, sizeof *ts);
+	char			*host = NULL, *port = NULL;
+
+	ts->loop = loop;
+	proxy_set_log(proxy_log_to_qmigrate, NULL);
+	if (split_hostport(o->uri + 4, &host, &port) != 0) {
+		xasprintf(cause, "--to %s: expected tls:HOST:PORT", o->uri);
+		goto fail;
+	}
+	if ((ts->tls = load_tls(o, 0, cause)) == NULL)
+		goto fail;
+	if ((ts->dir = private_dir(cause)) == NULL)
+		goto fail;
+	xasprintf(&ts->sock, "%s/%.8s.sock", ts->dir, uid);
+	ts->proxy = proxy_source_start(loop, ts->tls, ts->sock, host, port,
+	    o->tls_name, cause);
+	if (ts->proxy == NULL)
+		goto fail;
+	xasprintf(qemu_uri, "unix:%s", ts->sock);
+	free(host);
+	free(port);
+	return ts;
+fail:
+	free(host);
+	free(port);
+	mig_tls_source_close(ts);
+	return NULL;
+}
+
+static void
+on_answer(json_object *answer, const char *error, void *arg)
+{
+	struct mig_tls_source *ts = arg;
+
+	ts->answered = 1;
+	if (answer != NULL)
+		ts->answer = json_object_get(answer);
+	else
+		ts->error = xstrdup(error);
+}
+
+/*
+ * Sends the offer (stolen) and runs the loop until the target answers.
+ * Returns 0 with *answer (the caller puts it), or -1 with *cause.
+ */
+int
+mig_tls_source_offer(struct mig_tls_source *ts, json_object *offer,
+    double timeout, json_object **answer, char **cause)
+{
+	ts->answered = 0;
+	if (proxy_source_control(ts->proxy, offer, timeout, on_answer, ts,
+	    cause) != 0)
+		return -1;
+	while (!ts->answered)
+		ev_run(ts->loop, EVRUN_ONCE);
+	if (ts->error != NULL) {
+		*cause = ts->error;
+		ts->error = NULL;
+		return -1;
+	}
+	*answer = ts->answer;
+	ts->answer = NULL;
+	return 0;
+}
+
+static void
+on_notify_answer(json_object *answer, const char *error, void *arg)
+{
+	if (error != NULL)
+		log_debug("control message unanswered: %s", error);
+}
+
+/* Tells the target something without waiting (an abort, say). */
+void
+mig_tls_source_notify(struct mig_tls_source *ts, json_object *msg)
+{
+	char *cause = NULL;
+
+	if (proxy_source_control(ts->proxy, msg, 10, on_notify_answer, NULL,
+	    &cause) != 0) {
+		log_debug("control message not sent: %s", cause);
+		free(cause);
+	}
+}
+
+void
+mig_tls_source_close(struct mig_tls_source *ts)
+{
+	if (ts == NULL)
+		return;
+	proxy_source_free(ts->proxy);
+	proxy_tls_free(ts->tls);
+	json_object_put(ts->answer);
+	free(ts->error);
+	remove_private(ts->dir, ts->sock);
+	free(ts);
+}
+
+static void
+on_control(struct proxy_target *pt, json_object *msg, const char *error,
+    void *arg)
+{
+	struct mig_tls_target *tt = arg;
+
+	tt->cb(msg, error, tt->arg);
+}
+
+/*
+ * Starts the target side: TLS on the address of o->uri, forwarding to a
+ * private unix socket (*qemu_uri, for migrate-incoming).  cb gets every
+ * control message; answer each with mig_tls_target_answer().
+ */
+struct mig_tls_target *
+mig_tls_target_open(struct ev_loop *loop, const struct mig_options *o,
+    mig_tls_offer_cb cb, void *arg, char **qemu_uri, char **cause)
+{
+	struct mig_tls_target	*tt = xcalloc(1, sizeof *tt);
+	char			*host = NULL, *port = NULL;
+
+	tt->loop = loop;
+	tt->cb = cb;
+	tt->arg = arg;
+	proxy_set_log(proxy_log_to_qmigrate, NULL);
+	if (split_hostport(o->uri + 4, &host, &port) != 0) {
+		xasprintf(cause, "--listen %s: expected tls:ADDR:PORT", o->uri);
+		goto fail;
+	}
+	if ((tt->tls = load_tls(o, 1, cause)) == NULL)
+		goto fail;
+	if ((tt->dir = private_dir(cause)) == NULL)
+		goto fail;
+	xasprintf(&tt->sock, "%s/incoming.sock", tt->dir);
+	tt->proxy = proxy_target_start(loop, tt->tls, host, port, tt->sock,
+	    on_control, tt, cause);
+	if (tt->proxy == NULL)
+		goto fail;
+	xasprintf(qemu_uri, "unix:%s", tt->sock);
+	log_info("listening for the source on %s (TLS)", o->uri);
+	free(host);
+	free(port);
+	return tt;
+fail:
+	free(host);
+	free(port);
+	mig_tls_target_close(tt);
+	return NULL;
+}
+
+int
+mig_tls_target_answer(struct mig_tls_target *tt, json_object *answer,
+    char **cause)
+{
+	return proxy_target_answer(tt->proxy, answer, cause);
+}
+
+void
+mig_tls_target_close(struct mig_tls_target *tt)
+{
+	if (tt == NULL)
+		return;
+	proxy_target_free(tt->proxy);
+	proxy_tls_free(tt->tls);
+	remove_private(tt->dir, tt->sock);
+	free(tt);
+}
