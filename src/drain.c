@@ -229,6 +229,25 @@ drain_load(struct drain *d, const char *file, char **cause)
 	return 0;
 }
 
+/*
+ * Reads an inventory as drain_run() does and forgets it: the parser alone,
+ * for the fuzz target.  Returns 0 or -1 with *cause set.
+ */
+int
+drain_check_inventory(const char *file, char **cause)
+{
+	struct drain	 d;
+	size_t		 i;
+	int		 rc;
+
+	memset(&d, 0, sizeof d);
+	rc = drain_load(&d, file, cause);
+	for (i = 0; i < d.nvms; i++)
+		drain_vm_free(&d.vms[i]);
+	free(d.vms);
+	return rc;
+}
+
 /* Refreshes a VM's columns from its status file (absent: no change). */
 static void
 drain_read_status(struct drain_vm *vm)

@@ -476,6 +476,7 @@ struct drain_options {
 	const char	*node;
 };
 int	 drain_run(const struct drain_options *);
+int	 drain_check_inventory(const char *file, char **cause);
 
 /* preflight.c */
 int	 preflight_run(struct qmp_conn *, const struct mig_settings *,

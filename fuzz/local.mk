@@ -1,0 +1,88 @@
+# Fuzzing (owned by the fuzzing area; fuzz/README.md).  Every target's
+# LLVMFuzzerTestOneInput() is built twice: as a replay program that make
+# check runs on the seed corpus and on the saved crashes, in every build;
+# and, with --enable-fuzzing (clang), as a libFuzzer program for make fuzz.
+fuzz_names = qmp qga policy inventory proxy-hdr
+fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
+fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
+# Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
+fuzz_dir = -DFUZZ_DIR='"$(abs_top_srcdir)/fuzz"'
+
+unit_tests += fuzz/replay-qmp fuzz/replay-qga fuzz/replay-policy \
+	fuzz/replay-inventory fuzz/replay-proxy-hdr
+fuzz_replay_qmp_SOURCES = fuzz/replay.c fuzz/fuzz-qmp.c $(fuzz_peer)
+fuzz_replay_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"qmp"'
+fuzz_replay_qmp_LDADD = $(qmigrate_libs)
+fuzz_replay_qga_SOURCES = fuzz/replay.c fuzz/fuzz-qga.c $(fuzz_peer)
+fuzz_replay_qga_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"qga"'
+fuzz_replay_qga_LDADD = $(qmigrate_libs)
+fuzz_replay_policy_SOURCES = fuzz/replay.c fuzz/fuzz-policy.c $(fuzz_file)
+fuzz_replay_policy_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"policy"'
+fuzz_replay_policy_LDADD = $(qmigrate_libs)
+fuzz_replay_inventory_SOURCES = fuzz/replay.c fuzz/fuzz-inventory.c \
+	$(fuzz_file)
+fuzz_replay_inventory_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"inventory"'
+fuzz_replay_inventory_LDADD = $(qmigrate_libs)
+fuzz_replay_proxy_hdr_SOURCES = fuzz/replay.c fuzz/fuzz-proxy-hdr.c
+fuzz_replay_proxy_hdr_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"proxy-hdr"'
+fuzz_replay_proxy_hdr_LDADD = $(qmigrate_libs)
+
+# make fuzz: each target for FUZZ_SECONDS from its seed corpus, saved
+# crashes and dictionary; new inputs and crashes stay in the build
+# directory (fuzz-work/).
+FUZZ_SECONDS = 60
+FUZZ_FLAGS = -timeout=20 -rss_limit_mb=2048 -max_len=16384 \
+	-print_final_stats=1
+if FUZZING
+fuzz_programs = fuzz/fuzz-qmp fuzz/fuzz-qga fuzz/fuzz-policy \
+	fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr
+noinst_PROGRAMS += $(fuzz_programs)
+fuzz_fuzz_qmp_SOURCES = fuzz/fuzz-qmp.c $(fuzz_peer)
+fuzz_fuzz_qmp_LDADD = $(qmigrate_libs)
+fuzz_fuzz_qmp_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_qga_SOURCES = fuzz/fuzz-qga.c $(fuzz_peer)
+fuzz_fuzz_qga_LDADD = $(qmigrate_libs)
+fuzz_fuzz_qga_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_policy_SOURCES = fuzz/fuzz-policy.c $(fuzz_file)
+fuzz_fuzz_policy_LDADD = $(qmigrate_libs)
+fuzz_fuzz_policy_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_inventory_SOURCES = fuzz/fuzz-inventory.c $(fuzz_file)
+fuzz_fuzz_inventory_LDADD = $(qmigrate_libs)
+fuzz_fuzz_inventory_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_proxy_hdr_SOURCES = fuzz/fuzz-proxy-hdr.c
+fuzz_fuzz_proxy_hdr_LDADD = $(qmigrate_libs)
+fuzz_fuzz_proxy_hdr_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+fuzz: $(fuzz_programs)
+	@failed=; for t in $(fuzz_names); do \
+		work=fuzz-work/$$t; mkdir -p $$work; \
+		extra=; \
+		test -d $(srcdir)/fuzz/regress/$$t && \
+			extra=$(srcdir)/fuzz/regress/$$t; \
+		test -f $(srcdir)/fuzz/$$t.dict && \
+			extra="-dict=$(srcdir)/fuzz/$$t.dict $$extra"; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s (log fuzz-work/$$t.log)"; \
+		if ./fuzz/fuzz-$$t $(FUZZ_FLAGS) \
+		    -max_total_time=$(FUZZ_SECONDS) \
+		    -artifact_prefix=fuzz-work/$$t- $$work \
+		    $(srcdir)/fuzz/corpus/$$t $$extra >fuzz-work/$$t.log 2>&1; \
+		then \
+			grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units' \
+			    fuzz-work/$$t.log | sed "s/^/fuzz: $$t: /"; \
+		else \
+			echo "fuzz: $$t: FAILED, see fuzz-work/$$t.log"; \
+			ls fuzz-work/$$t-* 2>/dev/null; \
+			failed="$$failed $$t"; \
+		fi; \
+	done; \
+	test -z "$$failed" || { echo "fuzz: failed:$$failed"; exit 1; }
+else
+fuzz:
+	@echo "make fuzz: configure with CC=clang --enable-fuzzing" >&2; exit 1
+endif
+.PHONY: fuzz
