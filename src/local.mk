@@ -50,3 +50,12 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-abort-postcopy.sh \
 	tests/integration/migrate-target-killed.sh
 EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
+
+# Observability tests: a strict exposition-format checker (promtool's
+# package is too heavy for CI: see tests/prom-lint.c) and a silent peer.
+check_PROGRAMS += tests/prom-lint tests/observe-hang-peer
+tests_prom_lint_SOURCES = tests/prom-lint.c
+tests_observe_hang_peer_SOURCES = tests/observe-hang-peer.c
+integration_tests += tests/integration/observe-dirty-rate.sh \
+	tests/integration/observe-stats.sh \
+	tests/integration/observe-exporter.sh

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# observe-dirty-rate.sh: qmigrate dirty-rate against memguest.  QEMU's
+# page-sampling counts the sampled pages that changed over the period, so
+# the working set must hold more than rate x period of distinct pages: a
+# 256 MiB working set at 50 MB/s for 1 s rewrites ~20% of it, never the
+# same page twice.  Busy reads 50 MB/s = 47.7 MiB/s within a factor of 2;
+# idle reads near 0; dirty-bitmap is refused without KVM (QEMU survives).
+. "$top_srcdir/tests/lib.sh"
+need_cmd "$QEMU"
+[ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
+setup_tmp
+
+start_memguest busy 256 50
+start_memguest idle 64 0
+
+json_num() {	# json_num KEY FILE: the number after "KEY":
+	sed -n 's/^ *"'"$1"'": \([0-9.e+-]*\),*$/\1/p' "$2" | head -n 1
+}
+
+"$QMIGRATE" dirty-rate --qmp "$TMP/busy.qmp" --seconds 1 \
+	--sample-pages 4096 --bandwidth 16Mi --json >"$TMP/busy.json" ||
+	fail "dirty-rate on the busy guest failed"
+rate=$(json_num dirtyRateMiBps "$TMP/busy.json")
+[ -n "$rate" ] || fail "no dirtyRateMiBps in $(cat "$TMP/busy.json")"
+# 47.7 MiB/s told: accept 23.8 .. 95.4.
+awk -v r="$rate" 'BEGIN { exit !(r >= 23.8 && r <= 95.4) }' ||
+	fail "busy guest: dirty rate $rate MiB/s, expected ~47.7 (x/÷2)"
+grep -q '"verdict": "does-not-converge"' "$TMP/busy.json" ||
+	fail "47.7 MiB/s over 16 MiB/s must not converge: $(cat "$TMP/busy.json")"
+
+"$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --seconds 1 \
+	--bandwidth 1Gi >"$TMP/idle.txt" || fail "dirty-rate on the idle guest failed"
+grep -Eq '^dirty rate: [01]\.[0-9] MiB/s$' "$TMP/idle.txt" ||
+	fail "idle guest: expected under 2 MiB/s: $(cat "$TMP/idle.txt")"
+grep -q '^verdict: pre-copy converges: about ' "$TMP/idle.txt" ||
+	fail "idle guest at 1 GiB/s must converge: $(cat "$TMP/idle.txt")"
+
+# No bandwidth and no policy: unlimited, said so.
+"$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" >"$TMP/unl.txt" ||
+	fail "dirty-rate without --bandwidth failed"
+grep -q '^bandwidth: unlimited' "$TMP/unl.txt" ||
+	fail "no 'bandwidth: unlimited' line: $(cat "$TMP/unl.txt")"
+
+# A policy's bandwidth is the default.
+cat >"$TMP/pol.json" <<'POL'
+{ "name": "slow", "selector": { "labels": { "app": "db" } },
+  "migration": { "bandwidthPerMigration": "16Mi" } }
+POL
+"$QMIGRATE" dirty-rate --qmp "$TMP/busy.qmp" --policy "$TMP/pol.json" \
+	--label app=db --json >"$TMP/pol.out" || fail "dirty-rate --policy failed"
+grep -q '"bandwidthBytesPerSecond": 16777216' "$TMP/pol.out" ||
+	fail "the policy's 16Mi was not used: $(cat "$TMP/pol.out")"
+
+# dirty-bitmap crashes QEMU 7.2 under TCG: refused, exit 1, QEMU alive.
+rc=0
+"$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --mode dirty-bitmap \
+	2>"$TMP/refused.err" >/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "dirty-bitmap without KVM: exit $rc, expected 1"
+grep -q 'needs KVM' "$TMP/refused.err" ||
+	fail "no clear refusal: $(cat "$TMP/refused.err")"
+qmp idle query-status | grep -q '"status": "running"' ||
+	fail "QEMU not running after the refused mode"
+rc=0
+"$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --seconds 61 2>/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "--seconds 61: exit $rc, expected 1"
+echo "PASS: dirty-rate busy=$rate MiB/s, idle near 0, KVM-only modes refused"

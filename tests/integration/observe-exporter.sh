@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# observe-exporter.sh: qmigrate exporter and qmigrate watch during a live
+# memguest migration throttled to 4 MiB/s (64 MiB take ~16 s): the scrapes
+# show data_remaining falling and the phase Running, then Succeeded; a VM
+# whose QMP socket hangs (a fake peer: see tests/observe-hang-peer.c) does
+# not slow a scrape down and is reported down and stale; every scrape
+# passes the strict exposition-format check (tests/prom-lint.c).
+. "$top_srcdir/tests/lib.sh"
+need_cmd "$QEMU" curl
+[ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
+LINT=$top_builddir/tests/prom-lint
+HANG=$top_builddir/tests/observe-hang-peer
+need_file "$LINT" "prom-lint"
+need_file "$HANG" "observe-hang-peer"
+setup_tmp
+
+# A monitor serves one client: the exporter and watch get their own.
+start_memguest src 64 0 \
+	-qmp "unix:$TMP/src.exp,server=on,wait=off" \
+	-qmp "unix:$TMP/src.watch,server=on,wait=off"
+start_memguest_incoming dst 64 -qmp "unix:$TMP/dst.exp,server=on,wait=off"
+qmp dst migrate-incoming "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
+
+bg_start hang "$HANG" "$TMP/hang.sock"
+wait_log "$TMP/hang.out" '^ready$' 10
+
+hung='hung"\vm'
+bg_start exp "$QMIGRATE" exporter --listen 127.0.0.1:0 --interval 0.5 \
+	--vm-timeout 1 \
+	--vm "src=$TMP/src.exp,status=$TMP/mig.status" \
+	--vm "dst=$TMP/dst.exp" --vm "$hung=$TMP/hang.sock"
+wait_log "$TMP/exp.err" 'listening on 127\.0\.0\.1:[0-9]+$' 10
+port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$TMP/exp.err")
+URL=http://127.0.0.1:$port/metrics
+
+# scrape FILE: one scrape into FILE; fails if it takes 2 s or more (the
+# hung VM must not hold it up) or does not pass the format check.
+scrape() {
+	local start took
+	start=${EPOCHREALTIME//[!0-9]/}
+	curl -sS -f --max-time 4 -o "$1" "$URL" || fail "scrape of $URL failed"
+	took=$(( (${EPOCHREALTIME//[!0-9]/} - start) / 1000 ))
+	[ "$took" -lt 2000 ] || fail "a scrape took $took ms"
+	"$LINT" qmigrate_ <"$1" 2>"$1.lint" ||
+		fail "exposition format: $(head -n 5 "$1.lint")"
+}
+
+# metric FILE SERIES: the value of one series (exact text before the value).
+metric() {
+	local line
+	line=$(grep -F -- "$2 " "$1" | head -n 1) || true
+	echo "${line##* }"
+}
+
+# Both real VMs up and fresh; the hung one down and stale, label escaped.
+vms_settled() {
+	scrape "$TMP/m0"
+	[ "$(metric "$TMP/m0" 'qmigrate_vm_up{vm="src"}')" = 1 ] &&
+	[ "$(metric "$TMP/m0" 'qmigrate_scrape_stale{vm="dst"}')" = 0 ] &&
+	[ "$(metric "$TMP/m0" 'qmigrate_vm_up{vm="hung\"\\vm"}')" = 0 ] &&
+	[ "$(metric "$TMP/m0" 'qmigrate_scrape_stale{vm="hung\"\\vm"}')" = 1 ]
+}
+wait_for 20 "the exporter to see src and dst up, the hung VM down" vms_settled
+[ "$(metric "$TMP/m0" 'qmigrate_memory_bytes{vm="src"}')" = $(((64 + 64) * 1048576)) ] ||
+	fail "memory of src: $(grep memory_bytes "$TMP/m0")"
+[ "$(metric "$TMP/m0" 'qmigrate_vcpus{vm="src"}')" = 1 ] || fail "vcpus of src"
+
+cat >"$TMP/pol.json" <<'POL'
+{ "name": "slow", "selector": { "labels": {} },
+  "migration": { "bandwidthPerMigration": "4Mi" } }
+POL
+bg_start mig "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
+	--to "unix:$TMP/mig.sock" --policy "$TMP/pol.json" \
+	--status-file "$TMP/mig.status"
+bg_start watch "$QMIGRATE" watch --qmp "$TMP/src.watch" \
+	--status-file "$TMP/mig.status" --interval 0.5
+
+# data_remaining of src, seen twice, falling.
+first=
+remaining_falls() {
+	local r
+	scrape "$TMP/m1"
+	r=$(metric "$TMP/m1" 'qmigrate_migration_data_remaining_bytes{vm="src"}')
+	[ -n "$r" ] && [ "$r" != 0 ] || return 1
+	[ "$(metric "$TMP/m1" 'qmigrate_migration_phase{vm="src",phase="Running"}')" = 1 ] ||
+		return 1
+	if [ -z "$first" ]; then
+		first=$r
+		return 1
+	fi
+	awk -v a="$first" -v b="$r" 'BEGIN { exit !(b < a) }'
+}
+wait_for 30 "data_remaining of src to fall during the migration" remaining_falls
+bw=$(metric "$TMP/m1" 'qmigrate_migration_bandwidth_bytes_per_second{vm="src"}')
+awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "bandwidth of src: $bw"
+[ "$(metric "$TMP/m1" 'qmigrate_migration_mode{vm="src",mode="PreCopy"}')" = 1 ] ||
+	fail "mode of src not PreCopy: $(grep migration_mode "$TMP/m1")"
+
+rc=0
+bg_wait mig 120 || rc=$?
+[ "$rc" -eq 0 ] || fail "migration failed: exit $rc: $(tail -n 3 "$TMP/mig.err")"
+succeeded() {
+	scrape "$TMP/m2"
+	[ "$(metric "$TMP/m2" 'qmigrate_migration_phase{vm="src",phase="Succeeded"}')" = 1 ]
+}
+wait_for 10 "phase Succeeded for src" succeeded
+[ "$(metric "$TMP/m2" 'qmigrate_migration_failures_total{vm="src",plane="data"}')" = 0 ] ||
+	fail "failures counted for a good migration"
+
+rc=0
+bg_wait watch 15 || rc=$?
+[ "$rc" -eq 0 ] || fail "watch exited $rc: $(tail -n 3 "$TMP/watch.err")"
+grep -Eq '^phase=Running mode=PreCopy qemu=active progress=[0-9.]+% ' \
+	"$TMP/watch.out" || fail "watch showed no running line: $(head -n 3 "$TMP/watch.out")"
+tail -n 1 "$TMP/watch.out" | grep -Eq '^phase=Succeeded .*progress=100\.0%' ||
+	fail "watch's last line: $(tail -n 1 "$TMP/watch.out")"
+
+# Anything but GET /metrics.
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/")
+[ "$code" = 404 ] || fail "GET / answered $code, expected 404"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$URL")
+[ "$code" = 405 ] || fail "POST /metrics answered $code, expected 405"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 9000 /dev/zero | tr '\0' a)" "$URL")
+[ "$code" = 431 ] || fail "a 9 KB request head answered $code, expected 431"
+
+# The textfile, once, for node-exporter (on dst's first monitor: the
+# running exporter holds dst.exp).
+mkdir "$TMP/tf"
+"$QMIGRATE" exporter --once --textfile "$TMP/tf" --vm "dst=$TMP/dst.qmp" ||
+	fail "exporter --once failed"
+"$LINT" qmigrate_ <"$TMP/tf/qmigrate.prom" || fail "textfile format"
+grep -qx 'qmigrate_vm_up{vm="dst"} 1' "$TMP/tf/qmigrate.prom" ||
+	fail "textfile: dst not up: $(head -n 20 "$TMP/tf/qmigrate.prom")"
+echo "PASS: exporter follows a live migration, a hung VM does not block scrapes"
