@@ -15,8 +15,8 @@
 
 #include "qmigrate.h"
 
-/* A pass is converging when the guest dirties less than this share of B. */
-#define CONVERGING_RATIO	0.8
+/* Pre-copy never converges when the guest dirties this share of B. */
+#define DIVERGING_RATIO		0.95
 /* Pre-copy that is predicted to need longer than this is not worth it. */
 #define MAX_PREDICTED_SECONDS	20.0
 /* Passes to give the CPU throttle before the next step. */
@@ -40,7 +40,7 @@ predict_seconds(double floor, double bw, double dirty, double downtime_ms)
 	target = bw * downtime_ms / 1000.0;
 	if (floor <= target)
 		return 0;
-	if (dirty >= bw * CONVERGING_RATIO)
+	if (dirty >= bw * DIVERGING_RATIO)
 		return INFINITY;
 	r = dirty / bw;
 	if (r <= 0)
@@ -63,14 +63,17 @@ decide(struct ctl_decision *d, enum ctl_action action, uint64_t value,
 	    MB(s->dirty_rate), MB(s->bandwidth), MB((double)s->remaining));
 }
 
-/* The next step up the ladder, for a migration judged not to converge. */
+/*
+ * The next step up the ladder, for a migration judged not to converge soon
+ * (predicted: seconds pre-copy still needs, INFINITY for never).
+ */
 static void
 escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
-    struct ctl_decision *d)
+    double predicted, int late, struct ctl_decision *d)
 {
 	const struct ctl_config *cfg = &ctl->cfg;
 	double	 need_ms = s->bandwidth > 0 ? floor / s->bandwidth * 1000 : 0;
-	char	 why[160];
+	char	 why[200];
 
 	if (cfg->max_downtime_ms > ctl->downtime_ms) {
 		uint64_t next = ctl->downtime_ms * 2;
@@ -125,9 +128,20 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		return;	/* a paused guest converges */
 	if (ctl->stalled_passes < 2)
 		return;	/* one pass can mislead: abort on the second */
-	decide(d, CTL_ABORT, 0, "cannot converge and neither post-copy nor "
-	    "workload disruption is allowed: aborting while the guest still "
-	    "runs on the source", s);
+	/*
+	 * Slow is not hopeless: aborting throws away all the work done, so a
+	 * pre-copy predicted to finish within the acceptable completion time
+	 * goes on.
+	 */
+	if (!late && isfinite(predicted) && (ctl->acceptable == 0 ||
+	    s->t + predicted < ctl->acceptable))
+		return;
+	snprintf(why, sizeof why, "cannot converge (%s) and neither "
+	    "post-copy nor workload disruption is allowed: aborting while the "
+	    "guest still runs on the source", late ? "out of time" :
+	    isfinite(predicted) ? "too slow for the completion time" :
+	    "the guest dirties memory as fast as it is sent");
+	decide(d, CTL_ABORT, 0, why, s);
 }
 
 void
@@ -190,7 +204,8 @@ ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
 	 */
 	if (!new_pass || s->pass < 2) {
 		if (late && s->t - ctl->last_action_t > 5)
-			escalate(ctl, s, (double)s->remaining, d);
+			escalate(ctl, s, (double)s->remaining, INFINITY, late,
+			    d);
 		return;
 	}
 
@@ -204,5 +219,5 @@ ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
 		return;
 	}
 	ctl->stalled_passes++;
-	escalate(ctl, s, floor, d);
+	escalate(ctl, s, floor, predicted, late, d);
 }

@@ -124,7 +124,7 @@ enum ctl_action {
 struct ctl_decision {
 	enum ctl_action	action;
 	uint64_t	value;
-	char		reason[256];
+	char		reason[320];
 };
 
 /* What a controller may do, fixed when the migration starts. */

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
 
-mig_start_pair 128 50
+mig_start_pair 128 20
 mig_incoming
 [ "$(status_get "$TMP/dst.status" .role)" = target ] || fail "dst status has no role"
 

@@ -27,7 +27,7 @@ tls_pair() {
 
 # Pre-copy with multifd: 8 TLS data connections, delivered in order.
 mig_policy mfd '{ "parallelMigrationThreads": 8 }'
-tls_pair m 128 50
+tls_pair m 128 10
 bg_start m-mig "$QMIGRATE" migrate --qmp "$TMP/m-src.qmp" --to "tls:127.0.0.1:$port" \
 	--tls-dir "$TMP/pki/src" --tls-name dst --policy "$TMP/mfd.json" \
 	--status-file "$TMP/m-src.status"

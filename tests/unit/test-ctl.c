@@ -176,6 +176,21 @@ test_adaptive_leaves_converging_guest_alone(void **state)
 }
 
 static void
+test_adaptive_lets_slow_precopy_finish(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(0, 0, 0);
+	struct ctl_decision	d;
+	double			when;
+
+	(void)state;
+	/* 85% of the bandwidth: slow, but done long before 300 s. */
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = run_trace(&ctl, 100 * MiB, 85 * MiB, 300 * MiB, 120, &when);
+	assert_int_equal(d.action, CTL_NONE);
+}
+
+static void
 test_adaptive_postcopy_within_passes(void **state)
 {
 	struct ctl		ctl;
@@ -272,6 +287,7 @@ main(void)
 		cmocka_unit_test(test_kubevirt_postcopy_after_acceptable_time),
 		cmocka_unit_test(test_kubevirt_pause_doubles_acceptable),
 		cmocka_unit_test(test_adaptive_leaves_converging_guest_alone),
+		cmocka_unit_test(test_adaptive_lets_slow_precopy_finish),
 		cmocka_unit_test(test_adaptive_postcopy_within_passes),
 		cmocka_unit_test(test_adaptive_order_downtime_throttle_pause_abort),
 		cmocka_unit_test(test_adaptive_raises_downtime_when_enough),
