@@ -45,6 +45,8 @@ struct mig_source {
 	double			 recover_deadline;
 	double			 last_resume_try;
 	uint64_t		 guest_bytes;
+	json_object		*prev;		/* --status-file as found */
+	char			*prev_cause;	/* why there was none */
 };
 
 static void	source_abort(struct mig_source *, enum mig_failure,
@@ -472,7 +474,6 @@ source_reattach(struct mig_source *ms, const char *qstatus)
 {
 	struct status	*st = &ms->w.st;
 	json_object	*doc, *v;
-	char		*cause = NULL;
 
 	if (ms->o->status_file == NULL) {
 		status_fail(st, FAIL_CONTROL, "source QEMU %s is already "
@@ -480,11 +481,13 @@ source_reattach(struct mig_source *ms, const char *qstatus)
 		    ms->o->qmp_path, qstatus);
 		return -1;
 	}
-	doc = status_read_file(ms->o->status_file, &cause);
+	/* What the killed qmigrate wrote, read before our first write. */
+	doc = ms->prev;
+	ms->prev = NULL;
 	if (doc == NULL) {
 		status_fail(st, FAIL_CONTROL, "source QEMU %s is already "
-		    "migrating (%s): %s", ms->o->qmp_path, qstatus, cause);
-		free(cause);
+		    "migrating (%s): %s", ms->o->qmp_path, qstatus,
+		    ms->prev_cause);
 		return -1;
 	}
 	if (json_object_object_get_ex(doc, "migrationUid", &v))
@@ -496,6 +499,9 @@ source_reattach(struct mig_source *ms, const char *qstatus)
 	json_object_put(doc);
 	status_note(st, "re-attached to migration %s already %s in QEMU",
 	    st->uid, qstatus);
+	/* Migrating: an abort before the first sample must cancel it. */
+	snprintf(st->progress.qemu_status, sizeof st->progress.qemu_status,
+	    "%s", qstatus);
 	return 0;
 }
 
@@ -665,6 +671,9 @@ mig_source_run(const struct mig_options *o)
 		}
 	} else
 		ms.qemu_uri = xstrdup(o->uri);
+	/* A re-attach needs what a killed qmigrate wrote: read it first. */
+	if (o->status_file != NULL)
+		ms.prev = status_read_file(o->status_file, &ms.prev_cause);
 	status_changed(&ms.w.st, "start");
 
 	if (mig_watch_connect(&ms.w, o->qmp_path) == 0 &&
@@ -680,6 +689,8 @@ mig_source_run(const struct mig_options *o)
 	slot_release();
 	mig_tls_source_close(ms.tls);
 	free(ms.qemu_uri);
+	json_object_put(ms.prev);
+	free(ms.prev_cause);
 	mig_settings_free(&ms.settings);
 	mig_watch_free(&ms.w);
 	return rc;
