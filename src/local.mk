@@ -67,3 +67,7 @@ tests_unit_test_observe_CFLAGS = $(unit_cflags)
 integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \
 	tests/integration/observe-exporter.sh
+
+# Faults on a two-host network (issue 7): network namespaces, needs root.
+integration_tests += tests/integration/fault-link-down-precopy.sh
+EXTRA_DIST += tests/netns-lib.sh

@@ -28,6 +28,8 @@
 #define ABORT_TIMEOUT		30.0
 /* Between two migrate resume attempts while post-copy is paused. */
 #define RESUME_RETRY_SECONDS	1.0
+/* A controller's abort is a data-plane failure if no byte moved this long. */
+#define STALL_SECONDS		5.0
 
 struct mig_source {
 	struct mig_watch	 w;	/* loop, QMP, status, polling */
@@ -47,6 +49,8 @@ struct mig_source {
 	uint64_t		 guest_bytes;
 	json_object		*prev;		/* --status-file as found */
 	char			*prev_cause;	/* why there was none */
+	uint64_t		 moved_bytes;	/* transferred at moved_t */
+	double			 moved_t;	/* last time it grew, -1: never */
 };
 
 static void	source_abort(struct mig_source *, enum mig_failure,
@@ -137,6 +141,32 @@ on_action_done(struct qmp_conn *conn, json_object *reply,
 		log_warnx("%s refused by the source QEMU: %s", what, error);
 }
 
+/*
+ * Pre-copy that sends nothing at all is a broken data plane (link down,
+ * target host gone silent), not a migration that fails to converge: when
+ * QEMU's transferred count has not grown for more than limit seconds,
+ * cancels with a data-plane failure (exit 4) and returns 1.
+ */
+static int
+source_stalled(struct mig_source *ms, const struct ctl_sample *s,
+    double limit)
+{
+	char reason[160];
+
+	if (ms->moved_t < 0 || s->transferred != ms->moved_bytes) {
+		ms->moved_bytes = s->transferred;
+		ms->moved_t = s->t;
+		return 0;
+	}
+	if (limit <= 0 || s->t - ms->moved_t <= limit)
+		return 0;
+	snprintf(reason, sizeof reason, "no data moved for %.0f s: the "
+	    "migration stream to %s is stalled", s->t - ms->moved_t,
+	    ms->o->uri);
+	source_abort(ms, FAIL_DATA, reason);
+	return 1;
+}
+
 /* Carries out one controller decision over QMP (asynchronously). */
 static void
 source_act(struct mig_source *ms, const struct ctl_decision *d,
@@ -182,6 +212,8 @@ source_act(struct mig_source *ms, const struct ctl_decision *d,
 		status_set_mode(&ms->w.st, MODE_PAUSED);
 		break;
 	case CTL_ABORT:
+		if (source_stalled(ms, s, STALL_SECONDS))
+			return;
 		source_abort(ms, FAIL_ABORTED, d->reason);
 		return;
 	}
@@ -223,7 +255,9 @@ source_abort(struct mig_source *ms, enum mig_failure why, const char *reason)
 
 	if (ms->w.done)
 		return;
-	st->abort_requested = 1;
+	/* FAIL_DATA: a stalled stream, cancelled; no one asked to abort. */
+	if (why != FAIL_DATA)
+		st->abort_requested = 1;
 	if (st->mode == MODE_POSTCOPY) {
 		st->abort_status = ABORT_FAILED;
 		status_note(st, "abort refused: post-copy has started and the "
@@ -233,14 +267,16 @@ source_abort(struct mig_source *ms, enum mig_failure why, const char *reason)
 	}
 	if (ms->cancel_sent)
 		return;
-	st->abort_status = ABORT_ABORTING;
+	if (why != FAIL_DATA)
+		st->abort_status = ABORT_ABORTING;
 	/* Failed is only final once QEMU has cancelled; keep watching. */
 	status_record_failure(st, why, "%s", reason);
 	log_warnx("aborting: %s", reason);
 	status_changed(st, "abort");
 	ms->cancel_sent = 1;
 	ms->abort_deadline = now_monotonic() + ABORT_TIMEOUT;
-	if (ms->tls != NULL) {
+	/* A stalled stream is the target's data-plane failure too. */
+	if (ms->tls != NULL && why != FAIL_DATA) {
 		json_object *msg = json_object_new_object();
 
 		json_object_object_add(msg, "type",
@@ -343,9 +379,10 @@ on_sample(struct mig_watch *w, json_object *reply)
 
 		if (json_object_object_get_ex(reply, "error-desc", &v))
 			desc = json_object_get_string(v);
-		if (ms->cancel_sent)
-			st->abort_status = ABORT_SUCCEEDED;
-		else if (!ms->saw_active && s.transferred == 0)
+		if (ms->cancel_sent) {
+			if (st->abort_requested)
+				st->abort_status = ABORT_SUCCEEDED;
+		} else if (!ms->saw_active && s.transferred == 0)
 			status_fail(st, FAIL_CONTROL, "target %s not ready: "
 			    "%s", ms->o->uri, desc);
 		else
@@ -379,6 +416,11 @@ on_sample(struct mig_watch *w, json_object *reply)
 			ms->recover_deadline = 0;
 		}
 		status_set_mode(st, MODE_POSTCOPY);
+	}
+	if (strcmp(qs, "active") == 0 && source_stalled(ms, &s,
+	    (double)ms->settings.progress_timeout)) {
+		status_progress(st);
+		return;
 	}
 	if (strcmp(qs, "active") == 0 || strcmp(qs, "postcopy-active") == 0) {
 		ctl_step(&ms->ctl, &s, &d);
@@ -644,6 +686,7 @@ mig_source_run(const struct mig_options *o)
 
 	memset(&ms, 0, sizeof ms);
 	ms.o = o;
+	ms.moved_t = -1;
 	mig_watch_init(&ms.w, "source", o->status_file, o->events);
 	ms.w.on_sample = on_sample;
 	ms.w.on_closed = on_closed;

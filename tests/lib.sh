@@ -36,6 +36,8 @@ LINUX_BOOT_TIMEOUT=${LINUX_BOOT_TIMEOUT:-120}
 TMP=
 _lib_pids=()
 _lib_names=()
+# Commands the EXIT trap runs after the processes are gone (lib_on_exit).
+_lib_exit_hooks=()
 
 # fail MSG...: prints "FAIL: MSG" and exits 1 (the EXIT trap cleans up).
 fail() {
@@ -73,6 +75,9 @@ _lib_cleanup() {
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
+	for i in "${_lib_exit_hooks[@]}"; do
+		eval "$i"
+	done
 	if [ "$rc" -ne 0 ] && [ -n "$TMP" ] && [ -d "$TMP" ]; then
 		# The logs of a failed test go into its .log file.
 		for i in "${_lib_names[@]}"; do
@@ -89,6 +94,13 @@ _lib_cleanup() {
 		echo "kept $TMP" >&2
 	fi
 	exit "$rc"
+}
+
+# lib_on_exit COMMAND: the EXIT trap evals COMMAND once every process the
+# test started is gone, whatever the test's exit status (e.g. deleting the
+# network namespaces of tests/netns-lib.sh).
+lib_on_exit() {
+	_lib_exit_hooks+=("$1")
 }
 
 # setup_tmp: creates the test's private directory $TMP and the EXIT trap

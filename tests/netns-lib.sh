@@ -1,0 +1,143 @@
+# tests/netns-lib.sh: two hosts on one machine, for the fault tests;
+# sourced after tests/lib.sh and tests/migrate-lib.sh (needs root).
+#
+#	netns_setup
+#	ns_start_pair 64 50           # src QEMU on host src, dst QEMU on host dst
+#	ns_incoming --recover-timeout 10
+#	ns_migrate --policy "$TMP/p.json"
+#	link_down; ...; link_up
+#
+# Two network namespaces (src and dst) joined by a veth pair, addresses
+# 10.99.X.1 (src) and 10.99.X.2 (dst), X taken from the test's pid.  These
+# addresses exist only inside the test's own namespaces.  The source QEMU
+# and `qmigrate migrate` run in src, the target QEMU and `qmigrate incoming`
+# in dst; migration goes over TLS between the two addresses (certificates
+# from contrib/make-certs.sh in $TMP/pki).  QEMU's unix sockets live in
+# $TMP, which both namespaces see.  The namespaces are deleted when the test
+# exits, whatever its status.
+
+need_cmd ip tc openssl
+
+NS_SRC=
+NS_DST=
+NS_IF_SRC=
+NS_IF_DST=
+NS_SRC_ADDR=
+NS_DST_ADDR=
+NS_PORT=4444
+
+_netns_cleanup() {
+	[ -n "$NS_SRC" ] && ip netns del "$NS_SRC" 2>/dev/null
+	[ -n "$NS_DST" ] && ip netns del "$NS_DST" 2>/dev/null
+	return 0
+}
+
+# netns_setup: creates the two hosts and the link between them, up.
+netns_setup() {
+	local x=$(($$ % 250 + 1)) err
+	[ -n "$TMP" ] || fail "call setup_tmp before netns_setup"
+	NS_SRC=qmf-src-$$
+	NS_DST=qmf-dst-$$
+	NS_IF_SRC=qmf$$s
+	NS_IF_DST=qmf$$d
+	NS_SRC_ADDR=10.99.$x.1
+	NS_DST_ADDR=10.99.$x.2
+	lib_on_exit _netns_cleanup
+	err=$(ip netns add "$NS_SRC" 2>&1) || {
+		NS_SRC=
+		fail "ip netns add is not permitted (the fault tests need root): $err"
+	}
+	ip netns add "$NS_DST" || { NS_DST=; fail "ip netns add $NS_DST failed"; }
+	ip link add "$NS_IF_SRC" netns "$NS_SRC" type veth \
+		peer name "$NS_IF_DST" netns "$NS_DST" ||
+		fail "cannot create the veth pair"
+	ip -n "$NS_SRC" addr add "$NS_SRC_ADDR/24" dev "$NS_IF_SRC"
+	ip -n "$NS_DST" addr add "$NS_DST_ADDR/24" dev "$NS_IF_DST"
+	ip -n "$NS_SRC" link set lo up
+	ip -n "$NS_DST" link set lo up
+	link_up
+	bash "$top_srcdir/contrib/make-certs.sh" --ip "$NS_DST_ADDR,$NS_SRC_ADDR" \
+		"$TMP/pki" src dst >/dev/null || fail "make-certs.sh failed"
+}
+
+_netns_link_is() {
+	ip -n "$NS_SRC" link show dev "$NS_IF_SRC" | grep -q "state $1" &&
+		ip -n "$NS_DST" link show dev "$NS_IF_DST" | grep -q "state $1"
+}
+
+# on_src COMMAND... / on_dst COMMAND...: runs COMMAND on that host.
+on_src() {
+	ip netns exec "$NS_SRC" "$@"
+}
+
+on_dst() {
+	ip netns exec "$NS_DST" "$@"
+}
+
+# link_down / link_up: cuts the cable between the hosts (both veth ends),
+# and plugs it back.
+link_down() {
+	ip -n "$NS_SRC" link set dev "$NS_IF_SRC" down
+	ip -n "$NS_DST" link set dev "$NS_IF_DST" down
+	wait_for 10 "the link to go down" _netns_link_is DOWN
+}
+
+link_up() {
+	ip -n "$NS_SRC" link set dev "$NS_IF_SRC" up
+	ip -n "$NS_DST" link set dev "$NS_IF_DST" up
+	wait_for 10 "the link to come up" _netns_link_is UP
+}
+
+# netem ARGS...: both directions of the link get netem ARGS (e.g. "loss 5%
+# delay 50ms", "rate 20mbit"); netem_clear removes it.
+netem() {
+	ip netns exec "$NS_SRC" tc qdisc replace dev "$NS_IF_SRC" root netem "$@"
+	ip netns exec "$NS_DST" tc qdisc replace dev "$NS_IF_DST" root netem "$@"
+}
+
+netem_clear() {
+	ip netns exec "$NS_SRC" tc qdisc del dev "$NS_IF_SRC" root 2>/dev/null
+	ip netns exec "$NS_DST" tc qdisc del dev "$NS_IF_DST" root 2>/dev/null
+	return 0
+}
+
+# ns_start_pair MIB RATE: like mig_start_pair, with the source QEMU on host
+# src and the target QEMU on host dst (both with a NAME.mon monitor).
+ns_start_pair() {
+	local w
+	for w in src dst; do
+		printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' \
+			"$([ $w = src ] && echo "$NS_SRC" || echo "$NS_DST")" \
+			"$QEMU" >"$TMP/qemu-on-$w"
+		chmod +x "$TMP/qemu-on-$w"
+	done
+	QEMU=$TMP/qemu-on-src start_memguest "${PAIR}src" "$1" "$2" \
+		-qmp "unix:$TMP/${PAIR}src.mon,server=on,wait=off"
+	QEMU=$TMP/qemu-on-dst start_memguest_incoming "${PAIR}dst" "$1" \
+		-qmp "unix:$TMP/${PAIR}dst.mon,server=on,wait=off"
+}
+
+# ns_incoming [ARGS...]: `qmigrate incoming` on host dst, TLS on
+# $NS_DST_ADDR:$NS_PORT (background name PAIR"incoming").
+ns_incoming() {
+	bg_start "${PAIR}incoming" ip netns exec "$NS_DST" "$QMIGRATE" incoming \
+		--qmp "$TMP/${PAIR}dst.qmp" --listen "tls:$NS_DST_ADDR:$NS_PORT" \
+		--tls-dir "$TMP/pki/dst" --status-file "$TMP/${PAIR}dst.status" "$@"
+	wait_for 30 "${PAIR}incoming listening" \
+		_lib_grep "listening for the source" "$TMP/${PAIR}incoming.err"
+}
+
+# ns_migrate [ARGS...]: `qmigrate migrate` on host src to the target's TLS
+# address (background name PAIR"migrate", status $TMP/PAIR"src.status").
+# NS_MIGRATE_NAME overrides the background name (a restarted source).
+ns_migrate() {
+	bg_start "${NS_MIGRATE_NAME:-${PAIR}migrate}" ip netns exec "$NS_SRC" \
+		"$QMIGRATE" migrate --qmp "$TMP/${PAIR}src.qmp" \
+		--to "tls:$NS_DST_ADDR:$NS_PORT" --tls-dir "$TMP/pki/src" \
+		--tls-name dst --status-file "$TMP/${PAIR}src.status" --events "$@"
+}
+
+# qemu_mig_status NAME: QEMU's migration status (query-migrate) via .mon.
+qemu_mig_status() {
+	mon "$1" query-migrate | jq -r '.status // "none"'
+}
