@@ -52,7 +52,8 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-postcopy-lost.sh \
 	tests/integration/migrate-postcopy-recover.sh \
 	tests/integration/migrate-multifd.sh \
-	tests/integration/migrate-reattach.sh
+	tests/integration/migrate-reattach.sh \
+	tests/integration/migrate-status-full.sh
 EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
 
 # Observability tests: a strict exposition-format checker (promtool's
