@@ -72,7 +72,7 @@ fuzz: $(fuzz_programs)
 		    -artifact_prefix=fuzz-work/$$t- $$work \
 		    $(srcdir)/fuzz/corpus/$$t $$extra >fuzz-work/$$t.log 2>&1; \
 		then \
-			grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units' \
+			grep -E '^#[0-9]+[[:space:]]+DONE' \
 			    fuzz-work/$$t.log | sed "s/^/fuzz: $$t: /"; \
 		else \
 			echo "fuzz: $$t: FAILED, see fuzz-work/$$t.log"; \

@@ -859,28 +859,45 @@ qmp_cmd_finish(struct qmp_cmd *cmd, struct json_object *reply,
 	free(cmd);
 }
 
-/* Completes cmd with the "return" or "error" of reply. */
+/*
+ * The member key of o as escaped text (at most max bytes), or NULL when it
+ * is absent or JSON null (json-c hands null back as a NULL object).
+ */
+static char *
+qmp_member_escaped(struct json_object *o, const char *key, size_t max)
+{
+	struct json_object	*v;
+	const char		*s;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    (s = json_object_get_string(v)) == NULL)
+		return NULL;
+	return qmp_escape(s, strlen(s), max);
+}
+
+/*
+ * Completes cmd with the "return" or "error" of reply.  A null "return"
+ * is an error: callbacks are promised a value or an error message.
+ */
 void
 qmp_cmd_reply(struct qmp_cmd *cmd, struct json_object *reply)
 {
-	struct json_object	*ret, *err, *v;
+	struct json_object	*ret, *err = NULL;
 	char			*class, *desc;
 
 	if (json_object_object_get_ex(reply, "return", &ret)) {
-		qmp_cmd_finish(cmd, ret, NULL, NULL);
+		if (ret != NULL) {
+			qmp_cmd_finish(cmd, ret, NULL, NULL);
+			return;
+		}
+		qmp_cmd_finish(cmd, NULL, "GenericError",
+		    "reply with a null \"return\"");
 		return;
 	}
-	if (json_object_object_get_ex(reply, "error", &err) &&
-	    json_object_object_get_ex(err, "class", &v))
-		class = qmp_escape(json_object_get_string(v),
-		    strlen(json_object_get_string(v)), 64);
-	else
+	(void)json_object_object_get_ex(reply, "error", &err);
+	if ((class = qmp_member_escaped(err, "class", 64)) == NULL)
 		class = qmp_xstrdup("GenericError");
-	if (json_object_object_get_ex(reply, "error", &err) &&
-	    json_object_object_get_ex(err, "desc", &v))
-		desc = qmp_escape(json_object_get_string(v),
-		    strlen(json_object_get_string(v)), 512);
-	else
+	if ((desc = qmp_member_escaped(err, "desc", 512)) == NULL)
 		desc = qmp_escape_json(reply, 200);
 	qmp_cmd_finish(cmd, NULL, class, desc);
 	free(class);
