@@ -2,14 +2,14 @@
 # LLVMFuzzerTestOneInput() is built twice: as a replay program that make
 # check runs on the seed corpus and on the saved crashes, in every build;
 # and, with --enable-fuzzing (clang), as a libFuzzer program for make fuzz.
-fuzz_names = qmp qga policy inventory proxy-hdr
+fuzz_names = qmp qga policy inventory proxy-hdr proxy-control
 fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
 fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
 # Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
 fuzz_dir = -DFUZZ_DIR='"$(abs_top_srcdir)/fuzz"'
 
 unit_tests += fuzz/replay-qmp fuzz/replay-qga fuzz/replay-policy \
-	fuzz/replay-inventory fuzz/replay-proxy-hdr
+	fuzz/replay-inventory fuzz/replay-proxy-hdr fuzz/replay-proxy-control
 fuzz_replay_qmp_SOURCES = fuzz/replay.c fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_replay_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"qmp"'
@@ -31,6 +31,10 @@ fuzz_replay_proxy_hdr_SOURCES = fuzz/replay.c fuzz/fuzz-proxy-hdr.c
 fuzz_replay_proxy_hdr_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"proxy-hdr"'
 fuzz_replay_proxy_hdr_LDADD = $(qmigrate_libs)
+fuzz_replay_proxy_control_SOURCES = fuzz/replay.c fuzz/fuzz-proxy-control.c
+fuzz_replay_proxy_control_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"proxy-control"'
+fuzz_replay_proxy_control_LDADD = $(qmigrate_libs)
 
 # make fuzz: each target for FUZZ_SECONDS from its seed corpus, saved
 # crashes and dictionary; new inputs and crashes stay in the build
@@ -40,7 +44,7 @@ FUZZ_FLAGS = -timeout=20 -rss_limit_mb=2048 -max_len=16384 \
 	-print_final_stats=1
 if FUZZING
 fuzz_programs = fuzz/fuzz-qmp fuzz/fuzz-qga fuzz/fuzz-policy \
-	fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr
+	fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr fuzz/fuzz-proxy-control
 noinst_PROGRAMS += $(fuzz_programs)
 fuzz_fuzz_qmp_SOURCES = fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_fuzz_qmp_LDADD = $(qmigrate_libs)
@@ -57,6 +61,9 @@ fuzz_fuzz_inventory_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_proxy_hdr_SOURCES = fuzz/fuzz-proxy-hdr.c
 fuzz_fuzz_proxy_hdr_LDADD = $(qmigrate_libs)
 fuzz_fuzz_proxy_hdr_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_proxy_control_SOURCES = fuzz/fuzz-proxy-control.c
+fuzz_fuzz_proxy_control_LDADD = $(qmigrate_libs)
+fuzz_fuzz_proxy_control_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 fuzz: $(fuzz_programs)
 	@failed=; for t in $(fuzz_names); do \
