@@ -31,6 +31,9 @@ const struct cmd_entry cmd_incoming_entry = {
 	"  --status-file F, --events    as for migrate\n"
 	"  --keep-paused        a guest that arrives paused stays paused\n"
 	"  --timeout S          fail if no migration arrives in S s (900)\n"
-	"  --recover-timeout S  how long to wait for a post-copy resume (120)\n",
+	"  --recover-timeout S  how long to wait for a post-copy resume (120)\n"
+	"  --nbd unix:PATH|tcp:HOST:PORT   where to export the disks the\n"
+	"                       policy's blockMigration copies (default:\n"
+	"                       unix:PATH.nbd, tcp:HOST:PORT+1)\n",
 	cmd_incoming_exec,
 };

@@ -8,6 +8,7 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/net.c src/mig-tls.c \
 	src/mig-caps.c src/mig-config.c src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c \
+	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
@@ -72,3 +73,8 @@ integration_tests += tests/integration/observe-dirty-rate.sh \
 # Faults on a two-host network (issue 7): network namespaces, needs root.
 integration_tests += tests/integration/fault-link-down-precopy.sh
 EXTRA_DIST += tests/netns-lib.sh
+
+# Local disks copied over NBD during a live migration (real QEMU).
+integration_tests += tests/integration/disk-migrate.sh \
+	tests/integration/disk-abort.sh tests/integration/disk-too-small.sh
+EXTRA_DIST += tests/disk-lib.sh

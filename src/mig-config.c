@@ -17,6 +17,7 @@ enum {
 	OPT_LABELS_FILE, OPT_STATUS_FILE, OPT_EVENTS, OPT_KEEP_PAUSED,
 	OPT_TIMEOUT, OPT_RECOVER_TIMEOUT, OPT_TLS_DIR, OPT_TLS_NAME,
 	OPT_TLS12, OPT_CONVERGENCE, OPT_SLOT_DIR, OPT_MAX_PARALLEL,
+	OPT_NBD,
 };
 
 /*
@@ -46,6 +47,7 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 		{ "convergence", required_argument, NULL, OPT_CONVERGENCE },
 		{ "slot-dir", required_argument, NULL, OPT_SLOT_DIR },
 		{ "max-parallel", required_argument, NULL, OPT_MAX_PARALLEL },
+		{ "nbd", required_argument, NULL, OPT_NBD },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct label	 l;
@@ -149,6 +151,9 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 				goto bad;
 			}
 			o->max_parallel = (int)n;
+			break;
+		case OPT_NBD:
+			o->nbd = optarg;
 			break;
 		default:
 			goto unknown;

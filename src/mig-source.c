@@ -20,6 +20,7 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
+#include "mig-disks.h"
 #include "mig-watch.h"
 
 /* Poll query-migrate at most this often; events trigger extra samples. */
@@ -47,6 +48,10 @@ struct mig_source {
 	double			 recover_deadline;
 	double			 last_resume_try;
 	uint64_t		 guest_bytes;
+	struct mig_disks	*disks;		/* mirrored over NBD, or NULL */
+	char			*nbd_uri;
+	int			 mirroring;	/* memory waits for the disks */
+	double			 mirror_deadline; /* 0: none */
 	json_object		*prev;		/* --status-file as found */
 	char			*prev_cause;	/* why there was none */
 	uint64_t		 moved_bytes;	/* transferred at moved_t */
@@ -55,6 +60,10 @@ struct mig_source {
 
 static void	source_abort(struct mig_source *, enum mig_failure,
 		    const char *reason);
+static int	source_send_migrate(struct mig_source *);
+static int	source_disks_select(struct mig_source *);
+static int	source_disks_start(struct mig_source *);
+static void	source_mirror_step(struct mig_source *);
 
 static const char *
 status_of(json_object *reply)
@@ -358,8 +367,18 @@ on_sample(struct mig_watch *w, json_object *reply)
 	struct ctl_decision	 d;
 	const char		*qs = status_of(reply);
 	json_object		*v;
+	char			*cause = NULL;
 
 	read_sample(ms, reply, &s);
+	if (ms->disks != NULL) {
+		mig_disks_refresh(ms->disks, w->qmp);
+		json_object_put(st->progress.disks);
+		st->progress.disks = mig_disks_to_json(ms->disks);
+	}
+	if (ms->mirroring) {
+		source_mirror_step(ms);
+		return;
+	}
 
 	if (strcmp(qs, "completed") == 0) {
 		st->abort_status = st->abort_requested && st->abort_status ==
@@ -390,6 +409,12 @@ on_sample(struct mig_watch *w, json_object *reply)
 			    "%s", desc);
 		source_resume_guest(ms);
 		mig_watch_finish(w, PHASE_FAILED);
+		return;
+	}
+	if (ms->disks != NULL && !ms->cancel_sent &&
+	    mig_disks_state(ms->disks, &cause) < 0) {
+		source_abort(ms, FAIL_DATA, cause);
+		free(cause);
 		return;
 	}
 	if (ms->cancel_sent) {
@@ -602,13 +627,15 @@ source_offer(struct mig_source *ms)
 	return 0;
 }
 
-/* Sets up the source QEMU and sends migrate.  Returns 0 or -1 (failed). */
+/*
+ * Sets up the source QEMU and sends migrate, or first starts the disks'
+ * mirrors.  Returns 0 or -1 (failed).
+ */
 static int
 source_start(struct mig_source *ms)
 {
 	struct status		*st = &ms->w.st;
 	struct ctl_config	 cfg;
-	json_object		*args;
 	char			*cause = NULL, *qstatus = NULL;
 	int			 reattach;
 
@@ -629,12 +656,15 @@ source_start(struct mig_source *ms)
 		return -1;
 
 	ms->guest_bytes = guest_memory(ms->w.qmp);
+	if (!reattach && source_disks_select(ms) != 0)
+		return -1;
 	mig_plan_make(&ms->plan, &ms->settings, ms->settings.convergence, st);
 	json_object_object_add(st->configuration, "qemu",
 	    mig_plan_to_json(&ms->plan));
 
 	memset(&cfg, 0, sizeof cfg);
-	cfg.guest_bytes = ms->guest_bytes;
+	/* KubeVirt adds the disks to the completion timeout's size. */
+	cfg.guest_bytes = ms->guest_bytes + mig_disks_bytes(ms->disks);
 	cfg.completion_timeout_per_gib =
 	    ms->settings.completion_timeout_per_gib;
 	cfg.progress_timeout = ms->settings.progress_timeout;
@@ -659,6 +689,19 @@ source_start(struct mig_source *ms)
 	}
 	if (ms->tls != NULL && source_offer(ms) != 0)
 		return -1;
+	if (ms->disks != NULL)
+		return source_disks_start(ms);
+	return source_send_migrate(ms);
+}
+
+/* Sends migrate: memory starts to move.  Returns 0 or -1 (failed). */
+static int
+source_send_migrate(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	json_object	*args;
+	char		*cause = NULL;
+
 	args = json_object_new_object();
 	json_object_object_add(args, "uri",
 	    json_object_new_string(ms->qemu_uri));
@@ -677,6 +720,140 @@ source_start(struct mig_source *ms)
 	return 0;
 }
 
+/*
+ * The disks the policy copies (none unless blockMigration says so; the
+ * pre-flight already let them through).  Returns 0 or -1 (failed).
+ */
+static int
+source_disks_select(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	char		*cause = NULL, *list;
+
+	if (mig_disks_select(ms->w.qmp, &ms->settings, 1, &ms->disks,
+	    &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	if (ms->disks == NULL)
+		return 0;
+	ms->nbd_uri = mig_disks_nbd_uri(ms->o->uri, ms->o->nbd, &cause);
+	if (ms->nbd_uri == NULL) {
+		status_fail(st, FAIL_CONTROL, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	list = mig_disks_describe(ms->disks);
+	status_note(st, "disks copied to the target over NBD %s: %s",
+	    ms->nbd_uri, list);
+	free(list);
+	return 0;
+}
+
+/*
+ * Starts the mirrors; memory moves once they are all ready (on_sample),
+ * within 60 s plus completionTimeoutPerGiB per GiB of disk.
+ */
+static int
+source_disks_start(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	char		*cause = NULL;
+	double		 gib;
+
+	if (mig_disks_source_start(ms->disks, ms->w.qmp, ms->nbd_uri,
+	    ms->plan.bandwidth, &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "target %s: %s", ms->o->uri,
+		    cause);
+		free(cause);
+		return -1;
+	}
+	ms->mirroring = 1;
+	gib = ceil((double)mig_disks_bytes(ms->disks) / MIG_DISKS_GIB);
+	if (ms->settings.completion_timeout_per_gib > 0)
+		ms->mirror_deadline = now_monotonic() + 60 +
+		    (double)ms->settings.completion_timeout_per_gib * gib;
+	status_set_phase(st, PHASE_RUNNING);
+	json_object_put(st->progress.disks);
+	st->progress.disks = mig_disks_to_json(ms->disks);
+	status_progress(st);
+	return 0;
+}
+
+/* While the disks are copied: fail, wait, or move the memory. */
+static void
+source_mirror_step(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	char		*cause = NULL;
+	int		 rc;
+
+	if (ms->cancel_sent)
+		return;
+	rc = mig_disks_state(ms->disks, &cause);
+	if (rc < 0) {
+		status_fail(st, FAIL_DATA, "%s", cause);
+		free(cause);
+		mig_watch_finish(&ms->w, PHASE_FAILED);
+		return;
+	}
+	if (rc == 0 && ms->mirror_deadline > 0 &&
+	    now_monotonic() > ms->mirror_deadline) {
+		status_fail(st, FAIL_DATA, "the disks were not in sync within "
+		    "%.0f s (completionTimeoutPerGiB)", ms->mirror_deadline -
+		    ms->t0);
+		mig_watch_finish(&ms->w, PHASE_FAILED);
+		return;
+	}
+	if (rc == 0) {
+		status_progress(st);
+		return;
+	}
+	ms->mirroring = 0;
+	status_note(st, "disks in sync (write-blocking mirrors): migrating "
+	    "memory");
+	if (source_send_migrate(ms) != 0)
+		mig_watch_finish(&ms->w, PHASE_FAILED);
+}
+
+/*
+ * After the migration: the mirrors end (in sync on success: the guest is
+ * stopped; forced otherwise), the NBD nodes go; the source keeps its disks.
+ */
+static void
+source_disks_finish(struct mig_source *ms)
+{
+	struct status	*st = &ms->w.st;
+	int		 ok = st->phase == PHASE_SUCCEEDED;
+	char		*cause = NULL;
+
+	if (ms->disks == NULL)
+		return;
+	mig_disks_refresh(ms->disks, ms->w.qmp);
+	json_object_put(st->progress.disks);
+	st->progress.disks = mig_disks_to_json(ms->disks);
+	if (mig_disks_source_finish(ms->disks, ms->w.qmp, ok, 60,
+	    &cause) != 0) {
+		status_note(st, "disks: %s", cause);
+		free(cause);
+	} else
+		log_info("mirror jobs %s, NBD nodes removed", ok ?
+		    "ended in sync" : "cancelled");
+}
+
+static void
+on_event(struct mig_watch *w, const char *name, json_object *data)
+{
+	struct mig_source *ms = (struct mig_source *)w;
+
+	if (ms->disks == NULL || strncmp(name, "BLOCK_JOB_", 10) != 0)
+		return;
+	mig_disks_on_event(ms->disks, name, data);
+	mig_watch_poll_now(w);
+}
+
 int
 mig_source_run(const struct mig_options *o)
 {
@@ -691,6 +868,7 @@ mig_source_run(const struct mig_options *o)
 	ms.w.on_sample = on_sample;
 	ms.w.on_closed = on_closed;
 	ms.w.on_signal = on_signal;
+	ms.w.on_event = on_event;
 	ms.w.st.source = xstrdup(o->qmp_path);
 	ms.w.st.target = xstrdup(o->uri);
 	if (o->eviction != NULL)
@@ -725,10 +903,13 @@ mig_source_run(const struct mig_options *o)
 	if (ms.w.st.phase != PHASE_SUCCEEDED && ms.w.st.failure == FAIL_NONE)
 		status_fail(&ms.w.st, FAIL_CONTROL, "migration ended without "
 		    "a result");
+	source_disks_finish(&ms);
 	if (ms.w.st.phase == PHASE_FAILED &&
 	    ms.w.st.failure != FAIL_POSTCOPY_LOST)
 		source_resume_guest(&ms);
 	rc = mig_watch_report(&ms.w);
+	mig_disks_free(ms.disks);
+	free(ms.nbd_uri);
 	slot_release();
 	mig_tls_source_close(ms.tls);
 	free(ms.qemu_uri);

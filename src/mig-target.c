@@ -15,9 +15,12 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
+#include "mig-disks.h"
 #include "mig-watch.h"
 
 #define RECOVER_RETRY_SECONDS	1.0
+/* How long the source gets to end its mirrors once the memory arrived. */
+#define DISKS_RELEASE_SECONDS	60.0
 
 struct mig_target {
 	struct mig_watch	 w;
@@ -35,6 +38,9 @@ struct mig_target {
 	int			 offered;	/* the source's plan came */
 	int			 arrives_paused; /* the source guest was */
 	int			 source_aborted;
+	struct mig_disks	*disks;		/* exported over NBD, or NULL */
+	char			*nbd_uri;
+	double			 release_deadline;
 };
 
 static const char *
@@ -163,6 +169,65 @@ check_running(struct mig_target *mt)
 	}
 }
 
+/*
+ * Once the memory arrived: the guest may run here only after the source
+ * ended its mirrors (they are in sync: the source guest stopped).  Each
+ * export goes when its NBD client has gone, then the server stops.
+ * Returns 1 when done (or there were no disks).
+ */
+static int
+target_disks_released(struct mig_target *mt)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (mt->disks == NULL)
+		return 1;
+	if (mt->release_deadline == 0)
+		mt->release_deadline = now_monotonic() + DISKS_RELEASE_SECONDS;
+	rc = mig_disks_target_release(mt->disks, mt->w.qmp, &cause);
+	if (rc == 0 && now_monotonic() < mt->release_deadline)
+		return 0;
+	if (rc != 1) {
+		status_note(&mt->w.st, "disks: %s; exports removed by force",
+		    rc == 0 ? "the source's mirrors did not end in time" :
+		    cause);
+		mig_disks_target_stop(mt->disks, mt->w.qmp);
+	}
+	free(cause);
+	mig_disks_free(mt->disks);
+	mt->disks = NULL;
+	return 1;
+}
+
+/* Exports the disks the policy copies (unix:/tcp:; tls: refused). */
+static int
+target_disks_start(struct mig_target *mt, char **cause)
+{
+	char *why = NULL, *list;
+
+	if (mig_disks_select(mt->w.qmp, &mt->settings, 0, &mt->disks,
+	    &why) != 0)
+		goto fail;
+	if (mt->disks == NULL)
+		return 0;
+	mt->nbd_uri = mig_disks_nbd_uri(mt->o->uri, mt->o->nbd, &why);
+	if (mt->nbd_uri == NULL ||
+	    mig_disks_target_start(mt->disks, mt->w.qmp, mt->nbd_uri,
+	    &why) != 0)
+		goto fail;
+	list = mig_disks_describe(mt->disks);
+	status_note(&mt->w.st, "disks exported on %s: %s", mt->nbd_uri, list);
+	free(list);
+	return 0;
+fail:
+	mig_disks_free(mt->disks);
+	mt->disks = NULL;
+	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, why);
+	free(why);
+	return -1;
+}
+
 static void
 on_sample(struct mig_watch *w, json_object *reply)
 {
@@ -201,7 +266,7 @@ on_sample(struct mig_watch *w, json_object *reply)
 		mig_watch_finish(w, PHASE_FAILED);
 		return;
 	}
-	if (mt->completed)
+	if (mt->completed && target_disks_released(mt))
 		check_running(mt);
 	status_progress(st);
 }
@@ -212,7 +277,7 @@ on_event(struct mig_watch *w, const char *name, json_object *data)
 	struct mig_target *mt = (struct mig_target *)w;
 
 	if (strcmp(name, "RESUME") == 0 && (mt->completed ||
-	    w->st.mode == MODE_POSTCOPY))
+	    w->st.mode == MODE_POSTCOPY) && mt->disks == NULL)
 		check_running(mt);
 }
 
@@ -278,6 +343,8 @@ target_listen(struct mig_target *mt, char **cause)
 	    mig_plan_to_json(&mt->plan));
 	if (mig_plan_apply(mt->w.qmp, &mt->plan, 0, &why) != 0)
 		goto fail;
+	if (target_disks_start(mt, cause) != 0)
+		return -1;
 	args = json_object_new_object();
 	json_object_object_add(args, "uri",
 	    json_object_new_string(mt->qemu_uri));
@@ -497,6 +564,10 @@ mig_target_run(const struct mig_options *o)
 	if (mt.w.st.phase != PHASE_SUCCEEDED && mt.w.st.failure == FAIL_NONE)
 		status_fail(&mt.w.st, FAIL_CONTROL, "migration ended without "
 		    "a result");
+	/* Failed or aborted: the source keeps its disks; drop the exports. */
+	mig_disks_target_stop(mt.disks, mt.w.qmp);
+	mig_disks_free(mt.disks);
+	free(mt.nbd_uri);
 	rc = mig_watch_report(&mt.w);
 	mig_tls_target_close(mt.tls);
 	free(mt.qemu_uri);

@@ -29,6 +29,7 @@
 #define MAX_DOWNTIME_MS		2000000ULL	/* QEMU's limit, 2000 s */
 #define MAX_MULTIFD		64
 #define MAX_SHARED_PATHS	64
+#define MAX_DISKS		64
 #define MAX_NAME_LEN		253
 #define MAX_LABEL_LEN		253
 
@@ -156,6 +157,28 @@ mig_settings_free(struct mig_settings *s)
 		free(s->shared_storage_paths);
 	}
 	s->shared_storage_paths = NULL;
+	if (s->disks != NULL) {
+		for (p = s->disks; *p != NULL; p++)
+			free(*p);
+		free(s->disks);
+	}
+	s->disks = NULL;
+}
+
+static char **
+strv_copy(char **v)
+{
+	char	**out;
+	size_t	  n = 0, i;
+
+	if (v == NULL)
+		return NULL;
+	while (v[n] != NULL)
+		n++;
+	out = xcalloc(n + 1, sizeof (char *));
+	for (i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
 }
 
 /* Deep copy: dst owns its own strings (free with mig_settings_free()). */
@@ -165,6 +188,7 @@ mig_settings_copy(struct mig_settings *dst, const struct mig_settings *src)
 	size_t n = 0, i;
 
 	*dst = *src;
+	dst->disks = strv_copy(src->disks);
 	if (src->shared_storage_paths == NULL)
 		return;
 	while (src->shared_storage_paths[n] != NULL)
@@ -210,6 +234,14 @@ mig_settings_to_json(const struct mig_settings *s)
 		for (p = s->shared_storage_paths; *p != NULL; p++)
 			json_object_array_add(a, json_object_new_string(*p));
 	json_object_object_add(o, "sharedStoragePaths", a);
+	json_object_object_add(o, "blockMigration", json_object_new_string(
+	    s->block_migration == BLOCK_MIGRATION_ALWAYS ? "always" :
+	    s->block_migration == BLOCK_MIGRATION_AUTO ? "auto" : "never"));
+	a = json_object_new_array();
+	if (s->disks != NULL)
+		for (p = s->disks; *p != NULL; p++)
+			json_object_array_add(a, json_object_new_string(*p));
+	json_object_object_add(o, "disks", a);
 	return o;
 }
 
@@ -456,6 +488,56 @@ parse_shared_paths(struct pctx *c, struct json_object *v,
 	return 0;
 }
 
+/*
+ * Parses migration.disks: node names or drive ids (QMP identifiers) and
+ * absolute file paths, the disks blockMigration copies.
+ */
+static int
+parse_disks(struct pctx *c, struct json_object *v, struct mig_settings *s)
+{
+	const char	*base = "migration.disks", *str;
+	size_t		 n, i, j;
+	char		*field;
+
+	if (!json_object_is_type(v, json_type_array)) {
+		perr_got(c, base, "an array of node names or absolute paths",
+		    v);
+		return -1;
+	}
+	n = json_object_array_length(v);
+	if (n > MAX_DISKS) {
+		perr(c, base, "out of range: expected at most %d disks, got "
+		    "%zu", MAX_DISKS, n);
+		return -1;
+	}
+	s->disks = xcalloc(n + 1, sizeof (char *));
+	for (i = 0; i < n; i++) {
+		xasprintf(&field, "%s[%zu]", base, i);
+		str = get_string(c, field, json_object_array_get_idx(v, i), 1,
+		    PATH_MAX - 1);
+		if (str == NULL) {
+			free(field);
+			return -1;
+		}
+		for (j = 0; str[0] != '/' && str[j] != '\0'; j++)
+			if (!((str[j] >= 'a' && str[j] <= 'z') ||
+			    (str[j] >= 'A' && str[j] <= 'Z') ||
+			    (j > 0 && ((str[j] >= '0' && str[j] <= '9') ||
+			    str[j] == '-' || str[j] == '_' || str[j] == '.'))))
+				break;
+		if (str[0] != '/' && (str[j] != '\0' || j > 31)) {
+			perr_got(c, field, "a node name (a letter, then up to "
+			    "30 letters, digits, -, _ or .) or an absolute "
+			    "path", json_object_array_get_idx(v, i));
+			free(field);
+			return -1;
+		}
+		free(field);
+		s->disks[i] = xstrdup(str);
+	}
+	return 0;
+}
+
 static int
 parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 {
@@ -464,7 +546,7 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 		"progressTimeout", "maxDowntimeMs", "allowAutoConverge",
 		"allowPostCopy", "allowWorkloadDisruption",
 		"parallelMigrationThreads", "disableTLS", "convergence",
-		"sharedStoragePaths", NULL
+		"sharedStoragePaths", "blockMigration", "disks", NULL
 	};
 	struct json_object	*v;
 	uint64_t		 u;
@@ -549,6 +631,25 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 	}
 	if (json_object_object_get_ex(m, "sharedStoragePaths", &v) &&
 	    parse_shared_paths(c, v, s) != 0)
+		return -1;
+	/* After sharedStoragePaths: parse_shared_paths() resets s. */
+	if (json_object_object_get_ex(m, "blockMigration", &v)) {
+		str = json_object_is_type(v, json_type_string) ?
+		    json_object_get_string(v) : NULL;
+		if (str != NULL && strcmp(str, "never") == 0)
+			s->block_migration = BLOCK_MIGRATION_NEVER;
+		else if (str != NULL && strcmp(str, "auto") == 0)
+			s->block_migration = BLOCK_MIGRATION_AUTO;
+		else if (str != NULL && strcmp(str, "always") == 0)
+			s->block_migration = BLOCK_MIGRATION_ALWAYS;
+		else {
+			perr_got(c, "migration.blockMigration",
+			    "\"never\", \"auto\" or \"always\"", v);
+			return -1;
+		}
+	}
+	if (json_object_object_get_ex(m, "disks", &v) &&
+	    parse_disks(c, v, s) != 0)
 		return -1;
 	return 0;
 }

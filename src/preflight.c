@@ -18,6 +18,7 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
+#include "mig-disks.h"
 
 #define PF_TIMEOUT		10.0	/* seconds per QMP command */
 #define PF_QOM_MAX_DEPTH	8	/* QOM paths deeper than this are not read */
@@ -444,12 +445,46 @@ pf_shared(struct pf *pf, const char *file, char *why, size_t len)
 	return 0;
 }
 
+/* pf_shared() for mig-disks.c: the same answer the pre-flight gives. */
+int
+preflight_disk_shared(const struct mig_settings *settings, const char *file,
+    char *why, size_t len)
+{
+	struct pf pf;
+
+	memset(&pf, 0, sizeof pf);
+	pf.settings = settings;
+	return pf_shared(&pf, file, why, len);
+}
+
 /*
  * Disks: every writable block device with a medium, and its backing
- * chain, must be on shared storage.  Read-only devices (a CD-ROM) and
+ * chain, must be on shared storage, unless the policy's blockMigration
+ * copies it (mig-disks.c; sync full flattens the backing chain too).  Read-only devices (a CD-ROM) and
  * empty drives do not count: QEMU opens the same path on the target, and
  * a read-only image that differs there is the operator's copy to make.
  */
+/* A disk the migration copies: a warning that says so, no blocker. */
+static int
+pf_copied(struct pf *pf, json_object *dev, json_object *ins, const char *file)
+{
+	const char	*node = str_at(ins, "node-name");
+	const char	*device = str_at(dev, "device");
+	const char	*key;
+	char		 why[256];
+	int		 shared;
+
+	key = node != NULL && node[0] != '#' ? node : device;
+	if (key == NULL || *key == '\0')
+		return 0;
+	shared = pf_shared(pf, file, why, sizeof why);
+	if (!mig_disks_selected(pf->settings, key, device, file, shared))
+		return 0;
+	pf_add(pf, pf->warnings, "DiskCopied", "disk %s: %s is %s: copied "
+	    "to the target (blockMigration)", key, file, why);
+	return 1;
+}
+
 static int
 pf_disks(struct pf *pf, char **cause)
 {
@@ -477,6 +512,8 @@ pf_disks(struct pf *pf, char **cause)
 		file = str_at(image, "filename");
 		if (file == NULL)
 			file = str_at(ins, "file");
+		if (file != NULL && pf_copied(pf, dev, ins, file))
+			continue;
 		for (chain = 0; file != NULL && chain < 32; chain++) {
 			if (!pf_shared(pf, file, why, sizeof why)) {
 				pf_add(pf, pf->live, "DisksNotLiveMigratable",

@@ -46,6 +46,13 @@ enum eviction_strategy {
 	EVICT_EXTERNAL,
 };
 
+/* migration.blockMigration: copying disks off shared storage. */
+enum block_migration {
+	BLOCK_MIGRATION_NEVER,	/* refuse them (exit 2): the default */
+	BLOCK_MIGRATION_AUTO,	/* copy the writable ones off shared storage */
+	BLOCK_MIGRATION_ALWAYS,	/* copy every writable disk */
+};
+
 /*
  * A policy's migration section, after defaults: KubeVirt's defaults unless
  * the policy says otherwise (see policy_defaults()).
@@ -62,6 +69,8 @@ struct mig_settings {
 	int		disable_tls;
 	enum ctl_kind	convergence;
 	char	      **shared_storage_paths;	/* NULL-terminated, may be NULL */
+	enum block_migration block_migration;	/* local disks: mig-disks.c */
+	char	      **disks;		/* node names or files; may be NULL */
 };
 
 #define POLICY_MAX_LABELS 64
@@ -217,6 +226,7 @@ struct mig_progress {
 	int		throttle_pct;
 	uint64_t	postcopy_requests;
 	uint64_t	total_time_ms;
+	struct json_object *disks;	/* owned: mirror jobs, or NULL */
 };
 
 struct status {
@@ -313,6 +323,7 @@ struct mig_options {
 	const char	*slot_dir;	/* --slot-dir: node-wide limit, or NULL */
 	int		 max_parallel;	/* --max-parallel: slots in slot_dir */
 	struct json_object *eviction;	/* evict's record for the status */
+	const char	*nbd;		/* --nbd: disks' NBD address, or NULL */
 };
 int	 mig_options_parse(int argc, char **argv, const struct cmd_entry *,
 	    struct mig_options *, int source);

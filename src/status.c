@@ -87,6 +87,7 @@ status_free(struct status *st)
 	json_object_put(st->eviction);
 	json_object_put(st->notes);
 	json_object_put(st->decisions);
+	json_object_put(st->progress.disks);
 	memset(st, 0, sizeof *st);
 }
 
@@ -287,6 +288,9 @@ progress_to_json(const struct mig_progress *p)
 	    json_object_new_uint64(p->postcopy_requests));
 	json_object_object_add(o, "totalTimeMs",
 	    json_object_new_uint64(p->total_time_ms));
+	if (p->disks != NULL)
+		json_object_object_add(o, "disks",
+		    json_object_get(p->disks));
 	return o;
 }
 

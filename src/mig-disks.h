@@ -1,0 +1,100 @@
+/*
+ * mig-disks.h: live migration of disks that are not on shared storage,
+ * with QEMU's NBD server on the target and blockdev-mirror on the source
+ * (libvirt's order: mirrors ready, then memory, then the mirrors are
+ * cancelled once the source has stopped the guest).
+ *
+ * A disk is named by its key: the node name of its top node when the user
+ * gave one (-blockdev node-name=), else its drive id (-drive id=).  Both
+ * QEMUs must use the same keys; the key is the NBD export name.
+ */
+#ifndef MIG_DISKS_H
+#define MIG_DISKS_H
+
+#include <stdint.h>
+
+#include "qmigrate.h"
+
+struct json_object;
+struct qmp_conn;
+struct mig_disks;
+
+/* Bytes per GiB, for the time a disk copy may take. */
+#define MIG_DISKS_GIB	(1024.0 * 1024 * 1024)
+
+/*
+ * Whether the disk (key, drive id, file; shared: on shared storage) is to
+ * be copied under s.  The source's rule: never: no; disks given: when one
+ * entry names its key, drive id or file; always: every writable disk;
+ * auto: the writable disks off shared storage.
+ */
+int	 mig_disks_selected(const struct mig_settings *s, const char *key,
+	    const char *device, const char *file, int shared);
+
+/*
+ * Reads query-block and keeps the writable disks to copy (source: the rule
+ * above; target: every writable disk off shared storage, and under always
+ * the shared ones the policy's disks name by key, or all when it names
+ * none).  Returns 0 with *out (NULL: nothing to copy), or -1 with *cause.
+ */
+int	 mig_disks_select(struct qmp_conn *, const struct mig_settings *,
+	    int source, struct mig_disks **out, char **cause);
+size_t	 mig_disks_count(const struct mig_disks *);
+uint64_t mig_disks_bytes(const struct mig_disks *);	/* virtual sizes */
+/* {JOB: {disk, file, offset, len, ready}}: a new reference. */
+struct json_object *mig_disks_to_json(const struct mig_disks *);
+/* One line: "KEY (FILE), ..." */
+char	*mig_disks_describe(const struct mig_disks *);
+
+/*
+ * The NBD server's address for a migration URI: --nbd when given (unix:PATH
+ * or tcp:HOST:PORT), else unix:PATH.nbd for unix:PATH and tcp:HOST:PORT+1
+ * for tcp:HOST:PORT.  tls: is refused (not carried by the proxy yet).
+ * Returns a malloc'd "unix:..." or "tcp:...", or NULL with *cause.
+ */
+char	*mig_disks_nbd_uri(const char *uri, const char *nbd, char **cause);
+
+/*
+ * Source.  start: an NBD client node per disk (qm-nbd-KEY), each checked
+ * to be at least as large as the disk (refused before anything is copied,
+ * naming both sizes), then blockdev-mirror (job qm-mirror-KEY, sync full,
+ * write-blocking, speed bytes/s).  Undoes what it did on failure.
+ */
+int	 mig_disks_source_start(struct mig_disks *, struct qmp_conn *,
+	    const char *nbd_uri, uint64_t speed, char **cause);
+/* BLOCK_JOB_* and JOB_STATUS_CHANGE events for our jobs. */
+void	 mig_disks_on_event(struct mig_disks *, const char *name,
+	    struct json_object *data);
+/* Sends query-block-jobs (asynchronous); the answer updates the jobs. */
+void	 mig_disks_refresh(struct mig_disks *, struct qmp_conn *);
+/* 1: every mirror is ready; 0: copying; -1: a job failed (*cause). */
+int	 mig_disks_state(struct mig_disks *, char **cause);
+/*
+ * Ends the mirrors: block-job-cancel (forced unless success: a ready
+ * mirror cancelled without force ends in sync, without pivot), waits up to
+ * timeout seconds for the jobs to go, then blockdev-del the NBD nodes.
+ * The source keeps running on its own disks.  0, or -1 with *cause.
+ */
+int	 mig_disks_source_finish(struct mig_disks *, struct qmp_conn *,
+	    int success, double timeout, char **cause);
+
+/*
+ * Target.  start: nbd-server-start on the address and a writable export
+ * per disk (named by its key).  release: once the migration completed,
+ * removes each export when its client (the source's mirror) has gone;
+ * returns 1 when all are gone and the server stopped, 0 to call again
+ * later, -1 with *cause.  stop: removes everything at once (abort).
+ */
+int	 mig_disks_target_start(struct mig_disks *, struct qmp_conn *,
+	    const char *nbd_uri, char **cause);
+int	 mig_disks_target_release(struct mig_disks *, struct qmp_conn *,
+	    char **cause);
+void	 mig_disks_target_stop(struct mig_disks *, struct qmp_conn *);
+
+void	 mig_disks_free(struct mig_disks *);
+
+/* preflight.c: whether file is on storage the target sees too. */
+int	 preflight_disk_shared(const struct mig_settings *, const char *file,
+	    char *why, size_t len);
+
+#endif

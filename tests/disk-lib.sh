@@ -1,0 +1,63 @@
+# tests/disk-lib.sh: what the local-disk migration tests share; sourced
+# after tests/lib.sh and tests/migrate-lib.sh.
+#
+# The memguest never touches its disk, so the tests write the data
+# themselves: a pattern into the source image before QEMU starts
+# (qemu-io), and writes through the source's virtio-blk device while the
+# mirror runs (HMP qemu-io -d, which goes through the same block layer as
+# the guest, so the mirror sees it).  After the migration both QEMUs quit
+# (flushing their images) and the images are compared.
+
+need_cmd qemu-img
+need_cmd qemu-io
+
+# disk_pair MIB RATE SRC-SIZE DST-SIZE: boots src and dst (migrate-lib.sh's
+# pair) each with a qcow2 data disk: node "data" on virtio-blk device
+# "vdb"; the source's has 0x5a in its first 16 MiB, the target's is empty.
+disk_pair() {
+	qemu-img create -q -f qcow2 "$TMP/src.qcow2" "$3"
+	qemu-io -c "write -q -P 0x5a 0 16M" "$TMP/src.qcow2" >/dev/null
+	qemu-img create -q -f qcow2 "$TMP/dst.qcow2" "$4"
+	start_memguest src "$1" "$2" \
+		-qmp "unix:$TMP/src.mon,server=on,wait=off" \
+		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$TMP/src.qcow2" \
+		-device virtio-blk-pci,drive=data,id=vdb
+	start_memguest_incoming dst "$1" \
+		-qmp "unix:$TMP/dst.mon,server=on,wait=off" \
+		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$TMP/dst.qcow2" \
+		-device virtio-blk-pci,drive=data,id=vdb
+}
+
+# mirroring: the source's status shows the disk's mirror job.
+mirroring() {
+	[ "$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].disk')" = data ]
+}
+
+# hmp_write OFFSET-MIB LEN-MIB PATTERN: a write by the source's disk device
+# (through the guest's own BlockBackend).  HMP qemu-io prints its result on
+# QEMU's stdout (src.err), not in the reply.
+hmp_write() {
+	local out
+	out=$(mon src human-monitor-command \
+		"{\"command-line\": \"qemu-io -d /machine/peripheral/vdb/virtio-backend \\\"write -P $3 $1M $2M\\\"\"}")
+	case $out in
+	*rror*) fail "qemu-io write on the source: $out" ;;
+	esac
+	wait_for 30 "the source's write at $1 MiB" grep -q \
+		"^wrote $(($2 * 1048576))/$(($2 * 1048576)) bytes at offset $(($1 * 1048576))" "$TMP/src.err"
+}
+
+# assert_no_disk_jobs NAME: no mirror job and no NBD node is left in QEMU.
+assert_no_disk_jobs() {
+	[ "$(mon "$1" query-block-jobs | jq length)" = 0 ] ||
+		fail "$1 still runs block jobs: $(mon "$1" query-block-jobs)"
+	if mon "$1" query-named-block-nodes | jq -r '.[]["node-name"]' | grep -q '^qm-nbd-'; then
+		fail "$1 still has an NBD client node"
+	fi
+}
+
+# quit_guest NAME: QEMU quits cleanly (its images flushed and closed).
+quit_guest() {
+	mon "$1" quit >/dev/null || true
+	wait_guest_exit "$1" 30
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A guest with a local qcow2 disk (not on shared storage) moves live with
+# migration.blockMigration "auto": the pre-flight lets the disk through,
+# the target exports it over NBD (unix:PATH.nbd), the source mirrors it,
+# a write made while the mirror runs reaches the target, memory follows,
+# and after both QEMUs quit the two images are identical.  Without the
+# policy the same guest is refused (exit 2, DisksNotLiveMigratable).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/disk-lib.sh"
+setup_tmp
+
+disk_pair 64 2 64M 64M
+
+# The default policy (blockMigration never) keeps refusing local disks.
+rc=0
+"$QMIGRATE" migrate --qmp "$TMP/src.qmp" --to "unix:$TMP/mig.sock" \
+	>"$TMP/refused.out" 2>"$TMP/refused.err" || rc=$?
+[ "$rc" -eq 2 ] || fail "local disk without blockMigration: exit $rc, expected 2"
+grep -q DisksNotLiveMigratable "$TMP/refused.err" ||
+	fail "refusal does not name DisksNotLiveMigratable: $(cat "$TMP/refused.err")"
+
+# 16 MiB/s: the 64 MiB disk takes a few seconds to copy; the guest dirties
+# 2 MB/s, so its memory converges at that rate too.
+mig_policy disks '{ "blockMigration": "auto", "bandwidthPerMigration": "16Mi" }'
+mig_incoming --policy "$TMP/disks.json"
+[ -S "$TMP/mig.sock.nbd" ] || fail "no NBD socket at $TMP/mig.sock.nbd"
+[ "$(mon dst query-block-exports | jq -r '.[0].id')" = data ] ||
+	fail "target does not export the disk: $(mon dst query-block-exports)"
+mig_migrate --policy "$TMP/disks.json"
+wait_for 30 "the source's mirror job" mirroring
+# While the mirror copies: a write through the guest's device.
+hmp_write 32 1 0x77
+[ "$(status_get "$TMP/src.status" .configuration.blockMigration)" = auto ] ||
+	fail "blockMigration not in the status configuration"
+
+expect_exit migrate 0 180
+expect_exit incoming 0 60
+assert_moved
+[ "$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].ready')" = true ] ||
+	fail "mirror not ready in the final status: $(status_get "$TMP/src.status" .progress.disks)"
+[ "$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].len')" = 67108864 ] ||
+	fail "mirror length not the disk's size"
+jq -e '.conditions[0].warnings[] | select(.reason == "DiskCopied")' "$TMP/src.status" >/dev/null ||
+	fail "pre-flight did not report the copied disk"
+assert_no_disk_jobs src
+[ "$(mon dst query-block-exports | jq length)" = 0 ] || fail "target still exports disks"
+[ ! -e "$TMP/mig.sock.nbd" ] || fail "NBD socket left on the target"
+
+# Every block written before and during the migration is on the target.
+quit_guest src
+quit_guest dst
+qemu-img compare -q "$TMP/src.qcow2" "$TMP/dst.qcow2" ||
+	fail "source and target images differ"
+qemu-io -c "read -q -P 0x5a 0 16M" -c "read -q -P 0x77 32M 1M" "$TMP/dst.qcow2" >"$TMP/verify.out" 2>&1
+if grep -q "Pattern verification failed" "$TMP/verify.out"; then
+	fail "target image lacks the data: $(cat "$TMP/verify.out")"
+fi
+echo "ok: the local disk moved with the guest, images identical"
