@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-disks.h"
 
 #ifndef POLICY_EXAMPLES_DIR
 #error "POLICY_EXAMPLES_DIR must name the source tree's policies directory"
@@ -777,8 +778,72 @@ test_to_json(void **state)
 	/* The trailing slash is dropped. */
 	assert_string_equal(json_object_get_string(
 	    json_object_array_get_idx(v, 0)), "/srv/nfs");
-	assert_int_equal(json_object_object_length(o), 11);
+	assert_true(json_object_object_get_ex(o, "blockMigration", &v));
+	assert_string_equal(json_object_get_string(v), "never");
+	assert_true(json_object_object_get_ex(o, "disks", &v));
+	assert_int_equal(json_object_array_length(v), 0);
+	assert_int_equal(json_object_object_length(o), 13);
 	json_object_put(o);
+}
+
+/* migration.blockMigration and migration.disks: values and errors. */
+static void
+test_block_migration(void **state)
+{
+	struct policy_set	*set;
+	struct mig_settings	 copy;
+
+	(void)state;
+	set = load_text("{\"name\": \"a\", \"migration\": {"
+	    "\"disks\": [\"data\", \"/var/lib/vm/a.qcow2\"], "
+	    "\"sharedStoragePaths\": [\"/srv\"], "
+	    "\"blockMigration\": \"auto\"}}");
+	mig_settings_copy(&copy, &set->policies[0].migration);
+	policy_set_free(set);
+	assert_int_equal(copy.block_migration, BLOCK_MIGRATION_AUTO);
+	assert_string_equal(copy.disks[0], "data");
+	assert_string_equal(copy.disks[1], "/var/lib/vm/a.qcow2");
+	assert_null(copy.disks[2]);
+	assert_string_equal(copy.shared_storage_paths[0], "/srv");
+	/* Selection: listed disks only; shared or not does not matter. */
+	assert_true(mig_disks_selected(&copy, "data", "", "/x", 0));
+	assert_true(mig_disks_selected(&copy, "#b1", "d0",
+	    "/var/lib/vm/a.qcow2", 1));
+	assert_false(mig_disks_selected(&copy, "other", "d1", "/y", 0));
+	mig_settings_free(&copy);
+
+	set = load_text("{\"name\": \"a\", \"migration\": "
+	    "{\"blockMigration\": \"always\"}}");
+	assert_int_equal(set->policies[0].migration.block_migration,
+	    BLOCK_MIGRATION_ALWAYS);
+	assert_true(mig_disks_selected(&set->policies[0].migration, "a",
+	    NULL, "/srv/a", 1));
+	set->policies[0].migration.block_migration = BLOCK_MIGRATION_AUTO;
+	assert_false(mig_disks_selected(&set->policies[0].migration, "a",
+	    NULL, "/srv/a", 1));
+	assert_true(mig_disks_selected(&set->policies[0].migration, "a",
+	    NULL, "/tmp/a", 0));
+	set->policies[0].migration.block_migration = BLOCK_MIGRATION_NEVER;
+	assert_false(mig_disks_selected(&set->policies[0].migration, "a",
+	    NULL, "/tmp/a", 0));
+	policy_set_free(set);
+
+	expect_error("{\"name\": \"a\", \"migration\": "
+	    "{\"blockMigration\": \"yes\"}}",
+	    "migration.blockMigration: expected \"never\", \"auto\" or "
+	    "\"always\", got \"yes\"");
+	expect_error("{\"name\": \"a\", \"migration\": "
+	    "{\"disks\": \"data\"}}",
+	    "migration.disks: expected an array of node names or absolute "
+	    "paths, got \"data\"");
+	expect_error("{\"name\": \"a\", \"migration\": "
+	    "{\"disks\": [\"data\", \"a b\"]}}",
+	    "migration.disks[1]: expected a node name (a letter, then up to "
+	    "30 letters, digits, -, _ or .) or an absolute path, got "
+	    "\"a b\"");
+	expect_error("{\"name\": \"a\", \"migration\": "
+	    "{\"disks\": [7]}}",
+	    "migration.disks[0]: expected a string, got 7");
 }
 
 int
@@ -801,6 +866,7 @@ main(void)
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_to_json),
+		cmocka_unit_test(test_block_migration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
