@@ -908,7 +908,6 @@ mig_source_run(const struct mig_options *o)
 	    ms.w.st.failure != FAIL_POSTCOPY_LOST)
 		source_resume_guest(&ms);
 	rc = mig_watch_report(&ms.w);
-	mig_disks_free(ms.disks);
 	free(ms.nbd_uri);
 	slot_release();
 	mig_tls_source_close(ms.tls);
@@ -917,5 +916,7 @@ mig_source_run(const struct mig_options *o)
 	free(ms.prev_cause);
 	mig_settings_free(&ms.settings);
 	mig_watch_free(&ms.w);
+	/* After the connection: a pending query-block-jobs points at it. */
+	mig_disks_free(ms.disks);
 	return rc;
 }
