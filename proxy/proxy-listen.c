@@ -34,6 +34,39 @@
 
 #include "proxy-int.h"
 
+static void
+tcp_options(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+}
+
+/*
+ * Options of a data connection.  A link that goes down says nothing:
+ * without these, TCP retransmits for many minutes and QEMU, whose socket
+ * is ours, waits as long (a post-copy stream never reaches postcopy-paused,
+ * so it is never recovered).  Unacknowledged data or unanswered keepalives
+ * for PROXY_DEAD_PEER_TIMEOUT seconds end the connection, and the pair with
+ * it, so that QEMU sees its stream break.  Not for the control connection:
+ * it carries nothing during a migration, and the session it holds must
+ * outlive a short outage for a post-copy resume to find it.
+ */
+static void
+tcp_dead_peer(int fd)
+{
+	int idle = PROXY_DEAD_PEER_TIMEOUT / 2, intvl = 1;
+	int cnt = PROXY_DEAD_PEER_TIMEOUT - idle;
+	unsigned int user_ms = PROXY_DEAD_PEER_TIMEOUT * 1000;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms,
+	    sizeof user_ms);
+}
+
 #define ACCEPT_BURST		32
 #define ACCEPT_PAUSE		1.0	/* seconds after EMFILE */
 #define QEMU_RETRY		0.005	/* unix connect() backlog full */
@@ -571,7 +604,7 @@ source_connect(struct conn *c)
 	struct side	*s = c->side;
 	struct addrinfo	*ai;
 	char		*cause = NULL;
-	int		 fd = -1, one = 1;
+	int		 fd = -1;
 
 	for (ai = s->ai; ai != NULL; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
@@ -591,8 +624,9 @@ source_connect(struct conn *c)
 		free(cause);
 		return;
 	}
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+	tcp_options(fd);
+	if (c->kind == PROXY_KIND_DATA)
+		tcp_dead_peer(fd);
 	c->nfd = fd;
 	c->state = C_CONNECT;
 	ev_timer_again(s->loop, &c->deadline);
@@ -991,6 +1025,7 @@ target_step(struct conn *c)
 		c->name = NULL;
 		conn_name_session(c, peer + 5);
 		free(peer);
+		tcp_dead_peer(c->nfd);
 		if (proxy_order_offer(s->sess.order, h.seq, c, &cause) != 0)
 			goto refuse;
 		c->state = C_HOLD;
@@ -1131,7 +1166,7 @@ accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	struct conn		*c;
 	char			 host[NI_MAXHOST], serv[NI_MAXSERV], name[NI_MAXHOST + 64];
 	char			*cause = NULL;
-	int			 fd, i, one = 1;
+	int			 fd, i;
 
 	for (i = 0; i < ACCEPT_BURST && s->npending < s->max_pending; i++) {
 		len = sizeof ss;
@@ -1165,8 +1200,7 @@ accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 			snprintf(name, sizeof name, "peer [%s]:%s", host, serv);
 		else
 			snprintf(name, sizeof name, "peer %s:%s", host, serv);
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+		tcp_options(fd);
 		c = conn_new(s, fd, -1, name);
 		c->state = C_HANDSHAKE;
 		if (s->tls != NULL) {

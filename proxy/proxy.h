@@ -38,6 +38,8 @@ struct proxy_target;
 #define PROXY_BUFFER_SIZE	(256u * 1024)	/* per direction and pair */
 #define PROXY_IDLE_TIMEOUT	60.0		/* seconds without a byte */
 #define PROXY_HANDSHAKE_TIMEOUT	10.0		/* TLS + header, seconds */
+/* A TCP peer silent this long (unacked data, keepalives) is dead. */
+#define PROXY_DEAD_PEER_TIMEOUT	10		/* seconds */
 #define PROXY_MAX_PENDING	64		/* handshakes in progress */
 #define PROXY_MAX_CONTROL	(1024u * 1024)	/* one control message */
 

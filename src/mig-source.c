@@ -56,6 +56,8 @@ struct mig_source {
 	char			*prev_cause;	/* why there was none */
 	uint64_t		 moved_bytes;	/* transferred at moved_t */
 	double			 moved_t;	/* last time it grew, -1: never */
+	int			 resume_asked;	/* tls: is the target listening? */
+	int			 resume_ready;	/* tls: it said so */
 };
 
 static void	source_abort(struct mig_source *, enum mig_failure,
@@ -319,6 +321,21 @@ on_signal(struct mig_watch *w, int signum)
 	source_abort(ms, FAIL_ABORTED, reason);
 }
 
+static void
+on_resume_answer(json_object *answer, const char *error, void *arg)
+{
+	struct mig_source	*ms = arg;
+	json_object		*v;
+
+	ms->resume_asked = 0;
+	if (answer != NULL && json_object_object_get_ex(answer, "status", &v) &&
+	    strcmp(json_object_get_string(v), "ready") == 0) {
+		ms->resume_ready = 1;
+		mig_watch_poll_now(&ms->w);
+	} else if (error != NULL)
+		log_warnx("resume: %s", error);
+}
+
 /* Post-copy is paused: the stream broke.  Resume it, or give up. */
 static void
 source_recover(struct mig_source *ms)
@@ -345,6 +362,24 @@ source_recover(struct mig_source *ms)
 	}
 	if (now - ms->last_resume_try < RESUME_RETRY_SECONDS)
 		return;
+	/*
+	 * Over tls:, resume only once the target says its QEMU listens: a
+	 * resume that finds no one leaves QEMU 7.2 stuck in postcopy-recover
+	 * for good.  The question waits in the control connection while the
+	 * network is down and is answered when it is back.
+	 */
+	if (ms->tls != NULL && !ms->resume_ready) {
+		if (!ms->resume_asked) {
+			args = json_object_new_object();
+			json_object_object_add(args, "type",
+			    json_object_new_string("resume"));
+			if (mig_tls_source_ask(ms->tls, args, on_resume_answer,
+			    ms) == 0)
+				ms->resume_asked = 1;
+		}
+		return;
+	}
+	ms->resume_ready = 0;
 	ms->last_resume_try = now;
 	args = json_object_new_object();
 	json_object_object_add(args, "uri",
@@ -430,6 +465,12 @@ on_sample(struct mig_watch *w, json_object *reply)
 	if (strcmp(qs, "postcopy-paused") == 0) {
 		source_recover(ms);
 		status_progress(st);
+		return;
+	}
+	/* A resume that hangs (no answer from the target) has a deadline too. */
+	if (strcmp(qs, "postcopy-recover") == 0 && ms->recover_deadline != 0 &&
+	    now_monotonic() > ms->recover_deadline) {
+		source_recover(ms);
 		return;
 	}
 	if (strcmp(qs, "active") == 0 || strcmp(qs, "postcopy-active") == 0 ||

@@ -38,6 +38,8 @@ struct mig_target {
 	int			 offered;	/* the source's plan came */
 	int			 arrives_paused; /* the source guest was */
 	int			 source_aborted;
+	int			 recover_listening; /* migrate-recover accepted */
+	int			 resume_asked;	/* the source waits for ready */
 	struct mig_disks	*disks;		/* exported over NBD, or NULL */
 	char			*nbd_uri;
 	double			 release_deadline;
@@ -53,6 +55,23 @@ status_of(json_object *reply)
 	return "none";
 }
 
+static void	target_answer(struct mig_target *, json_object *);
+
+/* Tells the source (tls:) that QEMU listens for its resume. */
+static void
+target_resume_ready(struct mig_target *mt)
+{
+	json_object *answer;
+
+	if (!mt->resume_asked || !mt->recover_listening)
+		return;
+	mt->resume_asked = 0;
+	answer = json_object_new_object();
+	json_object_object_add(answer, "status",
+	    json_object_new_string("ready"));
+	target_answer(mt, answer);
+}
+
 static void
 on_recover_done(struct qmp_conn *conn, json_object *reply,
     const char *error_class, const char *error, void *arg)
@@ -62,9 +81,12 @@ on_recover_done(struct qmp_conn *conn, json_object *reply,
 	if (error != NULL) {
 		log_warnx("migrate-recover: %s", error);
 		mt->recover_sent = 0;
-	} else
+	} else {
 		log_info("listening for the source's resume on %s",
 		    mt->qemu_uri);
+		mt->recover_listening = 1;
+		target_resume_ready(mt);
+	}
 }
 
 static void
@@ -250,6 +272,7 @@ on_sample(struct mig_watch *w, json_object *reply)
 			status_note(st, "post-copy recovered");
 			mt->recover_deadline = 0;
 			mt->recover_sent = 0;
+			mt->recover_listening = 0;
 		}
 		status_set_mode(st, MODE_POSTCOPY);
 	} else if (strcmp(qs, "postcopy-paused") == 0)
@@ -507,6 +530,13 @@ on_control(json_object *msg, const char *error, void *arg)
 		status_note(&mt->w.st, "the source aborted: %s",
 		    json_object_object_get_ex(msg, "reason", &reason) ?
 		    json_object_get_string(reason) : "no reason given");
+	}
+	if (type != NULL && strcmp(json_object_get_string(type),
+	    "resume") == 0) {
+		/* Answered once migrate-recover listens (on_recover_done). */
+		mt->resume_asked = 1;
+		target_resume_ready(mt);
+		return;
 	}
 	ok = json_object_new_object();
 	json_object_object_add(ok, "status", json_object_new_string("ok"));

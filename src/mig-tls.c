@@ -179,6 +179,25 @@ mig_tls_source_notify(struct mig_tls_source *ts, json_object *msg)
 	}
 }
 
+/*
+ * Sends msg (stolen) and calls cb with the answer whenever it comes, with
+ * no deadline: a control connection that timed out would end the session,
+ * and with it any post-copy resume.  Returns 0, or -1 (logged).
+ */
+int
+mig_tls_source_ask(struct mig_tls_source *ts, json_object *msg,
+    mig_tls_offer_cb cb, void *arg)
+{
+	char *cause = NULL;
+
+	if (proxy_source_control(ts->proxy, msg, 0, cb, arg, &cause) != 0) {
+		log_warnx("control message not sent: %s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
 void
 mig_tls_source_close(struct mig_tls_source *ts)
 {

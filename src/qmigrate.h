@@ -370,6 +370,8 @@ struct mig_tls_source *mig_tls_source_open(struct ev_loop *,
 int	 mig_tls_source_offer(struct mig_tls_source *, struct json_object *,
 	    double timeout, struct json_object **answer, char **cause);
 void	 mig_tls_source_notify(struct mig_tls_source *, struct json_object *);
+int	 mig_tls_source_ask(struct mig_tls_source *, struct json_object *,
+	    mig_tls_offer_cb, void *arg);
 void	 mig_tls_source_close(struct mig_tls_source *);
 struct mig_tls_target *mig_tls_target_open(struct ev_loop *,
 	    const struct mig_options *, mig_tls_offer_cb, void *arg,
