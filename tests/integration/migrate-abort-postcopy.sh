@@ -2,13 +2,13 @@
 # Abort refused in post-copy: once the source says mode PostCopy the target
 # holds the guest, so `qmigrate abort` exits 5 with abortStatus Failed, the
 # migration goes on and completes, and the guest arrives intact.  (10 MiB/s
-# and 128 MiB: post-copy lasts long enough to ask.)
+# and 64 MiB: post-copy lasts ~7 s, long enough to ask.)
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
 
 mig_policy busy '{ "bandwidthPerMigration": "10Mi", "allowPostCopy": true }'
-mig_start_pair 128 200
+mig_start_pair 64 200
 mig_incoming --policy "$TMP/busy.json"
 mig_migrate --policy "$TMP/busy.json"
 wait_for 60 "source in post-copy" status_is "$TMP/src.status" .mode PostCopy
