@@ -91,7 +91,10 @@ link_up() {
 # netem ARGS...: both directions of the link get netem ARGS (e.g. "loss 5%
 # delay 50ms", "rate 20mbit"); netem_clear removes it.
 netem() {
-	ip netns exec "$NS_SRC" tc qdisc replace dev "$NS_IF_SRC" root netem "$@"
+	local err
+	err=$(ip netns exec "$NS_SRC" tc qdisc replace dev "$NS_IF_SRC" root \
+		netem "$@" 2>&1) ||
+		fail "tc netem $*: $err (the kernel needs sch_netem)"
 	ip netns exec "$NS_DST" tc qdisc replace dev "$NS_IF_DST" root netem "$@"
 }
 
