@@ -84,7 +84,7 @@ plain_settled() {
 
 # plain_run G P: the plain driver on pair G (sets the r_* results).
 plain_run() {
-	local g=$1 p=$2 s=$1s d=$1d q st t0 now caps='[]'
+	local g=$1 p=$2 s=$1s d=$1d q st t0 now caps='[]' b last_bytes=
 	case $p in
 	a) caps='[{"capability":"postcopy-ram","state":true}]' ;;
 	b) caps='[{"capability":"auto-converge","state":true}]' ;;
@@ -101,6 +101,8 @@ plain_run() {
 		q=$(qmp_get "$s" query-migrate)
 		now=$(now_ms)
 		st=$(jq -r .status <<<"$q")
+		b=$(jq -r '.ram.transferred // empty' <<<"$q")
+		[ -z "$b" ] || last_bytes=$b
 		jq -r --arg t "$(((now - t0)))" \
 			'"\($t | tonumber / 1000) \(.ram.remaining // 0)"' <<<"$q" \
 			>>"$TMP/$g.series"
@@ -125,7 +127,7 @@ plain_run() {
 	r_total=$(jq -r '.["total-time"] // empty' <<<"$q")
 	[ "$r_ended" = completed ] || r_total=$r_wall
 	r_downtime=$(jq -r '.downtime // "-"' <<<"$q")
-	r_bytes=$(jq -r '.ram.transferred // "-"' <<<"$q")
+	r_bytes=$(jq -r ".ram.transferred // \"${last_bytes:--}\"" <<<"$q")
 	r_t0=$t0
 }
 
