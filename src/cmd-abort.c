@@ -15,16 +15,6 @@
 
 #include "qmigrate.h"
 
-static const char *
-str_at(json_object *doc, const char *key)
-{
-	json_object *v;
-
-	if (json_object_object_get_ex(doc, key, &v))
-		return json_object_get_string(v);
-	return NULL;
-}
-
 static int
 cmd_abort_exec(int argc, char **argv)
 {
@@ -64,7 +54,7 @@ cmd_abort_exec(int argc, char **argv)
 	doc = status_read_file(file, &cause);
 	if (doc == NULL)
 		goto fail;
-	phase = str_at(doc, "phase");
+	phase = json_str_at(doc, "phase");
 	if (phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
 	    strcmp(phase, "Failed") == 0)) {
 		xasprintf(&cause, "status file %s: the migration already "
@@ -90,7 +80,7 @@ cmd_abort_exec(int argc, char **argv)
 			cause = NULL;
 			continue;
 		}
-		abort_status = str_at(doc, "abortStatus");
+		abort_status = json_str_at(doc, "abortStatus");
 		if (abort_status != NULL && (strcmp(abort_status,
 		    "Succeeded") == 0 || strcmp(abort_status, "Failed") == 0)) {
 			printf("abortStatus: %s\n", abort_status);

@@ -41,37 +41,6 @@ struct watch {
 	ev_signal	 sigterm;
 };
 
-static const char *
-str_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static double
-num_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return json_object_get_double(v);
-}
-
-static json_object *
-obj_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
 /* Draws one refresh; decides whether the migration is over. */
 static void
 watch_draw(struct watch *w)
@@ -89,43 +58,43 @@ watch_draw(struct watch *w)
 		log_debug("%s", cause);
 		free(cause);
 	}
-	prog = obj_at(st, "progress");
-	ram = obj_at(w->migrate, "ram");
-	qstatus = str_at(w->migrate, "status");
+	prog = json_obj_at(st, "progress");
+	ram = json_obj_at(w->migrate, "ram");
+	qstatus = json_str_at(w->migrate, "status");
 	if (qstatus == NULL)
-		qstatus = str_at(prog, "qemuStatus");
+		qstatus = json_str_at(prog, "qemuStatus");
 	if (qstatus == NULL)
 		qstatus = "unknown";
-	phase = str_at(st, "phase");
+	phase = json_str_at(st, "phase");
 	if (phase == NULL)
 		phase = strcmp(qstatus, "completed") == 0 ? "Succeeded" :
 		    strcmp(qstatus, "failed") == 0 ||
 		    strcmp(qstatus, "cancelled") == 0 ? "Failed" :
 		    strcmp(qstatus, "none") == 0 ? "Pending" : "Running";
-	mode = str_at(st, "mode");
+	mode = json_str_at(st, "mode");
 	if (mode == NULL)
 		mode = strncmp(qstatus, "postcopy", 8) == 0 ? "PostCopy" :
 		    "PreCopy";
 	if (ram != NULL) {
-		total = num_at(ram, "total");
-		remaining = num_at(ram, "remaining");
-		transferred = num_at(ram, "transferred");
-		bw = num_at(ram, "mbps") * 1e6 / 8;
-		dirty = num_at(ram, "dirty-pages-rate") *
-		    (num_at(ram, "page-size") > 0 ? num_at(ram, "page-size") :
+		total = json_double_at(ram, "total");
+		remaining = json_double_at(ram, "remaining");
+		transferred = json_double_at(ram, "transferred");
+		bw = json_double_at(ram, "mbps") * 1e6 / 8;
+		dirty = json_double_at(ram, "dirty-pages-rate") *
+		    (json_double_at(ram, "page-size") > 0 ? json_double_at(ram, "page-size") :
 		    4096);
-		iteration = num_at(ram, "dirty-sync-count");
-		downtime = num_at(w->migrate, "expected-downtime");
-		throttle = num_at(w->migrate, "cpu-throttle-percentage");
+		iteration = json_double_at(ram, "dirty-sync-count");
+		downtime = json_double_at(w->migrate, "expected-downtime");
+		throttle = json_double_at(w->migrate, "cpu-throttle-percentage");
 	} else {
-		total = num_at(prog, "dataTotal");
-		remaining = num_at(prog, "dataRemaining");
-		transferred = num_at(prog, "dataProcessed");
-		bw = num_at(prog, "bandwidth");
-		dirty = num_at(prog, "dirtyRate");
-		iteration = num_at(prog, "iteration");
-		downtime = num_at(prog, "expectedDowntimeMs");
-		throttle = num_at(prog, "throttlePercentage");
+		total = json_double_at(prog, "dataTotal");
+		remaining = json_double_at(prog, "dataRemaining");
+		transferred = json_double_at(prog, "dataProcessed");
+		bw = json_double_at(prog, "bandwidth");
+		dirty = json_double_at(prog, "dirtyRate");
+		iteration = json_double_at(prog, "iteration");
+		downtime = json_double_at(prog, "expectedDowntimeMs");
+		throttle = json_double_at(prog, "throttlePercentage");
 	}
 	if (strcmp(qstatus, "completed") == 0 || strcmp(phase,
 	    "Succeeded") == 0)
@@ -138,7 +107,7 @@ watch_draw(struct watch *w)
 	memset(bar, '#', (size_t)filled);
 	memset(bar + filled, '.', (size_t)(BAR_WIDTH - filled));
 	bar[BAR_WIDTH] = '\0';
-	decisions = obj_at(st, "decisions");
+	decisions = json_obj_at(st, "decisions");
 	n = decisions != NULL ? json_object_array_length(decisions) : 0;
 
 	if (w->tty) {
@@ -154,24 +123,24 @@ watch_draw(struct watch *w)
 		    "expected downtime %.0f ms   throttle %.0f%%\n", bw / MIB,
 		    dirty / MIB, downtime, throttle);
 		lines = 4;
-		if ((s = str_at(st, "failureReason")) != NULL) {
+		if ((s = json_str_at(st, "failureReason")) != NULL) {
 			printf("failure    %s\n", s);
 			lines++;
 		}
 		for (i = n > 5 ? n - 5 : 0; i < n; i++) {
 			d = json_object_array_get_idx(decisions, i);
-			printf("decision   %s: %s\n", str_at(d, "action") ?
-			    str_at(d, "action") : "?", str_at(d, "reason") ?
-			    str_at(d, "reason") : "");
+			printf("decision   %s: %s\n", json_str_at(d, "action") ?
+			    json_str_at(d, "action") : "?", json_str_at(d, "reason") ?
+			    json_str_at(d, "reason") : "");
 			lines++;
 		}
 		w->lines = lines;
 	} else {
 		for (i = w->decisions_seen; i < n; i++) {
 			d = json_object_array_get_idx(decisions, i);
-			printf("decision: %s: %s\n", str_at(d, "action") ?
-			    str_at(d, "action") : "?", str_at(d, "reason") ?
-			    str_at(d, "reason") : "");
+			printf("decision: %s: %s\n", json_str_at(d, "action") ?
+			    json_str_at(d, "action") : "?", json_str_at(d, "reason") ?
+			    json_str_at(d, "reason") : "");
 		}
 		printf("phase=%s mode=%s qemu=%s progress=%.1f%% "
 		    "remaining=%.0f total=%.0f bandwidth=%.0f dirty_rate=%.0f "
@@ -190,8 +159,8 @@ watch_draw(struct watch *w)
 	    strcmp(qstatus, "failed") == 0 ||
 	    strcmp(qstatus, "cancelled") == 0) {
 		w->done = 1;
-		w->rc = obj_at(st, "exitCode") != NULL ?
-		    (int)num_at(st, "exitCode") : QM_EXIT_DATA;
+		w->rc = json_obj_at(st, "exitCode") != NULL ?
+		    (int)json_double_at(st, "exitCode") : QM_EXIT_DATA;
 	}
 	json_object_put(st);
 	if (w->done)

@@ -216,37 +216,6 @@ exporter_vm_spec_free(struct exporter_vm_spec *s)
 	memset(s, 0, sizeof *s);
 }
 
-static uint64_t
-u64_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return (uint64_t)json_object_get_int64(v);
-}
-
-static double
-double_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return json_object_get_double(v);
-}
-
-static const char *
-str_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* A non-blocking unix-socket connect: at once or not at all. */
 static int
 unix_connect(const char *path, char **cause)
@@ -435,17 +404,17 @@ vm_query_cb(struct qmp_conn *conn, json_object *reply,
 			    (int)json_object_array_length(reply) : 0;
 			break;
 		case Q_MEMORY:
-			vm->memory = u64_at(reply, "base-memory") +
-			    u64_at(reply, "plugged-memory");
+			vm->memory = json_u64_at(reply, "base-memory") +
+			    json_u64_at(reply, "plugged-memory");
 			break;
 		case Q_BLOCK:
 			vm_take(&vm->blockstats, reply);
 			break;
 		case Q_DIRTY:
-			if (str_at(reply, "status") != NULL &&
-			    strcmp(str_at(reply, "status"), "measured") == 0) {
+			if (json_str_at(reply, "status") != NULL &&
+			    strcmp(json_str_at(reply, "status"), "measured") == 0) {
 				vm->have_dirty = 1;
-				vm->dirty_rate = double_at(reply,
+				vm->dirty_rate = json_double_at(reply,
 				    "dirty-rate") * 1024 * 1024;
 			}
 			break;
@@ -476,12 +445,12 @@ vm_read_status(struct vm *vm)
 		vm->phase[0] = vm->mode[0] = '\0';
 		return;
 	}
-	phase = str_at(doc, "phase");
-	mode = str_at(doc, "mode");
+	phase = json_str_at(doc, "phase");
+	mode = json_str_at(doc, "mode");
 	snprintf(vm->phase, sizeof vm->phase, "%s", phase ? phase : "");
 	snprintf(vm->mode, sizeof vm->mode, "%s", mode ? mode : "");
-	uid = str_at(doc, "migrationUid");
-	plane = str_at(doc, "failurePlane");
+	uid = json_str_at(doc, "migrationUid");
+	plane = json_str_at(doc, "failurePlane");
 	/* Each failed migration counts once, by its uid. */
 	if (phase != NULL && strcmp(phase, "Failed") == 0 && uid != NULL &&
 	    plane != NULL && strcmp(uid, vm->failed_uid) != 0) {
@@ -608,7 +577,7 @@ vm_phase(const struct vm *vm)
 
 	if (vm->phase[0] != '\0')
 		return vm->phase;
-	if ((s = str_at(vm->migrate, "status")) == NULL ||
+	if ((s = json_str_at(vm->migrate, "status")) == NULL ||
 	    strcmp(s, "none") == 0)
 		return NULL;
 	if (strcmp(s, "completed") == 0)
@@ -625,7 +594,7 @@ vm_mode(const struct vm *vm)
 
 	if (vm->mode[0] != '\0')
 		return vm->mode;
-	if ((s = str_at(vm->migrate, "status")) == NULL ||
+	if ((s = json_str_at(vm->migrate, "status")) == NULL ||
 	    strcmp(s, "none") == 0)
 		return NULL;
 	if (strncmp(s, "postcopy", 8) == 0)
@@ -721,7 +690,7 @@ render(struct exporter *ex, struct buf *b)
 			if (!json_object_object_get_ex(e, mig_gauges[k].key,
 			    NULL))
 				continue;
-			v = double_at(e, mig_gauges[k].key) *
+			v = json_double_at(e, mig_gauges[k].key) *
 			    mig_gauges[k].scale;
 			buf_printf(b, "%s{vm=\"%s\"} %.17g\n",
 			    mig_gauges[k].name, vm->label, v);
@@ -734,8 +703,8 @@ render(struct exporter *ex, struct buf *b)
 		if (vm->migrate == NULL ||
 		    !json_object_object_get_ex(vm->migrate, "ram", &ram))
 			continue;
-		v = (double)u64_at(ram, "dirty-pages-rate") *
-		    (double)(u64_at(ram, "page-size") ? u64_at(ram,
+		v = (double)json_u64_at(ram, "dirty-pages-rate") *
+		    (double)(json_u64_at(ram, "page-size") ? json_u64_at(ram,
 		    "page-size") : 4096);
 		buf_printf(b, "qmigrate_migration_dirty_rate_bytes_per_second"
 		    "{vm=\"%s\"} %.0f\n", vm->label, v);
@@ -749,7 +718,7 @@ render(struct exporter *ex, struct buf *b)
 			continue;
 		buf_printf(b, "qmigrate_migration_postcopy_requests_total"
 		    "{vm=\"%s\"} %" PRIu64 "\n", vm->label,
-		    u64_at(ram, "postcopy-requests"));
+		    json_u64_at(ram, "postcopy-requests"));
 	}
 	family(b, "qmigrate_migration_phase", "gauge",
 	    "The migration's phase (a state set: 1 for the current one).");
@@ -810,11 +779,11 @@ render(struct exporter *ex, struct buf *b)
 			    vm->blockstats); j++) {
 				e = json_object_array_get_idx(vm->blockstats,
 				    j);
-				dev = str_at(e, "device");
+				dev = json_str_at(e, "device");
 				if (dev == NULL || *dev == '\0')
-					dev = str_at(e, "qdev");
+					dev = json_str_at(e, "qdev");
 				if (dev == NULL || *dev == '\0')
-					dev = str_at(e, "node-name");
+					dev = json_str_at(e, "node-name");
 				if (dev == NULL ||
 				    !json_object_object_get_ex(e, "stats",
 				    &stats))
@@ -822,7 +791,7 @@ render(struct exporter *ex, struct buf *b)
 				d = prom_escape_label(dev);
 				buf_printf(b, "%s{vm=\"%s\",device=\"%s\"} %"
 				    PRIu64 "\n", block[k].name, vm->label, d,
-				    u64_at(stats, block[k].key));
+				    json_u64_at(stats, block[k].key));
 				free(d);
 			}
 		}

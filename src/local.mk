@@ -1,7 +1,7 @@
 # The qmigrate command.  One variable per area so that areas do not collide.
 bin_PROGRAMS += qmigrate
 
-src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c \
+src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c src/json-get.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
@@ -72,7 +72,7 @@ integration_tests += tests/integration/observe-dirty-rate.sh \
 
 # Faults on a two-host network (issue 7): network namespaces, needs root.
 integration_tests += tests/integration/fault-link-down-precopy.sh \
-	tests/integration/fault-link-postcopy.sh
+	tests/integration/fault-link-postcopy.sh tests/integration/fault-kill.sh
 EXTRA_DIST += tests/netns-lib.sh
 
 # Local disks copied over NBD during a live migration (real QEMU).

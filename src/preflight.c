@@ -66,27 +66,6 @@ pf_add(struct pf *pf, json_object *list, const char *reason,
 	free(msg);
 }
 
-static const char *
-str_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static int
-bool_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return json_object_get_boolean(v);
-}
-
 /* QEMU's own blockers.  Returns -1 (QMP failure, *cause set) or 0. */
 static int
 pf_blockers(struct pf *pf, char **cause)
@@ -173,8 +152,8 @@ pf_qom_walk(struct pf *pf, const char *root, char **cause)
 		}
 		for (i = 0; i < json_object_array_length(reply); i++) {
 			json_object	*p = json_object_array_get_idx(reply, i);
-			const char	*name = str_at(p, "name");
-			const char	*type = str_at(p, "type");
+			const char	*name = json_str_at(p, "name");
+			const char	*type = json_str_at(p, "type");
 			char		 child[512], *end;
 			size_t		 len;
 
@@ -222,7 +201,7 @@ pf_sev(struct pf *pf)
 		free(err);
 		return 0;
 	}
-	if (bool_at(reply, "enabled"))
+	if (json_bool_at(reply, "enabled"))
 		pf_add(pf, pf->live, "SEVNotLiveMigratable",
 		    "the guest's memory is encrypted with AMD SEV");
 	json_object_put(reply);
@@ -266,7 +245,7 @@ pf_cpus(struct pf *pf, char **cause)
 	    cause) != 0)
 		return -1;
 	for (i = 0; i < json_object_array_length(cpus); i++) {
-		path = str_at(json_object_array_get_idx(cpus, i), "qom-path");
+		path = json_str_at(json_object_array_get_idx(cpus, i), "qom-path");
 		if (path == NULL)
 			continue;
 		if (pf_qom_bool(pf, path, "hv-passthrough") == 1)
@@ -468,8 +447,8 @@ preflight_disk_shared(const struct mig_settings *settings, const char *file,
 static int
 pf_copied(struct pf *pf, json_object *dev, json_object *ins, const char *file)
 {
-	const char	*node = str_at(ins, "node-name");
-	const char	*device = str_at(dev, "device");
+	const char	*node = json_str_at(ins, "node-name");
+	const char	*device = json_str_at(dev, "device");
 	const char	*key;
 	char		 why[256];
 	int		 shared;
@@ -499,19 +478,19 @@ pf_disks(struct pf *pf, char **cause)
 		return -1;
 	for (i = 0; i < json_object_array_length(blocks); i++) {
 		dev = json_object_array_get_idx(blocks, i);
-		name = str_at(dev, "device");
+		name = json_str_at(dev, "device");
 		if (name == NULL || *name == '\0')
-			name = str_at(dev, "qdev");
+			name = json_str_at(dev, "qdev");
 		if (name == NULL)
 			name = "?";
 		if (!json_object_object_get_ex(dev, "inserted", &ins) ||
-		    bool_at(ins, "ro"))
+		    json_bool_at(ins, "ro"))
 			continue;
 		image = NULL;
 		json_object_object_get_ex(ins, "image", &image);
-		file = str_at(image, "filename");
+		file = json_str_at(image, "filename");
 		if (file == NULL)
-			file = str_at(ins, "file");
+			file = json_str_at(ins, "file");
 		if (file != NULL && pf_copied(pf, dev, ins, file))
 			continue;
 		for (chain = 0; file != NULL && chain < 32; chain++) {
@@ -530,7 +509,7 @@ pf_disks(struct pf *pf, char **cause)
 			    "backing-image", &v))
 				break;
 			image = v;
-			file = str_at(image, "filename");
+			file = json_str_at(image, "filename");
 		}
 	}
 	json_object_put(blocks);
@@ -552,13 +531,13 @@ pf_condition(const char *type, json_object *reasons, json_object *warnings)
 		json_object *r = json_object_array_get_idx(reasons, i);
 
 		xasprintf(&next, "%s%s%s: %s", msg != NULL ? msg : "",
-		    msg != NULL ? "; " : "", str_at(r, "reason"),
-		    str_at(r, "message"));
+		    msg != NULL ? "; " : "", json_str_at(r, "reason"),
+		    json_str_at(r, "message"));
 		free(msg);
 		msg = next;
 	}
 	json_object_object_add(c, "reason", json_object_new_string(n == 0 ?
-	    "" : str_at(json_object_array_get_idx(reasons, 0), "reason")));
+	    "" : json_str_at(json_object_array_get_idx(reasons, 0), "reason")));
 	json_object_object_add(c, "message", json_object_new_string(n == 0 ?
 	    "" : msg));
 	free(msg);
@@ -623,7 +602,7 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 		json_object *r = json_object_array_get_idx(pf.live, i);
 
 		xasprintf(&next, "%s%s%s: %s", line, i ? "; " : "",
-		    str_at(r, "reason"), str_at(r, "message"));
+		    json_str_at(r, "reason"), json_str_at(r, "message"));
 		free(line);
 		line = next;
 	}
@@ -631,7 +610,7 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 		json_object *r = json_object_array_get_idx(pf.warnings, i);
 
 		xasprintf(&next, "%s; warning %s: %s", line,
-		    str_at(r, "reason"), str_at(r, "message"));
+		    json_str_at(r, "reason"), json_str_at(r, "message"));
 		free(line);
 		line = next;
 	}

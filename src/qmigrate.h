@@ -352,6 +352,13 @@ int	 dirty_rate_measure(struct qmp_conn *, int seconds, int sample_pages,
 void	 dirty_rate_estimate(uint64_t memory, double dirty,
 	    uint64_t bandwidth, uint64_t downtime_ms, struct dirty_estimate *);
 
+/* json-get.c */
+struct json_object *json_obj_at(struct json_object *, const char *key);
+const char *json_str_at(struct json_object *, const char *key);
+uint64_t json_u64_at(struct json_object *, const char *key);
+double	 json_double_at(struct json_object *, const char *key);
+int	 json_bool_at(struct json_object *, const char *key);
+
 /* net.c */
 int	 split_hostport(const char *s, char **host, char **port);
 #ifdef PROXY_H
@@ -373,6 +380,11 @@ void	 mig_tls_source_notify(struct mig_tls_source *, struct json_object *);
 int	 mig_tls_source_ask(struct mig_tls_source *, struct json_object *,
 	    mig_tls_offer_cb, void *arg);
 void	 mig_tls_source_close(struct mig_tls_source *);
+/* The NBD address of each side's QEMU over tls: (--nbd is refused). */
+char	*mig_tls_source_nbd_uri(struct mig_tls_source *,
+	    const struct mig_options *, char **cause);
+char	*mig_tls_target_nbd_uri(struct mig_tls_target *,
+	    const struct mig_options *, char **cause);
 struct mig_tls_target *mig_tls_target_open(struct ev_loop *,
 	    const struct mig_options *, mig_tls_offer_cb, void *arg,
 	    char **qemu_uri, char **cause);
