@@ -530,11 +530,70 @@ guest_memory(struct qmp_conn *qmp)
 }
 
 /*
+ * The guest already left this QEMU (run state postmigrate): a qmigrate
+ * killed after QEMU completed, restarted with the same --status-file.
+ * Never migrates it again.  When QEMU completed and the status file names a
+ * migration that had not failed, that migration is the one that completed:
+ * its success is reported (exit 0); otherwise there is nothing to migrate
+ * (exit 2).  Returns 1 (done: the session is finished), 0 (the guest is
+ * here: go on), -1 (failed).
+ */
+static int
+source_already_moved(struct mig_source *ms, json_object *migrate_reply)
+{
+	struct status		*st = &ms->w.st;
+	struct ctl_sample	 s;
+	json_object		*reply = NULL, *doc = ms->prev, *v;
+	char			*cause = NULL, *state;
+	int			 ours;
+
+	if (qmp_call(ms->w.qmp, "query-status", NULL, &reply, 10,
+	    &cause) != 0) {
+		status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
+		    ms->o->qmp_path, cause);
+		free(cause);
+		return -1;
+	}
+	state = xstrdup(status_of(reply));
+	json_object_put(reply);
+	if (strcmp(state, "postmigrate") != 0) {
+		free(state);
+		return 0;
+	}
+	free(state);
+	ours = doc != NULL &&
+	    strcmp(status_of(migrate_reply), "completed") == 0 &&
+	    json_object_object_get_ex(doc, "migrationUid", &v) &&
+	    json_object_object_get_ex(doc, "phase", NULL);
+	if (ours) {
+		json_object_object_get_ex(doc, "phase", &v);
+		ours = strcmp(json_object_get_string(v), "Failed") != 0;
+	}
+	if (!ours) {
+		status_fail(st, FAIL_NOT_MIGRATABLE, "source QEMU %s already "
+		    "migrated its guest away (run state postmigrate): nothing "
+		    "to migrate", ms->o->qmp_path);
+		return -1;
+	}
+	json_object_object_get_ex(doc, "migrationUid", &v);
+	snprintf(st->uid, sizeof st->uid, "%s", json_object_get_string(v));
+	ms->t0 = now_monotonic();
+	read_sample(ms, migrate_reply, &s);
+	status_note(st, "re-attached to migration %s after QEMU had "
+	    "completed it: the guest left this QEMU, nothing more to do",
+	    st->uid);
+	log_info("migration %s had already completed", st->uid);
+	mig_watch_finish(&ms->w, PHASE_SUCCEEDED);
+	return 1;
+}
+
+/*
  * What QEMU says about migrating now: runs the pre-flight check (exit 2
  * with every reason when the guest cannot move live; the conditions go in
  * the status), and finds a migration already under way, which is re-attached
- * without a check.  Returns the current query-migrate status in *qstatus
- * (caller frees), or -1.
+ * without a check, or a guest already migrated away (source_already_moved).
+ * Returns the current query-migrate status in *qstatus (caller frees) and
+ * 0, or 1 (already done), or -1.
  */
 static int
 source_preflight(struct mig_source *ms, char **qstatus)
@@ -552,12 +611,21 @@ source_preflight(struct mig_source *ms, char **qstatus)
 		return -1;
 	}
 	*qstatus = xstrdup(status_of(reply));
-	json_object_put(reply);
 	if (strcmp(*qstatus, "none") != 0 &&
 	    strcmp(*qstatus, "completed") != 0 &&
 	    strcmp(*qstatus, "failed") != 0 &&
-	    strcmp(*qstatus, "cancelled") != 0)
+	    strcmp(*qstatus, "cancelled") != 0) {
+		json_object_put(reply);
 		return 0;
+	}
+	rc = strcmp(*qstatus, "none") == 0 ? 0 :
+	    source_already_moved(ms, reply);
+	json_object_put(reply);
+	if (rc != 0) {
+		free(*qstatus);
+		*qstatus = NULL;
+		return rc;
+	}
 	rc = preflight_run(ms->w.qmp, &ms->settings, &st->conditions,
 	    &summary);
 	if (rc == -1)
@@ -680,8 +748,14 @@ source_start(struct mig_source *ms)
 	char			*cause = NULL, *qstatus = NULL;
 	int			 reattach;
 
-	if (source_preflight(ms, &qstatus) != 0)
+	switch (source_preflight(ms, &qstatus)) {
+	case 0:
+		break;
+	case 1:
+		return 0;	/* already done: no loop (mig_watch_run) */
+	default:
 		return -1;
+	}
 	reattach = strcmp(qstatus, "none") != 0 &&
 	    strcmp(qstatus, "completed") != 0 &&
 	    strcmp(qstatus, "failed") != 0 &&
