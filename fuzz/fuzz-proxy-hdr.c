@@ -41,6 +41,9 @@ check_header(const uint8_t *data, size_t size)
 		abort();
 	if (h.kind != PROXY_KIND_CONTROL && h.kind != PROXY_KIND_DATA)
 		abort();
+	if (h.channel >= PROXY_CHANNELS ||
+	    (h.kind == PROXY_KIND_CONTROL && h.channel != 0))
+		abort();
 	proxy_hdr_encode(&h, out);
 	if (memcmp(out, data, PROXY_HDR_SIZE) != 0)
 		abort();

@@ -90,6 +90,7 @@ struct conn {
 	TAILQ_ENTRY(conn)	 entry;
 	enum conn_state		 state;
 	enum proxy_kind		 kind;
+	unsigned		 chan;		/* data: enum proxy_channel */
 	char			*name;
 	int			 nfd;		/* network side */
 	SSL			*ssl;
@@ -119,24 +120,42 @@ struct pair_link {
 	TAILQ_ENTRY(pair_link)	 entry;
 };
 
+/*
+ * Per channel: the source numbers its connections; the target releases
+ * them, in order when the channel has an order (migration), as they come
+ * otherwise (NBD), one connect() at a time.
+ */
+struct chan {
+	uint32_t		 next_seq;	/* source: next to assign */
+	struct proxy_order	*order;		/* target, ordered channels */
+	struct conn		*releasing;	/* target: connecting to QEMU */
+};
+
 struct session {
 	int			 live;
 	uint8_t			 id[PROXY_SESSION_ID_SIZE];
 	char			 hex[2 * PROXY_SESSION_ID_SIZE + 1];
-	uint32_t		 next_seq;	/* source: next to assign */
-	struct proxy_order	*order;		/* target */
+	struct chan		 chan[PROXY_CHANNELS];
 	struct conn		*ctl;
-	struct conn		*releasing;	/* target: connecting to QEMU */
+};
+
+/* A listening socket: TCP on the target, one unix socket per channel on
+ * the source. */
+struct listener {
+	struct side		*side;
+	unsigned		 chan;
+	int			 fd;
+	char			*name;
+	char			*unlink_path;
+	ev_io			 io;
 };
 
 struct side {
 	struct ev_loop		*loop;
 	int			 is_source;
 	struct proxy_tls	*tls;
-	int			 lfd;
-	char			*listen_name;
-	char			*unlink_path;
-	ev_io			 accept_io;
+	struct listener		 lst[PROXY_CHANNELS];
+	char			*listen_name;	/* the first listener's */
 	ev_timer		 accept_pause;
 	int			 accept_paused;
 	size_t			 npending;
@@ -160,7 +179,7 @@ struct side {
 	double			 answer_timeout;
 
 	/* Target. */
-	char			*qemu_path;
+	char			*path[PROXY_CHANNELS];	/* QEMU's sockets */
 	int			 port;
 	proxy_control_cb	 on_control;
 	void			*on_control_arg;
@@ -181,6 +200,7 @@ static void	session_end(struct side *, const char *reason);
 static void	target_release(struct side *);
 static void	source_start_waiting(struct side *);
 static void	accept_update(struct side *);
+static void	session_clear(struct side *);
 
 /* Common helpers. */
 
@@ -387,10 +407,14 @@ conn_free(struct conn *c)
 	conn_uncount(c);
 	if (s->sess.ctl == c)
 		s->sess.ctl = NULL;
-	if (s->sess.releasing == c)
-		s->sess.releasing = NULL;
-	if (s->sess.order != NULL)
-		proxy_order_remove(s->sess.order, c);
+	if (c->kind == PROXY_KIND_DATA && c->chan < PROXY_CHANNELS) {
+		struct chan *ch = &s->sess.chan[c->chan];
+
+		if (ch->releasing == c)
+			ch->releasing = NULL;
+		if (ch->order != NULL)
+			proxy_order_remove(ch->order, c);
+	}
 	free(c->out);
 	free(c->body);
 	free(c->name);
@@ -479,8 +503,9 @@ conn_name_session(struct conn *c, const char *peer)
 		proxy_asprintf(&c->name, "session %.8s control %s %s",
 		    s->sess.hex, s->is_source ? "to" : "from", peer);
 	else
-		proxy_asprintf(&c->name, "session %.8s conn %u %s %s",
-		    s->sess.hex, c->seq, s->is_source ? "to" : "from", peer);
+		proxy_asprintf(&c->name, "session %.8s %sconn %u %s %s",
+		    s->sess.hex, c->chan == PROXY_CHAN_NBD ? "nbd " : "",
+		    c->seq, s->is_source ? "to" : "from", peer);
 }
 
 /* Control messages: 4-byte big-endian length, then JSON text. */
@@ -645,7 +670,7 @@ source_start_waiting(struct side *s)
 		next = TAILQ_NEXT(c, entry);
 		if (c->state != C_WAIT_SESSION)
 			continue;
-		c->seq = s->sess.next_seq++;
+		c->seq = s->sess.chan[c->chan].next_seq++;
 		conn_name_session(c, s->peer_name);
 		source_connect(c);
 	}
@@ -705,6 +730,7 @@ source_step(struct conn *c)
 		}
 		memset(&h, 0, sizeof h);
 		h.kind = c->kind;
+		h.channel = c->kind == PROXY_KIND_DATA ? (uint8_t)c->chan : 0;
 		memcpy(h.session, s->sess.id, sizeof h.session);
 		h.seq = c->seq;
 		proxy_hdr_encode(&h, c->hdr);
@@ -775,17 +801,19 @@ fail:
 }
 
 static void
-source_accept_one(struct side *s, int fd)
+source_accept_one(struct listener *lst, int fd)
 {
+	struct side	*s = lst->side;
 	struct conn	*c;
 	char		 name[64];
 
-	snprintf(name, sizeof name, "qemu connection %u", ++s->serial);
+	snprintf(name, sizeof name, "qemu %sconnection %u", lst->chan ==
+	    PROXY_CHAN_NBD ? "nbd " : "", ++s->serial);
 	c = conn_new(s, -1, fd, name);
 	c->kind = PROXY_KIND_DATA;
+	c->chan = lst->chan;
 	c->state = C_WAIT_SESSION;
-	proxy_log(PROXY_LOG_DEBUG, "%s: accepted on %s", c->name,
-	    s->listen_name);
+	proxy_log(PROXY_LOG_DEBUG, "%s: accepted on %s", c->name, lst->name);
 	if (s->sess.live) {
 		source_start_waiting(s);
 		return;
@@ -884,71 +912,91 @@ target_control_msg(struct side *s, struct json_object *msg)
 }
 
 /*
- * Connects held data connections to QEMU, lowest sequence number first,
- * one at a time: N+1 waits until N's connect() has returned, so QEMU's
- * accept queue holds them in the source's order.
+ * The next held connection of channel ch that may go to QEMU: the lowest
+ * sequence number on an ordered channel, the first held on the others.
+ */
+static struct conn *
+target_next_held(struct side *s, unsigned ch)
+{
+	struct conn *c;
+
+	if (s->sess.chan[ch].order != NULL)
+		return proxy_order_next(s->sess.chan[ch].order);
+	TAILQ_FOREACH(c, &s->conns, entry) {
+		if (c->state == C_HOLD && c->kind == PROXY_KIND_DATA &&
+		    c->chan == ch)
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * Connects held data connections to QEMU, channel by channel, one at a
+ * time per channel: on the migration channel N+1 waits until N's
+ * connect() has returned, so QEMU's accept queue holds them in the
+ * source's order.  Returns after a failure (conn_close() calls it again).
  */
 static void
 target_release(struct side *s)
 {
-	struct conn	*c;
-	char		*cause = NULL;
+	struct sockaddr_un	 sun;
+	struct chan		*ch;
+	struct conn		*c;
+	char			*cause = NULL;
+	unsigned		 i;
 
-	if (!s->sess.live)
+	if (!s->sess.live || s->sess.ctl == NULL)
 		return;
-	while (s->sess.order != NULL) {
-		if ((c = s->sess.releasing) == NULL) {
-			c = proxy_order_next(s->sess.order);
-			if (c == NULL)
-				return;
-			s->sess.releasing = c;
-			c->state = C_QEMU_CONNECT;
-		}
-		if (c->qfd == -1) {
-			c->qfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-			    SOCK_CLOEXEC, 0);
-			if (c->qfd == -1) {
-				proxy_asprintf(&cause, "socket: %s",
-				    strerror(errno));
-				goto fail;
+	for (i = 0; i < PROXY_CHANNELS; i++) {
+		ch = &s->sess.chan[i];
+		for (;;) {
+			if ((c = ch->releasing) == NULL) {
+				if ((c = target_next_held(s, i)) == NULL)
+					break;
+				ch->releasing = c;
+				c->state = C_QEMU_CONNECT;
 			}
-		}
-		{
-			struct sockaddr_un sun;
-
+			if (c->qfd == -1) {
+				c->qfd = socket(AF_UNIX, SOCK_STREAM |
+				    SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+				if (c->qfd == -1) {
+					proxy_asprintf(&cause, "socket: %s",
+					    strerror(errno));
+					goto fail;
+				}
+			}
 			memset(&sun, 0, sizeof sun);
 			sun.sun_family = AF_UNIX;
 			snprintf(sun.sun_path, sizeof sun.sun_path, "%s",
-			    s->qemu_path);
+			    s->path[i]);
 			if (connect(c->qfd, (struct sockaddr *)&sun,
 			    sizeof sun) == -1) {
 				if (errno == EAGAIN || errno == EINTR) {
 					/* QEMU's backlog is full: retry. */
 					ev_timer_start(s->loop, &c->retry);
-					return;
+					break;
 				}
 				proxy_asprintf(&cause, "connect to %s: %s",
-				    s->qemu_path, strerror(errno));
+				    s->path[i], strerror(errno));
 				goto fail;
 			}
+			ch->releasing = NULL;
+			ev_timer_stop(s->loop, &c->deadline);
+			conn_forward(c);
 		}
-		s->sess.releasing = NULL;
-		ev_timer_stop(s->loop, &c->deadline);
-		conn_forward(c);
-		continue;
-fail:
-		s->sess.releasing = NULL;
-		conn_close(c, cause, 0);
-		free(cause);
-		cause = NULL;
-		return;	/* conn_close() called us again */
 	}
+	return;
+fail:
+	ch->releasing = NULL;
+	conn_close(c, cause, 0);
+	free(cause);
 }
 
 static void
 target_step(struct conn *c)
 {
 	struct side		*s = c->side;
+	struct proxy_order	*order;
 	struct proxy_hdr	 h;
 	struct json_object	*msg;
 	char			*cause = NULL, *peer;
@@ -990,6 +1038,7 @@ target_step(struct conn *c)
 		if (proxy_hdr_decode(c->hdr, sizeof c->hdr, &h, &cause) != 0)
 			goto refuse;
 		c->kind = h.kind;
+		c->chan = h.channel;
 		c->seq = h.seq;
 		conn_uncount(c);
 		if (h.kind == PROXY_KIND_CONTROL) {
@@ -998,11 +1047,11 @@ target_step(struct conn *c)
 				    "open");
 				goto refuse;
 			}
-			proxy_order_free(s->sess.order);
-			memset(&s->sess, 0, sizeof s->sess);
+			session_clear(s);
 			memcpy(s->sess.id, h.session, sizeof s->sess.id);
 			proxy_session_hex(s->sess.id, s->sess.hex);
-			s->sess.order = proxy_order_new(MAX_HELD);
+			s->sess.chan[PROXY_CHAN_MIGRATION].order =
+			    proxy_order_new(MAX_HELD);
 			s->sess.ctl = c;
 			peer = c->name;
 			c->name = NULL;
@@ -1021,19 +1070,27 @@ target_step(struct conn *c)
 			proxy_asprintf(&cause, "unknown session %.8s", hex);
 			goto refuse;
 		}
+		if (s->path[c->chan] == NULL) {
+			proxy_asprintf(&cause, "no %s channel here (the "
+			    "target was given no socket for it)",
+			    proxy_channel_name(c->chan));
+			goto refuse;
+		}
 		peer = c->name;
 		c->name = NULL;
 		conn_name_session(c, peer + 5);
 		free(peer);
 		tcp_dead_peer(c->nfd);
-		if (proxy_order_offer(s->sess.order, h.seq, c, &cause) != 0)
+		order = s->sess.chan[c->chan].order;
+		if (order != NULL &&
+		    proxy_order_offer(order, h.seq, c, &cause) != 0)
 			goto refuse;
 		c->state = C_HOLD;
 		conn_want(c, 0);
 		/* The deadline keeps running: N may never come. */
-		if (proxy_order_expected(s->sess.order) != h.seq)
+		if (order != NULL && proxy_order_expected(order) != h.seq)
 			proxy_log(PROXY_LOG_DEBUG, "%s: held until conn %u",
-			    c->name, proxy_order_expected(s->sess.order));
+			    c->name, proxy_order_expected(order));
 		target_release(s);
 		return;
 	case C_CONTROL:
@@ -1096,6 +1153,17 @@ proxy_target_answer(struct proxy_target *t, struct json_object *answer,
 
 /* Both sides. */
 
+/* Frees the per-channel state and zeroes the session. */
+static void
+session_clear(struct side *s)
+{
+	unsigned i;
+
+	for (i = 0; i < PROXY_CHANNELS; i++)
+		proxy_order_free(s->sess.chan[i].order);
+	memset(&s->sess, 0, sizeof s->sess);
+}
+
 static void
 conn_step(struct conn *c)
 {
@@ -1132,20 +1200,25 @@ session_end(struct side *s, const char *reason)
 			next = TAILQ_FIRST(&s->conns);
 		}
 	}
-	proxy_order_free(s->sess.order);
-	s->sess.order = NULL;
-	s->sess.releasing = NULL;
+	session_clear(s);
 }
 
 static void
 accept_update(struct side *s)
 {
-	int want = !s->accept_paused && s->npending < s->max_pending;
+	int		want = !s->accept_paused && s->npending < s->max_pending;
+	unsigned	i;
 
-	if (want && !ev_is_active(&s->accept_io))
-		ev_io_start(s->loop, &s->accept_io);
-	else if (!want && ev_is_active(&s->accept_io))
-		ev_io_stop(s->loop, &s->accept_io);
+	for (i = 0; i < PROXY_CHANNELS; i++) {
+		ev_io *io = &s->lst[i].io;
+
+		if (s->lst[i].fd == -1)
+			continue;
+		if (want && !ev_is_active(io))
+			ev_io_start(s->loop, io);
+		else if (!want && ev_is_active(io))
+			ev_io_stop(s->loop, io);
+	}
 }
 
 static void
@@ -1160,7 +1233,8 @@ accept_pause_cb(struct ev_loop *loop, ev_timer *w, int revents)
 static void
 accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct side		*s = w->data;
+	struct listener		*lst = w->data;
+	struct side		*s = lst->side;
 	struct sockaddr_storage	 ss;
 	socklen_t		 len;
 	struct conn		*c;
@@ -1170,12 +1244,12 @@ accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	for (i = 0; i < ACCEPT_BURST && s->npending < s->max_pending; i++) {
 		len = sizeof ss;
-		fd = accept4(s->lfd, (struct sockaddr *)&ss, &len,
+		fd = accept4(lst->fd, (struct sockaddr *)&ss, &len,
 		    SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd == -1) {
 			if (errno == EMFILE || errno == ENFILE) {
 				proxy_log(PROXY_LOG_WARN, "accept on %s: %s: "
-				    "pausing for %.0f s", s->listen_name,
+				    "pausing for %.0f s", lst->name,
 				    strerror(errno), ACCEPT_PAUSE);
 				s->accept_paused = 1;
 				ev_timer_set(&s->accept_pause, ACCEPT_PAUSE,
@@ -1185,11 +1259,11 @@ accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 			} else if (errno != EAGAIN && errno != EINTR &&
 			    errno != ECONNABORTED)
 				proxy_log(PROXY_LOG_WARN, "accept on %s: %s",
-				    s->listen_name, strerror(errno));
+				    lst->name, strerror(errno));
 			return;
 		}
 		if (s->is_source) {
-			source_accept_one(s, fd);
+			source_accept_one(lst, fd);
 			continue;
 		}
 		if (getnameinfo((struct sockaddr *)&ss, len, host,
@@ -1221,10 +1295,13 @@ static void
 side_init(struct side *s, struct ev_loop *loop, struct proxy_tls *tls,
     int is_source)
 {
+	unsigned i;
+
 	s->loop = loop;
 	s->tls = tls;
 	s->is_source = is_source;
-	s->lfd = -1;
+	for (i = 0; i < PROXY_CHANNELS; i++)
+		s->lst[i].fd = -1;
 	s->max_pending = PROXY_MAX_PENDING;
 	s->idle = PROXY_IDLE_TIMEOUT;
 	s->handshake = PROXY_HANDSHAKE_TIMEOUT;
@@ -1237,27 +1314,42 @@ side_init(struct side *s, struct ev_loop *loop, struct proxy_tls *tls,
 		    "crosses the network in PLAINTEXT, unauthenticated");
 }
 
+/* Starts accepting on fd for channel chan (the source's listeners). */
 static void
-side_listen(struct side *s, int fd)
+side_listen(struct side *s, unsigned chan, int fd, const char *name,
+    const char *unlink_path)
 {
-	s->lfd = fd;
-	ev_io_init(&s->accept_io, accept_cb, fd, EV_READ);
-	s->accept_io.data = s;
+	struct listener *l = &s->lst[chan];
+
+	l->side = s;
+	l->chan = chan;
+	l->fd = fd;
+	l->name = proxy_xstrdup(name);
+	if (unlink_path != NULL)
+		l->unlink_path = proxy_xstrdup(unlink_path);
+	ev_io_init(&l->io, accept_cb, fd, EV_READ);
+	l->io.data = l;
 	accept_update(s);
 }
 
 static void
 side_free(struct side *s)
 {
-	struct pair_link *l;
+	struct pair_link	*l;
+	unsigned		 i;
 
 	s->sess.live = 0;
-	ev_io_stop(s->loop, &s->accept_io);
 	ev_timer_stop(s->loop, &s->accept_pause);
-	if (s->lfd != -1)
-		close(s->lfd);
-	if (s->unlink_path != NULL)
-		unlink(s->unlink_path);
+	for (i = 0; i < PROXY_CHANNELS; i++) {
+		if (s->lst[i].fd == -1)
+			continue;
+		ev_io_stop(s->loop, &s->lst[i].io);
+		close(s->lst[i].fd);
+		if (s->lst[i].unlink_path != NULL)
+			unlink(s->lst[i].unlink_path);
+		free(s->lst[i].unlink_path);
+		free(s->lst[i].name);
+	}
 	/* Stop telling the owner: it is the one freeing us. */
 	s->on_control = NULL;
 	s->answer_cb = NULL;
@@ -1265,15 +1357,55 @@ side_free(struct side *s)
 		conn_close(TAILQ_FIRST(&s->conns), "proxy stopping", 0);
 	while ((l = TAILQ_FIRST(&s->pairs)) != NULL)
 		proxy_pair_close(l->pair, "proxy stopping");
-	proxy_order_free(s->sess.order);
+	session_clear(s);
 	if (s->ai != NULL)
 		freeaddrinfo(s->ai);
 	free(s->ctl_error);
 	free(s->listen_name);
-	free(s->unlink_path);
 	free(s->peer_name);
 	free(s->tls_name);
-	free(s->qemu_path);
+	for (i = 0; i < PROXY_CHANNELS; i++)
+		free(s->path[i]);
+}
+
+/*
+ * Listens on the unix socket path: a socket left by a dead proxy is
+ * replaced, a live one is not.  Returns the fd, or -1 with *cause set.
+ */
+static int
+unix_listen(const char *path, char **cause)
+{
+	struct sockaddr_un	sun;
+	struct stat		st;
+	int			fd, probe;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		proxy_asprintf(cause, "%s: socket path too long", path);
+		return -1;
+	}
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd == -1) {
+		proxy_asprintf(cause, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe != -1 && connect(probe, (struct sockaddr *)&sun,
+		    sizeof sun) == -1 && errno == ECONNREFUSED)
+			unlink(path);
+		if (probe != -1)
+			close(probe);
+	}
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
+	    listen(fd, 128) == -1) {
+		proxy_asprintf(cause, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 struct proxy_source *
@@ -1284,17 +1416,7 @@ proxy_source_start(struct ev_loop *loop, struct proxy_tls *tls,
 	struct proxy_source	*src;
 	struct side		*s;
 	struct addrinfo		 hints;
-	struct sockaddr_un	 sun;
-	struct stat		 st;
 	int			 fd, r;
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(listen_path) >= sizeof sun.sun_path) {
-		proxy_asprintf(cause, "%s: socket path too long", listen_path);
-		return NULL;
-	}
-	strcpy(sun.sun_path, listen_path);
 
 	src = proxy_xcalloc(1, sizeof *src);
 	s = &src->side;
@@ -1312,30 +1434,9 @@ proxy_source_start(struct ev_loop *loop, struct proxy_tls *tls,
 		s->ai = NULL;
 		goto fail;
 	}
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd == -1) {
-		proxy_asprintf(cause, "socket: %s", strerror(errno));
+	if ((fd = unix_listen(listen_path, cause)) == -1)
 		goto fail;
-	}
-	/* A socket left by a dead proxy is replaced; a live one is not. */
-	if (lstat(listen_path, &st) == 0 && S_ISSOCK(st.st_mode)) {
-		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-		if (probe != -1 && connect(probe, (struct sockaddr *)&sun,
-		    sizeof sun) == -1 && errno == ECONNREFUSED)
-			unlink(listen_path);
-		if (probe != -1)
-			close(probe);
-	}
-	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
-	    listen(fd, 128) == -1) {
-		proxy_asprintf(cause, "%s: %s", listen_path, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	s->unlink_path = proxy_xstrdup(listen_path);
-	side_listen(s, fd);
+	side_listen(s, PROXY_CHAN_MIGRATION, fd, listen_path, listen_path);
 	proxy_log(PROXY_LOG_INFO, "source: listening on unix:%s, forwarding "
 	    "to %s%s (name %s)", listen_path, tls != NULL ? "tls:" : "tcp:",
 	    s->peer_name, s->tls_name);
@@ -1344,6 +1445,30 @@ fail:
 	side_free(s);
 	free(src);
 	return NULL;
+}
+
+int
+proxy_source_add_listener(struct proxy_source *src, unsigned channel,
+    const char *path, char **cause)
+{
+	struct side	*s = &src->side;
+	int		 fd;
+
+	if (channel >= PROXY_CHANNELS) {
+		proxy_asprintf(cause, "unknown channel %u", channel);
+		return -1;
+	}
+	if (s->lst[channel].fd != -1) {
+		proxy_asprintf(cause, "already listening for the %s channel "
+		    "on %s", proxy_channel_name(channel), s->lst[channel].name);
+		return -1;
+	}
+	if ((fd = unix_listen(path, cause)) == -1)
+		return -1;
+	side_listen(s, channel, fd, path, path);
+	proxy_log(PROXY_LOG_INFO, "source: listening on unix:%s for the %s "
+	    "channel", path, proxy_channel_name(channel));
+	return 0;
 }
 
 void
@@ -1389,7 +1514,8 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 	s->target = t;
 	s->on_control = on_control;
 	s->on_control_arg = arg;
-	s->qemu_path = proxy_xstrdup(qemu_path != NULL ? qemu_path : "");
+	s->path[PROXY_CHAN_MIGRATION] = proxy_xstrdup(qemu_path != NULL ?
+	    qemu_path : "");
 	proxy_asprintf(&s->listen_name, "%s:%s",
 	    addr != NULL && *addr != '\0' ? addr : "*", port);
 
@@ -1428,10 +1554,10 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 		s->port = ntohs(ss.ss_family == AF_INET6 ?
 		    ((struct sockaddr_in6 *)&ss)->sin6_port :
 		    ((struct sockaddr_in *)&ss)->sin_port);
-	side_listen(s, fd);
+	side_listen(s, 0, fd, s->listen_name, NULL);
 	proxy_log(PROXY_LOG_INFO, "target: listening on %s%s (port %d), "
 	    "forwarding to unix:%s", tls != NULL ? "tls:" : "tcp:",
-	    s->listen_name, s->port, s->qemu_path);
+	    s->listen_name, s->port, s->path[PROXY_CHAN_MIGRATION]);
 	return t;
 fail:
 	side_free(s);
@@ -1440,10 +1566,22 @@ fail:
 }
 
 void
+proxy_target_set_path(struct proxy_target *t, unsigned channel,
+    const char *path)
+{
+	if (channel >= PROXY_CHANNELS)
+		return;
+	free(t->side.path[channel]);
+	t->side.path[channel] = path != NULL ? proxy_xstrdup(path) : NULL;
+	if (path != NULL)
+		proxy_log(PROXY_LOG_DEBUG, "target: %s channel to unix:%s",
+		    proxy_channel_name(channel), path);
+}
+
+void
 proxy_target_set_qemu_path(struct proxy_target *t, const char *path)
 {
-	free(t->side.qemu_path);
-	t->side.qemu_path = proxy_xstrdup(path);
+	proxy_target_set_path(t, PROXY_CHAN_MIGRATION, path);
 }
 
 int

@@ -5,9 +5,10 @@
  *
  * Header, PROXY_HDR_SIZE bytes, integers big-endian:
  *	0  magic "QMPX"
- *	4  version (1)
+ *	4  version (2; 1 had no channel)
  *	5  kind (1 control, 2 data)
- *	6  reserved, zero
+ *	6  channel (0 migration, 1 NBD; 0 for control)
+ *	7  reserved, zero
  *	8  session id, 16 bytes
  *	24 sequence number, 32 bits
  */
@@ -25,7 +26,7 @@ proxy_hdr_encode(const struct proxy_hdr *h, uint8_t *out)
 	memcpy(out, PROXY_HDR_MAGIC, 4);
 	out[4] = PROXY_HDR_VERSION;
 	out[5] = (uint8_t)h->kind;
-	out[6] = 0;
+	out[6] = h->channel;
 	out[7] = 0;
 	memcpy(out + 8, h->session, PROXY_SESSION_ID_SIZE);
 	out[24] = (uint8_t)(h->seq >> 24);
@@ -47,6 +48,12 @@ proxy_hdr_decode(const uint8_t *in, size_t len, struct proxy_hdr *h,
 		    "(not a qmigrate proxy?)", in[0], in[1], in[2], in[3]);
 		return -1;
 	}
+	if (in[4] == 1) {
+		proxy_asprintf(cause, "header version 1: the peer runs an "
+		    "older qmigrate (version %u needed: upgrade both sides)",
+		    PROXY_HDR_VERSION);
+		return -1;
+	}
 	if (in[4] != PROXY_HDR_VERSION) {
 		proxy_asprintf(cause, "unsupported header version %u",
 		    (unsigned)in[4]);
@@ -57,15 +64,35 @@ proxy_hdr_decode(const uint8_t *in, size_t len, struct proxy_hdr *h,
 		    (unsigned)in[5]);
 		return -1;
 	}
-	if (in[6] != 0 || in[7] != 0) {
-		proxy_asprintf(cause, "reserved header bytes not zero");
+	if (in[6] >= PROXY_CHANNELS ||
+	    (in[5] == PROXY_KIND_CONTROL && in[6] != 0)) {
+		proxy_asprintf(cause, "unknown channel %u for a %s connection",
+		    (unsigned)in[6], in[5] == PROXY_KIND_CONTROL ? "control" :
+		    "data");
+		return -1;
+	}
+	if (in[7] != 0) {
+		proxy_asprintf(cause, "reserved header byte not zero");
 		return -1;
 	}
 	h->kind = (enum proxy_kind)in[5];
+	h->channel = in[6];
 	memcpy(h->session, in + 8, PROXY_SESSION_ID_SIZE);
 	h->seq = (uint32_t)in[24] << 24 | (uint32_t)in[25] << 16 |
 	    (uint32_t)in[26] << 8 | (uint32_t)in[27];
 	return 0;
+}
+
+const char *
+proxy_channel_name(unsigned channel)
+{
+	switch (channel) {
+	case PROXY_CHAN_MIGRATION:
+		return "migration";
+	case PROXY_CHAN_NBD:
+		return "nbd";
+	}
+	return "?";
 }
 
 /*

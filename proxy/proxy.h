@@ -10,6 +10,11 @@
  * QEMU opened its connections (QEMU 7.2 tells the main stream from the
  * multifd channels only by accept order).
  *
+ * Data connections belong to a channel: the migration stream (QEMU's main
+ * and multifd connections, delivered in order) or NBD (the disks' mirrors,
+ * delivered as they come).  The source side listens on one unix socket per
+ * channel; the target side connects each channel to its own unix socket.
+ *
  * Before any data connection, the source opens one "control" connection
  * carrying the session: length-prefixed JSON messages, one answer each.
  * The migration driver uses it for its configuration handshake; the
@@ -89,11 +94,26 @@ struct proxy_stats {
 typedef void (*proxy_answer_cb)(struct json_object *answer,
     const char *error, void *arg);
 
+/*
+ * Data channels.  Migration connections reach the target in the order the
+ * source QEMU opened them (QEMU 7.2 tells its main stream from the multifd
+ * channels by accept order); NBD connections have no order.
+ */
+enum proxy_channel {
+	PROXY_CHAN_MIGRATION = 0,
+	PROXY_CHAN_NBD = 1,
+};
+#define PROXY_CHANNELS	2
+
+/* "migration", "nbd", or "?" */
+const char *proxy_channel_name(unsigned channel);
+
 /* proxy-listen.c: source side */
 
 /*
  * Listens on the unix socket listen_path (replaced if it is a stale
- * socket) and forwards every connection to host:port over TLS (tls == NULL:
+ * socket) for the migration channel and forwards every connection to
+ * host:port over TLS (tls == NULL:
  * plaintext, logged loudly).  tls_name is the name the target's
  * certificate must carry; NULL means host.  host is resolved here, once.
  * Data connections wait until a session exists (proxy_source_control()
@@ -102,6 +122,14 @@ typedef void (*proxy_answer_cb)(struct json_object *answer,
 struct proxy_source *proxy_source_start(struct ev_loop *loop,
     struct proxy_tls *tls, const char *listen_path, const char *host,
     const char *port, const char *tls_name, char **cause);
+
+/*
+ * Also listens on the unix socket path for channel (PROXY_CHAN_NBD: the
+ * connections go to the target side's path for that channel).  Returns 0,
+ * or -1 with *cause set (bad channel, one already listening, bind).
+ */
+int proxy_source_add_listener(struct proxy_source *, unsigned channel,
+    const char *path, char **cause);
 
 /*
  * Sends msg (stolen) on the control connection, opening it (and with it a
@@ -141,8 +169,10 @@ typedef void (*proxy_control_cb)(struct proxy_target *,
 /*
  * Listens on TCP addr:port (addr NULL or "" for any; port "0" picks one,
  * see proxy_target_port()) with TLS (tls == NULL: plaintext, logged
- * loudly) and forwards each data connection of the live session to the
- * unix socket qemu_path, in the source's order.  on_control NULL answers
+ * loudly) and forwards each migration connection of the live session to
+ * the unix socket qemu_path, in the source's order (other channels: see
+ * proxy_target_set_path(); without a path their connections are refused).
+ * on_control NULL answers
  * every control message with {"status":"ready"} (standalone mode).  One
  * session at a time: a second control connection is refused while one is
  * open.
@@ -162,7 +192,10 @@ struct proxy_target *proxy_target_start(struct ev_loop *loop,
 int proxy_target_answer(struct proxy_target *, struct json_object *answer,
     char **cause);
 
-/* Changes where data connections go (e.g. after migrate-incoming). */
+/* Changes where channel's connections go (path NULL: refused). */
+void proxy_target_set_path(struct proxy_target *, unsigned channel,
+    const char *path);
+/* proxy_target_set_path(PROXY_CHAN_MIGRATION, path). */
 void proxy_target_set_qemu_path(struct proxy_target *, const char *path);
 /* The TCP port actually bound. */
 int proxy_target_port(struct proxy_target *);
@@ -178,7 +211,7 @@ void proxy_target_set_timeouts(struct proxy_target *, double idle,
 /* proxy-order.c: the header after the TLS handshake (exposed for tests) */
 
 #define PROXY_HDR_MAGIC		"QMPX"
-#define PROXY_HDR_VERSION	1
+#define PROXY_HDR_VERSION	2	/* 1: before channels (no NBD) */
 #define PROXY_HDR_SIZE		28
 #define PROXY_SESSION_ID_SIZE	16
 
@@ -189,19 +222,24 @@ enum proxy_kind {
 
 struct proxy_hdr {
 	enum proxy_kind	kind;
+	uint8_t		channel;	/* enum proxy_channel; 0 for control */
 	uint8_t		session[PROXY_SESSION_ID_SIZE];
 	uint32_t	seq;
 };
 
 /* Writes PROXY_HDR_SIZE bytes. */
 void proxy_hdr_encode(const struct proxy_hdr *, uint8_t *out);
-/* Returns 0, or -1 with *cause set (bad magic, version or kind). */
+/*
+ * Returns 0, or -1 with *cause set (bad magic, version, kind or channel;
+ * version 1 is named as an older qmigrate).
+ */
 int proxy_hdr_decode(const uint8_t *in, size_t len, struct proxy_hdr *,
     char **cause);
 
 /*
- * In-order release: connections carry sequence numbers 0, 1, 2...; a
- * connection may be delivered only when all lower ones have been.
+ * In-order release: connections carry sequence numbers 0, 1, 2... (per
+ * channel); a connection may be delivered only when all lower ones have
+ * been.
  */
 struct proxy_order;
 struct proxy_order *proxy_order_new(size_t max_held);

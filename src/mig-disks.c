@@ -276,7 +276,7 @@ mig_disks_nbd_uri(const char *uri, const char *nbd, char **cause)
 	uint64_t	 p;
 
 	if (strncmp(uri, "tls:", 4) == 0)
-		goto refuse;	/* NBD in plaintext beside a TLS stream: no */
+		goto refuse;	/* mig_tls_*_nbd_uri(): through the proxy */
 	if (nbd != NULL) {
 		if ((strncmp(nbd, "unix:", 5) == 0 && nbd[5] != '\0') ||
 		    (strncmp(nbd, "tcp:", 4) == 0 &&
@@ -304,9 +304,8 @@ mig_disks_nbd_uri(const char *uri, const char *nbd, char **cause)
 	free(host);
 	free(port);
 refuse:
-	xasprintf(cause, "%s: disks cannot be copied over this URI yet (the "
-	    "TLS proxy does not carry NBD yet): use unix: or tcp:",
-	    uri);
+	xasprintf(cause, "%s: disks cannot be copied over this URI: use "
+	    "unix:, tcp: or tls:", uri);
 	return NULL;
 }
 

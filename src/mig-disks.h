@@ -49,7 +49,8 @@ char	*mig_disks_describe(const struct mig_disks *);
 /*
  * The NBD server's address for a migration URI: --nbd when given (unix:PATH
  * or tcp:HOST:PORT), else unix:PATH.nbd for unix:PATH and tcp:HOST:PORT+1
- * for tcp:HOST:PORT.  tls: is refused (not carried by the proxy yet).
+ * for tcp:HOST:PORT.  tls: is refused here: the TLS proxy carries NBD
+ * on its own channel (mig_tls_source_nbd_uri(), mig_tls_target_nbd_uri()).
  * Returns a malloc'd "unix:..." or "tcp:...", or NULL with *cause.
  */
 char	*mig_disks_nbd_uri(const char *uri, const char *nbd, char **cause);

@@ -42,6 +42,7 @@ struct mig_source {
 	struct mig_tls_source	*tls;		/* tls: URIs only */
 	double			 t0;		/* monotonic, at migrate */
 	int			 paused_by_us;
+	int			 completed_polls; /* queries since completed */
 	int			 saw_active;
 	int			 cancel_sent;
 	double			 abort_deadline;
@@ -392,6 +393,12 @@ source_recover(struct mig_source *ms)
 	}
 }
 
+static void
+poll_again(int revents, void *arg)
+{
+	mig_watch_poll_now(arg);
+}
+
 /* One query-migrate answer: progress, terminal states, controller. */
 static void
 on_sample(struct mig_watch *w, json_object *reply)
@@ -416,6 +423,16 @@ on_sample(struct mig_watch *w, json_object *reply)
 	}
 
 	if (strcmp(qs, "completed") == 0) {
+		/*
+		 * QEMU announces completed before its migration thread has
+		 * stored total-time and downtime: ask again (each poll, a few
+		 * times at most) until the figures are in.
+		 */
+		if (st->progress.total_time_ms == 0 &&
+		    ms->completed_polls++ < 10) {
+			ev_once(w->loop, -1, 0, 0.05, poll_again, w);
+			return;
+		}
 		st->abort_status = st->abort_requested && st->abort_status ==
 		    ABORT_ABORTING ? ABORT_FAILED : st->abort_status;
 		st->failure = FAIL_NONE;
@@ -681,6 +698,22 @@ source_reattach(struct mig_source *ms, const char *qstatus)
 	return 0;
 }
 
+/* The keys of the disks to copy, for the offer: the target exports them. */
+static json_object *
+offer_disks(const struct mig_disks *ds)
+{
+	json_object *jobs = mig_disks_to_json(ds), *keys, *v;
+
+	keys = json_object_new_array();
+	json_object_object_foreach(jobs, job, val) {
+		(void)job;
+		if (json_object_object_get_ex(val, "disk", &v))
+			json_object_array_add(keys, json_object_get(v));
+	}
+	json_object_put(jobs);
+	return keys;
+}
+
 /*
  * tls: the target qmigrate gets this migration's configuration and applies
  * it to its QEMU before any guest memory moves, or refuses it.
@@ -713,6 +746,8 @@ source_offer(struct mig_source *ms)
 	json_object_object_add(offer, "guestRunning",
 	    json_object_new_boolean(running));
 	json_object_object_add(offer, "plan", mig_plan_to_json(&ms->plan));
+	if (ms->disks != NULL)
+		json_object_object_add(offer, "disks", offer_disks(ms->disks));
 
 	status_set_phase(st, PHASE_PREPARING_TARGET);
 	if (mig_tls_source_offer(ms->tls, offer, 60, &answer, &cause) != 0) {
@@ -854,7 +889,12 @@ source_disks_select(struct mig_source *ms)
 	}
 	if (ms->disks == NULL)
 		return 0;
-	ms->nbd_uri = mig_disks_nbd_uri(ms->o->uri, ms->o->nbd, &cause);
+	/* Over tls:, the proxy's NBD channel carries them. */
+	if (ms->tls != NULL)
+		ms->nbd_uri = mig_tls_source_nbd_uri(ms->tls, ms->o, &cause);
+	else
+		ms->nbd_uri = mig_disks_nbd_uri(ms->o->uri, ms->o->nbd,
+		    &cause);
 	if (ms->nbd_uri == NULL) {
 		status_fail(st, FAIL_CONTROL, "%s", cause);
 		free(cause);

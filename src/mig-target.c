@@ -222,7 +222,7 @@ target_disks_released(struct mig_target *mt)
 	return 1;
 }
 
-/* Exports the disks the policy copies (unix:/tcp:; tls: refused). */
+/* Exports the disks the policy copies (tls: through the proxy). */
 static int
 target_disks_start(struct mig_target *mt, char **cause)
 {
@@ -233,7 +233,10 @@ target_disks_start(struct mig_target *mt, char **cause)
 		goto fail;
 	if (mt->disks == NULL)
 		return 0;
-	mt->nbd_uri = mig_disks_nbd_uri(mt->o->uri, mt->o->nbd, &why);
+	if (mt->tls != NULL)
+		mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->o, &why);
+	else
+		mt->nbd_uri = mig_disks_nbd_uri(mt->o->uri, mt->o->nbd, &why);
 	if (mt->nbd_uri == NULL ||
 	    mig_disks_target_start(mt->disks, mt->w.qmp, mt->nbd_uri,
 	    &why) != 0)
@@ -452,6 +455,49 @@ target_refuse(struct mig_target *mt, const char *reason)
 	ev_once(mt->w.loop, -1, 0, 0.5, finish_later, mt);
 }
 
+/*
+ * The disks the source's offer names (their keys): over tls:, the target
+ * exports those, whatever its own policy says.  0, or -1 with *cause.
+ */
+static int
+target_offer_disks(struct mig_target *mt, json_object *disks, char **cause)
+{
+	struct mig_settings	*s = &mt->settings;
+	json_object		*k;
+	size_t			 i, n;
+	char			**keys;
+
+	if (!json_object_is_type(disks, json_type_array) ||
+	    (n = json_object_array_length(disks)) == 0 || n > 64) {
+		xasprintf(cause, "\"disks\" in the offer is not a list of 1 to "
+		    "64 disk names");
+		return -1;
+	}
+	keys = xcalloc(n + 1, sizeof *keys);
+	for (i = 0; i < n; i++) {
+		k = json_object_array_get_idx(disks, i);
+		if (!json_object_is_type(k, json_type_string) ||
+		    json_object_get_string_len(k) == 0 ||
+		    json_object_get_string(k)[0] == '/') {
+			xasprintf(cause, "\"disks\" in the offer: entry %zu is "
+			    "not a disk name", i);
+			while (i > 0)
+				free(keys[--i]);
+			free(keys);
+			return -1;
+		}
+		keys[i] = xstrdup(json_object_get_string(k));
+	}
+	if (s->disks != NULL) {
+		for (i = 0; s->disks[i] != NULL; i++)
+			free(s->disks[i]);
+		free(s->disks);
+	}
+	s->disks = keys;
+	s->block_migration = BLOCK_MIGRATION_ALWAYS;
+	return 0;
+}
+
 /* The source's configuration, over tls:: check it, apply it, listen. */
 static void
 target_offer(struct mig_target *mt, json_object *msg)
@@ -485,6 +531,12 @@ target_offer(struct mig_target *mt, json_object *msg)
 	if (json_object_object_get_ex(msg, "guestRunning", &v) &&
 	    !json_object_get_boolean(v))
 		mt->arrives_paused = 1;
+	if (json_object_object_get_ex(msg, "disks", &v) &&
+	    target_offer_disks(mt, v, &cause) != 0) {
+		target_refuse(mt, cause);
+		free(cause);
+		return;
+	}
 	if (json_object_object_get_ex(msg, "migrationUid", &v))
 		status_note(&mt->w.st, "migration %s from the source over %s",
 		    json_object_get_string(v), mt->o->uri);

@@ -5,7 +5,9 @@
  * main stream, multifd channels, a post-copy resume) over mutual TLS, in
  * order.  Before any guest memory moves, the source offers its migration
  * configuration on the proxy's control connection and the target answers
- * ready or refuses.
+ * ready or refuses.  Local disks go over the proxy's NBD channel: the
+ * source QEMU's NBD clients connect to a second private socket, the
+ * target QEMU's NBD server listens on one the target proxy forwards to.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@ struct mig_tls_source {
 	struct proxy_source	*proxy;
 	char			*dir;
 	char			*sock;
+	char			*nbd_sock;
 	int			 answered;
 	json_object		*answer;
 	char			*error;
@@ -39,6 +42,7 @@ struct mig_tls_target {
 	struct proxy_target	*proxy;
 	char			*dir;
 	char			*sock;
+	char			*nbd_sock;
 	mig_tls_offer_cb	 cb;
 	void			*arg;
 };
@@ -61,14 +65,32 @@ private_dir(char **cause)
 }
 
 static void
-remove_private(char *dir, char *sock)
+remove_private(char *dir, char *sock, char *nbd_sock)
 {
 	if (sock != NULL)
 		unlink(sock);
+	if (nbd_sock != NULL)
+		unlink(nbd_sock);
 	if (dir != NULL)
 		rmdir(dir);
+	free(nbd_sock);
 	free(sock);
 	free(dir);
+}
+
+/* The NBD address for disks over tls: (--nbd has no place there). */
+static char *
+nbd_uri(const struct mig_options *o, const char *sock, char **cause)
+{
+	char *uri;
+
+	if (o->nbd != NULL) {
+		xasprintf(cause, "--nbd %s: not used with %s (the disks go "
+		    "through the TLS proxy)", o->nbd, o->uri);
+		return NULL;
+	}
+	xasprintf(&uri, "unix:%s", sock);
+	return uri;
 }
 
 static struct proxy_tls *
@@ -111,6 +133,10 @@ mig_tls_source_open(struct ev_loop *loop, const struct mig_options *o,
 	ts->proxy = proxy_source_start(loop, ts->tls, ts->sock, host, port,
 	    o->tls_name, cause);
 	if (ts->proxy == NULL)
+		goto fail;
+	xasprintf(&ts->nbd_sock, "%s/%.8s.nbd.sock", ts->dir, uid);
+	if (proxy_source_add_listener(ts->proxy, PROXY_CHAN_NBD, ts->nbd_sock,
+	    cause) != 0)
 		goto fail;
 	xasprintf(qemu_uri, "unix:%s", ts->sock);
 	free(host);
@@ -207,8 +233,19 @@ mig_tls_source_close(struct mig_tls_source *ts)
 	proxy_tls_free(ts->tls);
 	json_object_put(ts->answer);
 	free(ts->error);
-	remove_private(ts->dir, ts->sock);
+	remove_private(ts->dir, ts->sock, ts->nbd_sock);
 	free(ts);
+}
+
+/*
+ * Where the source QEMU's NBD clients connect (a malloc'd "unix:PATH"),
+ * or NULL with *cause.
+ */
+char *
+mig_tls_source_nbd_uri(struct mig_tls_source *ts,
+    const struct mig_options *o, char **cause)
+{
+	return nbd_uri(o, ts->nbd_sock, cause);
 }
 
 static void
@@ -249,6 +286,8 @@ mig_tls_target_open(struct ev_loop *loop, const struct mig_options *o,
 	    on_control, tt, cause);
 	if (tt->proxy == NULL)
 		goto fail;
+	xasprintf(&tt->nbd_sock, "%s/nbd.sock", tt->dir);
+	proxy_target_set_path(tt->proxy, PROXY_CHAN_NBD, tt->nbd_sock);
 	xasprintf(qemu_uri, "unix:%s", tt->sock);
 	log_info("listening for the source on %s (TLS)", o->uri);
 	free(host);
@@ -275,6 +314,17 @@ mig_tls_target_close(struct mig_tls_target *tt)
 		return;
 	proxy_target_free(tt->proxy);
 	proxy_tls_free(tt->tls);
-	remove_private(tt->dir, tt->sock);
+	remove_private(tt->dir, tt->sock, tt->nbd_sock);
 	free(tt);
+}
+
+/*
+ * Where the target QEMU's NBD server listens (a malloc'd "unix:PATH"),
+ * or NULL with *cause.
+ */
+char *
+mig_tls_target_nbd_uri(struct mig_tls_target *tt,
+    const struct mig_options *o, char **cause)
+{
+	return nbd_uri(o, tt->nbd_sock, cause);
 }

@@ -32,6 +32,8 @@ struct fixture {
 	char			 dir[64];
 	char			 src_path[100];
 	char			 qemu_path[100];
+	char			 nbd_src_path[100];
+	char			 nbd_path[100];
 	struct proxy_target	*tgt;
 	struct proxy_source	*src;
 	ev_timer		 answer_later;
@@ -189,7 +191,7 @@ test_control_and_data(void **state)
 	struct proxy_hdr	 h;
 	uint8_t			 hdr[PROXY_HDR_SIZE];
 	char			*cause = NULL, port[16], buf[16];
-	int			 lfd, cfd, qfd, sfd;
+	int			 lfd, cfd, qfd, sfd, nfd;
 
 	memset(&f, 0, sizeof f);
 	f.loop = ev_loop_new(EVFLAG_AUTO);
@@ -197,12 +199,16 @@ test_control_and_data(void **state)
 	assert_non_null(mkdtemp(f.dir));
 	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
 	snprintf(f.qemu_path, sizeof f.qemu_path, "%s/qemu.sock", f.dir);
+	snprintf(f.nbd_src_path, sizeof f.nbd_src_path, "%s/nbd-src.sock",
+	    f.dir);
+	snprintf(f.nbd_path, sizeof f.nbd_path, "%s/nbd.sock", f.dir);
 	ev_timer_init(&f.answer_later, answer_later_cb, 0.05, 0);
 	f.answer_later.data = &f;
 	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
 	f.deadline.data = &f;
 
 	lfd = unix_listen(f.qemu_path);
+	nfd = unix_listen(f.nbd_path);
 	f.tgt = proxy_target_start(f.loop, NULL, "127.0.0.1", "0",
 	    "/nonexistent", on_control, &f, &cause);
 	assert_non_null(f.tgt);
@@ -212,6 +218,13 @@ test_control_and_data(void **state)
 	    port, NULL, &cause);
 	assert_non_null(f.src);
 	assert_false(proxy_source_session_live(f.src));
+	assert_int_equal(proxy_source_add_listener(f.src, PROXY_CHAN_NBD,
+	    f.nbd_src_path, &cause), 0);
+	assert_int_equal(proxy_source_add_listener(f.src, PROXY_CHAN_NBD,
+	    f.nbd_src_path, &cause), -1);
+	assert_non_null(strstr(cause, "already listening for the nbd"));
+	free(cause);
+	cause = NULL;
 
 	/* The configuration handshake, answered asynchronously. */
 	m = json_object_new_object();
@@ -252,6 +265,31 @@ test_control_and_data(void **state)
 	assert_int_equal(read(cfd, buf, sizeof buf), 0);
 	close(cfd);
 
+	/*
+	 * The NBD channel: refused while the target has no socket for it,
+	 * then delivered to that socket, not to QEMU's migration socket.
+	 */
+	cfd = unix_connect(f.nbd_src_path);
+	wait_readable(&f, cfd);
+	assert_int_equal(read(cfd, buf, sizeof buf), 0);
+	close(cfd);
+	proxy_target_set_path(f.tgt, PROXY_CHAN_NBD, f.nbd_path);
+	cfd = unix_connect(f.nbd_src_path);
+	assert_int_equal(write(cfd, "nbd", 3), 3);
+	wait_readable(&f, nfd);
+	qfd = accept(nfd, NULL, NULL);
+	assert_int_not_equal(qfd, -1);
+	wait_readable(&f, qfd);
+	assert_int_equal(read(qfd, buf, sizeof buf), 3);
+	assert_memory_equal(buf, "nbd", 3);
+	assert_int_equal(write(qfd, "ok", 2), 2);
+	wait_readable(&f, cfd);
+	assert_int_equal(read(cfd, buf, sizeof buf), 2);
+	assert_memory_equal(buf, "ok", 2);
+	close(qfd);
+	close(cfd);
+	assert_int_equal(accept(lfd, NULL, NULL), -1);	/* none for QEMU */
+
 	/* A later message on the same control connection. */
 	m = json_object_new_object();
 	json_object_object_add(m, "type", json_object_new_string("done"));
@@ -283,15 +321,14 @@ test_control_and_data(void **state)
 	close(sfd);
 
 	proxy_source_stats(f.src, &st);
-	assert_int_equal(st.connections, 1);
-	assert_int_equal(st.bytes_to_target, 3);
-	assert_int_equal(st.bytes_from_target, 4);
+	assert_int_equal(st.connections, 3);	/* the refused one too */
+	assert_int_equal(st.bytes_to_target, 6);
+	assert_int_equal(st.bytes_from_target, 6);
 	proxy_target_stats(f.tgt, &st);
-	assert_int_equal(st.connections, 1);
-	assert_int_equal(st.bytes_to_target, 3);
-	assert_int_equal(st.bytes_from_target, 4);
-	assert_int_equal(st.refused, 1);
-	assert_int_equal(st.active, 0);
+	assert_int_equal(st.connections, 2);
+	assert_int_equal(st.bytes_to_target, 6);
+	assert_int_equal(st.bytes_from_target, 6);
+	assert_int_equal(st.refused, 2);
 
 	/* The source goes away: the target hears the session end. */
 	proxy_source_free(f.src);
@@ -300,7 +337,9 @@ test_control_and_data(void **state)
 
 	proxy_target_free(f.tgt);
 	close(lfd);
+	close(nfd);
 	unlink(f.qemu_path);
+	unlink(f.nbd_path);
 	rmdir(f.dir);
 	ev_loop_destroy(f.loop);
 	free(f.end_error);

@@ -35,12 +35,29 @@ test_hdr_roundtrip(void **state)
 	assert_int_equal(d.seq, 0x01020304);
 	assert_memory_equal(d.session, h.session, PROXY_SESSION_ID_SIZE);
 
+	assert_int_equal(buf[4], PROXY_HDR_VERSION);
+	assert_int_equal(d.channel, PROXY_CHAN_MIGRATION);
+
+	/* An NBD connection: the channel is byte 6 and survives. */
+	h.channel = PROXY_CHAN_NBD;
+	h.seq = 7;
+	proxy_hdr_encode(&h, buf);
+	assert_int_equal(buf[6], PROXY_CHAN_NBD);
+	assert_int_equal(proxy_hdr_decode(buf, sizeof buf, &d, &cause), 0);
+	assert_int_equal(d.kind, PROXY_KIND_DATA);
+	assert_int_equal(d.channel, PROXY_CHAN_NBD);
+	assert_int_equal(d.seq, 7);
+
 	h.kind = PROXY_KIND_CONTROL;
+	h.channel = 0;
 	h.seq = UINT32_MAX;
 	proxy_hdr_encode(&h, buf);
 	assert_int_equal(proxy_hdr_decode(buf, sizeof buf, &d, &cause), 0);
 	assert_int_equal(d.kind, PROXY_KIND_CONTROL);
 	assert_int_equal(d.seq, UINT32_MAX);
+	assert_string_equal(proxy_channel_name(PROXY_CHAN_NBD), "nbd");
+	assert_string_equal(proxy_channel_name(PROXY_CHAN_MIGRATION),
+	    "migration");
 }
 
 static void
@@ -71,8 +88,18 @@ test_hdr_garbage(void **state)
 	memcpy(bad, "GET ", 4);		/* an HTTP client */
 	expect_bad(bad, sizeof bad, "bad header magic");
 	memcpy(bad, buf, sizeof bad);
-	bad[4] = 2;
-	expect_bad(bad, sizeof bad, "unsupported header version 2");
+	bad[4] = 3;
+	expect_bad(bad, sizeof bad, "unsupported header version 3");
+	/* A qmigrate from before the channels: told plainly. */
+	bad[4] = 1;
+	expect_bad(bad, sizeof bad, "peer runs an older qmigrate");
+	memcpy(bad, buf, sizeof bad);
+	bad[6] = PROXY_CHANNELS;
+	expect_bad(bad, sizeof bad, "unknown channel 2 for a data");
+	memcpy(bad, buf, sizeof bad);
+	bad[5] = PROXY_KIND_CONTROL;
+	bad[6] = PROXY_CHAN_NBD;
+	expect_bad(bad, sizeof bad, "unknown channel 1 for a control");
 	memcpy(bad, buf, sizeof bad);
 	bad[5] = 0;
 	expect_bad(bad, sizeof bad, "unknown connection kind 0");

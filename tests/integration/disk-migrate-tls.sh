@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# A guest with a local qcow2 disk moves live through the built-in TLS proxy
+# (`migrate --to tls:`, `incoming --listen tls:`): the disk's NBD
+# connection goes over the proxy's NBD channel (the target QEMU's NBD
+# server listens on a private unix socket the target proxy forwards to),
+# a write made while the mirror runs reaches the target, memory follows,
+# the images end identical, and both private directories are removed.
+# --nbd has no place beside tls: and is refused before anything moves.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/disk-lib.sh"
+need_cmd openssl
+setup_tmp
+
+bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+port=$((20000 + RANDOM % 20000))
+# The private directories of both qmigrates (their QEMU-side sockets).
+mkdir "$TMP/priv"
+export TMPDIR=$TMP/priv
+
+disk_pair 64 2 64M 64M
+mig_policy disks '{ "blockMigration": "auto", "bandwidthPerMigration": "16Mi" }'
+
+# --nbd beside tls: is a usage mistake, refused before the target is asked.
+rc=0
+"$QMIGRATE" migrate --qmp "$TMP/src.qmp" --to "tls:127.0.0.1:$port" \
+	--tls-dir "$TMP/pki/src" --tls-name dst --policy "$TMP/disks.json" \
+	--nbd "unix:$TMP/x.nbd" >"$TMP/nbd.out" 2>"$TMP/nbd.err" || rc=$?
+[ "$rc" -eq 3 ] || fail "--nbd with tls: exit $rc, expected 3: $(cat "$TMP/nbd.err")"
+grep -q -- "--nbd unix:$TMP/x.nbd: not used with tls:" "$TMP/nbd.err" ||
+	fail "--nbd refusal unclear: $(cat "$TMP/nbd.err")"
+[ "$(run_state src)" = running ] || fail "src not running after the refusal"
+[ "$(mon src query-block-jobs | jq length)" = 0 ] || fail "a mirror started"
+
+# The target is given no policy: its configuration comes with the offer.
+bg_start incoming "$QMIGRATE" incoming --qmp "$TMP/dst.qmp" \
+	--listen "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/dst" \
+	--status-file "$TMP/dst.status"
+wait_for 30 "target listening" grep -q "listening for the source" "$TMP/incoming.err"
+bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
+	--to "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/src" --tls-name dst \
+	--policy "$TMP/disks.json" --status-file "$TMP/src.status" --events
+wait_for 30 "the source's mirror job" mirroring
+# The mirror's NBD connection came through the proxy's NBD channel.
+wait_for 30 "the NBD connection through the target proxy" \
+	grep -q 'nbd conn 0 from .*: forwarding' "$TMP/incoming.err"
+[ "$(mon dst query-block-exports | jq -r '.[0].id')" = data ] ||
+	fail "target does not export the disk: $(mon dst query-block-exports)"
+# While the mirror copies: a write through the guest's device.
+hmp_write 32 1 0x77
+
+expect_exit migrate 0 180
+expect_exit incoming 0 60
+assert_moved
+[ "$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].ready')" = true ] ||
+	fail "mirror not ready in the final status: $(status_get "$TMP/src.status" .progress.disks)"
+assert_no_disk_jobs src
+[ "$(mon dst query-block-exports | jq length)" = 0 ] || fail "target still exports disks"
+# The migration stream went as connection 0 of the migration channel.
+grep -q 'session [0-9a-f]* conn 0 from .*: forwarding' "$TMP/incoming.err" ||
+	fail "no migration connection through the proxy"
+[ -z "$(ls -A "$TMP/priv")" ] ||
+	fail "private directories left behind: $(ls -R "$TMP/priv")"
+
+# Every block written before and during the migration is on the target.
+quit_guest src
+quit_guest dst
+qemu-img compare -q "$TMP/src.qcow2" "$TMP/dst.qcow2" ||
+	fail "source and target images differ"
+qemu-io -c "read -q -P 0x5a 0 16M" -c "read -q -P 0x77 32M 1M" "$TMP/dst.qcow2" >"$TMP/verify.out" 2>&1
+if grep -q "Pattern verification failed" "$TMP/verify.out"; then
+	fail "target image lacks the data: $(cat "$TMP/verify.out")"
+fi
+echo "ok: the local disk moved with the guest through the TLS proxy, images identical"
