@@ -45,6 +45,7 @@ assert_moved
 src=$TMP/src.status
 [ "$(status_get "$src" .controller)" = "$controller" ] || fail "controller not $controller"
 [ "$(status_get "$src" .mode)" = "$mode" ] || fail "mode $(status_get "$src" .mode), expected $mode"
+[ "$(status_get "$src" .progress.totalTimeMs)" -gt 0 ] || fail "no totalTimeMs in the final status"
 if [ "$method" = autoconverge ]; then
 	# QEMU throttles by itself under kubevirt; adaptive arms the throttle.
 	[ "$(jq '[.status.progress.throttlePercentage] | max' "$TMP/migrate.out" |
