@@ -3,9 +3,7 @@
  * own, for deployments where a node agent runs the proxy and the engine
  * runs elsewhere.  Runs until SIGINT or SIGTERM.
  */
-#include <cap-ng.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,40 +33,6 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	log_info("signal %d: stopping", w->signum);
 	ev_break(loop, EVBREAK_ALL);
-}
-
-/*
- * Keeps no capability once the sockets are open; with --user, also
- * becomes that user (which needs root to begin with).
- */
-static int
-drop_privileges(const char *user)
-{
-	struct passwd *pw;
-
-	capng_clear(CAPNG_SELECT_BOTH);
-	if (user != NULL) {
-		if ((pw = getpwnam(user)) == NULL) {
-			log_warnx("--user %s: no such user", user);
-			return -1;
-		}
-		if (capng_change_id((int)pw->pw_uid, (int)pw->pw_gid,
-		    CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING) != 0) {
-			log_warnx("--user %s: cannot change to uid %u "
-			    "(not root?)", user, (unsigned)pw->pw_uid);
-			return -1;
-		}
-		log_info("running as %s without capabilities", user);
-		return 0;
-	}
-	/* The bounding set needs CAP_SETPCAP; without it, clear the rest. */
-	if (capng_apply(CAPNG_SELECT_BOTH) != 0 &&
-	    capng_apply(CAPNG_SELECT_CAPS) != 0) {
-		log_warnx("cannot drop capabilities");
-		return -1;
-	}
-	log_debug("capabilities dropped");
-	return 0;
 }
 
 static int
@@ -198,7 +162,7 @@ cmd_proxy_exec(int argc, char **argv)
 		rc = QM_EXIT_CONTROL;
 		goto done;
 	}
-	if (drop_privileges(user) != 0) {
+	if (privs_drop(user) != 0) {
 		rc = QM_EXIT_USAGE;
 		goto done;
 	}

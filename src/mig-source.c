@@ -1052,8 +1052,9 @@ mig_source_run(const struct mig_options *o)
 		ms.prev = status_read_file(o->status_file, &ms.prev_cause);
 	status_changed(&ms.w.st, "start");
 
+	/* Everything is open now: keep no capability while peers talk. */
 	if (mig_watch_connect(&ms.w, o->qmp_path) == 0 &&
-	    source_start(&ms) == 0)
+	    (privs_drop(NULL), 1) && source_start(&ms) == 0)
 		mig_watch_run(&ms.w, o->timeout);
 	if (ms.w.st.phase != PHASE_SUCCEEDED && ms.w.st.failure == FAIL_NONE)
 		status_fail(&ms.w.st, FAIL_CONTROL, "migration ended without "

@@ -632,8 +632,9 @@ mig_target_run(const struct mig_options *o)
 		mt.qemu_uri = xstrdup(o->uri);
 	status_changed(&mt.w.st, "start");
 
+	/* Everything is open now: keep no capability while peers talk. */
 	if (mig_watch_connect(&mt.w, o->qmp_path) == 0 &&
-	    target_check(&mt) == 0) {
+	    (privs_drop(NULL), 1) && target_check(&mt) == 0) {
 		/* Over tls:, the plan comes from the source (target_offer). */
 		mig_plan_make(&mt.plan, &mt.settings, mt.settings.convergence,
 		    &mt.w.st);

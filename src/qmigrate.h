@@ -352,6 +352,9 @@ int	 dirty_rate_measure(struct qmp_conn *, int seconds, int sample_pages,
 void	 dirty_rate_estimate(uint64_t memory, double dirty,
 	    uint64_t bandwidth, uint64_t downtime_ms, struct dirty_estimate *);
 
+/* privs.c */
+int	 privs_drop(const char *user);
+
 /* json-get.c */
 struct json_object *json_obj_at(struct json_object *, const char *key);
 const char *json_str_at(struct json_object *, const char *key);

@@ -14,6 +14,12 @@ mig_incoming
 mig_policy slow '{ "bandwidthPerMigration": "64Mi" }'
 mig_migrate --policy "$TMP/slow.json"
 wait_for 30 "source status Running" status_is "$TMP/src.status" .phase Running
+# Both sides keep no capability once their sockets are open.
+for side in migrate incoming; do
+	_lib_pid_of "$side"
+	caps=$(awk '/^CapEff:/ { print $2 }' "/proc/$_lib_pid/status")
+	[ "$caps" = 0000000000000000 ] || fail "qmigrate $side kept capabilities ($caps)"
+done
 status_get "$TMP/src.status" .progress.dataTotal | grep -Eq '^[1-9][0-9]+$' ||
 	fail "no dataTotal while running"
 [ "$(status_get "$TMP/src.status" .configuration.bandwidthPerMigration)" = 67108864 ] ||
