@@ -30,7 +30,7 @@ LINUX_INITRD=$GUEST_DIR/linux/initramfs.cpio.gz
 
 # Seconds to wait for a guest's ready line; TCG on a loaded 2-core CI
 # machine is slow, the Linux guest takes ~4 s when idle.
-MEMGUEST_BOOT_TIMEOUT=${MEMGUEST_BOOT_TIMEOUT:-30}
+MEMGUEST_BOOT_TIMEOUT=${MEMGUEST_BOOT_TIMEOUT:-60}
 LINUX_BOOT_TIMEOUT=${LINUX_BOOT_TIMEOUT:-120}
 
 TMP=

@@ -51,7 +51,9 @@ for p in a- b-; do
 	st=$TMP/${p}src.status
 	[ "$(status_get "$st" .failurePlane)" = data ] ||
 		fail "${p}: failurePlane $(status_get "$st" .failurePlane), expected data"
-	status_get "$st" .failureReason | grep -q 'stalled' ||
+	# Whichever notices first: qmigrate (no byte moved for the progress
+	# timeout) or QEMU (the proxy gave up on the dead peer and reset it).
+	status_get "$st" .failureReason | grep -Eq 'stalled|stream failed' ||
 		fail "${p}: failureReason: $(status_get "$st" .failureReason)"
 	[ "$(status_get "$st" .abortRequested)" = false ] ||
 		fail "${p}: a stalled stream is not an abort somebody asked for"
