@@ -98,6 +98,39 @@ netem() {
 	ip netns exec "$NS_DST" tc qdisc replace dev "$NS_IF_DST" root netem "$@"
 }
 
+# link_loss PCT: the source's end of the link drops PCT% of the packets
+# it sends and PCT% of those it receives, at random (nftables on the veth's
+# netdev egress and ingress hooks: kernels without sch_netem have these).
+# Both the source->target and target->source directions lose about PCT%.
+# Both ends send one MTU-sized segment per packet (gso_max_segs 1), so a
+# drop loses one segment, as on a real wire, not a 64 KiB TSO burst.
+link_loss() {
+	local err
+	need_cmd nft
+	ip -n "$NS_SRC" link set dev "$NS_IF_SRC" gso_max_segs 1
+	ip -n "$NS_DST" link set dev "$NS_IF_DST" gso_max_segs 1
+	err=$(ip netns exec "$NS_SRC" nft -f - 2>&1 <<-EOF
+	table netdev qmloss {
+		chain egress {
+			type filter hook egress device "$NS_IF_SRC" priority 0; policy accept;
+			numgen random mod 100 < $1 counter drop
+		}
+		chain ingress {
+			type filter hook ingress device "$NS_IF_SRC" priority 0; policy accept;
+			numgen random mod 100 < $1 counter drop
+		}
+	}
+	EOF
+	) || fail "nft: cannot drop $1% on $NS_IF_SRC: $err (the kernel needs nf_tables with netdev egress hooks, Linux >= 5.16)"
+}
+
+# link_loss_dropped: prints how many packets link_loss dropped, both ways.
+link_loss_dropped() {
+	ip netns exec "$NS_SRC" nft list table netdev qmloss |
+		awk '/counter packets/ { for (i = 1; i < NF; i++)
+			if ($i == "packets") n += $(i + 1) } END { print n + 0 }'
+}
+
 netem_clear() {
 	ip netns exec "$NS_SRC" tc qdisc del dev "$NS_IF_SRC" root 2>/dev/null
 	ip netns exec "$NS_DST" tc qdisc del dev "$NS_IF_DST" root 2>/dev/null
