@@ -1370,14 +1370,18 @@ side_free(struct side *s)
 
 /*
  * Listens on the unix socket path: a socket left by a dead proxy is
- * replaced, a live one is not.  Returns the fd, or -1 with *cause set.
+ * replaced, a live one is not.  The socket is created mode 0600 (umask
+ * around bind: fchmod on a socket does not reach its path), so only its
+ * owner's QEMU can hand it a guest's memory.  Returns the fd, or -1 with
+ * *cause set.
  */
 static int
 unix_listen(const char *path, char **cause)
 {
 	struct sockaddr_un	sun;
 	struct stat		st;
-	int			fd, probe;
+	mode_t			mask;
+	int			fd, probe, r;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
@@ -1399,8 +1403,10 @@ unix_listen(const char *path, char **cause)
 		if (probe != -1)
 			close(probe);
 	}
-	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
-	    listen(fd, 128) == -1) {
+	mask = umask(0177);
+	r = bind(fd, (struct sockaddr *)&sun, sizeof sun);
+	umask(mask);
+	if (r == -1 || listen(fd, 128) == -1) {
 		proxy_asprintf(cause, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
