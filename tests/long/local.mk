@@ -1,0 +1,15 @@
+# Long tests (make check-long; not part of make check): the soak of
+# tests/long/soak.sh.  SOAK_N (default 50) migrations, then
+# SOAK_VALGRIND_N (default 3) under valgrind.  valgrind needs a qmigrate
+# without sanitizers: in a plain build this build's own; in a
+# --enable-sanitizers build pass QMIGRATE_VALGRIND=/path/to/plain/qmigrate.
+EXTRA_DIST += tests/long/soak.sh
+
+check-long: qmigrate$(EXEEXT) tests/guest/memguest.elf
+	@qv=$${QMIGRATE_VALGRIND:-}; \
+	if [ -z "$$qv" ] && [ -z "$(SAN_CFLAGS)" ]; then \
+		qv='$(abs_top_builddir)/qmigrate'; fi; \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	QMIGRATE='$(abs_top_builddir)/qmigrate' QMIGRATE_VALGRIND="$$qv" \
+	$(BASH) '$(abs_top_srcdir)/tests/long/soak.sh'
+.PHONY: check-long
