@@ -11,7 +11,7 @@ packages=(
 	build-essential autoconf automake pkg-config
 	libjson-c-dev libev-dev libcap-ng-dev libssl-dev libcmocka-dev
 	qemu-system-x86 qemu-utils qemu-guest-agent busybox-static gcc-multilib
-	cpio gzip iproute2 openssl valgrind clang jq curl
+	cpio gzip iproute2 openssl valgrind clang jq curl nftables time
 )
 
 install_packages() {
