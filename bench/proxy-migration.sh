@@ -16,6 +16,10 @@ runs=${4:-3}
 top_srcdir=$top
 QMIGRATE=$top_builddir/qmigrate
 export top_srcdir top_builddir QMIGRATE
+if ldd "$QMIGRATE" | grep -q 'libasan\|libubsan\|libtsan'; then
+	echo "proxy-migration.sh: $QMIGRATE is a sanitizer build; configure one without --enable-sanitizers (-O2)" >&2
+	exit 1
+fi
 . "$top/tests/lib.sh"
 . "$top/tests/integration/proxy-lib.sh"
 setup_tmp

@@ -24,6 +24,11 @@ peer=$build/tests/proxy-peer
 	echo "proxy-throughput.sh: build $build first (make qmigrate tests/proxy-peer)" >&2
 	exit 1
 }
+# A sanitizer build measures ASan, not the proxy.
+if ldd "$qm" | grep -q 'libasan\|libubsan\|libtsan'; then
+	echo "proxy-throughput.sh: $qm is a sanitizer build; configure one without --enable-sanitizers (-O2)" >&2
+	exit 1
+fi
 command -v stunnel4 >/dev/null || {
 	echo "proxy-throughput.sh: stunnel4 not found (apt-get install stunnel4)" >&2
 	exit 1

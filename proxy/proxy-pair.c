@@ -25,6 +25,7 @@
 enum { END_QEMU = 0, END_NET = 1 };
 
 #define PAIR_TLS_OUT	(256 * 1024)	/* TLS records waiting for write() */
+#define PAIR_TLS_IN	(256 * 1024)	/* TLS records read, not decrypted */
 
 struct pair_end {
 	struct proxy_pair	*pair;
@@ -39,6 +40,8 @@ struct pair_end {
 	int			 rd_want;	/* EV_READ/EV_WRITE a read waits on */
 	int			 wr_want;
 	BIO			*bio;	/* our half of the TLS write pair */
+	BIO			*rbio;	/* our half of the TLS read pair */
+	int			 net_eof; /* read() on the socket saw EOF */
 };
 
 struct pair_buf {
@@ -87,6 +90,49 @@ pair_fail(struct proxy_pair *p, struct pair_end *e, const char *op, SSL *ssl,
 	free(reason);
 }
 
+/*
+ * TLS records come in through a BIO pair filled by large read()s: with
+ * OpenSSL reading the socket itself, read-ahead makes it memmove what is
+ * left of its buffer before every record (to align the payload), which
+ * cost more than the decryption; without read-ahead it makes two read()s
+ * per record.  Returns IO_PROGRESS when bytes (or the end) reached the
+ * pair, IO_BLOCKED when the socket has nothing, IO_ERROR after pair_fail.
+ */
+static enum io_result
+end_fill(struct proxy_pair *p, struct pair_end *e)
+{
+	enum io_result	 res = IO_BLOCKED;
+	char		*ptr;
+	ssize_t		 n;
+	int		 avail;
+
+	if (e->rbio == NULL || e->net_eof)
+		return IO_BLOCKED;
+	while ((avail = BIO_nwrite0(e->rbio, &ptr)) > 0) {
+		n = read(e->fd, ptr, (size_t)avail);
+		if (n > 0) {
+			BIO_nwrite(e->rbio, &ptr, (int)n);
+			res = IO_PROGRESS;
+			if (n < avail)
+				return res;	/* the socket is drained */
+			continue;
+		}
+		if (n == 0) {
+			/* SSL sees the end once the pair is empty. */
+			e->net_eof = 1;
+			BIO_shutdown_wr(e->rbio);
+			return IO_PROGRESS;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return res;
+		pair_fail(p, e, "read from", NULL, -1, errno);
+		return IO_ERROR;
+	}
+	return res;
+}
+
 /* Reads from e into b until b is full or e would block. */
 static enum io_result
 end_read(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b)
@@ -127,8 +173,15 @@ end_read(struct proxy_pair *p, struct pair_end *e, struct pair_buf *b)
 			if (ret <= 0) {
 				err = SSL_get_error(e->ssl, ret);
 				if (err == SSL_ERROR_WANT_READ) {
-					e->rd_want = EV_READ;
-					return res;
+					switch (end_fill(p, e)) {
+					case IO_ERROR:
+						return IO_ERROR;
+					case IO_BLOCKED:
+						e->rd_want = EV_READ;
+						return res;
+					default:
+						continue;	/* more records */
+					}
 				}
 				if (err == SSL_ERROR_WANT_WRITE) {
 					e->rd_want = EV_WRITE;
@@ -423,11 +476,20 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 	if (nssl != NULL) {
 		BIO *theirs;
 
-		/* SSL keeps reading the socket; it writes into the pair. */
+		/*
+		 * SSL writes into one pair and reads from another; we move
+		 * the bytes between them and the socket.  What SSL read
+		 * ahead during the handshake stays in its own buffer.
+		 */
 		if (BIO_new_bio_pair(&theirs, PAIR_TLS_OUT, &p->end[END_NET].bio,
 		    PAIR_TLS_OUT) != 1)
 			abort();
 		SSL_set0_wbio(nssl, theirs);
+		if (BIO_new_bio_pair(&theirs, PAIR_TLS_IN,
+		    &p->end[END_NET].rbio, PAIR_TLS_IN) != 1)
+			abort();
+		SSL_set0_rbio(nssl, theirs);
+		SSL_set_read_ahead(nssl, 0);
 	}
 	ev_init(&p->idle, pair_idle_cb);
 	p->idle.data = p;
@@ -474,6 +536,8 @@ pair_finish(struct proxy_pair *p)
 		}
 		if (p->end[i].bio != NULL)
 			BIO_free(p->end[i].bio);
+		if (p->end[i].rbio != NULL)
+			BIO_free(p->end[i].rbio);
 		close(p->end[i].fd);
 		free(p->buf[i].data);
 	}
