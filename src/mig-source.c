@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@
 #define POLL_SECONDS		0.5
 /* How long QEMU gets to cancel before the abort is declared failed. */
 #define ABORT_TIMEOUT		30.0
+/* How long the target gets to say whether the guest runs there. */
+#define CONFIRM_TIMEOUT		30.0
 /* Between two migrate resume attempts while post-copy is paused. */
 #define RESUME_RETRY_SECONDS	1.0
 /* A controller's abort is a data-plane failure if no byte moved this long. */
@@ -43,6 +46,9 @@ struct mig_source {
 	double			 t0;		/* monotonic, at migrate */
 	int			 paused_by_us;
 	int			 completed_polls; /* queries since completed */
+	ev_timer		 repoll;	/* ... the next one */
+	int			 confirm_asked;	/* tls: "completed?" sent */
+	double			 confirm_deadline;
 	int			 saw_active;
 	int			 cancel_sent;
 	double			 abort_deadline;
@@ -394,9 +400,99 @@ source_recover(struct mig_source *ms)
 }
 
 static void
-poll_again(int revents, void *arg)
+on_repoll(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	mig_watch_poll_now(arg);
+	struct mig_source *ms = (struct mig_source *)((char *)t -
+	    offsetof(struct mig_source, repoll));
+
+	mig_watch_poll_now(&ms->w);
+}
+
+static void
+source_succeeded(struct mig_source *ms)
+{
+	struct status *st = &ms->w.st;
+
+	st->abort_status = st->abort_requested && st->abort_status ==
+	    ABORT_ABORTING ? ABORT_FAILED : st->abort_status;
+	st->failure = FAIL_NONE;
+	free(st->failure_reason);
+	st->failure_reason = NULL;
+	log_info("migration completed: %llu bytes in %llu ms, downtime %llu "
+	    "ms", (unsigned long long)st->progress.data_processed,
+	    (unsigned long long)st->progress.total_time_ms,
+	    (unsigned long long)st->progress.downtime_ms);
+	ev_timer_stop(ms->w.loop, &ms->repoll);
+	mig_watch_finish(&ms->w, PHASE_SUCCEEDED);
+}
+
+/* The target's word on the guest it received (source_confirm). */
+static void
+on_confirm(json_object *msg, const char *error, void *arg)
+{
+	struct mig_source	*ms = arg;
+	struct status		*st = &ms->w.st;
+	const char		*answer = json_str_at(msg, "status");
+	const char		*reason = json_str_at(msg, "reason");
+	char			*cause = NULL;
+
+	if (ms->w.done)
+		return;
+	if (answer != NULL && strcmp(answer, "running") == 0) {
+		source_succeeded(ms);
+		return;
+	}
+	if (answer == NULL || strcmp(answer, "failed") != 0) {
+		status_note(st, "the target did not confirm the guest (%s); "
+		    "QEMU reported the migration completed", error != NULL ?
+		    error : "unexpected answer");
+		source_succeeded(ms);
+		return;
+	}
+	if (reason == NULL)
+		reason = "no reason given";
+	if (st->mode == MODE_POSTCOPY)
+		status_fail(st, FAIL_POSTCOPY_LOST, "the target lost the guest "
+		    "after post-copy: %s", reason);
+	else if (qmp_call(ms->w.qmp, "cont", NULL, NULL, 10, &cause) == 0)
+		status_fail(st, FAIL_DATA, "the target could not load the "
+		    "guest (%s): it runs on the source again", reason);
+	else {
+		status_fail(st, FAIL_DATA, "the target could not load the "
+		    "guest (%s) and the source could not resume it: %s",
+		    reason, cause);
+		free(cause);
+	}
+	ev_timer_stop(ms->w.loop, &ms->repoll);
+	mig_watch_finish(&ms->w, PHASE_FAILED);
+}
+
+/*
+ * tls: QEMU says completed, but the last bytes may still be in the proxy.
+ * Like libvirt's confirm phase, success is the target's to declare: ask it
+ * whether the guest runs there, keep the proxy flushing meanwhile, and if
+ * the target could not load it, run the guest on the source again.
+ */
+static void
+source_confirm(struct mig_source *ms)
+{
+	json_object *msg;
+
+	if (ms->confirm_asked) {
+		if (now_monotonic() > ms->confirm_deadline) {
+			status_note(&ms->w.st, "the target did not confirm "
+			    "the guest within %.0f s; QEMU reported the "
+			    "migration completed", CONFIRM_TIMEOUT);
+			source_succeeded(ms);
+		}
+		return;
+	}
+	ms->confirm_asked = 1;
+	ms->confirm_deadline = now_monotonic() + CONFIRM_TIMEOUT;
+	msg = json_object_new_object();
+	json_object_object_add(msg, "type", json_object_new_string("completed"));
+	if (mig_tls_source_ask(ms->tls, msg, on_confirm, ms) != 0)
+		on_confirm(NULL, "the control connection is gone", ms);
 }
 
 /* One query-migrate answer: progress, terminal states, controller. */
@@ -430,19 +526,15 @@ on_sample(struct mig_watch *w, json_object *reply)
 		 */
 		if (st->progress.total_time_ms == 0 &&
 		    ms->completed_polls++ < 10) {
-			ev_once(w->loop, -1, 0, 0.05, poll_again, w);
+			ev_timer_stop(w->loop, &ms->repoll);
+			ev_timer_init(&ms->repoll, on_repoll, 0.05, 0);
+			ev_timer_start(w->loop, &ms->repoll);
 			return;
 		}
-		st->abort_status = st->abort_requested && st->abort_status ==
-		    ABORT_ABORTING ? ABORT_FAILED : st->abort_status;
-		st->failure = FAIL_NONE;
-		free(st->failure_reason);
-		st->failure_reason = NULL;
-		log_info("migration completed: %llu bytes in %llu ms, "
-		    "downtime %llu ms", (unsigned long long)s.transferred,
-		    (unsigned long long)st->progress.total_time_ms,
-		    (unsigned long long)st->progress.downtime_ms);
-		mig_watch_finish(w, PHASE_SUCCEEDED);
+		if (ms->tls != NULL)
+			source_confirm(ms);
+		else
+			source_succeeded(ms);
 		return;
 	}
 	if (strcmp(qs, "failed") == 0 || strcmp(qs, "cancelled") == 0) {

@@ -6,6 +6,7 @@
  * migrate resume finds it.
  */
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,16 @@ struct mig_target {
 	struct mig_disks	*disks;		/* exported over NBD, or NULL */
 	char			*nbd_uri;
 	double			 release_deadline;
+	/*
+	 * tls: the source asks "completed?" once its QEMU is done, and
+	 * reports success only when this target says the guest runs here
+	 * (libvirt's confirm phase): a stream whose tail never arrived must
+	 * not be reported as a moved guest.
+	 */
+	int			 confirm_asked;
+	int			 ending;	/* outcome known, answering */
+	enum mig_phase		 end_phase;
+	ev_timer		 end_timer;	/* the last wait before exit */
 };
 
 static const char *
@@ -56,6 +67,7 @@ status_of(json_object *reply)
 }
 
 static void	target_answer(struct mig_target *, json_object *);
+static void	target_end(struct mig_target *, enum mig_phase);
 
 /* Tells the source (tls:) that QEMU listens for its resume. */
 static void
@@ -155,7 +167,7 @@ on_status(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	    json_object_get_string(v) : "";
 	if (strcmp(state, "running") == 0) {
 		log_info("guest running on the target");
-		mig_watch_finish(&mt->w, PHASE_SUCCEEDED);
+		target_end(mt, PHASE_SUCCEEDED);
 		return;
 	}
 	/*
@@ -166,7 +178,7 @@ on_status(struct qmp_conn *conn, json_object *reply, const char *error_class,
 		if (mt->o->keep_paused || mt->arrives_paused) {
 			status_note(&mt->w.st, "guest arrived paused and is "
 			    "kept paused (--keep-paused)");
-			mig_watch_finish(&mt->w, PHASE_SUCCEEDED);
+			target_end(mt, PHASE_SUCCEEDED);
 			return;
 		}
 		mt->resuming = 1;
@@ -286,10 +298,11 @@ on_sample(struct mig_watch *w, json_object *reply)
 		if (mt->source_aborted)
 			status_fail(st, FAIL_ABORTED, "the source aborted the "
 			    "migration");
-		status_fail(st, FAIL_DATA, "incoming migration failed: %s",
-		    json_object_object_get_ex(reply, "error-desc", &v) ?
-		    json_object_get_string(v) : "no reason given");
-		mig_watch_finish(w, PHASE_FAILED);
+		status_record_failure(st, FAIL_DATA, "incoming migration "
+		    "failed: %s", json_object_object_get_ex(reply,
+		    "error-desc", &v) ? json_object_get_string(v) :
+		    "no reason given");
+		target_end(mt, PHASE_FAILED);
 		return;
 	}
 	if (mt->completed && target_disks_released(mt))
@@ -320,9 +333,9 @@ on_closed(struct mig_watch *w, const char *reason)
 		status_fail(&w->st, FAIL_POSTCOPY_LOST, "target QEMU gone "
 		    "during post-copy: %s", reason);
 	else
-		status_fail(&w->st, FAIL_DATA, "target QEMU gone before the "
-		    "guest arrived: %s", reason);
-	mig_watch_finish(w, PHASE_FAILED);
+		status_record_failure(&w->st, FAIL_DATA, "target QEMU gone "
+		    "before the guest arrived: %s", reason);
+	target_end(mt, PHASE_FAILED);
 }
 
 static void
@@ -417,11 +430,62 @@ target_check(struct mig_target *mt)
 }
 
 static void
-finish_later(int revents, void *arg)
+on_end_timer(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	struct mig_target *mt = arg;
+	struct mig_target *mt = (struct mig_target *)((char *)t -
+	    offsetof(struct mig_target, end_timer));
 
-	mig_watch_finish(&mt->w, PHASE_FAILED);
+	if (!mt->w.done)
+		mig_watch_finish(&mt->w, mt->end_phase);
+}
+
+/* Finishes in a moment: long enough for an answer to leave. */
+static void
+finish_after(struct mig_target *mt, enum mig_phase phase, double seconds)
+{
+	mt->end_phase = phase;
+	ev_timer_stop(mt->w.loop, &mt->end_timer);
+	ev_timer_init(&mt->end_timer, on_end_timer, seconds, 0);
+	ev_timer_start(mt->w.loop, &mt->end_timer);
+}
+
+/* Answers the source's "completed?" with this side's outcome. */
+static void
+answer_confirm(struct mig_target *mt)
+{
+	json_object *answer = json_object_new_object();
+
+	json_object_object_add(answer, "status", json_object_new_string(
+	    mt->end_phase == PHASE_SUCCEEDED ? "running" : "failed"));
+	if (mt->w.st.failure_reason != NULL)
+		json_object_object_add(answer, "reason",
+		    json_object_new_string(mt->w.st.failure_reason));
+	target_answer(mt, answer);
+	finish_after(mt, mt->end_phase, 0.3);
+}
+
+/*
+ * The end of an incoming migration.  Over tls:, the source waits for this
+ * side's word before it reports success (or resumes its guest), so answer
+ * its question, or wait a little for it to come.
+ */
+static void
+target_end(struct mig_target *mt, enum mig_phase phase)
+{
+	if (mt->ending)
+		return;		/* the first outcome stands */
+	if (mt->tls == NULL || !mt->offered) {
+		ev_timer_stop(mt->w.loop, &mt->end_timer);
+		mig_watch_finish(&mt->w, phase);
+		return;
+	}
+	mt->ending = 1;
+	mt->end_phase = phase;
+	status_changed(&mt->w.st, "ending");
+	if (mt->confirm_asked)
+		answer_confirm(mt);
+	else
+		finish_after(mt, phase, 10);
 }
 
 /* Answers the source's control message (the reply is stolen). */
@@ -452,7 +516,7 @@ target_refuse(struct mig_target *mt, const char *reason)
 	target_answer(mt, answer);
 	status_record_failure(&mt->w.st, FAIL_CONTROL, "refused the source's "
 	    "migration: %s", reason);
-	ev_once(mt->w.loop, -1, 0, 0.5, finish_later, mt);
+	finish_after(mt, PHASE_FAILED, 0.5);
 }
 
 /*
@@ -582,6 +646,14 @@ on_control(json_object *msg, const char *error, void *arg)
 		status_note(&mt->w.st, "the source aborted: %s",
 		    json_object_object_get_ex(msg, "reason", &reason) ?
 		    json_object_get_string(reason) : "no reason given");
+	}
+	if (type != NULL && strcmp(json_object_get_string(type),
+	    "completed") == 0) {
+		/* Answered when this side knows (target_end). */
+		mt->confirm_asked = 1;
+		if (mt->ending)
+			answer_confirm(mt);
+		return;
 	}
 	if (type != NULL && strcmp(json_object_get_string(type),
 	    "resume") == 0) {
