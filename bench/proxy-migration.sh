@@ -63,6 +63,13 @@ one_run() {
 	qmp "$s" query-migrate | sed -n 's/^ *"total-time": \([0-9]*\).*/\1/p' | head -n 1
 	kill_guest "$s"
 	kill_guest "$d"
+	# one_run runs in $(...): the EXIT trap does not know these two.
+	if [ "$mode" = proxy ]; then
+		for g in "t$s" "p$s"; do
+			_lib_pid_of "$g"
+			kill "$_lib_pid" 2>/dev/null || true
+		done
+	fi
 }
 
 declare -a tu tp
