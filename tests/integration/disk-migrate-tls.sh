@@ -3,7 +3,7 @@
 # (`migrate --to tls:`, `incoming --listen tls:`): the disk's NBD
 # connection goes over the proxy's NBD channel (the target QEMU's NBD
 # server listens on a private unix socket the target proxy forwards to),
-# a write made while the mirror runs reaches the target, memory follows,
+# 16 writes made while the mirror runs reach the target, memory follows,
 # the images end identical, and both private directories are removed.
 # --nbd has no place beside tls: and is refused before anything moves.
 . "$top_srcdir/tests/lib.sh"
@@ -46,8 +46,14 @@ wait_for 30 "the NBD connection through the target proxy" \
 	grep -q 'nbd conn 0 from .*: forwarding' "$TMP/incoming.err"
 [ "$(mon dst query-block-exports | jq -r '.[0].id')" = data ] ||
 	fail "target does not export the disk: $(mon dst query-block-exports)"
-# While the mirror copies: a write through the guest's device.
-hmp_write 32 1 0x77
+# While the mirror copies, the disk keeps being written through the guest's
+# device: 16 blocks of 1 MiB at 32..47 MiB, each with its own pattern.
+for i in $(seq 0 15); do
+	hmp_write $((32 + i)) 1 "$(printf '0x%02x' $((0x60 + i)))"
+done
+# All written before the switchover: the checks below mean something.
+[ "$(status_get "$TMP/src.status" .phase)" != Succeeded ] ||
+	fail "the migration ended before the writer did: make the disk bigger"
 
 expect_exit migrate 0 180
 expect_exit incoming 0 60
@@ -67,7 +73,11 @@ quit_guest src
 quit_guest dst
 qemu-img compare -q "$TMP/src.qcow2" "$TMP/dst.qcow2" ||
 	fail "source and target images differ"
-qemu-io -c "read -q -P 0x5a 0 16M" -c "read -q -P 0x77 32M 1M" "$TMP/dst.qcow2" >"$TMP/verify.out" 2>&1
+reads=(-c "read -q -P 0x5a 0 16M")
+for i in $(seq 0 15); do
+	reads+=(-c "read -q -P $(printf '0x%02x' $((0x60 + i))) $((32 + i))M 1M")
+done
+qemu-io "${reads[@]}" "$TMP/dst.qcow2" >"$TMP/verify.out" 2>&1
 if grep -q "Pattern verification failed" "$TMP/verify.out"; then
 	fail "target image lacks the data: $(cat "$TMP/verify.out")"
 fi
