@@ -51,27 +51,6 @@ struct mig_disks {
 	int		 refreshing;
 };
 
-static const char *
-str_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static uint64_t
-u64_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return (uint64_t)json_object_get_int64(v);
-}
-
 static int
 listed(char **list, const char *s)
 {
@@ -161,11 +140,11 @@ mig_disks_select(struct qmp_conn *qmp, const struct mig_settings *s,
 		    "ro")))
 			continue;
 		image = json_object_object_get(ins, "image");
-		node = str_at(ins, "node-name");
-		device = str_at(dev, "device");
-		file = str_at(image, "filename");
+		node = json_str_at(ins, "node-name");
+		device = json_str_at(dev, "device");
+		file = json_str_at(image, "filename");
 		if (file == NULL)
-			file = str_at(ins, "file");
+			file = json_str_at(ins, "file");
 		if (node == NULL || file == NULL)
 			continue;
 		key = node[0] != '#' ? node : device;
@@ -193,9 +172,9 @@ mig_disks_select(struct qmp_conn *qmp, const struct mig_settings *s,
 		d->key = xstrdup(key);
 		d->node = xstrdup(node);
 		d->file = xstrdup(file);
-		d->format = xstrdup(str_at(image, "format") != NULL ?
-		    str_at(image, "format") : "raw");
-		d->size = u64_at(image, "virtual-size");
+		d->format = xstrdup(json_str_at(image, "format") != NULL ?
+		    json_str_at(image, "format") : "raw");
+		d->size = json_u64_at(image, "virtual-size");
 		d->len = d->size;
 		xasprintf(&d->job, "qm-mirror-%s", key);
 		xasprintf(&d->nbd_node, "qm-nbd-%s", key);
@@ -352,9 +331,9 @@ node_size(struct qmp_conn *qmp, const char *node, char **cause)
 		return 0;
 	for (i = 0; i < json_object_array_length(nodes); i++) {
 		n = json_object_array_get_idx(nodes, i);
-		if (str_at(n, "node-name") != NULL &&
-		    strcmp(str_at(n, "node-name"), node) == 0)
-			size = u64_at(json_object_object_get(n, "image"),
+		if (json_str_at(n, "node-name") != NULL &&
+		    strcmp(json_str_at(n, "node-name"), node) == 0)
+			size = json_u64_at(json_object_object_get(n, "image"),
 			    "virtual-size");
 	}
 	json_object_put(nodes);
@@ -463,25 +442,25 @@ mig_disks_on_event(struct mig_disks *ds, const char *name, json_object *data)
 
 	if (ds == NULL || strncmp(name, "BLOCK_JOB_", 10) != 0)
 		return;
-	d = find_job(ds, str_at(data, "device"));
+	d = find_job(ds, json_str_at(data, "device"));
 	if (d == NULL)
 		return;
 	if (json_object_object_get_ex(data, "offset", NULL)) {
-		d->offset = u64_at(data, "offset");
-		d->len = u64_at(data, "len");
+		d->offset = json_u64_at(data, "offset");
+		d->len = json_u64_at(data, "len");
 	}
 	if (strcmp(name, "BLOCK_JOB_READY") == 0)
 		d->ready = 1;
 	else if (strcmp(name, "BLOCK_JOB_COMPLETED") == 0 ||
 	    strcmp(name, "BLOCK_JOB_CANCELLED") == 0) {
 		d->gone = 1;
-		err = str_at(data, "error");
+		err = json_str_at(data, "error");
 		if (err != NULL && d->error == NULL)
 			d->error = xstrdup(err);
 	} else if (strcmp(name, "BLOCK_JOB_ERROR") == 0 && d->error == NULL)
 		xasprintf(&d->error, "I/O error on %s",
-		    str_at(data, "operation") != NULL ?
-		    str_at(data, "operation") : "the disk");
+		    json_str_at(data, "operation") != NULL ?
+		    json_str_at(data, "operation") : "the disk");
 }
 
 static void
@@ -500,11 +479,11 @@ on_jobs(struct qmp_conn *conn, json_object *reply, const char *error_class,
 		ds->v[i].started = ds->v[i].started ? 2 : 0; /* 2: unseen */
 	for (i = 0; i < json_object_array_length(reply); i++) {
 		j = json_object_array_get_idx(reply, i);
-		if ((d = find_job(ds, str_at(j, "device"))) == NULL)
+		if ((d = find_job(ds, json_str_at(j, "device"))) == NULL)
 			continue;
 		d->started = 1;
-		d->offset = u64_at(j, "offset");
-		d->len = u64_at(j, "len");
+		d->offset = json_u64_at(j, "offset");
+		d->len = json_u64_at(j, "len");
 		if (json_object_get_boolean(json_object_object_get(j,
 		    "ready")))
 			d->ready = 1;
@@ -567,7 +546,7 @@ jobs_left(struct mig_disks *ds, struct qmp_conn *qmp, char **cause)
 	    cause) != 0)
 		return -1;
 	for (i = 0; i < json_object_array_length(reply); i++)
-		if (find_job(ds, str_at(json_object_array_get_idx(reply, i),
+		if (find_job(ds, json_str_at(json_object_array_get_idx(reply, i),
 		    "device")) != NULL)
 			n++;
 	json_object_put(reply);

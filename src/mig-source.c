@@ -74,36 +74,6 @@ static int	source_disks_select(struct mig_source *);
 static int	source_disks_start(struct mig_source *);
 static void	source_mirror_step(struct mig_source *);
 
-static const char *
-status_of(json_object *reply)
-{
-	json_object *v;
-
-	if (json_object_object_get_ex(reply, "status", &v))
-		return json_object_get_string(v);
-	return "none";
-}
-
-static uint64_t
-u64_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return (uint64_t)json_object_get_int64(v);
-}
-
-static double
-double_at(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return json_object_get_double(v);
-}
-
 /* Turns a query-migrate reply into the status's progress and a sample. */
 static void
 read_sample(struct mig_source *ms, json_object *reply, struct ctl_sample *s)
@@ -113,25 +83,25 @@ read_sample(struct mig_source *ms, json_object *reply, struct ctl_sample *s)
 	uint64_t		 page_size;
 
 	json_object_object_get_ex(reply, "ram", &ram);
-	page_size = u64_at(ram, "page-size");
+	page_size = json_u64_at(ram, "page-size");
 	if (page_size == 0)
 		page_size = 4096;
 
 	memset(s, 0, sizeof *s);
 	s->t = now_monotonic() - ms->t0;
-	s->postcopy = strcmp(status_of(reply), "postcopy-active") == 0;
-	s->pass = u64_at(ram, "dirty-sync-count");
-	s->total = u64_at(ram, "total");
-	s->remaining = u64_at(ram, "remaining");
-	s->transferred = u64_at(ram, "transferred");
-	s->dirty_rate = (double)u64_at(ram, "dirty-pages-rate") *
+	s->postcopy = strcmp(mig_status_of(reply), "postcopy-active") == 0;
+	s->pass = json_u64_at(ram, "dirty-sync-count");
+	s->total = json_u64_at(ram, "total");
+	s->remaining = json_u64_at(ram, "remaining");
+	s->transferred = json_u64_at(ram, "transferred");
+	s->dirty_rate = (double)json_u64_at(ram, "dirty-pages-rate") *
 	    (double)page_size;
-	s->bandwidth = double_at(ram, "mbps") * 1e6 / 8;
-	s->expected_downtime_ms = u64_at(reply, "expected-downtime");
-	s->throttle_pct = (int)u64_at(reply, "cpu-throttle-percentage");
+	s->bandwidth = json_double_at(ram, "mbps") * 1e6 / 8;
+	s->expected_downtime_ms = json_u64_at(reply, "expected-downtime");
+	s->throttle_pct = (int)json_u64_at(reply, "cpu-throttle-percentage");
 
 	snprintf(p->qemu_status, sizeof p->qemu_status, "%s",
-	    status_of(reply));
+	    mig_status_of(reply));
 	if (ram != NULL) {
 		p->data_total = s->total;
 		p->data_processed = s->transferred;
@@ -139,14 +109,14 @@ read_sample(struct mig_source *ms, json_object *reply, struct ctl_sample *s)
 		p->bandwidth = s->bandwidth;
 		p->dirty_rate = s->dirty_rate;
 		p->iteration = s->pass;
-		p->postcopy_requests = u64_at(ram, "postcopy-requests");
+		p->postcopy_requests = json_u64_at(ram, "postcopy-requests");
 	}
 	p->expected_downtime_ms = s->expected_downtime_ms;
 	p->throttle_pct = s->throttle_pct;
 	if (json_object_object_get_ex(reply, "downtime", NULL))
-		p->downtime_ms = u64_at(reply, "downtime");
+		p->downtime_ms = json_u64_at(reply, "downtime");
 	if (json_object_object_get_ex(reply, "total-time", NULL))
-		p->total_time_ms = u64_at(reply, "total-time");
+		p->total_time_ms = json_u64_at(reply, "total-time");
 }
 
 static void
@@ -503,7 +473,7 @@ on_sample(struct mig_watch *w, json_object *reply)
 	struct status		*st = &w->st;
 	struct ctl_sample	 s;
 	struct ctl_decision	 d;
-	const char		*qs = status_of(reply);
+	const char		*qs = mig_status_of(reply);
 	json_object		*v;
 	char			*cause = NULL;
 
@@ -633,7 +603,7 @@ guest_memory(struct qmp_conn *qmp)
 		free(cause);
 		return 0;
 	}
-	bytes = u64_at(reply, "base-memory") + u64_at(reply, "plugged-memory");
+	bytes = json_u64_at(reply, "base-memory") + json_u64_at(reply, "plugged-memory");
 	json_object_put(reply);
 	return bytes;
 }
@@ -663,7 +633,7 @@ source_already_moved(struct mig_source *ms, json_object *migrate_reply)
 		free(cause);
 		return -1;
 	}
-	state = xstrdup(status_of(reply));
+	state = xstrdup(mig_status_of(reply));
 	json_object_put(reply);
 	if (strcmp(state, "postmigrate") != 0) {
 		free(state);
@@ -671,7 +641,7 @@ source_already_moved(struct mig_source *ms, json_object *migrate_reply)
 	}
 	free(state);
 	ours = doc != NULL &&
-	    strcmp(status_of(migrate_reply), "completed") == 0 &&
+	    strcmp(mig_status_of(migrate_reply), "completed") == 0 &&
 	    json_object_object_get_ex(doc, "migrationUid", &v) &&
 	    json_object_object_get_ex(doc, "phase", NULL);
 	if (ours) {
@@ -719,7 +689,7 @@ source_preflight(struct mig_source *ms, char **qstatus)
 		free(cause);
 		return -1;
 	}
-	*qstatus = xstrdup(status_of(reply));
+	*qstatus = xstrdup(mig_status_of(reply));
 	if (strcmp(*qstatus, "none") != 0 &&
 	    strcmp(*qstatus, "completed") != 0 &&
 	    strcmp(*qstatus, "failed") != 0 &&

@@ -56,16 +56,6 @@ struct mig_target {
 	ev_timer		 end_timer;	/* the last wait before exit */
 };
 
-static const char *
-status_of(json_object *reply)
-{
-	json_object *v;
-
-	if (json_object_object_get_ex(reply, "status", &v))
-		return json_object_get_string(v);
-	return "none";
-}
-
 static void	target_answer(struct mig_target *, json_object *);
 static void	target_end(struct mig_target *, enum mig_phase);
 
@@ -270,7 +260,7 @@ on_sample(struct mig_watch *w, json_object *reply)
 {
 	struct mig_target	*mt = (struct mig_target *)w;
 	struct status		*st = &w->st;
-	const char		*qs = status_of(reply);
+	const char		*qs = mig_status_of(reply);
 	json_object		*v;
 
 	snprintf(st->progress.qemu_status, sizeof st->progress.qemu_status,

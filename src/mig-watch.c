@@ -18,6 +18,15 @@
 #define WATCH_OF(ptr, field) \
 	((struct mig_watch *)((char *)(ptr) - offsetof(struct mig_watch, field)))
 
+/* QEMU's migration status in a query-migrate reply ("none" if absent). */
+const char *
+mig_status_of(json_object *reply)
+{
+	const char *status = json_str_at(reply, "status");
+
+	return status != NULL ? status : "none";
+}
+
 void
 mig_watch_init(struct mig_watch *w, const char *role, const char *status_file,
     int events)

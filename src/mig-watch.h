@@ -35,6 +35,7 @@ struct mig_watch {
 	void		(*on_deadline)(struct mig_watch *);
 };
 
+const char *mig_status_of(struct json_object *reply);
 void	mig_watch_init(struct mig_watch *, const char *role,
 	    const char *status_file, int events);
 int	mig_watch_connect(struct mig_watch *, const char *qmp_path);
