@@ -30,8 +30,11 @@ grep -q '"verdict": "does-not-converge"' "$TMP/busy.json" ||
 
 "$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --seconds 1 \
 	--bandwidth 1Gi >"$TMP/idle.txt" || fail "dirty-rate on the idle guest failed"
-grep -Eq '^dirty rate: [01]\.[0-9] MiB/s$' "$TMP/idle.txt" ||
-	fail "idle guest: expected under 2 MiB/s: $(cat "$TMP/idle.txt")"
+# Near zero: page sampling extrapolates from a few hundred random pages, so
+# one page of the guest's own stack counts; a tenth of the busy rate at most.
+idle=$(sed -n 's/^dirty rate: \([0-9.]*\) MiB\/s$/\1/p' "$TMP/idle.txt")
+awk -v r="${idle:-x}" 'BEGIN { exit !(r + 0 == r && r < 4.8) }' ||
+	fail "idle guest: expected under 4.8 MiB/s: $(cat "$TMP/idle.txt")"
 grep -q '^verdict: pre-copy converges: about ' "$TMP/idle.txt" ||
 	fail "idle guest at 1 GiB/s must converge: $(cat "$TMP/idle.txt")"
 
