@@ -16,6 +16,16 @@ bandwidth=${DEMO_BANDWIDTH:-64Mi}
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every 0.1 s.
+wait_for() {
+	local timeout=$1 deadline=$((SECONDS + $1)) what=$2
+	shift 2
+	until "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || { echo "demo: no $what after $timeout s" >&2; exit 1; }
+		sleep 0.1	# polling a condition with a deadline
+	done
+}
+
 [ -x "$qmigrate" ] || { echo "demo: $qmigrate not built" >&2; exit 1; }
 [ -f "$guest" ] || make -C "$build" tests/guest/memguest.elf >/dev/null
 command -v jq >/dev/null || { echo "demo: jq missing (apt-get install jq)" >&2; exit 1; }
@@ -63,7 +73,7 @@ say "source QEMU: a bare-metal guest writing $rate MB/s over $mib MiB and checki
 	-serial "file:$dir/src.serial" -pidfile "$dir/src.pid" -daemonize
 "${on_dst[@]}" qemu-system-x86_64 "${machine[@]}" -qmp "unix:$dir/dst.qmp,server=on,wait=off" \
 	-serial "file:$dir/dst.serial" -pidfile "$dir/dst.pid" -daemonize -incoming defer
-for _ in $(seq 1 300); do grep -q 'memguest: ready' "$dir/src.serial" 2>/dev/null && break; sleep 0.1; done
+wait_for 30 "guest ready" grep -qs 'memguest: ready' "$dir/src.serial"
 grep -a 'memguest: ready' "$dir/src.serial" | sed 's/^/   /'
 
 cat >"$dir/policy.json" <<EOF
@@ -79,7 +89,7 @@ say "policy: bandwidth $bandwidth per migration, post-copy allowed, adaptive con
 	--tls-dir "$dir/pki/dst" --status-file "$dir/dst.status" \
 	>"$dir/incoming.out" 2>"$dir/incoming.err" &
 pids+=($!)
-for _ in $(seq 1 100); do grep -q "listening for the source" "$dir/incoming.err" 2>/dev/null && break; sleep 0.1; done
+wait_for 10 "target listening" grep -qs "listening for the source" "$dir/incoming.err"
 
 say "migrating through the TLS proxy to $addr:4444 (one line per sample)"
 rc=0

@@ -64,7 +64,7 @@ for i in $(seq 30); do
 	t1=$(rss_kib tgt3)
 	[ $((s1 - s0)) -lt 32768 ] || fail "source proxy grew by $((s1 - s0)) KiB"
 	[ $((t1 - t0)) -lt 32768 ] || fail "target proxy grew by $((t1 - t0)) KiB"
-	sleep 0.1
+	sleep 0.1	# the sampling interval, not a wait for an event
 done
 _lib_pid_of flooder
 kill -0 "$_lib_pid" || fail "flooder finished: backpressure did not hold it"
