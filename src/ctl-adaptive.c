@@ -23,6 +23,8 @@
 #define THROTTLE_PASSES		4
 /* Passes at the maximum throttle before giving up on it. */
 #define THROTTLE_FULL_PASSES	3
+/* ... and seconds without a new low of the remaining data. */
+#define THROTTLE_STALL_SECONDS	20.0
 /* Post-copy waits at most this long for a low point of remaining data. */
 #define LOW_POINT_WAIT		3.0
 
@@ -128,6 +130,14 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		return;	/* a paused guest converges */
 	if (ctl->stalled_passes < 2)
 		return;	/* one pass can mislead: abort on the second */
+	/*
+	 * A guest throttled to the maximum can still creep to convergence
+	 * (QEMU's own auto-converge finishes such guests given time): give
+	 * up on it only once the remaining data stops reaching new lows.
+	 */
+	if (ctl->throttling &&
+	    s->t - ctl->last_progress < THROTTLE_STALL_SECONDS)
+		return;
 	/*
 	 * Slow is not hopeless: aborting throws away all the work done, so a
 	 * pre-copy predicted to finish within the acceptable completion time

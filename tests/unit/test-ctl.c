@@ -191,6 +191,51 @@ test_adaptive_lets_slow_precopy_finish(void **state)
 }
 
 static void
+test_adaptive_throttled_guest_gets_time(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(0, 1, 0);
+	struct ctl_decision	d;
+	struct ctl_sample	s;
+	int			i;
+
+	(void)state;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	memset(&s, 0, sizeof s);
+	s.bandwidth = 100 * MiB;
+	s.dirty_rate = 400 * MiB;
+	s.pass = 1;
+	s.remaining = (uint64_t)GiB;
+	ctl_step(&ctl, &s, &d);
+	s.pass = 2;
+	s.t = 10;
+	s.transferred = (uint64_t)GiB;
+	s.remaining = (uint64_t)(300 * MiB);
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
+	/* At 99% it still dirties as fast as it is sent, but creeps down. */
+	s.throttle_pct = 99;
+	s.dirty_rate = 100 * MiB;
+	for (i = 0; i < 20; i++) {
+		s.pass++;
+		s.t += 3;
+		s.transferred += (uint64_t)(300 * MiB);
+		s.remaining -= (uint64_t)(5 * MiB);
+		ctl_step(&ctl, &s, &d);
+		assert_int_equal(d.action, CTL_NONE);
+	}
+	/* Stuck: no new low for 20 s, then it gives up. */
+	for (i = 0; i < 10 && d.action == CTL_NONE; i++) {
+		s.pass++;
+		s.t += 3;
+		s.transferred += (uint64_t)(300 * MiB);
+		ctl_step(&ctl, &s, &d);
+	}
+	assert_int_equal(d.action, CTL_ABORT);
+	assert_true(i >= 7);
+}
+
+static void
 test_adaptive_postcopy_within_passes(void **state)
 {
 	struct ctl		ctl;
@@ -288,6 +333,7 @@ main(void)
 		cmocka_unit_test(test_kubevirt_pause_doubles_acceptable),
 		cmocka_unit_test(test_adaptive_leaves_converging_guest_alone),
 		cmocka_unit_test(test_adaptive_lets_slow_precopy_finish),
+		cmocka_unit_test(test_adaptive_throttled_guest_gets_time),
 		cmocka_unit_test(test_adaptive_postcopy_within_passes),
 		cmocka_unit_test(test_adaptive_order_downtime_throttle_pause_abort),
 		cmocka_unit_test(test_adaptive_raises_downtime_when_enough),
