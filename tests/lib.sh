@@ -70,7 +70,7 @@ _lib_cleanup() {
 	for pid in "${_lib_pids[@]}"; do
 		for ((n = 0; n < 50; n++)); do
 			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
+			sleep 0.1	# polling for the exit, 5 s at most
 		done
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
@@ -128,7 +128,7 @@ wait_for() {
 		now=${EPOCHREALTIME//[!0-9]/}
 		[ "$now" -lt "$deadline" ] ||
 			fail "timed out after $timeout s waiting for $desc"
-		sleep 0.1
+		sleep 0.1	# wait_for's polling interval
 	done
 }
 

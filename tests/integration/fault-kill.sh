@@ -86,7 +86,7 @@ run_one() {
 	while :; do
 		now=${EPOCHREALTIME//[!0-9]/}
 		[ $(((now - t0) / 1000)) -lt "$delay" ] || break
-		sleep 0.05
+		sleep 0.05	# the seeded random delay before the kill is the test
 	done
 	phase=$(mig_status "$src")
 	case $victim in
