@@ -219,27 +219,35 @@ conn_want(struct conn *c, int ev)
 	}
 }
 
+/*
+ * An SSL call on c returned ret <= 0.  Returns 0 when it only waits for the
+ * socket (the watcher is re-armed for what OpenSSL wants), or -1 with
+ * *cause set.
+ */
+static int
+conn_ssl_failed(struct conn *c, int ret, char **cause)
+{
+	int err = SSL_get_error(c->ssl, ret);
+
+	if (err == SSL_ERROR_WANT_WRITE || err == SSL_ERROR_WANT_READ) {
+		conn_want(c, err == SSL_ERROR_WANT_WRITE ? EV_WRITE : EV_READ);
+		return 0;
+	}
+	*cause = proxy_tls_strerror(c->ssl, ret, err);
+	return -1;
+}
+
 /* SSL_do_handshake once: 1 done, 0 waiting (watcher armed), -1 failed. */
 static int
 conn_handshake(struct conn *c, char **cause)
 {
-	int ret, err;
+	int ret;
 
 	ERR_clear_error();
 	ret = SSL_do_handshake(c->ssl);
 	if (ret == 1)
 		return 1;
-	err = SSL_get_error(c->ssl, ret);
-	if (err == SSL_ERROR_WANT_READ) {
-		conn_want(c, EV_READ);
-		return 0;
-	}
-	if (err == SSL_ERROR_WANT_WRITE) {
-		conn_want(c, EV_WRITE);
-		return 0;
-	}
-	*cause = proxy_tls_strerror(c->ssl, ret, err);
-	return -1;
+	return conn_ssl_failed(c, ret, cause);
 }
 
 /* Writes buf[*off..len): 1 all written, 0 waiting, -1 failed. */
@@ -249,7 +257,7 @@ conn_write(struct conn *c, const uint8_t *buf, size_t len, size_t *off,
 {
 	size_t	done;
 	ssize_t	n;
-	int	ret, err;
+	int	ret;
 
 	while (*off < len) {
 		if (c->ssl == NULL) {
@@ -269,18 +277,8 @@ conn_write(struct conn *c, const uint8_t *buf, size_t len, size_t *off,
 			ERR_clear_error();
 			ret = SSL_write_ex(c->ssl, buf + *off, len - *off,
 			    &done);
-			if (ret <= 0) {
-				err = SSL_get_error(c->ssl, ret);
-				if (err == SSL_ERROR_WANT_WRITE ||
-				    err == SSL_ERROR_WANT_READ) {
-					conn_want(c, err ==
-					    SSL_ERROR_WANT_WRITE ? EV_WRITE :
-					    EV_READ);
-					return 0;
-				}
-				*cause = proxy_tls_strerror(c->ssl, ret, err);
-				return -1;
-			}
+			if (ret <= 0)
+				return conn_ssl_failed(c, ret, cause);
 		}
 		*off += done;
 	}
@@ -294,7 +292,7 @@ conn_read(struct conn *c, uint8_t *buf, size_t len, size_t *got,
 {
 	size_t	done;
 	ssize_t	n;
-	int	ret, err;
+	int	ret;
 
 	while (*got < len) {
 		if (c->ssl == NULL) {
@@ -315,18 +313,8 @@ conn_read(struct conn *c, uint8_t *buf, size_t len, size_t *got,
 			ERR_clear_error();
 			ret = SSL_read_ex(c->ssl, buf + *got, len - *got,
 			    &done);
-			if (ret <= 0) {
-				err = SSL_get_error(c->ssl, ret);
-				if (err == SSL_ERROR_WANT_WRITE ||
-				    err == SSL_ERROR_WANT_READ) {
-					conn_want(c, err ==
-					    SSL_ERROR_WANT_WRITE ? EV_WRITE :
-					    EV_READ);
-					return 0;
-				}
-				*cause = proxy_tls_strerror(c->ssl, ret, err);
-				return -1;
-			}
+			if (ret <= 0)
+				return conn_ssl_failed(c, ret, cause);
 		}
 		*got += done;
 	}

@@ -484,7 +484,7 @@ wait_held(const char *file, int seq)
 			}
 			fclose(f);
 		}
-		usleep(20000);
+		usleep(20000);	/* poll the log: the proxy emits no event */
 	}
 	die(1, "%s: conn %d never held", file, seq);
 }

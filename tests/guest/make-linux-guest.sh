@@ -151,7 +151,7 @@ while ! ls -l /proc/$ga/fd 2>/dev/null | grep -q ttyS1; do
 		echo "qmguest: error qemu-ga did not open /dev/ttyS1"
 		break
 	fi
-	usleep 10000
+	usleep 10000	# poll /proc: nothing signals the open (10 s at most)
 	i=$((i + 1))
 done
 echo "qmguest: ready"
