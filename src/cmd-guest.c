@@ -37,29 +37,6 @@ static const struct guest_part guest_parts[] = {
 #define GUEST_DEFAULT_TIMEOUT 5.0
 
 /* One command's outcome. */
-struct guest_answer {
-	int			 done;
-	struct json_object	*reply;
-	int			 fatal;	/* timeout or connection lost */
-	char			*error;
-};
-
-static void
-cmd_guest_reply_cb(struct qmp_conn *conn, struct json_object *reply,
-    const char *error_class, const char *error, void *arg)
-{
-	struct guest_answer	*a = arg;
-
-	a->done = 1;
-	if (reply != NULL) {
-		a->reply = json_object_get(reply);
-		return;
-	}
-	a->fatal = strcmp(error_class, "Timeout") == 0 ||
-	    strcmp(error_class, "Closed") == 0;
-	a->error = xstrdup(error);
-}
-
 static int
 cmd_guest_exec(int argc, char **argv)
 {
@@ -72,7 +49,7 @@ cmd_guest_exec(int argc, char **argv)
 	double			 timeout = GUEST_DEFAULT_TIMEOUT, deadline, left;
 	int			 want[GUEST_NPARTS];
 	struct json_object	*doc, *part;
-	struct guest_answer	 a;
+	struct cmd_answer	 a;
 	struct qmp_conn		*conn;
 	struct ev_loop		*loop;
 	char			*cause = NULL;
@@ -139,7 +116,7 @@ cmd_guest_exec(int argc, char **argv)
 			left = 0.001;
 		memset(&a, 0, sizeof a);
 		if (qmp_send(conn, guest_parts[j].command, NULL, left,
-		    cmd_guest_reply_cb, &a, &cause) != 0) {
+		    cmd_answer_cb, &a, &cause) != 0) {
 			a.fatal = 1;
 			a.error = cause;
 		} else	/* the command's own timer bounds this */

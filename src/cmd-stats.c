@@ -49,29 +49,6 @@ static const struct stats_part guest_parts[] = {
 #define NITEMS(a) (sizeof (a) / sizeof (a)[0])
 #define STATS_DEFAULT_TIMEOUT 5.0
 
-struct stats_answer {
-	int			 done;
-	json_object		*reply;
-	int			 fatal;	/* timeout or connection lost */
-	char			*error;
-};
-
-static void
-stats_reply_cb(struct qmp_conn *conn, json_object *reply,
-    const char *error_class, const char *error, void *arg)
-{
-	struct stats_answer	*a = arg;
-
-	a->done = 1;
-	if (reply != NULL) {
-		a->reply = json_object_get(reply);
-		return;
-	}
-	a->fatal = strcmp(error_class, "Timeout") == 0 ||
-	    strcmp(error_class, "Closed") == 0;
-	a->error = xstrdup(error);
-}
-
 static json_object *
 unavailable(const char *source, const char *reason)
 {
@@ -96,7 +73,7 @@ stats_layer(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 {
 	const char		*source = proto == QMP_PROTO_MONITOR ? "qmp" :
 				    "guest-agent";
-	struct stats_answer	 a;
+	struct cmd_answer	 a;
 	struct qmp_conn		*conn;
 	json_object		*layer;
 	double			 deadline = ev_time() + timeout, left;
@@ -121,7 +98,7 @@ stats_layer(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 		if (left < 0.001)
 			left = 0.001;
 		if (qmp_send(conn, parts[i].command, NULL, left,
-		    stats_reply_cb, &a, &cause) != 0) {
+		    cmd_answer_cb, &a, &cause) != 0) {
 			a.fatal = 1;
 			a.error = cause;
 			cause = NULL;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "qmigrate.h"
 
 /* Keep alphabetical: qmigrate --help prints them in this order. */
@@ -72,4 +74,25 @@ cmd_print_help(const struct cmd_entry *cmd)
 {
 	printf("usage: qmigrate %s %s\n\n%s", cmd->name, cmd->usage,
 	    cmd->help);
+}
+
+/*
+ * A reply collected for a command that waits on the loop (qmp_run_until on
+ * done): the reply (a reference the caller puts), or the error and whether
+ * the peer is gone (timeout, closed) rather than refusing one command.
+ */
+void
+cmd_answer_cb(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct cmd_answer *a = arg;
+
+	a->done = 1;
+	if (reply != NULL) {
+		a->reply = json_object_get(reply);
+		return;
+	}
+	a->fatal = strcmp(error_class, "Timeout") == 0 ||
+	    strcmp(error_class, "Closed") == 0;
+	a->error = xstrdup(error);
 }

@@ -420,6 +420,14 @@ int	 xasprintf(char **ret, const char *fmt, ...)
 int	 xvasprintf(char **ret, const char *fmt, va_list ap);
 
 /* cmd.c */
+struct cmd_answer {
+	int			 done;
+	struct json_object	*reply;
+	int			 fatal;	/* timeout or connection lost */
+	char			*error;
+};
+void	 cmd_answer_cb(struct qmp_conn *, struct json_object *reply,
+	    const char *error_class, const char *error, void *arg);
 extern const struct cmd_entry *cmd_table[];
 const struct cmd_entry *cmd_find(const char *name);
 int	 cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
