@@ -75,6 +75,7 @@ integration_tests += tests/integration/observe-dirty-rate.sh \
 integration_tests += tests/integration/fault-link-down-precopy.sh \
 	tests/integration/fault-link-postcopy.sh tests/integration/fault-kill.sh \
 	tests/integration/fault-sockets.sh tests/integration/fault-netem.sh \
+	tests/integration/fault-delay.sh \
 	tests/lint/no-shell.sh
 EXTRA_DIST += tests/netns-lib.sh
 

@@ -22,3 +22,8 @@ check-valgrind: $(unit_tests)
 			--show-leak-kinds=definite,indirect ./$$t; \
 	done
 .PHONY: check-valgrind
+
+# A delaying, lossy link between the fault tests' two hosts (netns-lib.sh
+# link_slow): this kernel has no sch_netem.
+check_PROGRAMS += tests/slow-wire
+tests_slow_wire_SOURCES = tests/slow-wire.c

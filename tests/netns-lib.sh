@@ -6,6 +6,7 @@
 #	ns_incoming --recover-timeout 10
 #	ns_migrate --policy "$TMP/p.json"
 #	link_down; ...; link_up
+#	link_slow 50 5                # or: migrate over a delaying, lossy wire
 #
 # Two network namespaces (src and dst) joined by a veth pair, addresses
 # 10.99.X.1 (src) and 10.99.X.2 (dst), X taken from the test's pid.  These
@@ -15,8 +16,12 @@
 # from contrib/make-certs.sh in $TMP/pki).  QEMU's unix sockets live in
 # $TMP, which both namespaces see.  The namespaces are deleted when the test
 # exits, whatever its status.
+#
+# link_slow adds a second cable, a userspace wire (tests/slow-wire) between
+# two tun devices with addresses 10.98.X.1 and 10.98.X.2, that delays and
+# loses packets, and moves NS_SRC_ADDR/NS_DST_ADDR onto it.
 
-need_cmd ip tc openssl
+need_cmd ip openssl
 
 NS_SRC=
 NS_DST=
@@ -24,6 +29,8 @@ NS_IF_SRC=
 NS_IF_DST=
 NS_SRC_ADDR=
 NS_DST_ADDR=
+NS_WIRE_SRC_ADDR=
+NS_WIRE_DST_ADDR=
 NS_PORT=4444
 
 _netns_cleanup() {
@@ -42,6 +49,8 @@ netns_setup() {
 	NS_IF_DST=qmf$$d
 	NS_SRC_ADDR=10.99.$x.1
 	NS_DST_ADDR=10.99.$x.2
+	NS_WIRE_SRC_ADDR=10.98.$x.1
+	NS_WIRE_DST_ADDR=10.98.$x.2
 	lib_on_exit _netns_cleanup
 	err=$(ip netns add "$NS_SRC" 2>&1) || {
 		NS_SRC=
@@ -56,7 +65,8 @@ netns_setup() {
 	ip -n "$NS_SRC" link set lo up
 	ip -n "$NS_DST" link set lo up
 	link_up
-	bash "$top_srcdir/contrib/make-certs.sh" --ip "$NS_DST_ADDR,$NS_SRC_ADDR" \
+	bash "$top_srcdir/contrib/make-certs.sh" \
+		--ip "$NS_DST_ADDR,$NS_SRC_ADDR,$NS_WIRE_DST_ADDR,$NS_WIRE_SRC_ADDR" \
 		"$TMP/pki" src dst >/dev/null || fail "make-certs.sh failed"
 }
 
@@ -86,16 +96,6 @@ link_up() {
 	ip -n "$NS_SRC" link set dev "$NS_IF_SRC" up
 	ip -n "$NS_DST" link set dev "$NS_IF_DST" up
 	wait_for 10 "the link to come up" _netns_link_is UP
-}
-
-# netem ARGS...: both directions of the link get netem ARGS (e.g. "loss 5%
-# delay 50ms", "rate 20mbit"); netem_clear removes it.
-netem() {
-	local err
-	err=$(ip netns exec "$NS_SRC" tc qdisc replace dev "$NS_IF_SRC" root \
-		netem "$@" 2>&1) ||
-		fail "tc netem $*: $err (the kernel needs sch_netem)"
-	ip netns exec "$NS_DST" tc qdisc replace dev "$NS_IF_DST" root netem "$@"
 }
 
 # link_loss PCT: the source's end of the link drops PCT% of the packets
@@ -131,11 +131,52 @@ link_loss_dropped() {
 			if ($i == "packets") n += $(i + 1) } END { print n + 0 }'
 }
 
-netem_clear() {
-	ip netns exec "$NS_SRC" tc qdisc del dev "$NS_IF_SRC" root 2>/dev/null
-	ip netns exec "$NS_DST" tc qdisc del dev "$NS_IF_DST" root 2>/dev/null
-	return 0
+# link_slow DELAY-MS LOSS-PCT: from now on the hosts talk over a wire that
+# delays every packet by DELAY-MS and loses LOSS-PCT% of them, each way
+# (tests/slow-wire between a tun device on each host; background name
+# "wire", whose .out ends with its counts once stopped).  The kernels this
+# runs on have no sch_netem, which would otherwise delay.
+link_slow() {
+	local wire=$top_builddir/tests/slow-wire
+	need_file "$wire" "tests/slow-wire"
+	ip -n "$NS_SRC" tuntap add dev "${NS_IF_SRC}w" mode tun &&
+		ip -n "$NS_DST" tuntap add dev "${NS_IF_DST}w" mode tun ||
+		fail "cannot create the tun devices of the slow wire (/dev/net/tun)"
+	ip -n "$NS_SRC" addr add "$NS_WIRE_SRC_ADDR" peer "$NS_WIRE_DST_ADDR" \
+		dev "${NS_IF_SRC}w"
+	ip -n "$NS_DST" addr add "$NS_WIRE_DST_ADDR" peer "$NS_WIRE_SRC_ADDR" \
+		dev "${NS_IF_DST}w"
+	ip -n "$NS_SRC" link set dev "${NS_IF_SRC}w" up
+	ip -n "$NS_DST" link set dev "${NS_IF_DST}w" up
+	bg_start wire "$wire" "$NS_SRC" "${NS_IF_SRC}w" "$NS_DST" "${NS_IF_DST}w" \
+		"$1" "$2" "${SEED:-$$}"
+	wait_for 10 "the slow wire" _lib_grep '^ready' "$TMP/wire.out"
+	NS_SRC_ADDR=$NS_WIRE_SRC_ADDR
+	NS_DST_ADDR=$NS_WIRE_DST_ADDR
 }
+
+# link_slow_stop: stops the slow wire and sets LINK_SLOW_COUNTS to its
+# counts ("passed N dropped M overflowed K").  Not in a subshell: the
+# wire is this shell's child.
+link_slow_stop() {
+	local rc=0
+	_lib_pid_of wire
+	kill -TERM "$_lib_pid" 2>/dev/null
+	bg_wait wire 10 || rc=$?
+	[ "$rc" -eq 0 ] || fail "the slow wire exited $rc: $(cat "$TMP/wire.err")"
+	LINK_SLOW_COUNTS=$(tail -n 1 "$TMP/wire.out")
+}
+
+# link_rtt_ms: the round trip between the hosts now, in ms (a TCP connect
+# to a closed port on the target answers with a reset after one round trip).
+link_rtt_ms() {
+	local t0 t1
+	t0=${EPOCHREALTIME//[!0-9]/}
+	on_src timeout 10 bash -c "exec 3<>/dev/tcp/$NS_DST_ADDR/9" 2>/dev/null
+	t1=${EPOCHREALTIME//[!0-9]/}
+	echo $(((t1 - t0) / 1000))
+}
+
 
 # ns_start_pair MIB RATE: like mig_start_pair, with the source QEMU on host
 # src and the target QEMU on host dst (both with a NAME.mon monitor).

@@ -5,10 +5,8 @@
 # proxy still completes, and the guest's memory arrives intact.
 #
 # Loss comes from nftables (link_loss), not netem: the kernels this runs on
-# (CI's included) have no sch_netem.  Delay is NOT emulated here: without
-# sch_netem there is no qdisc that holds packets back (no fq/etf for
-# EDT timestamps, no tc actions); tbf only limits the rate.  The netem()
-# helper of netns-lib.sh adds "delay 50ms" on a kernel that has it.
+# (CI's included) have no sch_netem.  Loss with 50 ms delay is
+# fault-delay.sh, over a userspace wire (no qdisc here holds packets back).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/netns-lib.sh"
