@@ -23,8 +23,19 @@
 #define THROTTLE_PASSES		4
 /* Passes at the maximum throttle before giving up on it. */
 #define THROTTLE_FULL_PASSES	3
-/* ... and seconds without a new low of the remaining data. */
+/* ... and seconds without a new low of the remaining data, ... */
 #define THROTTLE_STALL_SECONDS	20.0
+/* ... unless QEMU expects a switchover within this many downtime limits. */
+#define NEAR_FINISH_FACTOR	3
+/* The throttle aims at a guest dirtying this share of B: each pass halves. */
+#define THROTTLE_TARGET_RATIO	0.5
+/*
+ * A guest that rewrote this share of its RAM in one pass dirties faster than
+ * QEMU can count (the dirty set is the whole working set, whatever the rate).
+ */
+#define SATURATED_SHARE		0.5
+/* ... and is throttled to this at once (QEMU adds 10 per trigger after). */
+#define SATURATED_THROTTLE	90
 /* Post-copy waits at most this long for a low point of remaining data. */
 #define LOW_POINT_WAIT		3.0
 
@@ -52,6 +63,28 @@ predict_seconds(double floor, double bw, double dirty, double downtime_ms)
 }
 
 #define MB(x) ((x) / 1e6)
+
+/*
+ * The CPU throttle (percent) that brings the guest's dirty rate down to
+ * THROTTLE_TARGET_RATIO of the bandwidth, given floor, the dirty set the
+ * last pass left.  QEMU applies a throttle only every second pass, so a
+ * throttle that starts low and climbs 10-20 points at a time costs many
+ * passes, each rewriting the working set again; starting at the level
+ * that converges ends the migration sooner and with less guest work lost.
+ */
+static int
+throttle_needed(const struct ctl_sample *s, double floor)
+{
+	double pct;
+
+	if (s->total > 0 && floor >= SATURATED_SHARE * (double)s->total)
+		return SATURATED_THROTTLE;
+	if (s->dirty_rate <= 0 || s->bandwidth <= 0)
+		return 20;
+	pct = ceil(100 * (1 - THROTTLE_TARGET_RATIO * s->bandwidth /
+	    s->dirty_rate));
+	return pct < 20 ? 20 : pct > 99 ? 99 : (int)pct;
+}
 
 static void
 decide(struct ctl_decision *d, enum ctl_action action, uint64_t value,
@@ -93,10 +126,16 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		return;
 	}
 	if (cfg->allow_auto_converge && !ctl->throttling) {
+		int pct = throttle_needed(s, floor);
+
 		ctl->throttling = 1;
 		ctl->stalled_passes = 0;
-		decide(d, CTL_AUTO_CONVERGE, 99, "not converging at the "
-		    "downtime limit: throttling the vCPUs (auto-converge)", s);
+		snprintf(why, sizeof why, "not converging at the downtime "
+		    "limit: throttling the vCPUs to %d%% (auto-converge)%s",
+		    pct, pct == SATURATED_THROTTLE && s->total > 0 &&
+		    floor >= SATURATED_SHARE * (double)s->total ?
+		    ", the guest rewrote most of its memory in one pass" : "");
+		decide(d, CTL_AUTO_CONVERGE, (uint64_t)pct, why, s);
 		return;
 	}
 	if (ctl->throttling) {
@@ -137,6 +176,16 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 	 */
 	if (ctl->throttling &&
 	    s->t - ctl->last_progress < THROTTLE_STALL_SECONDS)
+		return;
+	/*
+	 * Near the finish line the dirty set of a fully throttled guest
+	 * hovers around what the downtime allows, and every pass is a fresh
+	 * chance to switch over (QEMU alone finishes such guests so): keep
+	 * going until the completion time or the progress timeout rather
+	 * than throw the copy away.
+	 */
+	if (ctl->throttling && !late && s->expected_downtime_ms > 0 &&
+	    s->expected_downtime_ms <= NEAR_FINISH_FACTOR * ctl->downtime_ms)
 		return;
 	/*
 	 * Slow is not hopeless: aborting throws away all the work done, so a

@@ -178,14 +178,21 @@ source_act(struct mig_source *ms, const struct ctl_decision *d,
 		cmd = "migrate-set-parameters";
 		break;
 	case CTL_AUTO_CONVERGE:
-		/* Arm the throttle QEMU was given disarmed (mig-caps.c). */
+		/*
+		 * Arm the throttle QEMU was given disarmed (mig-caps.c).  On
+		 * its next trigger QEMU starts it at cpu-throttle-initial, or,
+		 * when the 1% arming already started it, adds the increment:
+		 * either way it lands on d->value, then climbs 10 at a time.
+		 */
 		args = json_object_new_object();
 		json_object_object_add(args, "cpu-throttle-initial",
-		    json_object_new_int(30));
-		json_object_object_add(args, "cpu-throttle-increment",
-		    json_object_new_int(20));
-		json_object_object_add(args, "max-cpu-throttle",
 		    json_object_new_int((int)d->value));
+		json_object_object_add(args, "cpu-throttle-increment",
+		    json_object_new_int(s->throttle_pct > 0 &&
+		    (int)d->value > s->throttle_pct + 10 ?
+		    (int)d->value - s->throttle_pct : 10));
+		json_object_object_add(args, "max-cpu-throttle",
+		    json_object_new_int(99));
 		cmd = "migrate-set-parameters";
 		break;
 	case CTL_POST_COPY:

@@ -124,7 +124,7 @@ struct ctl_sample {
 enum ctl_action {
 	CTL_NONE,
 	CTL_SET_DOWNTIME,	/* value: downtime-limit in ms */
-	CTL_AUTO_CONVERGE,	/* value: max-cpu-throttle percentage */
+	CTL_AUTO_CONVERGE,	/* value: the throttle to start at, percent */
 	CTL_POST_COPY,
 	CTL_PAUSE,
 	CTL_ABORT,

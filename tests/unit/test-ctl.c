@@ -233,6 +233,35 @@ test_adaptive_throttled_guest_gets_time(void **state)
 	}
 	assert_int_equal(d.action, CTL_ABORT);
 	assert_true(i >= 7);
+
+	/*
+	 * The same stuck guest, but QEMU expects a switchover within a few
+	 * downtime limits: it keeps trying until the progress timeout.
+	 */
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	s.throttle_pct = 0;
+	s.pass = 1;
+	s.t = 0;
+	s.remaining = (uint64_t)GiB;
+	ctl_step(&ctl, &s, &d);
+	s.pass = 2;
+	s.t = 10;
+	s.remaining = (uint64_t)(300 * MiB);
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
+	s.throttle_pct = 99;
+	s.remaining = (uint64_t)(50 * MiB);
+	s.expected_downtime_ms = 500;
+	for (d.action = CTL_NONE; d.action == CTL_NONE && s.t < 400;) {
+		s.pass++;
+		s.t += 3;
+		s.transferred += (uint64_t)(50 * MiB);
+		ctl_step(&ctl, &s, &d);
+	}
+	assert_int_equal(d.action, CTL_ABORT);
+	/* Stopped by the progress timeout (150 s without a new low). */
+	assert_true(s.t > 150);
+	assert_non_null(strstr(d.reason, "out of time"));
 }
 
 static void
@@ -267,7 +296,9 @@ test_adaptive_order_downtime_throttle_pause_abort(void **state)
 	/* set-downtime is applied inside run_trace; next comes the throttle. */
 	assert_int_equal(ctl.downtime_ms, 1000);
 	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
-	assert_int_equal(d.value, 99);
+	/* 400 MiB/s down to half of 100 MiB/s: 87.5%, rounded up. */
+	assert_int_equal(d.value, 88);
+	assert_non_null(strstr(d.reason, "to 88%"));
 	assert_true(when < 40);
 
 	/* Nothing allowed but the downtime: abort soon, not after 150 s. */
@@ -283,6 +314,46 @@ test_adaptive_order_downtime_throttle_pause_abort(void **state)
 	d = run_trace(&ctl, 100 * MiB, 400 * MiB, 300 * MiB, 1000, &when);
 	assert_int_equal(d.action, CTL_PAUSE);
 	assert_true(when < 30);
+}
+
+/* The throttle starts where the guest converges, not low. */
+static void
+test_adaptive_throttle_level(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg;
+	struct ctl_decision	d;
+	struct ctl_sample	s;
+	double			when;
+
+	(void)state;
+	/*
+	 * A guest rewriting all its memory every pass: its real rate is
+	 * unknown (the dirty set cannot grow), so it gets the deep throttle.
+	 */
+	cfg = config(0, 1, 0);
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	memset(&s, 0, sizeof s);
+	s.total = (uint64_t)GiB;
+	s.bandwidth = 100 * MiB;
+	s.dirty_rate = 100 * MiB;	/* all QEMU can see: one GiB a pass */
+	s.pass = 1;
+	s.remaining = (uint64_t)GiB;
+	ctl_step(&ctl, &s, &d);
+	s.pass = 2;
+	s.t = 10.5;
+	s.transferred = (uint64_t)(1.05 * GiB);
+	s.remaining = (uint64_t)(0.9 * GiB);
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
+	assert_int_equal(d.value, 90);
+	assert_non_null(strstr(d.reason, "rewrote most of its memory"));
+
+	/* A guest just above the bandwidth gets a light one. */
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = run_trace(&ctl, 100 * MiB, 110 * MiB, 300 * MiB, 1000, &when);
+	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
+	assert_int_equal(d.value, 55);
 }
 
 static void
@@ -336,6 +407,7 @@ main(void)
 		cmocka_unit_test(test_adaptive_throttled_guest_gets_time),
 		cmocka_unit_test(test_adaptive_postcopy_within_passes),
 		cmocka_unit_test(test_adaptive_order_downtime_throttle_pause_abort),
+		cmocka_unit_test(test_adaptive_throttle_level),
 		cmocka_unit_test(test_adaptive_raises_downtime_when_enough),
 	};
 
