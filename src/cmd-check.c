@@ -52,7 +52,7 @@ cmd_check_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char		*qmp_path = NULL, *policy_path = NULL;
-	struct label		*labels = NULL, l;
+	struct label		*labels = NULL;
 	size_t			 nlabels = 0, i;
 	struct policy_set	*set = NULL;
 	const struct policy	*p = NULL;
@@ -73,22 +73,12 @@ cmd_check_exec(int argc, char **argv)
 			policy_path = optarg;
 			break;
 		case 'l':
-			if (labels_parse(optarg, &l, &cause) != 0)
-				goto bad;
-			rc = labels_add(&labels, &nlabels, l.key, l.value,
-			    &cause);
-			free(l.key);
-			free(l.value);
-			if (rc != 0)
+			if (labels_option(optarg, &labels, &nlabels,
+			    &cause) != 0)
 				goto bad;
 			break;
 		case 'L':
-			if (labels != NULL) {
-				cause = xstrdup("--labels-file: give it "
-				    "before any --label");
-				goto bad;
-			}
-			if (labels_load_file(optarg, &labels, &nlabels,
+			if (labels_file_option(optarg, &labels, &nlabels,
 			    &cause) != 0)
 				goto bad;
 			break;

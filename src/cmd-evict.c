@@ -27,7 +27,6 @@ cmd_evict_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct evict_options	 o;
-	struct label		 l;
 	uint64_t		 n;
 	char			*cause = NULL;
 	int			 ch, rc;
@@ -49,22 +48,12 @@ cmd_evict_exec(int argc, char **argv)
 			o.policy_path = optarg;
 			break;
 		case 'l':
-			if (labels_parse(optarg, &l, &cause) != 0)
-				goto bad;
-			rc = labels_add(&o.labels, &o.nlabels, l.key, l.value,
-			    &cause);
-			free(l.key);
-			free(l.value);
-			if (rc != 0)
+			if (labels_option(optarg, &o.labels, &o.nlabels,
+			    &cause) != 0)
 				goto bad;
 			break;
 		case 'L':
-			if (o.labels != NULL) {
-				cause = xstrdup("--labels-file: give it "
-				    "before any --label");
-				goto bad;
-			}
-			if (labels_load_file(optarg, &o.labels, &o.nlabels,
+			if (labels_file_option(optarg, &o.labels, &o.nlabels,
 			    &cause) != 0)
 				goto bad;
 			break;

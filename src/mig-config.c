@@ -50,7 +50,6 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 		{ "nbd", required_argument, NULL, OPT_NBD },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct label	 l;
 	char		*cause = NULL;
 	uint64_t	 n;
 	int		 ch, rc;
@@ -74,24 +73,13 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 			o->policy_path = optarg;
 			break;
 		case OPT_LABEL:
-			if (labels_parse(optarg, &l, &cause) != 0 ||
-			    labels_add(&o->labels, &o->nlabels, l.key,
-			    l.value, &cause) != 0) {
-				free(l.key);
-				free(l.value);
+			if (labels_option(optarg, &o->labels, &o->nlabels,
+			    &cause) != 0)
 				goto bad;
-			}
-			free(l.key);
-			free(l.value);
 			break;
 		case OPT_LABELS_FILE:
-			if (o->labels != NULL) {
-				cause = xstrdup("--labels-file: give it "
-				    "before any --label");
-				goto bad;
-			}
-			if (labels_load_file(optarg, &o->labels, &o->nlabels,
-			    &cause) != 0)
+			if (labels_file_option(optarg, &o->labels,
+			    &o->nlabels, &cause) != 0)
 				goto bad;
 			break;
 		case OPT_STATUS_FILE:

@@ -310,3 +310,37 @@ fail:
 	labels_free(labels, nlabels);
 	return -1;
 }
+
+/*
+ * The --label KEY=VALUE option of migrate, check and evict: appends it to
+ * *labels.  Returns 0, or -1 with *cause naming the label.
+ */
+int
+labels_option(const char *kv, struct label **labels, size_t *n, char **cause)
+{
+	struct label	l;
+	int		rc;
+
+	if (labels_parse(kv, &l, cause) != 0)
+		return -1;
+	rc = labels_add(labels, n, l.key, l.value, cause);
+	free(l.key);
+	free(l.value);
+	return rc;
+}
+
+/*
+ * The --labels-file FILE option: loads *labels from FILE, which must come
+ * before any --label (it would replace them).  Returns 0, or -1 with
+ * *cause.
+ */
+int
+labels_file_option(const char *path, struct label **labels, size_t *n,
+    char **cause)
+{
+	if (*labels != NULL) {
+		*cause = xstrdup("--labels-file: give it before any --label");
+		return -1;
+	}
+	return labels_load_file(path, labels, n, cause);
+}

@@ -476,6 +476,10 @@ int	 labels_add(struct label **labels, size_t *n, const char *key,
 	    const char *value, char **cause);
 int	 labels_load_file(const char *path, struct label **out, size_t *n,
 	    char **cause);
+int	 labels_option(const char *kv, struct label **labels, size_t *n,
+	    char **cause);
+int	 labels_file_option(const char *path, struct label **labels,
+	    size_t *n, char **cause);
 void	 labels_free(struct label *labels, size_t n);
 
 /* slot.c: outbound migrations at once on a node (flock'd slot files). */

@@ -63,6 +63,15 @@ run 1 policy frobnicate
 expect_err "unknown subcommand"
 run 1 policy explain --policy "$top_srcdir/policies" --label app
 expect_err "label \"app\": expected KEY=VALUE"
+# The same --label parsing serves migrate, check and evict.
+for c in "migrate --to unix:$tmp/none" check evict; do
+	# shellcheck disable=SC2086 # c is a command and its flags
+	run 1 $c --qmp "$tmp/none.qmp" --label app
+	expect_err "label \"app\": expected KEY=VALUE"
+	# shellcheck disable=SC2086
+	run 1 $c --qmp "$tmp/none.qmp" --label a=b --labels-file "$tmp/none.json"
+	expect_err "--labels-file: give it before any --label"
+done
 
 # explain: the most specific policy wins, and the losers are explained.
 run 0 policy explain --policy "$top_srcdir/policies" \
