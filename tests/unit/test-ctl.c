@@ -190,6 +190,27 @@ test_adaptive_lets_slow_precopy_finish(void **state)
 	assert_int_equal(d.action, CTL_NONE);
 }
 
+/*
+ * Feeds the controller a bulk pass of one GiB at s->bandwidth that ends at
+ * t seconds leaving left bytes dirty: the first sample of pass 2, where the
+ * adaptive controller first judges.
+ */
+static void
+first_judgement(struct ctl *ctl, struct ctl_sample *s, double t, double left,
+    struct ctl_decision *d)
+{
+	s->pass = 1;
+	s->t = 0;
+	s->transferred = 0;
+	s->remaining = (uint64_t)GiB;
+	ctl_step(ctl, s, d);
+	s->pass = 2;
+	s->t = t;
+	s->transferred = (uint64_t)(t * s->bandwidth);
+	s->remaining = (uint64_t)left;
+	ctl_step(ctl, s, d);
+}
+
 static void
 test_adaptive_throttled_guest_gets_time(void **state)
 {
@@ -204,14 +225,7 @@ test_adaptive_throttled_guest_gets_time(void **state)
 	memset(&s, 0, sizeof s);
 	s.bandwidth = 100 * MiB;
 	s.dirty_rate = 400 * MiB;
-	s.pass = 1;
-	s.remaining = (uint64_t)GiB;
-	ctl_step(&ctl, &s, &d);
-	s.pass = 2;
-	s.t = 10;
-	s.transferred = (uint64_t)GiB;
-	s.remaining = (uint64_t)(300 * MiB);
-	ctl_step(&ctl, &s, &d);
+	first_judgement(&ctl, &s, 10, 300 * MiB, &d);
 	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
 	/* At 99% it still dirties as fast as it is sent, but creeps down. */
 	s.throttle_pct = 99;
@@ -240,14 +254,8 @@ test_adaptive_throttled_guest_gets_time(void **state)
 	 */
 	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
 	s.throttle_pct = 0;
-	s.pass = 1;
-	s.t = 0;
-	s.remaining = (uint64_t)GiB;
-	ctl_step(&ctl, &s, &d);
-	s.pass = 2;
-	s.t = 10;
-	s.remaining = (uint64_t)(300 * MiB);
-	ctl_step(&ctl, &s, &d);
+	s.dirty_rate = 400 * MiB;
+	first_judgement(&ctl, &s, 10, 300 * MiB, &d);
 	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
 	s.throttle_pct = 99;
 	s.remaining = (uint64_t)(50 * MiB);
@@ -337,14 +345,7 @@ test_adaptive_throttle_level(void **state)
 	s.total = (uint64_t)GiB;
 	s.bandwidth = 100 * MiB;
 	s.dirty_rate = 100 * MiB;	/* all QEMU can see: one GiB a pass */
-	s.pass = 1;
-	s.remaining = (uint64_t)GiB;
-	ctl_step(&ctl, &s, &d);
-	s.pass = 2;
-	s.t = 10.5;
-	s.transferred = (uint64_t)(1.05 * GiB);
-	s.remaining = (uint64_t)(0.9 * GiB);
-	ctl_step(&ctl, &s, &d);
+	first_judgement(&ctl, &s, 10.5, 0.9 * GiB, &d);
 	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
 	assert_int_equal(d.value, 90);
 	assert_non_null(strstr(d.reason, "rewrote most of its memory"));
