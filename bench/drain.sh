@@ -11,7 +11,7 @@
 # migrations compete with 8 guests for CPU, as on a crowded node.
 #
 # usage: bench/drain.sh [--write] [BUILD-DIR]
-# env:   BENCH_MIB (32), BENCH_VMS (8), BENCH_RUNS (3; 1 with BENCH_QUICK=1),
+# env:   BENCH_MIB (32), BENCH_VMS (8), BENCH_RUNS (1; 3 with BENCH_FULL=1),
 #        BENCH_PARALLEL ("1 2 4")
 set -euo pipefail
 . "$(dirname "$0")/bench-lib.sh"
@@ -19,7 +19,7 @@ bench_init "$@"
 mib=${BENCH_MIB:-32}
 nvm=${BENCH_VMS:-8}
 pars=(${BENCH_PARALLEL:-1 2 4})
-if [ -n "${BENCH_QUICK:-}" ]; then runs=${BENCH_RUNS:-1}; else runs=${BENCH_RUNS:-3}; fi
+if [ -n "${BENCH_FULL:-}" ]; then runs=${BENCH_RUNS:-3}; else runs=${BENCH_RUNS:-1}; fi
 out=${BENCH_OUT:-$top_builddir/bench-out}/drain
 rm -rf "$out"
 mkdir -p "$out"

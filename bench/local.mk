@@ -1,8 +1,10 @@
 # bench/local.mk: `make bench` runs every benchmark of bench/ against this
 # build and rewrites bench/RESULTS.md and bench/convergence.png in the
-# source tree.  Never part of make check.  Benchmark a build WITHOUT
-# sanitizers (configure without --enable-sanitizers).  BENCH_QUICK=1 (make
-# bench BENCH_QUICK=1) runs the short convergence set.
+# source tree, in about 40 minutes on 2 cores.  Never part of make check.
+# Benchmark a build WITHOUT sanitizers (configure without
+# --enable-sanitizers).  make bench BENCH_FULL=1: the full convergence set
+# (1 GiB guests, every case 3 times, about 3 hours) and 3 runs of the cost
+# and drain benchmarks; BENCH_QUICK=1: a short smoke set.
 EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
 	bench/drain.sh bench/proxy-throughput.sh bench/proxy-migration.sh \
 	bench/RESULTS.md
@@ -14,5 +16,6 @@ bench_scripts = convergence.sh qmigrate-cost.sh drain.sh \
 bench: qmigrate tests/guest/memguest.elf tests/proxy-peer
 	@set -e; for s in $(bench_scripts); do \
 		echo "== bench/$$s"; \
-		BENCH_QUICK='$(BENCH_QUICK)' $(abs_top_srcdir)/bench/$$s --write $(abs_top_builddir); \
+		BENCH_QUICK='$(BENCH_QUICK)' BENCH_FULL='$(BENCH_FULL)' \
+		$(abs_top_srcdir)/bench/$$s --write $(abs_top_builddir); \
 	done

@@ -14,13 +14,13 @@
 #              samples for tens of seconds)
 #
 # usage: bench/qmigrate-cost.sh [--write] [BUILD-DIR]
-# env:   BENCH_MIB (256), BENCH_RUNS (3; 1 with BENCH_QUICK=1), BENCH_CASES
+# env:   BENCH_MIB (256), BENCH_RUNS (1; 3 with BENCH_FULL=1), BENCH_CASES
 set -euo pipefail
 . "$(dirname "$0")/bench-lib.sh"
 bench_init "$@"
 [ -x /usr/bin/time ] || { bench_need_pkg /usr/bin/time time; }
 mib=${BENCH_MIB:-256}
-if [ -n "${BENCH_QUICK:-}" ]; then runs=${BENCH_RUNS:-1}; else runs=${BENCH_RUNS:-3}; fi
+if [ -n "${BENCH_FULL:-}" ]; then runs=${BENCH_RUNS:-3}; else runs=${BENCH_RUNS:-1}; fi
 tck=$(getconf CLK_TCK)
 out=${BENCH_OUT:-$top_builddir/bench-out}/cost
 rm -rf "$out"
