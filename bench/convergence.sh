@@ -18,7 +18,7 @@
 # completed, else the wall time until the driver gave up), downtime, bytes
 # sent, how it ended, the controller's decisions, and the guest's work rate
 # (memguest's pages_checked per second) during the migration against the
-# 4 s before it.  The order of the drivers rotates from case to case so
+# 3 s before it.  The order of the drivers rotates from case to case so
 # that a busier moment of this shared machine does not always hit the same
 # one.  Remaining bytes over time (first run) go to convergence.png.
 #
@@ -220,8 +220,8 @@ run_case() {
 	start_memguest_incoming "${g}d" "$mib"
 	serial_stamps "${g}s"
 	serial_stamps "${g}d"
-	# 5 progress lines: 4 s of undisturbed work to compare against.
-	wait_for 30 "baseline progress of ${g}s" stamps_at_least "${g}s" 5
+	# 4 progress lines: 3 s of undisturbed work to compare against.
+	wait_for 30 "baseline progress of ${g}s" stamps_at_least "${g}s" 4
 	if [ "$drv" = plain ]; then
 		plain_run "$g" "$p"
 	else
@@ -232,7 +232,7 @@ run_case() {
 	[ "$r_ended" = completed ] && live=${g}d
 	wait_progress "$TMP/$live.serial" 30 || true
 	local t0=${r_t0:0:-3}.${r_t0: -3} t1=${r_end:0:-3}.${r_end: -3}
-	base=$(work_rate "$(awk -v t="$t0" 'BEGIN { printf "%.6f", t - 4 }')" "$t0" "${g}s")
+	base=$(work_rate "$(awk -v t="$t0" 'BEGIN { printf "%.6f", t - 3 }')" "$t0" "${g}s")
 	mig=$(work_rate "$t0" "$t1" "${g}s" "${g}d")
 	corrupt=$(cat "$TMP/${g}s.serial" "$TMP/${g}d.serial" | grep -ac 'memguest: CORRUPT' || true)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
@@ -377,7 +377,7 @@ rep=$out/report.md
 	echo
 	echo "Total: QEMU's total-time when completed, else wall time until the driver"
 	echo "gave up. Downtime: QEMU's (post-copy: the switchover's). Work: the guest's"
-	echo "pages checked per second during the migration, in % of the 4 s before"
+	echo "pages checked per second during the migration, in % of the 3 s before"
 	echo "(100% = not slowed; the window runs from the last progress line before"
 	echo "the start to the last one before the end). Values are medians, the"
 	echo "spread is min-max over the runs."
