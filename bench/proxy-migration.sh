@@ -41,7 +41,7 @@ mig_done() {
 # one_run N MODE: migrates a fresh guest (MODE unix or proxy), prints the
 # total-time in ms.
 one_run() {
-	local n=$1 mode=$2 s=src$1$2 d=dst$1$2 uri port
+	local n=$1 mode=$2 s=src$rate-$1$2 d=dst$rate-$1$2 uri port
 	start_memguest "$s" "$mib" "$rate"
 	start_memguest_incoming "$d" "$mib"
 	for g in "$s" "$d"; do
