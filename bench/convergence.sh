@@ -302,7 +302,7 @@ col() { # col RATE PERM DRIVER FIELD
 for rate in $rates; do
 	for p in $perms; do
 		for drv in "${drivers[@]}"; do
-			mapfile -t tot < <(col "$rate" "$p" "$drv" total_ms | awk '{ printf "%.1f\n", $1 / 1000 }')
+			mapfile -t tot < <(col "$rate" "$p" "$drv" total_ms | awk '{ printf "%.2f\n", $1 / 1000 }')
 			mapfile -t dt < <(col "$rate" "$p" "$drv" downtime_ms | grep -v '^-$' || true)
 			mapfile -t mb < <(col "$rate" "$p" "$drv" bytes | awk '$1 != "-" { printf "%.0f\n", $1 / 1e6 }')
 			mapfile -t wk < <(paste <(col "$rate" "$p" "$drv" base_pps) <(col "$rate" "$p" "$drv" mig_pps) |

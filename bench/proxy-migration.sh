@@ -90,7 +90,9 @@ for rate in 0 "$busy"; do
 	lines+=("| $([ "$rate" = 0 ] && echo idle || echo "busy, $rate MB/s") | ${tu[*]} | $mu | ${tp[*]} | $mp | ${ratio}x |")
 done
 report=$(cat <<REPORT
-### Migration time through the proxy, $(date -u +%Y-%m-%d) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')
+## Migration time through the proxy
+
+bench/proxy-migration.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?').
 
 memguest $mib MiB, multifd 4 channels, max-bandwidth 10 GiB/s (the
 transport is the limit), $runs runs each, total-time of query-migrate in
@@ -104,5 +106,7 @@ REPORT
 )
 echo "$report"
 if [ $write = 1 ]; then
-	printf '\n%s\n' "$report" >>"$top/bench/RESULTS.md"
+	. "$top/bench/bench-lib.sh"
+	printf '%s\n' "$report" >"$TMP/report.md"
+	bench_section proxy-migration "$TMP/report.md"
 fi

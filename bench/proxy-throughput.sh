@@ -2,8 +2,8 @@
 # proxy-throughput.sh: throughput of the TLS migration proxy beside the
 # same path without a proxy (raw) and through stunnel4, for 1 and 8
 # connections, plus the single-core AES-128-GCM limit (openssl speed).
-# Not a test: it prints figures and, with --write, appends them to
-# bench/RESULTS.md under "TLS proxy throughput".
+# Not a test: it prints figures and, with --write, replaces its section of
+# bench/RESULTS.md.
 #
 # usage: bench/proxy-throughput.sh [--write] [BUILD-DIR] [MIB-PER-CASE]
 # BUILD-DIR: a build without sanitizers (default ./build); MIB: 1024.
@@ -182,7 +182,9 @@ goal_aes=$(awk -v b="$aes" 'BEGIN { printf "%.0f", 0.6 * b }')
 per_gib() { awk -v c="$1" -v m="$mib" 'BEGIN { printf "%.2f", c * 1024 / m }'; }
 
 report=$(cat <<REPORT
-### $(date -u +%Y-%m-%d) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')
+## TLS proxy throughput
+
+bench/proxy-throughput.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?').
 
 Machine: $model, $cores cores (load average $load at the end: shared).
 $mib MiB per case, MB/s = 10^6 bytes/s, payload from bench's peer
@@ -219,9 +221,7 @@ REPORT
 )
 echo "$report"
 if [ $write = 1 ]; then
-	f=$top/bench/RESULTS.md
-	[ -f "$f" ] || echo "# Benchmark results" >"$f"
-	grep -q '^## TLS proxy throughput' "$f" ||
-		printf '\n## TLS proxy throughput\n\nbench/proxy-throughput.sh.\n' >>"$f"
-	printf '\n%s\n' "$report" >>"$f"
+	. "$top/bench/bench-lib.sh"
+	printf '%s\n' "$report" >"$tmp/report.md"
+	bench_section proxy-throughput "$tmp/report.md"
 fi
