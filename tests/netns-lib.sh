@@ -214,6 +214,20 @@ ns_migrate() {
 		--tls-name dst --status-file "$TMP/${PAIR}src.status" --events "$@"
 }
 
+# ns_precopy_migrates TIMEOUT: a lightly busy guest (8 MiB, 1 MB/s) on
+# host src migrates to host dst over TLS within TIMEOUT s, in pre-copy, and
+# runs there with its memory intact.
+ns_precopy_migrates() {
+	ns_start_pair 8 1
+	ns_incoming
+	ns_migrate
+	expect_exit migrate 0 "$1"
+	expect_exit incoming 0 30
+	assert_moved
+	[ "$(status_get "$TMP/src.status" .mode)" = PreCopy ] ||
+		fail "mode $(status_get "$TMP/src.status" .mode), expected PreCopy"
+}
+
 # qemu_mig_status NAME: QEMU's migration status (query-migrate) via .mon.
 qemu_mig_status() {
 	mon "$1" query-migrate | jq -r '.status // "none"'

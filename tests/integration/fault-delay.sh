@@ -24,14 +24,7 @@ for i in 1 2 3; do
 done
 [ "$rtt" -ge 100 ] || fail "round trip $rtt ms over the slow wire, expected >= 100"
 
-ns_start_pair 8 1
-ns_incoming
-ns_migrate
-expect_exit migrate 0 300
-expect_exit incoming 0 30
-assert_moved
-[ "$(status_get "$TMP/src.status" .mode)" = PreCopy ] ||
-	fail "mode $(status_get "$TMP/src.status" .mode), expected PreCopy"
+ns_precopy_migrates 300
 link_slow_stop
 counts=$LINK_SLOW_COUNTS
 read -r _ _ _ dropped _ _ <<<"$counts"

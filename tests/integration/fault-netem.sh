@@ -14,14 +14,7 @@ setup_tmp
 netns_setup
 link_loss 5
 
-ns_start_pair 8 1
-ns_incoming
-ns_migrate
-expect_exit migrate 0 180
-expect_exit incoming 0 30
-assert_moved
-[ "$(status_get "$TMP/src.status" .mode)" = PreCopy ] ||
-	fail "mode $(status_get "$TMP/src.status" .mode), expected PreCopy"
+ns_precopy_migrates 180
 dropped=$(link_loss_dropped)
 # 8 MiB cross the link: thousands of segments, so 5% is hundreds.
 [ "$dropped" -ge 50 ] || fail "only $dropped packets dropped: the loss rule did not act"
