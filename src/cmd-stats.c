@@ -46,7 +46,6 @@ static const struct stats_part guest_parts[] = {
 	{ "filesystems", "guest-get-fsinfo" },
 };
 
-#define NITEMS(a) (sizeof (a) / sizeof (a)[0])
 #define STATS_DEFAULT_TIMEOUT 5.0
 
 static json_object *

@@ -349,6 +349,35 @@ get_bool(struct pctx *c, const char *field, struct json_object *v, int *out)
 	return 0;
 }
 
+/* One accepted string of a field that takes a fixed set of names. */
+struct choice {
+	const char	*name;
+	int		 value;
+};
+
+/*
+ * Sets *out to the value of the choice (n of them) whose name is the string
+ * in v; otherwise reports field, expecting the names as "expected" says.
+ */
+static int
+get_choice(struct pctx *c, const char *field, struct json_object *v,
+    const struct choice *choices, size_t n, const char *expected, int *out)
+{
+	const char	*str;
+	size_t		 i;
+
+	str = json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : "";
+	for (i = 0; i < n; i++) {
+		if (strcmp(str, choices[i].name) == 0) {
+			*out = choices[i].value;
+			return 0;
+		}
+	}
+	perr_got(c, field, expected, v);
+	return -1;
+}
+
 /*
  * Returns the string in v, refusing other types, embedded NULs, control
  * characters and lengths outside [minlen, maxlen].
@@ -548,10 +577,19 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 		"parallelMigrationThreads", "disableTLS", "convergence",
 		"sharedStoragePaths", "blockMigration", "disks", NULL
 	};
+	static const struct choice convergences[] = {
+		{ "adaptive", CTL_ADAPTIVE },
+		{ "kubevirt", CTL_KUBEVIRT },
+	};
+	static const struct choice block_migrations[] = {
+		{ "never", BLOCK_MIGRATION_NEVER },
+		{ "auto", BLOCK_MIGRATION_AUTO },
+		{ "always", BLOCK_MIGRATION_ALWAYS },
+	};
 	struct json_object	*v;
 	uint64_t		 u;
 	const char		*str;
-	int			 disruption_set = 0;
+	int			 choice, disruption_set = 0;
 
 	if (check_object(c, "migration", m) != 0 ||
 	    check_known(c, "migration", m, known) != 0)
@@ -617,36 +655,22 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 	    get_bool(c, "migration.disableTLS", v, &s->disable_tls) != 0)
 		return -1;
 	if (json_object_object_get_ex(m, "convergence", &v)) {
-		str = json_object_is_type(v, json_type_string) ?
-		    json_object_get_string(v) : NULL;
-		if (str != NULL && strcmp(str, "adaptive") == 0)
-			s->convergence = CTL_ADAPTIVE;
-		else if (str != NULL && strcmp(str, "kubevirt") == 0)
-			s->convergence = CTL_KUBEVIRT;
-		else {
-			perr_got(c, "migration.convergence",
-			    "\"adaptive\" or \"kubevirt\"", v);
+		if (get_choice(c, "migration.convergence", v, convergences,
+		    NITEMS(convergences), "\"adaptive\" or \"kubevirt\"",
+		    &choice) != 0)
 			return -1;
-		}
+		s->convergence = (enum ctl_kind)choice;
 	}
 	if (json_object_object_get_ex(m, "sharedStoragePaths", &v) &&
 	    parse_shared_paths(c, v, s) != 0)
 		return -1;
 	/* After sharedStoragePaths: parse_shared_paths() resets s. */
 	if (json_object_object_get_ex(m, "blockMigration", &v)) {
-		str = json_object_is_type(v, json_type_string) ?
-		    json_object_get_string(v) : NULL;
-		if (str != NULL && strcmp(str, "never") == 0)
-			s->block_migration = BLOCK_MIGRATION_NEVER;
-		else if (str != NULL && strcmp(str, "auto") == 0)
-			s->block_migration = BLOCK_MIGRATION_AUTO;
-		else if (str != NULL && strcmp(str, "always") == 0)
-			s->block_migration = BLOCK_MIGRATION_ALWAYS;
-		else {
-			perr_got(c, "migration.blockMigration",
-			    "\"never\", \"auto\" or \"always\"", v);
+		if (get_choice(c, "migration.blockMigration", v,
+		    block_migrations, NITEMS(block_migrations),
+		    "\"never\", \"auto\" or \"always\"", &choice) != 0)
 			return -1;
-		}
+		s->block_migration = (enum block_migration)choice;
 	}
 	if (json_object_object_get_ex(m, "disks", &v) &&
 	    parse_disks(c, v, s) != 0)
@@ -752,10 +776,7 @@ parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
 		"name", "selector", "evictionStrategy",
 		"terminationGracePeriodSeconds", "migration", NULL
 	};
-	static const struct {
-		const char		*name;
-		enum eviction_strategy	 e;
-	} strategies[] = {
+	static const struct choice strategies[] = {
 		{ "None", EVICT_NONE },
 		{ "LiveMigrate", EVICT_LIVE_MIGRATE },
 		{ "LiveMigrateIfPossible", EVICT_LIVE_MIGRATE_IF_POSSIBLE },
@@ -763,7 +784,7 @@ parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
 	};
 	struct json_object	*v;
 	const char		*str;
-	size_t			 i;
+	int			 choice;
 
 	if (!json_object_is_type(o, json_type_object)) {
 		perr_got(c, NULL, "a JSON object", o);
@@ -789,18 +810,11 @@ parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
 		return -1;
 
 	if (json_object_object_get_ex(o, "evictionStrategy", &v)) {
-		str = json_object_is_type(v, json_type_string) ?
-		    json_object_get_string(v) : "";
-		for (i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
-			if (strcmp(str, strategies[i].name) == 0)
-				break;
-		if (i == sizeof strategies / sizeof strategies[0]) {
-			perr_got(c, "evictionStrategy", "\"None\", "
-			    "\"LiveMigrate\", \"LiveMigrateIfPossible\" or "
-			    "\"External\"", v);
+		if (get_choice(c, "evictionStrategy", v, strategies,
+		    NITEMS(strategies), "\"None\", \"LiveMigrate\", "
+		    "\"LiveMigrateIfPossible\" or \"External\"", &choice) != 0)
 			return -1;
-		}
-		p->eviction = strategies[i].e;
+		p->eviction = (enum eviction_strategy)choice;
 	}
 	if (json_object_object_get_ex(o, "terminationGracePeriodSeconds",
 	    &v) && get_uint(c, "terminationGracePeriodSeconds", v, 0,

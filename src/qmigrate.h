@@ -73,6 +73,9 @@ struct mig_settings {
 	char	      **disks;		/* node names or files; may be NULL */
 };
 
+/* Elements of a fixed-size array. */
+#define NITEMS(a) (sizeof (a) / sizeof (a)[0])
+
 #define POLICY_MAX_LABELS 64
 
 struct label {
