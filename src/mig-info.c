@@ -1,0 +1,249 @@
+/*
+ * mig-info.c: QEMU's answers to query-migrate and query-status, decoded
+ * once into typed structs.  The session, the exporter and `watch` read
+ * QEMU's state through here, so a status string is compared in one place
+ * and a member of the wrong type (a peer that lies) reads as absent instead
+ * of crashing anyone.  Names follow qapi/migration.json and qapi/run-state.json
+ * of QEMU 7.2.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+static const char *qemu_mig_names[] = {
+	[QMS_NONE] = "none",
+	[QMS_SETUP] = "setup",
+	[QMS_CANCELLING] = "cancelling",
+	[QMS_CANCELLED] = "cancelled",
+	[QMS_ACTIVE] = "active",
+	[QMS_POSTCOPY_ACTIVE] = "postcopy-active",
+	[QMS_POSTCOPY_PAUSED] = "postcopy-paused",
+	[QMS_POSTCOPY_RECOVER] = "postcopy-recover",
+	[QMS_COMPLETED] = "completed",
+	[QMS_FAILED] = "failed",
+	[QMS_COLO] = "colo",
+	[QMS_PRE_SWITCHOVER] = "pre-switchover",
+	[QMS_DEVICE] = "device",
+	[QMS_WAIT_UNPLUG] = "wait-unplug",
+	[QMS_UNKNOWN] = "unknown",
+};
+
+static const char *run_state_names[] = {
+	[RUN_UNKNOWN] = "unknown",
+	[RUN_DEBUG] = "debug",
+	[RUN_INMIGRATE] = "inmigrate",
+	[RUN_INTERNAL_ERROR] = "internal-error",
+	[RUN_IO_ERROR] = "io-error",
+	[RUN_PAUSED] = "paused",
+	[RUN_POSTMIGRATE] = "postmigrate",
+	[RUN_PRELAUNCH] = "prelaunch",
+	[RUN_FINISH_MIGRATE] = "finish-migrate",
+	[RUN_RESTORE_VM] = "restore-vm",
+	[RUN_RUNNING] = "running",
+	[RUN_SAVE_VM] = "save-vm",
+	[RUN_SHUTDOWN] = "shutdown",
+	[RUN_SUSPENDED] = "suspended",
+	[RUN_WATCHDOG] = "watchdog",
+	[RUN_GUEST_PANICKED] = "guest-panicked",
+	[RUN_COLO] = "colo",
+};
+
+const char *
+qemu_mig_status_name(enum qemu_mig_status s)
+{
+	return (size_t)s < NITEMS(qemu_mig_names) ? qemu_mig_names[s] :
+	    "unknown";
+}
+
+/* QEMU's spelling to the enum; anything else is QMS_UNKNOWN. */
+enum qemu_mig_status
+qemu_mig_status_parse(const char *name)
+{
+	size_t i;
+
+	if (name == NULL)
+		return QMS_NONE;
+	for (i = 0; i < NITEMS(qemu_mig_names); i++)
+		if (i != QMS_UNKNOWN && strcmp(name, qemu_mig_names[i]) == 0)
+			return (enum qemu_mig_status)i;
+	return QMS_UNKNOWN;
+}
+
+/*
+ * A migration is under way (QEMU has a stream to cancel or to watch): every
+ * state but none and the three final ones.
+ */
+int
+qemu_mig_status_in_progress(enum qemu_mig_status s)
+{
+	switch (s) {
+	case QMS_NONE:
+	case QMS_CANCELLED:
+	case QMS_COMPLETED:
+	case QMS_FAILED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Post-copy began: the target holds the guest, whatever comes next. */
+int
+qemu_mig_status_postcopy(enum qemu_mig_status s)
+{
+	return s == QMS_POSTCOPY_ACTIVE || s == QMS_POSTCOPY_PAUSED ||
+	    s == QMS_POSTCOPY_RECOVER;
+}
+
+const char *
+run_state_name(enum run_state s)
+{
+	return (size_t)s < NITEMS(run_state_names) ? run_state_names[s] :
+	    "unknown";
+}
+
+static enum run_state
+run_state_parse(const char *name)
+{
+	size_t i;
+
+	if (name == NULL)
+		return RUN_UNKNOWN;
+	for (i = 1; i < NITEMS(run_state_names); i++)
+		if (strcmp(name, run_state_names[i]) == 0)
+			return (enum run_state)i;
+	return RUN_UNKNOWN;
+}
+
+/* A non-negative integer member, or 0 (absent, wrong type, negative). */
+static uint64_t
+u64_member(json_object *o, const char *key, int *present)
+{
+	json_object	*v = json_obj_at(o, key);
+	int64_t		 n;
+
+	if (present != NULL)
+		*present = 0;
+	if (v == NULL || !json_object_is_type(v, json_type_int))
+		return 0;
+	n = json_object_get_int64(v);
+	if (n < 0)
+		return 0;
+	if (present != NULL)
+		*present = 1;
+	return (uint64_t)n;
+}
+
+static double
+double_member(json_object *o, const char *key)
+{
+	json_object *v = json_obj_at(o, key);
+
+	if (v == NULL || (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int)))
+		return 0;
+	return json_object_get_double(v);
+}
+
+/*
+ * Decodes a query-migrate reply.  Returns 0, or -1 when the reply is not an
+ * object (out is then the state of no migration).  Unknown status strings
+ * decode as QMS_UNKNOWN with QEMU's spelling kept in status_name.
+ */
+int
+mig_info_decode(json_object *reply, struct mig_info *out)
+{
+	json_object	*ram, *disk;
+	const char	*status, *desc;
+
+	memset(out, 0, sizeof *out);
+	snprintf(out->status_name, sizeof out->status_name, "none");
+	if (reply == NULL || !json_object_is_type(reply, json_type_object))
+		return -1;
+	status = json_str_at(reply, "status");
+	out->status = qemu_mig_status_parse(status);
+	if (status != NULL)
+		snprintf(out->status_name, sizeof out->status_name, "%s",
+		    status);
+
+	ram = json_obj_at(reply, "ram");
+	if (ram != NULL && json_object_is_type(ram, json_type_object)) {
+		out->has_ram = 1;
+		out->ram_total = u64_member(ram, "total", NULL);
+		out->ram_remaining = u64_member(ram, "remaining", NULL);
+		out->ram_transferred = u64_member(ram, "transferred", NULL);
+		out->dirty_sync_count = u64_member(ram, "dirty-sync-count",
+		    NULL);
+		out->dirty_pages_rate = u64_member(ram, "dirty-pages-rate",
+		    NULL);
+		out->page_size = u64_member(ram, "page-size", NULL);
+		out->postcopy_requests = u64_member(ram, "postcopy-requests",
+		    NULL);
+		out->mbps = double_member(ram, "mbps");
+	}
+	if (out->page_size == 0)
+		out->page_size = 4096;
+	disk = json_obj_at(reply, "disk");
+	if (disk != NULL && json_object_is_type(disk, json_type_object)) {
+		out->has_disk = 1;
+		out->disk_total = u64_member(disk, "total", NULL);
+		out->disk_remaining = u64_member(disk, "remaining", NULL);
+		out->disk_transferred = u64_member(disk, "transferred", NULL);
+	}
+	out->expected_downtime_ms = u64_member(reply, "expected-downtime",
+	    NULL);
+	out->downtime_ms = u64_member(reply, "downtime", &out->has_downtime);
+	out->total_time_ms = u64_member(reply, "total-time",
+	    &out->has_total_time);
+	out->setup_time_ms = u64_member(reply, "setup-time", NULL);
+	out->throttle_pct = (int)u64_member(reply, "cpu-throttle-percentage",
+	    NULL);
+	if (out->throttle_pct > 100)
+		out->throttle_pct = 100;
+	desc = json_str_at(reply, "error-desc");
+	if (desc != NULL)
+		snprintf(out->error_desc, sizeof out->error_desc, "%s", desc);
+	return 0;
+}
+
+/* Bytes per second QEMU dirties, from pages per second. */
+double
+mig_info_dirty_rate(const struct mig_info *mi)
+{
+	return (double)mi->dirty_pages_rate * (double)mi->page_size;
+}
+
+/* Bytes per second QEMU sends now (its instantaneous mbps). */
+double
+mig_info_bandwidth(const struct mig_info *mi)
+{
+	return mi->mbps * 1e6 / 8;
+}
+
+/*
+ * Decodes a query-status reply.  Returns 0, or -1 when it is not an object
+ * or names no state (out is then unknown and not running).
+ */
+int
+run_info_decode(json_object *reply, struct run_info *out)
+{
+	json_object	*v;
+	const char	*status;
+
+	memset(out, 0, sizeof *out);
+	snprintf(out->state_name, sizeof out->state_name, "unknown");
+	if (reply == NULL || !json_object_is_type(reply, json_type_object))
+		return -1;
+	status = json_str_at(reply, "status");
+	if (status == NULL)
+		return -1;
+	out->state = run_state_parse(status);
+	snprintf(out->state_name, sizeof out->state_name, "%s", status);
+	v = json_obj_at(reply, "running");
+	out->running = v != NULL && json_object_is_type(v,
+	    json_type_boolean) && json_object_get_boolean(v);
+	return 0;
+}

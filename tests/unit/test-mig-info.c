@@ -1,0 +1,163 @@
+/*
+ * test-mig-info.c: the one decoder of QEMU's query-migrate and query-status
+ * answers: QEMU's real shapes decode to the figures, and a peer that lies
+ * (wrong types, nulls, unknown states) decodes as absent, never a crash.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+static struct mig_info
+decode(const char *text)
+{
+	struct mig_info	 mi;
+	json_object	*reply = json_tokener_parse(text);
+
+	assert_non_null(reply);
+	assert_int_equal(mig_info_decode(reply, &mi), 0);
+	json_object_put(reply);
+	return mi;
+}
+
+/* An answer as QEMU 7.2 gives it during pre-copy. */
+static void
+test_active(void **state)
+{
+	struct mig_info mi = decode("{\"status\": \"active\", "
+	    "\"expected-downtime\": 300, \"setup-time\": 2, "
+	    "\"total-time\": 1234, \"cpu-throttle-percentage\": 20, "
+	    "\"ram\": {\"total\": 268435456, \"remaining\": 1000, "
+	    "\"transferred\": 5000, \"dirty-sync-count\": 3, "
+	    "\"dirty-pages-rate\": 100, \"page-size\": 4096, "
+	    "\"mbps\": 800.5, \"postcopy-requests\": 0}}");
+
+	(void)state;
+	assert_int_equal(mi.status, QMS_ACTIVE);
+	assert_string_equal(mi.status_name, "active");
+	assert_true(mi.has_ram);
+	assert_int_equal(mi.ram_total, 268435456);
+	assert_int_equal(mi.ram_remaining, 1000);
+	assert_int_equal(mi.ram_transferred, 5000);
+	assert_int_equal(mi.dirty_sync_count, 3);
+	assert_int_equal(mi.expected_downtime_ms, 300);
+	assert_int_equal(mi.throttle_pct, 20);
+	assert_true(mi.has_total_time);
+	assert_false(mi.has_downtime);
+	assert_true(mig_info_dirty_rate(&mi) == 409600.0);
+	assert_true(mig_info_bandwidth(&mi) == 800.5e6 / 8);
+	assert_true(qemu_mig_status_in_progress(mi.status));
+	assert_false(qemu_mig_status_postcopy(mi.status));
+}
+
+/* No migration yet: QEMU answers {} (no status member at all). */
+static void
+test_none(void **state)
+{
+	struct mig_info mi = decode("{}");
+
+	(void)state;
+	assert_int_equal(mi.status, QMS_NONE);
+	assert_string_equal(mi.status_name, "none");
+	assert_false(mi.has_ram);
+	assert_int_equal(mi.page_size, 4096);
+	assert_false(qemu_mig_status_in_progress(mi.status));
+}
+
+/* Every member of the wrong type or null reads as absent. */
+static void
+test_lies(void **state)
+{
+	struct mig_info mi = decode("{\"status\": null, \"ram\": [1,2], "
+	    "\"downtime\": \"fast\", \"total-time\": -5, "
+	    "\"error-desc\": 7, \"cpu-throttle-percentage\": 900}");
+
+	(void)state;
+	assert_int_equal(mi.status, QMS_NONE);
+	assert_false(mi.has_ram);
+	assert_false(mi.has_downtime);
+	assert_false(mi.has_total_time);
+	assert_string_equal(mi.error_desc, "");
+	assert_int_equal(mi.throttle_pct, 100);
+
+	mi = decode("{\"status\": \"teleporting\", \"error-desc\": \"x\"}");
+	assert_int_equal(mi.status, QMS_UNKNOWN);
+	assert_string_equal(mi.status_name, "teleporting");
+	assert_true(qemu_mig_status_in_progress(mi.status));
+	assert_string_equal(mi.error_desc, "x");
+}
+
+static void
+test_not_object(void **state)
+{
+	struct mig_info	 mi;
+	struct run_info	 ri;
+	json_object	*arr = json_tokener_parse("[\"active\"]");
+
+	(void)state;
+	assert_int_equal(mig_info_decode(arr, &mi), -1);
+	assert_int_equal(mi.status, QMS_NONE);
+	assert_int_equal(mig_info_decode(NULL, &mi), -1);
+	assert_int_equal(run_info_decode(arr, &ri), -1);
+	assert_false(ri.running);
+	json_object_put(arr);
+}
+
+static void
+test_every_status_round_trips(void **state)
+{
+	int s;
+
+	(void)state;
+	for (s = QMS_NONE; s < QMS_UNKNOWN; s++)
+		assert_int_equal(qemu_mig_status_parse(
+		    qemu_mig_status_name((enum qemu_mig_status)s)), s);
+	assert_true(qemu_mig_status_postcopy(QMS_POSTCOPY_PAUSED));
+	assert_true(qemu_mig_status_postcopy(QMS_POSTCOPY_RECOVER));
+}
+
+static void
+test_run_state(void **state)
+{
+	struct run_info	 ri;
+	json_object	*r;
+
+	(void)state;
+	r = json_tokener_parse("{\"status\": \"postmigrate\", "
+	    "\"running\": false, \"singlestep\": false}");
+	assert_int_equal(run_info_decode(r, &ri), 0);
+	assert_int_equal(ri.state, RUN_POSTMIGRATE);
+	assert_false(ri.running);
+	json_object_put(r);
+
+	r = json_tokener_parse("{\"status\": \"running\", \"running\": 1}");
+	assert_int_equal(run_info_decode(r, &ri), 0);
+	assert_int_equal(ri.state, RUN_RUNNING);
+	assert_false(ri.running);	/* an int is not a boolean */
+	json_object_put(r);
+
+	r = json_tokener_parse("{\"status\": null}");
+	assert_int_equal(run_info_decode(r, &ri), -1);
+	json_object_put(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_active),
+		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_lies),
+		cmocka_unit_test(test_not_object),
+		cmocka_unit_test(test_every_status_round_trips),
+		cmocka_unit_test(test_run_state),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
