@@ -2,7 +2,8 @@
 noinst_LIBRARIES += libproxy.a
 libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
 	proxy/proxy-tls.c proxy/proxy-pair.c proxy/proxy-order.c \
-	proxy/proxy-listen.c
+	proxy/proxy-conn.c proxy/proxy-control.c proxy/proxy-source.c \
+	proxy/proxy-target.c
 
 unit_tests += tests/unit/test-proxy-order
 tests_unit_test_proxy_order_SOURCES = tests/unit/test-proxy-order.c

@@ -5,15 +5,19 @@
 #ifndef PROXY_INT_H
 #define PROXY_INT_H
 
+#include <sys/queue.h>
+#include <sys/socket.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ev.h>
 #include <openssl/ssl.h>
 
 #include "proxy.h"
 
-struct ev_loop;
+struct json_object;
 
 /* proxy-util.c */
 void	 proxy_log(enum proxy_log_level, const char *fmt, ...)
@@ -62,5 +66,207 @@ struct proxy_pair *proxy_pair_new(struct ev_loop *loop, const char *name,
 	    void *arg);
 /* Tears the pair down now, logging reason; calls done. */
 void	 proxy_pair_close(struct proxy_pair *, const char *reason);
+
+/*
+ * proxy-conn.c: the connection engine both sides share.  A side (struct
+ * proxy_side, embedded in struct proxy_source and struct proxy_target)
+ * owns its listeners, the connections being set up (struct conn, each a
+ * small state machine stepped by the side's ops) and the pairs already
+ * forwarding.  Memory is bounded: at most max_pending connections are set
+ * up at a time (accepting stops beyond that, so a flood waits in the
+ * kernel's backlog), and only connections that finished their setup get
+ * forwarding buffers.
+ */
+
+enum conn_state {
+	C_WAIT_SESSION,		/* source: QEMU connected, no session yet */
+	C_CONNECT,		/* source: TCP connect in progress */
+	C_HANDSHAKE,		/* TLS handshake */
+	C_SEND_HDR,		/* source: writing the header */
+	C_READ_HDR,		/* target: reading the header */
+	C_HOLD,			/* target: waiting for lower sequence numbers */
+	C_QEMU_CONNECT,		/* target: connecting to QEMU's socket */
+	C_CONTROL,		/* the control connection, either side */
+};
+
+struct proxy_side;
+struct conn;
+struct listener;
+
+/* proxy-control.c: a control connection's buffers. */
+struct ctl_buf {
+	uint8_t		*out;		/* framed messages to write */
+	size_t		 out_len, out_off;
+	uint8_t		 lenbuf[4];	/* the message being read */
+	size_t		 len_got;
+	uint8_t		*body;
+	size_t		 body_len, body_got;
+	int		 awaiting;	/* target: an answer is owed */
+};
+
+/* A connection being set up (data or control), until it forwards. */
+struct conn {
+	struct proxy_side	*side;
+	TAILQ_ENTRY(conn)	 entry;
+	enum conn_state		 state;
+	enum proxy_kind		 kind;
+	unsigned		 chan;		/* data: enum proxy_channel */
+	char			*name;
+	int			 nfd;		/* network side */
+	SSL			*ssl;
+	int			 qfd;		/* QEMU side */
+	ev_io			 io;
+	int			 io_events;
+	ev_timer		 deadline;
+	ev_timer		 retry;		/* target: QEMU backlog full */
+	int			 counted;	/* in side->npending */
+	uint32_t		 seq;
+	uint8_t			 hdr[PROXY_HDR_SIZE];
+	size_t			 hdr_off;
+	struct ctl_buf		 ctl;		/* control connection */
+};
+
+/*
+ * Per channel: the source numbers its connections; the target releases
+ * them, in order when the channel has an order (migration), as they come
+ * otherwise (NBD), one connect() at a time.
+ */
+struct chan {
+	uint32_t		 next_seq;	/* source: next to assign */
+	struct proxy_order	*order;		/* target, ordered channels */
+	struct conn		*releasing;	/* target: connecting to QEMU */
+};
+
+/* The session: its id, its control connection, its channels. */
+struct session {
+	int			 live;
+	uint8_t			 id[PROXY_SESSION_ID_SIZE];
+	char			 hex[2 * PROXY_SESSION_ID_SIZE + 1];
+	struct chan		 chan[PROXY_CHANNELS];
+	struct conn		*ctl;
+};
+
+/* A listening socket: TCP on the target, one unix socket per channel on
+ * the source. */
+struct listener {
+	struct proxy_side	*side;
+	unsigned		 chan;
+	int			 fd;
+	char			*name;
+	char			*unlink_path;
+	ev_io			 io;
+};
+
+/* What a side does differently; the engine calls these. */
+struct side_ops {
+	const char	*dir;	/* "to" or "from" the peer, in names */
+	/* A timeout before authentication is a refusal (target). */
+	int		 refuse_unauthenticated;
+	/* c (being set up) is ready for I/O, or its retry timer fired. */
+	void	(*step)(struct conn *c);
+	/* A connection arrived on l (fd non-blocking, close-on-exec). */
+	void	(*accept)(struct listener *l, int fd,
+		    const struct sockaddr *sa, socklen_t salen);
+	/* A data connection being set up was closed (NULL: nothing). */
+	void	(*conn_closed)(struct proxy_side *);
+	/*
+	 * A control message arrived (msg borrowed).  Returns 0, or -1 with
+	 * *cause set to close the control connection (and the session).
+	 */
+	int	(*control_msg)(struct conn *c, struct json_object *msg,
+		    char **cause);
+	/* The session ended with its control connection: tell the owner. */
+	void	(*session_ended)(struct proxy_side *, const char *reason);
+};
+
+struct pair_link;
+
+struct proxy_side {
+	struct ev_loop		*loop;
+	const struct side_ops	*ops;
+	struct proxy_tls	*tls;
+	struct listener		 lst[PROXY_CHANNELS];
+	char			*listen_name;	/* the first listener's */
+	ev_timer		 accept_pause;
+	int			 accept_paused;
+	size_t			 npending;
+	size_t			 max_pending;
+	double			 idle;
+	double			 handshake;
+	struct proxy_stats	 stats;
+	uint64_t		*stat_q2n;	/* counts QEMU -> peer bytes */
+	uint64_t		*stat_n2q;
+	TAILQ_HEAD(, conn)	 conns;
+	TAILQ_HEAD(, pair_link)	 pairs;
+	struct session		 sess;
+	char			*ctl_error;	/* why control conn closed */
+	int			 freeing;	/* the owner frees us: quiet */
+};
+
+#define SIDE_CONTAINER(s, type) \
+	((type *)(void *)((char *)(s) - offsetof(type, side)))
+
+void	 proxy_side_init(struct proxy_side *, struct ev_loop *,
+	    struct proxy_tls *, const struct side_ops *);
+/* Starts accepting on fd for channel chan; unlink_path removed at free. */
+void	 proxy_side_listen(struct proxy_side *, unsigned chan, int fd,
+	    const char *name, const char *unlink_path);
+/* Closes listeners, connections and pairs; frees what the side owns. */
+void	 proxy_side_free(struct proxy_side *);
+void	 proxy_side_set_timeouts(struct proxy_side *, double idle,
+	    double handshake);
+
+/* A connection being set up, counted against max_pending. */
+struct conn *proxy_conn_new(struct proxy_side *, int nfd, int qfd,
+	    const char *name);
+/* Watch the network fd for ev (0: not at all). */
+void	 proxy_conn_want(struct conn *, int ev);
+/* Stop counting c against max_pending (its setup is authenticated). */
+void	 proxy_conn_uncount(struct conn *);
+/*
+ * The one teardown of a connection being set up: logs reason (as a
+ * refusal when refused), frees TLS, closes both fds.  A control
+ * connection takes its session with it.
+ */
+void	 proxy_conn_close(struct conn *, const char *reason, int refused);
+/* Forgets c without closing its fds or SSL (they moved elsewhere). */
+void	 proxy_conn_free(struct conn *);
+/* Hands c's fds and TLS to a forwarding pair; frees c. */
+void	 proxy_conn_forward(struct conn *);
+/* SSL_do_handshake once: 1 done, 0 waiting (watcher armed), -1 + cause. */
+int	 proxy_conn_handshake(struct conn *, char **cause);
+#define CONN_READ	0
+#define CONN_WRITE	1
+/*
+ * Moves buf[*done..len) from (CONN_READ) or to (CONN_WRITE) the network
+ * side, through TLS if c has it: 1 all moved, 0 waiting (watcher armed),
+ * -1 failed or closed with *cause.
+ */
+int	 proxy_conn_io(struct conn *, int dir, void *buf, size_t len,
+	    size_t *done, char **cause);
+/* Names c "session XXXXXXXX [nbd ]conn N to|from PEER" (or "control"). */
+void	 proxy_conn_name_session(struct conn *, const char *peer);
+
+/* Socket options. */
+void	 proxy_tcp_options(int fd);
+void	 proxy_tcp_dead_peer(int fd);
+/* A mode 0600 unix listener at path (a stale socket is replaced). */
+int	 proxy_unix_listen(const char *path, char **cause);
+
+/* proxy-control.c: the control connection and the session */
+/* Queues msg (borrowed) on the control connection c. */
+void	 proxy_ctl_queue(struct conn *, struct json_object *msg);
+/* Writes what is queued and reads messages while no answer is owed. */
+void	 proxy_ctl_step(struct conn *);
+/* Non-zero if o's "status" is "ready". */
+int	 proxy_msg_is_ready(struct json_object *);
+/* Frees the per-channel state and zeroes the session. */
+void	 proxy_session_clear(struct proxy_side *);
+/*
+ * The session ended with its control connection: the owner is told,
+ * connections still being set up for it are closed; pairs already
+ * forwarding go on to their end.
+ */
+void	 proxy_session_end(struct proxy_side *, const char *reason);
 
 #endif
