@@ -54,6 +54,7 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/converge-autoconverge-kubevirt.sh \
 	tests/integration/migrate-abort.sh \
 	tests/integration/migrate-abort-postcopy.sh \
+	tests/integration/migrate-abort-owner.sh \
 	tests/integration/migrate-target-killed.sh \
 	tests/integration/migrate-postcopy-lost.sh \
 	tests/integration/migrate-postcopy-recover.sh \

@@ -5,6 +5,8 @@
 #ifndef QMIGRATE_H
 #define QMIGRATE_H
 
+#include <sys/types.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -594,5 +596,6 @@ int	 write_file_atomic(const char *path, const char *data, size_t len,
 double	 now_monotonic(void);
 double	 now_realtime(void);
 char	*format_rfc3339(double when);
+int	 proc_start_time(pid_t, unsigned long long *ticks);
 
 #endif

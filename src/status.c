@@ -298,11 +298,15 @@ progress_to_json(const struct mig_progress *p)
 json_object *
 status_to_json(const struct status *st)
 {
-	json_object *o = json_object_new_object();
+	json_object		*o = json_object_new_object();
+	unsigned long long	 started;
 
 	add_str(o, "migrationUid", st->uid);
 	add_str(o, "role", st->role);
 	json_object_object_add(o, "pid", json_object_new_int(getpid()));
+	if (proc_start_time(getpid(), &started) == 0)	/* for qmigrate abort */
+		json_object_object_add(o, "pidStartTime",
+		    json_object_new_uint64(started));
 	add_str(o, "phase", status_phase_name(st->phase));
 	add_str(o, "mode", status_mode_name(st->mode));
 	add_time(o, "startTimestamp", st->start);

@@ -135,3 +135,42 @@ format_rfc3339(double when)
 	xasprintf(&out, "%s.%03dZ", buf, ms < 0 ? 0 : ms > 999 ? 999 : ms);
 	return out;
 }
+
+/*
+ * The start time of process pid in clock ticks after boot (field 22 of
+ * /proc/PID/stat).  A pid is reused once its process is gone; the pid and
+ * its start time together name one process.  Returns 0, or -1 when the
+ * process is gone or /proc does not say.
+ */
+int
+proc_start_time(pid_t pid, unsigned long long *ticks)
+{
+	char	 path[64], buf[4096], *p, *end;
+	ssize_t	 n;
+	int	 fd, field;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd == -1)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* Field 2, the name, is in parentheses and may hold ") ". */
+	p = strrchr(buf, ')');
+	if (p == NULL)
+		return -1;
+	for (field = 3; field < 22; field++) {
+		p += strspn(p + 1, " ") + 1;
+		p += strcspn(p, " ");
+		if (*p == '\0')
+			return -1;
+	}
+	errno = 0;
+	*ticks = strtoull(p + 1, &end, 10);
+	if (errno != 0 || end == p + 1 || (*end != ' ' && *end != '\n'))
+		return -1;
+	return 0;
+}
