@@ -10,7 +10,9 @@
  *				button; quit after the grace period)
  *	External		record the request and touch nothing
  * The status document's "eviction" object says which strategy ran and
- * why: the policy, the labels, the pre-flight summary.
+ * why: the policy, the labels, the pre-flight summary.  The policy set is
+ * read once: the policy that chose the strategy also gives the migration
+ * its settings.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +37,7 @@ struct evict {
 	enum eviction_strategy		 strategy;
 	uint64_t			 grace;
 	struct mig_settings		 settings;
+	const struct policy_set		*policies;	/* the run's one set */
 	json_object			*record;	/* st.eviction */
 	int				 shutdown_seen;
 	int				 gone;
@@ -216,7 +219,7 @@ evict_migrate(struct evict *e, const char *why)
 	memset(&mo, 0, sizeof mo);
 	mo.qmp_path = e->o->qmp_path;
 	mo.uri = e->o->uri;
-	mo.policy_path = e->o->policy_path;
+	mo.policies = e->policies;
 	mo.labels = e->o->labels;
 	mo.nlabels = e->o->nlabels;
 	mo.status_file = e->o->status_file;
@@ -337,7 +340,7 @@ evict_run(const struct evict_options *o)
 	log_info("eviction strategy %s (policy %s)",
 	    policy_eviction_name(e.strategy), p != NULL ? p->name :
 	    "none: built-in default");
-	policy_set_free(set);
+	e.policies = set;
 
 	if (e.strategy == EVICT_LIVE_MIGRATE) {
 		rc = evict_migrate(&e, "evictionStrategy LiveMigrate");
@@ -388,5 +391,6 @@ evict_run(const struct evict_options *o)
 out:
 	json_object_put(e.record);
 	mig_settings_free(&e.settings);
+	policy_set_free(set);
 	return rc;
 }

@@ -19,7 +19,8 @@ src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 	src/cmd-evict.c src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
 integration_tests += tests/integration/evict-check.sh \
-	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh
+	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh \
+	tests/integration/evict-default-policy.sh
 
 qmigrate_SOURCES = src/main.c
 # Everything but main.c also goes in a library so unit tests link the same

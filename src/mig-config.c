@@ -193,23 +193,28 @@ mig_options_free(struct mig_options *o)
 
 /*
  * Fills *s with the effective settings and records in the status which
- * policy gave them and why.  Returns 0, or -1 with *cause for a policy that
- * cannot be read or a combination that is refused (plaintext tcp: without
- * disableTLS).
+ * policy gave them and why: from o->policies when the caller already loaded
+ * them (evict chose its strategy from that set: one set per run), else from
+ * o->policy_path, else the defaults.  Returns 0, or -1 with *cause for a
+ * policy that cannot be read or a combination that is refused (plaintext
+ * tcp: without disableTLS).
  */
 int
 mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
     struct status *st, char **cause)
 {
-	struct policy_set	*set;
-	const struct policy	*p = NULL;
+	struct policy_set	*loaded = NULL;
+	const struct policy_set	*set = o->policies;
+	const struct policy	*p;
 	char			*why = NULL;
 
 	policy_defaults(s);
-	if (o->policy_path != NULL) {
-		set = policy_load(o->policy_path, cause);
-		if (set == NULL)
+	if (set == NULL && o->policy_path != NULL) {
+		if ((loaded = policy_load(o->policy_path, cause)) == NULL)
 			return -1;
+		set = loaded;
+	}
+	if (set != NULL) {
 		p = policy_select(set, o->labels, o->nlabels, &why);
 		if (p != NULL) {
 			mig_settings_free(s);
@@ -219,7 +224,7 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 		if (why != NULL)
 			log_info("policy: %s", why);
 		free(why);
-		policy_set_free(set);
+		policy_set_free(loaded);
 	}
 	if (o->convergence_set)
 		s->convergence = o->convergence;

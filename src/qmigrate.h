@@ -313,6 +313,8 @@ struct mig_options {
 	const char	*qmp_path;
 	const char	*uri;		/* --to or --listen */
 	const char	*policy_path;	/* NULL: built-in defaults */
+	const struct policy_set *policies; /* loaded by the caller (evict):
+					   used instead of policy_path */
 	struct label	*labels;
 	size_t		 nlabels;
 	const char	*status_file;
