@@ -19,6 +19,12 @@
 
 struct json_object;
 
+/*
+ * The one control message of a standalone source (no engine), the only
+ * one a standalone target answers with ready.
+ */
+#define PROXY_STANDALONE_SESSION	"proxy-session"
+
 /* proxy-util.c */
 void	 proxy_log(enum proxy_log_level, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -309,7 +309,7 @@ source_accept(struct listener *lst, int fd, const struct sockaddr *sa,
 		char			*cause = NULL;
 
 		json_object_object_add(m, "type",
-		    json_object_new_string("proxy-session"));
+		    json_object_new_string(PROXY_STANDALONE_SESSION));
 		if (proxy_source_control(src, m, s->handshake, source_auto_cb,
 		    src, &cause) != 0) {
 			proxy_log(PROXY_LOG_WARN, "session with %s: %s",

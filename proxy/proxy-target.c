@@ -35,22 +35,49 @@ side_target(struct proxy_side *s)
 	return SIDE_CONTAINER(s, struct proxy_target);
 }
 
+/*
+ * The answer of a standalone target (no owner): ready to the standalone
+ * source's session message, refused to anything else.  Nothing behind a
+ * standalone target checks an engine's offer, listens for a post-copy
+ * resume or confirms a completed migration, so it must not say ready to
+ * those: the engine would start QEMU's migration on its word.
+ */
+static struct json_object *
+target_standalone_answer(struct conn *c, struct json_object *msg)
+{
+	struct json_object *ans = json_object_new_object(), *type;
+
+	if (json_object_object_get_ex(msg, "type", &type) &&
+	    json_object_is_type(type, json_type_string) &&
+	    strcmp(json_object_get_string(type),
+	    PROXY_STANDALONE_SESSION) == 0) {
+		json_object_object_add(ans, "status",
+		    json_object_new_string("ready"));
+		return ans;
+	}
+	json_object_object_add(ans, "status",
+	    json_object_new_string("refused"));
+	json_object_object_add(ans, "reason", json_object_new_string(
+	    "this is a standalone qmigrate proxy target: no migration engine "
+	    "is behind it to answer for the target (run qmigrate incoming "
+	    "--listen tls:ADDR:PORT there instead)"));
+	proxy_log(PROXY_LOG_WARN, "%s: refused a message for a migration "
+	    "engine: this standalone proxy target has none", c->name);
+	return ans;
+}
+
 /* A control message from the source: the owner answers it. */
 static int
 target_control_msg(struct conn *c, struct json_object *msg, char **cause)
 {
-	struct proxy_target	*t = side_target(c->side);
-	struct json_object	*ans;
+	struct proxy_target *t = side_target(c->side);
 
 	c->ctl.awaiting = 1;
 	if (t->on_control != NULL) {
 		t->on_control(t, msg, NULL, t->on_control_arg);
 		return 0;
 	}
-	ans = json_object_new_object();
-	json_object_object_add(ans, "status",
-	    json_object_new_string("ready"));
-	proxy_target_answer(t, ans, NULL);
+	proxy_target_answer(t, target_standalone_answer(c, msg), NULL);
 	return 0;
 }
 

@@ -18,7 +18,8 @@
  * Before any data connection, the source opens one "control" connection
  * carrying the session: length-prefixed JSON messages, one answer each.
  * The migration driver uses it for its configuration handshake; the
- * standalone proxy sends a minimal one by itself.
+ * standalone proxy sends a minimal one by itself, and a standalone target
+ * answers only that one (it never answers for an engine it does not have).
  *
  * Everything runs on the caller's libev loop; no threads.  Callbacks may
  * call proxy_source_control()/proxy_target_answer() but must not free the
@@ -144,7 +145,8 @@ int proxy_source_control(struct proxy_source *, struct json_object *msg,
 
 /*
  * Standalone mode: when a QEMU connection arrives and there is no session,
- * open one with the message {"type":"proxy-session"} and no driver.  A
+ * open one with the message {"type":"proxy-session"} and no driver (a
+ * standalone target answers it ready; a migration engine does not).  A
  * session that fails or whose control connection closes is replaced by
  * the next connection.
  */
@@ -172,10 +174,12 @@ typedef void (*proxy_control_cb)(struct proxy_target *,
  * loudly) and forwards each migration connection of the live session to
  * the unix socket qemu_path, in the source's order (other channels: see
  * proxy_target_set_path(); without a path their connections are refused).
- * on_control NULL answers
- * every control message with {"status":"ready"} (standalone mode).  One
- * session at a time: a second control connection is refused while one is
- * open.
+ * on_control NULL is standalone mode: {"type":"proxy-session"} (a
+ * standalone source's session) is answered {"status":"ready"}, anything
+ * else (an engine's offer, a post-copy resume, a completed migration) is
+ * refused with a reason, since no engine is behind the proxy to check it.
+ * One session at a time: a second control connection is refused while one
+ * is open.
  */
 struct proxy_target *proxy_target_start(struct ev_loop *loop,
     struct proxy_tls *tls, const char *addr, const char *port,

@@ -207,6 +207,8 @@ const struct cmd_entry cmd_proxy_entry = {
 	"  target --listen tls:ADDR:PORT --to unix:PATH\n"
 	"      accepts authenticated connections and hands them to QEMU's\n"
 	"      incoming socket in the order the source QEMU opened them.\n"
+	"      It serves a proxy source only: it refuses the offer of\n"
+	"      migrate --to tls: (no engine behind it; run incoming there).\n"
 	"options:\n"
 	"  --tls-dir DIR          ca.pem, cert.pem, key.pem (key mode 0600)\n"
 	"  --tls-name NAME        name the target's certificate must carry\n"

@@ -2,7 +2,9 @@
  * test-proxy-control.c: the proxy's library API as the migration driver
  * uses it, both sides on one libev loop: the control handshake answered
  * asynchronously, data forwarded both ways with half-close, a later
- * control message, a stranger refused, the end of the session reported.
+ * control message, a stranger refused, the end of the session reported;
+ * a standalone target (no owner) answering ready only to a standalone
+ * source.
  * Plaintext (tls == NULL) so that no PKI is needed; the TLS paths are
  * covered by tests/integration/proxy-*.sh.
  */
@@ -394,12 +396,85 @@ test_control_unreachable(void **state)
 	free(f.last_error);
 }
 
+/* Sends a message of type (NULL: none) and returns the answer's status. */
+static const char *
+standalone_ask(struct fixture *f, const char *type, char *status, size_t len)
+{
+	struct json_object	*m = json_object_new_object(), *a, *v;
+	char			*cause = NULL;
+
+	if (type != NULL)
+		json_object_object_add(m, "type", json_object_new_string(type));
+	assert_int_equal(proxy_source_control(f->src, m, 5, on_answer, f,
+	    &cause), 0);
+	run_until(f, (f->answers = 0, &f->answers));
+	assert_null(f->last_error);
+	a = json_tokener_parse(f->last_answer);
+	assert_true(json_object_object_get_ex(a, "status", &v));
+	snprintf(status, len, "%s", json_object_get_string(v));
+	if (strcmp(status, "refused") == 0) {
+		assert_true(json_object_object_get_ex(a, "reason", &v));
+		assert_non_null(strstr(json_object_get_string(v),
+		    "standalone qmigrate proxy target"));
+	}
+	json_object_put(a);
+	return status;
+}
+
+/*
+ * A standalone target (no owner) answers ready only to a standalone
+ * source's session; an engine's offer, resume or completed message is
+ * refused, before and after the session went live.
+ */
+static void
+test_standalone_target(void **state)
+{
+	struct fixture	 f;
+	char		*cause = NULL, port[16], st[32];
+
+	memset(&f, 0, sizeof f);
+	f.loop = ev_loop_new(EVFLAG_AUTO);
+	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
+	f.deadline.data = &f;
+	strcpy(f.dir, "/tmp/test-proxy-control.XXXXXX");
+	assert_non_null(mkdtemp(f.dir));
+	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
+	f.tgt = proxy_target_start(f.loop, NULL, "127.0.0.1", "0",
+	    "/nonexistent", NULL, NULL, &cause);
+	assert_non_null(f.tgt);
+	snprintf(port, sizeof port, "%d", proxy_target_port(f.tgt));
+	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
+	    port, NULL, &cause);
+	assert_non_null(f.src);
+
+	assert_string_equal(standalone_ask(&f, "migration", st, sizeof st),
+	    "refused");
+	assert_false(proxy_source_session_live(f.src));
+	assert_string_equal(standalone_ask(&f, NULL, st, sizeof st),
+	    "refused");
+	assert_string_equal(standalone_ask(&f, "proxy-session", st,
+	    sizeof st), "ready");
+	assert_true(proxy_source_session_live(f.src));
+	assert_string_equal(standalone_ask(&f, "resume", st, sizeof st),
+	    "refused");
+	assert_string_equal(standalone_ask(&f, "completed", st, sizeof st),
+	    "refused");
+
+	proxy_source_free(f.src);
+	proxy_target_free(f.tgt);
+	rmdir(f.dir);
+	ev_loop_destroy(f.loop);
+	free(f.last_answer);
+	free(f.last_error);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_control_and_data),
 		cmocka_unit_test(test_control_unreachable),
+		cmocka_unit_test(test_standalone_target),
 	};
 
 	proxy_set_log(NULL, NULL);
