@@ -8,7 +8,7 @@ need_cmd "$QEMU" qemu-img
 [ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
 setup_tmp
 shm=/dev/shm/qm-check-$$
-trap 'rm -f "$shm"; _lib_cleanup' EXIT
+lib_on_exit 'rm -f "$shm"'
 
 # A clean guest: migratable, exit 0, both conditions True.
 start_memguest clean 16 0

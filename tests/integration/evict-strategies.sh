@@ -10,7 +10,7 @@ need_cmd "$QEMU"
 [ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
 setup_tmp
 shm=/dev/shm/qm-evict-$$
-trap 'rm -f "$shm"; _lib_cleanup' EXIT
+lib_on_exit 'rm -f "$shm"'
 blocker=(-object "memory-backend-file,id=hm,size=1M,mem-path=$shm,share=on"
 	-device ivshmem-plain,memdev=hm,master=off)
 
