@@ -214,7 +214,7 @@ cmd_abort_exec(int argc, char **argv)
 		goto fail;
 	phase = json_str_at(doc, "phase");
 	if (phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
-	    strcmp(phase, "Failed") == 0)) {
+	    strcmp(phase, "Failed") == 0 || strcmp(phase, "HandedOver") == 0)) {
 		xasprintf(&cause, "status file %s: the migration already "
 		    "ended (%s)", file, phase);
 		json_object_put(doc);

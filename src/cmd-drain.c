@@ -95,7 +95,11 @@ const struct cmd_entry cmd_drain_entry = {
 	"terminal, one timestamped line per change otherwise; then a summary.\n"
 	"Each VM's status goes to its statusFile (default a new directory under\n"
 	"/tmp), its evict output to statusFile.log.\n"
-	"Exit status: 0 every VM evicted, 1 bad inventory (nothing started), else\n"
-	"the worst exit status of the VMs left behind (4 when one died).\n",
+	"VMs handed to an external controller (External) are listed: they still\n"
+	"run on the node.\n"
+	"Exit status: 0 every VM evicted (none runs on the node any more), 1 bad\n"
+	"inventory (nothing started), else the worst exit status of the VMs left\n"
+	"behind (4 when one died), or 7 when the only VMs left are handed to an\n"
+	"external controller.\n",
 	cmd_drain_exec,
 };

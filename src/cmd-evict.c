@@ -138,7 +138,8 @@ const struct cmd_entry cmd_evict_entry = {
 	"                         quit after terminationGracePeriodSeconds\n"
 	"  External               record evictionRequested and the node being\n"
 	"                         evacuated (--node, default the host name) in the\n"
-	"                         status; touch nothing\n"
+	"                         status; touch nothing: the VM still runs here\n"
+	"                         (phase HandedOver, exit 7)\n"
 	"\n"
 	"  --policy PATH        policy file or directory (default\n"
 	"                       " POLICY_DEFAULT_DIR " if it exists): the\n"
@@ -150,8 +151,8 @@ const struct cmd_entry cmd_evict_entry = {
 	"                       migrations, as qmigrate migrate\n"
 	"  --timeout S          give the migration up after S seconds\n"
 	"\n"
-	"Exit status: 0 done (migrated, shut down or left to an external\n"
-	"controller), 1 usage, 2 LiveMigrate refused (not live-migratable),\n"
-	"3-6 as qmigrate migrate.\n",
+	"Exit status: 0 done (migrated or shut down), 1 usage, 2 LiveMigrate\n"
+	"refused (not live-migratable), 3-6 as qmigrate migrate, 7 handed to an\n"
+	"external controller (the VM still runs on this node).\n",
 	cmd_evict_exec,
 };

@@ -524,6 +524,11 @@ drain_files(struct drain *d, char **cause)
 	return 0;
 }
 
+/*
+ * Prints what is left on the node and the counts.  Returns 0 only when no
+ * VM runs here any more: else the worst exit status of the VMs left
+ * behind, or 7 when the only ones left are an external controller's.
+ */
 static int
 drain_summary(struct drain *d)
 {
@@ -533,7 +538,12 @@ drain_summary(struct drain *d)
 	for (i = 0; i < d->nvms; i++) {
 		struct drain_vm *vm = &d->vms[i];
 
-		if (vm->state != VM_DONE || vm->exit_code != 0) {
+		if (vm->state == VM_DONE && vm->exit_code == QM_EXIT_EXTERNAL) {
+			external++;
+			printf("left to an external controller: %s: still runs "
+			    "on this node (status %s)\n", vm->name,
+			    vm->status_file);
+		} else if (vm->state != VM_DONE || vm->exit_code != 0) {
 			left++;
 			if (vm->state != VM_DONE)
 				printf("left behind: %s: not evicted (drain "
@@ -549,14 +559,17 @@ drain_summary(struct drain *d)
 				rc = rc > vm->exit_code ? rc : vm->exit_code;
 		} else if (strcmp(vm->action, "migrate") == 0)
 			moved++;
-		else if (strcmp(vm->action, "shutdown") == 0)
-			stopped++;
 		else
-			external++;
+			stopped++;
 	}
+	if (rc == QM_EXIT_OK && external > 0)
+		rc = QM_EXIT_EXTERNAL;
 	printf("drain: %zu VMs: %zu migrated, %zu shut down, %zu left to an "
 	    "external controller, %zu left behind\n", d->nvms, moved, stopped,
 	    external, left);
+	if (external + left > 0)
+		printf("drain: the node is not empty: %zu VMs left on it\n",
+		    external + left);
 	if (d->work_dir != NULL)
 		printf("drain: status and log files in %s\n", d->work_dir);
 	fflush(stdout);
@@ -565,8 +578,10 @@ drain_summary(struct drain *d)
 
 /*
  * Evacuates the node described by o->inventory.  Returns 0 when every VM
- * was evicted; else the worst exit status of the children (4 for one that
- * died or was never started), 1 for a bad inventory (nothing started).
+ * was evicted (none runs here any more); else the worst exit status of the
+ * children left behind (4 for one that died or was never started), 7 when
+ * the only VMs left are handed to an external controller, 1 for a bad
+ * inventory (nothing started).
  */
 int
 drain_run(const struct drain_options *o)

@@ -8,7 +8,9 @@
  *				shut down
  *	None			shut down (guest agent, else ACPI power
  *				button; quit after the grace period)
- *	External		record the request and touch nothing
+ *	External		record the request and touch nothing: the
+ *				eviction is handed over (phase HandedOver,
+ *				exit 7), the VM still runs on this node
  * The status document's "eviction" object says which strategy ran and
  * why: the policy, the labels, the pre-flight summary.  The policy set is
  * read once: the policy that chose the strategy also gives the migration
@@ -232,7 +234,11 @@ evict_migrate(struct evict *e, const char *why)
 	return mig_source_run(&mo);
 }
 
-/* External: the request is recorded, the VM untouched. */
+/*
+ * External: the request is recorded and the VM untouched.  It still runs
+ * here until the external controller moves it, so the eviction ends
+ * HandedOver with exit 7, never as done.
+ */
 static int
 evict_external(struct evict *e)
 {
@@ -249,10 +255,10 @@ evict_external(struct evict *e)
 	json_object_object_add(e->record, "evictionRequested",
 	    json_object_new_boolean(1));
 	record_str(e, "evacuationNodeName", host);
-	/* Pending: the VM waits for the external controller; still done. */
-	status_changed(&e->st, "eviction");
-	evict_report(e);
-	return QM_EXIT_OK;
+	status_note(&e->st, "eviction handed to an external controller "
+	    "(evictionStrategy External): the VM still runs on node %s", host);
+	status_set_phase(&e->st, PHASE_HANDED_OVER);
+	return evict_report(e);
 }
 
 /*
@@ -294,9 +300,9 @@ labels_to_json(const struct label *labels, size_t n)
 
 /*
  * Evicts one VM by its policy's strategy.  Returns the exit status
- * (README table): 0 done (migrated, shut down, or left to an external
- * controller), 1 usage or policy, 2 LiveMigrate of a VM that cannot move
- * (left running), 3..6 as qmigrate migrate.
+ * (README table): 0 done (migrated or shut down), 1 usage or policy, 2
+ * LiveMigrate of a VM that cannot move (left running), 3..6 as qmigrate
+ * migrate, 7 handed to an external controller (still running here).
  */
 int
 evict_run(const struct evict_options *o)

@@ -565,7 +565,7 @@ family(struct buf *b, const char *name, const char *type, const char *help)
 
 static const char *mig_phases[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
-	"Failed",
+	"Failed", "HandedOver",
 };
 static const char *mig_modes[] = { "PreCopy", "PostCopy", "Paused" };
 

@@ -24,6 +24,8 @@ enum qm_exit {
 	QM_EXIT_DATA = 4,		/* data plane failed, guest on the source */
 	QM_EXIT_ABORTED = 5,		/* aborted, guest on the source */
 	QM_EXIT_POSTCOPY_LOST = 6,	/* post-copy failed and not recovered */
+	QM_EXIT_EXTERNAL = 7,		/* eviction handed to an external
+					   controller: the VM still runs here */
 };
 
 /* A subcommand: src/cmd-*.c each export one, src/cmd.c lists them. */
@@ -201,6 +203,7 @@ enum mig_phase {
 	PHASE_RUNNING,
 	PHASE_SUCCEEDED,
 	PHASE_FAILED,
+	PHASE_HANDED_OVER,	/* evict, External: no migration, VM still here */
 };
 
 enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED };

@@ -17,7 +17,7 @@
 
 static const char *phase_names[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
-	"Failed",
+	"Failed", "HandedOver",
 };
 static const char *mode_names[] = { "PreCopy", "PostCopy", "Paused" };
 static const char *abort_names[] = { NULL, "Aborting", "Succeeded",
@@ -33,6 +33,14 @@ const char *
 status_mode_name(enum mig_mode mode)
 {
 	return mode_names[mode];
+}
+
+/* Whether the document is final: it has an end time and an exit code. */
+static int
+phase_ended(enum mig_phase phase)
+{
+	return phase == PHASE_SUCCEEDED || phase == PHASE_FAILED ||
+	    phase == PHASE_HANDED_OVER;
 }
 
 /* A random RFC 4122 version 4 uid, from the kernel's generator. */
@@ -97,7 +105,7 @@ status_set_phase(struct status *st, enum mig_phase phase)
 	if (st->phase == phase)
 		return;
 	st->phase = phase;
-	if (phase == PHASE_SUCCEEDED || phase == PHASE_FAILED)
+	if (phase_ended(phase))
 		st->end = now_realtime();
 	status_changed(st, "phase");
 }
@@ -225,6 +233,8 @@ status_exit_code(const struct status *st)
 {
 	switch (st->failure) {
 	case FAIL_NONE:
+		if (st->phase == PHASE_HANDED_OVER)
+			return QM_EXIT_EXTERNAL;
 		return st->phase == PHASE_SUCCEEDED ? QM_EXIT_OK :
 		    QM_EXIT_CONTROL;
 	case FAIL_NOT_MIGRATABLE:
@@ -338,7 +348,7 @@ status_to_json(const struct status *st)
 	    progress_to_json(&st->progress));
 	json_object_object_add(o, "decisions",
 	    json_object_get(st->decisions));
-	if (st->phase == PHASE_SUCCEEDED || st->phase == PHASE_FAILED)
+	if (phase_ended(st->phase))
 		json_object_object_add(o, "exitCode",
 		    json_object_new_int(status_exit_code(st)));
 	return o;

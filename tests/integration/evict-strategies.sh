@@ -4,7 +4,8 @@
 # agent; LiveMigrate moves a memguest (no corruption, the target keeps
 # counting) and refuses a blocked one (exit 2, left running);
 # LiveMigrateIfPossible shuts a blocked guest down (quit after the grace
-# period: memguest has no ACPI); External touches nothing.
+# period: memguest has no ACPI); External touches nothing and says the VM
+# is still here (phase HandedOver, exit 7).
 . "$top_srcdir/tests/lib.sh"
 need_cmd "$QEMU"
 [ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
@@ -76,15 +77,23 @@ status_has "$TMP/blk.status" '"strategy": ?"LiveMigrate"'
 qmp blk query-status | grep -Eq '"status": ?"running"' || fail "blocked VM not running"
 wait_progress "$TMP/blk.serial" 10
 
-# External: recorded, nothing touched.
+# External: recorded, nothing touched, handed over: the VM is still here,
+# and neither the exit status nor the status document says it is done.
 rc=0
 "$QMIGRATE" evict --qmp "$TMP/blk.qmp" --to "unix:$TMP/none.sock" \
 	--policy "$P" --label tier=ext --node node-a \
 	--status-file "$TMP/ext.status" >"$TMP/ext.out" 2>"$TMP/ext.err" || rc=$?
-[ "$rc" -eq 0 ] || fail "evict External: exit $rc: $(cat "$TMP/ext.err")"
+[ "$rc" -eq 7 ] || fail "evict External: exit $rc, expected 7: $(cat "$TMP/ext.err")"
 status_has "$TMP/ext.status" '"strategy": ?"External"'
 status_has "$TMP/ext.status" '"evictionRequested": ?true'
 status_has "$TMP/ext.status" '"evacuationNodeName": ?"node-a"'
+status_has "$TMP/ext.status" '"phase": ?"HandedOver"'
+status_has "$TMP/ext.status" '"completed": ?false'
+status_has "$TMP/ext.status" '"exitCode": ?7'
+status_has "$TMP/ext.status" '"endTimestamp": ?"'
+status_has "$TMP/ext.status" 'handed to an external controller \(evictionStrategy External\): the VM still runs on node node-a'
+grep -q 'the VM still runs on node node-a' "$TMP/ext.err" ||
+	fail "evict External: stderr does not say the VM is still here: $(cat "$TMP/ext.err")"
 qmp blk query-status | grep -Eq '"status": ?"running"' || fail "External touched the VM"
 wait_progress "$TMP/blk.serial" 10
 
