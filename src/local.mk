@@ -21,7 +21,8 @@ src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 integration_tests += tests/integration/evict-check.sh \
 	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh \
 	tests/integration/evict-default-policy.sh \
-	tests/integration/evict-drain-external.sh
+	tests/integration/evict-drain-external.sh \
+	tests/integration/evict-check-tcg.sh
 
 qmigrate_SOURCES = src/main.c
 # Everything but main.c also goes in a library so unit tests link the same

@@ -36,7 +36,7 @@ grep -q "^  MigrationBlocked: .*ivshmem" <<<"$out" ||
 	fail "blocked: no MigrationBlocked reason: $out"
 grep -q "^  DisksNotLiveMigratable: disk virtio0: $TMP/disk.qcow2 is on a local" <<<"$out" ||
 	fail "blocked: no DisksNotLiveMigratable reason for virtio0: $out"
-! grep -q "ro.qcow2\|ide" <<<"$out" ||
+! grep -q "ro.qcow2\|disk ide" <<<"$out" ||
 	fail "blocked: a read-only disk or the empty CD-ROM counted: $out"
 grep -qx 'StorageLiveMigratable: False' <<<"$out" || fail "blocked: $out"
 
