@@ -9,7 +9,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(
 	build-essential autoconf automake pkg-config
-	libjson-c-dev libev-dev libcap-ng-dev libssl-dev libcmocka-dev
+	libjson-c-dev libev-dev libcap-ng-dev libssl-dev libcmocka-dev libyaml-dev
 	qemu-system-x86 qemu-utils qemu-guest-agent busybox-static gcc-multilib
 	cpio gzip iproute2 openssl valgrind clang jq curl nftables time
 )

@@ -20,10 +20,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct policy_set	*set;
 	struct json_object	*o;
-	struct label		 vm[] = {
+	struct label		 vml[] = {
 		{ (char *)"app", (char *)"db" },
 		{ (char *)"tier", (char *)"gold" },
 	};
+	struct vm_ident		 vm = { .labels = vml, .nlabels = 2,
+	    .namespace = (char *)"prod" };
+	struct policy_choice	 choice;
 	struct label		*labels = NULL;
 	size_t			 i, nlabels = 0;
 	const char		*path;
@@ -41,8 +44,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)strlen(json_object_to_json_string(o));
 			json_object_put(o);
 		}
-		(void)policy_select(set, vm, 2, &why);
+		(void)policy_select(set, &vm, &why);
 		free(why);
+		policy_choose(set, &vm, &choice, 1);
+		policy_choice_free(&choice);
 		policy_set_free(set);
 	}
 

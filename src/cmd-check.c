@@ -48,23 +48,28 @@ cmd_check_exec(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "label", required_argument, NULL, 'l' },
 		{ "labels-file", required_argument, NULL, 'L' },
+		{ "namespace-label", required_argument, NULL, 'L' },
+		{ "namespace-labels-file", required_argument, NULL, 'L' },
+		{ "vmi", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char		*qmp_path = NULL, *policy_path = NULL;
-	struct label		*labels = NULL;
-	size_t			 nlabels = 0, i;
+	struct vm_ident		 vm;
+	size_t			 i;
 	struct policy_set	*set = NULL;
-	const struct policy	*p = NULL;
+	struct policy_choice	 choice;
 	struct mig_settings	 settings;
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
 	json_object		*conds = NULL, *doc;
-	char			*cause = NULL, *summary = NULL;
-	int			 ch, json = 0, rc;
+	char			*cause = NULL, *summary = NULL, *policy = NULL;
+	int			 ch, json = 0, rc, longindex;
 
+	memset(&vm, 0, sizeof vm);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+", longopts,
+	    &longindex)) != -1) {
 		switch (ch) {
 		case 'q':
 			qmp_path = optarg;
@@ -73,13 +78,9 @@ cmd_check_exec(int argc, char **argv)
 			policy_path = optarg;
 			break;
 		case 'l':
-			if (labels_option(optarg, &labels, &nlabels,
-			    &cause) != 0)
-				goto bad;
-			break;
 		case 'L':
-			if (labels_file_option(optarg, &labels, &nlabels,
-			    &cause) != 0)
+			if (vm_ident_option(&vm, longopts[longindex].name,
+			    optarg, &cause) != 0)
 				goto bad;
 			break;
 		case 'j':
@@ -100,21 +101,19 @@ cmd_check_exec(int argc, char **argv)
 		goto bad;
 	}
 
-	policy_defaults(&settings);
-	if (policy_path != NULL) {
-		set = policy_load(policy_path, &cause);
-		if (set == NULL) {
-			fprintf(stderr, "qmigrate check: %s\n", cause);
-			free(cause);
-			labels_free(labels, nlabels);
-			return QM_EXIT_USAGE;
-		}
-		p = policy_select(set, labels, nlabels, NULL);
-		if (p != NULL) {
-			mig_settings_free(&settings);
-			mig_settings_copy(&settings, &p->migration);
-		}
+	if (policy_path != NULL &&
+	    (set = policy_load(policy_path, &cause)) == NULL) {
+		fprintf(stderr, "qmigrate check: %s\n", cause);
+		free(cause);
+		vm_ident_free(&vm);
+		return QM_EXIT_USAGE;
 	}
+	policy_choose(set, &vm, &choice, 0);
+	mig_settings_copy(&settings, &choice.migration);
+	if (choice.policy != NULL)
+		policy = xstrdup(choice.policy->name);
+	policy_choice_free(&choice);
+	policy_set_free(set);
 
 	loop = ev_loop_new(EVFLAG_AUTO);
 	if (loop == NULL)
@@ -136,8 +135,8 @@ cmd_check_exec(int argc, char **argv)
 		doc = json_object_new_object();
 		json_object_object_add(doc, "qmp",
 		    json_object_new_string(qmp_path));
-		json_object_object_add(doc, "policy", p != NULL ?
-		    json_object_new_string(p->name) : NULL);
+		json_object_object_add(doc, "policy", policy != NULL ?
+		    json_object_new_string(policy) : NULL);
 		json_object_object_add(doc, "liveMigratable",
 		    json_object_new_boolean(rc));
 		json_object_object_add(doc, "summary",
@@ -157,21 +156,22 @@ cmd_check_exec(int argc, char **argv)
 	}
 	json_object_put(conds);
 	free(summary);
+	free(policy);
 	mig_settings_free(&settings);
-	policy_set_free(set);
-	labels_free(labels, nlabels);
+	vm_ident_free(&vm);
 	return rc;
 
 bad:
 	rc = cmd_usage_error(&cmd_check_entry, "%s", cause);
 	free(cause);
-	labels_free(labels, nlabels);
+	vm_ident_free(&vm);
 	return rc;
 }
 
 const struct cmd_entry cmd_check_entry = {
 	"check",
-	"--qmp PATH [--policy PATH] [--label K=V]... [--json]",
+	"--qmp PATH [--policy PATH] [--label K=V]... [--namespace-label K=V]... "
+	"[--vmi FILE] [--json]",
 	"Asks the running QEMU at --qmp PATH whether its guest can move live and\n"
 	"prints two conditions, LiveMigratable and StorageLiveMigratable, with\n"
 	"every reason found (KubeVirt's names): MigrationBlocked (QEMU's own\n"
@@ -184,7 +184,9 @@ const struct cmd_entry cmd_check_entry = {
 	"can let pages reach the target stale (TCGDirtyTrackingDefect).\n"
 	"\n"
 	"  --policy PATH     policy file or directory (sharedStoragePaths);\n"
-	"                    --label K=V / --labels-file F select the policy\n"
+	"                    --label K=V / --labels-file F / --namespace-label\n"
+	"                    K=V / --namespace-labels-file F / --vmi FILE\n"
+	"                    select the policy (policies/README.md)\n"
 	"  --json            one JSON document instead of text\n"
 	"\n"
 	"Exit status: 0 live-migratable, 1 usage, 2 not live-migratable,\n"

@@ -43,22 +43,23 @@ guest_memory(struct qmp_conn *qmp)
 	return bytes;
 }
 
-/* The bandwidth of the policy that selects labels; 0 when none does. */
+/*
+ * The bandwidth of the policy that selects vm, else the cluster's default
+ * (0: unlimited).
+ */
 static int
-policy_bandwidth(const char *path, struct label *labels, size_t nlabels,
-    uint64_t *bw, char **cause)
+policy_bandwidth(const char *path, const struct vm_ident *vm, uint64_t *bw,
+    char **cause)
 {
 	struct policy_set	*set;
-	const struct policy	*p;
-	char			*why = NULL;
+	struct policy_choice	 choice;
 
 	if ((set = policy_load(path, cause)) == NULL)
 		return -1;
-	p = policy_select(set, labels, nlabels, &why);
-	if (why != NULL)
-		log_info("policy: %s", why);
-	free(why);
-	*bw = p != NULL ? p->migration.bandwidth : 0;
+	policy_choose(set, vm, &choice, 1);
+	log_info("policy: %s", choice.why);
+	*bw = choice.migration.bandwidth;
+	policy_choice_free(&choice);
 	policy_set_free(set);
 	return 0;
 }
@@ -123,16 +124,21 @@ cmd_dirty_rate_exec(int argc, char **argv)
 		{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "labels-file", required_argument, NULL, OPT_LABEL },
+		{ "namespace-label", required_argument, NULL, OPT_LABEL },
+		{ "namespace-labels-file", required_argument, NULL,
+		    OPT_LABEL },
+		{ "vmi", required_argument, NULL, OPT_LABEL },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd_entry	*cmd = &cmd_dirty_rate_entry;
 	const char		*path = NULL, *mode = "page-sampling";
 	const char		*policy = NULL;
-	struct label		*labels = NULL, l;
-	size_t			 nlabels = 0;
+	struct vm_ident		 vm;
 	uint64_t		 u, bw = 0, memory;
 	int			 ch, seconds = 1, sample_pages = 0, json = 0;
+	int			 longindex;
 	int			 bw_set = 0, kvm, rc = QM_EXIT_OK;
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
@@ -141,8 +147,10 @@ cmd_dirty_rate_exec(int argc, char **argv)
 	double			 mbps;
 	char			*cause = NULL;
 
+	memset(&vm, 0, sizeof vm);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+", longopts,
+	    &longindex)) != -1) {
 		switch (ch) {
 		case OPT_QMP:
 			path = optarg;
@@ -188,16 +196,11 @@ cmd_dirty_rate_exec(int argc, char **argv)
 			policy = optarg;
 			break;
 		case OPT_LABEL:
-			if (labels_parse(optarg, &l, &cause) != 0 ||
-			    labels_add(&labels, &nlabels, l.key, l.value,
-			    &cause) != 0) {
-				free(l.key);
-				free(l.value);
+			if (vm_ident_option(&vm, longopts[longindex].name,
+			    optarg, &cause) != 0) {
 				rc = cmd_usage_error(cmd, "%s", cause);
 				goto out;
 			}
-			free(l.key);
-			free(l.value);
 			break;
 		case OPT_JSON:
 			json = 1;
@@ -223,7 +226,7 @@ cmd_dirty_rate_exec(int argc, char **argv)
 		goto out;
 	}
 	if (!bw_set && policy != NULL &&
-	    policy_bandwidth(policy, labels, nlabels, &bw, &cause) != 0) {
+	    policy_bandwidth(policy, &vm, &bw, &cause) != 0) {
 		fprintf(stderr, "qmigrate dirty-rate: %s\n", cause);
 		rc = QM_EXIT_USAGE;
 		goto out;
@@ -297,14 +300,14 @@ close:
 	ev_loop_destroy(loop);
 out:
 	free(cause);
-	labels_free(labels, nlabels);
+	vm_ident_free(&vm);
 	return rc;
 }
 
 const struct cmd_entry cmd_dirty_rate_entry = {
 	"dirty-rate",
 	"--qmp PATH [--seconds N] [--sample-pages N] [--mode M] "
-	"[--bandwidth B] [--policy P --label K=V...] [--json]",
+	"[--bandwidth B] [--policy P [--label K=V]... [--vmi FILE]] [--json]",
 	"Measures how fast the guest of the QEMU at --qmp PATH dirties its\n"
 	"memory (QEMU's calc-dirty-rate) and judges pre-copy against a\n"
 	"bandwidth: it converges when the dirty rate is below 0.8 x the\n"
@@ -316,7 +319,9 @@ const struct cmd_entry cmd_dirty_rate_entry = {
 	"  --mode M          page-sampling (default); dirty-bitmap and\n"
 	"                    dirty-ring need KVM (QEMU 7.2 crashes without)\n"
 	"  --bandwidth B     bytes/s, Ki/Mi/Gi/Ti suffix (default: the policy's\n"
-	"                    selected by --policy and --label, else unlimited)\n"
+	"                    selected by --policy and --label, --labels-file,\n"
+	"                    --namespace-label, --namespace-labels-file,\n"
+	"                    --vmi; else the cluster's; else unlimited)\n"
 	"  --json            one JSON document instead of text\n"
 	"\n"
 	"Exit status: 0 measured, 1 usage or refused mode, 3 QEMU failed.\n",

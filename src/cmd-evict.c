@@ -18,6 +18,9 @@ cmd_evict_exec(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "label", required_argument, NULL, 'l' },
 		{ "labels-file", required_argument, NULL, 'L' },
+		{ "namespace-label", required_argument, NULL, 'L' },
+		{ "namespace-labels-file", required_argument, NULL, 'L' },
+		{ "vmi", required_argument, NULL, 'L' },
 		{ "status-file", required_argument, NULL, 's' },
 		{ "events", no_argument, NULL, 'e' },
 		{ "node", required_argument, NULL, 'n' },
@@ -29,11 +32,12 @@ cmd_evict_exec(int argc, char **argv)
 	struct evict_options	 o;
 	uint64_t		 n;
 	char			*cause = NULL;
-	int			 ch, rc;
+	int			 ch, rc, longindex;
 
 	memset(&o, 0, sizeof o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+", longopts,
+	    &longindex)) != -1) {
 		switch (ch) {
 		case 'q':
 			o.qmp_path = optarg;
@@ -48,13 +52,9 @@ cmd_evict_exec(int argc, char **argv)
 			o.policy_path = optarg;
 			break;
 		case 'l':
-			if (labels_option(optarg, &o.labels, &o.nlabels,
-			    &cause) != 0)
-				goto bad;
-			break;
 		case 'L':
-			if (labels_file_option(optarg, &o.labels, &o.nlabels,
-			    &cause) != 0)
+			if (vm_ident_option(&o.vm, longopts[longindex].name,
+			    optarg, &cause) != 0)
 				goto bad;
 			break;
 		case 's':
@@ -114,22 +114,23 @@ cmd_evict_exec(int argc, char **argv)
 	if (o.slot_dir != NULL && o.max_parallel == 0)
 		o.max_parallel = SLOT_DEFAULT_MAX;
 	rc = evict_run(&o);
-	labels_free(o.labels, o.nlabels);
+	vm_ident_free(&o.vm);
 	return rc;
 
 bad:
 	rc = cmd_usage_error(&cmd_evict_entry, "%s", cause);
 	free(cause);
-	labels_free(o.labels, o.nlabels);
+	vm_ident_free(&o.vm);
 	return rc;
 }
 
 const struct cmd_entry cmd_evict_entry = {
 	"evict",
 	"--qmp PATH [--qga PATH] --to URI [--policy PATH] [--label K=V]... "
-	"[--status-file F] [--events]",
-	"Evicts the VM of the QEMU at --qmp PATH by the evictionStrategy of the\n"
-	"policy its labels select (none: the built-in default, None):\n"
+	"[--namespace-label K=V]... [--vmi FILE] [--status-file F] [--events]",
+	"Evicts the VM of the QEMU at --qmp PATH by its evictionStrategy: the\n"
+	"--vmi manifest's spec.evictionStrategy, else the policy's, else the\n"
+	"cluster's (a KubeVirt object among the policies), else None:\n"
 	"  LiveMigrate            migrate to URI, as qmigrate migrate; a VM that\n"
 	"                         cannot move is refused (exit 2) and left running\n"
 	"  LiveMigrateIfPossible  migrate when the pre-flight passes, else shut down\n"
@@ -145,6 +146,9 @@ const struct cmd_entry cmd_evict_entry = {
 	"                       " POLICY_DEFAULT_DIR " if it exists): the\n"
 	"                       policy that chose the strategy gives the\n"
 	"                       migration its settings\n"
+	"  --label K=V, --labels-file F, --namespace-label K=V,\n"
+	"  --namespace-labels-file F, --vmi FILE   select the policy\n"
+	"                       (policies/README.md)\n"
 	"  --status-file F      the status document; its \"eviction\" object says\n"
 	"                       which strategy ran and why\n"
 	"  --slot-dir DIR, --max-parallel N   node-wide limit on outbound\n"

@@ -37,6 +37,9 @@ struct drain_vm {
 	char			*log_file;
 	struct label		*labels;
 	size_t			 nlabels;
+	struct label		*ns_labels;	/* the drain's, then its own */
+	size_t			 nns_labels;
+	char			*vmi;
 
 	enum vm_state		 state;
 	pid_t			 pid;
@@ -59,6 +62,7 @@ struct drain {
 	size_t				 next;
 	int				 stopping;
 	int				 tty;
+	int				 max_parallel;
 	int				 drawn;		/* table lines on screen */
 	ev_timer			 refresh;
 	ev_signal			 sigint;
@@ -88,17 +92,56 @@ name_ok(const char *s)
 	    "0123456789._-") == n;
 }
 
-/* One inventory entry into vm.  Returns 0 or -1 with *cause. */
+/*
+ * An inventory entry's object of labels (key: "labels" or
+ * "namespaceLabels") added to *labels.  Returns 0 or -1 with *cause.
+ */
+static int
+drain_parse_labels(const char *file, size_t i, json_object *e,
+    const char *key, struct label **labels, size_t *n, char **cause)
+{
+	json_object *o;
+
+	if (!json_object_object_get_ex(e, key, &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object)) {
+		xasprintf(cause, "inventory %s: [%zu]: %s: expected an object "
+		    "of strings", file, i, key);
+		return -1;
+	}
+	json_object_object_foreach(o, lk, lv) {
+		char *why = NULL;
+
+		if (!json_object_is_type(lv, json_type_string)) {
+			xasprintf(cause, "inventory %s: [%zu]: %s.%s: expected "
+			    "a string", file, i, key, lk);
+			return -1;
+		}
+		if (labels_add(labels, n, lk, json_object_get_string(lv),
+		    &why) != 0) {
+			xasprintf(cause, "inventory %s: [%zu]: %s: %s", file,
+			    i, key, why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One inventory entry into vm, after the drain's namespace labels (ns, n).
+ * Returns 0 or -1 with *cause.
+ */
 static int
 drain_parse_vm(const char *file, size_t i, json_object *e, struct drain_vm *vm,
-    char **cause)
+    const struct label *ns, size_t nns, char **cause)
 {
-	static const char *fields[] = { "name", "qmp", "qga", "labels", "to",
-	    "statusFile", NULL };
+	static const char *fields[] = { "name", "qmp", "qga", "labels",
+	    "namespaceLabels", "vmi", "to", "statusFile", NULL };
 	static const char *required[] = { "name", "qmp", "to", NULL };
-	json_object	*labels;
 	const char	*s;
 	int		 k;
+	size_t		 j;
 
 	if (!json_object_is_type(e, json_type_object)) {
 		xasprintf(cause, "inventory %s: [%zu]: expected an object", file,
@@ -115,6 +158,7 @@ drain_parse_vm(const char *file, size_t i, json_object *e, struct drain_vm *vm,
 			return -1;
 		}
 		if (strcmp(key, "labels") != 0 &&
+		    strcmp(key, "namespaceLabels") != 0 &&
 		    !json_object_is_type(val, json_type_string)) {
 			xasprintf(cause, "inventory %s: [%zu]: %s: expected a "
 			    "string", file, i, key);
@@ -142,30 +186,18 @@ drain_parse_vm(const char *file, size_t i, json_object *e, struct drain_vm *vm,
 		vm->qga = xstrdup(s);
 	if ((s = field_str(e, "statusFile")) != NULL)
 		vm->status_file = xstrdup(s);
-	if (json_object_object_get_ex(e, "labels", &labels)) {
-		if (!json_object_is_type(labels, json_type_object)) {
-			xasprintf(cause, "inventory %s: [%zu]: labels: "
-			    "expected an object of strings", file, i);
-			return -1;
-		}
-		json_object_object_foreach(labels, lk, lv) {
-			char *why = NULL;
-
-			if (!json_object_is_type(lv, json_type_string)) {
-				xasprintf(cause, "inventory %s: [%zu]: "
-				    "labels.%s: expected a string", file, i,
-				    lk);
-				return -1;
-			}
-			if (labels_add(&vm->labels, &vm->nlabels, lk,
-			    json_object_get_string(lv), &why) != 0) {
-				xasprintf(cause, "inventory %s: [%zu]: "
-				    "labels: %s", file, i, why);
-				free(why);
-				return -1;
-			}
-		}
-	}
+	if ((s = field_str(e, "vmi")) != NULL)
+		vm->vmi = xstrdup(s);
+	if (drain_parse_labels(file, i, e, "labels", &vm->labels,
+	    &vm->nlabels, cause) != 0)
+		return -1;
+	/* The drain's own labels: already checked, at most 64, unique. */
+	for (j = 0; j < nns; j++)
+		(void)labels_add(&vm->ns_labels, &vm->nns_labels, ns[j].key,
+		    ns[j].value, cause);
+	if (drain_parse_labels(file, i, e, "namespaceLabels", &vm->ns_labels,
+	    &vm->nns_labels, cause) != 0)
+		return -1;
 	vm->progress = -1;
 	return 0;
 }
@@ -182,6 +214,8 @@ drain_vm_free(struct drain_vm *vm)
 	free(vm->reason);
 	free(vm->shown);
 	labels_free(vm->labels, vm->nlabels);
+	labels_free(vm->ns_labels, vm->nns_labels);
+	free(vm->vmi);
 }
 
 /* Reads the inventory strictly.  Returns 0 or -1 with *cause. */
@@ -211,7 +245,8 @@ drain_load(struct drain *d, const char *file, char **cause)
 	for (i = 0; i < n; i++) {
 		d->nvms = i + 1;
 		if (drain_parse_vm(file, i, json_object_array_get_idx(doc, i),
-		    &d->vms[i], cause) != 0) {
+		    &d->vms[i], d->o->vm.ns_labels, d->o->vm.nns_labels,
+		    cause) != 0) {
 			json_object_put(doc);
 			return -1;
 		}
@@ -230,17 +265,43 @@ drain_load(struct drain *d, const char *file, char **cause)
 }
 
 /*
+ * How many VMs at once: --max-parallel, else the cluster's limits (the
+ * policies' KubeVirt object: parallelOutboundMigrationsPerNode, and
+ * parallelMigrationsPerCluster since a drain is all the migrations
+ * qmigrate sees), else KubeVirt's default, 2.  Loading the policies also
+ * checks them before anything starts.  Returns 0 or -1 with *cause.
+ */
+static int
+drain_max_parallel(struct drain *d, char **cause)
+{
+	struct policy_set *set;
+
+	if ((set = policy_load_or_default(d->o->policy_path, cause)) == NULL)
+		return -1;
+	d->max_parallel = d->o->max_parallel;
+	if (d->max_parallel == 0) {
+		d->max_parallel = set->cluster.parallel_outbound_per_node;
+		if (set->cluster.parallel_per_cluster < d->max_parallel)
+			d->max_parallel = set->cluster.parallel_per_cluster;
+	}
+	policy_set_free(set);
+	return 0;
+}
+
+/*
  * Reads an inventory as drain_run() does and forgets it: the parser alone,
  * for the fuzz target.  Returns 0 or -1 with *cause set.
  */
 int
 drain_check_inventory(const char *file, char **cause)
 {
-	struct drain	 d;
-	size_t		 i;
-	int		 rc;
+	static const struct drain_options	 o;
+	struct drain				 d;
+	size_t					 i;
+	int					 rc;
 
 	memset(&d, 0, sizeof d);
+	d.o = &o;
 	rc = drain_load(&d, file, cause);
 	for (i = 0; i < d.nvms; i++)
 		drain_vm_free(&d.vms[i]);
@@ -383,7 +444,7 @@ drain_argv(struct drain *d, struct drain_vm *vm)
 	char	**av;
 	size_t	  n = 0, i;
 
-	av = xcalloc(24 + 2 * vm->nlabels, sizeof *av);
+	av = xcalloc(26 + 2 * (vm->nlabels + vm->nns_labels), sizeof *av);
 	av[n++] = xstrdup("qmigrate");
 	av[n++] = xstrdup("evict");
 	av[n++] = xstrdup("--qmp");
@@ -403,12 +464,21 @@ drain_argv(struct drain *d, struct drain_vm *vm)
 		xasprintf(&av[n++], "%s=%s", vm->labels[i].key,
 		    vm->labels[i].value);
 	}
+	for (i = 0; i < vm->nns_labels; i++) {
+		av[n++] = xstrdup("--namespace-label");
+		xasprintf(&av[n++], "%s=%s", vm->ns_labels[i].key,
+		    vm->ns_labels[i].value);
+	}
+	if (vm->vmi != NULL) {
+		av[n++] = xstrdup("--vmi");
+		av[n++] = xstrdup(vm->vmi);
+	}
 	av[n++] = xstrdup("--status-file");
 	av[n++] = xstrdup(vm->status_file);
 	av[n++] = xstrdup("--slot-dir");
 	av[n++] = xstrdup(d->o->slot_dir);
 	av[n++] = xstrdup("--max-parallel");
-	xasprintf(&av[n++], "%d", d->o->max_parallel);
+	xasprintf(&av[n++], "%d", d->max_parallel);
 	if (d->o->node != NULL) {
 		av[n++] = xstrdup("--node");
 		av[n++] = xstrdup(d->o->node);
@@ -468,7 +538,7 @@ static void
 drain_start_more(struct drain *d)
 {
 	while (!d->stopping && d->next < d->nvms &&
-	    d->running < (size_t)d->o->max_parallel)
+	    d->running < (size_t)d->max_parallel)
 		drain_spawn(d, &d->vms[d->next++]);
 }
 
@@ -594,7 +664,8 @@ drain_run(const struct drain_options *o)
 	memset(&d, 0, sizeof d);
 	d.o = o;
 	if (drain_load(&d, o->inventory, &cause) != 0 ||
-	    drain_files(&d, &cause) != 0) {
+	    drain_files(&d, &cause) != 0 ||
+	    drain_max_parallel(&d, &cause) != 0) {
 		fprintf(stderr, "qmigrate drain: %s\n", cause);
 		free(cause);
 		rc = QM_EXIT_USAGE;
@@ -610,7 +681,7 @@ drain_run(const struct drain_options *o)
 	ev_set_userdata(d.loop, &d);
 	d.tty = isatty(STDOUT_FILENO);
 	log_info("draining %zu VMs, at most %d at once (slots in %s)",
-	    d.nvms, o->max_parallel, o->slot_dir);
+	    d.nvms, d.max_parallel, o->slot_dir);
 	ev_timer_init(&d.refresh, on_refresh, DRAIN_REFRESH, DRAIN_REFRESH);
 	ev_timer_start(d.loop, &d.refresh);
 	ev_signal_init(&d.sigint, on_signal, SIGINT);

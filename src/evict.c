@@ -222,8 +222,7 @@ evict_migrate(struct evict *e, const char *why)
 	mo.qmp_path = e->o->qmp_path;
 	mo.uri = e->o->uri;
 	mo.policies = e->policies;
-	mo.labels = e->o->labels;
-	mo.nlabels = e->o->nlabels;
+	mo.vm = e->o->vm;	/* borrowed: mig_options_free() not called */
 	mo.status_file = e->o->status_file;
 	mo.events = e->o->events;
 	mo.timeout = e->o->timeout;
@@ -286,18 +285,6 @@ evict_can_migrate(struct evict *e, char **summary)
 	return rc;
 }
 
-static json_object *
-labels_to_json(const struct label *labels, size_t n)
-{
-	json_object	*o = json_object_new_object();
-	size_t		 i;
-
-	for (i = 0; i < n; i++)
-		json_object_object_add(o, labels[i].key,
-		    json_object_new_string(labels[i].value));
-	return o;
-}
-
 /*
  * Evicts one VM by its policy's strategy.  Returns the exit status
  * (README table): 0 done (migrated or shut down), 1 usage or policy, 2
@@ -309,8 +296,9 @@ evict_run(const struct evict_options *o)
 {
 	struct evict		 e;
 	struct policy_set	*set;
+	struct policy_choice	 choice;
 	const struct policy	*p;
-	char			*cause = NULL, *why = NULL, *summary = NULL;
+	char			*cause = NULL, *summary = NULL;
 	int			 rc;
 
 	memset(&e, 0, sizeof e);
@@ -321,31 +309,25 @@ evict_run(const struct evict_options *o)
 		free(cause);
 		return QM_EXIT_USAGE;
 	}
-	p = policy_select(set, o->labels, o->nlabels, &why);
-	policy_defaults(&e.settings);
-	e.strategy = POLICY_DEFAULT_EVICTION;
-	e.grace = POLICY_DEFAULT_GRACE_SECONDS;
-	if (p != NULL) {
-		e.strategy = p->eviction;
-		e.grace = p->termination_grace_seconds;
-		mig_settings_free(&e.settings);
-		mig_settings_copy(&e.settings, &p->migration);
-	}
+	policy_choose(set, &o->vm, &choice, 1);
+	p = choice.policy;
+	e.strategy = choice.eviction;
+	e.grace = choice.grace_seconds;
+	mig_settings_copy(&e.settings, &choice.migration);
 	e.record = json_object_new_object();
 	record_str(&e, "strategy", policy_eviction_name(e.strategy));
+	record_str(&e, "strategyFrom", choice.eviction_from);
 	record_str(&e, "policy", p != NULL ? p->name : NULL);
 	record_str(&e, "policyFile", p != NULL ? p->file : NULL);
 	json_object_object_add(e.record, "labels",
-	    labels_to_json(o->labels, o->nlabels));
-	if (why != NULL)
-		record_str(&e, "selection", why);
-	else
-		record_str(&e, "selection", "no policy matches: the built-in "
-		    "default strategy applies");
-	free(why);
-	log_info("eviction strategy %s (policy %s)",
-	    policy_eviction_name(e.strategy), p != NULL ? p->name :
-	    "none: built-in default");
+	    labels_to_json(o->vm.labels, o->vm.nlabels));
+	json_object_object_add(e.record, "namespaceLabels",
+	    labels_to_json(choice.ns_labels, choice.nns_labels));
+	record_str(&e, "selection", choice.why);
+	log_info("eviction strategy %s (from %s; policy %s)",
+	    policy_eviction_name(e.strategy), choice.eviction_from,
+	    p != NULL ? p->name : "none");
+	policy_choice_free(&choice);
 	e.policies = set;
 
 	if (e.strategy == EVICT_LIVE_MIGRATE) {

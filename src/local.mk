@@ -12,7 +12,9 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
-src_policy = src/policy-load.c src/policy-select.c src/cmd-policy.c
+src_policy = src/policy-parse.h src/policy-parse.c src/policy-settings.c \
+	src/policy-load.c src/policy-kube.c src/policy-select.c \
+	src/kube-vmi.c src/yaml-read.c src/quantity.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
 	src/exporter.h src/exporter.c src/cmd-exporter.c src/cmd-watch.c
 src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
@@ -32,7 +34,7 @@ libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
 	$(src_migrate) $(src_proxy_cmds) $(src_policy) $(src_observe) \
 	$(src_evict)
 qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
-	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(EV_LIBS) -lm
+	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(YAML_LIBS) $(EV_LIBS) -lm
 qmigrate_LDADD = $(qmigrate_libs)
 
 # Migration driver tests.

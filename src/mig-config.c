@@ -17,7 +17,7 @@ enum {
 	OPT_LABELS_FILE, OPT_STATUS_FILE, OPT_EVENTS, OPT_KEEP_PAUSED,
 	OPT_TIMEOUT, OPT_RECOVER_TIMEOUT, OPT_TLS_DIR, OPT_TLS_NAME,
 	OPT_TLS12, OPT_CONVERGENCE, OPT_SLOT_DIR, OPT_MAX_PARALLEL,
-	OPT_NBD,
+	OPT_NBD, OPT_NS_LABEL, OPT_NS_LABELS_FILE, OPT_VMI,
 };
 
 /*
@@ -35,6 +35,10 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "labels-file", required_argument, NULL, OPT_LABELS_FILE },
+		{ "namespace-label", required_argument, NULL, OPT_NS_LABEL },
+		{ "namespace-labels-file", required_argument, NULL,
+		    OPT_NS_LABELS_FILE },
+		{ "vmi", required_argument, NULL, OPT_VMI },
 		{ "status-file", required_argument, NULL, OPT_STATUS_FILE },
 		{ "events", no_argument, NULL, OPT_EVENTS },
 		{ "keep-paused", no_argument, NULL, OPT_KEEP_PAUSED },
@@ -52,13 +56,13 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 	};
 	char		*cause = NULL;
 	uint64_t	 n;
-	int		 ch, rc;
+	int		 ch, rc, longindex;
 
 	memset(o, 0, sizeof *o);
 	o->timeout = source ? 0 : 900;	/* KubeVirt's catch-all: 15 min */
 	o->recover_timeout = 120;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+", longopts, &longindex)) != -1) {
 		switch (ch) {
 		case OPT_QMP:
 			o->qmp_path = optarg;
@@ -73,13 +77,12 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 			o->policy_path = optarg;
 			break;
 		case OPT_LABEL:
-			if (labels_option(optarg, &o->labels, &o->nlabels,
-			    &cause) != 0)
-				goto bad;
-			break;
 		case OPT_LABELS_FILE:
-			if (labels_file_option(optarg, &o->labels,
-			    &o->nlabels, &cause) != 0)
+		case OPT_NS_LABEL:
+		case OPT_NS_LABELS_FILE:
+		case OPT_VMI:
+			if (vm_ident_option(&o->vm, longopts[longindex].name,
+			    optarg, &cause) != 0)
 				goto bad;
 			break;
 		case OPT_STATUS_FILE:
@@ -186,9 +189,7 @@ bad:
 void
 mig_options_free(struct mig_options *o)
 {
-	labels_free(o->labels, o->nlabels);
-	o->labels = NULL;
-	o->nlabels = 0;
+	vm_ident_free(&o->vm);
 }
 
 /*
@@ -205,27 +206,21 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 {
 	struct policy_set	*loaded = NULL;
 	const struct policy_set	*set = o->policies;
-	const struct policy	*p;
-	char			*why = NULL;
+	struct policy_choice	 choice;
 
-	policy_defaults(s);
 	if (set == NULL && o->policy_path != NULL) {
 		if ((loaded = policy_load(o->policy_path, cause)) == NULL)
 			return -1;
 		set = loaded;
 	}
-	if (set != NULL) {
-		p = policy_select(set, o->labels, o->nlabels, &why);
-		if (p != NULL) {
-			mig_settings_free(s);
-			mig_settings_copy(s, &p->migration);
-			st->policy_name = xstrdup(p->name);
-		}
-		if (why != NULL)
-			log_info("policy: %s", why);
-		free(why);
-		policy_set_free(loaded);
-	}
+	policy_choose(set, &o->vm, &choice, set != NULL);
+	mig_settings_copy(s, &choice.migration);
+	if (choice.policy != NULL)
+		st->policy_name = xstrdup(choice.policy->name);
+	if (choice.why != NULL)
+		log_info("policy: %s", choice.why);
+	policy_choice_free(&choice);
+	policy_set_free(loaded);
 	if (o->convergence_set)
 		s->convergence = o->convergence;
 	if (strncmp(o->uri, "tcp:", 4) == 0 && !s->disable_tls) {

@@ -1,7 +1,10 @@
 /*
- * policy-select.c: which policy applies to a VM, by its labels, with
- * KubeVirt's MigrationPolicy precedence, and the VM's labels themselves
- * (--label KEY=VALUE, --labels-file).
+ * policy-select.c: which policy applies to a VM, by its labels and its
+ * namespace's, with the precedence KubeVirt documents for MigrationPolicy;
+ * the effective settings (the cluster's defaults refined by that policy,
+ * the VMI's own evictionStrategy over both); and the VM's identity from
+ * the command line (--label, --labels-file, --namespace-label,
+ * --namespace-labels-file, --vmi).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,8 +14,6 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
-
-#define MAX_VALUE_LEN	253
 
 /* Appends one line to *text (malloc'd, NULL at first). */
 static void appendf(char **, const char *, ...)
@@ -48,131 +49,379 @@ label_find(const struct label *labels, size_t n, const char *key)
 	return NULL;
 }
 
+/* The labels a VM's namespace has, and where they came from. */
+struct ns_labels {
+	const struct label	*labels;
+	size_t			 n;
+	const char		*source;	/* NULL: none known */
+	char			*owned;		/* source text to free */
+};
+
 /*
- * Whether every selector label of p is among labels.  On a mismatch,
- * *reason (if not NULL) says which label failed; malloc'd.
+ * The VM's namespace labels: those given on the command line, else the
+ * labels of the Namespace manifest of set that has the --vmi's namespace
+ * as its name, else none.
+ */
+static void
+ns_labels_of(const struct policy_set *set, const struct vm_ident *vm,
+    struct ns_labels *ns)
+{
+	size_t i;
+
+	memset(ns, 0, sizeof *ns);
+	if (vm == NULL)
+		return;
+	if (vm->ns_source != NULL) {
+		ns->labels = vm->ns_labels;
+		ns->n = vm->nns_labels;
+		ns->source = vm->ns_source;
+		return;
+	}
+	for (i = 0; set != NULL && vm->namespace != NULL &&
+	    i < set->nnamespaces; i++) {
+		if (strcmp(set->namespaces[i].name, vm->namespace) != 0)
+			continue;
+		ns->labels = set->namespaces[i].labels;
+		ns->n = set->namespaces[i].nlabels;
+		xasprintf(&ns->owned, "Namespace %s (%s)", vm->namespace,
+		    set->namespaces[i].file);
+		ns->source = ns->owned;
+	}
+}
+
+/*
+ * Whether every label of sel is among labels.  On a mismatch, *reason
+ * (if not NULL) says which label failed, as "what" ("label", "namespace
+ * label"); malloc'd.
  */
 static int
-policy_matches(const struct policy *p, const struct label *labels,
-    size_t nlabels, char **reason)
+selector_matches(const struct label *sel, size_t nsel,
+    const struct label *labels, size_t n, const char *what, char **reason)
 {
 	const struct label	*l;
 	size_t			 i;
 
-	for (i = 0; i < p->nselector; i++) {
-		l = label_find(labels, nlabels, p->selector[i].key);
+	for (i = 0; i < nsel; i++) {
+		l = label_find(labels, n, sel[i].key);
 		if (l == NULL) {
 			if (reason != NULL)
-				xasprintf(reason, "label %s is not set, the "
-				    "policy wants \"%s\"", p->selector[i].key,
-				    p->selector[i].value);
+				xasprintf(reason, "%s %s is not set, the "
+				    "policy wants \"%s\"", what, sel[i].key,
+				    sel[i].value);
 			return 0;
 		}
-		if (strcmp(l->value, p->selector[i].value) != 0) {
+		if (strcmp(l->value, sel[i].value) != 0) {
 			if (reason != NULL)
-				xasprintf(reason, "label %s is \"%s\", the "
-				    "policy wants \"%s\"", l->key, l->value,
-				    p->selector[i].value);
+				xasprintf(reason, "%s %s is \"%s\", the "
+				    "policy wants \"%s\"", what, l->key,
+				    l->value, sel[i].value);
 			return 0;
 		}
 	}
 	return 1;
 }
 
-static char *
-selector_text(const struct policy *p)
+/* Whether both selectors of p match (a policy applies only then). */
+static int
+policy_matches(const struct policy *p, const struct vm_ident *vm,
+    const struct ns_labels *ns, char **reason)
 {
-	char	*text = NULL, *joined;
+	char *r = NULL;
+
+	if (!selector_matches(p->selector, p->nselector,
+	    vm != NULL ? vm->labels : NULL, vm != NULL ? vm->nlabels : 0,
+	    "label", reason))
+		return 0;
+	if (selector_matches(p->ns_selector, p->nns_selector, ns->labels,
+	    ns->n, "namespace label", reason != NULL ? &r : NULL))
+		return 1;
+	if (reason != NULL) {
+		if (ns->source == NULL)
+			xasprintf(reason, "%s (no namespace labels given: "
+			    "--namespace-label, --namespace-labels-file, or a "
+			    "Namespace manifest for the --vmi's namespace)", r);
+		else
+			xasprintf(reason, "%s (from %s)", r, ns->source);
+		free(r);
+	}
+	return 0;
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The keys of both selectors of p, sorted (byte order) into keys. */
+static size_t
+sorted_keys(const struct policy *p, const char **keys)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nselector; i++)
+		keys[n++] = p->selector[i].key;
+	for (i = 0; i < p->nns_selector; i++)
+		keys[n++] = p->ns_selector[i].key;
+	qsort(keys, n, sizeof *keys, cmp_key);
+	return n;
+}
+
+/* How one matching policy beats another (policy_beats()). */
+enum beat {
+	BEAT_NOT,	/* it does not */
+	BEAT_COUNT,	/* more matching labels */
+	BEAT_KEYS,	/* as many; its sorted keys come first */
+	BEAT_VMI,	/* the same keys; more of them are VMI labels */
+	BEAT_NAME,	/* the same keys and sides; its name sorts first */
+};
+
+/*
+ * Whether matching policy a beats matching policy b, by KubeVirt's
+ * documented precedence: the most matching labels (VMI plus namespace:
+ * since every label of a selector must match, the selectors' sizes); on a
+ * tie, the policy whose matching label keys, sorted, come first
+ * lexicographically.  Two policies can still tie if their keys are the
+ * same but on different sides: then the one with more VMI labels wins
+ * (KubeVirt puts VMI labels first), and last the smaller name (KubeVirt's
+ * own last resort).
+ */
+static enum beat
+policy_beats(const struct policy *a, const struct policy *b)
+{
+	const char	*ka[2 * POLICY_MAX_LABELS], *kb[2 * POLICY_MAX_LABELS];
+	size_t		 na, nb, i;
+	int		 c;
+
+	na = a->nselector + a->nns_selector;
+	nb = b->nselector + b->nns_selector;
+	if (na != nb)
+		return na > nb ? BEAT_COUNT : BEAT_NOT;
+	sorted_keys(a, ka);
+	sorted_keys(b, kb);
+	for (i = 0; i < na; i++)
+		if ((c = strcmp(ka[i], kb[i])) != 0)
+			return c < 0 ? BEAT_KEYS : BEAT_NOT;
+	if (a->nselector != b->nselector)
+		return a->nselector > b->nselector ? BEAT_VMI : BEAT_NOT;
+	return strcmp(a->name, b->name) < 0 ? BEAT_NAME : BEAT_NOT;
+}
+
+/* "k=v, k=v" (malloc'd); "" for none. */
+static char *
+labels_text(const struct label *l, size_t n)
+{
+	char	*text = xstrdup(""), *joined;
 	size_t	 i;
 
-	if (p->nselector == 0)
-		return xstrdup("empty selector, matches every VM");
-	for (i = 0; i < p->nselector; i++) {
-		xasprintf(&joined, "%s%s%s=%s", text == NULL ? "" : text,
-		    text == NULL ? "" : ", ", p->selector[i].key,
-		    p->selector[i].value);
+	for (i = 0; i < n; i++) {
+		xasprintf(&joined, "%s%s%s=%s", text, i == 0 ? "" : ", ",
+		    l[i].key, l[i].value);
 		free(text);
 		text = joined;
 	}
 	return text;
 }
 
+/* What p's selectors name, for the explanation.  Malloc'd. */
+static char *
+selector_text(const struct policy *p)
+{
+	char *vmi, *ns, *out;
+
+	if (p->nselector == 0 && p->nns_selector == 0)
+		return xstrdup("empty selector, matches every VM");
+	vmi = labels_text(p->selector, p->nselector);
+	ns = labels_text(p->ns_selector, p->nns_selector);
+	if (p->nns_selector == 0)
+		out = xstrdup(vmi);
+	else
+		xasprintf(&out, "%s%snamespace %s", vmi,
+		    p->nselector > 0 ? "; " : "", ns);
+	free(vmi);
+	free(ns);
+	return out;
+}
+
+/* p's sorted keys as "a, b, c".  Malloc'd. */
+static char *
+keys_text(const struct policy *p)
+{
+	const char	*keys[2 * POLICY_MAX_LABELS];
+	char		*text = xstrdup(""), *joined;
+	size_t		 n, i;
+
+	n = sorted_keys(p, keys);
+	for (i = 0; i < n; i++) {
+		xasprintf(&joined, "%s%s%s", text, i == 0 ? "" : ", ",
+		    keys[i]);
+		free(text);
+		text = joined;
+	}
+	return text;
+}
+
+/* One line on why p lost to best (both match). */
+static void
+explain_loser(char **why, const struct policy *p, const struct policy *best)
+{
+	size_t	 n = p->nselector + p->nns_selector;
+	char	*origin = policy_origin(p), *kp, *kb;
+
+	switch (policy_beats(best, p)) {
+	case BEAT_COUNT:
+		appendf(why, "  policy \"%s\" (%s) matches %zu label%s, fewer "
+		    "than \"%s\"", p->name, origin, n, n == 1 ? "" : "s",
+		    best->name);
+		break;
+	case BEAT_KEYS:
+		kp = keys_text(p);
+		kb = keys_text(best);
+		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s, "
+		    "but the matching keys of \"%s\" sort first (%s before "
+		    "%s)", p->name, origin, n, n == 1 ? "" : "s", best->name,
+		    kb, kp);
+		free(kp);
+		free(kb);
+		break;
+	case BEAT_VMI:
+		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s "
+		    "with the same keys, but \"%s\" matches more VM labels",
+		    p->name, origin, n, n == 1 ? "" : "s", best->name);
+		break;
+	case BEAT_NAME:
+	case BEAT_NOT:
+		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s "
+		    "with the same keys, but \"%s\" sorts first by name",
+		    p->name, origin, n, n == 1 ? "" : "s", best->name);
+		break;
+	}
+	free(origin);
+}
+
 /*
- * Picks the policy for a VM with these labels (KubeVirt's precedence):
- * a policy applies when every one of its selector labels is among the VM's
- * labels; the one with the most selector labels wins; ties go to the
- * lexicographically smallest name (strcmp).  Returns NULL when none applies
- * (or set is NULL): the caller uses policy_defaults(), POLICY_DEFAULT_EVICTION
- * and POLICY_DEFAULT_GRACE_SECONDS.  If why is not NULL, *why receives a
- * malloc'd explanation, one line for the outcome and one per other policy.
+ * Picks the policy for a VM (vm may be NULL: no labels), by KubeVirt's
+ * precedence (policy_beats()): a policy applies when every label of both
+ * its selectors matches.  Returns NULL when none applies (or set is
+ * NULL): the cluster's defaults apply.  If why is not NULL, *why receives
+ * a malloc'd explanation, one line for the outcome and one per other
+ * policy.
  */
 const struct policy *
-policy_select(const struct policy_set *set, const struct label *labels,
-    size_t nlabels, char **why)
+policy_select(const struct policy_set *set, const struct vm_ident *vm,
+    char **why)
 {
 	const struct policy	*best = NULL, *p;
-	size_t			 i;
-	char			*reason, *sel;
+	struct ns_labels	 ns;
+	size_t			 i, n;
+	char			*reason, *sel, *origin;
 
+	ns_labels_of(set, vm, &ns);
 	for (i = 0; set != NULL && i < set->npolicies; i++) {
 		p = &set->policies[i];
-		if (!policy_matches(p, labels, nlabels, NULL))
+		if (!policy_matches(p, vm, &ns, NULL))
 			continue;
-		if (best == NULL || p->nselector > best->nselector ||
-		    (p->nselector == best->nselector &&
-		    strcmp(p->name, best->name) < 0))
+		if (best == NULL || policy_beats(p, best) != BEAT_NOT)
 			best = p;
 	}
-	if (why == NULL)
+	if (why == NULL) {
+		free(ns.owned);
 		return best;
+	}
 
 	*why = NULL;
-	if (set == NULL || set->npolicies == 0) {
+	if (set == NULL || set->npolicies == 0)
 		appendf(why, "no policies loaded: the defaults apply");
-		return NULL;
-	}
-	if (best == NULL)
+	else if (best == NULL)
 		appendf(why, "no policy matches: the defaults apply");
 	else {
 		sel = selector_text(best);
+		origin = policy_origin(best);
+		n = best->nselector + best->nns_selector;
 		appendf(why, "policy \"%s\" (%s) applies: %zu label%s "
-		    "matched (%s)", best->name, best->file, best->nselector,
-		    best->nselector == 1 ? "" : "s", sel);
+		    "matched (%s)", best->name, origin, n, n == 1 ? "" : "s",
+		    sel);
+		free(origin);
 		free(sel);
 	}
-	for (i = 0; i < set->npolicies; i++) {
+	for (i = 0; set != NULL && i < set->npolicies; i++) {
 		p = &set->policies[i];
 		if (p == best)
 			continue;
-		if (!policy_matches(p, labels, nlabels, &reason)) {
-			appendf(why, "  policy \"%s\" (%s) does not match: %s",
-			    p->name, p->file, reason);
-			free(reason);
-		} else if (p->nselector < best->nselector)
-			appendf(why, "  policy \"%s\" (%s) matches %zu "
-			    "label%s, fewer than \"%s\"", p->name, p->file,
-			    p->nselector, p->nselector == 1 ? "" : "s",
-			    best->name);
-		else
-			appendf(why, "  policy \"%s\" (%s) also matches %zu "
-			    "label%s, but \"%s\" sorts first", p->name,
-			    p->file, p->nselector,
-			    p->nselector == 1 ? "" : "s", best->name);
+		if (policy_matches(p, vm, &ns, &reason)) {
+			explain_loser(why, p, best);
+			continue;
+		}
+		origin = policy_origin(p);
+		appendf(why, "  policy \"%s\" (%s) does not match: %s",
+		    p->name, origin, reason);
+		free(origin);
+		free(reason);
 	}
+	free(ns.owned);
 	return best;
 }
 
-static int
-value_ok(const char *v)
+/*
+ * What applies to vm: the policy policy_select() picks; its settings over
+ * the cluster's defaults (set's KubeVirt object, or KubeVirt's built-in
+ * ones; set may be NULL); the eviction strategy and grace period of the
+ * VMI's own spec, else the policy's qmigrate.io/ annotations, else the
+ * cluster's (built-in: None, 30 s).  With explain, choice->why says why.
+ * Free with policy_choice_free().
+ */
+void
+policy_choose(const struct policy_set *set, const struct vm_ident *vm,
+    struct policy_choice *choice, int explain)
 {
-	size_t len = strlen(v), i;
+	const struct policy	*p;
+	struct ns_labels	 ns;
 
-	if (len > MAX_VALUE_LEN)
-		return 0;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
-			return 0;
-	return 1;
+	memset(choice, 0, sizeof *choice);
+	p = choice->policy = policy_select(set, vm, explain ? &choice->why :
+	    NULL);
+	if (set != NULL)
+		mig_settings_copy(&choice->migration, &set->cluster.migration);
+	else
+		policy_defaults(&choice->migration);
+	if (p != NULL)
+		mig_settings_overlay(&choice->migration, &p->migration);
+
+	if (vm != NULL && vm->eviction_set) {
+		choice->eviction = vm->eviction;
+		choice->eviction_from = "the VMI's spec.evictionStrategy";
+	} else if (p != NULL && p->eviction_set) {
+		choice->eviction = p->eviction;
+		choice->eviction_from = "the policy";
+	} else if (set != NULL && set->cluster.file != NULL) {
+		choice->eviction = set->cluster.eviction;
+		choice->eviction_from = "the KubeVirt object's "
+		    "spec.configuration.evictionStrategy";
+	} else {
+		choice->eviction = POLICY_DEFAULT_EVICTION;
+		choice->eviction_from = "the built-in default";
+	}
+	if (vm != NULL && vm->grace_set)
+		choice->grace_seconds = vm->grace_seconds;
+	else if (p != NULL && p->grace_set)
+		choice->grace_seconds = p->termination_grace_seconds;
+	else
+		choice->grace_seconds = POLICY_DEFAULT_GRACE_SECONDS;
+
+	ns_labels_of(set, vm, &ns);
+	choice->ns_labels = ns.labels;
+	choice->nns_labels = ns.n;
+	if (ns.source != NULL && explain)
+		appendf(&choice->why, "namespace labels from %s", ns.source);
+	free(ns.owned);
+}
+
+void
+policy_choice_free(struct policy_choice *choice)
+{
+	mig_settings_free(&choice->migration);
+	free(choice->why);
+	memset(choice, 0, sizeof *choice);
 }
 
 /*
@@ -197,10 +446,9 @@ labels_parse(const char *kv, struct label *out, char **cause)
 		free(key);
 		return -1;
 	}
-	if (!value_ok(eq + 1)) {
-		xasprintf(cause, "label %s: bad value: expected at most %d "
-		    "characters without control characters", key,
-		    MAX_VALUE_LEN);
+	if (!policy_label_value_ok(eq + 1)) {
+		xasprintf(cause, "label %s: bad value: expected at most 253 "
+		    "characters without control characters", key);
 		free(key);
 		return -1;
 	}
@@ -245,55 +493,64 @@ labels_free(struct label *labels, size_t n)
 	free(labels);
 }
 
+/* The labels as a JSON object.  Returns a new reference. */
+struct json_object *
+labels_to_json(const struct label *labels, size_t n)
+{
+	struct json_object	*o = json_object_new_object();
+	size_t			 i;
+
+	for (i = 0; i < n; i++)
+		json_object_object_add(o, labels[i].key,
+		    json_object_new_string(labels[i].value));
+	return o;
+}
+
 /*
- * Reads a labels file: a JSON object of strings, {"app": "db"} (comments
- * allowed, at most 1 MiB and POLICY_MAX_LABELS labels).  Sets *out and *n
- * (free with labels_free()); does not read them.  Returns 0 or -1 with
- * *cause naming the file and the label.
+ * An object of label names to strings (at most POLICY_MAX_LABELS) into
+ * *out and *n (free with labels_free()).  Errors read "WHAT PATH: ...".
+ * Returns 0 or -1.
  */
 int
-labels_load_file(const char *path, struct label **out, size_t *n,
-    char **cause)
+labels_from_json(const char *what, const char *path, struct json_object *o,
+    struct label **out, size_t *n, char **cause)
 {
-	struct json_object	*o;
-	struct label		*labels = NULL;
-	size_t			 nlabels = 0;
-	const char		*what;
+	struct label	*labels = NULL;
+	size_t		 nlabels = 0;
+	const char	*got;
 
 	*out = NULL;
 	*n = 0;
-	if ((o = policy_read_json("labels", path, cause)) == NULL)
-		return -1;
 	if (!json_object_is_type(o, json_type_object)) {
-		xasprintf(cause, "labels %s: expected a JSON object of label "
-		    "names to string values", path);
-		goto fail;
+		xasprintf(cause, "%s %s: expected an object of label names to "
+		    "string values", what, path);
+		return -1;
 	}
 	json_object_object_foreach(o, key, val) {
 		if (nlabels >= POLICY_MAX_LABELS) {
-			xasprintf(cause, "labels %s: more than %d labels",
+			xasprintf(cause, "%s %s: more than %d labels", what,
 			    path, POLICY_MAX_LABELS);
 			goto fail;
 		}
 		if (!policy_label_key_ok(key)) {
-			xasprintf(cause, "labels %s: \"%.64s\": bad label name: "
+			xasprintf(cause, "%s %s: \"%.64s\": bad label name: "
 			    "expected 1 to 253 characters without spaces, '=' "
-			    "or control characters", path, key);
+			    "or control characters", what, path, key);
 			goto fail;
 		}
 		if (!json_object_is_type(val, json_type_string)) {
-			what = json_object_to_json_string_ext(val,
+			got = json_object_to_json_string_ext(val,
 			    JSON_C_TO_STRING_PLAIN);
-			xasprintf(cause, "labels %s: %s: expected a string, "
-			    "got %.64s", path, key, what);
+			xasprintf(cause, "%s %s: %s: expected a string, got "
+			    "%.64s", what, path, key, got);
 			goto fail;
 		}
 		if (strlen(json_object_get_string(val)) !=
 		    (size_t)json_object_get_string_len(val) ||
-		    !value_ok(json_object_get_string(val))) {
-			xasprintf(cause, "labels %s: %s: bad value: expected at "
-			    "most %d characters without control characters",
-			    path, key, MAX_VALUE_LEN);
+		    !policy_label_value_ok(json_object_get_string(val))) {
+			xasprintf(cause, "%s %s: %s: bad value: expected at "
+			    "most 253 characters without control characters",
+			    what, path, key);
 			goto fail;
 		}
 		labels = xreallocarray(labels, nlabels + 1, sizeof *labels);
@@ -301,46 +558,124 @@ labels_load_file(const char *path, struct label **out, size_t *n,
 		labels[nlabels].value = xstrdup(json_object_get_string(val));
 		nlabels++;
 	}
-	json_object_put(o);
 	*out = labels;
 	*n = nlabels;
 	return 0;
 fail:
-	json_object_put(o);
 	labels_free(labels, nlabels);
 	return -1;
 }
 
 /*
- * The --label KEY=VALUE option of migrate, check and evict: appends it to
- * *labels.  Returns 0, or -1 with *cause naming the label.
+ * Reads a labels file: an object of strings, {"app": "db"}, in JSON
+ * (comments allowed) or YAML, at most 1 MiB and POLICY_MAX_LABELS labels.
+ * Sets *out and *n (free with labels_free()).  Returns 0 or -1 with
+ * *cause naming the file and the label.
  */
 int
-labels_option(const char *kv, struct label **labels, size_t *n, char **cause)
+labels_load_file(const char *path, struct label **out, size_t *n,
+    char **cause)
 {
-	struct label	l;
-	int		rc;
+	struct yaml_docs	docs;
+	int			rc;
 
-	if (labels_parse(kv, &l, cause) != 0)
+	*out = NULL;
+	*n = 0;
+	if (policy_read_docs("labels", path, &docs, cause) == -1)
 		return -1;
-	rc = labels_add(labels, n, l.key, l.value, cause);
-	free(l.key);
-	free(l.value);
+	if (docs.n != 1 || docs.docs[0] == NULL) {
+		xasprintf(cause, "labels %s: expected one object of label "
+		    "names to string values", path);
+		rc = -1;
+	} else
+		rc = labels_from_json("labels", path, docs.docs[0], out, n,
+		    cause);
+	yaml_docs_free(&docs);
 	return rc;
 }
 
+/* Adds labels (n) to *to, refusing one given twice.  Returns 0 or -1. */
+static int
+labels_merge(struct label **to, size_t *nto, const struct label *labels,
+    size_t n, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (labels_add(to, nto, labels[i].key, labels[i].value,
+		    cause) != 0)
+			return -1;
+	return 0;
+}
+
+static void
+ns_source_add(struct vm_ident *vm, const char *source)
+{
+	char *joined;
+
+	if (vm->ns_source == NULL) {
+		vm->ns_source = xstrdup(source);
+		return;
+	}
+	if (strstr(vm->ns_source, source) != NULL)
+		return;
+	xasprintf(&joined, "%s and %s", vm->ns_source, source);
+	free(vm->ns_source);
+	vm->ns_source = joined;
+}
+
 /*
- * The --labels-file FILE option: loads *labels from FILE, which must come
- * before any --label (it would replace them).  Returns 0, or -1 with
- * *cause.
+ * One of the options that say what a VM is (option without its dashes):
+ * label KEY=VALUE, labels-file FILE, namespace-label KEY=VALUE,
+ * namespace-labels-file FILE, vmi FILE.  A label given twice (in any of
+ * them) is refused.  Returns 0, or -1 with *cause.
  */
 int
-labels_file_option(const char *path, struct label **labels, size_t *n,
+vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
     char **cause)
 {
-	if (*labels != NULL) {
-		*cause = xstrdup("--labels-file: give it before any --label");
-		return -1;
-	}
-	return labels_load_file(path, labels, n, cause);
+	struct label	 l, *labels = NULL;
+	size_t		 n = 0;
+	int		 ns = strncmp(option, "namespace-", 10) == 0, rc;
+
+	if (strcmp(option, "vmi") == 0)
+		return kube_vmi_load(arg, vm, cause);
+	if (strcmp(option, "label") == 0 ||
+	    strcmp(option, "namespace-label") == 0) {
+		if (labels_parse(arg, &l, cause) != 0)
+			return -1;
+		labels = &l;
+		n = 1;
+		rc = 0;
+	} else if (strcmp(option, "labels-file") == 0)
+		rc = labels_load_file(arg, &labels, &n, cause);
+	else if (strcmp(option, "namespace-labels-file") == 0)
+		rc = kube_namespace_labels_load(arg, &labels, &n, cause);
+	else
+		fatalx("vm_ident_option: unknown option %s", option);
+	if (rc == 0 && ns) {
+		rc = labels_merge(&vm->ns_labels, &vm->nns_labels, labels, n,
+		    cause);
+		ns_source_add(vm, strcmp(option, "namespace-label") == 0 ?
+		    "--namespace-label" : arg);
+	} else if (rc == 0)
+		rc = labels_merge(&vm->labels, &vm->nlabels, labels, n, cause);
+	if (labels == &l) {
+		free(l.key);
+		free(l.value);
+	} else
+		labels_free(labels, n);
+	return rc;
+}
+
+void
+vm_ident_free(struct vm_ident *vm)
+{
+	labels_free(vm->labels, vm->nlabels);
+	labels_free(vm->ns_labels, vm->nns_labels);
+	free(vm->ns_source);
+	free(vm->vmi_file);
+	free(vm->name);
+	free(vm->namespace);
+	memset(vm, 0, sizeof *vm);
 }

@@ -13,6 +13,7 @@
 
 struct ev_loop;
 struct json_object;
+struct yaml_docs;
 struct qmp_conn;
 
 /* Exit statuses: the table in the migration driver's issue. */
@@ -75,7 +76,27 @@ struct mig_settings {
 	char	      **shared_storage_paths;	/* NULL-terminated, may be NULL */
 	enum block_migration block_migration;	/* local disks: mig-disks.c */
 	char	      **disks;		/* node names or files; may be NULL */
+	unsigned	set;		/* MIG_SET_*: the fields given explicitly */
 };
+
+/*
+ * The fields a policy or the cluster's KubeVirt object gives explicitly
+ * (mig_settings.set): only these refine the defaults beneath them
+ * (mig_settings_overlay()), as KubeVirt overlays a policy's non-nil fields.
+ */
+#define MIG_SET_BANDWIDTH	0x0001
+#define MIG_SET_COMPLETION	0x0002
+#define MIG_SET_PROGRESS	0x0004
+#define MIG_SET_DOWNTIME	0x0008
+#define MIG_SET_AUTO_CONVERGE	0x0010
+#define MIG_SET_POST_COPY	0x0020
+#define MIG_SET_DISRUPTION	0x0040
+#define MIG_SET_MULTIFD		0x0080
+#define MIG_SET_DISABLE_TLS	0x0100
+#define MIG_SET_CONVERGENCE	0x0200
+#define MIG_SET_SHARED_PATHS	0x0400
+#define MIG_SET_BLOCK_MIGRATION	0x0800
+#define MIG_SET_DISKS		0x1000
 
 /* Elements of a fixed-size array. */
 #define NITEMS(a) (sizeof (a) / sizeof (a)[0])
@@ -87,14 +108,48 @@ struct label {
 	char	*value;
 };
 
+/*
+ * One policy: qmigrate's JSON shape or a KubeVirt MigrationPolicy, read
+ * into the same model.  Its migration settings are over the built-in
+ * defaults, with .set naming the fields it gives.
+ */
 struct policy {
 	char			*name;
 	char			*file;		/* where it was read from */
-	struct label		*selector;	/* selector.labels */
+	size_t			 doc;		/* document number, 0: JSON shape */
+	long			 item;		/* index in a kind: List, or -1 */
+	struct label		*selector;	/* the VM's (VMI's) labels */
 	size_t			 nselector;
+	struct label		*ns_selector;	/* its namespace's labels */
+	size_t			 nns_selector;
 	enum eviction_strategy	 eviction;
+	int			 eviction_set;
 	uint64_t		 termination_grace_seconds;
+	int			 grace_set;
 	struct mig_settings	 migration;
+	char			*unapplied;	/* fields read, not carried out */
+};
+
+/* A kind: Namespace manifest of a policy directory: its labels by name. */
+struct kube_namespace {
+	char			*name;
+	char			*file;
+	struct label		*labels;
+	size_t			 nlabels;
+};
+
+/*
+ * What policies refine: KubeVirt's defaults, or a kind: KubeVirt
+ * manifest's spec.configuration (migrations, evictionStrategy).
+ */
+struct cluster_config {
+	char			*file;		/* NULL: built-in defaults */
+	char			*name;
+	struct mig_settings	 migration;	/* complete, over the defaults */
+	enum eviction_strategy	 eviction;
+	int			 parallel_per_cluster;
+	int			 parallel_outbound_per_node;
+	char			*unapplied;
 };
 
 /* Bounds on policy input and what applies when no policy matches. */
@@ -104,11 +159,51 @@ struct policy {
 #define POLICY_DEFAULT_EVICTION	EVICT_NONE	/* KubeVirt's cluster default */
 #define POLICY_DEFAULT_GRACE_SECONDS 30		/* KubeVirt's VMI default */
 
-/* Every policy of a file or directory, sorted by name (policy_load()). */
+#define CLUSTER_DEFAULT_PARALLEL	5	/* parallelMigrationsPerCluster */
+#define CLUSTER_DEFAULT_OUTBOUND	2	/* ...OutboundMigrationsPerNode */
+
+/*
+ * Every policy of a file or directory, sorted by name (policy_load()),
+ * with the namespaces and cluster defaults found beside them.
+ */
 struct policy_set {
-	char		*path;
-	struct policy	*policies;
-	size_t		 npolicies;
+	char			*path;
+	struct policy		*policies;
+	size_t			 npolicies;
+	struct kube_namespace	*namespaces;
+	size_t			 nnamespaces;
+	struct cluster_config	 cluster;
+};
+
+/*
+ * What selects a VM's policy and what its own manifest says: --label,
+ * --labels-file, --namespace-label, --namespace-labels-file, --vmi.
+ */
+struct vm_ident {
+	struct label		*labels;
+	size_t			 nlabels;
+	struct label		*ns_labels;
+	size_t			 nns_labels;
+	char			*ns_source;	/* the flag or file, or NULL */
+	char			*vmi_file;
+	char			*name;		/* the --vmi's metadata */
+	char			*namespace;
+	int			 eviction_set;	/* its spec.evictionStrategy */
+	enum eviction_strategy	 eviction;
+	int			 grace_set;
+	uint64_t		 grace_seconds;
+};
+
+/* What applies to one VM (policy_choose()). */
+struct policy_choice {
+	const struct policy	*policy;	/* NULL: none matches */
+	struct mig_settings	 migration;	/* effective; owned */
+	enum eviction_strategy	 eviction;
+	const char		*eviction_from;	/* which object said so */
+	uint64_t		 grace_seconds;
+	const struct label	*ns_labels;	/* the namespace labels used */
+	size_t			 nns_labels;
+	char			*why;		/* if asked: one line each */
 };
 
 /*
@@ -318,8 +413,7 @@ struct mig_options {
 	const char	*policy_path;	/* NULL: built-in defaults */
 	const struct policy_set *policies; /* loaded by the caller (evict):
 					   used instead of policy_path */
-	struct label	*labels;
-	size_t		 nlabels;
+	struct vm_ident	 vm;		/* what selects the policy */
 	const char	*status_file;
 	int		 events;
 	int		 keep_paused;	/* incoming: do not resume a paused guest */
@@ -527,31 +621,69 @@ void	 policy_defaults(struct mig_settings *);
 void	 mig_settings_free(struct mig_settings *);
 void	 mig_settings_copy(struct mig_settings *dst,
 	    const struct mig_settings *src);
+void	 mig_settings_overlay(struct mig_settings *dst,
+	    const struct mig_settings *src);
 struct json_object *mig_settings_to_json(const struct mig_settings *);
+struct policy_set *policy_set_new(const char *path);
 struct policy_set *policy_load(const char *path, char **cause);
 struct policy_set *policy_load_or_default(const char *path, char **cause);
 void	 policy_set_free(struct policy_set *);
+void	 policy_clear(struct policy *);
 struct json_object *policy_to_json(const struct policy *);
+char	*policy_origin(const struct policy *);
 int	 policy_parse_bandwidth(const char *s, uint64_t *out);
 const char *policy_eviction_name(enum eviction_strategy);
 const char *policy_convergence_name(enum ctl_kind);
 int	 policy_label_key_ok(const char *key);
+int	 policy_label_value_ok(const char *value);
+char	*policy_read_file(const char *what, const char *path, size_t *len,
+	    char **cause);
 struct json_object *policy_read_json(const char *what, const char *path,
 	    char **cause);
+int	 policy_read_docs(const char *what, const char *path,
+	    struct yaml_docs *, char **cause);
+
+/* policy-kube.c: KubeVirt's objects in a policy file or directory */
+int	 policy_kube_doc(struct policy_set *, const char *file, size_t doc,
+	    int yaml, struct json_object *, char **cause);
+
+/* kube-vmi.c: --vmi FILE, --namespace-labels-file FILE */
+int	 kube_vmi_load(const char *path, struct vm_ident *, char **cause);
+int	 kube_namespace_labels_load(const char *path, struct label **out,
+	    size_t *n, char **cause);
 
 /* policy-select.c */
 const struct policy *policy_select(const struct policy_set *,
-	    const struct label *labels, size_t nlabels, char **why);
+	    const struct vm_ident *, char **why);
+void	 policy_choose(const struct policy_set *, const struct vm_ident *,
+	    struct policy_choice *, int explain);
+void	 policy_choice_free(struct policy_choice *);
 int	 labels_parse(const char *kv, struct label *out, char **cause);
 int	 labels_add(struct label **labels, size_t *n, const char *key,
 	    const char *value, char **cause);
 int	 labels_load_file(const char *path, struct label **out, size_t *n,
 	    char **cause);
-int	 labels_option(const char *kv, struct label **labels, size_t *n,
+int	 labels_from_json(const char *what, const char *path,
+	    struct json_object *, struct label **out, size_t *n,
 	    char **cause);
-int	 labels_file_option(const char *path, struct label **labels,
-	    size_t *n, char **cause);
 void	 labels_free(struct label *labels, size_t n);
+struct json_object *labels_to_json(const struct label *, size_t n);
+int	 vm_ident_option(struct vm_ident *, const char *option,
+	    const char *arg, char **cause);
+void	 vm_ident_free(struct vm_ident *);
+
+/* yaml-read.c */
+#define YAML_MAX_DEPTH	64
+struct yaml_docs {
+	struct json_object	**docs;	/* NULL for an empty document */
+	size_t			  n;
+};
+int	 yaml_read(const char *buf, size_t len, size_t max_docs,
+	    struct yaml_docs *, char **cause);
+void	 yaml_docs_free(struct yaml_docs *);
+
+/* quantity.c */
+int	 quantity_parse(const char *s, uint64_t max, uint64_t *out);
 
 /* slot.c: outbound migrations at once on a node (flock'd slot files). */
 #define SLOT_DEFAULT_DIR	"/run/qmigrate"
@@ -567,8 +699,7 @@ struct evict_options {
 	const char	*qga_path;	/* NULL: system_powerdown only */
 	const char	*uri;
 	const char	*policy_path;	/* NULL: POLICY_DEFAULT_DIR if any */
-	struct label	*labels;
-	size_t		 nlabels;
+	struct vm_ident	 vm;		/* what selects the policy */
 	const char	*status_file;
 	int		 events;
 	const char	*node;		/* External: NULL = host name */
@@ -581,10 +712,11 @@ int	 evict_run(const struct evict_options *);
 /* drain.c: a node's evacuation, one evict child per VM. */
 struct drain_options {
 	const char	*inventory;
-	int		 max_parallel;
+	int		 max_parallel;	/* 0: the cluster's (KubeVirt) */
 	const char	*slot_dir;
 	const char	*policy_path;
 	const char	*node;
+	struct vm_ident	 vm;		/* namespace labels for every VM */
 };
 int	 drain_run(const struct drain_options *);
 int	 drain_check_inventory(const char *file, char **cause);

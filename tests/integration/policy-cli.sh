@@ -70,7 +70,7 @@ for c in "migrate --to unix:$tmp/none" check evict; do
 	expect_err "label \"app\": expected KEY=VALUE"
 	# shellcheck disable=SC2086
 	run 1 $c --qmp "$tmp/none.qmp" --label a=b --labels-file "$tmp/none.json"
-	expect_err "--labels-file: give it before any --label"
+	expect_err "labels $tmp/none.json: No such file or directory"
 done
 
 # explain: the most specific policy wins, and the losers are explained.
@@ -99,8 +99,10 @@ expect_out '"bandwidthPerMigration": 134217728'
 first=$(head -c 1 "$tmp/out")
 [ "$first" = "{" ] || fail "--json output does not start with a JSON object"
 
-# A label given twice (file and flag) is refused.
+# A label given twice (file and flag, in either order) is refused.
 run 1 policy explain --policy "$top_srcdir/policies" --labels-file "$tmp/labels.json" --label tier=web
+expect_err "label tier: given twice"
+run 1 policy explain --policy "$top_srcdir/policies" --label tier=web --labels-file "$tmp/labels.json"
 expect_err "label tier: given twice"
 
 # No policy matches: KubeVirt's defaults.

@@ -1,0 +1,317 @@
+/*
+ * kube-vmi.c: a VM as KubeVirt describes it, for the commands that select
+ * a policy: --vmi FILE (a VirtualMachineInstance or VirtualMachine
+ * manifest: its labels, namespace, spec.evictionStrategy and
+ * spec.terminationGracePeriodSeconds) and --namespace-labels-file FILE (a
+ * Namespace manifest, or a plain object of labels).
+ *
+ * Of a VirtualMachine, what matters is the VMI it starts: the labels of
+ * spec.template.metadata (not the VirtualMachine's own, which KubeVirt
+ * does not copy to the VMI) and spec.template.spec.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "policy-parse.h"
+
+static const char *const kube_versions[] = { "kubevirt.io/v1",
+    "kubevirt.io/v1alpha3", NULL };
+
+/* The fields of KubeVirt's VirtualMachineInstanceSpec, by name. */
+static const char *const vmi_spec_known[] = { "priorityClassName", "domain",
+    "nodeSelector", "affinity", "schedulerName", "serviceAccountName",
+    "tolerations", "topologySpreadConstraints", "evictionStrategy",
+    "startStrategy", "terminationGracePeriodSeconds", "volumes",
+    "livenessProbe", "readinessProbe", "hostname", "subdomain", "networks",
+    "dnsPolicy", "dnsConfig", "accessCredentials", "architecture",
+    "resourceClaims", "utilityVolumes", NULL };
+
+static const char *const top_known[] = { "apiVersion", "kind", "metadata",
+    "spec", "status", NULL };
+
+static const char *const meta_known[] = { "name", "generateName",
+    "namespace", "selfLink", "uid", "resourceVersion", "generation",
+    "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+    "labels", "annotations", "ownerReferences", "finalizers",
+    "managedFields", NULL };
+
+/* Reads the one document of path; *yaml says whether it was YAML. */
+static struct json_object *
+one_document(const char *what, const char *path, int *yaml, char **cause)
+{
+	struct yaml_docs	 docs;
+	struct json_object	*o = NULL;
+	size_t			 i, n = 0;
+
+	if ((*yaml = policy_read_docs(what, path, &docs, cause)) == -1)
+		return NULL;
+	for (i = 0; i < docs.n; i++) {
+		if (docs.docs[i] == NULL)
+			continue;
+		if (n++ == 0)
+			o = json_object_get(docs.docs[i]);
+	}
+	yaml_docs_free(&docs);
+	if (n != 1) {
+		xasprintf(cause, "%s %s: expected one document, found %zu",
+		    what, path, n);
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int
+check_api(struct pctx *c, struct json_object *o)
+{
+	struct json_object	*v = NULL;
+	const char		*s = "";
+	const char *const	*p;
+
+	if (json_object_object_get_ex(o, "apiVersion", &v) &&
+	    json_object_is_type(v, json_type_string))
+		s = json_object_get_string(v);
+	for (p = kube_versions; *p != NULL; p++)
+		if (strcmp(s, *p) == 0)
+			return 0;
+	if (v == NULL)
+		perr(c, "apiVersion", "missing: expected \"kubevirt.io/v1\"");
+	else
+		perr_got(c, "apiVersion", "\"kubevirt.io/v1\"", v);
+	return -1;
+}
+
+/*
+ * metadata (at base, "metadata" or "spec.template.metadata"): its name
+ * and namespace into vm when names, its labels when labels.
+ */
+static int
+vmi_meta(struct pctx *c, const char *base, struct json_object *m,
+    struct vm_ident *vm, int names, int labels)
+{
+	struct json_object	*v;
+	struct label		*l = NULL;
+	const char		*s;
+	char			*f;
+	size_t			 n = 0, i;
+	int			 rc = -1;
+
+	if (check_object(c, base, m) != 0 ||
+	    check_known(c, base, m, meta_known) != 0)
+		return -1;
+	if (names && json_object_object_get_ex(m, "name", &v)) {
+		f = pfield(base, "name");
+		s = get_string(c, f, v, 1, 253);
+		free(f);
+		if (s == NULL)
+			return -1;
+		vm->name = xstrdup(s);
+	}
+	if (names && json_object_object_get_ex(m, "namespace", &v)) {
+		f = pfield(base, "namespace");
+		s = get_string(c, f, v, 1, 63);
+		free(f);
+		if (s == NULL)
+			return -1;
+		vm->namespace = xstrdup(s);
+	}
+	f = pfield(base, "labels");
+	if (json_object_object_get_ex(m, "labels", &v) &&
+	    get_labels(c, f, v, &l, &n) != 0)
+		goto out;
+	for (i = 0; labels && i < n; i++) {
+		char *why = NULL;
+
+		if (labels_add(&vm->labels, &vm->nlabels, l[i].key, l[i].value,
+		    &why) != 0) {
+			perr(c, f, "%s", why);
+			free(why);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(f);
+	labels_free(l, n);
+	return rc;
+}
+
+/* A VirtualMachineInstanceSpec at base: the fields qmigrate reads. */
+static int
+vmi_spec(struct pctx *c, const char *base, struct json_object *spec,
+    struct vm_ident *vm)
+{
+	struct json_object	*v;
+	char			*f;
+	int			 choice, rc = 0;
+
+	if (check_object(c, base, spec) != 0 ||
+	    check_known(c, base, spec, vmi_spec_known) != 0)
+		return -1;
+	if (json_object_object_get_ex(spec, "evictionStrategy", &v)) {
+		f = pfield(base, "evictionStrategy");
+		rc = get_choice(c, f, v, policy_strategies,
+		    NITEMS(policy_strategies), STRATEGIES_EXPECTED, &choice);
+		free(f);
+		if (rc != 0)
+			return -1;
+		vm->eviction = (enum eviction_strategy)choice;
+		vm->eviction_set = 1;
+	}
+	if (json_object_object_get_ex(spec, "terminationGracePeriodSeconds",
+	    &v)) {
+		f = pfield(base, "terminationGracePeriodSeconds");
+		rc = get_uint(c, f, v, 0, MAX_TIMEOUT, &vm->grace_seconds);
+		free(f);
+		if (rc != 0)
+			return -1;
+		vm->grace_set = 1;
+	}
+	return 0;
+}
+
+/* A VirtualMachine: the VMI of its spec.template. */
+static int
+vm_object(struct pctx *c, struct json_object *o, struct vm_ident *vm)
+{
+	static const char *const spec_known[] = { "running", "runStrategy",
+	    "instancetype", "preference", "template", "dataVolumeTemplates",
+	    "updateVolumesStrategy", NULL };
+	static const char *const tmpl_known[] = { "metadata", "spec", NULL };
+	struct json_object	*spec, *tmpl, *v;
+
+	if (!json_object_object_get_ex(o, "spec", &spec))
+		return 0;
+	if (check_object(c, "spec", spec) != 0 ||
+	    check_known(c, "spec", spec, spec_known) != 0)
+		return -1;
+	if (!json_object_object_get_ex(spec, "template", &tmpl))
+		return 0;
+	if (check_object(c, "spec.template", tmpl) != 0 ||
+	    check_known(c, "spec.template", tmpl, tmpl_known) != 0)
+		return -1;
+	if (json_object_object_get_ex(tmpl, "metadata", &v) &&
+	    vmi_meta(c, "spec.template.metadata", v, vm, 0, 1) != 0)
+		return -1;
+	if (json_object_object_get_ex(tmpl, "spec", &v) &&
+	    vmi_spec(c, "spec.template.spec", v, vm) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * --vmi FILE: reads a VirtualMachineInstance or VirtualMachine manifest
+ * (YAML or JSON, one document) into vm: name, namespace, labels (added to
+ * those already given; a label given twice is refused), evictionStrategy
+ * and terminationGracePeriodSeconds.  Returns 0, or -1 with *cause ("vmi
+ * FILE: document N: FIELD: ...").
+ */
+int
+kube_vmi_load(const char *path, struct vm_ident *vm, char **cause)
+{
+	struct pctx		 c = { "vmi", path, 1, NULL, 0, cause };
+	struct json_object	*o, *v = NULL;
+	const char		*kind;
+	int			 rc = -1, yaml, is_vmi;
+
+	if (vm->vmi_file != NULL) {
+		xasprintf(cause, "--vmi: given twice (%s, %s)", vm->vmi_file,
+		    path);
+		return -1;
+	}
+	if ((o = one_document("vmi", path, &yaml, cause)) == NULL)
+		return -1;
+	c.yaml = yaml;
+	if (!yaml)
+		c.doc = 0;
+	if (!json_object_is_type(o, json_type_object)) {
+		perr_got(&c, NULL, "a VirtualMachineInstance or a "
+		    "VirtualMachine", o);
+		goto out;
+	}
+	kind = json_object_object_get_ex(o, "kind", &v) &&
+	    json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : NULL;
+	if (kind == NULL || (strcmp(kind, "VirtualMachineInstance") != 0 &&
+	    strcmp(kind, "VirtualMachine") != 0)) {
+		if (v == NULL)
+			perr(&c, "kind", "missing: expected "
+			    "VirtualMachineInstance or VirtualMachine");
+		else
+			perr_got(&c, "kind", "\"VirtualMachineInstance\" or "
+			    "\"VirtualMachine\"", v);
+		goto out;
+	}
+	if (check_api(&c, o) != 0 || check_known(&c, NULL, o, top_known) != 0)
+		goto out;
+	is_vmi = strcmp(kind, "VirtualMachineInstance") == 0;
+	vm->vmi_file = xstrdup(path);
+	if (json_object_object_get_ex(o, "metadata", &v) &&
+	    vmi_meta(&c, "metadata", v, vm, 1, is_vmi) != 0)
+		goto out;
+	if (!is_vmi)
+		rc = vm_object(&c, o, vm);
+	else if (json_object_object_get_ex(o, "spec", &v))
+		rc = vmi_spec(&c, "spec", v, vm);
+	else
+		rc = 0;
+out:
+	json_object_put(o);
+	return rc;
+}
+
+/*
+ * --namespace-labels-file FILE: a kind: Namespace manifest (its
+ * metadata.labels) or an object of labels, in YAML or JSON.  Sets *out
+ * and *n (free with labels_free()).  Returns 0 or -1 with *cause.
+ */
+int
+kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
+    char **cause)
+{
+	static const char *const ns_known[] = { "apiVersion", "kind",
+	    "metadata", "spec", "status", NULL };
+	struct pctx		 c = { "namespace", path, 0, NULL, 0, cause };
+	struct json_object	*o, *v = NULL, *m;
+	int			 rc = -1, yaml;
+
+	*out = NULL;
+	*n = 0;
+	if ((o = one_document("namespace labels", path, &yaml, cause)) == NULL)
+		return -1;
+	c.yaml = yaml;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "kind", &v)) {
+		rc = labels_from_json("namespace labels", path, o, out, n,
+		    cause);
+		goto out;
+	}
+	if (!json_object_is_type(v, json_type_string) ||
+	    strcmp(json_object_get_string(v), "Namespace") != 0) {
+		perr_got(&c, "kind", "\"Namespace\"", v);
+		goto out;
+	}
+	if (!json_object_object_get_ex(o, "apiVersion", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    strcmp(json_object_get_string(v), "v1") != 0) {
+		perr(&c, "apiVersion", "expected \"v1\" for a Namespace");
+		goto out;
+	}
+	if (check_known(&c, NULL, o, ns_known) != 0)
+		goto out;
+	if (!json_object_object_get_ex(o, "metadata", &m)) {
+		rc = 0;
+		goto out;
+	}
+	if (check_object(&c, "metadata", m) != 0 ||
+	    check_known(&c, "metadata", m, meta_known) != 0)
+		goto out;
+	rc = json_object_object_get_ex(m, "labels", &v) ?
+	    get_labels(&c, "metadata.labels", v, out, n) : 0;
+out:
+	json_object_put(o);
+	return rc;
+}

@@ -1,0 +1,810 @@
+/*
+ * policy-kube.c: KubeVirt's own objects in a policy file or directory,
+ * read into the policy model: MigrationPolicy (migrations.kubevirt.io/
+ * v1alpha1, every field of the type at KubeVirt's newest release), the
+ * cluster defaults of a KubeVirt object (spec.configuration.migrations
+ * and evictionStrategy), Namespace objects (their labels, for
+ * namespaceSelector), and lists of these (kind: List, MigrationPolicyList).
+ *
+ * qmigrate's settings that KubeVirt has no field for live in a
+ * MigrationPolicy's metadata.annotations under qmigrate.io/, so the
+ * manifest stays valid for the API server.  Fields KubeVirt defines and
+ * qmigrate does not carry out are checked, then listed in `policy explain`
+ * (policy.unapplied) rather than silently dropped; unknown fields are
+ * errors, as everywhere.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "policy-parse.h"
+
+#define MP_API		"migrations.kubevirt.io/v1alpha1"
+#define ANNOTATION	"qmigrate.io/"
+#define MAX_PARALLEL	4294967295ULL	/* KubeVirt's uint32 */
+
+/* metav1.ObjectMeta's fields: accepted, the few qmigrate reads checked. */
+static const char *const meta_known[] = {
+	"name", "generateName", "namespace", "selfLink", "uid",
+	"resourceVersion", "generation", "creationTimestamp",
+	"deletionTimestamp", "deletionGracePeriodSeconds", "labels",
+	"annotations", "ownerReferences", "finalizers", "managedFields", NULL
+};
+
+/*
+ * A Kubernetes name: a DNS-1123 subdomain (lowercase letters, digits, '-'
+ * and '.', alphanumeric at both ends), or a label (no '.') when !dots.
+ */
+static int
+kube_name_ok(const char *s, size_t max, int dots)
+{
+	size_t	len = strlen(s), i;
+	char	c;
+
+	if (len == 0 || len > max)
+		return 0;
+	for (i = 0; i < len; i++) {
+		c = s[i];
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			continue;
+		if (i == 0 || i == len - 1)
+			return 0;
+		if (c != '-' && !(c == '.' && dots))
+			return 0;
+		if (c == '.' && (s[i - 1] == '.' || s[i - 1] == '-' ||
+		    s[i + 1] == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Appends "name" to the comma-separated list *list. */
+static void
+add_unapplied(char **list, const char *name)
+{
+	char *joined;
+
+	if (*list == NULL) {
+		*list = xstrdup(name);
+		return;
+	}
+	xasprintf(&joined, "%s, %s", *list, name);
+	free(*list);
+	*list = joined;
+}
+
+/*
+ * Checks metadata: an object of ObjectMeta's fields; its name (required
+ * when *name is wanted) a DNS name.  Returns 0 or -1.
+ */
+static int
+kube_meta(struct pctx *c, struct json_object *o, const char **name, int dots,
+    struct json_object **annotations)
+{
+	struct json_object	*m, *v;
+	struct label		*labels;
+	size_t			 n;
+	size_t			 max = dots ? 253 : 63;
+
+	if (annotations != NULL)
+		*annotations = NULL;
+	if (!json_object_object_get_ex(o, "metadata", &m)) {
+		perr(c, "metadata.name", "missing: every object needs a name");
+		return -1;
+	}
+	if (check_object(c, "metadata", m) != 0 ||
+	    check_known(c, "metadata", m, meta_known) != 0)
+		return -1;
+	if (!json_object_object_get_ex(m, "name", &v)) {
+		perr(c, "metadata.name", "missing: every object needs a name");
+		return -1;
+	}
+	if ((*name = get_string(c, "metadata.name", v, 1, max)) == NULL)
+		return -1;
+	if (!kube_name_ok(*name, max, dots)) {
+		perr_got(c, "metadata.name", dots ? "a DNS-1123 subdomain "
+		    "(lowercase letters, digits, '-' and '.')" : "a DNS-1123 "
+		    "label (lowercase letters, digits and '-')", v);
+		return -1;
+	}
+	if (json_object_object_get_ex(m, "labels", &v)) {
+		if (get_labels(c, "metadata.labels", v, &labels, &n) != 0)
+			return -1;
+		labels_free(labels, n);
+	}
+	if (json_object_object_get_ex(m, "annotations", &v)) {
+		if (!json_object_is_type(v, json_type_null) &&
+		    check_object(c, "metadata.annotations", v) != 0)
+			return -1;
+		if (json_object_is_type(v, json_type_object)) {
+			json_object_object_foreach(v, key, val) {
+				char *f = pfield("metadata.annotations", key);
+				const char *s;
+
+				s = get_string(c, f, val, 0, 256 * 1024);
+				free(f);
+				if (s == NULL)
+					return -1;
+			}
+			if (annotations != NULL)
+				*annotations = v;
+		}
+	}
+	return 0;
+}
+
+/* The object's apiVersion must be one of versions (NULL-terminated). */
+static int
+kube_api(struct pctx *c, struct json_object *o, const char *kind,
+    const char *const *versions)
+{
+	struct json_object	*v;
+	const char		*s;
+	const char *const	*p;
+	char			*expected;
+
+	if (!json_object_object_get_ex(o, "apiVersion", &v)) {
+		perr(c, "apiVersion", "missing: a %s is \"%s\"", kind,
+		    versions[0]);
+		return -1;
+	}
+	s = json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : "";
+	for (p = versions; *p != NULL; p++)
+		if (strcmp(s, *p) == 0)
+			return 0;
+	if (versions[1] != NULL)
+		xasprintf(&expected, "\"%s\" or \"%s\" for a %s", versions[0],
+		    versions[1], kind);
+	else
+		xasprintf(&expected, "\"%s\" for a %s", versions[0], kind);
+	perr_got(c, "apiVersion", expected, v);
+	free(expected);
+	return -1;
+}
+
+/* An annotation's string as an integer in [min, max]. */
+static int
+anno_uint(struct pctx *c, const char *field, const char *s, uint64_t min,
+    uint64_t max, uint64_t *out)
+{
+	struct json_object	*v;
+	size_t			 n = strlen(s);
+	int			 rc;
+
+	if (n == 0 || n > 19 || strspn(s, "0123456789") != n) {
+		perr(c, field, "expected an integer from %llu to %llu, as a "
+		    "string such as \"%llu\", got \"%.64s\"",
+		    (unsigned long long)min, (unsigned long long)max,
+		    (unsigned long long)max, s);
+		return -1;
+	}
+	v = json_object_new_int64(strtoll(s, NULL, 10));
+	rc = get_uint(c, field, v, min, max, out);
+	json_object_put(v);
+	return rc;
+}
+
+/* An annotation's comma-separated list as a JSON array of strings. */
+static struct json_object *
+anno_list(const char *s)
+{
+	struct json_object	*a = json_object_new_array();
+	const char		*p = s, *end;
+	size_t			 len;
+
+	if (*s == '\0')
+		return a;
+	for (;;) {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		while (len > 0 && (*p == ' ' || *p == '\t'))
+			p++, len--;
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		json_object_array_add(a, json_object_new_string_len(p,
+		    (int)len));
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return a;
+}
+
+/*
+ * qmigrate's own settings in a MigrationPolicy's annotations
+ * (qmigrate.io/NAME).  Other annotations are not ours and are left alone.
+ */
+static int
+kube_annotations(struct pctx *c, struct json_object *annotations,
+    struct policy *p)
+{
+	static const char *const known[] = {
+		"convergence", "blockMigration", "sharedStoragePaths", "disks",
+		"evictionStrategy", "terminationGracePeriodSeconds",
+		"progressTimeout", "parallelMigrationThreads", "disableTLS",
+		NULL
+	};
+	struct mig_settings	*s = &p->migration;
+	struct json_object	*v;
+	const char *const	*k;
+	const char		*name, *str;
+	char			*f;
+	uint64_t		 u;
+	int			 rc = 0, choice;
+
+	if (annotations == NULL)
+		return 0;
+	json_object_object_foreach(annotations, key, val) {
+		if (rc != 0 || strncmp(key, ANNOTATION, strlen(ANNOTATION)))
+			continue;
+		name = key + strlen(ANNOTATION);
+		str = json_object_get_string(val);
+		f = pfield("metadata.annotations", key);
+		for (k = known; *k != NULL && strcmp(*k, name) != 0; k++)
+			;
+		v = json_object_new_string(str);
+		if (*k == NULL) {
+			perr(c, f, "unknown field: qmigrate reads %s"
+			    "convergence, blockMigration, sharedStoragePaths, "
+			    "disks, evictionStrategy, "
+			    "terminationGracePeriodSeconds, progressTimeout, "
+			    "parallelMigrationThreads and disableTLS",
+			    ANNOTATION);
+			rc = -1;
+		} else if (strcmp(name, "convergence") == 0) {
+			rc = get_choice(c, f, v, policy_convergences,
+			    NITEMS(policy_convergences),
+			    "\"adaptive\" or \"kubevirt\"", &choice);
+			s->convergence = (enum ctl_kind)choice;
+			s->set |= MIG_SET_CONVERGENCE;
+		} else if (strcmp(name, "blockMigration") == 0) {
+			rc = get_choice(c, f, v, policy_block_migrations,
+			    NITEMS(policy_block_migrations),
+			    "\"never\", \"auto\" or \"always\"", &choice);
+			s->block_migration = (enum block_migration)choice;
+			s->set |= MIG_SET_BLOCK_MIGRATION;
+		} else if (strcmp(name, "evictionStrategy") == 0) {
+			rc = get_choice(c, f, v, policy_strategies,
+			    NITEMS(policy_strategies), STRATEGIES_EXPECTED,
+			    &choice);
+			p->eviction = (enum eviction_strategy)choice;
+			p->eviction_set = 1;
+		} else if (strcmp(name, "disableTLS") == 0) {
+			if (strcmp(str, "true") != 0 &&
+			    strcmp(str, "false") != 0) {
+				perr_got(c, f, "\"true\" or \"false\"", v);
+				rc = -1;
+			}
+			s->disable_tls = strcmp(str, "true") == 0;
+			s->set |= MIG_SET_DISABLE_TLS;
+		} else if (strcmp(name, "terminationGracePeriodSeconds") == 0) {
+			rc = anno_uint(c, f, str, 0, MAX_TIMEOUT,
+			    &p->termination_grace_seconds);
+			p->grace_set = 1;
+		} else if (strcmp(name, "progressTimeout") == 0) {
+			rc = anno_uint(c, f, str, 0, MAX_TIMEOUT,
+			    &s->progress_timeout);
+			s->set |= MIG_SET_PROGRESS;
+		} else if (strcmp(name, "parallelMigrationThreads") == 0) {
+			rc = anno_uint(c, f, str, 0, MAX_MULTIFD, &u);
+			s->parallel_migration_threads = (int)u;
+			s->set |= MIG_SET_MULTIFD;
+		} else {
+			json_object_put(v);
+			v = anno_list(str);
+			rc = strcmp(name, "disks") == 0 ?
+			    get_disks(c, f, v, s) :
+			    get_shared_paths(c, f, v, s);
+		}
+		json_object_put(v);
+		free(f);
+	}
+	return rc;
+}
+
+/*
+ * spec.experimental (ExperimentalMigrationOptions): checked as KubeVirt's
+ * schema has it; qmigrate has neither the stall detector nor stream
+ * compression, so anything but compression: none is listed as unapplied.
+ */
+static int
+kube_experimental(struct pctx *c, const char *base, struct json_object *x,
+    char **unapplied)
+{
+	static const char *const known[] = { "compression", "stallDetector",
+	    NULL };
+	static const char *const sd_known[] = { "completionTimeoutFactor",
+	    "ewmaAlpha", "patienceWindowDecayFactor", "precopyPossibleFactor",
+	    "searchLocalMinima", "stallMargin", "stallProgressTimeout",
+	    "switchoverTimeout", NULL };
+	static const struct choice compressions[] = {
+		{ "none", 0 }, { "zstd", 1 },
+	};
+	struct json_object	*v, *sd;
+	char			*f, *g;
+	uint64_t		 u;
+	int			 b, zstd, rc = -1, err;
+
+	f = pfield(base, "stallDetector");
+	if (check_object(c, base, x) != 0 || check_known(c, base, x,
+	    known) != 0)
+		goto out;
+	if (json_object_object_get_ex(x, "compression", &v)) {
+		g = pfield(base, "compression");
+		err = get_choice(c, g, v, compressions, NITEMS(compressions),
+		    "\"none\" or \"zstd\"", &zstd);
+		if (err == 0 && zstd)
+			add_unapplied(unapplied, g);
+		free(g);
+		if (err != 0)
+			goto out;
+	}
+	if (json_object_object_get_ex(x, "stallDetector", &sd)) {
+		if (check_object(c, f, sd) != 0 ||
+		    check_known(c, f, sd, sd_known) != 0)
+			goto out;
+		json_object_object_foreach(sd, key, val) {
+			g = pfield(f, key);
+			if (strcmp(key, "searchLocalMinima") == 0)
+				err = get_bool(c, g, val, &b);
+			else if (strcmp(key, "stallMargin") == 0)
+				err = get_uint(c, g, val, 0, 100, &u);
+			else if (strcmp(key, "stallProgressTimeout") == 0 ||
+			    strcmp(key, "switchoverTimeout") == 0)
+				err = get_uint(c, g, val, 0, INT64_MAX, &u);
+			else
+				err = get_string(c, g, val, 0, 64) == NULL ?
+				    -1 : 0;
+			free(g);
+			if (err != 0)
+				goto out;
+		}
+		add_unapplied(unapplied, f);
+	}
+	rc = 0;
+out:
+	free(f);
+	return rc;
+}
+
+/*
+ * The fields a MigrationPolicy's spec and a KubeVirt object's
+ * spec.configuration.migrations share (VMMigrationConfiguration), into s
+ * with their MIG_SET_ bits.  base is the object's path ("spec").
+ */
+static int
+kube_migration_fields(struct pctx *c, const char *base, struct json_object *o,
+    struct mig_settings *s)
+{
+	struct json_object	*v;
+	char			*f = NULL;
+	int			 rc = -1;
+
+#define FIELD(name) (free(f), f = pfield(base, name), \
+	json_object_object_get_ex(o, name, &v))
+	if (FIELD("allowAutoConverge")) {
+		if (get_bool(c, f, v, &s->allow_auto_converge) != 0)
+			goto out;
+		s->set |= MIG_SET_AUTO_CONVERGE;
+	}
+	if (FIELD("bandwidthPerMigration")) {
+		if (get_quantity(c, f, v, MAX_BANDWIDTH, &s->bandwidth) != 0)
+			goto out;
+		s->set |= MIG_SET_BANDWIDTH;
+	}
+	if (FIELD("completionTimeoutPerGiB")) {
+		if (get_uint(c, f, v, 0, MAX_TIMEOUT,
+		    &s->completion_timeout_per_gib) != 0)
+			goto out;
+		s->set |= MIG_SET_COMPLETION;
+	}
+	if (FIELD("maxDowntimeMs")) {
+		if (get_uint(c, f, v, 1, MAX_DOWNTIME_MS,
+		    &s->max_downtime_ms) != 0)
+			goto out;
+		s->set |= MIG_SET_DOWNTIME;
+	}
+	if (FIELD("allowPostCopy")) {
+		if (get_bool(c, f, v, &s->allow_post_copy) != 0)
+			goto out;
+		s->set |= MIG_SET_POST_COPY;
+	}
+	if (FIELD("allowWorkloadDisruption")) {
+		if (get_bool(c, f, v, &s->allow_workload_disruption) != 0)
+			goto out;
+		s->set |= MIG_SET_DISRUPTION;
+	}
+#undef FIELD
+	if (!(s->set & MIG_SET_DISRUPTION))
+		s->allow_workload_disruption = s->allow_post_copy;
+	rc = 0;
+out:
+	free(f);
+	return rc;
+}
+
+/* Appends a new policy (built-in defaults, nothing set) to set. */
+static struct policy *
+new_policy(struct policy_set *set, struct pctx *c, const char *name,
+    long item)
+{
+	struct policy *p;
+
+	if (set->npolicies == POLICY_MAX_FILES) {
+		perr(c, NULL, "more than %d policies", POLICY_MAX_FILES);
+		return NULL;
+	}
+	set->policies = xreallocarray(set->policies, set->npolicies + 1,
+	    sizeof *set->policies);
+	p = &set->policies[set->npolicies++];
+	memset(p, 0, sizeof *p);
+	p->name = xstrdup(name);
+	p->file = xstrdup(c->file);
+	p->doc = c->doc;
+	p->item = item;
+	p->eviction = POLICY_DEFAULT_EVICTION;
+	p->termination_grace_seconds = POLICY_DEFAULT_GRACE_SECONDS;
+	policy_defaults(&p->migration);
+	return p;
+}
+
+/* A MigrationPolicy (migrations.kubevirt.io/v1alpha1). */
+static int
+kube_migration_policy(struct policy_set *set, struct pctx *c,
+    struct json_object *o, long item)
+{
+	static const char *const known[] = { "apiVersion", "kind", "metadata",
+	    "spec", "status", NULL };
+	static const char *const spec_known[] = { "selectors",
+	    "allowAutoConverge", "bandwidthPerMigration",
+	    "completionTimeoutPerGiB", "maxDowntimeMs", "allowPostCopy",
+	    "allowWorkloadDisruption", "experimental", NULL };
+	static const char *const sel_known[] = { "namespaceSelector",
+	    "virtualMachineInstanceSelector", NULL };
+	static const char *const versions[] = { MP_API, NULL };
+	struct json_object	*spec, *sel, *v, *annotations;
+	struct policy		*p;
+	const char		*name;
+
+	if (kube_api(c, o, "MigrationPolicy", versions) != 0 ||
+	    check_known(c, NULL, o, known) != 0 ||
+	    kube_meta(c, o, &name, 1, &annotations) != 0)
+		return -1;
+	if (!json_object_object_get_ex(o, "spec", &spec)) {
+		perr(c, "spec", "missing: a MigrationPolicy needs a spec with "
+		    "selectors");
+		return -1;
+	}
+	if (check_object(c, "spec", spec) != 0 ||
+	    check_known(c, "spec", spec, spec_known) != 0)
+		return -1;
+	if ((p = new_policy(set, c, name, item)) == NULL)
+		return -1;
+	/* Required by KubeVirt's schema: a policy without it matches none. */
+	if (!json_object_object_get_ex(spec, "selectors", &sel)) {
+		perr(c, "spec.selectors", "missing: selectors "
+		    "(namespaceSelector, virtualMachineInstanceSelector) say "
+		    "which VMs the policy applies to; {} applies to every VM");
+		return -1;
+	}
+	if (check_object(c, "spec.selectors", sel) != 0 ||
+	    check_known(c, "spec.selectors", sel, sel_known) != 0)
+		return -1;
+	if (json_object_object_get_ex(sel, "virtualMachineInstanceSelector",
+	    &v) && get_labels(c, "spec.selectors.virtualMachineInstanceSelector",
+	    v, &p->selector, &p->nselector) != 0)
+		return -1;
+	if (json_object_object_get_ex(sel, "namespaceSelector", &v) &&
+	    get_labels(c, "spec.selectors.namespaceSelector", v,
+	    &p->ns_selector, &p->nns_selector) != 0)
+		return -1;
+	if (kube_migration_fields(c, "spec", spec, &p->migration) != 0)
+		return -1;
+	if (json_object_object_get_ex(spec, "experimental", &v) &&
+	    kube_experimental(c, "spec.experimental", v, &p->unapplied) != 0)
+		return -1;
+	return kube_annotations(c, annotations, p);
+}
+
+/* spec.configuration.migrations of a KubeVirt object: the defaults. */
+static int
+kube_cluster_migrations(struct pctx *c, struct json_object *m,
+    struct cluster_config *cl)
+{
+	static const char *const known[] = { "nodeDrainTaintKey",
+	    "parallelOutboundMigrationsPerNode", "parallelMigrationsPerCluster",
+	    "allowAutoConverge", "bandwidthPerMigration",
+	    "completionTimeoutPerGiB", "maxDowntimeMs", "progressTimeout",
+	    "utilityVolumesTimeout", "unsafeMigrationOverride", "allowPostCopy",
+	    "allowWorkloadDisruption", "disableTLS", "network",
+	    "matchSELinuxLevelOnMigration", NULL };
+	static const char *const base = "spec.configuration.migrations";
+	struct mig_settings	 s;
+	struct json_object	*v;
+	uint64_t		 u;
+	char			*f;
+	int			 rc = -1, b, err;
+
+	if (check_object(c, base, m) != 0 || check_known(c, base, m,
+	    known) != 0)
+		return -1;
+	policy_defaults(&s);
+	if (kube_migration_fields(c, base, m, &s) != 0)
+		goto out;
+	json_object_object_foreach(m, key, val) {
+		f = pfield(base, key);
+		v = val;
+		if (strcmp(key, "progressTimeout") == 0) {
+			err = get_uint(c, f, v, 0, MAX_TIMEOUT,
+			    &s.progress_timeout);
+			s.set |= MIG_SET_PROGRESS;
+		} else if (strcmp(key, "disableTLS") == 0) {
+			err = get_bool(c, f, v, &s.disable_tls);
+			s.set |= MIG_SET_DISABLE_TLS;
+		} else if (strcmp(key, "parallelMigrationsPerCluster") == 0) {
+			/* qmigrate's slots stop at SLOT_MAX. */
+			err = get_uint(c, f, v, 1, MAX_PARALLEL, &u);
+			cl->parallel_per_cluster = u > SLOT_MAX ? SLOT_MAX :
+			    (int)u;
+		} else if (strcmp(key,
+		    "parallelOutboundMigrationsPerNode") == 0) {
+			err = get_uint(c, f, v, 1, MAX_PARALLEL, &u);
+			cl->parallel_outbound_per_node = u > SLOT_MAX ?
+			    SLOT_MAX : (int)u;
+		} else if (strcmp(key, "utilityVolumesTimeout") == 0) {
+			err = get_uint(c, f, v, 0, INT64_MAX, &u);
+			add_unapplied(&cl->unapplied, f);
+		} else if (strcmp(key, "unsafeMigrationOverride") == 0 ||
+		    strcmp(key, "matchSELinuxLevelOnMigration") == 0) {
+			err = get_bool(c, f, v, &b);
+			add_unapplied(&cl->unapplied, f);
+		} else if (strcmp(key, "nodeDrainTaintKey") == 0 ||
+		    strcmp(key, "network") == 0) {
+			err = get_string(c, f, v, 0, 253) == NULL ? -1 : 0;
+			add_unapplied(&cl->unapplied, f);
+		} else
+			err = 0;	/* read by kube_migration_fields() */
+		free(f);
+		if (err != 0)
+			goto out;
+	}
+	mig_settings_overlay(&cl->migration, &s);
+	rc = 0;
+out:
+	mig_settings_free(&s);
+	return rc;
+}
+
+/*
+ * A KubeVirt object (kubevirt.io/v1): its spec.configuration is the
+ * cluster's defaults.  The other fields of KubeVirt's spec are accepted
+ * (by name: a typo is still an error) and not read.
+ */
+static int
+kube_kubevirt(struct policy_set *set, struct pctx *c, struct json_object *o)
+{
+	static const char *const known[] = { "apiVersion", "kind", "metadata",
+	    "spec", "status", NULL };
+	static const char *const spec_known[] = { "imageTag", "imageRegistry",
+	    "imagePullPolicy", "imagePullSecrets", "monitorNamespace",
+	    "serviceMonitorNamespace", "monitorAccount",
+	    "workloadUpdateStrategy", "uninstallStrategy",
+	    "certificateRotateStrategy", "productVersion", "productName",
+	    "productComponent", "synchronizationPort", "configuration",
+	    "infra", "workloads", "customizeComponents", NULL };
+	static const char *const conf_known[] = { "cpuModel", "cpuRequest",
+	    "developerConfiguration", "emulatedMachines", "imagePullPolicy",
+	    "migrations", "machineType", "network", "ovmfPath",
+	    "selinuxLauncherType", "defaultRuntimeClass", "smbios",
+	    "architectureConfiguration", "evictionStrategy",
+	    "additionalGuestMemoryOverheadRatio", "supportContainerResources",
+	    "supportedGuestAgentVersions", "memBalloonStatsPeriod",
+	    "permittedHostDevices", "mediatedDevicesConfiguration",
+	    "minCPUModel", "obsoleteCPUModels",
+	    "virtualMachineInstancesPerNode", "apiConfiguration",
+	    "webhookConfiguration", "controllerConfiguration",
+	    "handlerConfiguration", "tlsConfiguration",
+	    "seccompConfiguration", "vmStateStorageClass",
+	    "virtualMachineOptions", "ksmConfiguration",
+	    "autoCPULimitNamespaceLabelSelector", "liveUpdateConfiguration",
+	    "vmRolloutStrategy", "commonInstancetypesDeployment",
+	    "virtTemplateDeployment", "instancetype", "hypervisors",
+	    "changedBlockTrackingLabelSelectors",
+	    "persistentReservationConfiguration", "confidentialCompute",
+	    "roleAggregationStrategy", NULL };
+	static const char *const versions[] = { "kubevirt.io/v1",
+	    "kubevirt.io/v1alpha3", NULL };
+	struct cluster_config	*cl = &set->cluster;
+	struct json_object	*spec, *conf, *v, *annotations;
+	const char		*name;
+	int			 choice;
+
+	if (kube_api(c, o, "KubeVirt", versions) != 0 ||
+	    check_known(c, NULL, o, known) != 0 ||
+	    kube_meta(c, o, &name, 1, &annotations) != 0)
+		return -1;
+	if (cl->file != NULL) {
+		perr(c, NULL, "a second KubeVirt object (\"%s\"): \"%s\" in %s "
+		    "already gives the cluster's defaults", name, cl->name,
+		    cl->file);
+		return -1;
+	}
+	if (annotations != NULL) {
+		json_object_object_foreach(annotations, akey, aval) {
+			char *f;
+
+			(void)aval;
+			if (strncmp(akey, ANNOTATION, strlen(ANNOTATION)) != 0)
+				continue;
+			f = pfield("metadata.annotations", akey);
+			perr(c, f, "qmigrate reads its annotations on "
+			    "MigrationPolicy objects only");
+			free(f);
+			return -1;
+		}
+	}
+	cl->file = xstrdup(c->file);
+	cl->name = xstrdup(name);
+	if (!json_object_object_get_ex(o, "spec", &spec))
+		return 0;
+	if (check_object(c, "spec", spec) != 0 ||
+	    check_known(c, "spec", spec, spec_known) != 0)
+		return -1;
+	if (!json_object_object_get_ex(spec, "configuration", &conf))
+		return 0;
+	if (check_object(c, "spec.configuration", conf) != 0 ||
+	    check_known(c, "spec.configuration", conf, conf_known) != 0)
+		return -1;
+	if (json_object_object_get_ex(conf, "evictionStrategy", &v)) {
+		if (get_choice(c, "spec.configuration.evictionStrategy", v,
+		    policy_strategies, NITEMS(policy_strategies),
+		    STRATEGIES_EXPECTED, &choice) != 0)
+			return -1;
+		cl->eviction = (enum eviction_strategy)choice;
+	}
+	if (json_object_object_get_ex(conf, "migrations", &v) &&
+	    kube_cluster_migrations(c, v, cl) != 0)
+		return -1;
+	return 0;
+}
+
+/* A Namespace (v1): its labels, for policies' namespaceSelector. */
+static int
+kube_namespace(struct policy_set *set, struct pctx *c, struct json_object *o)
+{
+	static const char *const known[] = { "apiVersion", "kind", "metadata",
+	    "spec", "status", NULL };
+	static const char *const versions[] = { "v1", NULL };
+	struct kube_namespace	*ns;
+	struct json_object	*m, *v;
+	const char		*name;
+	size_t			 i;
+
+	if (kube_api(c, o, "Namespace", versions) != 0 ||
+	    check_known(c, NULL, o, known) != 0 ||
+	    kube_meta(c, o, &name, 0, NULL) != 0)
+		return -1;
+	for (i = 0; i < set->nnamespaces; i++) {
+		if (strcmp(set->namespaces[i].name, name) == 0) {
+			perr(c, "metadata.name", "duplicate Namespace \"%s\", "
+			    "also defined in %s", name,
+			    set->namespaces[i].file);
+			return -1;
+		}
+	}
+	if (set->nnamespaces == POLICY_MAX_FILES) {
+		perr(c, NULL, "more than %d namespaces", POLICY_MAX_FILES);
+		return -1;
+	}
+	set->namespaces = xreallocarray(set->namespaces, set->nnamespaces + 1,
+	    sizeof *set->namespaces);
+	ns = &set->namespaces[set->nnamespaces++];
+	memset(ns, 0, sizeof *ns);
+	ns->name = xstrdup(name);
+	ns->file = xstrdup(c->file);
+	json_object_object_get_ex(o, "metadata", &m);
+	if (json_object_object_get_ex(m, "labels", &v))
+		return get_labels(c, "metadata.labels", v, &ns->labels,
+		    &ns->nlabels);
+	return 0;
+}
+
+static int kube_object(struct policy_set *, struct pctx *,
+    struct json_object *, long, const char *);
+
+/* kind: List (v1) or MigrationPolicyList: every item in turn. */
+static int
+kube_list(struct policy_set *set, struct pctx *c, struct json_object *o,
+    const char *kind)
+{
+	static const char *const known[] = { "apiVersion", "kind", "metadata",
+	    "items", NULL };
+	static const char *const v1[] = { "v1", NULL };
+	static const char *const mp[] = { MP_API, NULL };
+	struct json_object	*items;
+	struct pctx		 ic = *c;
+	char			 base[32];
+	size_t			 i, n;
+	int			 typed = strcmp(kind, "List") != 0;
+
+	if (kube_api(c, o, kind, typed ? mp : v1) != 0 ||
+	    check_known(c, NULL, o, known) != 0)
+		return -1;
+	if (!json_object_object_get_ex(o, "items", &items) ||
+	    json_object_is_type(items, json_type_null))
+		return 0;
+	if (!json_object_is_type(items, json_type_array)) {
+		perr_got(c, "items", "an array of objects", items);
+		return -1;
+	}
+	n = json_object_array_length(items);
+	for (i = 0; i < n; i++) {
+		snprintf(base, sizeof base, "items[%zu]", i);
+		ic.base = base;
+		if (kube_object(set, &ic, json_object_array_get_idx(items, i),
+		    (long)i, typed ? "MigrationPolicy" : NULL) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * One object by its kind (or implied, the items of a MigrationPolicyList
+ * may leave it out).  item is its index in a list, or -1.
+ */
+static int
+kube_object(struct policy_set *set, struct pctx *c, struct json_object *o,
+    long item, const char *implied)
+{
+	struct json_object	*v;
+	const char		*kind;
+
+	if (!json_object_is_type(o, json_type_object)) {
+		perr_got(c, NULL, "an object", o);
+		return -1;
+	}
+	if (json_object_object_get_ex(o, "kind", &v)) {
+		if ((kind = get_string(c, "kind", v, 1, 64)) == NULL)
+			return -1;
+	} else if ((kind = implied) == NULL) {
+		perr(c, "kind", "missing: MigrationPolicy, KubeVirt, Namespace "
+		    "or List");
+		return -1;
+	}
+	if (strcmp(kind, "MigrationPolicy") == 0)
+		return kube_migration_policy(set, c, o, item);
+	if (item < 0 && (strcmp(kind, "List") == 0 ||
+	    strcmp(kind, "MigrationPolicyList") == 0))
+		return kube_list(set, c, o, kind);
+	if (strcmp(kind, "KubeVirt") == 0)
+		return kube_kubevirt(set, c, o);
+	if (strcmp(kind, "Namespace") == 0)
+		return kube_namespace(set, c, o);
+	if (strcmp(kind, "VirtualMachineInstance") == 0 ||
+	    strcmp(kind, "VirtualMachine") == 0) {
+		perr(c, "kind", "a %s does not belong with the policies: give "
+		    "it with --vmi FILE", kind);
+		return -1;
+	}
+	perr(c, "kind", "expected MigrationPolicy, KubeVirt, Namespace or "
+	    "List%s, got \"%.64s\"", item < 0 ? "" : " (not nested)", kind);
+	return -1;
+}
+
+/*
+ * Reads one document of a policy file (number doc, 1-based) holding a
+ * KubeVirt object into set.  Returns 0, or -1 with *cause ("policy FILE:
+ * document N: FIELD: ...").
+ */
+int
+policy_kube_doc(struct policy_set *set, const char *file, size_t doc,
+    int yaml, struct json_object *o, char **cause)
+{
+	struct pctx c = { "policy", file, doc, NULL, yaml, cause };
+
+	return kube_object(set, &c, o, -1, NULL);
+}

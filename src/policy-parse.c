@@ -1,0 +1,467 @@
+/*
+ * policy-parse.c: typed readers of policy and manifest fields (see
+ * policy-parse.h).  An operator's typo must never turn into a silently
+ * different migration: a wrong type or range is refused, naming the file,
+ * the document and the field.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "policy-parse.h"
+
+const struct choice policy_strategies[4] = {
+	{ "None", EVICT_NONE },
+	{ "LiveMigrate", EVICT_LIVE_MIGRATE },
+	{ "LiveMigrateIfPossible", EVICT_LIVE_MIGRATE_IF_POSSIBLE },
+	{ "External", EVICT_EXTERNAL },
+};
+
+const struct choice policy_convergences[2] = {
+	{ "adaptive", CTL_ADAPTIVE },
+	{ "kubevirt", CTL_KUBEVIRT },
+};
+
+const struct choice policy_block_migrations[3] = {
+	{ "never", BLOCK_MIGRATION_NEVER },
+	{ "auto", BLOCK_MIGRATION_AUTO },
+	{ "always", BLOCK_MIGRATION_ALWAYS },
+};
+
+/* "prefix.key", or key alone when prefix is NULL.  Malloc'd. */
+char *
+pfield(const char *prefix, const char *key)
+{
+	char *f;
+
+	if (prefix == NULL || *prefix == '\0')
+		return xstrdup(key);
+	xasprintf(&f, "%s.%s", prefix, key);
+	return f;
+}
+
+/*
+ * Sets *cause to "WHAT FILE: [document N: ][BASE.]FIELD: message"; FIELD
+ * may be NULL.
+ */
+void
+perr(struct pctx *c, const char *field, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *doc = NULL, *f = NULL;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (c->doc != 0)
+		xasprintf(&doc, "document %zu: ", c->doc);
+	if (field != NULL)
+		f = pfield(c->base, field);
+	else if (c->base != NULL)
+		f = xstrdup(c->base);
+	xasprintf(c->cause, "%s %s: %s%s%s%s", c->what, c->file,
+	    doc != NULL ? doc : "", f != NULL ? f : "", f != NULL ? ": " : "",
+	    msg);
+	free(doc);
+	free(f);
+	free(msg);
+}
+
+/*
+ * Describes a JSON value for an error message: scalars as JSON text (json-c
+ * escapes control characters in strings), long ones cut, containers by kind.
+ * Returns a malloc'd string.
+ */
+char *
+json_got(struct json_object *v)
+{
+	const char	*s;
+	char		*out;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return xstrdup("null");
+	case json_type_object:
+		return xstrdup("an object");
+	case json_type_array:
+		return xstrdup("an array");
+	default:
+		break;
+	}
+	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (strlen(s) > 64)
+		xasprintf(&out, "%.60s...", s);
+	else
+		out = xstrdup(s);
+	return out;
+}
+
+void
+perr_got(struct pctx *c, const char *field, const char *expected,
+    struct json_object *v)
+{
+	char		*got = json_got(v);
+	const char	*hint = "";
+
+	/* kubectl reads an unquoted true, yes or 150 as a boolean or number. */
+	if (c->yaml && strncmp(expected, "a string", 8) == 0 &&
+	    (json_object_is_type(v, json_type_boolean) ||
+	    json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_double)))
+		hint = " (quote it: YAML reads it as a boolean or a number)";
+	perr(c, field, "expected %s, got %s%s", expected, got, hint);
+	free(got);
+}
+
+/* Checks an unsigned integer field against [min, max]. */
+int
+get_uint(struct pctx *c, const char *field, struct json_object *v,
+    uint64_t min, uint64_t max, uint64_t *out)
+{
+	int64_t	 n;
+	char	*expected;
+
+	xasprintf(&expected, "an integer from %llu to %llu",
+	    (unsigned long long)min, (unsigned long long)max);
+	if (!json_object_is_type(v, json_type_int)) {
+		perr_got(c, field, expected, v);
+		free(expected);
+		return -1;
+	}
+	/* json-c clamps larger numbers to INT64_MAX: still out of range. */
+	n = json_object_get_int64(v);
+	if (n < 0 || (uint64_t)n < min || (uint64_t)n > max) {
+		char *got = json_got(v);
+
+		perr(c, field, "out of range: expected %s, got %s", expected,
+		    got);
+		free(got);
+		free(expected);
+		return -1;
+	}
+	free(expected);
+	*out = (uint64_t)n;
+	return 0;
+}
+
+int
+get_bool(struct pctx *c, const char *field, struct json_object *v, int *out)
+{
+	if (!json_object_is_type(v, json_type_boolean)) {
+		perr_got(c, field, "true or false", v);
+		return -1;
+	}
+	*out = json_object_get_boolean(v) ? 1 : 0;
+	return 0;
+}
+
+/*
+ * Sets *out to the value of the choice (n of them) whose name is the string
+ * in v; otherwise reports field, expecting the names as "expected" says.
+ */
+int
+get_choice(struct pctx *c, const char *field, struct json_object *v,
+    const struct choice *choices, size_t n, const char *expected, int *out)
+{
+	const char	*str;
+	size_t		 i;
+
+	str = json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : "";
+	for (i = 0; i < n; i++) {
+		if (strcmp(str, choices[i].name) == 0) {
+			*out = choices[i].value;
+			return 0;
+		}
+	}
+	perr_got(c, field, expected, v);
+	return -1;
+}
+
+/*
+ * Returns the string in v, refusing other types, embedded NULs, control
+ * characters and lengths outside [minlen, maxlen].
+ */
+const char *
+get_string(struct pctx *c, const char *field, struct json_object *v,
+    size_t minlen, size_t maxlen)
+{
+	const char	*s;
+	size_t		 len, i;
+	char		*expected;
+
+	if (!json_object_is_type(v, json_type_string)) {
+		xasprintf(&expected, "a string");
+		goto bad;
+	}
+	s = json_object_get_string(v);
+	len = (size_t)json_object_get_string_len(v);
+	if (strlen(s) != len) {
+		xasprintf(&expected, "a string without NUL characters");
+		goto bad;
+	}
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			xasprintf(&expected,
+			    "a string without control characters");
+			goto bad;
+		}
+	if (len < minlen || len > maxlen) {
+		xasprintf(&expected, "a string of %zu to %zu characters",
+		    minlen, maxlen);
+		goto bad;
+	}
+	return s;
+bad:
+	perr_got(c, field, expected, v);
+	free(expected);
+	return NULL;
+}
+
+/*
+ * A Kubernetes quantity (quantity.c) of at most max: an integer, or a
+ * string or float such as "64Mi", "500M", "1.5Gi" or 1e9.
+ */
+int
+get_quantity(struct pctx *c, const char *field, struct json_object *v,
+    uint64_t max, uint64_t *out)
+{
+	const char	*s;
+	char		*expected;
+
+	if (json_object_is_type(v, json_type_int) && max <= INT64_MAX)
+		return get_uint(c, field, v, 0, max, out);
+	if (json_object_is_type(v, json_type_string) ||
+	    json_object_is_type(v, json_type_double)) {
+		s = json_object_get_string(v);
+		if (quantity_parse(s, max, out) == 0)
+			return 0;
+	}
+	xasprintf(&expected, "a quantity from 0 to %llu such as \"64Mi\", "
+	    "\"500M\", \"1.5Gi\" or 1e9", (unsigned long long)max);
+	perr_got(c, field, expected, v);
+	free(expected);
+	return -1;
+}
+
+int
+check_object(struct pctx *c, const char *field, struct json_object *v)
+{
+	if (!json_object_is_type(v, json_type_object)) {
+		perr_got(c, field, "an object", v);
+		return -1;
+	}
+	return 0;
+}
+
+/* Refuses any key of o not in known (NULL-terminated). */
+int
+check_known(struct pctx *c, const char *prefix, struct json_object *o,
+    const char *const *known)
+{
+	const char *const *k;
+
+	json_object_object_foreach(o, key, val) {
+		(void)val;
+		for (k = known; *k != NULL; k++)
+			if (strcmp(key, *k) == 0)
+				break;
+		if (*k == NULL) {
+			char *field = pfield(prefix, key);
+
+			perr(c, field, "unknown field");
+			free(field);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reads an object of label names to string values (a selector, a
+ * manifest's metadata.labels): at most POLICY_MAX_LABELS.  Sets *out and
+ * *n (free with labels_free()).  Returns 0 or -1.
+ */
+int
+get_labels(struct pctx *c, const char *field, struct json_object *v,
+    struct label **out, size_t *n)
+{
+	struct label	*labels;
+	const char	*str;
+	char		*f;
+	size_t		 count = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (json_object_is_type(v, json_type_null))
+		return 0;	/* "labels:" with nothing after it */
+	if (!json_object_is_type(v, json_type_object)) {
+		perr_got(c, field, "an object of label names to string values",
+		    v);
+		return -1;
+	}
+	if ((size_t)json_object_object_length(v) > POLICY_MAX_LABELS) {
+		perr(c, field, "out of range: expected at most %d labels, got "
+		    "%d", POLICY_MAX_LABELS, json_object_object_length(v));
+		return -1;
+	}
+	labels = xcalloc(POLICY_MAX_LABELS, sizeof *labels);
+	json_object_object_foreach(v, key, val) {
+		f = pfield(field, key);
+		if (!policy_label_key_ok(key)) {
+			perr(c, f, "bad label name: expected 1 to %d "
+			    "characters without spaces, '=' or control "
+			    "characters", MAX_LABEL_LEN);
+			free(f);
+			labels_free(labels, count);
+			return -1;
+		}
+		str = get_string(c, f, val, 0, MAX_LABEL_LEN);
+		free(f);
+		if (str == NULL) {
+			labels_free(labels, count);
+			return -1;
+		}
+		labels[count].key = xstrdup(key);
+		labels[count].value = xstrdup(str);
+		count++;
+	}
+	*out = labels;
+	*n = count;
+	return 0;
+}
+
+/*
+ * Reads sharedStoragePaths: absolute paths without "." or ".." components
+ * (matching is by path prefix, which those would fool); a trailing slash is
+ * dropped.
+ */
+int
+get_shared_paths(struct pctx *c, const char *base, struct json_object *v,
+    struct mig_settings *s)
+{
+	size_t		 n, i;
+	char		*field, *path, *comp, *save;
+	const char	*str;
+	char	       **paths;
+
+	if (!json_object_is_type(v, json_type_array)) {
+		perr_got(c, base, "an array of absolute paths", v);
+		return -1;
+	}
+	n = json_object_array_length(v);
+	if (n > MAX_SHARED_PATHS) {
+		perr(c, base, "out of range: expected at most %d paths, got %zu",
+		    MAX_SHARED_PATHS, n);
+		return -1;
+	}
+	paths = xcalloc(n + 1, sizeof (char *));
+	for (i = 0; i < n; i++) {
+		xasprintf(&field, "%s[%zu]", base, i);
+		str = get_string(c, field, json_object_array_get_idx(v, i), 1,
+		    PATH_MAX - 1);
+		if (str == NULL)
+			goto fail;
+		if (str[0] != '/') {
+			perr_got(c, field, "an absolute path",
+			    json_object_array_get_idx(v, i));
+			goto fail;
+		}
+		path = xstrdup(str);
+		for (comp = strtok_r(path, "/", &save); comp != NULL;
+		    comp = strtok_r(NULL, "/", &save))
+			if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+				break;
+		free(path);
+		if (comp != NULL) {
+			perr_got(c, field,
+			    "an absolute path without . or .. components",
+			    json_object_array_get_idx(v, i));
+			goto fail;
+		}
+		free(field);
+		path = xstrdup(str);
+		while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
+			path[strlen(path) - 1] = '\0';
+		paths[i] = path;
+	}
+	for (i = 0; s->shared_storage_paths != NULL &&
+	    s->shared_storage_paths[i] != NULL; i++)
+		free(s->shared_storage_paths[i]);
+	free(s->shared_storage_paths);
+	s->shared_storage_paths = paths;
+	s->set |= MIG_SET_SHARED_PATHS;
+	return 0;
+fail:
+	free(field);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return -1;
+}
+
+/*
+ * Reads disks: node names or drive ids (QMP identifiers) and absolute file
+ * paths, the disks blockMigration copies.
+ */
+int
+get_disks(struct pctx *c, const char *base, struct json_object *v,
+    struct mig_settings *s)
+{
+	const char	*str;
+	size_t		 n, i, j;
+	char		*field;
+	char	       **disks;
+
+	if (!json_object_is_type(v, json_type_array)) {
+		perr_got(c, base, "an array of node names or absolute paths",
+		    v);
+		return -1;
+	}
+	n = json_object_array_length(v);
+	if (n > MAX_DISKS) {
+		perr(c, base, "out of range: expected at most %d disks, got "
+		    "%zu", MAX_DISKS, n);
+		return -1;
+	}
+	disks = xcalloc(n + 1, sizeof (char *));
+	for (i = 0; i < n; i++) {
+		xasprintf(&field, "%s[%zu]", base, i);
+		str = get_string(c, field, json_object_array_get_idx(v, i), 1,
+		    PATH_MAX - 1);
+		if (str == NULL)
+			goto fail;
+		for (j = 0; str[0] != '/' && str[j] != '\0'; j++)
+			if (!((str[j] >= 'a' && str[j] <= 'z') ||
+			    (str[j] >= 'A' && str[j] <= 'Z') ||
+			    (j > 0 && ((str[j] >= '0' && str[j] <= '9') ||
+			    str[j] == '-' || str[j] == '_' || str[j] == '.'))))
+				break;
+		if (str[0] != '/' && (str[j] != '\0' || j > 31)) {
+			perr_got(c, field, "a node name (a letter, then up to "
+			    "30 letters, digits, -, _ or .) or an absolute "
+			    "path", json_object_array_get_idx(v, i));
+			goto fail;
+		}
+		free(field);
+		disks[i] = xstrdup(str);
+	}
+	for (i = 0; s->disks != NULL && s->disks[i] != NULL; i++)
+		free(s->disks[i]);
+	free(s->disks);
+	s->disks = disks;
+	s->set |= MIG_SET_DISKS;
+	return 0;
+fail:
+	free(field);
+	for (i = 0; i < n; i++)
+		free(disks[i]);
+	free(disks);
+	return -1;
+}

@@ -1,0 +1,325 @@
+/*
+ * policy-settings.c: the migration settings a policy gives (struct
+ * mig_settings): KubeVirt's defaults, the overlay of a policy on the
+ * cluster's defaults, copies and their JSON form.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+const char *
+policy_eviction_name(enum eviction_strategy e)
+{
+	switch (e) {
+	case EVICT_NONE:
+		return "None";
+	case EVICT_LIVE_MIGRATE:
+		return "LiveMigrate";
+	case EVICT_LIVE_MIGRATE_IF_POSSIBLE:
+		return "LiveMigrateIfPossible";
+	case EVICT_EXTERNAL:
+		return "External";
+	}
+	return "unknown";
+}
+
+const char *
+policy_convergence_name(enum ctl_kind k)
+{
+	switch (k) {
+	case CTL_ADAPTIVE:
+		return "adaptive";
+	case CTL_KUBEVIRT:
+		return "kubevirt";
+	}
+	return "unknown";
+}
+
+/* Fills s with KubeVirt's migration defaults; s owns nothing afterwards. */
+void
+policy_defaults(struct mig_settings *s)
+{
+	memset(s, 0, sizeof *s);
+	s->bandwidth = 0;
+	s->completion_timeout_per_gib = 150;
+	s->progress_timeout = 150;
+	s->max_downtime_ms = 0;
+	s->allow_auto_converge = 0;
+	s->allow_post_copy = 0;
+	s->allow_workload_disruption = s->allow_post_copy;
+	s->parallel_migration_threads = 0;
+	s->disable_tls = 0;
+	s->convergence = CTL_ADAPTIVE;
+	s->shared_storage_paths = NULL;
+	s->set = 0;
+}
+
+static void
+strv_free(char **v)
+{
+	char **p;
+
+	if (v == NULL)
+		return;
+	for (p = v; *p != NULL; p++)
+		free(*p);
+	free(v);
+}
+
+static char **
+strv_copy(char **v)
+{
+	char	**out;
+	size_t	  n = 0, i;
+
+	if (v == NULL)
+		return NULL;
+	while (v[n] != NULL)
+		n++;
+	out = xcalloc(n + 1, sizeof (char *));
+	for (i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
+}
+
+/* Frees the strings s owns; s may be reused after policy_defaults(). */
+void
+mig_settings_free(struct mig_settings *s)
+{
+	strv_free(s->shared_storage_paths);
+	s->shared_storage_paths = NULL;
+	strv_free(s->disks);
+	s->disks = NULL;
+}
+
+/* Deep copy: dst owns its own strings (free with mig_settings_free()). */
+void
+mig_settings_copy(struct mig_settings *dst, const struct mig_settings *src)
+{
+	*dst = *src;
+	dst->disks = strv_copy(src->disks);
+	dst->shared_storage_paths = strv_copy(src->shared_storage_paths);
+}
+
+/*
+ * Refines dst (the cluster's settings) with the fields src gives
+ * (src->set), as KubeVirt applies a MigrationPolicy: only what the policy
+ * sets changes.  allowWorkloadDisruption that src leaves unset follows
+ * src's allowPostCopy when src sets that (KubeVirt's backward
+ * compatibility rule).  dst->set gains src's bits.
+ */
+void
+mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
+{
+	unsigned set = src->set;
+
+	if (set & MIG_SET_BANDWIDTH)
+		dst->bandwidth = src->bandwidth;
+	if (set & MIG_SET_COMPLETION)
+		dst->completion_timeout_per_gib =
+		    src->completion_timeout_per_gib;
+	if (set & MIG_SET_PROGRESS)
+		dst->progress_timeout = src->progress_timeout;
+	if (set & MIG_SET_DOWNTIME)
+		dst->max_downtime_ms = src->max_downtime_ms;
+	if (set & MIG_SET_AUTO_CONVERGE)
+		dst->allow_auto_converge = src->allow_auto_converge;
+	if (set & MIG_SET_POST_COPY) {
+		dst->allow_post_copy = src->allow_post_copy;
+		if (!(set & MIG_SET_DISRUPTION))
+			dst->allow_workload_disruption = src->allow_post_copy;
+	}
+	if (set & MIG_SET_DISRUPTION)
+		dst->allow_workload_disruption =
+		    src->allow_workload_disruption;
+	if (set & MIG_SET_MULTIFD)
+		dst->parallel_migration_threads =
+		    src->parallel_migration_threads;
+	if (set & MIG_SET_DISABLE_TLS)
+		dst->disable_tls = src->disable_tls;
+	if (set & MIG_SET_CONVERGENCE)
+		dst->convergence = src->convergence;
+	if (set & MIG_SET_SHARED_PATHS) {
+		strv_free(dst->shared_storage_paths);
+		dst->shared_storage_paths =
+		    strv_copy(src->shared_storage_paths);
+	}
+	if (set & MIG_SET_BLOCK_MIGRATION)
+		dst->block_migration = src->block_migration;
+	if (set & MIG_SET_DISKS) {
+		strv_free(dst->disks);
+		dst->disks = strv_copy(src->disks);
+	}
+	dst->set |= set;
+}
+
+static struct json_object *
+strv_to_json(char **v)
+{
+	struct json_object	*a = json_object_new_array();
+	char		       **p;
+
+	for (p = v; p != NULL && *p != NULL; p++)
+		json_object_array_add(a, json_object_new_string(*p));
+	return a;
+}
+
+/*
+ * The settings as the status document's "configuration": the policy file's
+ * camelCase names and units.  Returns a new reference.
+ */
+struct json_object *
+mig_settings_to_json(const struct mig_settings *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "bandwidthPerMigration",
+	    json_object_new_int64((int64_t)s->bandwidth));
+	json_object_object_add(o, "completionTimeoutPerGiB",
+	    json_object_new_int64((int64_t)s->completion_timeout_per_gib));
+	json_object_object_add(o, "progressTimeout",
+	    json_object_new_int64((int64_t)s->progress_timeout));
+	json_object_object_add(o, "maxDowntimeMs",
+	    json_object_new_int64((int64_t)s->max_downtime_ms));
+	json_object_object_add(o, "allowAutoConverge",
+	    json_object_new_boolean(s->allow_auto_converge));
+	json_object_object_add(o, "allowPostCopy",
+	    json_object_new_boolean(s->allow_post_copy));
+	json_object_object_add(o, "allowWorkloadDisruption",
+	    json_object_new_boolean(s->allow_workload_disruption));
+	json_object_object_add(o, "parallelMigrationThreads",
+	    json_object_new_int(s->parallel_migration_threads));
+	json_object_object_add(o, "disableTLS",
+	    json_object_new_boolean(s->disable_tls));
+	json_object_object_add(o, "convergence",
+	    json_object_new_string(policy_convergence_name(s->convergence)));
+	json_object_object_add(o, "sharedStoragePaths",
+	    strv_to_json(s->shared_storage_paths));
+	json_object_object_add(o, "blockMigration", json_object_new_string(
+	    s->block_migration == BLOCK_MIGRATION_ALWAYS ? "always" :
+	    s->block_migration == BLOCK_MIGRATION_AUTO ? "auto" : "never"));
+	json_object_object_add(o, "disks", strv_to_json(s->disks));
+	return o;
+}
+
+/*
+ * Where a policy was read: "FILE", or "FILE, document N" for a manifest.
+ * Malloc'd.
+ */
+char *
+policy_origin(const struct policy *p)
+{
+	char *s;
+
+	if (p->doc == 0)
+		return xstrdup(p->file);
+	if (p->item >= 0)
+		xasprintf(&s, "%s, document %zu, items[%ld]", p->file, p->doc,
+		    p->item);
+	else
+		xasprintf(&s, "%s, document %zu", p->file, p->doc);
+	return s;
+}
+
+/*
+ * A policy in qmigrate's own shape (namespaceLabels only when it selects
+ * namespaces, document only for a manifest).  Returns a new reference.
+ */
+struct json_object *
+policy_to_json(const struct policy *p)
+{
+	struct json_object *o = json_object_new_object(), *sel;
+
+	json_object_object_add(o, "name", json_object_new_string(p->name));
+	json_object_object_add(o, "file", json_object_new_string(p->file));
+	if (p->doc != 0)
+		json_object_object_add(o, "document",
+		    json_object_new_int64((int64_t)p->doc));
+	sel = json_object_new_object();
+	json_object_object_add(sel, "labels",
+	    labels_to_json(p->selector, p->nselector));
+	if (p->nns_selector > 0)
+		json_object_object_add(sel, "namespaceLabels",
+		    labels_to_json(p->ns_selector, p->nns_selector));
+	json_object_object_add(o, "selector", sel);
+	json_object_object_add(o, "evictionStrategy",
+	    json_object_new_string(policy_eviction_name(p->eviction)));
+	json_object_object_add(o, "terminationGracePeriodSeconds",
+	    json_object_new_int64((int64_t)p->termination_grace_seconds));
+	json_object_object_add(o, "migration",
+	    mig_settings_to_json(&p->migration));
+	return o;
+}
+
+/*
+ * Parses a bandwidth of qmigrate's own flags and JSON shape: decimal
+ * bytes/s with an optional binary suffix Ki, Mi, Gi or Ti ("64Mi" is 64
+ * MiB/s, "0" unlimited).  Returns 0, or -1 on junk, an unknown suffix or a
+ * value over 1 TiB/s.  (KubeVirt's manifests take Kubernetes quantities:
+ * quantity.c.)
+ */
+int
+policy_parse_bandwidth(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char	*suffix;
+		uint64_t	 mult;
+	} units[] = {
+		{ "", 1 }, { "Ki", 1ULL << 10 }, { "Mi", 1ULL << 20 },
+		{ "Gi", 1ULL << 30 }, { "Ti", 1ULL << 40 },
+	};
+	uint64_t	 v = 0, max = 1ULL << 40;
+	size_t		 i;
+	const char	*p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > max)
+			return -1;
+	}
+	for (i = 0; i < NITEMS(units); i++) {
+		if (strcmp(p, units[i].suffix) != 0)
+			continue;
+		if (v > max / units[i].mult)
+			return -1;
+		*out = v * units[i].mult;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Checks a label key the way Kubernetes' users write them, loosely: 1-253
+ * printable characters without spaces or "=" (which --label splits on).
+ */
+int
+policy_label_key_ok(const char *k)
+{
+	size_t len = strlen(k), i;
+
+	if (len == 0 || len > 253)
+		return 0;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)k[i] <= 0x20 || k[i] == 0x7f || k[i] == '=')
+			return 0;
+	return 1;
+}
+
+/* A label value: at most 253 characters, no control characters. */
+int
+policy_label_value_ok(const char *v)
+{
+	size_t len = strlen(v), i;
+
+	if (len > 253)
+		return 0;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			return 0;
+	return 1;
+}
