@@ -14,4 +14,27 @@ tests_unit_test_policy_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPOLICY_EXAMPLES_DIR='"$(abs_top_srcdir)/policies"'
 
 # The command line only: no QEMU needed.
-integration_tests += tests/integration/policy-cli.sh
+integration_tests += tests/integration/policy-cli.sh \
+	tests/integration/policy-kube.sh
+# The same manifests driving a real drain and migrate (real QEMU).
+integration_tests += tests/integration/policy-kube-drain.sh
+
+# KubeVirt's objects: YAML, quantities, MigrationPolicy precedence (its
+# documented seven-policy example in tests/kubevirt), cluster defaults,
+# VMI and Namespace manifests.
+kubevirt_fixtures = tests/kubevirt/precedence/1-small-gpu-high-medium.yaml \
+	tests/kubevirt/precedence/2-small-gpu-high-hpc.yaml \
+	tests/kubevirt/precedence/3-small-gpu-high.yaml \
+	tests/kubevirt/precedence/4-small-high-hpc.yaml \
+	tests/kubevirt/precedence/5-gpu-high.yaml \
+	tests/kubevirt/precedence/6-gpu.yaml \
+	tests/kubevirt/precedence/7-intel-high.yaml \
+	tests/kubevirt/precedence/namespace.yaml \
+	tests/kubevirt/vmi/vmi.yaml tests/kubevirt/vmi/vmi-labels.yaml
+EXTRA_DIST += $(kubevirt_fixtures)
+unit_tests += tests/unit/test-kube
+tests_unit_test_kube_SOURCES = tests/unit/test-kube.c
+tests_unit_test_kube_LDADD = $(unit_ldadd)
+tests_unit_test_kube_CFLAGS = $(unit_cflags)
+tests_unit_test_kube_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKUBEVIRT_TESTS_DIR='"$(abs_top_srcdir)/tests/kubevirt"'

@@ -29,8 +29,15 @@ policy_check(int argc, char **argv)
 		free(cause);
 		return QM_EXIT_USAGE;
 	}
-	printf("ok: %zu polic%s\n", set->npolicies,
+	printf("ok: %zu polic%s", set->npolicies,
 	    set->npolicies == 1 ? "y" : "ies");
+	if (set->nnamespaces > 0)
+		printf(", %zu namespace%s", set->nnamespaces,
+		    set->nnamespaces == 1 ? "" : "s");
+	if (set->cluster.file != NULL)
+		printf(", cluster defaults from KubeVirt \"%s\" (%s)",
+		    set->cluster.name, set->cluster.file);
+	printf("\n");
 	policy_set_free(set);
 	return QM_EXIT_OK;
 }

@@ -452,10 +452,13 @@ new_policy(struct policy_set *set, struct pctx *c, const char *name,
 	return p;
 }
 
-/* A MigrationPolicy (migrations.kubevirt.io/v1alpha1). */
+/*
+ * A MigrationPolicy (migrations.kubevirt.io/v1alpha1); an item of a
+ * MigrationPolicyList (implied) may leave its apiVersion out.
+ */
 static int
 kube_migration_policy(struct policy_set *set, struct pctx *c,
-    struct json_object *o, long item)
+    struct json_object *o, long item, int implied)
 {
 	static const char *const known[] = { "apiVersion", "kind", "metadata",
 	    "spec", "status", NULL };
@@ -470,8 +473,10 @@ kube_migration_policy(struct policy_set *set, struct pctx *c,
 	struct policy		*p;
 	const char		*name;
 
-	if (kube_api(c, o, "MigrationPolicy", versions) != 0 ||
-	    check_known(c, NULL, o, known) != 0 ||
+	if ((!implied || json_object_object_get_ex(o, "apiVersion", NULL)) &&
+	    kube_api(c, o, "MigrationPolicy", versions) != 0)
+		return -1;
+	if (check_known(c, NULL, o, known) != 0 ||
 	    kube_meta(c, o, &name, 1, &annotations) != 0)
 		return -1;
 	if (!json_object_object_get_ex(o, "spec", &spec)) {
@@ -776,7 +781,7 @@ kube_object(struct policy_set *set, struct pctx *c, struct json_object *o,
 		return -1;
 	}
 	if (strcmp(kind, "MigrationPolicy") == 0)
-		return kube_migration_policy(set, c, o, item);
+		return kube_migration_policy(set, c, o, item, kind == implied);
 	if (item < 0 && (strcmp(kind, "List") == 0 ||
 	    strcmp(kind, "MigrationPolicyList") == 0))
 		return kube_list(set, c, o, kind);

@@ -1,0 +1,1019 @@
+/*
+ * test-kube.c: KubeVirt's objects as qmigrate reads them: YAML typed as
+ * kubectl types it, Kubernetes quantities, MigrationPolicy manifests and
+ * KubeVirt's documented precedence (its own seven-policy example, winner
+ * by winner), the cluster defaults of a KubeVirt object, Namespace and
+ * VirtualMachineInstance manifests, and the one-line errors naming the
+ * file, the document and the field.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+#ifndef KUBEVIRT_TESTS_DIR
+#error "KUBEVIRT_TESTS_DIR must name the source tree's tests/kubevirt"
+#endif
+
+static char *
+tmpdir_new(void)
+{
+	char		*dir;
+	const char	*base = getenv("TMPDIR");
+
+	xasprintf(&dir, "%s/test-kube.XXXXXX", base != NULL ? base : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void
+tmpdir_free(char *dir)
+{
+	DIR		*d = opendir(dir);
+	struct dirent	*de;
+	char		*path;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		xasprintf(&path, "%s/%s", dir, de->d_name);
+		assert_int_equal(unlink(path), 0);
+		free(path);
+	}
+	closedir(d);
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+}
+
+static char *
+write_text(const char *dir, const char *name, const char *text)
+{
+	char	*path;
+	FILE	*f;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* Loads text as NAME in a fresh directory; must succeed. */
+static struct policy_set *
+load_as(const char *name, const char *text)
+{
+	char			*dir = tmpdir_new(), *path, *cause = NULL;
+	struct policy_set	*set;
+
+	path = write_text(dir, name, text);
+	set = policy_load(dir, &cause);
+	if (set == NULL)
+		fail_msg("refused: %s", cause);
+	free(path);
+	tmpdir_free(dir);
+	return set;
+}
+
+/*
+ * Loads text as NAME and expects it refused with exactly "policy FILE: "
+ * and then expected, where each @ stands for FILE.
+ */
+static void
+expect_error_as(const char *name, const char *text, const char *expected)
+{
+	char	*dir = tmpdir_new(), *path, *cause = NULL, *want, *tail;
+	char	*joined;
+	size_t	 i;
+
+	path = write_text(dir, name, text);
+	if (policy_load(path, &cause) != NULL)
+		fail_msg("accepted: %s", text);
+	tail = xstrdup("");
+	for (i = 0; expected[i] != '\0'; i++) {
+		if (expected[i] == '@')
+			xasprintf(&joined, "%s%s", tail, path);
+		else
+			xasprintf(&joined, "%s%c", tail, expected[i]);
+		free(tail);
+		tail = joined;
+	}
+	xasprintf(&want, "policy %s: %s", path, tail);
+	free(tail);
+	if (strcmp(cause, want) != 0)
+		fail_msg("for %s\n got: %s\nwant: %s", text, cause, want);
+	free(want);
+	free(cause);
+	free(path);
+	tmpdir_free(dir);
+}
+
+static void
+expect_error(const char *text, const char *expected)
+{
+	expect_error_as("p.yaml", text, expected);
+}
+
+static void
+test_quantity(void **state)
+{
+	static const struct {
+		const char	*s;
+		int		 ok;
+		uint64_t	 v;
+	} cases[] = {
+		/* KubeVirt's and Kubernetes' own examples. */
+		{ "217Ki", 1, 222208 }, { "1.5Gi", 1, 1610612736 },
+		{ "500M", 1, 500000000 }, { "1e9", 1, 1000000000 },
+		{ "64", 1, 64 }, { "0", 1, 0 }, { "64Mi", 1, 64ULL << 20 },
+		{ "2048Mi", 1, 2048ULL << 20 }, { "1E3", 1, 1000 },
+		{ "1e+2", 1, 100 }, { "1.5k", 1, 1500 }, { "0.5Ki", 1, 512 },
+		{ "+5", 1, 5 }, { "-0", 1, 0 }, { "5.", 1, 5 },
+		{ "1Ti", 1, 1ULL << 40 }, { "1000G", 1, 1000000000000ULL },
+		{ "1.10", 1, 2 },
+		/* A fraction of a byte rounds up, as Quantity.Value(). */
+		{ "1.5", 1, 2 }, { "500m", 1, 1 }, { ".5", 1, 1 },
+		{ "1e-3", 1, 1 }, { "3n", 1, 1 }, { "0.000000000000000000001", 1,
+		    1 }, { "1e-40", 1, 1 }, { "0.0", 1, 0 },
+		{ "-1", 0, 0 }, { "-0.5", 0, 0 }, { "64MB", 0, 0 },
+		{ "64mi", 0, 0 }, { "Mi", 0, 0 }, { "", 0, 0 }, { ".", 0, 0 },
+		{ "1.5e3Ki", 0, 0 }, { "12e", 0, 0 }, { "1e1.5", 0, 0 },
+		{ "64 Mi", 0, 0 }, { "0x10", 0, 0 }, { "1..5", 0, 0 },
+		{ "1.0000001Ti", 0, 0 }, { "2Ti", 0, 0 }, { "1Ei", 0, 0 },
+		{ "1e13", 0, 0 }, { "1e1001", 0, 0 },
+		{ "1234567890123456789", 0, 0 },
+	};
+	uint64_t	v;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(cases); i++) {
+		v = 12345;
+		if ((quantity_parse(cases[i].s, 1ULL << 40, &v) == 0) !=
+		    cases[i].ok)
+			fail_msg("\"%s\": expected %s", cases[i].s,
+			    cases[i].ok ? "accepted" : "refused");
+		if (cases[i].ok && v != cases[i].v)
+			fail_msg("\"%s\": %llu, expected %llu", cases[i].s,
+			    (unsigned long long)v,
+			    (unsigned long long)cases[i].v);
+	}
+}
+
+/* Reads text as a one-document YAML stream. */
+static struct json_object *
+yaml_one(const char *text)
+{
+	struct yaml_docs	 docs;
+	struct json_object	*o;
+	char			*cause = NULL;
+
+	if (yaml_read(text, strlen(text), 10, &docs, &cause) != 0)
+		fail_msg("%s: %s", text, cause);
+	assert_int_equal(docs.n, 1);
+	o = json_object_get(docs.docs[0]);
+	yaml_docs_free(&docs);
+	return o;
+}
+
+static void
+yaml_error(const char *text, const char *expected)
+{
+	struct yaml_docs	 docs;
+	char			*cause = NULL;
+
+	if (yaml_read(text, strlen(text), 3, &docs, &cause) == 0)
+		fail_msg("accepted: %s", text);
+	if (strcmp(cause, expected) != 0)
+		fail_msg("for %s\n got: %s\nwant: %s", text, cause, expected);
+	free(cause);
+}
+
+/* Plain scalars typed as kubectl (YAML 1.1) types them. */
+static void
+test_yaml_types(void **state)
+{
+	static const struct {
+		const char	*key;
+		enum json_type	 type;
+		const char	*text;	/* its JSON form */
+	} want[] = {
+		{ "s", json_type_string, "\"small\"" },
+		{ "q", json_type_string, "\"true\"" },
+		{ "b", json_type_boolean, "true" },
+		{ "y", json_type_boolean, "true" },
+		{ "o", json_type_boolean, "false" },
+		{ "n", json_type_null, "null" },
+		{ "e", json_type_null, "null" },
+		{ "i", json_type_int, "150" },
+		{ "h", json_type_int, "16" },
+		{ "oc", json_type_int, "493" },
+		{ "f", json_type_double, "1.5" },
+		{ "x", json_type_double, "1e9" },
+		{ "neg", json_type_int, "-3" },
+		{ "big", json_type_int, "18446744073709551615" },
+		{ "huge", json_type_double, "99999999999999999999" },
+		{ "v", json_type_string, "\"1.2.3\"" },
+		{ "lit", json_type_string, "\"a\\nb\\n\"" },
+		{ "tag", json_type_string, "\"150\"" },
+		{ "us", json_type_int, "1000000" },
+		{ "inf", json_type_double, ".inf" },
+	};
+	struct json_object	*o, *v;
+	size_t			 i;
+
+	(void)state;
+	o = yaml_one("s: small\nq: \"true\"\nb: true\ny: yes\no: off\n"
+	    "n: ~\ne:\ni: 150\nh: 0x10\noc: 0755\nf: 1.5\nx: 1e9\nneg: -3\n"
+	    "big: 18446744073709551615\nhuge: 99999999999999999999\n"
+	    "v: 1.2.3\nlit: |\n  a\n  b\ntag: !!str 150\nus: 1_000_000\n"
+	    "inf: .inf\n");
+	for (i = 0; i < NITEMS(want); i++) {
+		v = NULL;
+		if (!json_object_object_get_ex(o, want[i].key, &v))
+			fail_msg("no %s", want[i].key);
+		if (json_object_get_type(v) != want[i].type)
+			fail_msg("%s: type %s", want[i].key,
+			    json_type_to_name(json_object_get_type(v)));
+		assert_string_equal(json_object_to_json_string_ext(v,
+		    JSON_C_TO_STRING_PLAIN), want[i].text);
+	}
+	json_object_put(o);
+
+	o = yaml_one("- [a, 1]\n- {k: v}\n");
+	assert_string_equal(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN), "[[\"a\",1],{\"k\":\"v\"}]");
+	json_object_put(o);
+}
+
+static void
+test_yaml_documents(void **state)
+{
+	struct yaml_docs	 docs;
+	char			*cause = NULL;
+	const char		*text;
+
+	(void)state;
+	/* A leading ---, an empty document, comments: as kubectl. */
+	text = "# comment\n---\na: 1\n---\n---\nb: 2\n...\n";
+	assert_int_equal(yaml_read(text, strlen(text), 10, &docs, &cause), 0);
+	assert_int_equal(docs.n, 3);
+	assert_non_null(docs.docs[0]);
+	assert_null(docs.docs[1]);
+	assert_non_null(docs.docs[2]);
+	yaml_docs_free(&docs);
+	text = "# nothing but a comment\n";
+	assert_int_equal(yaml_read(text, strlen(text), 10, &docs, &cause), 0);
+	assert_int_equal(docs.n, 0);
+	yaml_docs_free(&docs);
+	assert_int_equal(yaml_read("", 0, 10, &docs, &cause), 0);
+	assert_int_equal(docs.n, 0);
+	yaml_docs_free(&docs);
+}
+
+static void
+test_yaml_errors(void **state)
+{
+	char	*deep, *p;
+	int	 i;
+
+	(void)state;
+	yaml_error("a: &x [1, 2]\nb: *x\n",
+	    "line 2, column 4: YAML aliases (*x) are not supported");
+	yaml_error("a: 1\nb: 2\na: 3\n", "line 3, column 1: key \"a\" given "
+	    "twice");
+	yaml_error("? [a]\n: 1\n", "line 1, column 3: a mapping key must be a "
+	    "scalar");
+	yaml_error("a: !custom 1\n", "line 1, column 4: unsupported tag "
+	    "!custom");
+	yaml_error("a: !!int x\n", "line 1, column 4: \"x\" is not a valid "
+	    "int");
+	yaml_error("a: [1, 2\n", "line 2, column 1: did not find expected "
+	    "',' or ']' while parsing a flow sequence");
+	yaml_error("a: 1\n b: 2\n", "line 2, column 3: mapping values are not "
+	    "allowed in this context");
+	yaml_error("a\n---\nb\n---\nc\n---\nd\n", "line 6, column 1: more "
+	    "than 3 documents");
+	/* 65 levels: one too many. */
+	deep = xmalloc(200);
+	for (p = deep, i = 0; i < 65; i++)
+		*p++ = '[';
+	*p = '\0';
+	yaml_error(deep, "line 1, column 65: nested more than 64 levels deep");
+	free(deep);
+}
+
+/*
+ * KubeVirt's documented precedence example (user guide, "Policies'
+ * Precedence"): a VMI labelled size=small, os=fedora, gpu=nvidia in a
+ * namespace labelled priority=high, bandwidth=medium, hpc-workload=true,
+ * and seven policies listed from the highest precedence to the lowest.
+ * The winner must be each one in turn as the ones before it are removed;
+ * the seventh never applies.
+ */
+static void
+test_kubevirt_precedence(void **state)
+{
+	static const char *order[] = { "small-gpu-high-medium",
+	    "small-gpu-high-hpc", "small-gpu-high", "small-high-hpc",
+	    "gpu-high", "gpu", NULL };
+	struct policy_set	*set;
+	const struct policy	*p;
+	struct vm_ident		 vm, flags;
+	char			*cause = NULL, *why = NULL;
+	size_t			 i, k;
+
+	(void)state;
+	set = policy_load(KUBEVIRT_TESTS_DIR "/precedence", &cause);
+	if (set == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(set->npolicies, 7);
+	assert_int_equal(set->nnamespaces, 1);
+	memset(&vm, 0, sizeof vm);
+	if (kube_vmi_load(KUBEVIRT_TESTS_DIR "/vmi/vmi.yaml", &vm, &cause))
+		fail_msg("%s", cause);
+	assert_string_equal(vm.namespace, "hpc");
+	assert_int_equal(vm.nlabels, 3);
+	/* The same namespace labels given as flags instead. */
+	memset(&flags, 0, sizeof flags);
+	assert_int_equal(vm_ident_option(&flags, "labels-file",
+	    KUBEVIRT_TESTS_DIR "/vmi/vmi-labels.yaml", &cause), 0);
+	assert_int_equal(vm_ident_option(&flags, "namespace-label",
+	    "priority=high", &cause), 0);
+	assert_int_equal(vm_ident_option(&flags, "namespace-label",
+	    "bandwidth=medium", &cause), 0);
+	assert_int_equal(vm_ident_option(&flags, "namespace-label",
+	    "hpc-workload=true", &cause), 0);
+
+	for (i = 0; ; i++) {
+		p = policy_select(set, &vm, &why);
+		if (order[i] == NULL) {
+			assert_null(p);
+			assert_non_null(strstr(why, "policy \"intel-high\" "));
+			assert_non_null(strstr(why, "does not match: label gpu "
+			    "is \"nvidia\", the policy wants \"intel\""));
+			free(why);
+			break;
+		}
+		if (p == NULL || strcmp(p->name, order[i]) != 0)
+			fail_msg("step %zu: %s, expected %s\n%s", i + 1,
+			    p != NULL ? p->name : "(none)", order[i], why);
+		free(why);
+		assert_ptr_equal(policy_select(set, &flags, NULL), p);
+		/* Remove the winner, as an operator deleting it. */
+		k = (size_t)(p - set->policies);
+		policy_clear(&set->policies[k]);
+		memmove(&set->policies[k], &set->policies[k + 1],
+		    (set->npolicies - k - 1) * sizeof *set->policies);
+		set->npolicies--;
+	}
+	vm_ident_free(&vm);
+	vm_ident_free(&flags);
+	policy_set_free(set);
+}
+
+/* Why the losers lost, in KubeVirt's terms. */
+static void
+test_kubevirt_precedence_why(void **state)
+{
+	struct policy_set	*set;
+	struct vm_ident		 vm;
+	char			*cause = NULL, *why = NULL;
+
+	(void)state;
+	set = policy_load(KUBEVIRT_TESTS_DIR "/precedence", &cause);
+	assert_non_null(set);
+	memset(&vm, 0, sizeof vm);
+	assert_int_equal(kube_vmi_load(KUBEVIRT_TESTS_DIR "/vmi/vmi.yaml",
+	    &vm, &cause), 0);
+	assert_non_null(policy_select(set, &vm, &why));
+	assert_non_null(strstr(why, "applies: 4 labels matched (size=small, "
+	    "gpu=nvidia; namespace priority=high, bandwidth=medium)"));
+	assert_non_null(strstr(why, "policy \"small-gpu-high-hpc\" ("
+	    KUBEVIRT_TESTS_DIR "/precedence/2-small-gpu-high-hpc.yaml, "
+	    "document 1) also matches 4 labels, but the matching keys of "
+	    "\"small-gpu-high-medium\" sort first (bandwidth, gpu, priority, "
+	    "size before gpu, hpc-workload, priority, size)"));
+	assert_non_null(strstr(why, "policy \"gpu\" (" KUBEVIRT_TESTS_DIR
+	    "/precedence/6-gpu.yaml, document 1) matches 1 label, fewer than "
+	    "\"small-gpu-high-medium\""));
+	free(why);
+	/* Without the namespace's labels, only VMI-only policies match. */
+	free(vm.namespace);
+	vm.namespace = xstrdup("elsewhere");
+	assert_string_equal(policy_select(set, &vm, &why)->name, "gpu");
+	assert_non_null(strstr(why, "does not match: namespace label "
+	    "priority is not set, the policy wants \"high\" (no namespace "
+	    "labels given"));
+	free(why);
+	vm_ident_free(&vm);
+	policy_set_free(set);
+}
+
+/* Ties broken by the sorted keys, then VMI labels first, then names. */
+static void
+test_precedence_ties(void **state)
+{
+	struct policy_set	*set;
+	struct vm_ident		 vm;
+	char			*cause = NULL;
+
+	(void)state;
+	set = load_as("p.yaml",
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: b-vmi}\n"
+	    "spec: {selectors: {virtualMachineInstanceSelector: {a: x}, "
+	    "namespaceSelector: {b: z}}}\n---\n"
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: a-ns}\n"
+	    "spec: {selectors: {namespaceSelector: {a: x, b: z}}}\n---\n"
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: c-both-vmi}\n"
+	    "spec: {selectors: {virtualMachineInstanceSelector: {a: x, "
+	    "b: z}}}\n");
+	memset(&vm, 0, sizeof vm);
+	assert_int_equal(vm_ident_option(&vm, "label", "a=x", &cause), 0);
+	assert_int_equal(vm_ident_option(&vm, "label", "b=z", &cause), 0);
+	assert_int_equal(vm_ident_option(&vm, "namespace-label", "a=x",
+	    &cause), 0);
+	assert_int_equal(vm_ident_option(&vm, "namespace-label", "b=z",
+	    &cause), 0);
+	/* Same keys a, b: the most VMI labels wins, whatever the name. */
+	assert_string_equal(policy_select(set, &vm, NULL)->name, "c-both-vmi");
+	policy_set_free(set);
+	vm_ident_free(&vm);
+}
+
+static void
+test_manifest_fields(void **state)
+{
+	struct policy_set	*set;
+	const struct policy	*p;
+
+	(void)state;
+	/* The user guide's full manifest (its label value quoted). */
+	set = load_as("my-awesome-policy.yaml",
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\n"
+	    "metadata:\n"
+	    "  name: my-awesome-policy\n"
+	    "spec:\n"
+	    "  # Migration Configuration\n"
+	    "  allowAutoConverge: true\n"
+	    "  bandwidthPerMigration: 217Ki\n"
+	    "  completionTimeoutPerGiB: 23\n"
+	    "  allowPostCopy: false\n"
+	    "  \n"
+	    "  # Matching to VMs\n"
+	    "  selectors:\n"
+	    "    namespaceSelector:\n"
+	    "      hpc-workloads: \"true\"\n"
+	    "    virtualMachineInstanceSelector:\n"
+	    "      workload-type: db\n");
+	assert_int_equal(set->npolicies, 1);
+	p = &set->policies[0];
+	assert_string_equal(p->name, "my-awesome-policy");
+	assert_int_equal(p->doc, 1);
+	assert_int_equal(p->migration.bandwidth, 222208);
+	assert_int_equal(p->migration.completion_timeout_per_gib, 23);
+	assert_true(p->migration.allow_auto_converge);
+	assert_false(p->migration.allow_post_copy);
+	assert_int_equal(p->migration.set, MIG_SET_BANDWIDTH |
+	    MIG_SET_COMPLETION | MIG_SET_AUTO_CONVERGE | MIG_SET_POST_COPY);
+	assert_int_equal(p->nselector, 1);
+	assert_string_equal(p->selector[0].key, "workload-type");
+	assert_int_equal(p->nns_selector, 1);
+	assert_string_equal(p->ns_selector[0].value, "true");
+	assert_false(p->eviction_set);
+	assert_null(p->unapplied);
+	policy_set_free(set);
+
+	/* Every other field of the v1alpha1 type; experimental ones noted. */
+	set = load_as("p.yaml",
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\n"
+	    "metadata:\n  name: all\n  labels: {team: infra}\n"
+	    "spec:\n"
+	    "  selectors: {}\n"
+	    "  maxDowntimeMs: 500\n"
+	    "  allowPostCopy: true\n"
+	    "  allowWorkloadDisruption: false\n"
+	    "  experimental:\n"
+	    "    compression: zstd\n"
+	    "    stallDetector: {stallMargin: 4, ewmaAlpha: \"0.4\", "
+	    "searchLocalMinima: true}\n"
+	    "status: {}\n");
+	p = &set->policies[0];
+	assert_int_equal(p->migration.max_downtime_ms, 500);
+	assert_true(p->migration.allow_post_copy);
+	assert_false(p->migration.allow_workload_disruption);
+	assert_string_equal(p->unapplied, "spec.experimental.compression, "
+	    "spec.experimental.stallDetector");
+	assert_int_equal(p->nselector + p->nns_selector, 0);
+	policy_set_free(set);
+}
+
+static void
+test_annotations(void **state)
+{
+	struct policy_set	*set;
+	const struct policy	*p;
+
+	(void)state;
+	set = load_as("p.yaml",
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\n"
+	    "metadata:\n"
+	    "  name: db\n"
+	    "  annotations:\n"
+	    "    qmigrate.io/convergence: kubevirt\n"
+	    "    qmigrate.io/blockMigration: auto\n"
+	    "    qmigrate.io/sharedStoragePaths: /srv/nfs, /mnt/ceph/\n"
+	    "    qmigrate.io/disks: data,/var/lib/vm/a.qcow2\n"
+	    "    qmigrate.io/evictionStrategy: LiveMigrate\n"
+	    "    qmigrate.io/terminationGracePeriodSeconds: \"300\"\n"
+	    "    qmigrate.io/progressTimeout: \"60\"\n"
+	    "    qmigrate.io/parallelMigrationThreads: \"4\"\n"
+	    "    qmigrate.io/disableTLS: \"true\"\n"
+	    "    kubectl.kubernetes.io/last-applied-configuration: \"{}\"\n"
+	    "spec:\n  selectors: {virtualMachineInstanceSelector: {app: db}}\n");
+	p = &set->policies[0];
+	assert_int_equal(p->migration.convergence, CTL_KUBEVIRT);
+	assert_int_equal(p->migration.block_migration, BLOCK_MIGRATION_AUTO);
+	assert_string_equal(p->migration.shared_storage_paths[0], "/srv/nfs");
+	assert_string_equal(p->migration.shared_storage_paths[1], "/mnt/ceph");
+	assert_null(p->migration.shared_storage_paths[2]);
+	assert_string_equal(p->migration.disks[1], "/var/lib/vm/a.qcow2");
+	assert_true(p->eviction_set);
+	assert_int_equal(p->eviction, EVICT_LIVE_MIGRATE);
+	assert_true(p->grace_set);
+	assert_int_equal(p->termination_grace_seconds, 300);
+	assert_int_equal(p->migration.progress_timeout, 60);
+	assert_int_equal(p->migration.parallel_migration_threads, 4);
+	assert_true(p->migration.disable_tls);
+	policy_set_free(set);
+}
+
+static void
+test_manifest_errors(void **state)
+{
+	static const char *head = "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: a}\n";
+	char *text;
+
+	(void)state;
+#define WITH(spec) (xasprintf(&text, "%s%s", head, spec), text)
+	expect_error(WITH("spec: {selectors: {}, bandwidthPerMigraton: 1}\n"),
+	    "document 1: spec.bandwidthPerMigraton: unknown field");
+	free(text);
+	expect_error(WITH("spec: {}\n"), "document 1: spec.selectors: "
+	    "missing: selectors (namespaceSelector, "
+	    "virtualMachineInstanceSelector) say which VMs the policy applies "
+	    "to; {} applies to every VM");
+	free(text);
+	/* The user guide's own example, unquoted: the API server refuses it. */
+	expect_error(WITH("spec:\n  selectors:\n    namespaceSelector:\n"
+	    "      hpc-workloads: true\n"),
+	    "document 1: spec.selectors.namespaceSelector.hpc-workloads: "
+	    "expected a string, got true (quote it: YAML reads it as a "
+	    "boolean or a number)");
+	free(text);
+	expect_error(WITH("spec: {selectors: {}, bandwidthPerMigration: "
+	    "64MB}\n"), "document 1: spec.bandwidthPerMigration: expected a "
+	    "quantity from 0 to 1099511627776 such as \"64Mi\", \"500M\", "
+	    "\"1.5Gi\" or 1e9, got \"64MB\"");
+	free(text);
+	expect_error(WITH("spec: {selectors: {}, maxDowntimeMs: 0}\n"),
+	    "document 1: spec.maxDowntimeMs: out of range: expected an integer "
+	    "from 1 to 2000000, got 0");
+	free(text);
+	expect_error(WITH("spec: {selectors: {}, completionTimeoutPerGiB: "
+	    "\"23\"}\n"), "document 1: spec.completionTimeoutPerGiB: expected "
+	    "an integer from 0 to 86400, got \"23\"");
+	free(text);
+	expect_error(WITH("spec: {selectors: {}, experimental: "
+	    "{compression: lz4}}\n"), "document 1: spec.experimental."
+	    "compression: expected \"none\" or \"zstd\", got \"lz4\"");
+	free(text);
+	/* The second document's error names it. */
+	expect_error(WITH("spec: {selectors: {}}\n---\n"
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: b}\n"
+	    "spec: {selectors: {virtualMachineInstanceSelector: {a: b}}, "
+	    "allowPostCopy: maybe}\n"),
+	    "document 2: spec.allowPostCopy: expected true or false, got "
+	    "\"maybe\"");
+	free(text);
+	expect_error(WITH("spec:\n  selectors: {}\nmetadata2: {}\n"),
+	    "document 1: metadata2: unknown field");
+	free(text);
+	expect_error("apiVersion: migrations.kubevirt.io/v1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: a}\nspec: {selectors: "
+	    "{}}\n", "document 1: apiVersion: expected "
+	    "\"migrations.kubevirt.io/v1alpha1\" for a MigrationPolicy, got "
+	    "\"migrations.kubevirt.io/v1\"");
+	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: My_Policy}\n"
+	    "spec: {selectors: {}}\n", "document 1: metadata.name: expected a "
+	    "DNS-1123 subdomain (lowercase letters, digits, '-' and '.'), got "
+	    "\"My_Policy\"");
+	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nspec: {selectors: {}}\n",
+	    "document 1: metadata.name: missing: every object needs a name");
+	expect_error("apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\n"
+	    "metadata: {name: a}\n", "document 1: kind: a "
+	    "VirtualMachineInstance does not belong with the policies: give it "
+	    "with --vmi FILE");
+	expect_error("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n",
+	    "document 1: kind: expected MigrationPolicy, KubeVirt, Namespace or "
+	    "List, got \"Pod\"");
+	expect_error(WITH("spec: {selectors: {}}\n---\n"
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: b}\n"
+	    "spec:\n  selectors: {namespaceSelector: {}}\n"),
+	    "document 2: spec.selectors: the same selectors as policy \"a\" "
+	    "(@, document 1): two policies with identical selectors "
+	    "are refused, as in KubeVirt");
+	free(text);
+	expect_error(WITH("spec: {selectors: {}}\n---\n" "apiVersion: "
+	    "migrations.kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
+	    "metadata: {name: a}\nspec: {selectors: {virtualMachineInstance"
+	    "Selector: {x: z}}}\n"), "document 2: metadata.name: duplicate "
+	    "name \"a\", also defined in @, document 1");
+	free(text);
+	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	    "    qmigrate.io/convergance: kubevirt\nspec: {selectors: {}}\n",
+	    "document 1: metadata.annotations.qmigrate.io/convergance: unknown "
+	    "field: qmigrate reads qmigrate.io/convergence, blockMigration, "
+	    "sharedStoragePaths, disks, evictionStrategy, "
+	    "terminationGracePeriodSeconds, progressTimeout, "
+	    "parallelMigrationThreads and disableTLS");
+	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	    "    qmigrate.io/progressTimeout: 60\nspec: {selectors: {}}\n",
+	    "document 1: metadata.annotations.qmigrate.io/progressTimeout: "
+	    "expected a string, got 60 (quote it: YAML reads it as a boolean "
+	    "or a number)");
+	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	    "    qmigrate.io/progressTimeout: soon\nspec: {selectors: {}}\n",
+	    "document 1: metadata.annotations.qmigrate.io/progressTimeout: "
+	    "expected an integer from 0 to 86400, as a string such as "
+	    "\"86400\", got \"soon\"");
+	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	    "    qmigrate.io/sharedStoragePaths: /srv,nfs\n"
+	    "spec: {selectors: {}}\n", "document 1: metadata.annotations."
+	    "qmigrate.io/sharedStoragePaths[1]: expected an absolute path, got "
+	    "\"nfs\"");
+	/* A YAML syntax error names the line. */
+	expect_error("apiVersion: v1\nkind: List\nitems:\n- a: [\n",
+	    "line 5, column 1: did not find expected node content while "
+	    "parsing a flow node");
+	/* In a List: the item's index. */
+	expect_error("apiVersion: v1\nkind: List\nitems:\n"
+	    "- apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "  kind: MigrationPolicy\n  metadata: {name: a}\n"
+	    "  spec: {selectors: {}}\n"
+	    "- apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "  kind: MigrationPolicy\n  metadata: {name: b}\n  spec: {}\n",
+	    "document 1: items[1].spec.selectors: missing: selectors "
+	    "(namespaceSelector, virtualMachineInstanceSelector) say which VMs "
+	    "the policy applies to; {} applies to every VM");
+	expect_error("apiVersion: v1\nkind: List\nitems:\n"
+	    "- apiVersion: v1\n  kind: List\n  items: []\n",
+	    "document 1: items[0].kind: expected MigrationPolicy, KubeVirt, "
+	    "Namespace or List (not nested), got \"List\"");
+#undef WITH
+}
+
+/* A List (kubectl get -o yaml), a MigrationPolicyList and JSON manifests. */
+static void
+test_lists_and_json(void **state)
+{
+	struct policy_set *set;
+
+	(void)state;
+	set = load_as("list.yaml",
+	    "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\n"
+	    "items:\n"
+	    "- apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "  kind: MigrationPolicy\n  metadata: {name: a}\n"
+	    "  spec: {selectors: {}}\n"
+	    "- apiVersion: v1\n  kind: Namespace\n"
+	    "  metadata: {name: prod, labels: {tier: gold}}\n"
+	    "  spec: {finalizers: [kubernetes]}\n  status: {phase: Active}\n");
+	assert_int_equal(set->npolicies, 1);
+	assert_int_equal(set->policies[0].item, 0);
+	assert_int_equal(set->nnamespaces, 1);
+	assert_string_equal(set->namespaces[0].labels[0].value, "gold");
+	policy_set_free(set);
+
+	set = load_as("mpl.yaml",
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicyList\nitems:\n"
+	    "- metadata: {name: a}\n  spec: {selectors: {}}\n"
+	    "- metadata: {name: b}\n  spec: {selectors: "
+	    "{virtualMachineInstanceSelector: {x: z}}}\n");
+	assert_int_equal(set->npolicies, 2);
+	policy_set_free(set);
+
+	set = load_as("mp.json", "{\"apiVersion\": "
+	    "\"migrations.kubevirt.io/v1alpha1\", \"kind\": \"MigrationPolicy\", "
+	    "\"metadata\": {\"name\": \"j\"}, \"spec\": {\"selectors\": {}, "
+	    "\"bandwidthPerMigration\": 1e9}}");
+	assert_int_equal(set->policies[0].migration.bandwidth, 1000000000);
+	assert_int_equal(set->policies[0].doc, 1);
+	policy_set_free(set);
+
+	/* qmigrate's own shape in YAML too. */
+	set = load_as("own.yaml", "name: own\nselector:\n  labels: {app: db}\n"
+	    "migration:\n  progressTimeout: 60\n");
+	assert_int_equal(set->policies[0].migration.progress_timeout, 60);
+	policy_set_free(set);
+	expect_error_as("own.yml", "name: own\nmigration:\n  bandwidthPerMigration:"
+	    " 64M\n", "document 1: migration.bandwidthPerMigration: expected "
+	    "bytes/s up to 1Ti, as an integer or a string with a Ki, Mi, Gi or "
+	    "Ti suffix such as \"64Mi\", got \"64M\"");
+}
+
+/*
+ * A KubeVirt object's spec.configuration is what policies refine: a
+ * policy changes only the fields it gives; the VMI's evictionStrategy
+ * beats both.
+ */
+static void
+test_cluster_defaults(void **state)
+{
+	static const char *kv =
+	    "apiVersion: kubevirt.io/v1\n"
+	    "kind: KubeVirt\n"
+	    "metadata:\n  name: kubevirt\n  namespace: kubevirt\n"
+	    "spec:\n"
+	    "  certificateRotateStrategy: {}\n"
+	    "  configuration:\n"
+	    "    developerConfiguration:\n      featureGates: []\n"
+	    "    evictionStrategy: LiveMigrate\n"
+	    "    migrations:\n"
+	    "      bandwidthPerMigration: 64Mi\n"
+	    "      completionTimeoutPerGiB: 800\n"
+	    "      parallelMigrationsPerCluster: 5\n"
+	    "      parallelOutboundMigrationsPerNode: 3\n"
+	    "      progressTimeout: 300\n"
+	    "      allowPostCopy: true\n"
+	    "      disableTLS: true\n"
+	    "      nodeDrainTaintKey: kubevirt.io/drain\n"
+	    "  customizeComponents: {}\n"
+	    "  workloadUpdateStrategy: {}\n"
+	    "---\n"
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\nmetadata: {name: db}\n"
+	    "spec:\n  allowAutoConverge: true\n  completionTimeoutPerGiB: 23\n"
+	    "  selectors: {virtualMachineInstanceSelector: {app: db}}\n"
+	    "---\n"
+	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
+	    "kind: MigrationPolicy\n"
+	    "metadata:\n  name: web\n  annotations:\n"
+	    "    qmigrate.io/evictionStrategy: External\n"
+	    "spec:\n  allowPostCopy: false\n"
+	    "  selectors: {virtualMachineInstanceSelector: {app: web}}\n";
+	struct policy_set	*set;
+	struct policy_choice	 ch;
+	struct vm_ident		 vm;
+	char			*cause = NULL;
+
+	(void)state;
+	set = load_as("cluster.yaml", kv);
+	assert_non_null(set->cluster.file);
+	assert_string_equal(set->cluster.name, "kubevirt");
+	assert_int_equal(set->cluster.parallel_outbound_per_node, 3);
+	assert_int_equal(set->cluster.parallel_per_cluster, 5);
+	assert_string_equal(set->cluster.unapplied,
+	    "spec.configuration.migrations.nodeDrainTaintKey");
+
+	/* No policy: the cluster's. */
+	memset(&vm, 0, sizeof vm);
+	assert_int_equal(vm_ident_option(&vm, "label", "app=other", &cause),
+	    0);
+	policy_choose(set, &vm, &ch, 0);
+	assert_null(ch.policy);
+	assert_int_equal(ch.migration.bandwidth, 64ULL << 20);
+	assert_int_equal(ch.migration.completion_timeout_per_gib, 800);
+	assert_int_equal(ch.migration.progress_timeout, 300);
+	assert_true(ch.migration.allow_post_copy);
+	assert_true(ch.migration.allow_workload_disruption);
+	assert_true(ch.migration.disable_tls);
+	assert_int_equal(ch.eviction, EVICT_LIVE_MIGRATE);
+	assert_int_equal(ch.grace_seconds, 30);
+	policy_choice_free(&ch);
+	vm_ident_free(&vm);
+
+	/* db refines two fields; the rest stays the cluster's. */
+	assert_int_equal(vm_ident_option(&vm, "label", "app=db", &cause), 0);
+	policy_choose(set, &vm, &ch, 1);
+	assert_string_equal(ch.policy->name, "db");
+	assert_int_equal(ch.migration.completion_timeout_per_gib, 23);
+	assert_true(ch.migration.allow_auto_converge);
+	assert_int_equal(ch.migration.bandwidth, 64ULL << 20);
+	assert_true(ch.migration.allow_workload_disruption);
+	assert_int_equal(ch.eviction, EVICT_LIVE_MIGRATE);
+	assert_non_null(strstr(ch.eviction_from, "KubeVirt"));
+	policy_choice_free(&ch);
+	vm_ident_free(&vm);
+
+	/*
+	 * web sets allowPostCopy false: allowWorkloadDisruption follows it
+	 * (KubeVirt's rule), over the cluster's true; its annotation's
+	 * strategy beats the cluster's, and the VMI's own beats both.
+	 */
+	assert_int_equal(vm_ident_option(&vm, "label", "app=web", &cause), 0);
+	policy_choose(set, &vm, &ch, 0);
+	assert_false(ch.migration.allow_post_copy);
+	assert_false(ch.migration.allow_workload_disruption);
+	assert_int_equal(ch.eviction, EVICT_EXTERNAL);
+	policy_choice_free(&ch);
+	vm.eviction_set = 1;
+	vm.eviction = EVICT_LIVE_MIGRATE_IF_POSSIBLE;
+	vm.grace_set = 1;
+	vm.grace_seconds = 5;
+	policy_choose(set, &vm, &ch, 0);
+	assert_int_equal(ch.eviction, EVICT_LIVE_MIGRATE_IF_POSSIBLE);
+	assert_string_equal(ch.eviction_from,
+	    "the VMI's spec.evictionStrategy");
+	assert_int_equal(ch.grace_seconds, 5);
+	policy_choice_free(&ch);
+	vm_ident_free(&vm);
+	policy_set_free(set);
+
+	expect_error_as("kv.yaml", "apiVersion: kubevirt.io/v1\nkind: KubeVirt\n"
+	    "metadata: {name: kubevirt}\nspec:\n  configuration:\n"
+	    "    migrations: {parallelMigrationsPerCluster: 0}\n",
+	    "document 1: spec.configuration.migrations."
+	    "parallelMigrationsPerCluster: out of range: expected an integer "
+	    "from 1 to 4294967295, got 0");
+	expect_error_as("kv.yaml", "apiVersion: kubevirt.io/v1\nkind: KubeVirt\n"
+	    "metadata: {name: kubevirt}\nspec:\n  configuration:\n"
+	    "    migratons: {}\n",
+	    "document 1: spec.configuration.migratons: unknown field");
+	expect_error_as("kv.yaml", "apiVersion: kubevirt.io/v1\nkind: KubeVirt\n"
+	    "metadata: {name: a}\n---\napiVersion: kubevirt.io/v1\n"
+	    "kind: KubeVirt\nmetadata: {name: b}\n",
+	    "document 2: a second KubeVirt object (\"b\"): \"a\" in "
+	    "@ already gives the cluster's defaults");
+}
+
+/* --vmi: a VirtualMachineInstance or VirtualMachine manifest. */
+static void
+test_vmi(void **state)
+{
+	struct vm_ident	 vm;
+	char		*dir = tmpdir_new(), *path, *cause = NULL, *want;
+
+	(void)state;
+	memset(&vm, 0, sizeof vm);
+	path = write_text(dir, "vm.yaml",
+	    "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachine\n"
+	    "metadata:\n  name: db1\n  namespace: prod\n"
+	    "  labels: {owner: me}\n"
+	    "spec:\n"
+	    "  runStrategy: Always\n"
+	    "  template:\n"
+	    "    metadata:\n      labels: {app: db}\n"
+	    "    spec:\n"
+	    "      evictionStrategy: LiveMigrateIfPossible\n"
+	    "      terminationGracePeriodSeconds: 120\n"
+	    "      domain: {devices: {}}\n");
+	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), 0);
+	assert_string_equal(vm.name, "db1");
+	assert_string_equal(vm.namespace, "prod");
+	/* The VMI's labels are the template's, not the VM's own. */
+	assert_int_equal(vm.nlabels, 1);
+	assert_string_equal(vm.labels[0].key, "app");
+	assert_true(vm.eviction_set);
+	assert_int_equal(vm.eviction, EVICT_LIVE_MIGRATE_IF_POSSIBLE);
+	assert_int_equal(vm.grace_seconds, 120);
+	/* Twice, or a label again on the command line: refused. */
+	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
+	free(cause);
+	assert_int_equal(vm_ident_option(&vm, "label", "app=web", &cause), -1);
+	assert_string_equal(cause, "label app: given twice");
+	free(cause);
+	vm_ident_free(&vm);
+	free(path);
+
+	path = write_text(dir, "vmi.json", "{\"apiVersion\": \"kubevirt.io/v1\", "
+	    "\"kind\": \"VirtualMachineInstance\", \"metadata\": {\"name\": "
+	    "\"a\"}, \"spec\": {\"evictionStrategy\": \"Live\"}}");
+	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
+	xasprintf(&want, "vmi %s: spec.evictionStrategy: expected \"None\", "
+	    "\"LiveMigrate\", \"LiveMigrateIfPossible\" or \"External\", got "
+	    "\"Live\"", path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	vm_ident_free(&vm);
+	free(path);
+
+	path = write_text(dir, "vmi.yaml", "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachineInstance\nmetadata: {name: a}\n"
+	    "spec:\n  evictionStrategey: None\n");
+	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
+	xasprintf(&want, "vmi %s: document 1: spec.evictionStrategey: unknown "
+	    "field", path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	vm_ident_free(&vm);
+	free(path);
+
+	path = write_text(dir, "pod.yaml", "apiVersion: v1\nkind: Pod\n");
+	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
+	xasprintf(&want, "vmi %s: document 1: kind: expected "
+	    "\"VirtualMachineInstance\" or \"VirtualMachine\", got \"Pod\"",
+	    path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	vm_ident_free(&vm);
+	free(path);
+	tmpdir_free(dir);
+}
+
+/* --namespace-labels-file: a Namespace manifest or a plain object. */
+static void
+test_namespace_file(void **state)
+{
+	struct vm_ident	 vm;
+	char		*dir = tmpdir_new(), *a, *b, *cause = NULL, *want;
+
+	(void)state;
+	memset(&vm, 0, sizeof vm);
+	a = write_text(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\n"
+	    "metadata:\n  name: hpc\n  labels:\n    priority: high\n");
+	b = write_text(dir, "more.yaml", "bandwidth: medium\n");
+	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", a,
+	    &cause), 0);
+	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", b,
+	    &cause), 0);
+	assert_int_equal(vm.nns_labels, 2);
+	assert_int_equal(vm.nlabels, 0);
+	assert_non_null(strstr(vm.ns_source, "ns.yaml and "));
+	assert_int_equal(vm_ident_option(&vm, "namespace-label",
+	    "priority=low", &cause), -1);
+	assert_string_equal(cause, "label priority: given twice");
+	free(cause);
+	vm_ident_free(&vm);
+	free(a);
+	a = write_text(dir, "bad.yaml", "apiVersion: v1\nkind: Namespace\n"
+	    "metadata:\n  name: hpc\n  labels:\n    gpu: yes\n");
+	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", a,
+	    &cause), -1);
+	xasprintf(&want, "namespace %s: metadata.labels.gpu: expected a "
+	    "string, got true (quote it: YAML reads it as a boolean or a "
+	    "number)", a);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	vm_ident_free(&vm);
+	free(a);
+	free(b);
+	tmpdir_free(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quantity),
+		cmocka_unit_test(test_yaml_types),
+		cmocka_unit_test(test_yaml_documents),
+		cmocka_unit_test(test_yaml_errors),
+		cmocka_unit_test(test_kubevirt_precedence),
+		cmocka_unit_test(test_kubevirt_precedence_why),
+		cmocka_unit_test(test_precedence_ties),
+		cmocka_unit_test(test_manifest_fields),
+		cmocka_unit_test(test_annotations),
+		cmocka_unit_test(test_manifest_errors),
+		cmocka_unit_test(test_lists_and_json),
+		cmocka_unit_test(test_cluster_defaults),
+		cmocka_unit_test(test_vmi),
+		cmocka_unit_test(test_namespace_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
