@@ -2,14 +2,15 @@
 # LLVMFuzzerTestOneInput() is built twice: as a replay program that make
 # check runs on the seed corpus and on the saved crashes, in every build;
 # and, with --enable-fuzzing (clang), as a libFuzzer program for make fuzz.
-fuzz_names = qmp qga policy inventory proxy-hdr proxy-control
+fuzz_names = qmp qga policy yaml inventory proxy-hdr proxy-control
 fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
 fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
 # Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
 fuzz_dir = -DFUZZ_DIR='"$(abs_top_srcdir)/fuzz"'
 
 unit_tests += fuzz/replay-qmp fuzz/replay-qga fuzz/replay-policy \
-	fuzz/replay-inventory fuzz/replay-proxy-hdr fuzz/replay-proxy-control
+	fuzz/replay-yaml fuzz/replay-inventory fuzz/replay-proxy-hdr \
+	fuzz/replay-proxy-control
 fuzz_replay_qmp_SOURCES = fuzz/replay.c fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_replay_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"qmp"'
@@ -22,6 +23,10 @@ fuzz_replay_policy_SOURCES = fuzz/replay.c fuzz/fuzz-policy.c $(fuzz_file)
 fuzz_replay_policy_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"policy"'
 fuzz_replay_policy_LDADD = $(qmigrate_libs)
+fuzz_replay_yaml_SOURCES = fuzz/replay.c fuzz/fuzz-yaml.c $(fuzz_file)
+fuzz_replay_yaml_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"yaml"'
+fuzz_replay_yaml_LDADD = $(qmigrate_libs)
 fuzz_replay_inventory_SOURCES = fuzz/replay.c fuzz/fuzz-inventory.c \
 	$(fuzz_file)
 fuzz_replay_inventory_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
@@ -44,7 +49,8 @@ FUZZ_FLAGS = -timeout=20 -rss_limit_mb=2048 -max_len=16384 \
 	-print_final_stats=1
 if FUZZING
 fuzz_programs = fuzz/fuzz-qmp fuzz/fuzz-qga fuzz/fuzz-policy \
-	fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr fuzz/fuzz-proxy-control
+	fuzz/fuzz-yaml fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr \
+	fuzz/fuzz-proxy-control
 noinst_PROGRAMS += $(fuzz_programs)
 fuzz_fuzz_qmp_SOURCES = fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_fuzz_qmp_LDADD = $(qmigrate_libs)
@@ -55,6 +61,9 @@ fuzz_fuzz_qga_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_policy_SOURCES = fuzz/fuzz-policy.c $(fuzz_file)
 fuzz_fuzz_policy_LDADD = $(qmigrate_libs)
 fuzz_fuzz_policy_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_yaml_SOURCES = fuzz/fuzz-yaml.c $(fuzz_file)
+fuzz_fuzz_yaml_LDADD = $(qmigrate_libs)
+fuzz_fuzz_yaml_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_inventory_SOURCES = fuzz/fuzz-inventory.c $(fuzz_file)
 fuzz_fuzz_inventory_LDADD = $(qmigrate_libs)
 fuzz_fuzz_inventory_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
