@@ -2,6 +2,11 @@
 policy_examples = policies/default.json policies/database-postcopy.json \
 	policies/host-devices.json policies/stateless.json \
 	policies/external.json
+# KubeVirt's shape: a policy directory and a VMI for --vmi.
+policy_examples += policies/kubevirt/kubevirt.yaml \
+	policies/kubevirt/namespaces.yaml policies/kubevirt/database.yaml \
+	policies/kubevirt/gpu.yaml policies/kubevirt/batch.yaml \
+	policies/vmi/database.yaml
 EXTRA_DIST += policies/README.md $(policy_examples)
 
 unit_tests += tests/unit/test-policy

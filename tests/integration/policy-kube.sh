@@ -40,6 +40,19 @@ run 0 policy check "$kv/precedence"
 [ "$(cat "$tmp/out")" = "ok: 7 policies, 1 namespace" ] ||
 	fail "check said: $(cat "$tmp/out")"
 
+# The shipped example directory, as policies/README.md shows it.
+run 0 policy check "$top_srcdir/policies/kubevirt"
+[ "$(cat "$tmp/out")" = "ok: 3 policies, 2 namespaces, cluster defaults from KubeVirt \"kubevirt\" ($top_srcdir/policies/kubevirt/kubevirt.yaml)" ] ||
+	fail "check said: $(cat "$tmp/out")"
+run 0 policy explain --policy "$top_srcdir/policies/kubevirt" \
+	--vmi "$top_srcdir/policies/vmi/database.yaml" --json
+[ "$(jq -r .name "$tmp/out")" = database-postcopy ] || fail "example: $(cat "$tmp/out")"
+[ "$(jq -r .evictionStrategy "$tmp/out")" = LiveMigrate ] || fail "example: strategy"
+[ "$(jq .terminationGracePeriodSeconds "$tmp/out")" = 600 ] || fail "example: the VMI's grace period"
+[ "$(jq .migration.parallelMigrationThreads "$tmp/out")" = 4 ] || fail "example: annotation"
+[ "$(jq .migration.allowAutoConverge "$tmp/out")" = false ] || fail "example: the policy over the cluster"
+[ "$(jq .migration.bandwidthPerMigration "$tmp/out")" = 1073741824 ] || fail "example: 1Gi"
+
 # KubeVirt's documented example: a VMI labelled size=small, os=fedora,
 # gpu=nvidia in a namespace labelled priority=high, bandwidth=medium,
 # hpc-workload=true, and seven policies listed by precedence.  Each must
