@@ -234,7 +234,7 @@ kube_annotations(struct pctx *c, struct json_object *annotations,
 	const char		*name, *str;
 	char			*f;
 	uint64_t		 u;
-	int			 rc = 0, choice;
+	int			 rc = 0, choice = 0;
 
 	if (annotations == NULL)
 		return 0;
