@@ -197,8 +197,9 @@ expect_out "evictionStrategy LiveMigrateIfPossible (from the VMI's spec.eviction
 expect_out "cluster defaults: KubeVirt \"kubevirt\" ($tmp/cluster/kubevirt.yaml)"
 
 # evict reads the same: the cluster's External strategy records the
-# request and touches nothing (no QEMU needed to see it chosen).
-run 0 evict --qmp "$tmp/none.qmp" --to "unix:$tmp/none.sock" \
+# request, touches nothing (no QEMU needed to see it chosen) and says the
+# VM was handed over (exit 7).
+run 7 evict --qmp "$tmp/none.qmp" --to "unix:$tmp/none.sock" \
 	--policy "$tmp/cluster" --label workload-type=db \
 	--status-file "$tmp/evict.json" --node node-a
 [ "$(jq -r .eviction.strategy "$tmp/evict.json")" = External ] || fail "evict: $(cat "$tmp/evict.json")"
