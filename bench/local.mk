@@ -12,8 +12,15 @@ EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
 bench_scripts = convergence.sh qmigrate-cost.sh drain.sh \
 	proxy-throughput.sh proxy-migration.sh
 
+# The ends of proxy-throughput.sh: built for make bench only.
+EXTRA_PROGRAMS = bench/proxy-pump
+bench_proxy_pump_SOURCES = bench/proxy-pump.c
+bench_proxy_pump_CFLAGS = $(AM_CFLAGS) -pthread
+bench_proxy_pump_LDFLAGS = $(AM_LDFLAGS) -pthread
+CLEANFILES += bench/proxy-pump
+
 .PHONY: bench
-bench: qmigrate tests/guest/memguest.elf tests/proxy-peer
+bench: qmigrate tests/guest/memguest.elf tests/proxy-peer bench/proxy-pump
 	@set -e; for s in $(bench_scripts); do \
 		echo "== bench/$$s"; \
 		BENCH_QUICK='$(BENCH_QUICK)' BENCH_FULL='$(BENCH_FULL)' \

@@ -48,19 +48,6 @@
 
 #define CHUNK	(64 * 1024)
 
-/*
- * PROXY_PEER_NOHASH=1 (benchmarks): no SHA-256, which would be the limit,
- * and the senders' payload is generated once.
- */
-static int nohash;
-
-static void
-digest(EVP_MD_CTX *md, const void *buf, size_t len)
-{
-	if (!nohash)
-		EVP_DigestUpdate(md, buf, len);
-}
-
 static void
 die(int code, const char *fmt, ...)
 {
@@ -153,7 +140,6 @@ struct sender {
 	size_t		 rlen;
 	int		 shut, done;
 	int		 noshut;	/* stall: never half-close */
-	int		 filled;	/* benchmarks: buf holds random bytes */
 };
 
 static void
@@ -167,7 +153,7 @@ sender_init(struct sender *s, int fd, const char *tag, uint64_t bytes,
 	s->md = EVP_MD_CTX_new();
 	EVP_DigestInit_ex(s->md, EVP_sha256(), NULL);
 	s->len = (size_t)snprintf((char *)s->buf, sizeof s->buf, "%s\n", tag);
-	digest(s->md, s->buf, s->len);
+	EVP_DigestUpdate(s->md, s->buf, s->len);
 	s->total = s->len;
 }
 
@@ -181,15 +167,8 @@ sender_step(struct sender *s, short revents)
 		if (s->off == s->len && s->left > 0) {
 			s->len = s->left < CHUNK ? (size_t)s->left : CHUNK;
 			s->off = 0;
-			/*
-			 * Without hashing nobody checks the payload: fill the
-			 * buffer once, or the sender's xorshift would be the
-			 * benchmark's limit (the bytes stay random-looking).
-			 */
-			if (!nohash || !s->filled)
-				fill(s->buf, CHUNK, &s->rng);
-			s->filled = 1;
-			digest(s->md, s->buf, s->len);
+			fill(s->buf, CHUNK, &s->rng);
+			EVP_DigestUpdate(s->md, s->buf, s->len);
 			s->left -= s->len;
 			s->total += s->len;
 		}
@@ -377,7 +356,7 @@ mode_sink(const char *path, const char *outdir, int n)
 			if (r > 0) {
 				ssize_t k;
 
-				digest(c[i].md, buf, (size_t)r);
+				EVP_DigestUpdate(c[i].md, buf, (size_t)r);
 				c[i].bytes += (uint64_t)r;
 				for (k = 0; k < r && !c[i].tagdone; k++) {
 					if (buf[k] == '\n' || c[i].taglen ==
@@ -646,7 +625,6 @@ int
 main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
-	nohash = getenv("PROXY_PEER_NOHASH") != NULL;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && strcmp(argv[1], "sink") == 0)
 		return mode_sink(argv[2], argv[3], atoi(argv[4]));
