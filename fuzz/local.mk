@@ -2,7 +2,8 @@
 # LLVMFuzzerTestOneInput() is built twice: as a replay program that make
 # check runs on the seed corpus and on the saved crashes, in every build;
 # and, with --enable-fuzzing (clang), as a libFuzzer program for make fuzz.
-fuzz_names = qmp qga policy yaml inventory proxy-hdr proxy-control
+fuzz_names = qmp qga policy yaml inventory proxy-hdr proxy-control \
+	mig-control status-file
 fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
 fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
 # Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
@@ -10,7 +11,16 @@ fuzz_dir = -DFUZZ_DIR='"$(abs_top_srcdir)/fuzz"'
 
 unit_tests += fuzz/replay-qmp fuzz/replay-qga fuzz/replay-policy \
 	fuzz/replay-yaml fuzz/replay-inventory fuzz/replay-proxy-hdr \
-	fuzz/replay-proxy-control
+	fuzz/replay-proxy-control fuzz/replay-mig-control \
+	fuzz/replay-status-file
+fuzz_replay_mig_control_SOURCES = fuzz/replay.c fuzz/fuzz-mig-control.c
+fuzz_replay_mig_control_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"mig-control"'
+fuzz_replay_mig_control_LDADD = $(qmigrate_libs)
+fuzz_replay_status_file_SOURCES = fuzz/replay.c fuzz/fuzz-status-file.c
+fuzz_replay_status_file_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"status-file"'
+fuzz_replay_status_file_LDADD = $(qmigrate_libs)
 fuzz_replay_qmp_SOURCES = fuzz/replay.c fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_replay_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"qmp"'
@@ -50,7 +60,7 @@ FUZZ_FLAGS = -timeout=20 -rss_limit_mb=2048 -max_len=16384 \
 if FUZZING
 fuzz_programs = fuzz/fuzz-qmp fuzz/fuzz-qga fuzz/fuzz-policy \
 	fuzz/fuzz-yaml fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr \
-	fuzz/fuzz-proxy-control
+	fuzz/fuzz-proxy-control fuzz/fuzz-mig-control fuzz/fuzz-status-file
 noinst_PROGRAMS += $(fuzz_programs)
 fuzz_fuzz_qmp_SOURCES = fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_fuzz_qmp_LDADD = $(qmigrate_libs)
@@ -73,6 +83,13 @@ fuzz_fuzz_proxy_hdr_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_proxy_control_SOURCES = fuzz/fuzz-proxy-control.c
 fuzz_fuzz_proxy_control_LDADD = $(qmigrate_libs)
 fuzz_fuzz_proxy_control_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+fuzz_fuzz_mig_control_SOURCES = fuzz/fuzz-mig-control.c
+fuzz_fuzz_mig_control_LDADD = $(qmigrate_libs)
+fuzz_fuzz_mig_control_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_status_file_SOURCES = fuzz/fuzz-status-file.c
+fuzz_fuzz_status_file_LDADD = $(qmigrate_libs)
+fuzz_fuzz_status_file_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 fuzz: $(fuzz_programs)
 	@failed=; for t in $(fuzz_names); do \

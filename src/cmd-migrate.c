@@ -36,7 +36,7 @@ const struct cmd_entry cmd_migrate_entry = {
 	"  --convergence C      adaptive (default) or kubevirt: overrides the policy\n"
 	"  --status-file F      the status document, rewritten atomically\n"
 	"  --events             one JSON line on stdout per change and sample\n"
-	"  --timeout S          give up after S seconds (default: the policy's)\n"
+	"  --timeout S          abort (migrate_cancel) if not done in S s (none)\n"
 	"  --recover-timeout S  how long to recover a broken post-copy (120)\n"
 	"  --tls-dir DIR, --tls-name N, --tls12   TLS for tls: URIs\n"
 	"  --slot-dir DIR, --max-parallel N   wait (phase Pending) for one of N\n"

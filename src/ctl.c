@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "qmigrate.h"
 
 const char *
@@ -81,4 +83,37 @@ ctl_step(struct ctl *ctl, const struct ctl_sample *s, struct ctl_decision *d)
 		ctl_adaptive_step(ctl, s, d);
 	if (d->action != CTL_NONE)
 		ctl->last_action_t = s->t;
+}
+
+/*
+ * What a controller was given, for the status document: an operator sees
+ * the bounds behind its decisions, and a trace of a real run replays with
+ * the same ones (tests/unit/test-trace.c).
+ */
+struct json_object *
+ctl_config_to_json(enum ctl_kind kind, const struct ctl_config *cfg)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kind",
+	    json_object_new_string(ctl_kind_name(kind)));
+	json_object_object_add(o, "guestBytes",
+	    json_object_new_uint64(cfg->guest_bytes));
+	json_object_object_add(o, "completionTimeoutPerGiB",
+	    json_object_new_uint64(cfg->completion_timeout_per_gib));
+	json_object_object_add(o, "progressTimeout",
+	    json_object_new_uint64(cfg->progress_timeout));
+	json_object_object_add(o, "maxDowntimeMs",
+	    json_object_new_uint64(cfg->max_downtime_ms));
+	json_object_object_add(o, "initialDowntimeMs",
+	    json_object_new_uint64(cfg->initial_downtime_ms));
+	json_object_object_add(o, "allowAutoConverge",
+	    json_object_new_boolean(cfg->allow_auto_converge));
+	json_object_object_add(o, "allowPostCopy",
+	    json_object_new_boolean(cfg->allow_post_copy));
+	json_object_object_add(o, "allowWorkloadDisruption",
+	    json_object_new_boolean(cfg->allow_workload_disruption));
+	json_object_object_add(o, "acceptableSeconds",
+	    json_object_new_double(ctl_acceptable_seconds(cfg)));
+	return o;
 }

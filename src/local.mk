@@ -6,7 +6,8 @@ src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c src/json-get.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
-	src/net.c src/mig-tls.c src/mig-info.c \
+	src/net.c src/mig-tls.c src/mig-info.c src/mig-control.c \
+	src/mig-session.h src/mig-session.c \
 	src/mig-caps.c src/mig-config.c src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c \
 	src/mig-disks.h src/mig-disks.c \
@@ -42,7 +43,17 @@ unit_tests += tests/unit/test-ctl
 tests_unit_test_ctl_SOURCES = tests/unit/test-ctl.c
 tests_unit_test_ctl_LDADD = $(unit_ldadd)
 tests_unit_test_ctl_CFLAGS = $(unit_cflags)
-unit_tests += tests/unit/test-mig-info
+unit_tests += tests/unit/test-mig-info tests/unit/test-session \
+	tests/unit/test-trace
+tests_unit_test_trace_SOURCES = tests/unit/test-trace.c
+tests_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DTRACE_DIR='"$(abs_top_srcdir)/tests/traces"'
+tests_unit_test_trace_LDADD = $(unit_ldadd)
+tests_unit_test_trace_CFLAGS = $(unit_cflags)
+EXTRA_DIST += tests/traces
+tests_unit_test_session_SOURCES = tests/unit/test-session.c
+tests_unit_test_session_LDADD = $(unit_ldadd)
+tests_unit_test_session_CFLAGS = $(unit_cflags)
 tests_unit_test_mig_info_SOURCES = tests/unit/test-mig-info.c
 tests_unit_test_mig_info_LDADD = $(unit_ldadd)
 tests_unit_test_mig_info_CFLAGS = $(unit_cflags)

@@ -31,9 +31,9 @@ struct mig_tls_source {
 	char			*dir;
 	char			*sock;
 	char			*nbd_sock;
-	int			 answered;
-	json_object		*answer;
-	char			*error;
+	struct mig_tls_question	*asked;		/* sent, not answered */
+	struct mig_tls_question	*queue;		/* waiting to be sent */
+	struct mig_tls_question	*queue_tail;
 };
 
 struct mig_tls_target {
@@ -149,90 +149,103 @@ fail:
 	return NULL;
 }
 
+/* A question waiting for the one before it to be answered. */
+struct mig_tls_question {
+	json_object		*msg;
+	double			 timeout;
+	mig_tls_offer_cb	 cb;
+	void			*arg;
+	struct mig_tls_question	*next;
+};
+
+static void	send_next(struct mig_tls_source *);
+
 static void
 on_answer(json_object *answer, const char *error, void *arg)
 {
-	struct mig_tls_source *ts = arg;
+	struct mig_tls_source	*ts = arg;
+	struct mig_tls_question	*q = ts->asked;
 
-	ts->answered = 1;
-	if (answer != NULL)
-		ts->answer = json_object_get(answer);
-	else
-		ts->error = xstrdup(error);
+	ts->asked = NULL;
+	send_next(ts);
+	if (q != NULL) {
+		q->cb(answer, error, q->arg);
+		free(q);
+	}
 }
 
 /*
- * Sends the offer (stolen) and runs the loop until the target answers.
- * Returns 0 with *answer (the caller puts it), or -1 with *cause.
+ * Sends the oldest queued question.  One at a time: the control connection
+ * carries one question and its answer (proxy_source_control).  A question
+ * that cannot be sent gets its error at once.
  */
-int
-mig_tls_source_offer(struct mig_tls_source *ts, json_object *offer,
-    double timeout, json_object **answer, char **cause)
-{
-	ts->answered = 0;
-	if (proxy_source_control(ts->proxy, offer, timeout, on_answer, ts,
-	    cause) != 0)
-		return -1;
-	while (!ts->answered)
-		ev_run(ts->loop, EVRUN_ONCE);
-	if (ts->error != NULL) {
-		*cause = ts->error;
-		ts->error = NULL;
-		return -1;
-	}
-	*answer = ts->answer;
-	ts->answer = NULL;
-	return 0;
-}
-
 static void
-on_notify_answer(json_object *answer, const char *error, void *arg)
+send_next(struct mig_tls_source *ts)
 {
-	if (error != NULL)
-		log_debug("control message unanswered: %s", error);
-}
+	struct mig_tls_question	*q;
+	char			*cause = NULL;
 
-/* Tells the target something without waiting (an abort, say). */
-void
-mig_tls_source_notify(struct mig_tls_source *ts, json_object *msg)
-{
-	char *cause = NULL;
-
-	if (proxy_source_control(ts->proxy, msg, 10, on_notify_answer, NULL,
-	    &cause) != 0) {
-		log_debug("control message not sent: %s", cause);
+	while (ts->asked == NULL && (q = ts->queue) != NULL) {
+		ts->queue = q->next;
+		if (ts->queue == NULL)
+			ts->queue_tail = NULL;
+		ts->asked = q;
+		if (proxy_source_control(ts->proxy, q->msg, q->timeout,
+		    on_answer, ts, &cause) == 0)
+			continue;
+		ts->asked = NULL;
+		q->cb(NULL, cause, q->arg);
 		free(cause);
+		cause = NULL;
+		free(q);
 	}
 }
 
 /*
- * Sends msg (stolen) and calls cb with the answer whenever it comes, with
- * no deadline: a control connection that timed out would end the session,
- * and with it any post-copy resume.  Returns 0, or -1 (logged).
+ * Asks the target (msg stolen); cb gets the answer, or an error when the
+ * control connection ends or timeout seconds pass (0: no deadline: a
+ * post-copy resume waits as long as the network is down).  Questions are
+ * queued and sent in order.  cb may run before this returns.
  */
-int
+void
 mig_tls_source_ask(struct mig_tls_source *ts, json_object *msg,
-    mig_tls_offer_cb cb, void *arg)
+    double timeout, mig_tls_offer_cb cb, void *arg)
 {
-	char *cause = NULL;
+	struct mig_tls_question *q = xcalloc(1, sizeof *q);
 
-	if (proxy_source_control(ts->proxy, msg, 0, cb, arg, &cause) != 0) {
-		log_warnx("control message not sent: %s", cause);
-		free(cause);
-		return -1;
-	}
-	return 0;
+	q->msg = msg;
+	q->timeout = timeout;
+	q->cb = cb;
+	q->arg = arg;
+	if (ts->queue_tail != NULL)
+		ts->queue_tail->next = q;
+	else
+		ts->queue = q;
+	ts->queue_tail = q;
+	send_next(ts);
 }
 
 void
 mig_tls_source_close(struct mig_tls_source *ts)
 {
+	struct mig_tls_question *q;
+
 	if (ts == NULL)
 		return;
+	/* Unanswered questions end with the proxy: their askers learn it. */
+	if ((q = ts->asked) != NULL) {
+		ts->asked = NULL;
+		q->cb(NULL, "the control connection closed", q->arg);
+		free(q);
+	}
+	while ((q = ts->queue) != NULL) {
+		ts->queue = q->next;
+		json_object_put(q->msg);
+		q->cb(NULL, "the control connection closed", q->arg);
+		free(q);
+	}
 	proxy_source_free(ts->proxy);
 	proxy_tls_free(ts->tls);
-	json_object_put(ts->answer);
-	free(ts->error);
 	remove_private(ts->dir, ts->sock, ts->nbd_sock);
 	free(ts);
 }

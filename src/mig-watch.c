@@ -1,7 +1,10 @@
 /*
- * mig-watch.c: the event loop both sides of a migration run (see
- * mig-watch.h).  One loop, no threads: QMP, the poll timer, the deadline
- * and SIGINT/SIGTERM all arrive here.
+ * mig-watch.c: the executor around the session's step function (see
+ * mig-watch.h).  One loop, no threads: QMP, the poll timer, the session's
+ * timers, the deadline and SIGINT/SIGTERM all arrive here, are decoded into
+ * session events, and the actions that come back are carried out.  Signals
+ * and the deadline are armed before the first step, so a signal during the
+ * setup is an abort like any other.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -14,17 +17,15 @@
 #include "mig-watch.h"
 
 #define POLL_SECONDS	0.5
+#define QMP_TIMEOUT	10
 
 #define WATCH_OF(ptr, field) \
 	((struct mig_watch *)((char *)(ptr) - offsetof(struct mig_watch, field)))
 
-/* QEMU's migration status in a query-migrate reply ("none" if absent). */
-const char *
-mig_status_of(json_object *reply)
+double
+mig_watch_now(void)
 {
-	const char *status = json_str_at(reply, "status");
-
-	return status != NULL ? status : "none";
+	return now_monotonic();
 }
 
 void
@@ -38,32 +39,132 @@ mig_watch_init(struct mig_watch *w, const char *role, const char *status_file,
 	status_init(&w->st, role, status_file, events);
 }
 
+/* Keeps an event that arrived during a step, with copies of what it points
+ * to; a sample is dropped when the queue is nearly full (the next one
+ * says the same, newer). */
+static void
+enqueue(struct mig_watch *w, const struct sess_event *ev)
+{
+	struct mig_watch_queued *q;
+
+	if (w->nqueued == MIG_WATCH_QUEUE ||
+	    (ev->kind == SEV_SAMPLE && w->nqueued >= MIG_WATCH_QUEUE / 2)) {
+		log_warnx("session: event %d dropped (queue full)", ev->kind);
+		return;
+	}
+	q = &w->queue[w->nqueued++];
+	memset(q, 0, sizeof *q);
+	q->ev = *ev;
+	if (ev->mi != NULL) {
+		q->mi = *ev->mi;
+		q->ev.mi = &q->mi;
+	}
+	if (ev->ri != NULL) {
+		q->ri = *ev->ri;
+		q->ev.ri = &q->ri;
+	}
+	if (ev->msg != NULL) {
+		/* The offer's disks move into the queue. */
+		q->msg = *ev->msg;
+		memset((struct control_msg *)ev->msg, 0, sizeof *ev->msg);
+		q->ev.msg = &q->msg;
+	}
+	if (ev->reason != NULL) {
+		snprintf(q->reason, sizeof q->reason, "%s", ev->reason);
+		q->ev.reason = q->reason;
+	}
+}
+
+static void	execute(struct mig_watch *, const struct sess_action *);
+
+/*
+ * Steps the session with ev and carries out its actions.  An event that
+ * arrives while actions run (a nested QMP wait, a callback) is queued and
+ * stepped after, in order.
+ */
+void
+mig_watch_step(struct mig_watch *w, const struct sess_event *ev)
+{
+	struct sess_action	 acts[SESS_MAX_ACTIONS];
+	struct mig_watch_queued	 q;
+	size_t			 i, n;
+
+	if (w->stepping) {
+		enqueue(w, ev);
+		return;
+	}
+	w->stepping = 1;
+	for (;;) {
+		status_hold(&w->st);
+		session_step(&w->sess, ev);
+		n = w->sess.nacts;
+		memcpy(acts, w->sess.acts, n * sizeof acts[0]);
+		for (i = 0; i < n; i++)
+			execute(w, &acts[i]);
+		status_release(&w->st);
+		if (ev == &q.ev)
+			control_msg_free(&q.msg);
+		if (w->nqueued == 0)
+			break;
+		q = w->queue[0];
+		memmove(&w->queue[0], &w->queue[1], --w->nqueued *
+		    sizeof w->queue[0]);
+		if (q.ev.mi != NULL)
+			q.ev.mi = &q.mi;
+		if (q.ev.ri != NULL)
+			q.ev.ri = &q.ri;
+		if (q.ev.msg != NULL)
+			q.ev.msg = &q.msg;
+		if (q.ev.reason != NULL)
+			q.ev.reason = q.reason;
+		ev = &q.ev;
+	}
+	w->stepping = 0;
+}
+
+/* One event with no payload but its kind and time. */
+static void
+step_simple(struct mig_watch *w, enum sess_ev_kind kind)
+{
+	struct sess_event ev = { .kind = kind, .t = mig_watch_now() };
+
+	mig_watch_step(w, &ev);
+}
+
 static void
 on_query(struct qmp_conn *conn, json_object *reply, const char *error_class,
     const char *error, void *arg)
 {
-	struct mig_watch *w = arg;
+	struct mig_watch	*w = arg;
+	struct mig_info		 mi;
+	struct sess_event	 ev = { .kind = SEV_SAMPLE };
 
 	w->query_inflight = 0;
-	if (w->done)
+	if (w->stop)
 		return;
 	if (error != NULL) {
 		if (!qmp_is_closed(conn))
 			log_warnx("query-migrate: %s", error);
 		return;
 	}
-	w->on_sample(w, reply);
+	mig_info_decode(reply, &mi);
+	ev.t = mig_watch_now();
+	ev.mi = &mi;
+	if (w->before_sample != NULL)
+		w->before_sample(w, &ev);
+	mig_watch_step(w, &ev);
 }
 
 /* Sends query-migrate unless one is already on its way. */
-void
-mig_watch_poll_now(struct mig_watch *w)
+static void
+poll_now(struct mig_watch *w)
 {
 	char *cause = NULL;
 
-	if (w->query_inflight || w->done || qmp_is_closed(w->qmp))
+	if (w->query_inflight || w->stop || w->qmp == NULL ||
+	    qmp_is_closed(w->qmp))
 		return;
-	if (qmp_send(w->qmp, "query-migrate", NULL, 10, on_query, w,
+	if (qmp_send(w->qmp, "query-migrate", NULL, QMP_TIMEOUT, on_query, w,
 	    &cause) != 0) {
 		log_warnx("query-migrate: %s", cause);
 		free(cause);
@@ -73,39 +174,226 @@ mig_watch_poll_now(struct mig_watch *w)
 }
 
 static void
+on_run_state(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct mig_watch	*w = arg;
+	struct run_info		 ri;
+	struct sess_event	 ev = { .kind = SEV_RUN_STATE };
+
+	if (w->stop || error != NULL || run_info_decode(reply, &ri) != 0)
+		return;
+	ev.t = mig_watch_now();
+	ev.ri = &ri;
+	mig_watch_step(w, &ev);
+}
+
+/* A command of the session's, and who to tell when it is answered. */
+struct pending_cmd {
+	struct mig_watch	*w;
+	enum sess_cmd		 cmd;
+};
+
+static void
+on_cmd_done(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct pending_cmd	*pc = arg;
+	struct mig_watch	*w = pc->w;
+	struct sess_event	 ev = { .kind = SEV_QMP_DONE };
+
+	ev.cmd = pc->cmd;
+	free(pc);
+	if (w->stop)
+		return;
+	ev.t = mig_watch_now();
+	ev.ok = error == NULL;
+	ev.reason = error;
+	mig_watch_step(w, &ev);
+}
+
+static json_object *
+uri_args(struct mig_watch *w, int resume)
+{
+	json_object *args = json_object_new_object();
+
+	json_object_object_add(args, "uri",
+	    json_object_new_string(w->qemu_uri));
+	if (resume)
+		json_object_object_add(args, "resume",
+		    json_object_new_boolean(1));
+	return args;
+}
+
+/* The QMP command for a session command, with its arguments. */
+static const char *
+qmp_command(struct mig_watch *w, const struct sess_action *a,
+    json_object **args)
+{
+	*args = NULL;
+	switch (a->cmd) {
+	case SC_MIGRATE:
+		*args = uri_args(w, 0);
+		return "migrate";
+	case SC_MIGRATE_RESUME:
+		*args = uri_args(w, 1);
+		return "migrate";
+	case SC_MIGRATE_RECOVER:
+		*args = uri_args(w, 0);
+		return "migrate-recover";
+	case SC_CANCEL:
+		return "migrate_cancel";
+	case SC_CONT:
+		return "cont";
+	case SC_STOP:
+		return "stop";
+	case SC_START_POSTCOPY:
+		return "migrate-start-postcopy";
+	case SC_SET_DOWNTIME:
+		*args = json_object_new_object();
+		json_object_object_add(*args, "downtime-limit",
+		    json_object_new_uint64(a->value));
+		return "migrate-set-parameters";
+	case SC_AUTO_CONVERGE:
+		/* Arms the throttle QEMU was given disarmed (mig-caps.c). */
+		*args = json_object_new_object();
+		json_object_object_add(*args, "cpu-throttle-initial",
+		    json_object_new_int((int)a->value));
+		json_object_object_add(*args, "cpu-throttle-increment",
+		    json_object_new_int(a->value2));
+		json_object_object_add(*args, "max-cpu-throttle",
+		    json_object_new_int(99));
+		return "migrate-set-parameters";
+	}
+	return "query-status";
+}
+
+static void
+send_cmd(struct mig_watch *w, const struct sess_action *a)
+{
+	struct pending_cmd	*pc;
+	json_object		*args;
+	const char		*name = qmp_command(w, a, &args);
+	char			*cause = NULL;
+	struct sess_event	 ev = { .kind = SEV_QMP_DONE };
+
+	pc = xcalloc(1, sizeof *pc);
+	pc->w = w;
+	pc->cmd = a->cmd;
+	log_debug("session: %s", name);
+	if (qmp_send(w->qmp, name, args, QMP_TIMEOUT, on_cmd_done, pc,
+	    &cause) == 0)
+		return;
+	free(pc);
+	ev.t = mig_watch_now();
+	ev.cmd = a->cmd;
+	ev.reason = cause;
+	mig_watch_step(w, &ev);		/* queued: a step is running */
+	free(cause);
+}
+
+static void
+on_session_timer(struct ev_loop *loop, ev_timer *t, int revents)
+{
+	struct mig_watch_timer	*mt = (struct mig_watch_timer *)t;
+	struct sess_event	 ev = { .kind = SEV_TIMER };
+
+	ev.t = mig_watch_now();
+	ev.timer = mt->which;
+	mig_watch_step(mt->w, &ev);
+}
+
+static void
+execute(struct mig_watch *w, const struct sess_action *a)
+{
+	struct mig_watch_timer	*mt;
+	char			*cause = NULL;
+
+	switch (a->kind) {
+	case SA_QMP:
+		send_cmd(w, a);
+		break;
+	case SA_POLL:
+		poll_now(w);
+		break;
+	case SA_QUERY_STATUS:
+		if (qmp_send(w->qmp, "query-status", NULL, QMP_TIMEOUT,
+		    on_run_state, w, &cause) != 0) {
+			log_warnx("query-status: %s", cause);
+			free(cause);
+		}
+		break;
+	case SA_TIMER:
+		mt = &w->timers[a->timer];
+		mt->w = w;
+		mt->which = a->timer;
+		ev_timer_stop(w->loop, &mt->timer);
+		ev_timer_init(&mt->timer, on_session_timer, a->seconds, 0);
+		ev_timer_start(w->loop, &mt->timer);
+		break;
+	case SA_FINISH:
+		w->stop = 1;
+		ev_break(w->loop, EVBREAK_ALL);
+		break;
+	case SA_JOB:
+	case SA_ASK:
+	case SA_ANSWER:
+	case SA_CUT:
+	case SA_UNLISTEN:
+		w->execute(w, a);
+		break;
+	}
+}
+
+static void
 on_poll_timer(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	mig_watch_poll_now(WATCH_OF(t, poll));
+	poll_now(WATCH_OF(t, poll));
 }
 
 static void
 on_deadline_timer(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	struct mig_watch *w = WATCH_OF(t, deadline);
+	step_simple(WATCH_OF(t, deadline), SEV_DEADLINE);
+}
 
-	if (w->on_deadline != NULL)
-		w->on_deadline(w);
-	else {
-		status_fail(&w->st, FAIL_CONTROL, "no result within the "
-		    "--timeout deadline");
-		mig_watch_finish(w, PHASE_FAILED);
-	}
+static void
+on_signal(struct mig_watch *w, int signum)
+{
+	struct sess_event ev = { .kind = SEV_SIGNAL };
+
+	ev.t = mig_watch_now();
+	ev.signum = signum;
+	mig_watch_step(w, &ev);
 }
 
 static void
 on_sigint(struct ev_loop *loop, ev_signal *s, int revents)
 {
-	struct mig_watch *w = WATCH_OF(s, sigint);
-
-	w->on_signal(w, SIGINT);
+	on_signal(WATCH_OF(s, sigint), SIGINT);
 }
 
 static void
 on_sigterm(struct ev_loop *loop, ev_signal *s, int revents)
 {
-	struct mig_watch *w = WATCH_OF(s, sigterm);
+	on_signal(WATCH_OF(s, sigterm), SIGTERM);
+}
 
-	w->on_signal(w, SIGTERM);
+/*
+ * Arms SIGINT, SIGTERM and the deadline (0: none) before anything else
+ * happens: from here on a signal is an event, never the default action.
+ */
+void
+mig_watch_arm(struct mig_watch *w, double deadline)
+{
+	ev_signal_init(&w->sigint, on_sigint, SIGINT);
+	ev_signal_start(w->loop, &w->sigint);
+	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
+	ev_signal_start(w->loop, &w->sigterm);
+	if (deadline > 0) {
+		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
+		ev_timer_start(w->loop, &w->deadline);
+	}
 }
 
 /* Every state change and pass is worth a sample at once. */
@@ -117,68 +405,60 @@ on_event(struct qmp_conn *conn, const char *name, json_object *data,
 
 	log_debug("event %s %s", name, data != NULL ?
 	    json_object_to_json_string(data) : "");
+	if (w->stop)
+		return;
 	if (w->on_event != NULL)
 		w->on_event(w, name, data);
+	if (strcmp(name, "RESUME") == 0)
+		step_simple(w, SEV_RESUMED);
 	if (strcmp(name, "MIGRATION") == 0 ||
 	    strcmp(name, "MIGRATION_PASS") == 0)
-		mig_watch_poll_now(w);
+		poll_now(w);
 }
 
 static void
 on_close(struct qmp_conn *conn, const char *reason, void *arg)
 {
-	struct mig_watch *w = arg;
+	struct mig_watch	*w = arg;
+	struct sess_event	 ev = { .kind = SEV_QMP_CLOSED };
 
-	if (!w->done)
-		w->on_closed(w, reason);
+	if (w->stop)
+		return;
+	ev.t = mig_watch_now();
+	ev.reason = reason;
+	mig_watch_step(w, &ev);
 }
 
-/* Connects to QEMU's monitor; a failure is a control-plane failure. */
+/* Connects to QEMU's monitor.  0, or -1 with *cause. */
 int
-mig_watch_connect(struct mig_watch *w, const char *qmp_path)
+mig_watch_connect(struct mig_watch *w, const char *qmp_path, char **cause)
 {
-	char *cause = NULL;
-
-	w->qmp = qmp_connect(w->loop, qmp_path, QMP_PROTO_MONITOR, 10,
-	    &cause);
-	if (w->qmp == NULL) {
-		status_fail(&w->st, FAIL_CONTROL, "%s", cause);
-		free(cause);
+	w->qmp = qmp_connect(w->loop, qmp_path, QMP_PROTO_MONITOR, QMP_TIMEOUT,
+	    cause);
+	if (w->qmp == NULL)
 		return -1;
-	}
 	qmp_set_close_cb(w->qmp, on_close, w);
 	qmp_subscribe(w->qmp, NULL, on_event, w);
 	return 0;
 }
 
-/* Runs until mig_watch_finish(); deadline 0 means none. */
+/* Runs until the session finishes. */
 void
-mig_watch_run(struct mig_watch *w, double deadline)
+mig_watch_run(struct mig_watch *w)
 {
+	size_t i;
+
 	ev_timer_init(&w->poll, on_poll_timer, 0, POLL_SECONDS);
 	ev_timer_start(w->loop, &w->poll);
-	if (deadline > 0) {
-		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
-		ev_timer_start(w->loop, &w->deadline);
-	}
-	ev_signal_init(&w->sigint, on_sigint, SIGINT);
-	ev_signal_start(w->loop, &w->sigint);
-	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
-	ev_signal_start(w->loop, &w->sigterm);
-	if (!w->done)
+	if (!w->stop)
 		ev_run(w->loop, 0);
 	ev_timer_stop(w->loop, &w->poll);
 	ev_timer_stop(w->loop, &w->deadline);
 	ev_signal_stop(w->loop, &w->sigint);
 	ev_signal_stop(w->loop, &w->sigterm);
-}
-
-void
-mig_watch_finish(struct mig_watch *w, enum mig_phase phase)
-{
-	w->done = 1;
-	status_set_phase(&w->st, phase);
-	ev_break(w->loop, EVBREAK_ALL);
+	for (i = 0; i < STIMER_COUNT; i++)
+		if (w->timers[i].w != NULL)
+			ev_timer_stop(w->loop, &w->timers[i].timer);
 }
 
 /* Writes the final status, prints it on stdout, returns the exit status. */
@@ -202,8 +482,15 @@ mig_watch_report(struct mig_watch *w)
 void
 mig_watch_free(struct mig_watch *w)
 {
+	size_t i;
+
+	w->stop = 1;
 	qmp_close(w->qmp);
 	w->qmp = NULL;
+	for (i = 0; i < w->nqueued; i++)
+		control_msg_free(&w->queue[i].msg);
+	w->nqueued = 0;
+	free(w->qemu_uri);
 	status_free(&w->st);
 	ev_loop_destroy(w->loop);
 }

@@ -1,9 +1,11 @@
 /*
- * mig-watch.h: what the source and target sessions share: one libev loop,
- * the QMP connection, the status document, polling query-migrate on a
- * timer and on MIGRATION / MIGRATION_PASS events, signals, the deadline and
- * the final report.  A session embeds struct mig_watch first and sets the
- * callbacks.
+ * mig-watch.h: the executor both sides of a migration run around the
+ * session's step function (mig-session.h): one libev loop, the QMP
+ * connection, the status document, query-migrate on a timer and on
+ * MIGRATION / MIGRATION_PASS events, signals and the deadline (armed
+ * before the first step), the session's timers, and the final report.
+ * A side (mig-source.c, mig-target.c) embeds struct mig_watch first and
+ * carries out the actions only it knows (jobs, control messages).
  */
 #ifndef MIG_WATCH_H
 #define MIG_WATCH_H
@@ -11,37 +13,64 @@
 #include <ev.h>
 
 #include "qmigrate.h"
+#include "mig-session.h"
 
 struct json_object;
+struct mig_watch;
 
-struct mig_watch {
-	struct ev_loop	*loop;
-	struct qmp_conn	*qmp;
-	struct status	 st;
-	ev_timer	 poll;
-	ev_timer	 deadline;
-	ev_signal	 sigint;
-	ev_signal	 sigterm;
-	int		 query_inflight;
-	int		 done;
-
-	/* A query-migrate answer (borrowed). */
-	void		(*on_sample)(struct mig_watch *, struct json_object *);
-	/* Any event the session wants (borrowed data); may be NULL. */
-	void		(*on_event)(struct mig_watch *, const char *name,
-			    struct json_object *data);
-	void		(*on_closed)(struct mig_watch *, const char *reason);
-	void		(*on_signal)(struct mig_watch *, int signum);
-	void		(*on_deadline)(struct mig_watch *);
+/* An event that arrived while a step ran, kept until it is over. */
+struct mig_watch_queued {
+	struct sess_event	ev;
+	struct mig_info		mi;
+	struct run_info		ri;
+	struct control_msg	msg;	/* owned */
+	char			reason[1024];
 };
 
-const char *mig_status_of(struct json_object *reply);
+#define MIG_WATCH_QUEUE	32
+
+struct mig_watch_timer {
+	ev_timer		 timer;
+	struct mig_watch	*w;
+	enum sess_timer		 which;
+};
+
+struct mig_watch {
+	struct ev_loop		*loop;
+	struct qmp_conn		*qmp;
+	struct status		 st;
+	struct session		 sess;
+	char			*qemu_uri;	/* where QEMU migrates/listens */
+	ev_timer		 poll;
+	ev_timer		 deadline;
+	ev_signal		 sigint;
+	ev_signal		 sigterm;
+	struct mig_watch_timer	 timers[STIMER_COUNT];
+	int			 query_inflight;
+	int			 stop;		/* the session finished */
+	int			 stepping;
+	struct mig_watch_queued	 queue[MIG_WATCH_QUEUE];
+	size_t			 nqueued;
+
+	/* The side's own: fill a sample's disk fields before it is stepped. */
+	void		(*before_sample)(struct mig_watch *,
+			    struct sess_event *);
+	/* Any QEMU event the side wants (borrowed data); may be NULL. */
+	void		(*on_event)(struct mig_watch *, const char *name,
+			    struct json_object *data);
+	/* SA_JOB, SA_ASK, SA_ANSWER, SA_CUT. */
+	void		(*execute)(struct mig_watch *,
+			    const struct sess_action *);
+};
+
 void	mig_watch_init(struct mig_watch *, const char *role,
 	    const char *status_file, int events);
-int	mig_watch_connect(struct mig_watch *, const char *qmp_path);
-void	mig_watch_run(struct mig_watch *, double deadline);
-void	mig_watch_poll_now(struct mig_watch *);
-void	mig_watch_finish(struct mig_watch *, enum mig_phase);
+void	mig_watch_arm(struct mig_watch *, double deadline);
+int	mig_watch_connect(struct mig_watch *, const char *qmp_path,
+	    char **cause);
+void	mig_watch_step(struct mig_watch *, const struct sess_event *);
+double	mig_watch_now(void);
+void	mig_watch_run(struct mig_watch *);
 int	mig_watch_report(struct mig_watch *);
 void	mig_watch_free(struct mig_watch *);
 

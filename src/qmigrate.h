@@ -281,6 +281,8 @@ void		 ctl_init(struct ctl *, enum ctl_kind, const struct ctl_config *);
 void		 ctl_step(struct ctl *, const struct ctl_sample *,
 		    struct ctl_decision *);
 double		 ctl_acceptable_seconds(const struct ctl_config *);
+struct json_object *ctl_config_to_json(enum ctl_kind,
+		    const struct ctl_config *);
 
 /* ctl-kubevirt.c */
 void		 ctl_kubevirt_step(struct ctl *, const struct ctl_sample *,
@@ -317,6 +319,7 @@ enum mig_failure {
 };
 
 struct mig_progress {
+	double		elapsed;		/* s since migrate, at the sample */
 	char		qemu_status[32];
 	uint64_t	data_total;
 	uint64_t	data_processed;
@@ -357,6 +360,8 @@ struct status {
 	char			*file;		/* --status-file, or NULL */
 	int			 events;	/* --events: JSON lines */
 	int			 write_failed;	/* logged once */
+	int			 held;		/* status_hold() depth */
+	struct json_object	*pending;	/* held: [event, document]... */
 };
 
 /* status.c */
@@ -377,11 +382,25 @@ void		 status_record_failure(struct status *, enum mig_failure,
 void		 status_decision(struct status *, double t, const char *action,
 		    const char *reason, const struct ctl_sample *);
 void		 status_progress(struct status *);
+void		 status_set_abort(struct status *, enum abort_status);
+void		 status_set_abort_requested(struct status *);
+void		 status_clear_failure(struct status *);
+struct mig_info;
+void		 status_set_progress(struct status *, const struct mig_info *,
+		    double elapsed);
+void		 status_hold(struct status *);
+void		 status_release(struct status *);
 void		 status_changed(struct status *, const char *event);
 struct json_object *status_to_json(const struct status *);
 int		 status_exit_code(const struct status *);
 const char	*status_plane(const struct status *);
 struct json_object *status_read_file(const char *path, char **cause);
+struct json_object *status_parse(const char *what, const char *buf,
+		    size_t len, char **cause);
+int		 status_restore(struct status *, struct json_object *doc,
+		    const char *what, enum mig_phase *, enum mig_mode *,
+		    char **cause);
+void		 status_discard(struct status *);
 
 /*
  * What both QEMUs are set to for one migration (mig-caps.c), derived from
@@ -405,6 +424,41 @@ int	 mig_plan_apply(struct qmp_conn *, const struct mig_plan *,
 struct json_object *mig_plan_to_json(const struct mig_plan *);
 int	 mig_plan_from_json(struct mig_plan *, struct json_object *,
 	    char **cause);
+
+/* mig-control.c: the control channel's messages over tls: */
+enum control_type {
+	CONTROL_UNKNOWN, CONTROL_OFFER, CONTROL_WATCH, CONTROL_RESUME,
+	CONTROL_ABORT, CONTROL_COMPLETED,
+};
+enum control_answer {
+	ANSWER_UNKNOWN, ANSWER_READY, ANSWER_REFUSED, ANSWER_OK, ANSWER_ABORT,
+	ANSWER_RUNNING, ANSWER_FAILED,
+};
+struct control_offer {
+	char		 uid[40];
+	int		 has_version;
+	int		 qemu_major, qemu_minor, qemu_micro;
+	int		 guest_running;
+	struct mig_plan	 plan;
+	char		**disks;	/* disk names */
+	size_t		 ndisks;
+};
+struct control_msg {
+	enum control_type	type;
+	char			reason[320];	/* abort */
+	struct control_offer	offer;		/* CONTROL_OFFER */
+	char			offer_error[256]; /* a malformed offer */
+};
+const char *control_type_name(enum control_type);
+const char *control_answer_name(enum control_answer);
+int	 control_decode(struct json_object *, struct control_msg *,
+	    char **cause);
+struct json_object *control_encode(const struct control_msg *);
+void	 control_msg_free(struct control_msg *);
+enum control_answer control_answer_decode(struct json_object *,
+	    char *reason, size_t len);
+struct json_object *control_answer_encode(enum control_answer,
+	    const char *reason);
 
 /* mig-config.c: the options migrate and incoming share. */
 struct mig_options {
@@ -542,11 +596,8 @@ typedef void (*mig_tls_offer_cb)(struct json_object *msg, const char *error,
 struct mig_tls_source *mig_tls_source_open(struct ev_loop *,
 	    const struct mig_options *, const char *uid, char **qemu_uri,
 	    char **cause);
-int	 mig_tls_source_offer(struct mig_tls_source *, struct json_object *,
-	    double timeout, struct json_object **answer, char **cause);
-void	 mig_tls_source_notify(struct mig_tls_source *, struct json_object *);
-int	 mig_tls_source_ask(struct mig_tls_source *, struct json_object *,
-	    mig_tls_offer_cb, void *arg);
+void	 mig_tls_source_ask(struct mig_tls_source *, struct json_object *,
+	    double timeout, mig_tls_offer_cb, void *arg);
 void	 mig_tls_source_close(struct mig_tls_source *);
 /* The NBD address of each side's QEMU over tls: (--nbd is refused). */
 char	*mig_tls_source_nbd_uri(struct mig_tls_source *,
@@ -690,7 +741,7 @@ int	 quantity_parse(const char *s, uint64_t max, uint64_t *out);
 #define SLOT_DEFAULT_MAX	2	/* parallelOutboundMigrationsPerNode */
 #define SLOT_MAX		64
 int	 slot_wait(struct ev_loop *, struct qmp_conn *, const char *dir,
-	    int max, double timeout, struct status *);
+	    int max, double timeout, const int *stop, struct status *);
 void	 slot_release(void);
 
 /* evict.c: one VM's eviction by its policy's strategy. */

@@ -30,12 +30,10 @@ static int	slot_fd = -1;
 
 struct slot_wait {
 	ev_timer	 retry;
-	ev_signal	 sigint;
-	ev_signal	 sigterm;
+	const int	*stop;		/* the caller's: give up waiting */
 	const char	*dir;
 	int		 max;
 	int		 index;		/* the slot taken, or -1 */
-	int		 signum;	/* a signal arrived while waiting */
 	int		 done;
 	char		*error;		/* a slot file cannot be opened */
 };
@@ -78,30 +76,26 @@ on_retry(struct ev_loop *loop, ev_timer *t, int revents)
 {
 	struct slot_wait *sw = (struct slot_wait *)t;
 
+	if (*sw->stop) {
+		sw->done = 1;
+		return;
+	}
 	sw->index = slot_try(sw);
 	if (sw->index >= 0 || sw->error != NULL)
 		sw->done = 1;
 }
 
-static void
-on_signal(struct ev_loop *loop, ev_signal *s, int revents)
-{
-	struct slot_wait *sw = s->data;
-
-	sw->signum = s->signum;
-	sw->done = 1;
-}
-
 /*
  * Waits (phase Pending) until one of max slots in dir is free, running
- * loop so qmp is still watched, for timeout seconds (0: an hour).  Returns
- * 0 holding the slot until slot_release() or exit, or -1 with the failure
- * recorded in st: the deadline (control plane), SIGINT/SIGTERM (aborted),
- * QEMU gone, or a slot directory that cannot be used.
+ * loop so qmp, signals and the deadline are still watched, for timeout
+ * seconds (0: an hour), or until *stop becomes non-zero (the session ended
+ * meanwhile: -1, st already says why).  Returns 0 holding the slot until
+ * slot_release() or exit, or -1 with the failure recorded in st: no slot in
+ * time (control plane), QEMU gone, or a slot directory that cannot be used.
  */
 int
 slot_wait(struct ev_loop *loop, struct qmp_conn *qmp, const char *dir,
-    int max, double timeout, struct status *st)
+    int max, double timeout, const int *stop, struct status *st)
 {
 	struct slot_wait	 sw;
 	char			*cause = NULL;
@@ -112,6 +106,7 @@ slot_wait(struct ev_loop *loop, struct qmp_conn *qmp, const char *dir,
 	memset(&sw, 0, sizeof sw);
 	sw.dir = dir;
 	sw.max = max;
+	sw.stop = stop;
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
 		status_fail(st, FAIL_CONTROL, "slot directory %s: %s", dir,
 		    strerror(errno));
@@ -125,17 +120,11 @@ slot_wait(struct ev_loop *loop, struct qmp_conn *qmp, const char *dir,
 		ev_timer_init(&sw.retry, on_retry, SLOT_RETRY_SECONDS,
 		    SLOT_RETRY_SECONDS);
 		ev_timer_start(loop, &sw.retry);
-		ev_signal_init(&sw.sigint, on_signal, SIGINT);
-		sw.sigint.data = &sw;
-		ev_signal_start(loop, &sw.sigint);
-		ev_signal_init(&sw.sigterm, on_signal, SIGTERM);
-		sw.sigterm.data = &sw;
-		ev_signal_start(loop, &sw.sigterm);
 		rc = qmp_run_until(qmp, &sw.done, timeout > 0 ? timeout :
 		    SLOT_DEFAULT_WAIT, &cause);
 		ev_timer_stop(loop, &sw.retry);
-		ev_signal_stop(loop, &sw.sigint);
-		ev_signal_stop(loop, &sw.sigterm);
+		if (*stop)
+			return -1;
 		if (rc != 0) {
 			status_fail(st, FAIL_CONTROL, "no migration slot in "
 			    "%s: %s", dir, cause);
@@ -146,14 +135,6 @@ slot_wait(struct ev_loop *loop, struct qmp_conn *qmp, const char *dir,
 	if (sw.error != NULL) {
 		status_fail(st, FAIL_CONTROL, "%s", sw.error);
 		free(sw.error);
-		return -1;
-	}
-	if (sw.signum != 0) {
-		st->abort_requested = 1;
-		st->abort_status = ABORT_SUCCEEDED;
-		status_fail(st, FAIL_ABORTED, "abort requested (%s) while "
-		    "waiting for a migration slot",
-		    sw.signum == SIGINT ? "SIGINT" : "SIGTERM");
 		return -1;
 	}
 	log_info("migration slot %d of %d in %s", sw.index, max, dir);

@@ -5,10 +5,12 @@
  * emits the --events JSON lines.  The exit status is derived here too.
  */
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -96,6 +98,7 @@ status_free(struct status *st)
 	json_object_put(st->notes);
 	json_object_put(st->decisions);
 	json_object_put(st->progress.disks);
+	json_object_put(st->pending);
 	memset(st, 0, sizeof *st);
 }
 
@@ -276,6 +279,8 @@ progress_to_json(const struct mig_progress *p)
 	json_object *o = json_object_new_object();
 
 	add_str(o, "qemuStatus", p->qemu_status);
+	json_object_object_add(o, "elapsedSeconds",
+	    json_object_new_double(round(p->elapsed * 1000) / 1000));
 	json_object_object_add(o, "dataTotal",
 	    json_object_new_uint64(p->data_total));
 	json_object_object_add(o, "dataProcessed",
@@ -359,14 +364,33 @@ status_to_json(const struct status *st)
  * once and the migration goes on: the file is a report, not a control) and
  * emits one event line when --events is on.
  */
+static void	publish(struct status *, const char *event, json_object *doc,
+		    int write_file);
+
 void
 status_changed(struct status *st, const char *event)
 {
-	json_object	*doc = status_to_json(st);
+	json_object *doc = status_to_json(st);
+
+	if (st->held > 0) {
+		json_object_array_add(st->pending,
+		    json_object_new_string(event));
+		json_object_array_add(st->pending, doc);
+		return;
+	}
+	publish(st, event, doc, 1);
+	json_object_put(doc);
+}
+
+/* Writes doc (borrowed) as an event line, and to the file if asked. */
+static void
+publish(struct status *st, const char *event, json_object *doc,
+    int write_file)
+{
 	const char	*text;
 	char		*cause = NULL;
 
-	if (st->file != NULL) {
+	if (st->file != NULL && write_file) {
 		text = json_object_to_json_string_ext(doc,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 		if (write_file_atomic(st->file, text, strlen(text),
@@ -391,7 +415,6 @@ status_changed(struct status *st, const char *event)
 		fflush(stdout);
 		json_object_put(line);
 	}
-	json_object_put(doc);
 }
 
 void
@@ -400,13 +423,125 @@ status_progress(struct status *st)
 	status_changed(st, "progress");
 }
 
+void
+status_set_abort(struct status *st, enum abort_status abort_status)
+{
+	st->abort_status = abort_status;
+}
+
+/* Someone asked for the abort (a signal, `qmigrate abort`, the peer). */
+void
+status_set_abort_requested(struct status *st)
+{
+	st->abort_requested = 1;
+}
+
+/* The migration succeeded after all: an earlier failure did not happen. */
+void
+status_clear_failure(struct status *st)
+{
+	st->failure = FAIL_NONE;
+	free(st->failure_reason);
+	st->failure_reason = NULL;
+}
+
+/* QEMU's figures, as the last query-migrate gave them. */
+void
+status_set_progress(struct status *st, const struct mig_info *mi,
+    double elapsed)
+{
+	struct mig_progress *p = &st->progress;
+
+	p->elapsed = elapsed;
+	snprintf(p->qemu_status, sizeof p->qemu_status, "%s",
+	    mi->status_name);
+	if (mi->has_ram) {
+		p->data_total = mi->ram_total;
+		p->data_processed = mi->ram_transferred;
+		p->data_remaining = mi->ram_remaining;
+		p->bandwidth = mig_info_bandwidth(mi);
+		p->dirty_rate = mig_info_dirty_rate(mi);
+		p->iteration = mi->dirty_sync_count;
+		p->postcopy_requests = mi->postcopy_requests;
+	}
+	p->expected_downtime_ms = mi->expected_downtime_ms;
+	p->throttle_pct = mi->throttle_pct;
+	if (mi->has_downtime)
+		p->downtime_ms = mi->downtime_ms;
+	if (mi->has_total_time)
+		p->total_time_ms = mi->total_time_ms;
+}
+
+/*
+ * While held (the session's step runs), changes are kept as snapshots
+ * instead of written; status_release() writes the file once and emits
+ * every event line in order.  Holds nest.
+ */
+void
+status_hold(struct status *st)
+{
+	if (st->held++ == 0 && st->pending == NULL)
+		st->pending = json_object_new_array();
+}
+
+void
+status_release(struct status *st)
+{
+	json_object	*pending;
+	size_t		 i, n;
+
+	if (st->held == 0 || --st->held > 0)
+		return;
+	pending = st->pending;
+	st->pending = NULL;
+	n = json_object_array_length(pending);
+	for (i = 0; i + 1 < n; i += 2)
+		publish(st, json_object_get_string(
+		    json_object_array_get_idx(pending, i)),
+		    json_object_array_get_idx(pending, i + 1), i + 2 >= n);
+	json_object_put(pending);
+}
+
+/*
+ * Parses a status document from a buffer (the file's bytes, or a fuzzer's).
+ * Returns the object, or NULL with *cause naming what: not JSON, not an
+ * object, a NUL byte in it.  what names the source in messages.
+ */
+json_object *
+status_parse(const char *what, const char *buf, size_t len, char **cause)
+{
+	json_tokener	*tok;
+	json_object	*doc;
+
+	if (memchr(buf, '\0', len) != NULL) {
+		xasprintf(cause, "%s: a NUL byte at offset %zu: not a status "
+		    "document", what, (size_t)((const char *)memchr(buf, '\0',
+		    len) - buf));
+		return NULL;
+	}
+	tok = json_tokener_new_ex(64);
+	if (tok == NULL)
+		fatalx("json_tokener_new_ex failed");
+	doc = json_tokener_parse_ex(tok, buf, (int)len);
+	if (doc == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	    (size_t)json_tokener_get_parse_end(tok) < len ||
+	    !json_object_is_type(doc, json_type_object)) {
+		json_object_put(doc);
+		json_tokener_free(tok);
+		xasprintf(cause, "%s: not a JSON object", what);
+		return NULL;
+	}
+	json_tokener_free(tok);
+	return doc;
+}
+
 /* Reads a status file written by another qmigrate (abort, re-attach). */
 json_object *
 status_read_file(const char *path, char **cause)
 {
 	json_object	*doc;
 	FILE		*f;
-	char		*buf;
+	char		*buf, *what;
 	size_t		 n;
 	const size_t	 limit = 4 * 1024 * 1024;
 
@@ -423,13 +558,117 @@ status_read_file(const char *path, char **cause)
 		xasprintf(cause, "status file %s: larger than 4 MiB", path);
 		return NULL;
 	}
-	buf[n] = '\0';
-	doc = json_tokener_parse(buf);
+	xasprintf(&what, "status file %s", path);
+	doc = status_parse(what, buf, n, cause);
+	free(what);
 	free(buf);
-	if (doc == NULL || !json_object_is_type(doc, json_type_object)) {
-		json_object_put(doc);
-		xasprintf(cause, "status file %s: not a JSON object", path);
+	return doc;
+}
+
+/* A string member that must be there; NULL with *cause otherwise. */
+static const char *
+restore_str(json_object *doc, const char *what, const char *key,
+    size_t max, char **cause)
+{
+	json_object *v = json_obj_at(doc, key);
+
+	if (v == NULL || !json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) == 0 ||
+	    (size_t)json_object_get_string_len(v) > max) {
+		xasprintf(cause, "%s: \"%s\" is %s, expected a string of 1 to "
+		    "%zu characters", what, key, v == NULL ? "missing" :
+		    json_object_is_type(v, json_type_null) ? "null" :
+		    !json_object_is_type(v, json_type_string) ?
+		    "not a string" : "of the wrong length", max);
 		return NULL;
 	}
-	return doc;
+	return json_object_get_string(v);
+}
+
+/* An optional array member whose every item is of type t. */
+static int
+restore_array(json_object *doc, const char *what, const char *key,
+    json_type t, json_object **out, char **cause)
+{
+	json_object	*v = json_obj_at(doc, key);
+	size_t		 i;
+
+	*out = NULL;
+	if (v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_array))
+		goto bad;
+	for (i = 0; i < json_object_array_length(v); i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i), t))
+			goto bad;
+	*out = v;
+	return 0;
+bad:
+	xasprintf(cause, "%s: \"%s\" is not a list of %s", what, key,
+	    t == json_type_string ? "strings" : "objects");
+	return -1;
+}
+
+/*
+ * Takes over what a killed qmigrate wrote (doc, borrowed): the migration's
+ * uid, start time, mode, notes and decisions, so that a re-attach goes on
+ * as the same migration.  Every member is checked before anything is
+ * changed: returns 0, or -1 with *cause naming the file (what) and the
+ * member, st untouched.  *phase and *mode get the document's.
+ */
+int
+status_restore(struct status *st, json_object *doc, const char *what,
+    enum mig_phase *phase, enum mig_mode *mode, char **cause)
+{
+	const char	*uid, *ph, *md, *start;
+	json_object	*notes, *decisions;
+	struct tm	 tm;
+	size_t		 i;
+	int		 p = -1, m = -1;
+
+	if ((uid = restore_str(doc, what, "migrationUid", sizeof st->uid - 1,
+	    cause)) == NULL ||
+	    (ph = restore_str(doc, what, "phase", 32, cause)) == NULL ||
+	    (md = restore_str(doc, what, "mode", 32, cause)) == NULL)
+		return -1;
+	for (i = 0; i < NITEMS(phase_names); i++)
+		if (strcmp(ph, phase_names[i]) == 0)
+			p = (int)i;
+	for (i = 0; i < NITEMS(mode_names); i++)
+		if (strcmp(md, mode_names[i]) == 0)
+			m = (int)i;
+	if (p < 0 || m < 0) {
+		xasprintf(cause, "%s: \"%s\" has an unknown value", what,
+		    p < 0 ? "phase" : "mode");
+		return -1;
+	}
+	if (restore_array(doc, what, "notes", json_type_string, &notes,
+	    cause) != 0 || restore_array(doc, what, "decisions",
+	    json_type_object, &decisions, cause) != 0)
+		return -1;
+	start = json_str_at(doc, "startTimestamp");
+	memset(&tm, 0, sizeof tm);
+	if (start != NULL && strptime(start, "%Y-%m-%dT%H:%M:%S", &tm) != NULL)
+		st->start = (double)timegm(&tm);
+	snprintf(st->uid, sizeof st->uid, "%s", uid);
+	if (notes != NULL) {
+		json_object_put(st->notes);
+		st->notes = json_object_get(notes);
+	}
+	if (decisions != NULL) {
+		json_object_put(st->decisions);
+		st->decisions = json_object_get(decisions);
+	}
+	*phase = (enum mig_phase)p;
+	*mode = (enum mig_mode)m;
+	return 0;
+}
+
+/* Drops what a hold kept: nothing of it is ever written. */
+void
+status_discard(struct status *st)
+{
+	json_object_put(st->pending);
+	st->pending = NULL;
+	st->held = 0;
 }

@@ -1,0 +1,245 @@
+/*
+ * mig-control.c: the messages of the control channel between the source's
+ * and the target's qmigrate over tls: (the proxy's first connection), in
+ * one place.  The source asks, the target answers, one question at a time:
+ *
+ *	source -> target			target -> source
+ *	migration (the offer: uid, QEMU	ready | refused (reason)
+ *	  version, guest running, plan,
+ *	  disks)
+ *	watch (while pre-copy runs)		ok | abort (reason)
+ *	resume (post-copy broke)		ready (QEMU listens again)
+ *	abort (reason)				ok
+ *	completed (QEMU says so)		running | failed (reason)
+ *
+ * Everything read from the peer goes through control_decode() and
+ * control_answer_decode(): typed, bounded, and a malformed message is an
+ * error with a reason, never a crash (fuzz/fuzz-control.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+#define CONTROL_MAX_DISKS	64
+
+static const char *type_names[] = {
+	[CONTROL_UNKNOWN] = NULL,
+	[CONTROL_OFFER] = "migration",
+	[CONTROL_WATCH] = "watch",
+	[CONTROL_RESUME] = "resume",
+	[CONTROL_ABORT] = "abort",
+	[CONTROL_COMPLETED] = "completed",
+};
+
+static const char *answer_names[] = {
+	[ANSWER_UNKNOWN] = NULL,
+	[ANSWER_READY] = "ready",
+	[ANSWER_REFUSED] = "refused",
+	[ANSWER_OK] = "ok",
+	[ANSWER_ABORT] = "abort",
+	[ANSWER_RUNNING] = "running",
+	[ANSWER_FAILED] = "failed",
+};
+
+const char *
+control_type_name(enum control_type t)
+{
+	const char *name = (size_t)t < NITEMS(type_names) ? type_names[t] :
+	    NULL;
+
+	return name != NULL ? name : "unknown";
+}
+
+const char *
+control_answer_name(enum control_answer a)
+{
+	const char *name = (size_t)a < NITEMS(answer_names) ?
+	    answer_names[a] : NULL;
+
+	return name != NULL ? name : "unknown";
+}
+
+void
+control_msg_free(struct control_msg *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->offer.ndisks; i++)
+		free(m->offer.disks[i]);
+	free(m->offer.disks);
+	memset(m, 0, sizeof *m);
+}
+
+/* "reason" as a bounded string, or "no reason given". */
+static void
+copy_reason(json_object *o, char *out, size_t len)
+{
+	const char *r = json_str_at(o, "reason");
+
+	snprintf(out, len, "%s", r != NULL && *r != '\0' ? r :
+	    "no reason given");
+}
+
+/* The offer's disks: 1 to 64 names (never paths). */
+static int
+decode_disks(json_object *disks, struct control_offer *offer, char **cause)
+{
+	json_object	*k;
+	size_t		 i, n;
+
+	if (!json_object_is_type(disks, json_type_array) ||
+	    (n = json_object_array_length(disks)) == 0 ||
+	    n > CONTROL_MAX_DISKS) {
+		xasprintf(cause, "\"disks\" in the offer is not a list of 1 to "
+		    "%d disk names", CONTROL_MAX_DISKS);
+		return -1;
+	}
+	offer->disks = xcalloc(n, sizeof *offer->disks);
+	for (i = 0; i < n; i++) {
+		k = json_object_array_get_idx(disks, i);
+		if (!json_object_is_type(k, json_type_string) ||
+		    json_object_get_string_len(k) == 0 ||
+		    json_object_get_string_len(k) > 1024 ||
+		    json_object_get_string(k)[0] == '/') {
+			xasprintf(cause, "\"disks\" in the offer: entry %zu is "
+			    "not a disk name", i);
+			return -1;
+		}
+		offer->disks[i] = xstrdup(json_object_get_string(k));
+		offer->ndisks = i + 1;
+	}
+	return 0;
+}
+
+static int
+decode_offer(json_object *o, struct control_offer *offer, char **cause)
+{
+	json_object	*v;
+	const char	*s;
+
+	s = json_str_at(o, "migrationUid");
+	snprintf(offer->uid, sizeof offer->uid, "%s", s != NULL ? s : "");
+	s = json_str_at(o, "qemuVersion");
+	if (s != NULL && sscanf(s, "%d.%d.%d", &offer->qemu_major,
+	    &offer->qemu_minor, &offer->qemu_micro) >= 2)
+		offer->has_version = 1;
+	v = json_obj_at(o, "guestRunning");
+	offer->guest_running = v == NULL ||
+	    !json_object_is_type(v, json_type_boolean) ||
+	    json_object_get_boolean(v);
+	v = json_obj_at(o, "plan");
+	if (v == NULL) {
+		xasprintf(cause, "the offer has no plan");
+		return -1;
+	}
+	if (mig_plan_from_json(&offer->plan, v, cause) != 0)
+		return -1;
+	v = json_obj_at(o, "disks");
+	if (v != NULL && decode_disks(v, offer, cause) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Reads a message from the source (borrowed).  Returns 0 with *out filled
+ * (free it with control_msg_free()), or -1 with *cause when it is not an
+ * object of a known type.  A malformed offer is still an offer, with
+ * out->offer_error saying what is wrong: it deserves a refusal.
+ */
+int
+control_decode(json_object *msg, struct control_msg *out, char **cause)
+{
+	const char	*type;
+	char		*why = NULL;
+	size_t		 i;
+
+	memset(out, 0, sizeof *out);
+	if (msg == NULL || !json_object_is_type(msg, json_type_object)) {
+		xasprintf(cause, "control message is not a JSON object");
+		return -1;
+	}
+	type = json_str_at(msg, "type");
+	for (i = 1; type != NULL && i < NITEMS(type_names); i++)
+		if (strcmp(type, type_names[i]) == 0)
+			out->type = (enum control_type)i;
+	if (out->type == CONTROL_UNKNOWN) {
+		xasprintf(cause, "control message of unknown type");
+		return -1;
+	}
+	copy_reason(msg, out->reason, sizeof out->reason);
+	if (out->type == CONTROL_OFFER &&
+	    decode_offer(msg, &out->offer, &why) != 0) {
+		snprintf(out->offer_error, sizeof out->offer_error, "%s", why);
+		free(why);
+	}
+	return 0;
+}
+
+/* A message to the target (the caller puts it). */
+json_object *
+control_encode(const struct control_msg *m)
+{
+	json_object	*o = json_object_new_object(), *disks;
+	char		 version[48];
+	size_t		 i;
+
+	json_object_object_add(o, "type",
+	    json_object_new_string(control_type_name(m->type)));
+	if (m->type == CONTROL_ABORT)
+		json_object_object_add(o, "reason",
+		    json_object_new_string(m->reason));
+	if (m->type != CONTROL_OFFER)
+		return o;
+	json_object_object_add(o, "migrationUid",
+	    json_object_new_string(m->offer.uid));
+	snprintf(version, sizeof version, "%d.%d.%d", m->offer.qemu_major,
+	    m->offer.qemu_minor, m->offer.qemu_micro);
+	json_object_object_add(o, "qemuVersion",
+	    json_object_new_string(version));
+	json_object_object_add(o, "guestRunning",
+	    json_object_new_boolean(m->offer.guest_running));
+	json_object_object_add(o, "plan", mig_plan_to_json(&m->offer.plan));
+	if (m->offer.ndisks > 0) {
+		disks = json_object_new_array();
+		for (i = 0; i < m->offer.ndisks; i++)
+			json_object_array_add(disks,
+			    json_object_new_string(m->offer.disks[i]));
+		json_object_object_add(o, "disks", disks);
+	}
+	return o;
+}
+
+/*
+ * Reads the target's answer (borrowed, may be NULL).  Returns the answer,
+ * ANSWER_UNKNOWN for anything else; reason gets its "reason" member.
+ */
+enum control_answer
+control_answer_decode(json_object *answer, char *reason, size_t len)
+{
+	const char	*status = json_str_at(answer, "status");
+	size_t		 i;
+
+	copy_reason(answer, reason, len);
+	for (i = 1; status != NULL && i < NITEMS(answer_names); i++)
+		if (strcmp(status, answer_names[i]) == 0)
+			return (enum control_answer)i;
+	return ANSWER_UNKNOWN;
+}
+
+/* An answer to the source (the caller puts it); reason may be NULL. */
+json_object *
+control_answer_encode(enum control_answer a, const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "status",
+	    json_object_new_string(control_answer_name(a)));
+	if (reason != NULL)
+		json_object_object_add(o, "reason",
+		    json_object_new_string(reason));
+	return o;
+}

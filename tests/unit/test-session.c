@@ -1,0 +1,847 @@
+/*
+ * test-session.c: README's table "What qmigrate promises when things
+ * break", row by row, as event sequences through the session's step
+ * function: what it sends QEMU and the peer, where it says the guest is,
+ * and the exit status.  No QEMU, no sockets: milliseconds per row.  The
+ * defects of issue 14 that live in the session have a row each too.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "mig-session.h"
+
+#define MiB	(1024 * 1024ULL)
+
+struct rig {
+	struct status	st;
+	struct session	s;
+	double		t;
+	/* every action of every step, in order */
+	struct sess_action log[512];
+	size_t		nlog;
+};
+
+static struct rig *
+rig_new(enum sess_role role, int tls)
+{
+	static struct rig	r;
+	struct sess_config	cfg;
+
+	memset(&r, 0, sizeof r);
+	status_init(&r.st, role == SESS_SOURCE ? "source" : "target", NULL,
+	    0);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.role = role;
+	cfg.tls = tls;
+	cfg.timeout = 60;
+	cfg.recover_timeout = 10;
+	cfg.stall_timeout = 150;
+	cfg.peer = tls ? "tls:node-b:4444" : "unix:/run/vm1/in.sock";
+	cfg.qmp_path = "/run/vm1/qmp.sock";
+	cfg.qemu_major = 7;
+	cfg.qemu_minor = 2;
+	session_init(&r.s, &cfg, &r.st);
+	return &r;
+}
+
+static void
+rig_free(struct rig *r)
+{
+	status_free(&r->st);
+}
+
+static void
+step(struct rig *r, struct sess_event *ev)
+{
+	size_t i;
+
+	ev->t = r->t;
+	session_step(&r->s, ev);
+	for (i = 0; i < r->s.nacts && r->nlog < NITEMS(r->log); i++)
+		r->log[r->nlog++] = r->s.acts[i];
+}
+
+static void
+ev_simple(struct rig *r, enum sess_ev_kind kind)
+{
+	struct sess_event ev = { .kind = kind };
+
+	step(r, &ev);
+}
+
+static void
+ev_signal(struct rig *r, int signum)
+{
+	struct sess_event ev = { .kind = SEV_SIGNAL, .signum = signum };
+
+	step(r, &ev);
+}
+
+static void
+ev_setup(struct rig *r, enum sess_setup setup, enum mig_mode mode)
+{
+	struct sess_event ev = { .kind = SEV_SETUP_DONE, .setup = setup,
+	    .mode = mode, .ok = 1, .reason = "active" };
+
+	step(r, &ev);
+}
+
+static void
+ev_setup_failed(struct rig *r, const char *reason)
+{
+	struct sess_event ev = { .kind = SEV_SETUP_DONE, .setup = SETUP_FAILED,
+	    .fail = FAIL_CONTROL, .reason = reason };
+
+	step(r, &ev);
+}
+
+static void
+ev_qmp_done(struct rig *r, enum sess_cmd cmd, const char *error)
+{
+	struct sess_event ev = { .kind = SEV_QMP_DONE, .cmd = cmd,
+	    .ok = error == NULL, .reason = error };
+
+	step(r, &ev);
+}
+
+/* A query-migrate answer: status, bytes sent, bytes left. */
+static void
+ev_sample(struct rig *r, enum qemu_mig_status status, uint64_t sent,
+    uint64_t left)
+{
+	struct mig_info		mi;
+	struct sess_event	ev = { .kind = SEV_SAMPLE, .mi = &mi };
+
+	memset(&mi, 0, sizeof mi);
+	mi.status = status;
+	snprintf(mi.status_name, sizeof mi.status_name, "%s",
+	    qemu_mig_status_name(status));
+	mi.has_ram = 1;
+	mi.ram_total = 256 * MiB;
+	mi.ram_transferred = sent;
+	mi.ram_remaining = left;
+	mi.page_size = 4096;
+	mi.mbps = 800;
+	mi.dirty_sync_count = 1;
+	mi.has_total_time = status == QMS_COMPLETED;
+	if (status == QMS_FAILED)
+		snprintf(mi.error_desc, sizeof mi.error_desc,
+		    "Unable to write to socket: Broken pipe");
+	ev.disks_released = 1;
+	step(r, &ev);
+}
+
+static void
+ev_answer(struct rig *r, enum control_type q, enum control_answer a,
+    const char *reason)
+{
+	struct sess_event ev = { .kind = SEV_ANSWER, .question = q,
+	    .answer = a, .reason = reason };
+
+	step(r, &ev);
+}
+
+static void
+ev_control(struct rig *r, enum control_type type)
+{
+	struct control_msg	m;
+	struct sess_event	ev = { .kind = SEV_CONTROL, .msg = &m };
+
+	memset(&m, 0, sizeof m);
+	m.type = type;
+	m.offer.has_version = 1;
+	m.offer.qemu_major = 7;
+	m.offer.qemu_minor = 2;
+	m.offer.guest_running = 1;
+	snprintf(m.offer.uid, sizeof m.offer.uid, "uid-1");
+	snprintf(m.reason, sizeof m.reason, "operator");
+	step(r, &ev);
+}
+
+static void
+ev_timer(struct rig *r, enum sess_timer timer)
+{
+	struct sess_event ev = { .kind = SEV_TIMER, .timer = timer };
+
+	step(r, &ev);
+}
+
+static void
+ev_run_state(struct rig *r, enum run_state state)
+{
+	struct run_info		ri = { .state = state,
+	    .running = state == RUN_RUNNING };
+	struct sess_event	ev = { .kind = SEV_RUN_STATE, .ri = &ri };
+
+	step(r, &ev);
+}
+
+/* How many times the session asked for cmd so far. */
+static int
+sent_cmd(const struct rig *r, enum sess_cmd cmd)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < r->nlog; i++)
+		n += r->log[i].kind == SA_QMP && r->log[i].cmd == cmd;
+	return n;
+}
+
+static int
+sent(const struct rig *r, enum sess_act_kind kind)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < r->nlog; i++)
+		n += r->log[i].kind == kind;
+	return n;
+}
+
+static int
+asked(const struct rig *r, enum control_type q)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < r->nlog; i++)
+		n += r->log[i].kind == SA_ASK && r->log[i].question == q;
+	return n;
+}
+
+static int
+answered(const struct rig *r, enum control_answer a)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < r->nlog; i++)
+		n += r->log[i].kind == SA_ANSWER && r->log[i].answer == a;
+	return n;
+}
+
+static int
+has_note(const struct rig *r, const char *part)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(r->st.notes); i++)
+		if (strstr(json_object_get_string(json_object_array_get_idx(
+		    r->st.notes, i)), part) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The status a node agent reads at the end. */
+static void
+assert_outcome(const struct rig *r, enum mig_phase phase, int exit_code,
+    const char *plane, enum abort_status abort_status)
+{
+	const char *p = status_plane(&r->st);
+
+	assert_true(session_done(&r->s));
+	assert_int_equal(sent(r, SA_FINISH), 1);
+	assert_int_equal(r->st.phase, phase);
+	assert_int_equal(status_exit_code(&r->st), exit_code);
+	if (plane == NULL)
+		assert_null(p);
+	else
+		assert_string_equal(p, plane);
+	assert_int_equal(r->st.abort_status, abort_status);
+}
+
+/* A fresh unix: migration that has started pre-copy. */
+static struct rig *
+source_migrating(int tls)
+{
+	struct rig *r = rig_new(SESS_SOURCE, tls);
+
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	if (tls) {
+		assert_int_equal(asked(r, CONTROL_OFFER), 1);
+		assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+		ev_answer(r, CONTROL_OFFER, ANSWER_READY, NULL);
+	}
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 1);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	assert_int_equal(r->st.phase, PHASE_RUNNING);
+	r->t = 1;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	return r;
+}
+
+/* Row: control plane fails before any memory moves: QMP unreachable. */
+static void
+test_control_qmp_unreachable(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup_failed(r, "/run/vm1/qmp.sock: connect: No such file");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->st.failure_reason, "qmp.sock"));
+	assert_int_equal(sent(r, SA_QMP), 0);
+	rig_free(r);
+}
+
+/* Row: the target refuses the offer: nothing is sent to QEMU. */
+static void
+test_control_target_refuses(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_answer(r, CONTROL_OFFER, ANSWER_REFUSED,
+	    "target QEMU 7.1.0 is older than the source's 7.2.0");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->st.failure_reason, "tls:node-b:4444"));
+	assert_non_null(strstr(r->st.failure_reason, "older"));
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+}
+
+/* Issue 14 defect 5: no answer (a proxy with no engine) is no "ready". */
+static void
+test_control_no_engine(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_answer(r, CONTROL_OFFER, ANSWER_OK, NULL);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+}
+
+/* Row: target not ready (QEMU fails at once, nothing moved). */
+static void
+test_control_target_not_ready(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_sample(r, QMS_FAILED, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->st.failure_reason, "not ready"));
+	rig_free(r);
+}
+
+/* Row: data plane breaks in pre-copy; a guest we paused runs again. */
+static void
+test_data_stream_breaks(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	/* A pause decision carried out, as the controller would. */
+	r->s.paused_by_us = 1;
+	r->t = 2;
+	ev_sample(r, QMS_FAILED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->st.failure_reason, "Broken pipe"));
+	assert_true(r->s.need_cont);
+	rig_free(r);
+}
+
+/* Row: no data moved for the progress timeout: a data-plane failure. */
+static void
+test_data_stalled(void **state)
+{
+	struct rig	*r = source_migrating(0);
+	int		 i;
+
+	(void)state;
+	for (i = 0; i < 400 && !sent_cmd(r, SC_CANCEL); i++) {
+		r->t += 0.5;
+		ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	}
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_true(r->t > 150);
+	ev_sample(r, QMS_CANCELLED, 10 * MiB, 200 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->st.failure_reason, "stalled"));
+	assert_false(r->st.abort_requested);
+	rig_free(r);
+}
+
+/* Row: abort before post-copy (tls: the target is told). */
+static void
+test_abort_precopy(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(asked(r, CONTROL_ABORT), 1);
+	assert_int_equal(r->st.abort_status, ABORT_ABORTING);
+	assert_false(session_done(&r->s));
+	/* A second signal changes nothing. */
+	ev_signal(r, SIGINT);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_CANCELLING, 20 * MiB, 180 * MiB);
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_true(r->st.abort_requested);
+	assert_non_null(strstr(r->st.failure_reason, "SIGTERM"));
+	rig_free(r);
+}
+
+/* Row: abort once post-copy started: refused, the migration ends well. */
+static void
+test_abort_postcopy_refused(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->st.abort_status, ABORT_FAILED);
+	assert_true(has_note(r, "abort refused"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Row: post-copy breaks and the peer is back in time (unix:). */
+static void
+test_postcopy_recovered(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 3;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
+	/* Retries no faster than once a second. */
+	r->t = 3.5;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
+	r->t = 5;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 2);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 120 * MiB, 80 * MiB);
+	assert_true(has_note(r, "post-copy recovered"));
+	ev_signal(r, SIGTERM);		/* still refused */
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Over tls:, resume only once the target says its QEMU listens. */
+static void
+test_postcopy_recovered_tls(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 3;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(asked(r, CONTROL_RESUME), 1);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 0);
+	r->t = 5;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(asked(r, CONTROL_RESUME), 1);	/* once */
+	ev_answer(r, CONTROL_RESUME, ANSWER_READY, NULL);
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 120 * MiB, 80 * MiB);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	/* tls: the target confirms the guest before success. */
+	assert_false(session_done(&r->s));
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* Row: post-copy lost for good: both QEMUs left paused, exit 6. */
+static void
+test_postcopy_lost(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	while (!session_done(&r->s) && r->t < 60) {
+		r->t += 0.5;
+		ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	}
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->st.failure_reason, "irrecoverable"));
+	assert_true(r->t > 11 && r->t <= 12.5);
+	assert_false(r->s.need_cont);	/* never resumed on the source */
+	rig_free(r);
+}
+
+/* Row: the target QEMU killed in post-copy: the target side says 6. */
+static void
+test_target_killed_postcopy(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(r->st.phase, PHASE_TARGET_READY);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	{
+		struct sess_event ev = { .kind = SEV_QMP_CLOSED,
+		    .reason = "connection closed by the peer" };
+		step(r, &ev);
+	}
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* Issue 14 defect 1: the deadline is an abort (cancel, exit 5). */
+static void
+test_deadline_cancels(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_non_null(strstr(r->st.failure_reason, "--timeout"));
+	/* abortRequested is for a request, not the deadline (KubeVirt). */
+	assert_false(r->st.abort_requested);
+	rig_free(r);
+}
+
+/* The deadline in post-copy cannot abort: the status says so. */
+static void
+test_deadline_postcopy(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_true(has_note(r, "--timeout"));
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Issue 14 defect 3: a signal during setup: a whole status, exit 5. */
+static void
+test_signal_during_setup(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 1);
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_false(session_done(&r->s));	/* setup decides */
+	assert_int_equal(r->st.abort_status, ABORT_ABORTING);
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_int_equal(asked(r, CONTROL_OFFER), 0);
+	rig_free(r);
+}
+
+/* A signal while the offer waits for a silent target. */
+static void
+test_signal_during_offer(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	/* The late answer changes nothing. */
+	ev_answer(r, CONTROL_OFFER, ANSWER_READY, NULL);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+}
+
+/* Issue 14 defect 8: a re-attach to post-copy never cancels. */
+static void
+test_reattach_postcopy(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_REATTACH, MODE_POSTCOPY);
+	assert_int_equal(r->st.mode, MODE_POSTCOPY);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->st.abort_status, ABORT_FAILED);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* A re-attach to pre-copy, paused by the killed qmigrate, resumes it. */
+static void
+test_reattach_paused(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_REATTACH, MODE_PAUSED);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_true(r->s.need_cont);
+	rig_free(r);
+}
+
+/* Issue 14 defect 2: a target abort over unix: is refused, truthfully. */
+static void
+test_target_abort_unix_refused(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_signal(r, SIGTERM);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->st.abort_status, ABORT_FAILED);
+	assert_true(r->st.abort_requested);
+	assert_true(has_note(r, "abort on the source"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* A target abort over unix: before anything arrived: no one can come. */
+static void
+test_target_abort_unix_unlisten(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+
+	/* A source that connected just before: refused, truthfully. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->st.abort_status, ABORT_FAILED);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* A target prepared over tls: (offer, ready). */
+static struct rig *
+target_tls_ready(void)
+{
+	struct rig		*r = rig_new(SESS_TARGET, 1);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE, .ok = 1,
+	    .job = SJ_PREPARE_TARGET };
+
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(r->st.phase, PHASE_PREPARING_TARGET);
+	ev_control(r, CONTROL_OFFER);
+	assert_int_equal(sent(r, SA_JOB), 1);
+	step(r, &job);
+	assert_int_equal(answered(r, ANSWER_READY), 1);
+	assert_int_equal(r->st.phase, PHASE_TARGET_READY);
+	return r;
+}
+
+/* Over tls:, the target's abort reaches the source and the stream stops. */
+static void
+test_target_abort_tls(void **state)
+{
+	struct rig *r = target_tls_ready(), *src;
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(r->st.abort_status, ABORT_ABORTING);
+	ev_control(r, CONTROL_WATCH);
+	assert_int_equal(answered(r, ANSWER_ABORT), 1);
+	/* The source cancels; had it not, the stream is cut. */
+	ev_timer(r, STIMER_CUT);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	ev_sample(r, QMS_FAILED, 20 * MiB, 0);
+	assert_int_equal(r->s.state, SS_ENDING);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+
+	/* The source side of the same: the watch answer is an abort. */
+	src = source_migrating(1);
+	assert_int_equal(asked(src, CONTROL_WATCH), 1);
+	ev_answer(src, CONTROL_WATCH, ANSWER_ABORT, "abort requested");
+	assert_int_equal(sent_cmd(src, SC_CANCEL), 1);
+	ev_sample(src, QMS_CANCELLED, 20 * MiB, 0);
+	assert_outcome(src, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_non_null(strstr(src->st.failure_reason, "target"));
+	rig_free(src);
+}
+
+/* A second offer is refused without ending the first migration. */
+static void
+test_target_second_offer(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_control(r, CONTROL_OFFER);
+	assert_int_equal(answered(r, ANSWER_REFUSED), 1);
+	assert_false(session_done(&r->s));
+	rig_free(r);
+}
+
+/* tls: confirm phase: the target could not load the guest. */
+static void
+test_confirm_failed(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	/* An abort now cannot help: QEMU completed. */
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FAILED, "load of device "
+	    "failed");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_FAILED);
+	assert_true(r->s.need_cont);
+	assert_non_null(strstr(r->st.failure_reason, "runs on the source"));
+	rig_free(r);
+}
+
+/* tls: confirm phase: no word from the target within 30 s. */
+static void
+test_confirm_silent(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_timer(r, STIMER_CONFIRM);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_true(has_note(r, "did not confirm"));
+	rig_free(r);
+}
+
+/* Target: the source ended the session before any memory moved. */
+static void
+test_target_source_gone(void **state)
+{
+	struct rig		*r = target_tls_ready();
+	struct sess_event	 ev = { .kind = SEV_CONTROL_LOST,
+	    .reason = "connection reset" };
+
+	(void)state;
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* Target: the guest arrives paused and is resumed. */
+static void
+test_target_resumes_paused_guest(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_PAUSED);
+	assert_int_equal(sent_cmd(r, SC_CONT), 1);
+	ev_simple(r, SEV_RESUMED);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_control_qmp_unreachable),
+		cmocka_unit_test(test_control_target_refuses),
+		cmocka_unit_test(test_control_no_engine),
+		cmocka_unit_test(test_control_target_not_ready),
+		cmocka_unit_test(test_data_stream_breaks),
+		cmocka_unit_test(test_data_stalled),
+		cmocka_unit_test(test_abort_precopy),
+		cmocka_unit_test(test_abort_postcopy_refused),
+		cmocka_unit_test(test_postcopy_recovered),
+		cmocka_unit_test(test_postcopy_recovered_tls),
+		cmocka_unit_test(test_postcopy_lost),
+		cmocka_unit_test(test_target_killed_postcopy),
+		cmocka_unit_test(test_deadline_cancels),
+		cmocka_unit_test(test_deadline_postcopy),
+		cmocka_unit_test(test_signal_during_setup),
+		cmocka_unit_test(test_signal_during_offer),
+		cmocka_unit_test(test_reattach_postcopy),
+		cmocka_unit_test(test_reattach_paused),
+		cmocka_unit_test(test_target_abort_unix_refused),
+		cmocka_unit_test(test_target_abort_unix_unlisten),
+		cmocka_unit_test(test_target_abort_tls),
+		cmocka_unit_test(test_target_second_offer),
+		cmocka_unit_test(test_confirm_failed),
+		cmocka_unit_test(test_confirm_silent),
+		cmocka_unit_test(test_target_source_gone),
+		cmocka_unit_test(test_target_resumes_paused_guest),
+	};
+
+	log_init("test-session", LOG_LEVEL_WARN, 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
