@@ -688,9 +688,14 @@ source_qmp_done(struct session *s, const struct sess_event *ev)
 		}
 		return;
 	}
-	if (ev->cmd == SC_MIGRATE && s->state == SS_PRECOPY && !s->saw_active)
+	if (ev->cmd == SC_MIGRATE && !s->saw_active &&
+	    (s->state == SS_PRECOPY || s->state == SS_CANCELLING)) {
+		/* Nothing started: an abort already asked for is done. */
+		if (s->st->abort_status == ABORT_ABORTING)
+			status_set_abort(s->st, ABORT_SUCCEEDED);
 		fail(s, FAIL_CONTROL, "source QEMU %s: migrate: %s",
 		    s->cfg.qmp_path, ev->reason);
+	}
 	else
 		log_warnx("source QEMU refused a command: %s", ev->reason);
 }
@@ -984,6 +989,14 @@ target_offer(struct session *s, const struct control_msg *m)
 	const struct control_offer	*o = &m->offer;
 	char				 reason[SESS_REASON_MAX];
 
+	if (s->state == SS_SETUP && !s->offer_early) {
+		/* The proxy listens before QEMU is checked: answer after. */
+		s->offer_early = 1;
+		s->early_offer = *m;
+		s->early_offer.offer.disks = NULL;
+		s->early_offer.offer.ndisks = 0;
+		return;
+	}
 	if (s->offered || s->state != SS_OFFER) {
 		act_answer(s, ANSWER_REFUSED, "a migration is already under "
 		    "way here");
@@ -1135,6 +1148,8 @@ target_step(struct session *s, const struct sess_event *ev)
 		if (s->cfg.tls) {
 			status_set_phase(s->st, PHASE_PREPARING_TARGET);
 			enter(s, SS_OFFER);
+			if (s->offer_early)
+				target_offer(s, &s->early_offer);
 		} else {
 			status_set_phase(s->st, PHASE_TARGET_READY);
 			enter(s, SS_LISTEN);

@@ -198,6 +198,8 @@ struct session {
 	int			 confirm_asked;
 	int			 abort_pending;	/* watch answers abort */
 	int			 unlistened;	/* socket path removed */
+	int			 offer_early;	/* an offer came during setup */
+	struct control_msg	 early_offer;	/* ... its scalars (no disks) */
 	int			 unlisten_signum;
 	enum mig_phase		 end_phase;
 

@@ -730,6 +730,37 @@ test_target_abort_tls(void **state)
 	rig_free(src);
 }
 
+/* An offer that comes while the target still checks its QEMU waits. */
+static void
+test_target_offer_during_setup(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 1);
+
+	(void)state;
+	ev_control(r, CONTROL_OFFER);
+	assert_int_equal(sent(r, SA_ANSWER), 0);
+	assert_int_equal(sent(r, SA_JOB), 0);
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(sent(r, SA_JOB), 1);
+	assert_int_equal(answered(r, ANSWER_REFUSED), 0);
+	rig_free(r);
+}
+
+/* QEMU refuses migrate after an abort began: nothing moved, exit 5. */
+static void
+test_abort_before_migrate_answer(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	ev_qmp_done(r, SC_MIGRATE, "There's a migration process in progress");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
 /* A second offer is refused without ending the first migration. */
 static void
 test_target_second_offer(void **state)
@@ -836,6 +867,8 @@ main(void)
 		cmocka_unit_test(test_target_abort_unix_unlisten),
 		cmocka_unit_test(test_target_abort_tls),
 		cmocka_unit_test(test_target_second_offer),
+		cmocka_unit_test(test_target_offer_during_setup),
+		cmocka_unit_test(test_abort_before_migrate_answer),
 		cmocka_unit_test(test_confirm_failed),
 		cmocka_unit_test(test_confirm_silent),
 		cmocka_unit_test(test_target_source_gone),
