@@ -148,6 +148,16 @@ finish(struct session *s, enum mig_phase phase)
 	act(s, SA_FINISH);
 }
 
+/* Records the failure (the first one wins); fmt is printf's. */
+static void
+record(struct session *s, enum mig_failure why, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	status_record_failure(s->st, why, "%s", buf);
+}
+
 static void
 fail(struct session *s, enum mig_failure why, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -156,13 +166,11 @@ fail(struct session *s, enum mig_failure why, const char *fmt, ...)
 static void
 fail(struct session *s, enum mig_failure why, const char *fmt, ...)
 {
-	char	buf[1024];
-	va_list	ap;
+	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	record(s, why, fmt, ap);
 	va_end(ap);
-	status_record_failure(s->st, why, "%s", buf);
 	if (s->cfg.role == SESS_SOURCE && s->paused_by_us &&
 	    s->st->failure != FAIL_POSTCOPY_LOST)
 		s->need_cont = 1;
@@ -792,6 +800,15 @@ source_step(struct session *s, const struct sess_event *ev)
 
 /* ---- target ---------------------------------------------------------- */
 
+/* Answers the source's "completed?" with this side's outcome, then ends. */
+static void
+target_answer_confirm(struct session *s)
+{
+	act_answer(s, s->end_phase == PHASE_SUCCEEDED ? ANSWER_RUNNING :
+	    ANSWER_FAILED, s->st->failure_reason);
+	act_timer(s, STIMER_END, 0.3);
+}
+
 /*
  * The end of an incoming migration.  Over tls:, the source waits for this
  * side's word before it reports success (or resumes its guest): answer its
@@ -809,11 +826,9 @@ target_end(struct session *s, enum mig_phase phase)
 	s->end_phase = phase;
 	enter(s, SS_ENDING);
 	status_changed(s->st, "ending");
-	if (s->confirm_asked) {
-		act_answer(s, phase == PHASE_SUCCEEDED ? ANSWER_RUNNING :
-		    ANSWER_FAILED, s->st->failure_reason);
-		act_timer(s, STIMER_END, 0.3);
-	} else
+	if (s->confirm_asked)
+		target_answer_confirm(s);
+	else
 		act_timer(s, STIMER_END, CONFIRM_WAIT_SECONDS);
 }
 
@@ -824,13 +839,11 @@ target_fail(struct session *s, enum mig_failure why, const char *fmt, ...)
 static void
 target_fail(struct session *s, enum mig_failure why, const char *fmt, ...)
 {
-	char	buf[1024];
-	va_list	ap;
+	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	record(s, why, fmt, ap);
 	va_end(ap);
-	status_record_failure(s->st, why, "%s", buf);
 	target_end(s, PHASE_FAILED);
 }
 
@@ -1045,12 +1058,8 @@ target_control(struct session *s, const struct control_msg *m)
 	case CONTROL_COMPLETED:
 		/* Answered when this side knows (target_end). */
 		s->confirm_asked = 1;
-		if (s->state == SS_ENDING) {
-			act_answer(s, s->end_phase == PHASE_SUCCEEDED ?
-			    ANSWER_RUNNING : ANSWER_FAILED,
-			    s->st->failure_reason);
-			act_timer(s, STIMER_END, 0.3);
-		}
+		if (s->state == SS_ENDING)
+			target_answer_confirm(s);
 		return;
 	case CONTROL_RESUME:
 		/* Answered once migrate-recover listens. */
