@@ -4,6 +4,7 @@ dist_man1_MANS = contrib/qmigrate.1
 bashcompletiondir = $(datadir)/bash-completion/completions
 EXTRA_DIST += contrib/qmigrate.bash-completion \
 	contrib/qmigrate-exporter.service contrib/prometheus-alerts.yml \
+	contrib/prometheus-alerts.test.yml \
 	contrib/kubernetes/README.md contrib/kubernetes/policies-configmap.yaml \
 	contrib/kubernetes/node-agent-daemonset.yaml \
 	contrib/kubernetes/launcher-pod.yaml

@@ -1,6 +1,8 @@
 /*
  * cmd-exporter.c: qmigrate exporter: argument parsing for exporter.c.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +11,9 @@
 #include "qmigrate.h"
 #include "exporter.h"
 
-#define EXPORTER_MAX_VMS	1024
-
 enum {
 	OPT_LISTEN = 256, OPT_VM, OPT_TEXTFILE, OPT_ONCE, OPT_INTERVAL,
-	OPT_VM_TIMEOUT,
+	OPT_VM_TIMEOUT, OPT_VM_DIR, OPT_NODE, OPT_NAMESPACE,
 };
 
 static int
@@ -26,11 +26,15 @@ cmd_exporter_exec(int argc, char **argv)
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
+		{ "vm-dir", required_argument, NULL, OPT_VM_DIR },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "namespace", required_argument, NULL, OPT_NAMESPACE },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cmd_entry	*cmd = &cmd_exporter_entry;
 	struct exporter_options	 o;
 	struct exporter_vm_spec	 spec;
+	DIR			*d;
 	char			*cause = NULL;
 	size_t			 i, j;
 	int			 ch, rc = QM_EXIT_OK;
@@ -75,6 +79,21 @@ cmd_exporter_exec(int argc, char **argv)
 		case OPT_ONCE:
 			o.once = 1;
 			break;
+		case OPT_VM_DIR:
+			o.vm_dir = optarg;
+			break;
+		case OPT_NODE:
+		case OPT_NAMESPACE:
+			if (*optarg == '\0') {
+				rc = cmd_usage_error(cmd, "--%s: empty",
+				    ch == OPT_NODE ? "node" : "namespace");
+				goto out;
+			}
+			if (ch == OPT_NODE)
+				o.node = optarg;
+			else
+				o.namespace = optarg;
+			break;
 		case OPT_INTERVAL:
 		case OPT_VM_TIMEOUT:
 			if (parse_seconds(optarg, ch == OPT_INTERVAL ?
@@ -99,9 +118,18 @@ cmd_exporter_exec(int argc, char **argv)
 		    argv[optind]);
 		goto out;
 	}
-	if (o.nvms == 0) {
-		rc = cmd_usage_error(cmd, "give at least one --vm");
+	if (o.nvms == 0 && o.vm_dir == NULL) {
+		rc = cmd_usage_error(cmd, "give --vm-dir DIR or at least one "
+		    "--vm");
 		goto out;
+	}
+	if (o.vm_dir != NULL) {
+		if ((d = opendir(o.vm_dir)) == NULL) {
+			rc = cmd_usage_error(cmd, "--vm-dir %s: %s", o.vm_dir,
+			    strerror(errno));
+			goto out;
+		}
+		closedir(d);
 	}
 	if (!o.once && o.listen == NULL && o.textfile_dir == NULL) {
 		rc = cmd_usage_error(cmd, "give --listen ADDR:PORT, --textfile "
@@ -118,22 +146,36 @@ out:
 
 const struct cmd_entry cmd_exporter_entry = {
 	"exporter",
-	"[--listen ADDR:PORT] --vm NAME=QMP_PATH[,qga=PATH][,status=FILE]... "
+	"[--listen ADDR:PORT] [--vm NAME=QMP_PATH[,qga=PATH][,status=FILE]"
+	"[,namespace=NS]]... [--vm-dir DIR] [--node NAME] [--namespace NS] "
 	"[--textfile DIR] [--interval S] [--vm-timeout S] [--once]",
-	"Serves Prometheus metrics (text format 0.0.4) for every --vm on\n"
-	"http://ADDR:PORT/metrics: migration progress, phase and mode, failures\n"
-	"by plane (from the status file), the last dirty-rate measurement,\n"
-	"vCPUs, memory, block I/O, guest-agent availability.  Each VM keeps a\n"
-	"QMP connection of its own (give QEMU a second -qmp monitor for it:\n"
-	"a monitor serves one client at a time), refreshed every --interval\n"
-	"seconds (default 5) in the background; a scrape never waits for a VM:\n"
-	"it serves the last values, with qmigrate_scrape_stale 1 for a VM whose\n"
-	"refresh did not answer within --vm-timeout seconds (default 2).\n"
+	"Serves Prometheus metrics (text format 0.0.4) for every VM on\n"
+	"http://ADDR:PORT/metrics: per-VM and per-vCPU CPU time, memory\n"
+	"(size, balloon, QEMU's resident memory, the guest's view), block and\n"
+	"tap network counters, the guest agent (up, OS, file systems) and the\n"
+	"migration (named after KubeVirt's kubevirt_vmi_migration_* set, from\n"
+	"the status file; failures by plane).  Series carry name, and\n"
+	"namespace and node when given.  Each VM keeps a QMP connection of its\n"
+	"own (give QEMU a second -qmp monitor for it: a monitor serves one\n"
+	"client at a time), refreshed every --interval seconds (default 5) in\n"
+	"the background; a scrape never waits for a VM: it serves the last\n"
+	"values, with qmigrate_vm_stale 1 for a VM whose refresh did not\n"
+	"answer within --vm-timeout seconds (default 2).\n"
 	"\n"
+	"  --vm-dir DIR    also every VM of DIR, rescanned each interval: a\n"
+	"                  socket DIR/NAME.qmp is VM NAME's monitor, and\n"
+	"                  DIR/NAME.qga its agent and DIR/NAME.status its\n"
+	"                  status file while they exist\n"
+	"  --node NAME     the node label of every series\n"
+	"  --namespace NS  the namespace label of VMs that do not name one\n"
 	"  --textfile DIR  also write DIR/qmigrate.prom (atomically) every\n"
 	"                  interval, for node-exporter's textfile collector\n"
 	"  --once          refresh once, write the textfile (or print the\n"
 	"                  metrics on stdout without --textfile) and exit\n"
+	"\n"
+	"QEMU's process and vCPU threads are read in /proc (the exporter must\n"
+	"see QEMU's pid namespace or a parent of it), tap counters in\n"
+	"/sys/class/net (QEMU's network namespace).\n"
 	"\n"
 	"Exit status: 0 (after SIGINT/SIGTERM too), 1 usage, 3 cannot listen\n"
 	"or write the textfile.\n",

@@ -17,7 +17,9 @@ src_policy = src/policy-parse.h src/policy-parse.c src/policy-settings.c \
 	src/policy-load.c src/policy-kube.c src/policy-select.c \
 	src/kube-vmi.c src/yaml-read.c src/quantity.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
-	src/exporter.h src/exporter.c src/cmd-exporter.c src/cmd-watch.c
+	src/exporter.h src/exporter.c src/exporter-decode.c \
+	src/exporter-collect.c src/exporter-render.c src/exporter-http.c \
+	src/cmd-exporter.c src/cmd-watch.c
 src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 	src/cmd-evict.c src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
@@ -79,8 +81,8 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-status-full.sh
 EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
 
-# Observability tests: a strict exposition-format checker (promtool's
-# package is too heavy for CI: see tests/prom-lint.c) and a silent peer.
+# Observability tests: a strict exposition-format checker (beside
+# promtool: see tests/prom-lint.c) and a silent peer.
 check_PROGRAMS += tests/prom-lint tests/observe-hang-peer
 tests_prom_lint_SOURCES = tests/prom-lint.c
 tests_observe_hang_peer_SOURCES = tests/observe-hang-peer.c
@@ -88,9 +90,16 @@ unit_tests += tests/unit/test-observe
 tests_unit_test_observe_SOURCES = tests/unit/test-observe.c
 tests_unit_test_observe_LDADD = $(unit_ldadd)
 tests_unit_test_observe_CFLAGS = $(unit_cflags)
+unit_tests += tests/unit/test-exporter
+tests_unit_test_exporter_SOURCES = tests/unit/test-exporter.c
+tests_unit_test_exporter_LDADD = $(unit_ldadd)
+tests_unit_test_exporter_CFLAGS = $(unit_cflags)
+EXTRA_DIST += tests/observe-lib.sh
 integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \
-	tests/integration/observe-exporter.sh
+	tests/integration/observe-exporter.sh \
+	tests/integration/observe-rules.sh \
+	tests/integration/observe-prometheus.sh
 
 # Faults on a two-host network (issue 7): network namespaces, needs root.
 integration_tests += tests/integration/fault-link-down-precopy.sh \

@@ -1,8 +1,8 @@
 /*
  * prom-lint.c: a strict checker of the Prometheus text exposition format
- * 0.0.4 (what `promtool check metrics` checks, and a little more), for the
- * exporter's tests: Debian's prometheus package (which has promtool) is
- * ~100 MB and starts a server, so the tests check the format with this.
+ * 0.0.4 for the exporter's tests, run beside `promtool check metrics`
+ * (tests/observe-lib.sh): it also checks what promtool lets through (a
+ * family's lines contiguous, no series twice, the qmigrate_ prefix).
  *
  *	prom-lint [PREFIX] < metrics
  *

@@ -4,13 +4,13 @@
 # show data_remaining falling and the phase Running, then Succeeded; a VM
 # whose QMP socket hangs (a fake peer: see tests/observe-hang-peer.c) does
 # not slow a scrape down and is reported down and stale; every scrape
-# passes the strict exposition-format check (tests/prom-lint.c).
+# passes promtool check metrics and the strict format check
+# (tests/observe-lib.sh).
 . "$top_srcdir/tests/lib.sh"
-need_cmd "$QEMU" curl
+. "$top_srcdir/tests/observe-lib.sh"
+need_cmd "$QEMU"
 [ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
-LINT=$top_builddir/tests/prom-lint
 HANG=$top_builddir/tests/observe-hang-peer
-need_file "$LINT" "prom-lint"
 need_file "$HANG" "observe-hang-peer"
 setup_tmp
 
@@ -41,29 +41,21 @@ scrape() {
 	curl -sS -f --max-time 4 -o "$1" "$URL" || fail "scrape of $URL failed"
 	took=$(( (${EPOCHREALTIME//[!0-9]/} - start) / 1000 ))
 	[ "$took" -lt 2000 ] || fail "a scrape took $took ms"
-	"$LINT" qmigrate_ <"$1" 2>"$1.lint" ||
-		fail "exposition format: $(head -n 5 "$1.lint")"
-}
-
-# metric FILE SERIES: the value of one series (exact text before the value).
-metric() {
-	local line
-	line=$(grep -F -- "$2 " "$1" | head -n 1) || true
-	echo "${line##* }"
+	prom_check "$1"
 }
 
 # Both real VMs up and fresh; the hung one down and stale, label escaped.
 vms_settled() {
 	scrape "$TMP/m0"
-	[ "$(metric "$TMP/m0" 'qmigrate_vm_up{vm="src"}')" = 1 ] &&
-	[ "$(metric "$TMP/m0" 'qmigrate_scrape_stale{vm="dst"}')" = 0 ] &&
-	[ "$(metric "$TMP/m0" 'qmigrate_vm_up{vm="hung\"\\vm"}')" = 0 ] &&
-	[ "$(metric "$TMP/m0" 'qmigrate_scrape_stale{vm="hung\"\\vm"}')" = 1 ]
+	[ "$(metric "$TMP/m0" 'qmigrate_vm_up{name="src"}')" = 1 ] &&
+	[ "$(metric "$TMP/m0" 'qmigrate_vm_stale{name="dst"}')" = 0 ] &&
+	[ "$(metric "$TMP/m0" 'qmigrate_vm_up{name="hung\"\\vm"}')" = 0 ] &&
+	[ "$(metric "$TMP/m0" 'qmigrate_vm_stale{name="hung\"\\vm"}')" = 1 ]
 }
 wait_for 20 "the exporter to see src and dst up, the hung VM down" vms_settled
-[ "$(metric "$TMP/m0" 'qmigrate_memory_bytes{vm="src"}')" = $(((64 + 64) * 1048576)) ] ||
+[ "$(metric "$TMP/m0" 'qmigrate_vm_memory_domain_bytes{name="src"}')" = $(((64 + 64) * 1048576)) ] ||
 	fail "memory of src: $(grep memory_bytes "$TMP/m0")"
-[ "$(metric "$TMP/m0" 'qmigrate_vcpus{vm="src"}')" = 1 ] || fail "vcpus of src"
+[ "$(metric "$TMP/m0" 'qmigrate_vm_vcpus{name="src"}')" = 1 ] || fail "vcpus of src"
 
 cat >"$TMP/pol.json" <<'POL'
 { "name": "slow", "selector": { "labels": {} },
@@ -80,9 +72,9 @@ first=
 remaining_falls() {
 	local r
 	scrape "$TMP/m1"
-	r=$(metric "$TMP/m1" 'qmigrate_migration_data_remaining_bytes{vm="src"}')
+	r=$(metric "$TMP/m1" 'qmigrate_migration_data_remaining_bytes{name="src"}')
 	[ -n "$r" ] && [ "$r" != 0 ] || return 1
-	[ "$(metric "$TMP/m1" 'qmigrate_migration_phase{vm="src",phase="Running"}')" = 1 ] ||
+	[ "$(metric "$TMP/m1" 'qmigrate_migration_phase{name="src",phase="Running"}')" = 1 ] ||
 		return 1
 	if [ -z "$first" ]; then
 		first=$r
@@ -91,9 +83,9 @@ remaining_falls() {
 	awk -v a="$first" -v b="$r" 'BEGIN { exit !(b < a) }'
 }
 wait_for 30 "data_remaining of src to fall during the migration" remaining_falls
-bw=$(metric "$TMP/m1" 'qmigrate_migration_bandwidth_bytes_per_second{vm="src"}')
+bw=$(metric "$TMP/m1" 'qmigrate_migration_memory_transfer_rate_bytes_per_second{name="src"}')
 awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "bandwidth of src: $bw"
-[ "$(metric "$TMP/m1" 'qmigrate_migration_mode{vm="src",mode="PreCopy"}')" = 1 ] ||
+[ "$(metric "$TMP/m1" 'qmigrate_migration_mode{name="src",mode="PreCopy"}')" = 1 ] ||
 	fail "mode of src not PreCopy: $(grep migration_mode "$TMP/m1")"
 
 rc=0
@@ -101,10 +93,10 @@ bg_wait mig 120 || rc=$?
 [ "$rc" -eq 0 ] || fail "migration failed: exit $rc: $(tail -n 3 "$TMP/mig.err")"
 succeeded() {
 	scrape "$TMP/m2"
-	[ "$(metric "$TMP/m2" 'qmigrate_migration_phase{vm="src",phase="Succeeded"}')" = 1 ]
+	[ "$(metric "$TMP/m2" 'qmigrate_migration_phase{name="src",phase="Succeeded"}')" = 1 ]
 }
 wait_for 10 "phase Succeeded for src" succeeded
-[ "$(metric "$TMP/m2" 'qmigrate_migration_failures_total{vm="src",plane="data"}')" = 0 ] ||
+[ "$(metric "$TMP/m2" 'qmigrate_migration_failures_total{name="src",plane="data"}')" = 0 ] ||
 	fail "failures counted for a good migration"
 
 rc=0
@@ -128,7 +120,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 9000 /dev/zer
 mkdir "$TMP/tf"
 "$QMIGRATE" exporter --once --textfile "$TMP/tf" --vm "dst=$TMP/dst.qmp" ||
 	fail "exporter --once failed"
-"$LINT" qmigrate_ <"$TMP/tf/qmigrate.prom" || fail "textfile format"
-grep -qx 'qmigrate_vm_up{vm="dst"} 1' "$TMP/tf/qmigrate.prom" ||
+prom_check "$TMP/tf/qmigrate.prom"
+grep -qx 'qmigrate_vm_up{name="dst"} 1' "$TMP/tf/qmigrate.prom" ||
 	fail "textfile: dst not up: $(head -n 20 "$TMP/tf/qmigrate.prom")"
 echo "PASS: exporter follows a live migration, a hung VM does not block scrapes"
