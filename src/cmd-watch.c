@@ -1,11 +1,21 @@
 /*
  * cmd-watch.c: qmigrate watch: a live, human view of a migration: phase,
  * mode, a progress bar, bandwidth, dirty rate, expected downtime and the
- * controller's decisions, from query-migrate (--qmp) and the status
- * document of the qmigrate that drives it (--status-file).  In a terminal
- * the view is redrawn in place; otherwise one line per refresh (and one per
- * new decision), so it can be logged.
+ * controller's decisions, from query-migrate (--qmp, read through
+ * mig-info.c) and the status document of the qmigrate that drives it
+ * (--status-file).  The rates shown are the controller's (the status
+ * document's), the ones its decisions come from; QEMU's instantaneous
+ * mbps only when there is no document.
+ *
+ * In a terminal the view is redrawn in place: every line is cut to the
+ * terminal's width, so each takes exactly one screen row and moving the
+ * cursor up by the lines drawn lands on the first; a resize (SIGWINCH)
+ * clears the screen and redraws at the new width, since a terminal may
+ * rewrap what was on it.  Otherwise one line per refresh (and one per new
+ * decision), so it can be logged.
  */
+#include <sys/ioctl.h>
+
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,141 +33,249 @@
 	((type *)((char *)(ptr) - offsetof(type, field)))
 #define MIB (1024.0 * 1024.0)
 #define BAR_WIDTH 40
+#define WATCH_MAX_LINES 16	/* header, bar, 2 figures, failure, 5 decisions */
+#define WATCH_LINE 1024
 
 struct watch {
 	struct ev_loop	*loop;
 	struct qmp_conn	*qmp;
 	const char	*status_file;
 	int		 tty;
+	int		 columns;	/* the terminal's width (tty) */
+	int		 resized;	/* clear before the next draw */
 	int		 lines;		/* drawn last time (tty) */
 	size_t		 decisions_seen;
 	int		 inflight;
 	int		 done;
 	int		 rc;
 	double		 t0;
-	json_object	*migrate;	/* last query-migrate, owned */
+	int		 have_info;
+	struct mig_info	 info;		/* the last query-migrate */
 	ev_timer	 timer;
 	ev_signal	 sigint;
 	ev_signal	 sigterm;
+	ev_signal	 sigwinch;
 };
+
+/* What one refresh shows. */
+struct view {
+	const char	*phase;
+	const char	*mode;
+	const char	*qstatus;
+	const char	*rate_source;	/* "controller" or "QEMU now" */
+	double		 total, remaining, transferred;
+	double		 bandwidth, dirty, downtime_ms, iteration, throttle;
+	double		 pct;
+};
+
+static int
+terminal_columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/*
+ * Writes s as one screen row: at most columns - 1 characters (the last
+ * column would leave some terminals waiting to wrap), cut at a character,
+ * control characters shown as '?', then clears the rest of the row and
+ * ends it.
+ */
+static void
+put_row(const char *s, int columns)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	int			 width = 0;
+
+	for (; *p != '\0'; p++) {
+		/* A UTF-8 continuation byte adds no column. */
+		if ((*p & 0xc0) == 0x80) {
+			if (width > 0)
+				putchar(*p);
+			continue;
+		}
+		if (width == columns - 1)
+			break;
+		putchar(*p < 0x20 || *p == 0x7f ? '?' : *p);
+		width++;
+	}
+	fputs("\033[K\n", stdout);
+}
+
+/* The figures: live ones from QEMU, the rates from the controller. */
+static void
+watch_view(struct watch *w, json_object *st, struct view *v)
+{
+	json_object		*prog = json_obj_at(st, "progress");
+	const struct mig_info	*mi = w->have_info ? &w->info : NULL;
+
+	memset(v, 0, sizeof *v);
+	v->qstatus = mi != NULL ? mi->status_name :
+	    json_str_at(prog, "qemuStatus");
+	if (v->qstatus == NULL)
+		v->qstatus = "unknown";
+	v->phase = json_str_at(st, "phase");
+	if (v->phase == NULL)
+		v->phase = mi == NULL ? "Pending" :
+		    mi->status == QMS_COMPLETED ? "Succeeded" :
+		    mi->status == QMS_FAILED || mi->status == QMS_CANCELLED ?
+		    "Failed" : mi->status == QMS_NONE ? "Pending" : "Running";
+	v->mode = json_str_at(st, "mode");
+	if (v->mode == NULL)
+		v->mode = mi != NULL && qemu_mig_status_postcopy(mi->status) ?
+		    "PostCopy" : "PreCopy";
+	if (mi != NULL && mi->has_ram) {
+		v->total = (double)mi->ram_total;
+		v->remaining = (double)mi->ram_remaining;
+		v->transferred = (double)mi->ram_transferred;
+		v->iteration = (double)mi->dirty_sync_count;
+	} else {
+		v->total = json_double_at(prog, "dataTotal");
+		v->remaining = json_double_at(prog, "dataRemaining");
+		v->transferred = json_double_at(prog, "dataProcessed");
+		v->iteration = json_double_at(prog, "iteration");
+	}
+	if (prog != NULL) {
+		v->rate_source = "controller";
+		v->bandwidth = json_double_at(prog, "bandwidth");
+		v->dirty = json_double_at(prog, "dirtyRate");
+		v->downtime_ms = json_double_at(prog, "expectedDowntimeMs");
+		v->throttle = json_double_at(prog, "throttlePercentage");
+	} else if (mi != NULL) {
+		v->rate_source = "QEMU now";
+		v->bandwidth = mig_info_bandwidth(mi);
+		v->dirty = mig_info_dirty_rate(mi);
+		v->downtime_ms = (double)mi->expected_downtime_ms;
+		v->throttle = mi->throttle_pct;
+	} else
+		v->rate_source = "none yet";
+	if ((mi != NULL && mi->status == QMS_COMPLETED) ||
+	    strcmp(v->phase, "Succeeded") == 0)
+		v->pct = 100;
+	else
+		v->pct = v->total > 0 ? 100.0 * (v->total - v->remaining) /
+		    v->total : 0;
+	if (v->pct < 0)
+		v->pct = 0;
+}
+
+/* The terminal view: every line one row, redrawn over the last one. */
+static void
+watch_draw_tty(struct watch *w, json_object *st, const struct view *v)
+{
+	json_object	*decisions = json_obj_at(st, "decisions"), *d;
+	char		 rows[WATCH_MAX_LINES][WATCH_LINE], bar[BAR_WIDTH + 1];
+	const char	*s;
+	size_t		 i, n;
+	int		 filled, k = 0;
+
+	filled = (int)(v->pct * BAR_WIDTH / 100);
+	memset(bar, '#', (size_t)filled);
+	memset(bar + filled, '.', (size_t)(BAR_WIDTH - filled));
+	bar[BAR_WIDTH] = '\0';
+	snprintf(rows[k++], WATCH_LINE, "migration  %s, %s (QEMU: %s)  %.0f s",
+	    v->phase, v->mode, v->qstatus, ev_now(w->loop) - w->t0);
+	snprintf(rows[k++], WATCH_LINE, "[%s] %5.1f%%", bar, v->pct);
+	snprintf(rows[k++], WATCH_LINE, "remaining  %.1f MiB of %.1f MiB "
+	    "(sent %.1f MiB), pass %.0f", v->remaining / MIB, v->total / MIB,
+	    v->transferred / MIB, v->iteration);
+	snprintf(rows[k++], WATCH_LINE, "bandwidth  %.1f MiB/s (%s)   dirty "
+	    "rate %.1f MiB/s   expected downtime %.0f ms   throttle %.0f%%",
+	    v->bandwidth / MIB, v->rate_source, v->dirty / MIB,
+	    v->downtime_ms, v->throttle);
+	if ((s = json_str_at(st, "failureReason")) != NULL)
+		snprintf(rows[k++], WATCH_LINE, "failure    %s", s);
+	n = decisions != NULL && json_object_is_type(decisions,
+	    json_type_array) ? json_object_array_length(decisions) : 0;
+	for (i = n > 5 ? n - 5 : 0; i < n; i++) {
+		d = json_object_array_get_idx(decisions, i);
+		snprintf(rows[k++], WATCH_LINE, "decision   %s: %s",
+		    json_str_at(d, "action") ? json_str_at(d, "action") : "?",
+		    json_str_at(d, "reason") ? json_str_at(d, "reason") : "");
+	}
+
+	if (w->resized) {
+		/* The terminal may have rewrapped the old rows: start over. */
+		w->columns = terminal_columns();
+		printf("\033[H\033[2J");
+		w->resized = 0;
+	} else if (w->lines > 0)
+		printf("\033[%dA", w->lines);
+	/*
+	 * Each row overwrites the old one and clears the rest of it; only
+	 * rows the new view no longer has are cleared below it.  (Clearing
+	 * the whole view from its first column would make terminals such as
+	 * tmux push every frame into their history.)
+	 */
+	for (i = 0; i < (size_t)k; i++)
+		put_row(rows[i], w->columns);
+	if (k < w->lines)
+		printf("\033[J");
+	w->lines = k;
+	w->decisions_seen = n;
+}
+
+static void
+watch_draw_lines(struct watch *w, json_object *st, const struct view *v)
+{
+	json_object	*decisions = json_obj_at(st, "decisions"), *d;
+	size_t		 i, n;
+
+	n = decisions != NULL && json_object_is_type(decisions,
+	    json_type_array) ? json_object_array_length(decisions) : 0;
+	for (i = w->decisions_seen; i < n; i++) {
+		d = json_object_array_get_idx(decisions, i);
+		printf("decision: %s: %s\n", json_str_at(d, "action") ?
+		    json_str_at(d, "action") : "?", json_str_at(d, "reason") ?
+		    json_str_at(d, "reason") : "");
+	}
+	printf("phase=%s mode=%s qemu=%s progress=%.1f%% "
+	    "remaining=%.0f total=%.0f bandwidth=%.0f dirty_rate=%.0f "
+	    "rates_from=%s expected_downtime_ms=%.0f iteration=%.0f "
+	    "throttle=%.0f\n", v->phase, v->mode, v->qstatus, v->pct,
+	    v->remaining, v->total, v->bandwidth, v->dirty,
+	    strcmp(v->rate_source, "controller") == 0 ? "controller" :
+	    strcmp(v->rate_source, "QEMU now") == 0 ? "qemu" : "none",
+	    v->downtime_ms, v->iteration, v->throttle);
+	w->decisions_seen = n;
+}
 
 /* Draws one refresh; decides whether the migration is over. */
 static void
 watch_draw(struct watch *w)
 {
-	json_object	*st = NULL, *prog, *ram, *decisions, *d;
-	const char	*phase, *mode, *qstatus, *s;
-	char		*cause = NULL, bar[BAR_WIDTH + 1];
-	double		 total, remaining, transferred, bw, dirty, downtime;
-	double		 iteration, throttle, pct;
-	size_t		 i, n;
-	int		 filled, lines = 0;
+	json_object	*st = NULL;
+	struct view	 v;
+	char		*cause = NULL;
 
 	if (w->status_file != NULL &&
 	    (st = status_read_file(w->status_file, &cause)) == NULL) {
 		log_debug("%s", cause);
 		free(cause);
 	}
-	prog = json_obj_at(st, "progress");
-	ram = json_obj_at(w->migrate, "ram");
-	qstatus = json_str_at(w->migrate, "status");
-	if (qstatus == NULL)
-		qstatus = json_str_at(prog, "qemuStatus");
-	if (qstatus == NULL)
-		qstatus = "unknown";
-	phase = json_str_at(st, "phase");
-	if (phase == NULL)
-		phase = strcmp(qstatus, "completed") == 0 ? "Succeeded" :
-		    strcmp(qstatus, "failed") == 0 ||
-		    strcmp(qstatus, "cancelled") == 0 ? "Failed" :
-		    strcmp(qstatus, "none") == 0 ? "Pending" : "Running";
-	mode = json_str_at(st, "mode");
-	if (mode == NULL)
-		mode = strncmp(qstatus, "postcopy", 8) == 0 ? "PostCopy" :
-		    "PreCopy";
-	if (ram != NULL) {
-		total = json_double_at(ram, "total");
-		remaining = json_double_at(ram, "remaining");
-		transferred = json_double_at(ram, "transferred");
-		bw = json_double_at(ram, "mbps") * 1e6 / 8;
-		dirty = json_double_at(ram, "dirty-pages-rate") *
-		    (json_double_at(ram, "page-size") > 0 ? json_double_at(ram, "page-size") :
-		    4096);
-		iteration = json_double_at(ram, "dirty-sync-count");
-		downtime = json_double_at(w->migrate, "expected-downtime");
-		throttle = json_double_at(w->migrate, "cpu-throttle-percentage");
-	} else {
-		total = json_double_at(prog, "dataTotal");
-		remaining = json_double_at(prog, "dataRemaining");
-		transferred = json_double_at(prog, "dataProcessed");
-		bw = json_double_at(prog, "bandwidth");
-		dirty = json_double_at(prog, "dirtyRate");
-		iteration = json_double_at(prog, "iteration");
-		downtime = json_double_at(prog, "expectedDowntimeMs");
-		throttle = json_double_at(prog, "throttlePercentage");
-	}
-	if (strcmp(qstatus, "completed") == 0 || strcmp(phase,
-	    "Succeeded") == 0)
-		pct = 100;
+	watch_view(w, st, &v);
+	if (w->tty)
+		watch_draw_tty(w, st, &v);
 	else
-		pct = total > 0 ? 100.0 * (total - remaining) / total : 0;
-	if (pct < 0)
-		pct = 0;
-	filled = (int)(pct * BAR_WIDTH / 100);
-	memset(bar, '#', (size_t)filled);
-	memset(bar + filled, '.', (size_t)(BAR_WIDTH - filled));
-	bar[BAR_WIDTH] = '\0';
-	decisions = json_obj_at(st, "decisions");
-	n = decisions != NULL ? json_object_array_length(decisions) : 0;
-
-	if (w->tty) {
-		if (w->lines > 0)
-			printf("\033[%dA\033[J", w->lines);
-		printf("migration  %s, %s (QEMU: %s)  %.0f s\n", phase, mode,
-		    qstatus, ev_now(w->loop) - w->t0);
-		printf("[%s] %5.1f%%\n", bar, pct);
-		printf("remaining  %.1f MiB of %.1f MiB (sent %.1f MiB), "
-		    "pass %.0f\n", remaining / MIB, total / MIB,
-		    transferred / MIB, iteration);
-		printf("bandwidth  %.1f MiB/s   dirty rate %.1f MiB/s   "
-		    "expected downtime %.0f ms   throttle %.0f%%\n", bw / MIB,
-		    dirty / MIB, downtime, throttle);
-		lines = 4;
-		if ((s = json_str_at(st, "failureReason")) != NULL) {
-			printf("failure    %s\n", s);
-			lines++;
-		}
-		for (i = n > 5 ? n - 5 : 0; i < n; i++) {
-			d = json_object_array_get_idx(decisions, i);
-			printf("decision   %s: %s\n", json_str_at(d, "action") ?
-			    json_str_at(d, "action") : "?", json_str_at(d, "reason") ?
-			    json_str_at(d, "reason") : "");
-			lines++;
-		}
-		w->lines = lines;
-	} else {
-		for (i = w->decisions_seen; i < n; i++) {
-			d = json_object_array_get_idx(decisions, i);
-			printf("decision: %s: %s\n", json_str_at(d, "action") ?
-			    json_str_at(d, "action") : "?", json_str_at(d, "reason") ?
-			    json_str_at(d, "reason") : "");
-		}
-		printf("phase=%s mode=%s qemu=%s progress=%.1f%% "
-		    "remaining=%.0f total=%.0f bandwidth=%.0f dirty_rate=%.0f "
-		    "expected_downtime_ms=%.0f iteration=%.0f throttle=%.0f\n",
-		    phase, mode, qstatus, pct, remaining, total, bw, dirty,
-		    downtime, iteration, throttle);
-	}
-	w->decisions_seen = n;
+		watch_draw_lines(w, st, &v);
 	fflush(stdout);
 
-	if (strcmp(phase, "Succeeded") == 0 ||
-	    strcmp(qstatus, "completed") == 0) {
+	/*
+	 * With a status document, its phase ends the watch (the source may
+	 * still confirm with the target after QEMU completed); without one,
+	 * QEMU's status does.
+	 */
+	if (strcmp(v.phase, "Succeeded") == 0 || (st == NULL &&
+	    w->have_info && w->info.status == QMS_COMPLETED)) {
 		w->done = 1;
 		w->rc = QM_EXIT_OK;
-	} else if (strcmp(phase, "Failed") == 0 ||
-	    strcmp(qstatus, "failed") == 0 ||
-	    strcmp(qstatus, "cancelled") == 0) {
+	} else if (strcmp(v.phase, "Failed") == 0 ||
+	    strcmp(v.phase, "HandedOver") == 0 || (st == NULL &&
+	    w->have_info && (w->info.status == QMS_FAILED ||
+	    w->info.status == QMS_CANCELLED))) {
 		w->done = 1;
 		w->rc = json_obj_at(st, "exitCode") != NULL ?
 		    (int)json_double_at(st, "exitCode") : QM_EXIT_DATA;
@@ -178,8 +296,7 @@ on_migrate(struct qmp_conn *conn, json_object *reply, const char *error_class,
 		log_warnx("query-migrate: %s", error);
 		return;
 	}
-	json_object_put(w->migrate);
-	w->migrate = json_object_get(reply);
+	w->have_info = mig_info_decode(reply, &w->info) == 0;
 	watch_draw(w);
 }
 
@@ -216,6 +333,17 @@ static void
 on_signal(struct ev_loop *loop, ev_signal *s, int revents)
 {
 	ev_break(loop, EVBREAK_ALL);
+}
+
+/* The terminal changed size: the next draw starts over at its width. */
+static void
+on_winch(struct ev_loop *loop, ev_signal *s, int revents)
+{
+	struct watch *w = CONTAINER_OF(s, struct watch, sigwinch);
+
+	w->resized = 1;
+	if (w->lines > 0 && !w->inflight)
+		watch_draw(w);
 }
 
 static int
@@ -264,6 +392,7 @@ cmd_watch_exec(int argc, char **argv)
 
 	w.loop = ev_loop_new(EVFLAG_AUTO);
 	w.tty = isatty(STDOUT_FILENO);
+	w.columns = w.tty ? terminal_columns() : 0;
 	w.t0 = ev_time();
 	w.rc = 130;	/* interrupted unless the migration ends first */
 	if (qmp_path != NULL && (w.qmp = qmp_connect(w.loop, qmp_path,
@@ -279,12 +408,15 @@ cmd_watch_exec(int argc, char **argv)
 	ev_signal_start(w.loop, &w.sigint);
 	ev_signal_init(&w.sigterm, on_signal, SIGTERM);
 	ev_signal_start(w.loop, &w.sigterm);
+	ev_signal_init(&w.sigwinch, on_winch, SIGWINCH);
+	if (w.tty)
+		ev_signal_start(w.loop, &w.sigwinch);
 	ev_run(w.loop, 0);
 	ev_timer_stop(w.loop, &w.timer);
 	ev_signal_stop(w.loop, &w.sigint);
 	ev_signal_stop(w.loop, &w.sigterm);
+	ev_signal_stop(w.loop, &w.sigwinch);
 	qmp_close(w.qmp);
-	json_object_put(w.migrate);
 	ev_loop_destroy(w.loop);
 	return w.rc;
 }
@@ -297,12 +429,15 @@ const struct cmd_entry cmd_watch_entry = {
 	"and the controller's decisions, every --interval seconds (default 1)\n"
 	"from query-migrate on --qmp PATH (a monitor of its own: the one\n"
 	"`qmigrate migrate` holds serves no second client) and the status\n"
-	"document F of the qmigrate that drives the migration.  Redrawn in\n"
-	"place in a terminal; one line per refresh (and per new decision)\n"
-	"otherwise.  Ends when the migration completes or fails.\n"
+	"document F of the qmigrate that drives the migration.  The rates are\n"
+	"the controller's (the document's), QEMU's instantaneous ones only\n"
+	"without F.  Redrawn in place in a terminal (each line cut to its\n"
+	"width, redrawn whole when it is resized); one line per refresh (and\n"
+	"per new decision) otherwise.  Ends when the migration completes or\n"
+	"fails.\n"
 	"\n"
 	"Exit status: 0 completed, the status document's exitCode (else 4)\n"
-	"when it failed, 3 QEMU's monitor lost (without --status-file),\n"
-	"130 interrupted.\n",
+	"when it failed or was handed over, 3 QEMU's monitor lost (without\n"
+	"--status-file), 130 interrupted.\n",
 	cmd_watch_exec,
 };

@@ -1,7 +1,8 @@
 /*
  * exporter-decode.c: what QEMU, the guest agent, the node's /proc and
  * /sys, and the status document say about a VM, into a struct
- * vm_snapshot.  Pure functions of a parsed reply or a buffer: every value
+ * vm_snapshot (QEMU's query-migrate and query-status through mig-info.c,
+ * the one decoder the session and watch use too).  Pure functions of a parsed reply or a buffer: every value
  * is range-checked (a negative counter, a string where a number belongs is
  * "not known", never a wrap-around), every string is cut to its field and
  * made valid UTF-8 (a guest controls what its agent says, and one bad byte
@@ -424,66 +425,58 @@ decode_dirty_rate(json_object *reply, struct snap_f64 *out)
 	return out->have ? 0 : -1;
 }
 
-/* query-status: QEMU's run state. */
+/* query-status: QEMU's run state, through mig-info.c's decoder. */
 int
 decode_run_state(json_object *reply, char *out, size_t len)
 {
-	const char *st = str_of(reply, "status");
+	struct run_info ri;
 
-	if (st == NULL)
+	if (run_info_decode(reply, &ri) != 0)
 		return -1;
-	copy_text(out, len, st);
+	copy_text(out, len, ri.state_name);
 	return 0;
 }
 
-/* The phase a QEMU migration status means. */
-static const char *
-phase_of_qemu(const char *st)
-{
-	if (strcmp(st, "completed") == 0)
-		return "Succeeded";
-	if (strcmp(st, "failed") == 0 || strcmp(st, "cancelled") == 0)
-		return "Failed";
-	return "Running";
-}
-
-/* query-migrate: QEMU's figures, when it has a migration at all. */
+/*
+ * query-migrate, through mig-info.c's decoder: QEMU's figures, when it
+ * has a migration at all.  A destination QEMU reports only its status.
+ */
 int
 decode_query_migrate(json_object *reply, struct snap_migration *m)
 {
-	json_object	*ram;
-	const char	*st = str_of(reply, "status");
-	uint64_t	 pages, page_size = 4096;
+	struct mig_info	mi;
 
 	memset(m, 0, sizeof *m);
-	if (!is_object(reply))
+	if (mig_info_decode(reply, &mi) != 0)
 		return -1;
-	if (st == NULL || strcmp(st, "none") == 0)
+	if (mi.status == QMS_NONE)
 		return 0;
 	m->have = 1;
-	copy_text(m->qemu_status, sizeof m->qemu_status, st);
-	snprintf(m->phase, sizeof m->phase, "%s", phase_of_qemu(st));
+	copy_text(m->qemu_status, sizeof m->qemu_status, mi.status_name);
+	snprintf(m->phase, sizeof m->phase, "%s",
+	    mi.status == QMS_COMPLETED ? "Succeeded" :
+	    mi.status == QMS_FAILED || mi.status == QMS_CANCELLED ? "Failed" :
+	    "Running");
 	snprintf(m->mode, sizeof m->mode, "%s",
-	    strncmp(st, "postcopy", 8) == 0 ? "PostCopy" : "PreCopy");
-	/* A destination QEMU reports only its status. */
-	ram = json_obj_at(reply, "ram");
-	snprintf(m->role, sizeof m->role, "%s", is_object(ram) ? "source" :
+	    qemu_mig_status_postcopy(mi.status) ? "PostCopy" : "PreCopy");
+	snprintf(m->role, sizeof m->role, "%s", mi.has_ram ? "source" :
 	    "target");
-	if (is_object(ram)) {
-		set_u64(&m->data_total, ram, "total");
-		set_u64(&m->data_processed, ram, "transferred");
-		set_u64(&m->data_remaining, ram, "remaining");
-		set_f64(&m->memory_rate, ram, "mbps", 1e6 / 8, 1);
-		(void)u64_of(ram, "page-size", &page_size);
-		if (u64_of(ram, "dirty-pages-rate", &pages)) {
-			m->dirty_rate.have = 1;
-			m->dirty_rate.v = (double)pages * (double)page_size;
-		}
-		set_u64(&m->iteration, ram, "dirty-sync-count");
-		set_u64(&m->postcopy_requests, ram, "postcopy-requests");
+	if (mi.has_ram) {
+		m->data_total.have = m->data_processed.have = 1;
+		m->data_remaining.have = m->iteration.have = 1;
+		m->postcopy_requests.have = 1;
+		m->data_total.v = mi.ram_total;
+		m->data_processed.v = mi.ram_transferred;
+		m->data_remaining.v = mi.ram_remaining;
+		m->iteration.v = mi.dirty_sync_count;
+		m->postcopy_requests.v = mi.postcopy_requests;
+		m->memory_rate.have = m->dirty_rate.have = 1;
+		m->memory_rate.v = mig_info_bandwidth(&mi);
+		m->dirty_rate.v = mig_info_dirty_rate(&mi);
+		m->expected_downtime.have = m->throttle.have = 1;
+		m->expected_downtime.v = (double)mi.expected_downtime_ms / 1e3;
+		m->throttle.v = mi.throttle_pct / 100.0;
 	}
-	set_f64(&m->expected_downtime, reply, "expected-downtime", 1e-3, 1);
-	set_f64(&m->throttle, reply, "cpu-throttle-percentage", 1e-2, 1);
 	return 0;
 }
 

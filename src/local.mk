@@ -99,7 +99,8 @@ integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \
 	tests/integration/observe-exporter.sh \
 	tests/integration/observe-rules.sh \
-	tests/integration/observe-prometheus.sh
+	tests/integration/observe-prometheus.sh \
+	tests/integration/observe-watch.sh
 
 # Faults on a two-host network (issue 7): network namespaces, needs root.
 integration_tests += tests/integration/fault-link-down-precopy.sh \
