@@ -11,6 +11,7 @@
  * after KubeVirt's kubevirt_vmi_migration_* set, one to one.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,11 @@ sample(struct family *f, const char *base, const char *extra, double v)
 	else
 		render_printf(f->b, "%s{%s%s%s} ", f->name, base, sep, extra);
 	/* Counts exactly, fractions to 15 digits (not 0.82000000000000006). */
-	if (v == (double)(int64_t)v && v > -9e18 && v < 9e18)
+	if (isnan(v))
+		render_printf(f->b, "NaN\n");
+	else if (isinf(v))
+		render_printf(f->b, "%sInf\n", v > 0 ? "+" : "-");
+	else if (v > -9e18 && v < 9e18 && v == (double)(int64_t)v)
 		render_printf(f->b, "%" PRId64 "\n", (int64_t)v);
 	else
 		render_printf(f->b, "%.15g\n", v);
