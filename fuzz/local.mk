@@ -3,7 +3,7 @@
 # check runs on the seed corpus and on the saved crashes, in every build;
 # and, with --enable-fuzzing (clang), as a libFuzzer program for make fuzz.
 fuzz_names = qmp qga policy yaml inventory proxy-hdr proxy-control \
-	mig-control status-file http exporter
+	mig-control status-file http exporter proxy-record
 fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
 fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
 # Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
@@ -12,7 +12,8 @@ fuzz_dir = -DFUZZ_DIR='"$(abs_top_srcdir)/fuzz"'
 unit_tests += fuzz/replay-qmp fuzz/replay-qga fuzz/replay-policy \
 	fuzz/replay-yaml fuzz/replay-inventory fuzz/replay-proxy-hdr \
 	fuzz/replay-proxy-control fuzz/replay-mig-control \
-	fuzz/replay-status-file fuzz/replay-http fuzz/replay-exporter
+	fuzz/replay-status-file fuzz/replay-http fuzz/replay-exporter \
+	fuzz/replay-proxy-record
 fuzz_replay_mig_control_SOURCES = fuzz/replay.c fuzz/fuzz-mig-control.c
 fuzz_replay_mig_control_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"mig-control"'
@@ -58,6 +59,10 @@ fuzz_replay_exporter_SOURCES = fuzz/replay.c fuzz/fuzz-exporter.c
 fuzz_replay_exporter_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"exporter"'
 fuzz_replay_exporter_LDADD = $(qmigrate_libs)
+fuzz_replay_proxy_record_SOURCES = fuzz/replay.c fuzz/fuzz-proxy-record.c
+fuzz_replay_proxy_record_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+	-DFUZZ_NAME='"proxy-record"'
+fuzz_replay_proxy_record_LDADD = $(qmigrate_libs)
 
 # make fuzz: each target for FUZZ_SECONDS from its seed corpus, saved
 # crashes and dictionary; new inputs and crashes stay in the build
@@ -69,7 +74,7 @@ if FUZZING
 fuzz_programs = fuzz/fuzz-qmp fuzz/fuzz-qga fuzz/fuzz-policy \
 	fuzz/fuzz-yaml fuzz/fuzz-inventory fuzz/fuzz-proxy-hdr \
 	fuzz/fuzz-proxy-control fuzz/fuzz-mig-control fuzz/fuzz-status-file \
-	fuzz/fuzz-http fuzz/fuzz-exporter
+	fuzz/fuzz-http fuzz/fuzz-exporter fuzz/fuzz-proxy-record
 noinst_PROGRAMS += $(fuzz_programs)
 fuzz_fuzz_qmp_SOURCES = fuzz/fuzz-qmp.c $(fuzz_peer)
 fuzz_fuzz_qmp_LDADD = $(qmigrate_libs)
@@ -105,6 +110,9 @@ fuzz_fuzz_mig_control_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_status_file_SOURCES = fuzz/fuzz-status-file.c
 fuzz_fuzz_status_file_LDADD = $(qmigrate_libs)
 fuzz_fuzz_status_file_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_fuzz_proxy_record_SOURCES = fuzz/fuzz-proxy-record.c
+fuzz_fuzz_proxy_record_LDADD = $(qmigrate_libs)
+fuzz_fuzz_proxy_record_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 fuzz: $(fuzz_programs)
 	@failed=; for t in $(fuzz_names); do \

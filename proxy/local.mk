@@ -1,7 +1,8 @@
 # libproxy: the TLS migration proxy (owned by the proxy area).
 noinst_LIBRARIES += libproxy.a
 libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
-	proxy/proxy-tls.c proxy/proxy-pair.c proxy/proxy-order.c \
+	proxy/proxy-tls.c proxy/proxy-record.c proxy/proxy-pair.c \
+	proxy/proxy-order.c \
 	proxy/proxy-conn.c proxy/proxy-control.c proxy/proxy-source.c \
 	proxy/proxy-target.c
 
@@ -24,3 +25,8 @@ unit_tests += tests/unit/test-proxy-control
 tests_unit_test_proxy_control_SOURCES = tests/unit/test-proxy-control.c
 tests_unit_test_proxy_control_LDADD = $(unit_ldadd)
 tests_unit_test_proxy_control_CFLAGS = $(unit_cflags)
+
+unit_tests += tests/unit/test-proxy-record
+tests_unit_test_proxy_record_SOURCES = tests/unit/test-proxy-record.c
+tests_unit_test_proxy_record_LDADD = $(unit_ldadd)
+tests_unit_test_proxy_record_CFLAGS = $(unit_cflags)

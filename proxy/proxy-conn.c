@@ -295,8 +295,8 @@ proxy_conn_forward(struct conn *c)
 	s->stats.connections++;
 	s->stats.active++;
 	l->pair = proxy_pair_new(s->loop, c->name, c->qfd, c->nfd, c->ssl,
-	    PROXY_BUFFER_SIZE, s->idle, s->stat_q2n, s->stat_n2q, pair_done,
-	    l);
+	    s->ops->sends_header, PROXY_BUFFER_SIZE, s->idle, s->stat_q2n,
+	    s->stat_n2q, pair_done, l);
 	c->qfd = c->nfd = -1;
 	c->ssl = NULL;
 	proxy_conn_free(c);

@@ -18,6 +18,7 @@
 #include "proxy.h"
 
 struct json_object;
+struct proxy_rec;
 
 /*
  * The one control message of a standalone source (no engine), the only
@@ -55,6 +56,74 @@ int	 proxy_tls_check_peer(struct proxy_tls *, SSL *ssl, char **cause);
 /* The peer certificate's subject, malloc'd ("(none)" if absent). */
 char	*proxy_tls_peer_subject(SSL *ssl);
 
+/*
+ * After the handshake: the record layer of proxy-record.c for ssl's
+ * connection, if it can carry it (TLS 1.3, AES-GCM, the traffic secrets
+ * captured, nothing left in OpenSSL's buffers): *rd opens the peer's
+ * records from sequence number rd_seq, *wr seals ours from wr_seq.
+ * Returns 0, or -1 with *why set (OpenSSL must go on carrying them).
+ */
+int	 proxy_tls_records(SSL *ssl, uint64_t rd_seq, uint64_t wr_seq,
+	    struct proxy_rec **rd, struct proxy_rec **wr, char **why);
+
+/* proxy-record.c: TLS 1.3 record protection, in place */
+#define PROXY_REC_HDR		5
+#define PROXY_REC_PLAIN_MAX	16384
+#define PROXY_REC_TAG		16
+#define PROXY_REC_CIPHER_MAX	(PROXY_REC_PLAIN_MAX + 256)
+#define PROXY_REC_ALERT		21
+#define PROXY_REC_HANDSHAKE	22
+#define PROXY_REC_DATA		23
+/* Records sealed under one key before a KeyUpdate (AES-GCM: < 2^24.5). */
+#define PROXY_REC_KEY_LIMIT	(1ull << 23)
+
+/*
+ * One direction's protection for cipher suite (OpenSSL's name, e.g.
+ * "TLS_AES_128_GCM_SHA256") from its traffic secret, sealing (encrypt) or
+ * opening, the next record being number seq.  NULL with *cause if the
+ * suite is not AES-GCM.
+ */
+struct proxy_rec *proxy_rec_new(const char *suite, const uint8_t *secret,
+	    size_t secret_len, int encrypt, uint64_t seq, char **cause);
+void	 proxy_rec_free(struct proxy_rec *);
+/*
+ * Seals in place the record at rec: its content, len bytes (at most
+ * PROXY_REC_PLAIN_MAX) of type, is at rec + PROXY_REC_HDR; the header,
+ * the inner type and the tag are written around it.  Returns the
+ * record's length (len + 22), or 0 if encryption failed.
+ */
+size_t	 proxy_rec_seal(struct proxy_rec *, uint8_t *rec, size_t len,
+	    uint8_t type);
+/*
+ * Seals at rec a KeyUpdate (update_not_requested) and moves to the next
+ * key, or a close_notify alert.  Return the record's length, 0 on
+ * failure.
+ */
+size_t	 proxy_rec_seal_key_update(struct proxy_rec *, uint8_t *rec);
+size_t	 proxy_rec_seal_close_notify(struct proxy_rec *, uint8_t *rec);
+/*
+ * Opens in place the record at buf[0..avail): 1 with *reclen bytes used,
+ * the content at buf + PROXY_REC_HDR (*len bytes of *type); 0 if the
+ * record is not all there yet; -1 with *cause (bad length or type,
+ * failed authentication).
+ */
+int	 proxy_rec_open(struct proxy_rec *, uint8_t *buf, size_t avail,
+	    size_t *reclen, size_t *len, uint8_t *type, char **cause);
+/*
+ * The post-handshake messages of an opened handshake record: KeyUpdate
+ * re-keys this (opening) direction and sets *update_requested if the
+ * peer wants ours updated too; NewSessionTicket is ignored.  Returns 0,
+ * or -1 with *cause.
+ */
+int	 proxy_rec_handshake(struct proxy_rec *, const uint8_t *msg,
+	    size_t len, int *update_requested, char **cause);
+/* Next traffic secret and keys (KeyUpdate); returns 0 or -1. */
+int	 proxy_rec_update(struct proxy_rec *);
+/* Sealing: non-zero once the key has sealed its share of records. */
+int	 proxy_rec_due_update(struct proxy_rec *);
+/* Sets that share (tests). */
+void	 proxy_rec_set_key_limit(struct proxy_rec *, uint64_t records);
+
 /* proxy-pair.c */
 struct proxy_pair;
 /* Called once when the pair is torn down, just before it is freed. */
@@ -63,13 +132,16 @@ typedef void (*proxy_pair_done_cb)(struct proxy_pair *, void *arg);
 /*
  * Forwards between qfd (QEMU's side, plain) and nfd (the network side,
  * TLS when nssl is not NULL).  Takes ownership of both fds and the SSL.
- * stat_q2n and stat_n2q, when not NULL, are counters added to as bytes
- * move.  Logs "NAME: closed: REASON (...)" when it ends.
+ * Before the pair, the TLS connection carried exactly one application
+ * record: the header, which this side sent (sent_header, the source) or
+ * read (the target).  bufsize bounds each direction's buffer.  stat_q2n
+ * and stat_n2q, when not NULL, are counters added to as bytes move.  Logs
+ * "NAME: closed: REASON (...)" when it ends.
  */
 struct proxy_pair *proxy_pair_new(struct ev_loop *loop, const char *name,
-	    int qfd, int nfd, SSL *nssl, size_t bufsize, double idle,
-	    uint64_t *stat_q2n, uint64_t *stat_n2q, proxy_pair_done_cb done,
-	    void *arg);
+	    int qfd, int nfd, SSL *nssl, int sent_header, size_t bufsize,
+	    double idle, uint64_t *stat_q2n, uint64_t *stat_n2q,
+	    proxy_pair_done_cb done, void *arg);
 /* Tears the pair down now, logging reason; calls done. */
 void	 proxy_pair_close(struct proxy_pair *, const char *reason);
 
@@ -166,6 +238,8 @@ struct listener {
 /* What a side does differently; the engine calls these. */
 struct side_ops {
 	const char	*dir;	/* "to" or "from" the peer, in names */
+	/* This side sends the header (source), the other reads it. */
+	int		 sends_header;
 	/* A timeout before authentication is a refusal (target). */
 	int		 refuse_unauthenticated;
 	/* c (being set up) is ready for I/O, or its retry timer fired. */

@@ -321,6 +321,7 @@ source_accept(struct listener *lst, int fd, const struct sockaddr *sa,
 
 static const struct side_ops source_ops = {
 	.dir = "to",
+	.sends_header = 1,
 	.refuse_unauthenticated = 0,
 	.step = source_step,
 	.accept = source_accept,

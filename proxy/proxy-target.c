@@ -349,6 +349,7 @@ target_accept(struct listener *lst, int fd, const struct sockaddr *sa,
 
 static const struct side_ops target_ops = {
 	.dir = "from",
+	.sends_header = 0,
 	.refuse_unauthenticated = 1,
 	.step = target_step,
 	.accept = target_accept,

@@ -29,6 +29,74 @@ struct proxy_tls {
 	char	*pin;
 };
 
+/*
+ * The traffic secrets of one connection, as OpenSSL hands them to its key
+ * log callback, for proxy-record.c to carry the records after the
+ * handshake.  Hung on the SSL (ex_data), wiped with it.
+ */
+struct tls_secrets {
+	uint8_t	client[EVP_MAX_MD_SIZE];
+	uint8_t	server[EVP_MAX_MD_SIZE];
+	size_t	client_len, server_len;
+};
+
+static int secrets_index = -1;
+
+static void
+secrets_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad, int idx,
+    long argl, void *argp)
+{
+	if (ptr == NULL)
+		return;
+	OPENSSL_cleanse(ptr, sizeof(struct tls_secrets));
+	free(ptr);
+}
+
+/* Decodes hex (an even number of digits) into out; returns its length. */
+static size_t
+hex_decode(const char *hex, uint8_t *out, size_t max)
+{
+	size_t	n = 0;
+	int	hi, lo;
+
+	while (hex[0] != '\0' && hex[1] != '\0' && n < max) {
+		hi = OPENSSL_hexchar2int((unsigned char)hex[0]);
+		lo = OPENSSL_hexchar2int((unsigned char)hex[1]);
+		if (hi < 0 || lo < 0)
+			return 0;
+		out[n++] = (uint8_t)(hi << 4 | lo);
+		hex += 2;
+	}
+	return hex[0] == '\0' ? n : 0;
+}
+
+/*
+ * OpenSSL's key log, "LABEL CLIENT-RANDOM SECRET" in hex: keeps the two
+ * application traffic secrets of the connection.
+ */
+static void
+tls_keylog(const SSL *ssl, const char *line)
+{
+	struct tls_secrets	*s = SSL_get_ex_data(ssl, secrets_index);
+	const char		*p;
+	uint8_t			*out;
+	size_t			*len;
+
+	if (s == NULL)
+		return;
+	if (strncmp(line, "CLIENT_TRAFFIC_SECRET_0 ", 24) == 0) {
+		out = s->client;
+		len = &s->client_len;
+	} else if (strncmp(line, "SERVER_TRAFFIC_SECRET_0 ", 24) == 0) {
+		out = s->server;
+		len = &s->server_len;
+	} else
+		return;
+	if ((p = strchr(line + 24, ' ')) == NULL)
+		return;
+	*len = hex_decode(p + 1, out, EVP_MAX_MD_SIZE);
+}
+
 static char *
 tls_queue_error(void)
 {
@@ -140,9 +208,16 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 	/* Big writes go out as many records without copying. */
 	SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE |
 	    SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	/* Read ahead in big gulps: fewer read() calls per record. */
-	SSL_CTX_set_read_ahead(ctx, 1);
-	SSL_CTX_set_default_read_buffer_len(ctx, 128 * 1024);
+	/*
+	 * No read-ahead: OpenSSL reads no further than the record it needs,
+	 * so that after the handshake and the header it holds nothing that
+	 * proxy-record.c, reading the socket itself, would miss.
+	 */
+	SSL_CTX_set_read_ahead(ctx, 0);
+	if (secrets_index == -1)
+		secrets_index = SSL_get_ex_new_index(0, NULL, NULL, NULL,
+		    secrets_free);
+	SSL_CTX_set_keylog_callback(ctx, tls_keylog);
 
 	if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
 		why = tls_queue_error();
@@ -212,7 +287,9 @@ proxy_tls_ssl(struct proxy_tls *t, int fd, const char *name, char **cause)
 	char		*why;
 
 	ssl = SSL_new(t->ctx);
-	if (ssl == NULL || SSL_set_fd(ssl, fd) != 1)
+	if (ssl == NULL || SSL_set_fd(ssl, fd) != 1 ||
+	    SSL_set_ex_data(ssl, secrets_index,
+	    proxy_xcalloc(1, sizeof(struct tls_secrets))) != 1)
 		goto fail;
 	if (t->is_server) {
 		SSL_set_accept_state(ssl);
@@ -357,5 +434,42 @@ proxy_tls_check_peer(struct proxy_tls *t, SSL *ssl, char **cause)
 		return -1;
 	}
 	free(subject);
+	return 0;
+}
+
+int
+proxy_tls_records(SSL *ssl, uint64_t rd_seq, uint64_t wr_seq,
+    struct proxy_rec **rd, struct proxy_rec **wr, char **why)
+{
+	struct tls_secrets	*s = SSL_get_ex_data(ssl, secrets_index);
+	const char		*suite;
+	int			 server = SSL_is_server(ssl);
+
+	*rd = *wr = NULL;
+	if (SSL_version(ssl) != TLS1_3_VERSION) {
+		proxy_asprintf(why, "%s, not TLS 1.3", SSL_get_version(ssl));
+		return -1;
+	}
+	if (SSL_has_pending(ssl)) {
+		*why = proxy_xstrdup("OpenSSL holds bytes of the peer");
+		return -1;
+	}
+	if (s == NULL || s->client_len == 0 || s->server_len == 0) {
+		*why = proxy_xstrdup("no traffic secrets from OpenSSL");
+		return -1;
+	}
+	suite = SSL_CIPHER_get_name(SSL_get_current_cipher(ssl));
+	*wr = proxy_rec_new(suite, server ? s->server : s->client,
+	    server ? s->server_len : s->client_len, 1, wr_seq, why);
+	if (*wr == NULL)
+		return -1;
+	*rd = proxy_rec_new(suite, server ? s->client : s->server,
+	    server ? s->client_len : s->server_len, 0, rd_seq, why);
+	if (*rd == NULL) {
+		proxy_rec_free(*wr);
+		*wr = NULL;
+		return -1;
+	}
+	OPENSSL_cleanse(s, sizeof *s);
 	return 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # proxy-data.sh: data crosses qmigrate proxy source -> TLS -> proxy target
 # intact, both ways, and connections reach the target's unix socket in the
-# order the source side opened them.
+# order the source side opened them; under a policy capping TLS at 1.2,
+# OpenSSL carries the records and the data arrives intact as well.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/integration/proxy-lib.sh"
 setup_tmp
@@ -60,3 +61,30 @@ for i in 7 6 5 4 3 2 1; do
 		fail "target did not hold conn $i"
 done
 echo "ok: reverse-order handshakes delivered in sequence order"
+
+# 4. A system crypto policy that caps TLS at 1.2 (OPENSSL_CONF), both sides
+# allowing it (--tls12): OpenSSL's record layer carries the data instead
+# of the proxy's own TLS 1.3 one, and it arrives intact all the same.
+cat >"$TMP/tls12.cnf" <<'CNF'
+openssl_conf = openssl_init
+[openssl_init]
+ssl_conf = ssl_sect
+[ssl_sect]
+system_default = system_default_sect
+[system_default_sect]
+MaxProtocol = TLSv1.2
+CNF
+start_sink sink2 "$TMP/sink2.sock" 1
+OPENSSL_CONF=$TMP/tls12.cnf start_target tgt2 "$TMP/sink2.sock" --tls12
+OPENSSL_CONF=$TMP/tls12.cnf start_source src2 "$TMP/src2.sock" "$TARGET_PORT" \
+	--tls-dir "$TMP/pki/source" --tls12
+"$PEER" send "$TMP/src2.sock" tls12 16777216 >"$TMP/send2.out" ||
+	fail "TLS 1.2 transfer failed: $(cat "$TMP/send2.out")"
+bg_wait sink2 10
+sent=$(awk '{ sub(/,$/, "", $4); print $3, $4 }' "$TMP/send2.out")
+got=$(awk '{ print $2, $3 }' "$TMP/sink2.d/0")
+[ "$sent" = "$got" ] || fail "TLS 1.2: sink got \"$got\", sender sent \"$sent\""
+grep -q 'TLS TLSv1.2' "$TMP/tgt2.err" || fail "target did not log TLS 1.2"
+grep -q 'OpenSSL carries the records: TLSv1.2' "$TMP/src2.err" ||
+	fail "the source did not leave TLS 1.2 to OpenSSL"
+echo "ok: TLS 1.2 under a system policy, carried by OpenSSL, sha256 $got"
