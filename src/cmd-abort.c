@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -67,7 +66,7 @@ same_status_file(const char *cwd, const char *arg, const char *file)
 /*
  * Whether pid's command line is a qmigrate that writes file: the first word
  * named qmigrate, global options, then migrate, incoming or evict given
- * --status-file naming file (getopt_long's spellings: --status-file F,
+ * --status-file naming file (the spellings args_parse() takes: --status-file F,
  * --status-file=F, or an unambiguous prefix such as --status).
  */
 static int
@@ -174,40 +173,15 @@ abort_open_writer(json_object *doc, const char *file, char **cause)
 }
 
 static int
-cmd_abort_exec(int argc, char **argv)
+cmd_abort_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "status-file", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*file = NULL, *phase, *abort_status;
-	double		 timeout = 40, deadline;
+	const char	*file = args_get(args, "status-file"), *phase;
+	const char	*abort_status;
+	double		 timeout = args_number(args, "timeout", 40), deadline;
 	json_object	*doc;
 	char		*cause = NULL;
 	int		 ch, pidfd;
 	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
-
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 's':
-			file = optarg;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &timeout) != 0)
-				return cmd_usage_error(&cmd_abort_entry,
-				    "--timeout: expected seconds, got \"%s\"",
-				    optarg);
-			break;
-		default:
-			return cmd_usage_error(&cmd_abort_entry,
-			    "unknown option %s", argv[optind - 1]);
-		}
-	}
-	if (file == NULL)
-		return cmd_usage_error(&cmd_abort_entry,
-		    "--status-file FILE is required");
 
 	doc = status_read_file(file, &cause);
 	if (doc == NULL)
@@ -260,15 +234,25 @@ fail:
 	return QM_EXIT_CONTROL;
 }
 
+static const struct args_option abort_options[] = {
+	{ "status-file", ARGS_STRING, "FILE", ARGS_REQUIRED, 0, 0,
+	    "the status document of the migration", NULL },
+	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
+	    "how long to wait for abortStatus (40)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_abort_entry = {
 	"abort",
-	"--status-file FILE [--timeout S]",
+	{ abort_options, 0, 0, NULL, NULL },
 	"Aborts the migration whose status document is FILE: signals the\n"
 	"qmigrate that writes it and waits for abortStatus.  The pid FILE names\n"
 	"is signalled only if it is still that qmigrate (the start time FILE\n"
 	"records, a command line naming FILE): after a crash the pid may belong\n"
-	"to another process.  Exits 0 when the abort succeeded (the guest runs\n"
-	"on the source), 5 when it was refused (post-copy had started), 3 when\n"
-	"no qmigrate drives the migration or nothing answered.\n",
+	"to another process.\n",
+	"Exit status: 0 when the abort succeeded (the guest runs on the\n"
+	"source), 5 when it was refused (post-copy had started), 3 when no\n"
+	"qmigrate drives the migration or nothing answered.\n",
 	cmd_abort_exec,
+	NULL,
 };

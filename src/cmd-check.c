@@ -2,7 +2,6 @@
  * cmd-check.c: qmigrate check: the pre-flight check on its own, for an
  * operator asking in advance why a VM cannot move.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,20 +40,10 @@ check_print_condition(json_object *c)
 }
 
 static int
-cmd_check_exec(int argc, char **argv)
+cmd_check_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, 'q' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "labels-file", required_argument, NULL, 'L' },
-		{ "namespace-label", required_argument, NULL, 'L' },
-		{ "namespace-labels-file", required_argument, NULL, 'L' },
-		{ "vmi", required_argument, NULL, 'L' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char		*qmp_path = NULL, *policy_path = NULL;
+	const char		*qmp_path = args_get(args, "qmp");
+	const char		*policy_path = args_get(args, "policy");
 	struct vm_ident		 vm;
 	size_t			 i;
 	struct policy_set	*set = NULL;
@@ -64,43 +53,10 @@ cmd_check_exec(int argc, char **argv)
 	struct qmp_conn		*qmp;
 	json_object		*conds = NULL, *doc;
 	char			*cause = NULL, *summary = NULL, *policy = NULL;
-	int			 ch, json = 0, rc, longindex;
+	int			 json = args_has(args, "json"), rc;
 
-	memset(&vm, 0, sizeof vm);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts,
-	    &longindex)) != -1) {
-		switch (ch) {
-		case 'q':
-			qmp_path = optarg;
-			break;
-		case 'p':
-			policy_path = optarg;
-			break;
-		case 'l':
-		case 'L':
-			if (vm_ident_option(&vm, longopts[longindex].name,
-			    optarg, &cause) != 0)
-				goto bad;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			xasprintf(&cause, "unknown option %s",
-			    argv[optind - 1]);
-			goto bad;
-		}
-	}
-	if (optind < argc) {
-		xasprintf(&cause, "unexpected argument \"%s\"", argv[optind]);
+	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto bad;
-	}
-	if (qmp_path == NULL) {
-		cause = xstrdup("--qmp PATH is required");
-		goto bad;
-	}
-
 	if (policy_path != NULL &&
 	    (set = policy_load(policy_path, &cause)) == NULL) {
 		fprintf(stderr, "qmigrate check: %s\n", cause);
@@ -168,10 +124,21 @@ bad:
 	return rc;
 }
 
+static const struct args_option check_options[] = {
+	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
+	    "the QEMU's monitor socket", NULL },
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory (sharedStoragePaths,\n"
+	    "blockMigration); default: KubeVirt's defaults", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ "json", ARGS_FLAG, NULL, 0, 0, 0,
+	    "one JSON document instead of text", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_check_entry = {
 	"check",
-	"--qmp PATH [--policy PATH] [--label K=V]... [--namespace-label K=V]... "
-	"[--vmi FILE] [--json]",
+	{ check_options, 0, 0, NULL, NULL },
 	"Asks the running QEMU at --qmp PATH whether its guest can move live and\n"
 	"prints two conditions, LiveMigratable and StorageLiveMigratable, with\n"
 	"every reason found (KubeVirt's names): MigrationBlocked (QEMU's own\n"
@@ -182,14 +149,10 @@ const struct cmd_entry cmd_check_entry = {
 	"sharedStoragePaths).  Warnings, not blockers: a host CPU model\n"
 	"(HostCPUModel) and a guest under TCG on QEMU 7.2, whose dirty tracking\n"
 	"can let pages reach the target stale (TCGDirtyTrackingDefect).\n"
-	"\n"
-	"  --policy PATH     policy file or directory (sharedStoragePaths);\n"
-	"                    --label K=V / --labels-file F / --namespace-label\n"
-	"                    K=V / --namespace-labels-file F / --vmi FILE\n"
-	"                    select the policy (policies/README.md)\n"
-	"  --json            one JSON document instead of text\n"
-	"\n"
+	"The options that say what the VM is select the policy, as for\n"
+	"migrate (policies/README.md).\n",
 	"Exit status: 0 live-migratable, 1 usage, 2 not live-migratable,\n"
 	"3 QEMU could not be asked.\n",
 	cmd_check_exec,
+	NULL,
 };

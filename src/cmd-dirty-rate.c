@@ -2,7 +2,6 @@
  * cmd-dirty-rate.c: qmigrate dirty-rate: measure how fast the guest dirties
  * its memory and judge whether pre-copy at a given bandwidth converges.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +15,6 @@
 #define MIB		(1024.0 * 1024.0)
 #define QEMU_DOWNTIME_MS 300	/* QEMU's default downtime-limit */
 
-enum {
-	OPT_QMP = 256, OPT_SECONDS, OPT_SAMPLE_PAGES, OPT_MODE, OPT_BANDWIDTH,
-	OPT_POLICY, OPT_LABEL, OPT_JSON,
-};
 
 /* Bytes of guest RAM (base + hot-plugged), or 0 when QEMU does not say. */
 static uint64_t
@@ -114,32 +109,16 @@ print_text(double mbps, json_object *per_vcpu, uint64_t memory,
 }
 
 static int
-cmd_dirty_rate_exec(int argc, char **argv)
+cmd_dirty_rate_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, OPT_QMP },
-		{ "seconds", required_argument, NULL, OPT_SECONDS },
-		{ "sample-pages", required_argument, NULL, OPT_SAMPLE_PAGES },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "labels-file", required_argument, NULL, OPT_LABEL },
-		{ "namespace-label", required_argument, NULL, OPT_LABEL },
-		{ "namespace-labels-file", required_argument, NULL,
-		    OPT_LABEL },
-		{ "vmi", required_argument, NULL, OPT_LABEL },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ NULL, 0, NULL, 0 }
-	};
 	const struct cmd_entry	*cmd = &cmd_dirty_rate_entry;
-	const char		*path = NULL, *mode = "page-sampling";
-	const char		*policy = NULL;
+	const char		*path = args_get(args, "qmp");
+	const char		*mode = "page-sampling", *s;
+	const char		*policy = args_get(args, "policy");
 	struct vm_ident		 vm;
-	uint64_t		 u, bw = 0, memory;
-	int			 ch, seconds = 1, sample_pages = 0, json = 0;
-	int			 longindex;
-	int			 bw_set = 0, kvm, rc = QM_EXIT_OK;
+	uint64_t		 bw = 0, memory;
+	int			 seconds, sample_pages, json;
+	int			 kvm, rc = QM_EXIT_OK;
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
 	struct dirty_estimate	 e;
@@ -147,77 +126,26 @@ cmd_dirty_rate_exec(int argc, char **argv)
 	double			 mbps;
 	char			*cause = NULL;
 
-	memset(&vm, 0, sizeof vm);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts,
-	    &longindex)) != -1) {
-		switch (ch) {
-		case OPT_QMP:
-			path = optarg;
-			break;
-		case OPT_SECONDS:
-			if (parse_u64(optarg, &u) != 0 || u < 1 || u > 60) {
-				rc = cmd_usage_error(cmd, "--seconds: expected "
-				    "1 to 60 (QEMU's calc-time), got \"%s\"",
-				    optarg);
-				goto out;
-			}
-			seconds = (int)u;
-			break;
-		case OPT_SAMPLE_PAGES:
-			if (parse_u64(optarg, &u) != 0 || u < 128 ||
-			    u > 16384) {
-				rc = cmd_usage_error(cmd, "--sample-pages: "
-				    "expected 128 to 16384 (pages per GiB), "
-				    "got \"%s\"", optarg);
-				goto out;
-			}
-			sample_pages = (int)u;
-			break;
-		case OPT_MODE:
-			if (!dirty_rate_mode_ok(optarg)) {
-				rc = cmd_usage_error(cmd, "--mode: expected "
-				    "page-sampling, dirty-bitmap or "
-				    "dirty-ring, got \"%s\"", optarg);
-				goto out;
-			}
-			mode = optarg;
-			break;
-		case OPT_BANDWIDTH:
-			if (policy_parse_bandwidth(optarg, &bw) != 0) {
-				rc = cmd_usage_error(cmd, "--bandwidth: "
-				    "expected bytes/s with an optional Ki, "
-				    "Mi, Gi or Ti suffix, got \"%s\"", optarg);
-				goto out;
-			}
-			bw_set = 1;
-			break;
-		case OPT_POLICY:
-			policy = optarg;
-			break;
-		case OPT_LABEL:
-			if (vm_ident_option(&vm, longopts[longindex].name,
-			    optarg, &cause) != 0) {
-				rc = cmd_usage_error(cmd, "%s", cause);
-				goto out;
-			}
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		default:
-			rc = cmd_usage_error(cmd, "unknown option %s",
-			    argv[optind - 1]);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		rc = cmd_usage_error(cmd, "unexpected argument \"%s\"",
-		    argv[optind]);
+	seconds = (int)args_number(args, "seconds", 1);
+	sample_pages = (int)args_number(args, "sample-pages", 0);
+	json = args_has(args, "json");
+	if (vm_ident_from_args(&vm, args, &cause) != 0) {
+		rc = cmd_usage_error(cmd, "%s", cause);
 		goto out;
 	}
-	if (path == NULL) {
-		rc = cmd_usage_error(cmd, "--qmp PATH is required");
+	if ((s = args_get(args, "mode")) != NULL) {
+		if (!dirty_rate_mode_ok(s)) {
+			rc = cmd_usage_error(cmd, "--mode: expected "
+			    "page-sampling, dirty-bitmap or dirty-ring, got "
+			    "\"%s\"", s);
+			goto out;
+		}
+		mode = s;
+	}
+	if ((s = args_get(args, "bandwidth")) != NULL &&
+	    policy_parse_bandwidth(s, &bw) != 0) {
+		rc = cmd_usage_error(cmd, "--bandwidth: expected bytes/s with an "
+		    "optional Ki, Mi, Gi or Ti suffix, got \"%s\"", s);
 		goto out;
 	}
 	if (sample_pages != 0 && strcmp(mode, "page-sampling") != 0) {
@@ -225,7 +153,7 @@ cmd_dirty_rate_exec(int argc, char **argv)
 		    "page-sampling only");
 		goto out;
 	}
-	if (!bw_set && policy != NULL &&
+	if (s == NULL && policy != NULL &&
 	    policy_bandwidth(policy, &vm, &bw, &cause) != 0) {
 		fprintf(stderr, "qmigrate dirty-rate: %s\n", cause);
 		rc = QM_EXIT_USAGE;
@@ -304,26 +232,37 @@ out:
 	return rc;
 }
 
+static const struct args_option dirty_rate_options[] = {
+	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
+	    "the QEMU's monitor socket", NULL },
+	{ "seconds", ARGS_COUNT, "N", 0, 1, 60,
+	    "measurement period, 1 to 60 (default 1; QEMU's calc-time)",
+	    NULL },
+	{ "sample-pages", ARGS_COUNT, "N", 0, 128, 16384,
+	    "pages sampled per GiB, 128 to 16384 (QEMU: 512)", NULL },
+	{ "mode", ARGS_STRING, "M", 0, 0, 0,
+	    "page-sampling (default); dirty-bitmap and dirty-ring need\n"
+	    "KVM (QEMU 7.2 crashes without)", NULL },
+	{ "bandwidth", ARGS_STRING, "B", 0, 0, 0,
+	    "bytes/s, Ki/Mi/Gi/Ti suffix (default: the policy's; else\n"
+	    "the cluster's; else unlimited)", NULL },
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory giving the bandwidth", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ "json", ARGS_FLAG, NULL, 0, 0, 0,
+	    "one JSON document instead of text", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_dirty_rate_entry = {
 	"dirty-rate",
-	"--qmp PATH [--seconds N] [--sample-pages N] [--mode M] "
-	"[--bandwidth B] [--policy P [--label K=V]... [--vmi FILE]] [--json]",
+	{ dirty_rate_options, 0, 0, NULL, NULL },
 	"Measures how fast the guest of the QEMU at --qmp PATH dirties its\n"
 	"memory (QEMU's calc-dirty-rate) and judges pre-copy against a\n"
 	"bandwidth: it converges when the dirty rate is below 0.8 x the\n"
 	"bandwidth, in roughly the time a geometric series of passes takes\n"
-	"to leave what fits in QEMU's default 300 ms downtime.\n"
-	"\n"
-	"  --seconds N       measurement period, 1 to 60 (default 1)\n"
-	"  --sample-pages N  pages sampled per GiB, 128 to 16384 (QEMU: 512)\n"
-	"  --mode M          page-sampling (default); dirty-bitmap and\n"
-	"                    dirty-ring need KVM (QEMU 7.2 crashes without)\n"
-	"  --bandwidth B     bytes/s, Ki/Mi/Gi/Ti suffix (default: the policy's\n"
-	"                    selected by --policy and --label, --labels-file,\n"
-	"                    --namespace-label, --namespace-labels-file,\n"
-	"                    --vmi; else the cluster's; else unlimited)\n"
-	"  --json            one JSON document instead of text\n"
-	"\n"
+	"to leave what fits in QEMU's default 300 ms downtime.\n",
 	"Exit status: 0 measured, 1 usage or refused mode, 3 QEMU failed.\n",
 	cmd_dirty_rate_exec,
+	NULL,
 };

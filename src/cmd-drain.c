@@ -1,7 +1,6 @@
 /*
  * cmd-drain.c: qmigrate drain: evacuate a node (drain.c).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,84 +8,58 @@
 #include "qmigrate.h"
 
 static int
-cmd_drain_exec(int argc, char **argv)
+cmd_drain_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "inventory", required_argument, NULL, 'i' },
-		{ "max-parallel", required_argument, NULL, 'm' },
-		{ "slot-dir", required_argument, NULL, 'S' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "namespace-label", required_argument, NULL, 'L' },
-		{ "namespace-labels-file", required_argument, NULL, 'L' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct drain_options	 o;
-	uint64_t		 n;
 	char			*cause = NULL;
-	int			 ch, rc, longindex;
+	int			 rc;
 
 	memset(&o, 0, sizeof o);
-	o.slot_dir = SLOT_DEFAULT_DIR;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts,
-	    &longindex)) != -1) {
-		switch (ch) {
-		case 'i':
-			o.inventory = optarg;
-			break;
-		case 'm':
-			if (parse_u64(optarg, &n) != 0 || n < 1 ||
-			    n > SLOT_MAX) {
-				xasprintf(&cause, "--max-parallel: expected 1 "
-				    "to %d, got \"%s\"", SLOT_MAX, optarg);
-				goto bad;
-			}
-			o.max_parallel = (int)n;
-			break;
-		case 'S':
-			o.slot_dir = optarg;
-			break;
-		case 'p':
-			o.policy_path = optarg;
-			break;
-		case 'n':
-			o.node = optarg;
-			break;
-		case 'L':
-			if (vm_ident_option(&o.vm, longopts[longindex].name,
-			    optarg, &cause) != 0)
-				goto bad;
-			break;
-		default:
-			xasprintf(&cause, "unknown option %s",
-			    argv[optind - 1]);
-			goto bad;
-		}
-	}
-	if (optind < argc) {
-		xasprintf(&cause, "unexpected argument \"%s\"", argv[optind]);
-		goto bad;
-	}
-	if (o.inventory == NULL) {
-		cause = xstrdup("--inventory FILE is required");
-		goto bad;
+	o.inventory = args_get(args, "inventory");
+	o.max_parallel = (int)args_number(args, "max-parallel", 0);
+	o.slot_dir = args_has(args, "slot-dir") ? args_get(args, "slot-dir") :
+	    SLOT_DEFAULT_DIR;
+	o.policy_path = args_get(args, "policy");
+	o.node = args_get(args, "node");
+	if (vm_ident_from_args(&o.vm, args, &cause) != 0) {
+		rc = cmd_usage_error(&cmd_drain_entry, "%s", cause);
+		free(cause);
+		return rc;
 	}
 	rc = drain_run(&o);
 	vm_ident_free(&o.vm);
 	return rc;
-
-bad:
-	rc = cmd_usage_error(&cmd_drain_entry, "%s", cause);
-	free(cause);
-	vm_ident_free(&o.vm);
-	return rc;
 }
+
+static const struct args_option drain_options[] = {
+	{ "inventory", ARGS_STRING, "FILE", ARGS_REQUIRED, 0, 0,
+	    "the VMs to evict (below)", NULL },
+	{ "max-parallel", ARGS_COUNT, "N", 0, 1, SLOT_MAX,
+	    "evictions and outbound migrations at once (default: the\n"
+	    "policy directory's KubeVirt object's\n"
+	    "parallelOutboundMigrationsPerNode and\n"
+	    "parallelMigrationsPerCluster, the smaller; else 2)", NULL },
+	{ "slot-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	    "node-wide migration slots shared with qmigrate migrate\n"
+	    "--slot-dir (default " SLOT_DEFAULT_DIR ")", NULL },
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory for every VM (default\n"
+	    POLICY_DEFAULT_DIR " if it exists): strategy and migration\n"
+	    "settings alike", NULL },
+	{ "namespace-label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
+	    "a namespace label of every VM (added to each one's\n"
+	    "namespaceLabels)", NULL },
+	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
+	    "namespace labels of every VM: an object, or a kind:\n"
+	    "Namespace manifest", NULL },
+	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
+	    "the node being evacuated (External; default host name)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
 
 const struct cmd_entry cmd_drain_entry = {
 	"drain",
-	"--inventory FILE [--max-parallel N] [--slot-dir DIR] [--policy PATH] "
-	"[--namespace-label K=V]...",
+	{ drain_options, 0, 0, NULL, NULL },
 	"Evacuates a node: evicts every VM of the inventory (qmigrate evict, one\n"
 	"child process each, by the strategy of its policy), at most N at once.\n"
 	"The inventory is a JSON list of\n"
@@ -94,21 +67,7 @@ const struct cmd_entry cmd_drain_entry = {
 	"    \"labels\": { \"K\": \"V\" }, \"namespaceLabels\": { \"K\": \"V\" },\n"
 	"    \"vmi\": FILE (a VirtualMachineInstance manifest), \"to\": URI,\n"
 	"    \"statusFile\": F }   (qga, labels, namespaceLabels, vmi and\n"
-	"    statusFile are optional)\n"
-	"\n"
-	"  --max-parallel N  evictions and outbound migrations at once (default:\n"
-	"                    the policy directory's KubeVirt object's\n"
-	"                    parallelOutboundMigrationsPerNode and\n"
-	"                    parallelMigrationsPerCluster, the smaller; else 2)\n"
-	"  --slot-dir DIR    node-wide migration slots shared with qmigrate migrate\n"
-	"                    --slot-dir (default " SLOT_DEFAULT_DIR ")\n"
-	"  --policy PATH     policy file or directory for every VM (default\n"
-	"                    " POLICY_DEFAULT_DIR " if it exists): strategy\n"
-	"                    and migration settings alike\n"
-	"  --namespace-label K=V, --namespace-labels-file F   namespace labels\n"
-	"                    of every VM (added to each one's namespaceLabels)\n"
-	"  --node NAME       the node being evacuated (External; default host name)\n"
-	"\n"
+	"    statusFile are optional)\n",
 	"Prints a table (VM, strategy, action, state, progress), redrawn on a\n"
 	"terminal, one timestamped line per change otherwise; then a summary.\n"
 	"Each VM's status goes to its statusFile (default a new directory under\n"
@@ -120,4 +79,5 @@ const struct cmd_entry cmd_drain_entry = {
 	"behind (4 when one died), or 7 when the only VMs left are handed to an\n"
 	"external controller.\n",
 	cmd_drain_exec,
+	NULL,
 };

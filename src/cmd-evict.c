@@ -1,7 +1,6 @@
 /*
  * cmd-evict.c: qmigrate evict: apply a VM's eviction strategy (evict.c).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,100 +8,25 @@
 #include "qmigrate.h"
 
 static int
-cmd_evict_exec(int argc, char **argv)
+cmd_evict_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, 'q' },
-		{ "qga", required_argument, NULL, 'g' },
-		{ "to", required_argument, NULL, 't' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "labels-file", required_argument, NULL, 'L' },
-		{ "namespace-label", required_argument, NULL, 'L' },
-		{ "namespace-labels-file", required_argument, NULL, 'L' },
-		{ "vmi", required_argument, NULL, 'L' },
-		{ "status-file", required_argument, NULL, 's' },
-		{ "events", no_argument, NULL, 'e' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "slot-dir", required_argument, NULL, 'S' },
-		{ "max-parallel", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct evict_options	 o;
-	uint64_t		 n;
 	char			*cause = NULL;
-	int			 ch, rc, longindex;
+	int			 rc;
 
 	memset(&o, 0, sizeof o);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts,
-	    &longindex)) != -1) {
-		switch (ch) {
-		case 'q':
-			o.qmp_path = optarg;
-			break;
-		case 'g':
-			o.qga_path = optarg;
-			break;
-		case 't':
-			o.uri = optarg;
-			break;
-		case 'p':
-			o.policy_path = optarg;
-			break;
-		case 'l':
-		case 'L':
-			if (vm_ident_option(&o.vm, longopts[longindex].name,
-			    optarg, &cause) != 0)
-				goto bad;
-			break;
-		case 's':
-			o.status_file = optarg;
-			break;
-		case 'e':
-			o.events = 1;
-			break;
-		case 'n':
-			o.node = optarg;
-			break;
-		case 'T':
-			if (parse_seconds(optarg, &o.timeout) != 0) {
-				xasprintf(&cause, "--timeout: expected "
-				    "seconds, got \"%s\"", optarg);
-				goto bad;
-			}
-			break;
-		case 'S':
-			o.slot_dir = optarg;
-			break;
-		case 'm':
-			if (parse_u64(optarg, &n) != 0 || n < 1 ||
-			    n > SLOT_MAX) {
-				xasprintf(&cause, "--max-parallel: expected 1 "
-				    "to %d, got \"%s\"", SLOT_MAX, optarg);
-				goto bad;
-			}
-			o.max_parallel = (int)n;
-			break;
-		default:
-			xasprintf(&cause, "unknown option %s",
-			    argv[optind - 1]);
-			goto bad;
-		}
-	}
-	if (optind < argc) {
-		xasprintf(&cause, "unexpected argument \"%s\"", argv[optind]);
+	o.qmp_path = args_get(args, "qmp");
+	o.qga_path = args_get(args, "qga");
+	o.uri = args_get(args, "to");
+	o.policy_path = args_get(args, "policy");
+	o.status_file = args_get(args, "status-file");
+	o.events = args_has(args, "events");
+	o.node = args_get(args, "node");
+	o.timeout = args_number(args, "timeout", 0);
+	o.slot_dir = args_get(args, "slot-dir");
+	o.max_parallel = (int)args_number(args, "max-parallel", 0);
+	if (vm_ident_from_args(&o.vm, args, &cause) != 0)
 		goto bad;
-	}
-	if (o.qmp_path == NULL) {
-		cause = xstrdup("--qmp PATH is required");
-		goto bad;
-	}
-	if (o.uri == NULL) {
-		cause = xstrdup("--to URI is required");
-		goto bad;
-	}
 	if (strncmp(o.uri, "unix:", 5) != 0 && strncmp(o.uri, "tcp:", 4) != 0 &&
 	    strncmp(o.uri, "tls:", 4) != 0) {
 		xasprintf(&cause, "--to: expected unix:PATH, tcp:HOST:PORT or "
@@ -124,10 +48,40 @@ bad:
 	return rc;
 }
 
+static const struct args_option evict_options[] = {
+	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
+	    "the VM's QEMU monitor socket", NULL },
+	{ "qga", ARGS_STRING, "PATH", 0, 0, 0,
+	    "its guest agent's socket (for guest-shutdown)", NULL },
+	{ "to", ARGS_STRING, "URI", ARGS_REQUIRED, 0, 0,
+	    "where a live migration goes: unix:PATH, tcp:HOST:PORT or\n"
+	    "tls:HOST:PORT, as for qmigrate migrate", NULL },
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory (default " POLICY_DEFAULT_DIR "\n"
+	    "if it exists): the policy that chose the strategy gives the\n"
+	    "migration its settings", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
+	    "the status document; its \"eviction\" object says which\n"
+	    "strategy ran and why", NULL },
+	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
+	    "one JSON line on stdout per change and sample", NULL },
+	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
+	    "the node being evacuated (External; default the host name)",
+	    NULL },
+	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
+	    "give the migration up after S seconds", NULL },
+	{ "slot-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	    "node-wide limit on outbound migrations, as qmigrate migrate",
+	    NULL },
+	{ "max-parallel", ARGS_COUNT, "N", 0, 1, SLOT_MAX,
+	    "slots in --slot-dir, as qmigrate migrate", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_evict_entry = {
 	"evict",
-	"--qmp PATH [--qga PATH] --to URI [--policy PATH] [--label K=V]... "
-	"[--namespace-label K=V]... [--vmi FILE] [--status-file F] [--events]",
+	{ evict_options, 0, 0, NULL, NULL },
 	"Evicts the VM of the QEMU at --qmp PATH by its evictionStrategy: the\n"
 	"--vmi manifest's spec.evictionStrategy, else the policy's, else the\n"
 	"cluster's (a KubeVirt object among the policies), else None:\n"
@@ -140,23 +94,10 @@ const struct cmd_entry cmd_evict_entry = {
 	"  External               record evictionRequested and the node being\n"
 	"                         evacuated (--node, default the host name) in the\n"
 	"                         status; touch nothing: the VM still runs here\n"
-	"                         (phase HandedOver, exit 7)\n"
-	"\n"
-	"  --policy PATH        policy file or directory (default\n"
-	"                       " POLICY_DEFAULT_DIR " if it exists): the\n"
-	"                       policy that chose the strategy gives the\n"
-	"                       migration its settings\n"
-	"  --label K=V, --labels-file F, --namespace-label K=V,\n"
-	"  --namespace-labels-file F, --vmi FILE   select the policy\n"
-	"                       (policies/README.md)\n"
-	"  --status-file F      the status document; its \"eviction\" object says\n"
-	"                       which strategy ran and why\n"
-	"  --slot-dir DIR, --max-parallel N   node-wide limit on outbound\n"
-	"                       migrations, as qmigrate migrate\n"
-	"  --timeout S          give the migration up after S seconds\n"
-	"\n"
+	"                         (phase HandedOver, exit 7)\n",
 	"Exit status: 0 done (migrated or shut down), 1 usage, 2 LiveMigrate\n"
 	"refused (not live-migratable), 3-6 as qmigrate migrate, 7 handed to an\n"
 	"external controller (the VM still runs on this node).\n",
 	cmd_evict_exec,
+	NULL,
 };

@@ -3,7 +3,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,112 +10,59 @@
 #include "qmigrate.h"
 #include "exporter.h"
 
-enum {
-	OPT_LISTEN = 256, OPT_VM, OPT_TEXTFILE, OPT_ONCE, OPT_INTERVAL,
-	OPT_VM_TIMEOUT, OPT_VM_DIR, OPT_NODE, OPT_NAMESPACE,
-};
-
 static int
-cmd_exporter_exec(int argc, char **argv)
+cmd_exporter_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "vm", required_argument, NULL, OPT_VM },
-		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
-		{ "once", no_argument, NULL, OPT_ONCE },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
-		{ "vm-dir", required_argument, NULL, OPT_VM_DIR },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "namespace", required_argument, NULL, OPT_NAMESPACE },
-		{ NULL, 0, NULL, 0 }
-	};
 	const struct cmd_entry	*cmd = &cmd_exporter_entry;
 	struct exporter_options	 o;
 	struct exporter_vm_spec	 spec;
 	DIR			*d;
 	char			*cause = NULL;
+	const char		*name;
 	size_t			 i, j;
-	int			 ch, rc = QM_EXIT_OK;
+	int			 rc = QM_EXIT_OK;
 
 	memset(&o, 0, sizeof o);
-	o.interval = 5;
-	o.vm_timeout = 2;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_LISTEN:
-			o.listen = optarg;
-			break;
-		case OPT_VM:
-			if (o.nvms == EXPORTER_MAX_VMS) {
-				rc = cmd_usage_error(cmd, "--vm: at most %d VMs",
-				    EXPORTER_MAX_VMS);
-				goto out;
-			}
-			if (exporter_vm_spec_parse(optarg, &spec, &cause)
-			    != 0) {
-				rc = cmd_usage_error(cmd, "--vm: %s", cause);
-				free(cause);
-				goto out;
-			}
-			for (j = 0; j < o.nvms; j++)
-				if (strcmp(o.vms[j].name, spec.name) == 0)
-					break;
-			if (j < o.nvms) {
-				rc = cmd_usage_error(cmd, "--vm: \"%s\" given "
-				    "twice", spec.name);
-				exporter_vm_spec_free(&spec);
-				goto out;
-			}
-			o.vms = xreallocarray(o.vms, o.nvms + 1,
-			    sizeof *o.vms);
-			o.vms[o.nvms++] = spec;
-			break;
-		case OPT_TEXTFILE:
-			o.textfile_dir = optarg;
-			break;
-		case OPT_ONCE:
-			o.once = 1;
-			break;
-		case OPT_VM_DIR:
-			o.vm_dir = optarg;
-			break;
-		case OPT_NODE:
-		case OPT_NAMESPACE:
-			if (*optarg == '\0') {
-				rc = cmd_usage_error(cmd, "--%s: empty",
-				    ch == OPT_NODE ? "node" : "namespace");
-				goto out;
-			}
-			if (ch == OPT_NODE)
-				o.node = optarg;
-			else
-				o.namespace = optarg;
-			break;
-		case OPT_INTERVAL:
-		case OPT_VM_TIMEOUT:
-			if (parse_seconds(optarg, ch == OPT_INTERVAL ?
-			    &o.interval : &o.vm_timeout) != 0 ||
-			    (ch == OPT_INTERVAL ? o.interval : o.vm_timeout)
-			    < 0.1) {
-				rc = cmd_usage_error(cmd, "--%s: expected "
-				    "seconds (0.1 or more), got \"%s\"",
-				    ch == OPT_INTERVAL ? "interval" :
-				    "vm-timeout", optarg);
-				goto out;
-			}
-			break;
-		default:
-			rc = cmd_usage_error(cmd, "unknown option %s",
-			    argv[optind - 1]);
+	o.listen = args_get(args, "listen");
+	o.textfile_dir = args_get(args, "textfile");
+	o.once = args_has(args, "once");
+	o.vm_dir = args_get(args, "vm-dir");
+	o.node = args_get(args, "node");
+	o.namespace = args_get(args, "namespace");
+	o.interval = args_number(args, "interval", 5);
+	o.vm_timeout = args_number(args, "vm-timeout", 2);
+	for (i = 0; i < args->n; i++) {
+		name = args->values[i].opt->name;
+		if ((strcmp(name, "node") == 0 ||
+		    strcmp(name, "namespace") == 0) &&
+		    *args->values[i].value == '\0') {
+			rc = cmd_usage_error(cmd, "--%s: empty", name);
 			goto out;
 		}
-	}
-	if (optind < argc) {
-		rc = cmd_usage_error(cmd, "unexpected argument \"%s\"",
-		    argv[optind]);
-		goto out;
+		if (strcmp(name, "vm") != 0)
+			continue;
+		if (o.nvms == EXPORTER_MAX_VMS) {
+			rc = cmd_usage_error(cmd, "--vm: at most %d VMs",
+			    EXPORTER_MAX_VMS);
+			goto out;
+		}
+		if (exporter_vm_spec_parse(args->values[i].value, &spec,
+		    &cause) != 0) {
+			rc = cmd_usage_error(cmd, "--vm: %s", cause);
+			free(cause);
+			goto out;
+		}
+		for (j = 0; j < o.nvms; j++)
+			if (strcmp(o.vms[j].name, spec.name) == 0)
+				break;
+		if (j < o.nvms) {
+			rc = cmd_usage_error(cmd, "--vm: \"%s\" given twice",
+			    spec.name);
+			exporter_vm_spec_free(&spec);
+			goto out;
+		}
+		o.vms = xreallocarray(o.vms, o.nvms + 1, sizeof *o.vms);
+		o.vms[o.nvms++] = spec;
 	}
 	if (o.nvms == 0 && o.vm_dir == NULL) {
 		rc = cmd_usage_error(cmd, "give --vm-dir DIR or at least one "
@@ -144,11 +90,38 @@ out:
 	return rc;
 }
 
+static const struct args_option exporter_options[] = {
+	{ "listen", ARGS_STRING, "ADDR:PORT", 0, 0, 0,
+	    "serve http://ADDR:PORT/metrics", NULL },
+	{ "vm", ARGS_STRING,
+	    "NAME=QMP_PATH[,qga=PATH][,status=FILE][,namespace=NS]",
+	    ARGS_REPEAT, 0, 0,
+	    "a VM: its monitor, guest agent, status file and namespace",
+	    NULL },
+	{ "vm-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	    "also every VM of DIR, rescanned each interval: a socket\n"
+	    "DIR/NAME.qmp is VM NAME's monitor, and DIR/NAME.qga its agent\n"
+	    "and DIR/NAME.status its status file while they exist", NULL },
+	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
+	    "the node label of every series", NULL },
+	{ "namespace", ARGS_STRING, "NS", 0, 0, 0,
+	    "the namespace label of VMs that do not name one", NULL },
+	{ "textfile", ARGS_STRING, "DIR", 0, 0, 0,
+	    "also write DIR/qmigrate.prom (atomically) every interval,\n"
+	    "for node-exporter's textfile collector", NULL },
+	{ "interval", ARGS_SECONDS, "S", 0, 0.1, 0,
+	    "refresh every S seconds (5)", NULL },
+	{ "vm-timeout", ARGS_SECONDS, "S", 0, 0.1, 0,
+	    "a VM whose refresh takes longer is stale (2)", NULL },
+	{ "once", ARGS_FLAG, NULL, 0, 0, 0,
+	    "refresh once, write the textfile (or print the metrics on\n"
+	    "stdout without --textfile) and exit", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_exporter_entry = {
 	"exporter",
-	"[--listen ADDR:PORT] [--vm NAME=QMP_PATH[,qga=PATH][,status=FILE]"
-	"[,namespace=NS]]... [--vm-dir DIR] [--node NAME] [--namespace NS] "
-	"[--textfile DIR] [--interval S] [--vm-timeout S] [--once]",
+	{ exporter_options, 0, 0, NULL, NULL },
 	"Serves Prometheus metrics (text format 0.0.4) for every VM on\n"
 	"http://ADDR:PORT/metrics: per-VM and per-vCPU CPU time, memory\n"
 	"(size, balloon, QEMU's resident memory, the guest's view), block and\n"
@@ -160,19 +133,7 @@ const struct cmd_entry cmd_exporter_entry = {
 	"client at a time), refreshed every --interval seconds (default 5) in\n"
 	"the background; a scrape never waits for a VM: it serves the last\n"
 	"values, with qmigrate_vm_stale 1 for a VM whose refresh did not\n"
-	"answer within --vm-timeout seconds (default 2).\n"
-	"\n"
-	"  --vm-dir DIR    also every VM of DIR, rescanned each interval: a\n"
-	"                  socket DIR/NAME.qmp is VM NAME's monitor, and\n"
-	"                  DIR/NAME.qga its agent and DIR/NAME.status its\n"
-	"                  status file while they exist\n"
-	"  --node NAME     the node label of every series\n"
-	"  --namespace NS  the namespace label of VMs that do not name one\n"
-	"  --textfile DIR  also write DIR/qmigrate.prom (atomically) every\n"
-	"                  interval, for node-exporter's textfile collector\n"
-	"  --once          refresh once, write the textfile (or print the\n"
-	"                  metrics on stdout without --textfile) and exit\n"
-	"\n"
+	"answer within --vm-timeout seconds (default 2).\n",
 	"QEMU's process and vCPU threads are read in /proc (the exporter must\n"
 	"see QEMU's pid namespace or a parent of it), tap counters in\n"
 	"/sys/class/net (QEMU's network namespace).\n"
@@ -180,4 +141,5 @@ const struct cmd_entry cmd_exporter_entry = {
 	"Exit status: 0 (after SIGINT/SIGTERM too), 1 usage, 3 cannot listen\n"
 	"or write the textfile.\n",
 	cmd_exporter_exec,
+	NULL,
 };

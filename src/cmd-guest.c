@@ -6,7 +6,6 @@
  * an agent that is absent or stops answering is a one-line error, exit 3,
  * within --timeout seconds (the whole run, not each command).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,57 +37,34 @@ static const struct guest_part guest_parts[] = {
 
 /* One command's outcome. */
 static int
-cmd_guest_exec(int argc, char **argv)
+cmd_guest_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qga", required_argument, NULL, 'g' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char		*path = NULL;
-	double			 timeout = GUEST_DEFAULT_TIMEOUT, deadline, left;
+	const char		*path = args_get(args, "qga");
+	double			 timeout, deadline, left;
 	int			 want[GUEST_NPARTS];
 	struct json_object	*doc, *part;
 	struct cmd_answer	 a;
 	struct qmp_conn		*conn;
 	struct ev_loop		*loop;
 	char			*cause = NULL;
-	int			 ch, i, j, any = 0, rc = QM_EXIT_OK;
+	int			 i, j, any = 0, rc = QM_EXIT_OK;
 
 	memset(want, 0, sizeof want);
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'g':
-			path = optarg;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &timeout) != 0 || timeout == 0)
-				return cmd_usage_error(&cmd_guest_entry,
-				    "--timeout: expected seconds, got \"%s\"",
-				    optarg);
-			break;
-		default:
-			return cmd_usage_error(&cmd_guest_entry,
-			    "unknown option %s", argv[optind - 1]);
-		}
-	}
-	if (path == NULL)
-		return cmd_usage_error(&cmd_guest_entry,
-		    "--qga PATH is required");
-	for (i = optind; i < argc; i++) {
-		if (strcmp(argv[i], "all") == 0) {
+	timeout = args_number(args, "timeout", GUEST_DEFAULT_TIMEOUT);
+	for (i = 0; i < args->argc; i++) {
+		if (strcmp(args->argv[i], "all") == 0) {
 			for (j = 0; j < (int)GUEST_NPARTS; j++)
 				want[j] = 1;
 			any = 1;
 			continue;
 		}
 		for (j = 0; j < (int)GUEST_NPARTS; j++)
-			if (strcmp(argv[i], guest_parts[j].name) == 0)
+			if (strcmp(args->argv[i], guest_parts[j].name) == 0)
 				break;
 		if (j == (int)GUEST_NPARTS)
 			return cmd_usage_error(&cmd_guest_entry,
 			    "unknown part \"%s\" (expected ping, info, osinfo, "
-			    "users, fs, net, hostname or all)", argv[i]);
+			    "users, fs, net, hostname or all)", args->argv[i]);
 		want[j] = any = 1;
 	}
 	if (!any)
@@ -150,14 +126,24 @@ cmd_guest_exec(int argc, char **argv)
 	return rc;
 }
 
+static const struct args_option guest_options[] = {
+	{ "qga", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
+	    "the guest agent's socket (qemu-ga's)", NULL },
+	{ "timeout", ARGS_SECONDS, "S", 0, 0.001, 0,
+	    "for the whole run (5)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_guest_entry = {
 	"guest",
-	"--qga PATH [--timeout S] [ping|info|osinfo|users|fs|net|hostname|all]"
-	    "...",
+	{ guest_options, 0, -1,
+	    "[ping|info|osinfo|users|fs|net|hostname|all]...", NULL },
 	"Asks the guest agent on PATH (qemu-ga's socket) about the guest and\n"
 	"prints one JSON document: \"infoSource\": \"guest-agent\" and one key\n"
 	"per part (default all) holding the agent's answer, or {\"error\":\n"
-	"\"...\"} when the agent refused that command.  Exits 3 when the agent\n"
-	"is absent or does not answer within --timeout seconds (default 5).\n",
+	"\"...\"} when the agent refused that command.\n",
+	"Exits 3 when the agent is absent or does not answer within --timeout\n"
+	"seconds.\n",
 	cmd_guest_exec,
+	NULL,
 };

@@ -3,7 +3,6 @@
  * an operator validate policy files and see which one a VM gets, and why,
  * before any VM is touched.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,18 +12,12 @@
 #include "qmigrate.h"
 
 static int
-policy_check(int argc, char **argv)
+policy_check(struct args *args)
 {
 	struct policy_set	*set;
 	char			*cause = NULL;
 
-	if (argc < 2)
-		return cmd_usage_error(&cmd_policy_entry,
-		    "check: PATH is required");
-	if (argc > 2)
-		return cmd_usage_error(&cmd_policy_entry,
-		    "check: unexpected argument \"%s\"", argv[2]);
-	if ((set = policy_load(argv[1], &cause)) == NULL) {
+	if ((set = policy_load(args->argv[0], &cause)) == NULL) {
 		fprintf(stderr, "qmigrate policy: %s\n", cause);
 		free(cause);
 		return QM_EXIT_USAGE;
@@ -103,54 +96,19 @@ unapplied_text(const struct policy_set *set, const struct policy *p)
 }
 
 static int
-policy_explain(int argc, char **argv)
+policy_explain(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "labels-file", required_argument, NULL, 'l' },
-		{ "namespace-label", required_argument, NULL, 'l' },
-		{ "namespace-labels-file", required_argument, NULL, 'l' },
-		{ "vmi", required_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char		*path = NULL;
+	const char		*path = args_get(args, "policy");
 	struct vm_ident		 vm;
 	struct policy_set	*set = NULL;
 	struct policy_choice	 choice;
 	struct json_object	*o, *wo;
 	char			*cause = NULL, *line, *save, *unapplied;
-	int			 ch, json = 0, rc = QM_EXIT_USAGE, longindex;
+	int			 json = args_has(args, "json");
+	int			 rc = QM_EXIT_USAGE;
 
-	memset(&vm, 0, sizeof vm);
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts,
-	    &longindex)) != -1) {
-		switch (ch) {
-		case 'p':
-			path = optarg;
-			break;
-		case 'l':
-			if (vm_ident_option(&vm, longopts[longindex].name,
-			    optarg, &cause) != 0)
-				goto fail;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			vm_ident_free(&vm);
-			return cmd_usage_error(&cmd_policy_entry,
-			    "explain: unknown option %s", argv[optind - 1]);
-		}
-	}
-	if (optind < argc) {
-		vm_ident_free(&vm);
-		return cmd_usage_error(&cmd_policy_entry,
-		    "explain: unexpected argument \"%s\"", argv[optind]);
-	}
+	if (vm_ident_from_args(&vm, args, &cause) != 0)
+		goto fail;
 	if ((set = policy_load_or_default(path, &cause)) == NULL)
 		goto fail;
 
@@ -201,38 +159,50 @@ out:
 	return rc;
 }
 
-static int
-cmd_policy_exec(int argc, char **argv)
-{
-	if (argc < 2)
-		return cmd_usage_error(&cmd_policy_entry,
-		    "check or explain is required");
-	if (strcmp(argv[1], "check") == 0)
-		return policy_check(argc - 1, argv + 1);
-	if (strcmp(argv[1], "explain") == 0)
-		return policy_explain(argc - 1, argv + 1);
-	return cmd_usage_error(&cmd_policy_entry,
-	    "unknown subcommand \"%s\": expected check or explain", argv[1]);
-}
+static const struct args_option explain_options[] = {
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory (default " POLICY_DEFAULT_DIR ";\n"
+	    "when that directory does not exist, there are no policies)",
+	    NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ "json", ARGS_FLAG, NULL, 0, 0, 0,
+	    "one JSON document, with why, labels and namespaceLabels", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
+const struct cmd_entry cmd_policy_check_entry = {
+	"policy check",
+	{ NULL, 1, 1, "PATH", NULL },
+	"Validates a policy file or a directory of policy files (*.json,\n"
+	"*.yaml, *.yml: qmigrate's JSON policies and KubeVirt's\n"
+	"MigrationPolicy, KubeVirt and Namespace objects) and prints\n"
+	"\"ok: N policies\"; exits 1 naming the file, the document and the\n"
+	"field at fault.  The formats are documented in policies/README.md.\n",
+	NULL,
+	policy_check,
+	NULL,
+};
+
+const struct cmd_entry cmd_policy_explain_entry = {
+	"policy explain",
+	{ explain_options, 0, 0, NULL, NULL },
+	"Tells which policy applies to a VM with these labels and namespace\n"
+	"labels (KubeVirt's precedence), why each other one lost, and the\n"
+	"effective settings as JSON.\n",
+	NULL,
+	policy_explain,
+	NULL,
+};
+
+static const struct cmd_entry *const policy_subs[] = {
+	&cmd_policy_check_entry, &cmd_policy_explain_entry, NULL
+};
 
 const struct cmd_entry cmd_policy_entry = {
 	"policy",
-	"check PATH | explain [--policy PATH] [--label KEY=VALUE]... "
-	"[--labels-file FILE] [--namespace-label KEY=VALUE]... "
-	"[--namespace-labels-file FILE] [--vmi FILE] [--json]",
-	"check PATH validates a policy file or a directory of policy files\n"
-	"(*.json, *.yaml, *.yml: qmigrate's JSON policies and KubeVirt's\n"
-	"MigrationPolicy, KubeVirt and Namespace objects) and prints\n"
-	"\"ok: N policies\"; exits 1 naming the file, the document and the\n"
-	"field at fault.\n\n"
-	"explain loads --policy PATH (default " POLICY_DEFAULT_DIR ";\n"
-	"when that directory does not exist, there are no policies) and tells\n"
-	"which policy applies to a VM with these labels and namespace labels,\n"
-	"why each other one lost, and the effective settings as JSON (--json:\n"
-	"JSON only).  --labels-file reads an object {\"key\": \"value\"} (JSON\n"
-	"or YAML); --namespace-labels-file the same or a kind: Namespace\n"
-	"manifest; --vmi a VirtualMachineInstance or VirtualMachine manifest\n"
-	"(its labels, namespace and spec.evictionStrategy).  The formats are\n"
-	"documented in policies/README.md.\n",
-	cmd_policy_exec,
+	{ NULL, 0, 0, NULL, NULL },
+	"Policy files: check and explain.\n",
+	NULL,
+	NULL,
+	policy_subs,
 };

@@ -3,7 +3,6 @@
  * own, for deployments where a node agent runs the proxy and the engine
  * runs elsewhere.  Runs until SIGINT or SIGTERM.
  */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,27 +34,20 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
+/* qmigrate proxy source and qmigrate proxy target. */
 static int
-cmd_proxy_exec(int argc, char **argv)
+cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 {
-	static const struct option longopts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "to", required_argument, NULL, 't' },
-		{ "tls-dir", required_argument, NULL, 'd' },
-		{ "tls-name", required_argument, NULL, 'n' },
-		{ "tls12", no_argument, NULL, '2' },
-		{ "pin-subject", required_argument, NULL, 'p' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "idle-timeout", required_argument, NULL, 'i' },
-		{ "handshake-timeout", required_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const struct cmd_entry	*me = &cmd_proxy_entry;
-	const char		*listen = NULL, *to = NULL, *dir = NULL;
-	const char		*name = NULL, *pin = NULL, *user = NULL;
+	const char		*listen = args_get(args, "listen");
+	const char		*to = args_get(args, "to");
+	const char		*dir = args_get(args, "tls-dir");
+	const char		*name = args_get(args, "tls-name");
+	const char		*pin = args_get(args, "pin-subject");
+	const char		*user = args_get(args, "user");
 	char			*host = NULL, *port = NULL, *cause = NULL;
-	double			 idle = 0, handshake = 0;
-	int			 ch, tls12 = 0, plain = 0, is_source, rc;
+	double			 idle = args_number(args, "idle-timeout", 0);
+	double			 handshake;
+	int			 tls12 = args_has(args, "tls12"), plain = 0, rc;
 	struct proxy_tls	*tls = NULL;
 	struct proxy_source	*src = NULL;
 	struct proxy_target	*tgt = NULL;
@@ -63,55 +55,7 @@ cmd_proxy_exec(int argc, char **argv)
 	struct ev_loop		*loop;
 	ev_signal		 sigint, sigterm;
 
-	if (argc < 2 || (strcmp(argv[1], "source") != 0 &&
-	    strcmp(argv[1], "target") != 0))
-		return cmd_usage_error(me, "expected source or target");
-	is_source = strcmp(argv[1], "source") == 0;
-	argc--;
-	argv++;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'l':
-			listen = optarg;
-			break;
-		case 't':
-			to = optarg;
-			break;
-		case 'd':
-			dir = optarg;
-			break;
-		case 'n':
-			name = optarg;
-			break;
-		case '2':
-			tls12 = 1;
-			break;
-		case 'p':
-			pin = optarg;
-			break;
-		case 'u':
-			user = optarg;
-			break;
-		case 'i':
-		case 'h':
-			if (parse_seconds(optarg, ch == 'i' ? &idle :
-			    &handshake) != 0)
-				return cmd_usage_error(me, "--%s: expected "
-				    "seconds, got \"%s\"", ch == 'i' ?
-				    "idle-timeout" : "handshake-timeout",
-				    optarg);
-			break;
-		default:
-			return cmd_usage_error(me, "unknown option %s",
-			    argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error(me, "unexpected argument \"%s\"",
-		    argv[optind]);
-	if (listen == NULL || to == NULL)
-		return cmd_usage_error(me, "--listen and --to are required");
+	handshake = args_number(args, "handshake-timeout", 0);
 	if (is_source) {
 		if (strncmp(listen, "unix:", 5) != 0 || listen[5] == '\0')
 			return cmd_usage_error(me, "--listen: expected "
@@ -197,28 +141,77 @@ out:
 	return rc;
 }
 
+static int
+cmd_proxy_source_exec(struct args *args)
+{
+	return cmd_proxy_exec(args, &cmd_proxy_source_entry, 1);
+}
+
+static int
+cmd_proxy_target_exec(struct args *args)
+{
+	return cmd_proxy_exec(args, &cmd_proxy_target_entry, 0);
+}
+
+static const struct args_option proxy_options[] = {
+	{ "listen", ARGS_STRING, "ADDR", ARGS_REQUIRED, 0, 0,
+	    "source: unix:PATH; target: tls:ADDR:PORT", NULL },
+	{ "to", ARGS_STRING, "ADDR", ARGS_REQUIRED, 0, 0,
+	    "source: tls:HOST:PORT; target: unix:PATH", NULL },
+	{ "tls-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	    "ca.pem, cert.pem, key.pem (key mode 0600)", NULL },
+	{ "tls-name", ARGS_STRING, "NAME", 0, 0, 0,
+	    "name the target's certificate must carry (default: HOST of\n"
+	    "--to)", NULL },
+	{ "tls12", ARGS_FLAG, NULL, 0, 0, 0,
+	    "allow TLS 1.2 (default: 1.3 only)", NULL },
+	{ "pin-subject", ARGS_STRING, "S", 0, 0, 0,
+	    "peer certificate subject must be S (RFC 2253, e.g.\n"
+	    "CN=node-b)", NULL },
+	{ "user", ARGS_STRING, "USER", 0, 0, 0,
+	    "drop to USER after opening sockets (root)", NULL },
+	{ "idle-timeout", ARGS_SECONDS, "S", 0, 0, 0,
+	    "close a connection silent for S (60)", NULL },
+	{ "handshake-timeout", ARGS_SECONDS, "S", 0, 0, 0,
+	    "TLS handshake and header deadline (10)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
+const struct cmd_entry cmd_proxy_source_entry = {
+	"proxy source",
+	{ proxy_options, 0, 0, NULL, NULL },
+	"Runs the source side of the TLS migration proxy until SIGINT or\n"
+	"SIGTERM: QEMU migrates to --listen unix:PATH; every connection it\n"
+	"opens goes to the target proxy at --to tls:HOST:PORT over mutual TLS,\n"
+	"with its sequence number.\n",
+	"tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
+	cmd_proxy_source_exec,
+	NULL,
+};
+
+const struct cmd_entry cmd_proxy_target_entry = {
+	"proxy target",
+	{ proxy_options, 0, 0, NULL, NULL },
+	"Runs the target side of the TLS migration proxy until SIGINT or\n"
+	"SIGTERM: accepts authenticated connections on --listen\n"
+	"tls:ADDR:PORT and hands them to QEMU's incoming socket (--to\n"
+	"unix:PATH) in the order the source QEMU opened them.  It serves a\n"
+	"proxy source only: it refuses the offer of migrate --to tls: (no\n"
+	"engine behind it; run incoming there).\n",
+	"tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
+	cmd_proxy_target_exec,
+	NULL,
+};
+
+static const struct cmd_entry *const proxy_subs[] = {
+	&cmd_proxy_source_entry, &cmd_proxy_target_entry, NULL
+};
+
 const struct cmd_entry cmd_proxy_entry = {
 	"proxy",
-	"source|target --listen ADDR --to ADDR [--tls-dir DIR] [options]",
-	"Runs the TLS migration proxy until SIGINT or SIGTERM.\n"
-	"  source --listen unix:PATH --to tls:HOST:PORT\n"
-	"      QEMU migrates to unix:PATH; every connection it opens goes to\n"
-	"      the target proxy over mutual TLS, with its sequence number.\n"
-	"  target --listen tls:ADDR:PORT --to unix:PATH\n"
-	"      accepts authenticated connections and hands them to QEMU's\n"
-	"      incoming socket in the order the source QEMU opened them.\n"
-	"      It serves a proxy source only: it refuses the offer of\n"
-	"      migrate --to tls: (no engine behind it; run incoming there).\n"
-	"options:\n"
-	"  --tls-dir DIR          ca.pem, cert.pem, key.pem (key mode 0600)\n"
-	"  --tls-name NAME        name the target's certificate must carry\n"
-	"                         (default: HOST of --to)\n"
-	"  --tls12                allow TLS 1.2 (default: 1.3 only)\n"
-	"  --pin-subject S        peer certificate subject must be S (RFC 2253,\n"
-	"                         e.g. CN=node-b)\n"
-	"  --user USER            drop to USER after opening sockets (root)\n"
-	"  --idle-timeout S       close a connection silent for S (60)\n"
-	"  --handshake-timeout S  TLS handshake and header deadline (10)\n"
-	"tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
-	cmd_proxy_exec,
+	{ NULL, 0, 0, NULL, NULL },
+	"The TLS migration proxy.\n",
+	NULL,
+	NULL,
+	proxy_subs,
 };

@@ -5,7 +5,6 @@
  * the command (subscribed before sending, so an event QEMU emits before
  * its reply is not missed) as one JSON line.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,64 +56,37 @@ cmd_qmp_shutdown(struct qmp_conn *conn, struct json_object *args,
 }
 
 static int
-cmd_qmp_exec(int argc, char **argv)
+cmd_qmp_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, 'q' },
-		{ "qga", required_argument, NULL, 'g' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "wait-event", required_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char		*path = NULL, *wait_event = NULL;
+	const char		*path, *wait_event, *command;
 	struct cmd_qmp_event	 ev = { 0, NULL };
 	enum qmp_proto		 proto = QMP_PROTO_MONITOR;
-	double			 timeout = 10;
-	struct json_object	*args = NULL, *reply = NULL;
+	double			 timeout = args_number(args, "timeout", 10);
+	struct json_object	*cargs = NULL, *reply = NULL;
 	struct qmp_conn		*conn;
 	struct ev_loop		*loop;
 	char			*cause = NULL;
-	int			 ch, rc;
+	int			 rc;
 
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'q':
-		case 'g':
-			path = optarg;
-			proto = ch == 'q' ? QMP_PROTO_MONITOR : QMP_PROTO_AGENT;
-			break;
-		case 'e':
-			wait_event = optarg;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &timeout) != 0 || timeout == 0)
-				return cmd_usage_error(&cmd_qmp_entry,
-				    "--timeout: expected seconds, got \"%s\"",
-				    optarg);
-			break;
-		default:
-			return cmd_usage_error(&cmd_qmp_entry,
-			    "unknown option %s", argv[optind - 1]);
-		}
+	wait_event = args_get(args, "wait-event");
+	if (args_has(args, "qmp") == args_has(args, "qga"))
+		return cmd_usage_error(&cmd_qmp_entry,
+		    "give --qmp PATH or --qga PATH");
+	if ((path = args_get(args, "qmp")) == NULL) {
+		path = args_get(args, "qga");
+		proto = QMP_PROTO_AGENT;
 	}
-	if (path == NULL)
-		return cmd_usage_error(&cmd_qmp_entry,
-		    "--qmp PATH or --qga PATH is required");
-	if (optind >= argc)
-		return cmd_usage_error(&cmd_qmp_entry, "COMMAND is required");
-	if (argc - optind > 2)
-		return cmd_usage_error(&cmd_qmp_entry,
-		    "unexpected argument \"%s\"", argv[optind + 2]);
-	if (optind + 1 < argc) {
+	command = args->argv[0];
+	if (args->argc == 2) {
 		enum json_tokener_error jerr;
 
-		args = json_tokener_parse_verbose(argv[optind + 1], &jerr);
-		if (args == NULL ||
-		    !json_object_is_type(args, json_type_object)) {
-			json_object_put(args);
+		cargs = json_tokener_parse_verbose(args->argv[1], &jerr);
+		if (cargs == NULL ||
+		    !json_object_is_type(cargs, json_type_object)) {
+			json_object_put(cargs);
 			return cmd_usage_error(&cmd_qmp_entry,
 			    "JSON-ARGS: expected a JSON object, got \"%s\"",
-			    argv[optind + 1]);
+			    args->argv[1]);
 		}
 	}
 
@@ -123,18 +95,18 @@ cmd_qmp_exec(int argc, char **argv)
 	if (conn == NULL) {
 		fprintf(stderr, "qmigrate qmp: %s\n", cause);
 		free(cause);
-		json_object_put(args);
+		json_object_put(cargs);
 		ev_loop_destroy(loop);
 		return QM_EXIT_CONTROL;
 	}
 	if (wait_event != NULL)
 		qmp_subscribe(conn, wait_event, cmd_qmp_event_cb, &ev);
 	if (proto == QMP_PROTO_AGENT &&
-	    strcmp(argv[optind], "guest-shutdown") == 0) {
+	    strcmp(command, "guest-shutdown") == 0) {
 		/* Success is silence: qga_shutdown knows. */
-		reply = cmd_qmp_shutdown(conn, args, timeout, &cause);
-		args = NULL;
-	} else if (qmp_call(conn, argv[optind], args, &reply, timeout,
+		reply = cmd_qmp_shutdown(conn, cargs, timeout, &cause);
+		cargs = NULL;
+	} else if (qmp_call(conn, command, cargs, &reply, timeout,
 	    &cause) != 0)
 		reply = NULL;
 	if (reply == NULL) {
@@ -150,7 +122,7 @@ cmd_qmp_exec(int argc, char **argv)
 			else
 				fprintf(stderr, "qmigrate qmp: %s: no %s event "
 				    "within %g s after %s\n", path, wait_event,
-				    timeout, argv[optind]);
+				    timeout, command);
 			free(cause);
 			rc = QM_EXIT_CONTROL;
 		} else {
@@ -172,15 +144,30 @@ cmd_qmp_exec(int argc, char **argv)
 	return rc;
 }
 
+static const struct args_option qmp_options[] = {
+	{ "qmp", ARGS_STRING, "PATH", 0, 0, 0,
+	    "QEMU's monitor socket", NULL },
+	{ "qga", ARGS_STRING, "PATH", 0, 0, 0,
+	    "or the guest agent's socket", NULL },
+	{ "timeout", ARGS_SECONDS, "S", 0, 0.001, 0,
+	    "for the reply, and for the event after it (10)", NULL },
+	{ "wait-event", ARGS_STRING, "NAME", 0, 0, 0,
+	    "print the event NAME that follows the reply instead", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_qmp_entry = {
 	"qmp",
-	"--qmp PATH | --qga PATH [--timeout S] [--wait-event NAME] COMMAND "
-	    "[JSON-ARGS]",
+	{ qmp_options, 1, 2, "COMMAND [JSON-ARGS]",
+	    "--qmp PATH | --qga PATH [--timeout S] [--wait-event NAME] COMMAND "
+	    "[JSON-ARGS]" },
 	"Runs one command on QEMU's QMP monitor (--qmp) or on the guest agent\n"
 	"(--qga) and prints the reply as JSON.  With --wait-event NAME, waits\n"
 	"up to --timeout seconds after the reply for the event NAME and prints\n"
 	"it instead, as one line: {\"event\": NAME, \"data\": {...},\n"
-	"\"timestamp\": SECONDS.MICROSECONDS}.  Exits 3 when the peer cannot be\n"
-	"reached, answers with an error, or the event does not come.\n",
+	"\"timestamp\": SECONDS.MICROSECONDS}.\n",
+	"Exits 3 when the peer cannot be reached, answers with an error, or the\n"
+	"event does not come.\n",
 	cmd_qmp_exec,
+	NULL,
 };

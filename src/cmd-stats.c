@@ -25,7 +25,6 @@
  * {"available": false, "reason"}.  It runs the exporter's collector once
  * (exporter-collect.c), so stats and the metrics always agree.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,56 +405,24 @@ deadline_cb(struct ev_loop *loop, ev_timer *t, int revents)
 }
 
 static int
-cmd_stats_exec(int argc, char **argv)
+cmd_stats_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, 'q' },
-		{ "qga", required_argument, NULL, 'g' },
-		{ "status-file", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct exporter_vm_spec		 spec;
 	struct vm_collector		*c;
 	const struct vm_snapshot	*s;
 	struct ev_loop			*loop;
 	ev_timer			 deadline;
 	json_object			*doc;
-	double				 timeout = STATS_DEFAULT_TIMEOUT;
-	int				 ch, rc;
+	double				 timeout;
+	int				 rc;
 
 	memset(&spec, 0, sizeof spec);
 	spec.name = "vm";
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'q':
-			spec.qmp = optarg;
-			break;
-		case 'g':
-			spec.qga = optarg;
-			break;
-		case 's':
-			spec.status = optarg;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &timeout) != 0 ||
-			    timeout < 0.1)
-				return cmd_usage_error(&cmd_stats_entry,
-				    "--timeout: expected seconds (0.1 or "
-				    "more), got \"%s\"", optarg);
-			break;
-		default:
-			return cmd_usage_error(&cmd_stats_entry,
-			    "unknown option %s", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error(&cmd_stats_entry,
-		    "unexpected argument \"%s\"", argv[optind]);
-	if (spec.qmp == NULL)
-		return cmd_usage_error(&cmd_stats_entry,
-		    "--qmp PATH is required");
+	/* Borrowed from argv: spec is never freed. */
+	spec.qmp = (char *)args_get(args, "qmp");
+	spec.qga = (char *)args_get(args, "qga");
+	spec.status = (char *)args_get(args, "status-file");
+	timeout = args_number(args, "timeout", STATS_DEFAULT_TIMEOUT);
 
 	loop = ev_loop_new(EVFLAG_AUTO);
 	srandom((unsigned)getpid() ^ (unsigned)ev_time());
@@ -487,9 +454,21 @@ cmd_stats_exec(int argc, char **argv)
 	return rc;
 }
 
+static const struct args_option stats_options[] = {
+	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
+	    "QEMU's monitor socket", NULL },
+	{ "qga", ARGS_STRING, "PATH", 0, 0, 0,
+	    "the guest agent's socket", NULL },
+	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
+	    "the migration's status document", NULL },
+	{ "timeout", ARGS_SECONDS, "S", 0, 0.1, 0,
+	    "for QEMU's monitor and for the agent, each (5)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_stats_entry = {
 	"stats",
-	"--qmp PATH [--qga PATH] [--status-file F] [--timeout S]",
+	{ stats_options, 0, 0, NULL, NULL },
 	"Prints one JSON document about a VM, joined per value: each value is\n"
 	"{\"value\": ..., \"source\": ...} with the source that gave it: \"qemu\"\n"
 	"(the monitor at --qmp: run state, vCPUs, memory, balloon, drives,\n"
@@ -499,10 +478,9 @@ const struct cmd_entry cmd_stats_entry = {
 	"\"status-file\" (the migration's status document F).  Interfaces are\n"
 	"merged by MAC between QEMU and the agent, each with its infoSource.\n"
 	"\"sources\" says which answered; a part that did not is\n"
-	"{\"available\": false, \"reason\": \"...\"}.  QEMU's monitor and the\n"
-	"agent each have --timeout seconds (default 5).\n"
-	"\n"
+	"{\"available\": false, \"reason\": \"...\"}.\n",
 	"Exit status: 0 when QEMU answered (whatever the agent did), 1 usage,\n"
 	"3 when QEMU's monitor did not answer (the document is still printed).\n",
 	cmd_stats_exec,
+	NULL,
 };

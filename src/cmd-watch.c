@@ -16,7 +16,6 @@
  */
 #include <sys/ioctl.h>
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,45 +346,15 @@ on_winch(struct ev_loop *loop, ev_signal *s, int revents)
 }
 
 static int
-cmd_watch_exec(int argc, char **argv)
+cmd_watch_exec(struct args *args)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, 'q' },
-		{ "status-file", required_argument, NULL, 's' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct watch	 w;
-	const char	*qmp_path = NULL;
-	double		 interval = 1;
+	const char	*qmp_path = args_get(args, "qmp");
+	double		 interval = args_number(args, "interval", 1);
 	char		*cause = NULL;
-	int		 ch;
 
 	memset(&w, 0, sizeof w);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'q':
-			qmp_path = optarg;
-			break;
-		case 's':
-			w.status_file = optarg;
-			break;
-		case 'i':
-			if (parse_seconds(optarg, &interval) != 0 ||
-			    interval < 0.1)
-				return cmd_usage_error(&cmd_watch_entry,
-				    "--interval: expected seconds (0.1 or "
-				    "more), got \"%s\"", optarg);
-			break;
-		default:
-			return cmd_usage_error(&cmd_watch_entry,
-			    "unknown option %s", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error(&cmd_watch_entry,
-		    "unexpected argument \"%s\"", argv[optind]);
+	w.status_file = args_get(args, "status-file");
 	if (qmp_path == NULL && w.status_file == NULL)
 		return cmd_usage_error(&cmd_watch_entry,
 		    "give --qmp PATH, --status-file F or both");
@@ -421,23 +390,32 @@ cmd_watch_exec(int argc, char **argv)
 	return w.rc;
 }
 
+static const struct args_option watch_options[] = {
+	{ "qmp", ARGS_STRING, "PATH", 0, 0, 0,
+	    "a QEMU monitor of its own (the one qmigrate migrate holds\n"
+	    "serves no second client)", NULL },
+	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
+	    "the status document of the qmigrate that drives it", NULL },
+	{ "interval", ARGS_SECONDS, "S", 0, 0.1, 0,
+	    "refresh every S seconds (1)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
 const struct cmd_entry cmd_watch_entry = {
 	"watch",
-	"[--qmp PATH] [--status-file F] [--interval S]",
+	{ watch_options, 0, 0, NULL, NULL },
 	"Shows a migration in progress: phase, mode, a progress bar,\n"
 	"remaining data, bandwidth, dirty rate, expected downtime, throttle\n"
-	"and the controller's decisions, every --interval seconds (default 1)\n"
-	"from query-migrate on --qmp PATH (a monitor of its own: the one\n"
-	"`qmigrate migrate` holds serves no second client) and the status\n"
-	"document F of the qmigrate that drives the migration.  The rates are\n"
-	"the controller's (the document's), QEMU's instantaneous ones only\n"
-	"without F.  Redrawn in place in a terminal (each line cut to its\n"
-	"width, redrawn whole when it is resized); one line per refresh (and\n"
-	"per new decision) otherwise.  Ends when the migration completes or\n"
-	"fails.\n"
-	"\n"
+	"and the controller's decisions, every --interval seconds from\n"
+	"query-migrate on --qmp PATH and the status document F of the qmigrate\n"
+	"that drives the migration.  The rates are the controller's (the\n"
+	"document's), QEMU's instantaneous ones only without F.  Redrawn in\n"
+	"place in a terminal (each line cut to its width, redrawn whole when\n"
+	"it is resized); one line per refresh (and per new decision)\n"
+	"otherwise.  Ends when the migration completes or fails.\n",
 	"Exit status: 0 completed, the status document's exitCode (else 4)\n"
 	"when it failed or was handed over, 3 QEMU's monitor lost (without\n"
 	"--status-file), 130 interrupted.\n",
 	cmd_watch_exec,
+	NULL,
 };

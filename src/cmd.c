@@ -4,6 +4,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -54,8 +55,8 @@ cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 	return QM_EXIT_USAGE;
 }
 
-int
-cmd_wants_help(int argc, char **argv)
+static int
+wants_help(int argc, char **argv)
 {
 	int i;
 
@@ -69,11 +70,139 @@ cmd_wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* "  qmigrate NAME USAGE" lines of cmd (each subcommand's, if any). */
 void
+cmd_print_usage(FILE *f, const struct cmd_entry *cmd)
+{
+	const struct cmd_entry *const	*sub;
+	char				*usage;
+
+	if (cmd->subs != NULL) {
+		for (sub = cmd->subs; *sub != NULL; sub++)
+			cmd_print_usage(f, *sub);
+		return;
+	}
+	usage = args_usage(&cmd->args, 0);
+	fprintf(f, "  %-15s %s\n", cmd->name, usage);
+	free(usage);
+}
+
+/*
+ * Prints a usage line after the command's name (the cursor at column at),
+ * wrapped before column 80 between its words, an option and its value
+ * kept together.
+ */
+static void
+print_usage_line(const char *usage, int at)
+{
+	const char	*p = usage, *end;
+	int		 len, indent = at > 40 ? 8 : at + 1;
+
+	while (*p != '\0') {
+		/*
+		 * A word: "[...]" whole, or an option with the VALUE after
+		 * it, so neither is cut in two.
+		 */
+		end = p;
+		if (*p == '[' && strchr(p, ']') != NULL)
+			end = strchr(p, ']');
+		for (; *end != '\0' && *end != ' '; end++)
+			;
+		if (strncmp(p, "--", 2) == 0 && end[0] == ' ' &&
+		    end[1] != '-' && end[1] != '[' && end[1] != '|')
+			for (end++; *end != '\0' && *end != ' '; end++)
+				;
+		len = (int)(end - p);
+		if (at + 1 + len > 79) {
+			printf("\n%*s", indent - 1, "");
+			at = indent - 1;
+		}
+		printf(" %.*s", len, p);
+		at += len + 1;
+		p = *end == ' ' ? end + 1 : end;
+	}
+	printf("\n");
+}
+
+/* COMMAND --help: usage, what it does, its options, then the footer. */
+static void
 cmd_print_help(const struct cmd_entry *cmd)
 {
-	printf("usage: qmigrate %s %s\n\n%s", cmd->name, cmd->usage,
-	    cmd->help);
+	const struct cmd_entry *const	*sub;
+	char				*usage;
+
+	if (cmd->subs != NULL) {
+		for (sub = cmd->subs; *sub != NULL; sub++) {
+			cmd_print_help(*sub);
+			if (sub[1] != NULL)
+				printf("\n");
+		}
+		return;
+	}
+	usage = args_usage(&cmd->args, 1);
+	printf("usage: qmigrate %s", cmd->name);
+	print_usage_line(usage, 16 + (int)strlen(cmd->name));
+	printf("\n%s", cmd->help);
+	free(usage);
+	if (cmd->args.options != NULL && cmd->args.options[0].name != NULL) {
+		printf("\noptions:\n");
+		args_print_options(stdout, &cmd->args);
+	}
+	if (cmd->footer != NULL)
+		printf("\n%s", cmd->footer);
+}
+
+/*
+ * Runs cmd on argv (argv[0] its name): --help, or its options parsed by
+ * its table and handed to its exec; a command with subcommands passes on
+ * to the one argv[1] names.  Returns the exit status.
+ */
+int
+cmd_run(const struct cmd_entry *cmd, int argc, char **argv)
+{
+	const struct cmd_entry *const	*sub;
+	struct args			*args;
+	char				*cause = NULL, *names = NULL, *joined;
+	size_t				 n;
+	int				 rc;
+
+	if (cmd->subs != NULL) {
+		n = strlen(cmd->name);
+		for (sub = cmd->subs; argc > 1 && *sub != NULL; sub++)
+			if (strcmp((*sub)->name + n + 1, argv[1]) == 0)
+				return cmd_run(*sub, argc - 1, argv + 1);
+		if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+		    strcmp(argv[1], "-h") == 0)) {
+			cmd_print_help(cmd);
+			return QM_EXIT_OK;
+		}
+		for (sub = cmd->subs; *sub != NULL; sub++) {
+			xasprintf(&joined, "%s%s%s", names != NULL ? names : "",
+			    names == NULL ? "" : sub[1] == NULL ? " or " : ", ",
+			    (*sub)->name + n + 1);
+			free(names);
+			names = joined;
+		}
+		if (argc > 1)
+			rc = cmd_usage_error(cmd, "unknown subcommand \"%s\": "
+			    "expected %s", argv[1], names);
+		else
+			rc = cmd_usage_error(cmd, "%s is required", names);
+		free(names);
+		return rc;
+	}
+	if (wants_help(argc, argv)) {
+		cmd_print_help(cmd);
+		return QM_EXIT_OK;
+	}
+	if ((args = args_parse(&cmd->args, argc, argv, &cause)) == NULL) {
+		rc = cmd_usage_error(cmd, "%s", cause);
+		free(cause);
+		return rc;
+	}
+	rc = cmd->exec(args);
+	args_free(args);
+	return rc;
 }
 
 /*

@@ -1,7 +1,7 @@
 # The qmigrate command.  One variable per area so that areas do not collide.
 bin_PROGRAMS += qmigrate
 
-src_core = src/qmigrate.h src/cmd.c src/log.c src/xmalloc.c src/json-get.c \
+src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/xmalloc.c src/json-get.c \
 	src/privs.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
@@ -39,6 +39,12 @@ libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
 qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
 	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(YAML_LIBS) $(EV_LIBS) -lm
 qmigrate_LDADD = $(qmigrate_libs)
+
+# The option tables and their parser (args.c).
+unit_tests += tests/unit/test-args
+tests_unit_test_args_SOURCES = tests/unit/test-args.c
+tests_unit_test_args_LDADD = $(unit_ldadd)
+tests_unit_test_args_CFLAGS = $(unit_cflags)
 
 # Migration driver tests.
 unit_tests += tests/unit/test-ctl

@@ -1,7 +1,6 @@
 /*
  * main.c: global options, then hand over to the subcommand.
  */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,7 @@ usage(FILE *f)
 	    "       qmigrate --version | --help\n\n"
 	    "Live migration of QEMU guests over QMP.\n\ncommands:\n");
 	for (c = cmd_table; *c != NULL; c++)
-		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->usage);
+		cmd_print_usage(f, *c);
 	fprintf(f, "\nqmigrate COMMAND --help describes each command.\n");
 }
 
@@ -65,10 +64,5 @@ main(int argc, char **argv)
 		    "(see qmigrate --help)\n", argv[i]);
 		return QM_EXIT_USAGE;
 	}
-	if (cmd_wants_help(argc - i, argv + i)) {
-		cmd_print_help(cmd);
-		return QM_EXIT_OK;
-	}
-	optind = 1;
-	return cmd->exec(argc - i, argv + i);
+	return cmd_run(cmd, argc - i, argv + i);
 }

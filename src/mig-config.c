@@ -3,7 +3,6 @@
  * share, and the effective migration settings: the policy that selects
  * this VM by its labels, or KubeVirt's defaults.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,161 +11,76 @@
 
 #include "qmigrate.h"
 
-enum {
-	OPT_QMP = 256, OPT_TO, OPT_LISTEN, OPT_POLICY, OPT_LABEL,
-	OPT_LABELS_FILE, OPT_STATUS_FILE, OPT_EVENTS, OPT_KEEP_PAUSED,
-	OPT_TIMEOUT, OPT_RECOVER_TIMEOUT, OPT_TLS_DIR, OPT_TLS_NAME,
-	OPT_TLS12, OPT_CONVERGENCE, OPT_SLOT_DIR, OPT_MAX_PARALLEL,
-	OPT_NBD, OPT_NS_LABEL, OPT_NS_LABELS_FILE, OPT_VMI,
+/* The options migrate and incoming share (their tables include these). */
+const struct args_option mig_common_options[] = {
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory (default: KubeVirt's defaults):\n"
+	    "qmigrate's JSON policies, KubeVirt's MigrationPolicy, KubeVirt\n"
+	    "and Namespace objects (policies/README.md)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
+	    "the status document, rewritten atomically", NULL },
+	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
+	    "one JSON line on stdout per change and sample", NULL },
+	{ "recover-timeout", ARGS_SECONDS, "S", 0, 0, 0,
+	    "how long to recover a broken post-copy (120)", NULL },
+	{ "tls-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	    "ca.pem, cert.pem, key.pem for tls: URIs", NULL },
+	{ "tls-name", ARGS_STRING, "N", 0, 0, 0,
+	    "the name the peer's certificate must carry", NULL },
+	{ "tls12", ARGS_FLAG, NULL, 0, 0, 0,
+	    "allow TLS 1.2 (default: 1.3 only)", NULL },
+	{ "convergence", ARGS_STRING, "C", 0, 0, 0,
+	    "adaptive (default) or kubevirt: overrides the policy", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
 };
 
 /*
- * Parses argv into *o.  Returns 0, or the exit status of a usage error
- * (already reported in one line).
+ * Fills *o from the options of migrate (source) or incoming.  Returns 0,
+ * or the exit status of a usage error (already reported in one line).
  */
 int
-mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
+mig_options_from_args(struct args *args, const struct cmd_entry *cmd,
     struct mig_options *o, int source)
 {
-	static const struct option longopts[] = {
-		{ "qmp", required_argument, NULL, OPT_QMP },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "labels-file", required_argument, NULL, OPT_LABELS_FILE },
-		{ "namespace-label", required_argument, NULL, OPT_NS_LABEL },
-		{ "namespace-labels-file", required_argument, NULL,
-		    OPT_NS_LABELS_FILE },
-		{ "vmi", required_argument, NULL, OPT_VMI },
-		{ "status-file", required_argument, NULL, OPT_STATUS_FILE },
-		{ "events", no_argument, NULL, OPT_EVENTS },
-		{ "keep-paused", no_argument, NULL, OPT_KEEP_PAUSED },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "recover-timeout", required_argument, NULL,
-		    OPT_RECOVER_TIMEOUT },
-		{ "tls-dir", required_argument, NULL, OPT_TLS_DIR },
-		{ "tls-name", required_argument, NULL, OPT_TLS_NAME },
-		{ "tls12", no_argument, NULL, OPT_TLS12 },
-		{ "convergence", required_argument, NULL, OPT_CONVERGENCE },
-		{ "slot-dir", required_argument, NULL, OPT_SLOT_DIR },
-		{ "max-parallel", required_argument, NULL, OPT_MAX_PARALLEL },
-		{ "nbd", required_argument, NULL, OPT_NBD },
-		{ NULL, 0, NULL, 0 }
-	};
+	const char	*s;
 	char		*cause = NULL;
-	uint64_t	 n;
-	int		 ch, rc, longindex;
+	int		 rc;
 
 	memset(o, 0, sizeof *o);
-	o->timeout = source ? 0 : 900;	/* KubeVirt's catch-all: 15 min */
-	o->recover_timeout = 120;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+", longopts, &longindex)) != -1) {
-		switch (ch) {
-		case OPT_QMP:
-			o->qmp_path = optarg;
-			break;
-		case OPT_TO:
-		case OPT_LISTEN:
-			if ((ch == OPT_TO) != source)
-				goto unknown;
-			o->uri = optarg;
-			break;
-		case OPT_POLICY:
-			o->policy_path = optarg;
-			break;
-		case OPT_LABEL:
-		case OPT_LABELS_FILE:
-		case OPT_NS_LABEL:
-		case OPT_NS_LABELS_FILE:
-		case OPT_VMI:
-			if (vm_ident_option(&o->vm, longopts[longindex].name,
-			    optarg, &cause) != 0)
-				goto bad;
-			break;
-		case OPT_STATUS_FILE:
-			o->status_file = optarg;
-			break;
-		case OPT_EVENTS:
-			o->events = 1;
-			break;
-		case OPT_KEEP_PAUSED:
-			if (source)
-				goto unknown;
-			o->keep_paused = 1;
-			break;
-		case OPT_TIMEOUT:
-		case OPT_RECOVER_TIMEOUT:
-			if (parse_seconds(optarg, ch == OPT_TIMEOUT ?
-			    &o->timeout : &o->recover_timeout) != 0) {
-				xasprintf(&cause, "--%s: expected seconds, got "
-				    "\"%s\"", ch == OPT_TIMEOUT ? "timeout" :
-				    "recover-timeout", optarg);
-				goto bad;
-			}
-			break;
-		case OPT_TLS_DIR:
-			o->tls_dir = optarg;
-			break;
-		case OPT_TLS_NAME:
-			o->tls_name = optarg;
-			break;
-		case OPT_TLS12:
-			o->tls12 = 1;
-			break;
-		case OPT_CONVERGENCE:
-			o->convergence_set = 1;
-			if (strcmp(optarg, "adaptive") == 0)
-				o->convergence = CTL_ADAPTIVE;
-			else if (strcmp(optarg, "kubevirt") == 0)
-				o->convergence = CTL_KUBEVIRT;
-			else {
-				xasprintf(&cause, "--convergence: expected "
-				    "adaptive or kubevirt, got \"%s\"", optarg);
-				goto bad;
-			}
-			break;
-		case OPT_SLOT_DIR:
-			if (!source)
-				goto unknown;
-			o->slot_dir = optarg;
-			break;
-		case OPT_MAX_PARALLEL:
-			if (!source)
-				goto unknown;
-			if (parse_u64(optarg, &n) != 0 || n < 1 ||
-			    n > SLOT_MAX) {
-				xasprintf(&cause, "--max-parallel: expected 1 "
-				    "to %d, got \"%s\"", SLOT_MAX, optarg);
-				goto bad;
-			}
-			o->max_parallel = (int)n;
-			break;
-		case OPT_NBD:
-			o->nbd = optarg;
-			break;
-		default:
-			goto unknown;
+	o->qmp_path = args_get(args, "qmp");
+	o->uri = args_get(args, source ? "to" : "listen");
+	o->policy_path = args_get(args, "policy");
+	o->status_file = args_get(args, "status-file");
+	o->events = args_has(args, "events");
+	o->keep_paused = args_has(args, "keep-paused");
+	/* KubeVirt's catch-all for a target: 15 min. */
+	o->timeout = args_number(args, "timeout", source ? 0 : 900);
+	o->recover_timeout = args_number(args, "recover-timeout", 120);
+	o->tls_dir = args_get(args, "tls-dir");
+	o->tls_name = args_get(args, "tls-name");
+	o->tls12 = args_has(args, "tls12");
+	o->slot_dir = args_get(args, "slot-dir");
+	o->max_parallel = (int)args_number(args, "max-parallel", 0);
+	o->nbd = args_get(args, "nbd");
+	if (vm_ident_from_args(&o->vm, args, &cause) != 0)
+		goto bad;
+	if ((s = args_get(args, "convergence")) != NULL) {
+		o->convergence_set = 1;
+		if (strcmp(s, "adaptive") == 0)
+			o->convergence = CTL_ADAPTIVE;
+		else if (strcmp(s, "kubevirt") == 0)
+			o->convergence = CTL_KUBEVIRT;
+		else {
+			xasprintf(&cause, "--convergence: expected adaptive or "
+			    "kubevirt, got \"%s\"", s);
+			goto bad;
 		}
 	}
 	if (o->max_parallel != 0 && o->slot_dir == NULL)
 		o->slot_dir = SLOT_DEFAULT_DIR;
 	if (o->slot_dir != NULL && o->max_parallel == 0)
 		o->max_parallel = SLOT_DEFAULT_MAX;
-	if (optind < argc) {
-		xasprintf(&cause, "unexpected argument \"%s\"", argv[optind]);
-		goto bad;
-	}
-	if (o->qmp_path == NULL) {
-		cause = xstrdup("--qmp PATH is required");
-		goto bad;
-	}
-	if (o->uri == NULL) {
-		cause = xstrdup(source ? "--to URI is required" :
-		    "--listen URI is required");
-		goto bad;
-	}
 	if (strncmp(o->uri, "unix:", 5) != 0 &&
 	    strncmp(o->uri, "tcp:", 4) != 0 &&
 	    strncmp(o->uri, "tls:", 4) != 0) {
@@ -177,8 +91,6 @@ mig_options_parse(int argc, char **argv, const struct cmd_entry *cmd,
 	}
 	return 0;
 
-unknown:
-	xasprintf(&cause, "unknown option %s", argv[optind - 1]);
 bad:
 	rc = cmd_usage_error(cmd, "%s", cause);
 	free(cause);

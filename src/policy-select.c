@@ -668,6 +668,52 @@ vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
 	return rc;
 }
 
+/* The options that say what a VM is: every command that selects a policy. */
+const struct args_option vm_ident_options[] = {
+	{ "label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
+	    "a label of the VM (its VMI's metadata.labels)", NULL },
+	{ "labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
+	    "the VM's labels: an object of strings, JSON or YAML", NULL },
+	{ "namespace-label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
+	    "a label of the VM's namespace (for namespaceSelector)", NULL },
+	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
+	    "its namespace's labels: an object, or a kind: Namespace\n"
+	    "manifest", NULL },
+	{ "vmi", ARGS_STRING, "FILE", 0, 0, 0,
+	    "a VirtualMachineInstance or VirtualMachine manifest: its\n"
+	    "labels, namespace and spec.evictionStrategy (without\n"
+	    "namespace labels, its namespace's are those of the Namespace\n"
+	    "manifest of that name among the policies)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
+/*
+ * Fills vm from the options of vm_ident_options' names given in args, in
+ * command-line order.  Returns 0, or -1 with *cause.
+ */
+int
+vm_ident_from_args(struct vm_ident *vm, const struct args *args,
+    char **cause)
+{
+	const struct args_option	*o;
+	size_t				 i;
+
+	memset(vm, 0, sizeof *vm);
+	for (i = 0; i < args->n; i++) {
+		for (o = vm_ident_options; o->name != NULL; o++)
+			if (strcmp(args->values[i].opt->name, o->name) == 0)
+				break;
+		if (o->name == NULL)
+			continue;
+		if (vm_ident_option(vm, o->name, args->values[i].value,
+		    cause) != 0) {
+			vm_ident_free(vm);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void
 vm_ident_free(struct vm_ident *vm)
 {

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct ev_loop;
 struct json_object;
@@ -29,12 +30,62 @@ enum qm_exit {
 					   controller: the VM still runs here */
 };
 
-/* A subcommand: src/cmd-*.c each export one, src/cmd.c lists them. */
+/*
+ * A command's options, declared in its cmd_entry and parsed once by
+ * args_parse() (args.c); --help comes from the same table.
+ */
+enum args_type {
+	ARGS_FLAG,	/* no value */
+	ARGS_STRING,
+	ARGS_SECONDS,	/* parse_seconds(), at least min */
+	ARGS_COUNT,	/* an integer from min to max */
+};
+#define ARGS_REQUIRED	0x1
+#define ARGS_REPEAT	0x2	/* may be given more than once */
+
+struct args_option {
+	const char		 *name;		/* --name */
+	enum args_type		  type;
+	const char		 *value;	/* its value in usage: "PATH" */
+	int			  flags;	/* ARGS_REQUIRED, ARGS_REPEAT */
+	double			  min, max;	/* ARGS_SECONDS, ARGS_COUNT */
+	const char		 *help;		/* its lines in --help */
+	const struct args_option *include;	/* a shared group instead */
+};
+
+struct args_spec {
+	const struct args_option *options;	/* ends with an empty entry */
+	int			  lower, upper;	/* arguments; upper -1: any */
+	const char		 *arguments;	/* their names in usage */
+	const char		 *usage;	/* overrides the generated line */
+};
+
+/* One option given, in command-line order; value points into argv. */
+struct args_value {
+	const struct args_option *opt;
+	const char		 *value;	/* NULL for a flag */
+	double			  number;	/* seconds or count */
+};
+
+struct args {
+	struct args_value	*values;
+	size_t			 n;
+	int			 argc;		/* the arguments after the */
+	char			**argv;		/* options */
+};
+
+/*
+ * A command: src/cmd-*.c each export one, src/cmd.c lists them.  A command
+ * with subcommands (policy check, proxy source) lists them in subs; each
+ * is an entry of its own, named with its parent's name.
+ */
 struct cmd_entry {
-	const char *name;
-	const char *usage;	/* one line: flags after the command name */
-	const char *help;	/* a few lines for COMMAND --help */
-	int (*exec)(int argc, char **argv);	/* argv[0] is the command name */
+	const char		 *name;
+	struct args_spec	  args;
+	const char		 *help;		/* what it does, for --help */
+	const char		 *footer;	/* after the options, or NULL */
+	int			(*exec)(struct args *);
+	const struct cmd_entry *const *subs;	/* NULL-terminated, or NULL */
 };
 
 /* Convergence controllers a policy can ask for. */
@@ -483,7 +534,8 @@ struct mig_options {
 	struct json_object *eviction;	/* evict's record for the status */
 	const char	*nbd;		/* --nbd: disks' NBD address, or NULL */
 };
-int	 mig_options_parse(int argc, char **argv, const struct cmd_entry *,
+extern const struct args_option mig_common_options[];
+int	 mig_options_from_args(struct args *, const struct cmd_entry *,
 	    struct mig_options *, int source);
 void	 mig_options_free(struct mig_options *);
 int	 mig_settings_resolve(const struct mig_options *,
@@ -635,6 +687,16 @@ int	 xasprintf(char **ret, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 xvasprintf(char **ret, const char *fmt, va_list ap);
 
+/* args.c */
+struct args *args_parse(const struct args_spec *, int argc, char **argv,
+	    char **cause);
+void	 args_free(struct args *);
+int	 args_has(const struct args *, const char *name);
+const char *args_get(const struct args *, const char *name);
+double	 args_number(const struct args *, const char *name, double dflt);
+char	*args_usage(const struct args_spec *, int all);
+void	 args_print_options(FILE *, const struct args_spec *);
+
 /* cmd.c */
 struct cmd_answer {
 	int			 done;
@@ -648,15 +710,19 @@ extern const struct cmd_entry *cmd_table[];
 const struct cmd_entry *cmd_find(const char *name);
 int	 cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-int	 cmd_wants_help(int argc, char **argv);
-void	 cmd_print_help(const struct cmd_entry *cmd);
+int	 cmd_run(const struct cmd_entry *, int argc, char **argv);
+void	 cmd_print_usage(FILE *, const struct cmd_entry *);
 
 /* cmd-*.c: one entry each, listed in cmd.c */
 extern const struct cmd_entry cmd_policy_entry;
+extern const struct cmd_entry cmd_policy_check_entry;
+extern const struct cmd_entry cmd_policy_explain_entry;
 extern const struct cmd_entry cmd_abort_entry;
 extern const struct cmd_entry cmd_incoming_entry;
 extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_proxy_entry;
+extern const struct cmd_entry cmd_proxy_source_entry;
+extern const struct cmd_entry cmd_proxy_target_entry;
 extern const struct cmd_entry cmd_guest_entry;
 extern const struct cmd_entry cmd_qmp_entry;
 extern const struct cmd_entry cmd_check_entry;
@@ -721,6 +787,9 @@ void	 labels_free(struct label *labels, size_t n);
 struct json_object *labels_to_json(const struct label *, size_t n);
 int	 vm_ident_option(struct vm_ident *, const char *option,
 	    const char *arg, char **cause);
+extern const struct args_option vm_ident_options[];
+int	 vm_ident_from_args(struct vm_ident *, const struct args *,
+	    char **cause);
 void	 vm_ident_free(struct vm_ident *);
 
 /* yaml-read.c */

@@ -64,7 +64,7 @@ expect_err "unknown subcommand"
 run 1 policy explain --policy "$top_srcdir/policies" --label app
 expect_err "label \"app\": expected KEY=VALUE"
 # The same --label parsing serves migrate, check and evict.
-for c in "migrate --to unix:$tmp/none" check evict; do
+for c in "migrate --to unix:$tmp/none" check "evict --to unix:$tmp/none"; do
 	# shellcheck disable=SC2086 # c is a command and its flags
 	run 1 $c --qmp "$tmp/none.qmp" --label app
 	expect_err "label \"app\": expected KEY=VALUE"

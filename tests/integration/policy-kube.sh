@@ -267,16 +267,19 @@ run 1 policy check "$tmp/bad"
 one_line_err "policy $tmp/bad/two.yaml: line 2, column 4: YAML aliases (*x) are not supported"
 
 # The flags reach every command that selects a policy.
-for c in "migrate --to unix:$tmp/none" "evict --to unix:$tmp/none" check dirty-rate \
+for c in "migrate --to unix:$tmp/none --qmp $tmp/none.qmp" \
+    "incoming --listen unix:$tmp/none --qmp $tmp/none.qmp" \
+    "evict --to unix:$tmp/none --qmp $tmp/none.qmp" \
+    "check --qmp $tmp/none.qmp" "dirty-rate --qmp $tmp/none.qmp" \
     "policy explain"; do
 	# shellcheck disable=SC2086 # c is a command and its flags
-	run 1 $c --vmi "$tmp/missing.yaml" --qmp "$tmp/none.qmp"
+	run 1 $c --vmi "$tmp/missing.yaml"
 	expect_err "vmi $tmp/missing.yaml: No such file or directory"
 	# shellcheck disable=SC2086
-	run 1 $c --namespace-label priority --qmp "$tmp/none.qmp"
+	run 1 $c --namespace-label priority
 	expect_err "label \"priority\": expected KEY=VALUE"
 	# shellcheck disable=SC2086
-	run 1 $c --namespace-labels-file "$tmp/bad/two.yaml" --qmp "$tmp/none.qmp"
+	run 1 $c --namespace-labels-file "$tmp/bad/two.yaml"
 	expect_err "namespace labels $tmp/bad/two.yaml: line 2, column 4: YAML aliases (*x) are not supported"
 done
 run 1 drain --inventory "$tmp/none.json" --namespace-label priority
