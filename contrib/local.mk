@@ -1,13 +1,31 @@
 # The operator's kit (observability area): man page, bash completion, the
 # exporter's systemd unit, Kubernetes examples and Prometheus alerts.
+# make install puts each where its users look for it; the examples go to
+# $(docdir)/examples (Debian: /usr/share/doc/qmigrate/examples).
 dist_man1_MANS = contrib/qmigrate.1
 bashcompletiondir = $(datadir)/bash-completion/completions
-EXTRA_DIST += contrib/qmigrate.bash-completion \
-	contrib/qmigrate-exporter.service contrib/prometheus-alerts.yml \
-	contrib/prometheus-alerts.test.yml \
-	contrib/kubernetes/README.md contrib/kubernetes/policies-configmap.yaml \
+
+examplesdir = $(docdir)/examples
+dist_examples_DATA = contrib/prometheus-alerts.yml
+dist_examples_SCRIPTS = contrib/make-certs.sh
+kubernetesexamplesdir = $(examplesdir)/kubernetes
+dist_kubernetesexamples_DATA = contrib/kubernetes/README.md \
+	contrib/kubernetes/policies-configmap.yaml \
 	contrib/kubernetes/node-agent-daemonset.yaml \
 	contrib/kubernetes/launcher-pod.yaml
+dist_doc_DATA = README.md
+
+# The unit names the installed binary: @bindir@ is filled in at make time,
+# where it is fully expanded.
+systemdsystemunit_DATA = contrib/qmigrate-exporter.service
+CLEANFILES += contrib/qmigrate-exporter.service
+EXTRA_DIST += contrib/qmigrate.bash-completion \
+	contrib/qmigrate-exporter.service.in contrib/prometheus-alerts.test.yml
+contrib/qmigrate-exporter.service: $(srcdir)/contrib/qmigrate-exporter.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) contrib && \
+	sed -e 's|@bindir[@]|$(bindir)|g' \
+		$(srcdir)/contrib/qmigrate-exporter.service.in >$@.tmp && \
+	mv $@.tmp $@
 
 # bash-completion loads completions/NAME for the command NAME.
 install-data-local: install-bash-completion

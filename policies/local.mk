@@ -7,7 +7,11 @@ policy_examples += policies/kubevirt/kubevirt.yaml \
 	policies/kubevirt/namespaces.yaml policies/kubevirt/database.yaml \
 	policies/kubevirt/gpu.yaml policies/kubevirt/batch.yaml \
 	policies/vmi/database.yaml
-EXTRA_DIST += policies/README.md $(policy_examples)
+# Installed with their reference under $(docdir)/examples/policies, the
+# same tree as here: `qmigrate policy check policies` and the README's
+# commands work there as they are.
+policyexamplesdir = $(docdir)/examples
+nobase_dist_policyexamples_DATA = policies/README.md $(policy_examples)
 
 unit_tests += tests/unit/test-policy
 tests_unit_test_policy_SOURCES = tests/unit/test-policy.c
@@ -19,7 +23,7 @@ tests_unit_test_policy_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPOLICY_EXAMPLES_DIR='"$(abs_top_srcdir)/policies"'
 
 # The command line only: no QEMU needed.
-integration_tests += tests/integration/policy-cli.sh \
+host_tests += tests/integration/policy-cli.sh \
 	tests/integration/policy-kube.sh
 # The same manifests driving a real drain and migrate (real QEMU).
 integration_tests += tests/integration/policy-kube-drain.sh

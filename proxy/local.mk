@@ -16,9 +16,10 @@ check_PROGRAMS += tests/proxy-peer
 tests_proxy_peer_SOURCES = tests/proxy-peer.c
 tests_proxy_peer_LDADD = libproxy.a $(OPENSSL_LIBS) $(JSONC_LIBS) $(EV_LIBS)
 
-integration_tests += tests/integration/proxy-data.sh \
-	tests/integration/proxy-refuse.sh tests/integration/proxy-limits.sh \
-	tests/integration/proxy-migrate.sh tests/integration/proxy-no-engine.sh
+host_tests += tests/integration/proxy-data.sh \
+	tests/integration/proxy-refuse.sh tests/integration/proxy-limits.sh
+integration_tests += tests/integration/proxy-migrate.sh \
+	tests/integration/proxy-no-engine.sh
 EXTRA_DIST += contrib/make-certs.sh tests/integration/proxy-lib.sh proxy/README.md
 
 unit_tests += tests/unit/test-proxy-control

@@ -112,8 +112,8 @@ integration_tests += tests/integration/observe-dirty-rate.sh \
 integration_tests += tests/integration/fault-link-down-precopy.sh \
 	tests/integration/fault-link-postcopy.sh tests/integration/fault-kill.sh \
 	tests/integration/fault-sockets.sh tests/integration/fault-netem.sh \
-	tests/integration/fault-delay.sh \
-	tests/lint/no-shell.sh
+	tests/integration/fault-delay.sh
+host_tests += tests/lint/no-shell.sh
 EXTRA_DIST += tests/netns-lib.sh
 
 # Local disks copied over NBD during a live migration (real QEMU).

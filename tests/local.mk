@@ -1,16 +1,22 @@
 # Test harness: unit tests are cmocka programs, integration tests are shell
 # scripts that start real QEMU.  Each area adds its own tests below.
 TEST_EXTENSIONS = .sh
+if QEMU_TESTS
 SH_LOG_COMPILER = $(BASH)
+else
+# configure --disable-qemu-tests: each real-QEMU test is reported as SKIP.
+SH_LOG_COMPILER = $(BASH) $(srcdir)/tests/skip-qemu.sh
+AM_TESTS_ENVIRONMENT += qemu_tests='$(integration_tests)'; export qemu_tests;
+endif
 AM_SH_LOG_FLAGS =
-EXTRA_DIST += tests/lib.sh
+EXTRA_DIST += tests/lib.sh tests/skip-qemu.sh
 
 unit_ldadd = $(qmigrate_libs) $(CMOCKA_LIBS)
 unit_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 
 check_PROGRAMS += $(unit_tests)
-TESTS += $(unit_tests) $(integration_tests)
-EXTRA_DIST += $(integration_tests)
+TESTS += $(unit_tests) $(host_tests) $(integration_tests)
+EXTRA_DIST += $(host_tests) $(integration_tests)
 
 # The unit tests again under valgrind (run.sh test does this on a build
 # without sanitizers, which valgrind cannot run).

@@ -11,7 +11,9 @@ MEMGUEST_FLAGS = -m32 -ffreestanding -nostdlib -fno-pic -no-pie \
 memguest_sources = tests/guest/memguest-boot.S tests/guest/memguest.c
 EXTRA_DIST += $(memguest_sources) tests/guest/memguest.ld \
 	tests/guest/README.md
+if QEMU_TESTS
 check_DATA += tests/guest/memguest.elf
+endif
 CLEANFILES += tests/guest/memguest.elf
 
 tests/guest/memguest.elf: $(memguest_sources:%=$(srcdir)/%) \
@@ -27,7 +29,9 @@ tests/guest/memguest.elf: $(memguest_sources:%=$(srcdir)/%) \
 # The script keeps an existing vmlinuz (the download is the slow part), so
 # make clean leaves tests/guest/linux alone; delete it to fetch a new kernel.
 dist_noinst_SCRIPTS += tests/guest/make-linux-guest.sh
+if QEMU_TESTS
 check_DATA += tests/guest/linux/initramfs.cpio.gz tests/guest/linux/vmlinuz
+endif
 
 tests/guest/linux/initramfs.cpio.gz: $(srcdir)/tests/guest/make-linux-guest.sh
 	$(AM_V_GEN)$(BASH) $(srcdir)/tests/guest/make-linux-guest.sh tests/guest/linux
