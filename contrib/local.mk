@@ -37,3 +37,13 @@ uninstall-local: uninstall-bash-completion
 uninstall-bash-completion:
 	rm -f '$(DESTDIR)$(bashcompletiondir)/qmigrate'
 .PHONY: install-bash-completion uninstall-bash-completion
+
+# make check-deb: contrib/deb-test.sh builds the Debian package from a clean
+# clone of this checkout's HEAD in a build chroot, checks it with lintian,
+# installs it into a throwaway root and migrates a guest with it.  Needs
+# root, a Debian mirror, ~1 GB and ~10 minutes; never part of make check.
+EXTRA_DIST += contrib/deb-test.sh
+check-deb: tests/guest/memguest.elf
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	$(BASH) '$(abs_top_srcdir)/contrib/deb-test.sh'
+.PHONY: check-deb

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# contrib/deb-test.sh: the Debian package, from a clean clone to a live
+# migration with the installed binary.  Run it from a build tree:
+#
+#	make check-deb
+#
+# 1. git clone of the source tree's HEAD (committed work only).
+# 2. dpkg-buildpackage -b -us -uc in a throwaway build chroot (mmdebstrap
+#    --variant=buildd plus the Build-Depends), as an unprivileged user with
+#    no network but loopback, as a Debian buildd builds: the package's
+#    dh_auto_test runs there, the real-QEMU tests reported SKIP
+#    (--disable-qemu-tests, README).
+# 3. lintian: no error, and no warning that debian/ does not override.
+# 4. The .deb installed into a throwaway root (mmdebstrap --variant=apt,
+#    plus systemd and man-db for systemd-analyze): qmigrate --version, the
+#    files and modes of the package, policy check of the installed example
+#    policies, bash completion, the exporter's unit (systemd-analyze verify
+#    clean, not enabled), and an operator's files in /etc/qmigrate kept
+#    through a reinstall and a removal.
+# 5. A live migration between two real QEMUs on this host (the memory guest
+#    of tests/guest), driven by the installed qmigrate inside the root over
+#    TLS, the source's certificate in the installed /etc/qmigrate/tls; the
+#    guest's memory is checked on the target.
+#
+# Needs root, a Debian mirror (DEB_TEST_MIRROR, default deb.debian.org),
+# about 1 GB in TMPDIR and 10 minutes.  KEEP_TMP=1 keeps the roots.
+set -eu -o pipefail
+
+# Every mount below lives in a private mount namespace: none outlives us.
+if [ -z "${DEB_TEST_NS:-}" ]; then
+	[ "$(id -u)" -eq 0 ] || { echo "FAIL: deb-test.sh needs root (mmdebstrap, chroot, mounts)" >&2; exit 1; }
+	DEB_TEST_NS=1 exec unshare --mount --propagation private "$BASH" "$0" "$@"
+fi
+
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+need_cmd git mmdebstrap lintian chroot unshare ip openssl "$QEMU"
+need_file "$MEMGUEST_ELF" "memguest"
+git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1 ||
+	fail "$top_srcdir is not a git checkout: the package is built from a clean clone of it"
+suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+mirror=(${DEB_TEST_MIRROR:+"$DEB_TEST_MIRROR"})
+setup_tmp
+
+# Mounts are undone before lib.sh removes $TMP; if one stays, $TMP stays.
+_mounts=()
+lib_on_exit deb_umount
+deb_umount() {
+	local m
+	for m in "${_mounts[@]}"; do
+		umount -l "$m" 2>/dev/null || true
+	done
+	if findmnt -rn -o TARGET | grep -qF "$TMP/"; then
+		echo "deb-test.sh: a mount under $TMP remains: keeping it" >&2
+		KEEP_TMP=1
+	fi
+}
+# mount_in ROOT: /proc inside ROOT (qmigrate and the tests read it).
+mount_in() {
+	mount -t proc proc "$1/proc"
+	_mounts+=("$1/proc")
+}
+
+# step TEXT: one line per step, so a failure says where it happened.
+step() {
+	echo "== $*"
+}
+
+# 1. A clean clone.
+step "clone $(git -C "$top_srcdir" rev-parse --short HEAD) of $top_srcdir"
+git clone -q "$top_srcdir" "$TMP/src"
+version=$(cd "$TMP/src" && dpkg-parsechangelog -SVersion)
+upstream=${version%-*}
+configure_version=$(sed -n 's/^AC_INIT(\[qmigrate\], \[\([^]]*\)\].*/\1/p' "$TMP/src/configure.ac")
+[ "$upstream" = "$configure_version" ] ||
+	fail "debian/changelog is at $version but configure.ac at $configure_version: add a changelog entry"
+
+# 2. The build chroot: build-essential, the Build-Depends, a user.
+step "build chroot ($suite, buildd variant, Build-Depends)"
+broot=$TMP/build-root
+export DEB_TEST_SRC=$TMP/src
+mmdebstrap --quiet --variant=buildd \
+	--customize-hook='mkdir "$1/build" && cp -a "$DEB_TEST_SRC" "$1/build/qmigrate"' \
+	--customize-hook='chroot "$1" apt-get -q -y --no-install-recommends build-dep /build/qmigrate' \
+	--customize-hook='chroot "$1" useradd --create-home builder && chroot "$1" chown -R builder: /build' \
+	"$suite" "$broot" "${mirror[@]}" >"$TMP/build-root.log" 2>&1 ||
+	fail "mmdebstrap of the build chroot failed: $(tail -n 20 "$TMP/build-root.log")"
+
+step "dpkg-buildpackage -b -us -uc as an unprivileged user, loopback only"
+mount_in "$broot"
+unshare --net -- sh -c 'ip link set lo up && exec chroot --userspec=builder:builder "$1" \
+	env -i HOME=/home/builder PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+	sh -c "cd /build/qmigrate && dpkg-buildpackage -b -us -uc"' sh "$broot" \
+	>"$TMP/build.log" 2>&1 || fail "the package build failed: $(tail -n 40 "$TMP/build.log")"
+grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR|XPASS):' "$TMP/build.log" | sed 's/^/   dh_auto_test /'
+grep -q '^# PASS: *[1-9]' "$TMP/build.log" || fail "dh_auto_test ran no test (build.log)"
+deb=$broot/build/qmigrate_${version}_$(dpkg --print-architecture).deb
+changes=$broot/build/qmigrate_${version}_$(dpkg --print-architecture).changes
+need_file "$deb" "the built package"
+
+# 3. lintian: errors and unexplained warnings fail; the rest is shown.
+step "lintian"
+lintian --display-info --fail-on error,warning "$changes" >"$TMP/lintian.out" 2>&1 ||
+	fail "lintian: $(cat "$TMP/lintian.out")"
+sed 's/^/   /' "$TMP/lintian.out"
+echo "   lintian: no error, no unexplained warning"
+
+# 4. The installed package.
+step "install root ($suite, apt variant, systemd, man-db, $(basename "$deb"))"
+root=$TMP/root
+mmdebstrap --quiet --variant=apt \
+	--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
+	--include=systemd,man-db --include="$deb" \
+	"$suite" "$root" "${mirror[@]}" >"$TMP/root.log" 2>&1 ||
+	fail "mmdebstrap of the install root failed: $(tail -n 20 "$TMP/root.log")"
+mount_in "$root"
+in_root() {
+	chroot "$root" "$@"
+}
+
+got=$(in_root qmigrate --version)
+[ "$got" = "qmigrate $upstream" ] || fail "qmigrate --version said \"$got\", expected \"qmigrate $upstream\""
+echo "   $got"
+
+for f in /usr/bin/qmigrate /usr/share/man/man1/qmigrate.1.gz \
+	/usr/share/bash-completion/completions/qmigrate \
+	/lib/systemd/system/qmigrate-exporter.service \
+	/usr/share/doc/qmigrate/examples/make-certs.sh \
+	/usr/share/doc/qmigrate/examples/prometheus-alerts.yml \
+	/usr/share/doc/qmigrate/examples/kubernetes/node-agent-daemonset.yaml; do
+	in_root dpkg -S "$f" >/dev/null 2>&1 || fail "$f is not in the package"
+done
+# mode_is PATH MODE: PATH in the root is a root-owned directory of MODE.
+mode_is() {
+	local got
+	got=$(stat -c '%F %a %U:%G' "$root$1")
+	[ "$got" = "directory $2 root:root" ] || fail "$1 is \"$got\", expected directory $2 root:root"
+}
+mode_is /etc/qmigrate/policies.d 755
+mode_is /etc/qmigrate/tls 700
+[ -z "$(in_root dpkg-query -W -f='${Conffiles}' qmigrate)" ] ||
+	fail "the package ships conffiles; this test expects /etc/qmigrate to hold only the operator's files"
+in_root man -w qmigrate >/dev/null || fail "man cannot find qmigrate(1)"
+in_root bash -c '. /usr/share/bash-completion/completions/qmigrate && complete -p qmigrate' \
+	>/dev/null || fail "the bash completion registers nothing for qmigrate"
+
+examples=/usr/share/doc/qmigrate/examples/policies
+n=$(find "$root$examples" -maxdepth 1 \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) | wc -l)
+[ "$n" -gt 0 ] || fail "no example policies in $examples"
+got=$(in_root qmigrate policy check "$examples") || fail "policy check $examples: $got"
+[ "$got" = "ok: $n policies" ] || fail "policy check $examples said \"$got\", expected \"ok: $n policies\""
+echo "   policy check $examples: $got"
+
+in_root systemd-analyze verify /lib/systemd/system/qmigrate-exporter.service \
+	>"$TMP/verify.out" 2>&1 || fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
+[ ! -s "$TMP/verify.out" ] || fail "systemd-analyze verify is not clean: $(cat "$TMP/verify.out")"
+got=$(in_root systemctl is-enabled qmigrate-exporter.service 2>&1) || true
+[ "$got" = disabled ] || fail "qmigrate-exporter.service is \"$got\", expected disabled until configured"
+echo "   qmigrate-exporter.service: systemd-analyze verify clean, $got"
+
+# The operator's files: a policy (the shipped default, as an operator
+# starts) and the node's TLS identity, which the source side of the
+# migration below reads from the default --tls-dir.
+sh "$root/usr/share/doc/qmigrate/examples/make-certs.sh" "$TMP/pki" src dst >/dev/null
+cp "$TMP/pki/src/ca.pem" "$TMP/pki/src/cert.pem" "$TMP/pki/src/key.pem" "$root/etc/qmigrate/tls/"
+cp "$root$examples/default.json" "$root/etc/qmigrate/policies.d/"
+sums() {
+	(cd "$root/etc/qmigrate" && sha256sum policies.d/* tls/*)
+}
+before=$(sums)
+cp "$deb" "$root/tmp/"
+in_root dpkg -i "/tmp/$(basename "$deb")" >"$TMP/dpkg.log" 2>&1 || fail "reinstall: $(cat "$TMP/dpkg.log")"
+[ "$(sums)" = "$before" ] || fail "a reinstall changed the operator's files in /etc/qmigrate"
+mode_is /etc/qmigrate/tls 700
+in_root dpkg -r qmigrate >"$TMP/dpkg.log" 2>&1 || fail "remove: $(cat "$TMP/dpkg.log")"
+[ ! -e "$root/usr/bin/qmigrate" ] || fail "dpkg -r left /usr/bin/qmigrate"
+[ "$(sums)" = "$before" ] || fail "dpkg -r touched the operator's files in /etc/qmigrate"
+in_root dpkg -i "/tmp/$(basename "$deb")" >"$TMP/dpkg.log" 2>&1 || fail "install again: $(cat "$TMP/dpkg.log")"
+[ "$(sums)" = "$before" ] || fail "installing again changed the operator's files in /etc/qmigrate"
+echo "   /etc/qmigrate: the operator's files kept through reinstall, removal and install"
+
+# 5. A live migration by the installed binary.  QEMU runs on this host,
+# qmigrate inside the root, which sees $TMP (the sockets) at the same path.
+step "live migration: two real QEMUs, the installed qmigrate, TLS"
+mkdir -p "$root$TMP"
+mount --bind "$TMP" "$root$TMP"
+_mounts=("$root$TMP" "${_mounts[@]}")
+printf '#!/bin/sh\nexec chroot "%s" /usr/bin/qmigrate "$@"\n' "$root" >"$TMP/qmigrate-in-root"
+chmod +x "$TMP/qmigrate-in-root"
+QMIGRATE=$TMP/qmigrate-in-root
+
+mig_start_pair 64 20
+port=$((20000 + RANDOM % 20000))
+bg_start incoming "$QMIGRATE" incoming --qmp "$TMP/dst.qmp" \
+	--listen "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/dst" \
+	--status-file "$TMP/dst.status"
+wait_for 30 "the target listening" grep -q "listening for the source" "$TMP/incoming.err"
+bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/src.qmp" --to "tls:127.0.0.1:$port" \
+	--tls-name dst --policy /etc/qmigrate/policies.d --status-file "$TMP/src.status"
+expect_exit migrate 0 120
+expect_exit incoming 0 60
+status_is "$TMP/src.status" .phase Succeeded || fail "source status: $(cat "$TMP/src.status")"
+status_is "$TMP/dst.status" .phase Succeeded || fail "target status: $(cat "$TMP/dst.status")"
+assert_moved
+echo "   migrated over TLS; $(last_progress "$TMP/dst.serial") on the target, no corrupt page"
+echo "ok: $(basename "$deb") builds in a chroot, is lintian-clean, installs, and migrates a guest"
