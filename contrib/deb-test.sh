@@ -23,7 +23,8 @@
 #    guest's memory is checked on the target.
 #
 # Needs root, a Debian mirror (DEB_TEST_MIRROR, default deb.debian.org),
-# about 1 GB in TMPDIR and 10 minutes.  KEEP_TMP=1 keeps the roots.
+# about 1 GB in DEB_TEST_TMPDIR (default /var/tmp: /tmp may be a small
+# tmpfs) and 10 minutes.  KEEP_TMP=1 keeps the roots.
 set -eu -o pipefail
 
 # Every mount below lives in a private mount namespace: none outlives us.
@@ -40,6 +41,7 @@ git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1 ||
 	fail "$top_srcdir is not a git checkout: the package is built from a clean clone of it"
 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
 mirror=(${DEB_TEST_MIRROR:+"$DEB_TEST_MIRROR"})
+TMPDIR=${DEB_TEST_TMPDIR:-/var/tmp}
 setup_tmp
 
 # Mounts are undone before lib.sh removes $TMP; if one stays, $TMP stays.
@@ -91,7 +93,12 @@ mount_in "$broot"
 unshare --net -- sh -c 'ip link set lo up && exec chroot --userspec=builder:builder "$1" \
 	env -i HOME=/home/builder PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
 	sh -c "cd /build/qmigrate && dpkg-buildpackage -b -us -uc"' sh "$broot" \
-	>"$TMP/build.log" 2>&1 || fail "the package build failed: $(tail -n 40 "$TMP/build.log")"
+	>"$TMP/build.log" 2>&1 || {
+	# The failed tests' logs (dh_auto_test prints test-suite.log), or the end.
+	grep -A 60 -E '^(FAIL|ERROR): ' "$TMP/build.log" >&2 ||
+		tail -n 40 "$TMP/build.log" >&2 || true
+	fail "the package build failed (above)"
+}
 grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR|XPASS):' "$TMP/build.log" | sed 's/^/   dh_auto_test /'
 grep -q '^# PASS: *[1-9]' "$TMP/build.log" || fail "dh_auto_test ran no test (build.log)"
 deb=$broot/build/qmigrate_${version}_$(dpkg --print-architecture).deb
