@@ -192,7 +192,10 @@ step "live migration: two real QEMUs, the installed qmigrate, TLS"
 mkdir -p "$root$TMP"
 mount --bind "$TMP" "$root$TMP"
 _mounts=("$root$TMP" "${_mounts[@]}")
-printf '#!/bin/sh\nexec chroot "%s" /usr/bin/qmigrate "$@"\n' "$root" >"$TMP/qmigrate-in-root"
+# TMPDIR: qmigrate makes the private directory of QEMU's proxy socket
+# there, which QEMU on this host must see at the same path.
+printf '#!/bin/sh\nexec chroot "%s" env TMPDIR="%s" /usr/bin/qmigrate "$@"\n' \
+	"$root" "$TMP" >"$TMP/qmigrate-in-root"
 chmod +x "$TMP/qmigrate-in-root"
 QMIGRATE=$TMP/qmigrate-in-root
 
