@@ -13,10 +13,11 @@
 # 3. lintian: no error, and no warning that debian/ does not override.
 # 4. The .deb installed into a throwaway root (mmdebstrap --variant=apt,
 #    plus systemd and man-db for systemd-analyze): qmigrate --version, the
-#    files and modes of the package, policy check of the installed example
-#    policies, bash completion, the exporter's unit (systemd-analyze verify
-#    clean, not enabled), and an operator's files in /etc/qmigrate kept
-#    through a reinstall and a removal.
+#    files and modes of the package, policy check and explain of the
+#    installed example policies (both shapes), bash completion, the
+#    exporter's unit (systemd-analyze verify clean, not enabled), and an
+#    operator's files in /etc/qmigrate kept through a reinstall and a
+#    removal.
 # 5. A live migration between two real QEMUs on this host (the memory guest
 #    of tests/guest), driven by the installed qmigrate inside the root over
 #    TLS, the source's certificate in the installed /etc/qmigrate/tls; the
@@ -151,12 +152,21 @@ in_root man -w qmigrate >/dev/null || fail "man cannot find qmigrate(1)"
 in_root bash -c '. /usr/share/bash-completion/completions/qmigrate && complete -p qmigrate' \
 	>/dev/null || fail "the bash completion registers nothing for qmigrate"
 
-examples=/usr/share/doc/qmigrate/examples/policies
-n=$(find "$root$examples" -maxdepth 1 \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) | wc -l)
-[ "$n" -gt 0 ] || fail "no example policies in $examples"
-got=$(in_root qmigrate policy check "$examples") || fail "policy check $examples: $got"
-[ "$got" = "ok: $n policies" ] || fail "policy check $examples said \"$got\", expected \"ok: $n policies\""
-echo "   policy check $examples: $got"
+# same_as_source ARGS...: the installed qmigrate, run in the installed
+# examples directory, says exactly what this build's qmigrate says in the
+# clone (where the examples are policies/...), and succeeds.
+same_as_source() {
+	local want got
+	want=$(cd "$TMP/src" && "$top_builddir/qmigrate" "$@" 2>&1) ||
+		fail "qmigrate $* in the source tree: $want"
+	got=$(in_root sh -c 'cd /usr/share/doc/qmigrate/examples && exec qmigrate "$@"' \
+		sh "$@" 2>&1) || fail "installed qmigrate $*: $got"
+	[ "$got" = "$want" ] || fail "installed qmigrate $* said \"$got\", the source tree's \"$want\""
+	echo "   $*: $(head -n 1 <<<"$got")"
+}
+same_as_source policy check policies
+same_as_source policy check policies/kubevirt
+same_as_source policy explain --policy policies/kubevirt --vmi policies/vmi/database.yaml
 
 in_root systemd-analyze verify /lib/systemd/system/qmigrate-exporter.service \
 	>"$TMP/verify.out" 2>&1 || fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
@@ -170,7 +180,7 @@ echo "   qmigrate-exporter.service: systemd-analyze verify clean, $got"
 # migration below reads from the default --tls-dir.
 sh "$root/usr/share/doc/qmigrate/examples/make-certs.sh" "$TMP/pki" src dst >/dev/null
 cp "$TMP/pki/src/ca.pem" "$TMP/pki/src/cert.pem" "$TMP/pki/src/key.pem" "$root/etc/qmigrate/tls/"
-cp "$root$examples/default.json" "$root/etc/qmigrate/policies.d/"
+cp "$root/usr/share/doc/qmigrate/examples/policies/default.json" "$root/etc/qmigrate/policies.d/"
 sums() {
 	(cd "$root/etc/qmigrate" && sha256sum policies.d/* tls/*)
 }

@@ -43,7 +43,7 @@ uninstall-bash-completion:
 # installs it into a throwaway root and migrates a guest with it.  Needs
 # root, a Debian mirror, ~1 GB and ~10 minutes; never part of make check.
 EXTRA_DIST += contrib/deb-test.sh
-check-deb: tests/guest/memguest.elf
+check-deb: qmigrate$(EXEEXT) tests/guest/memguest.elf
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	$(BASH) '$(abs_top_srcdir)/contrib/deb-test.sh'
 .PHONY: check-deb

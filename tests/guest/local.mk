@@ -27,8 +27,13 @@ tests/guest/memguest.elf: $(memguest_sources:%=$(srcdir)/%) \
 
 # The Linux guest: Debian's cloud kernel and a busybox + qemu-ga initramfs.
 # The script keeps an existing vmlinuz (the download is the slow part), so
-# make clean leaves tests/guest/linux alone; delete it to fetch a new kernel.
+# make clean leaves tests/guest/linux alone; delete it (or make distclean)
+# to fetch a new kernel.
 dist_noinst_SCRIPTS += tests/guest/make-linux-guest.sh
+distclean-local: distclean-linux-guest
+distclean-linux-guest:
+	rm -rf tests/guest/linux
+.PHONY: distclean-linux-guest
 if QEMU_TESTS
 check_DATA += tests/guest/linux/initramfs.cpio.gz tests/guest/linux/vmlinuz
 endif
