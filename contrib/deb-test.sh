@@ -5,12 +5,14 @@
 #	make check-deb
 #
 # 1. git clone of the source tree's HEAD (committed work only).
-# 2. dpkg-buildpackage -b -us -uc in a throwaway build chroot (mmdebstrap
+# 2. dpkg-buildpackage -us -uc (the binary package of -b, and the source
+#    package for lintian) in a throwaway build chroot (mmdebstrap
 #    --variant=buildd plus the Build-Depends), as an unprivileged user with
 #    no network but loopback, as a Debian buildd builds: the package's
 #    dh_auto_test runs there, the real-QEMU tests reported SKIP
 #    (--disable-qemu-tests, README).
-# 3. lintian: no error, and no warning that debian/ does not override.
+# 3. lintian on both packages: no error, and no warning that debian/ does
+#    not override.
 # 4. The .deb installed into a throwaway root (mmdebstrap --variant=apt,
 #    plus systemd and man-db for systemd-analyze): qmigrate --version, the
 #    files and modes of the package, policy check and explain of the
@@ -89,11 +91,11 @@ mmdebstrap --quiet --variant=buildd \
 	"$suite" "$broot" "${mirror[@]}" >"$TMP/build-root.log" 2>&1 ||
 	fail "mmdebstrap of the build chroot failed: $(tail -n 20 "$TMP/build-root.log")"
 
-step "dpkg-buildpackage -b -us -uc as an unprivileged user, loopback only"
+step "dpkg-buildpackage -us -uc as an unprivileged user, loopback only"
 mount_in "$broot"
 unshare --net -- sh -c 'ip link set lo up && exec chroot --userspec=builder:builder "$1" \
 	env -i HOME=/home/builder PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-	sh -c "cd /build/qmigrate && dpkg-buildpackage -b -us -uc"' sh "$broot" \
+	sh -c "cd /build/qmigrate && dpkg-buildpackage -us -uc"' sh "$broot" \
 	>"$TMP/build.log" 2>&1 || {
 	# The failed tests' logs (dh_auto_test prints test-suite.log), or the end.
 	grep -A 60 -E '^(FAIL|ERROR): ' "$TMP/build.log" >&2 ||
