@@ -2,7 +2,8 @@
  * fuzz-status-file.c: a --status-file as a re-run `qmigrate migrate` or
  * `qmigrate abort` reads it after a crash: any bytes (NULs, nulls, wrong
  * types, garbage), parsed and restored into a status (status.c).  It must
- * refuse with a reason or take the migration over, never crash.
+ * refuse with a reason or take the migration over, never crash; and as
+ * `qmigrate status --format kubevirt` converts it to a VMI status patch.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct status	 st;
-	json_object	*doc;
+	json_object	*doc, *patch;
 	enum mig_phase	 phase;
 	enum mig_mode	 mode;
 	char		*cause = NULL;
@@ -28,6 +29,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(cause);
 		return 0;
 	}
+	patch = status_to_kubevirt(doc);
+	(void)json_object_to_json_string(patch);
+	json_object_put(patch);
 	status_init(&st, "source", NULL, 0);
 	if (status_restore(&st, doc, "fuzz", &phase, &mode, &cause) != 0)
 		free(cause);

@@ -22,6 +22,7 @@ cmd_evict_exec(struct args *args)
 	o.status_file = args_get(args, "status-file");
 	o.events = args_has(args, "events");
 	o.node = args_get(args, "node");
+	o.pod = args_get(args, "pod");
 	o.timeout = args_number(args, "timeout", 0);
 	o.slot_dir = args_get(args, "slot-dir");
 	o.max_parallel = (int)args_number(args, "max-parallel", 0);
@@ -67,8 +68,10 @@ static const struct args_option evict_options[] = {
 	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
 	    "one JSON line on stdout per change and sample", NULL },
 	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
-	    "the node being evacuated (External; default the host name)",
-	    NULL },
+	    "this node, the one being evacuated (evacuationNodeName,\n"
+	    "sourceNode; default $NODE_NAME, else the host name)", NULL },
+	{ "pod", ARGS_STRING, "NAME", 0, 0, 0,
+	    "the VM's pod (sourcePod; default $POD_NAME)", NULL },
 	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
 	    "give the migration up after S seconds", NULL },
 	{ "slot-dir", ARGS_STRING, "DIR", 0, 0, 0,

@@ -26,6 +26,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_proxy_entry,
 	&cmd_qmp_entry,
 	&cmd_stats_entry,
+	&cmd_status_entry,
 	&cmd_watch_entry,
 	NULL
 };

@@ -40,6 +40,7 @@ struct evict {
 	uint64_t			 grace;
 	struct mig_settings		 settings;
 	const struct policy_set		*policies;	/* the run's one set */
+	char				*node;		/* being evacuated */
 	json_object			*record;	/* st.eviction */
 	int				 shutdown_seen;
 	int				 gone;
@@ -230,6 +231,9 @@ evict_migrate(struct evict *e, const char *why)
 	mo.slot_dir = e->o->slot_dir;
 	mo.max_parallel = e->o->max_parallel;
 	mo.eviction = e->record;
+	mo.node = e->node;
+	mo.pod = e->o->pod;
+	mo.evacuation_node = e->node;
 	return mig_source_run(&mo);
 }
 
@@ -241,13 +245,8 @@ evict_migrate(struct evict *e, const char *why)
 static int
 evict_external(struct evict *e)
 {
-	char host[256];
+	const char *host = e->node;
 
-	if (e->o->node != NULL)
-		snprintf(host, sizeof host, "%s", e->o->node);
-	else if (gethostname(host, sizeof host) != 0)
-		snprintf(host, sizeof host, "unknown");
-	host[sizeof host - 1] = '\0';
 	record_str(e, "action", "none");
 	record_str(e, "actionReason", "evictionStrategy External: an "
 	    "external controller moves the VM");
@@ -303,10 +302,12 @@ evict_run(const struct evict_options *o)
 
 	memset(&e, 0, sizeof e);
 	e.o = o;
+	e.node = node_name(o->node);
 	set = policy_load_or_default(o->policy_path, &cause);
 	if (set == NULL) {
 		fprintf(stderr, "qmigrate evict: %s\n", cause);
 		free(cause);
+		free(e.node);
 		return QM_EXIT_USAGE;
 	}
 	policy_choose(set, &o->vm, &choice, 1);
@@ -340,6 +341,8 @@ evict_run(const struct evict_options *o)
 		fatalx("cannot create an event loop");
 	status_init(&e.st, "evict", o->status_file, o->events);
 	e.st.source = xstrdup(o->qmp_path);
+	e.st.source_node = xstrdup(e.node);
+	e.st.evacuation_node = xstrdup(e.node);
 	e.st.eviction = json_object_get(e.record);
 	switch (e.strategy) {
 	case EVICT_EXTERNAL:
@@ -380,5 +383,6 @@ out:
 	json_object_put(e.record);
 	mig_settings_free(&e.settings);
 	policy_set_free(set);
+	free(e.node);
 	return rc;
 }

@@ -9,7 +9,7 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/net.c src/mig-tls.c src/mig-info.c src/mig-control.c \
 	src/mig-session.h src/mig-session.c \
 	src/mig-caps.c src/mig-config.c src/mig-watch.h src/mig-watch.c \
-	src/mig-source.c src/mig-target.c src/cmd-migrate.c \
+	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \
 	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
@@ -84,7 +84,8 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-postcopy-recover.sh \
 	tests/integration/migrate-multifd.sh \
 	tests/integration/migrate-reattach.sh \
-	tests/integration/migrate-status-full.sh
+	tests/integration/migrate-status-full.sh \
+	tests/integration/migrate-status-kubevirt.sh
 EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
 
 # Observability tests: a strict exposition-format checker (beside

@@ -32,6 +32,12 @@ const struct args_option mig_common_options[] = {
 	    "allow TLS 1.2 (default: 1.3 only)", NULL },
 	{ "convergence", ARGS_STRING, "C", 0, 0, 0,
 	    "adaptive (default) or kubevirt: overrides the policy", NULL },
+	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
+	    "this node's name in the status (sourceNode or targetNode;\n"
+	    "default $NODE_NAME, else the host name)", NULL },
+	{ "pod", ARGS_STRING, "NAME", 0, 0, 0,
+	    "this side's pod in the status (sourcePod or targetPod;\n"
+	    "default $POD_NAME)", NULL },
 	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
 };
 
@@ -63,6 +69,8 @@ mig_options_from_args(struct args *args, const struct cmd_entry *cmd,
 	o->slot_dir = args_get(args, "slot-dir");
 	o->max_parallel = (int)args_number(args, "max-parallel", 0);
 	o->nbd = args_get(args, "nbd");
+	o->node = args_get(args, "node");
+	o->pod = args_get(args, "pod");
 	if (vm_ident_from_args(&o->vm, args, &cause) != 0)
 		goto bad;
 	if ((s = args_get(args, "convergence")) != NULL) {
@@ -102,6 +110,60 @@ void
 mig_options_free(struct mig_options *o)
 {
 	vm_ident_free(&o->vm);
+}
+
+/*
+ * The host of a tcp: or tls: URI (NULL for unix: or a wildcard address),
+ * malloc'd: the address a source connects to, KubeVirt's
+ * targetNodeAddress.
+ */
+static char *
+uri_host(const char *uri)
+{
+	char *host = NULL, *port = NULL;
+
+	if (strncmp(uri, "tcp:", 4) != 0 && strncmp(uri, "tls:", 4) != 0)
+		return NULL;
+	if (split_hostport(uri + 4, &host, &port) != 0) {
+		free(host);
+		free(port);
+		return NULL;
+	}
+	free(port);
+	if (*host == '\0' || strcmp(host, "0.0.0.0") == 0 ||
+	    strcmp(host, "::") == 0) {
+		free(host);
+		return NULL;
+	}
+	return host;
+}
+
+/*
+ * Names this side in the status as KubeVirt's migrationState does: its
+ * node and pod (sourceNode and sourcePod, or targetNode and targetPod);
+ * the other side's come over tls: (the offer, the answers).  The target's
+ * address is the host of the URI.
+ */
+static void
+mig_identity(const struct mig_options *o, struct status *st)
+{
+	const char	*env = getenv("POD_NAME");
+	const char	*pod = o->pod != NULL ? o->pod : env;
+	int		 source = strcmp(st->role, "target") != 0;
+	char		**node_slot, **pod_slot;
+
+	node_slot = source ? &st->source_node : &st->target_node;
+	pod_slot = source ? &st->source_pod : &st->target_pod;
+	free(*node_slot);
+	*node_slot = node_name(o->node);
+	free(*pod_slot);
+	*pod_slot = pod != NULL && *pod != '\0' ? xstrndup(pod, 253) : NULL;
+	free(st->target_address);
+	st->target_address = uri_host(o->uri);
+	if (o->evacuation_node != NULL) {
+		free(st->evacuation_node);
+		st->evacuation_node = xstrdup(o->evacuation_node);
+	}
 }
 
 /*
@@ -148,5 +210,6 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	st->configuration = mig_settings_to_json(s);
 	free(st->controller);
 	st->controller = xstrdup(ctl_kind_name(s->convergence));
+	mig_identity(o, st);
 	return 0;
 }

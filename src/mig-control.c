@@ -6,7 +6,8 @@
  *	source -> target			target -> source
  *	migration (the offer: uid, QEMU	ready | refused (reason)
  *	  version, guest running, plan,
- *	  disks)
+ *	  disks, source node and pod)
+ * Every answer also names the target's node and pod.
  *	watch (while pre-copy runs)		ok | abort (reason)
  *	resume (post-copy broke)		ready (QEMU listens again)
  *	abort (reason)				ok
@@ -84,6 +85,25 @@ copy_reason(json_object *o, char *out, size_t len)
 	    "no reason given");
 }
 
+/*
+ * A node's or a pod's name at key into out (CONTROL_NAME_MAX + 1 bytes):
+ * "" when absent, not a string, too long or holding control characters.
+ */
+static void
+copy_name(json_object *o, const char *key, char *out)
+{
+	const char	*s = json_str_at(o, key);
+	size_t		 i, n;
+
+	out[0] = '\0';
+	if (s == NULL || (n = strlen(s)) > CONTROL_NAME_MAX)
+		return;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return;
+	memcpy(out, s, n + 1);
+}
+
 /* The offer's disks: 1 to 64 names (never paths). */
 static int
 decode_disks(json_object *disks, struct control_offer *offer, char **cause)
@@ -123,6 +143,8 @@ decode_offer(json_object *o, struct control_offer *offer, char **cause)
 
 	s = json_str_at(o, "migrationUid");
 	snprintf(offer->uid, sizeof offer->uid, "%s", s != NULL ? s : "");
+	copy_name(o, "sourceNode", offer->source_node);
+	copy_name(o, "sourcePod", offer->source_pod);
 	s = json_str_at(o, "qemuVersion");
 	if (s != NULL && sscanf(s, "%d.%d.%d", &offer->qemu_major,
 	    &offer->qemu_minor, &offer->qemu_micro) >= 2)
@@ -196,6 +218,12 @@ control_encode(const struct control_msg *m)
 		return o;
 	json_object_object_add(o, "migrationUid",
 	    json_object_new_string(m->offer.uid));
+	if (m->offer.source_node[0] != '\0')
+		json_object_object_add(o, "sourceNode",
+		    json_object_new_string(m->offer.source_node));
+	if (m->offer.source_pod[0] != '\0')
+		json_object_object_add(o, "sourcePod",
+		    json_object_new_string(m->offer.source_pod));
 	snprintf(version, sizeof version, "%d.%d.%d", m->offer.qemu_major,
 	    m->offer.qemu_minor, m->offer.qemu_micro);
 	json_object_object_add(o, "qemuVersion",
@@ -242,4 +270,31 @@ control_answer_encode(enum control_answer a, const char *reason)
 		json_object_object_add(o, "reason",
 		    json_object_new_string(reason));
 	return o;
+}
+
+/* Adds the target's node and pod (either may be NULL) to an answer. */
+void
+control_answer_identify(json_object *answer, const char *node,
+    const char *pod)
+{
+	if (node != NULL)
+		json_object_object_add(answer, "targetNode",
+		    json_object_new_string(node));
+	if (pod != NULL)
+		json_object_object_add(answer, "targetPod",
+		    json_object_new_string(pod));
+}
+
+/*
+ * The target's node and pod from an answer (borrowed, may be NULL) into
+ * node and pod (CONTROL_NAME_MAX + 1 bytes each; "" when not said).
+ */
+void
+control_answer_identity(json_object *answer, char *node, char *pod)
+{
+	node[0] = pod[0] = '\0';
+	if (answer == NULL || !json_object_is_type(answer, json_type_object))
+		return;
+	copy_name(answer, "targetNode", node);
+	copy_name(answer, "targetPod", pod);
 }

@@ -376,6 +376,10 @@ source_offer(struct mig_source *ms)
 	memset(&m, 0, sizeof m);
 	m.type = CONTROL_OFFER;
 	snprintf(m.offer.uid, sizeof m.offer.uid, "%s", ms->w.st.uid);
+	snprintf(m.offer.source_node, sizeof m.offer.source_node, "%s",
+	    ms->w.st.source_node != NULL ? ms->w.st.source_node : "");
+	snprintf(m.offer.source_pod, sizeof m.offer.source_pod, "%s",
+	    ms->w.st.source_pod != NULL ? ms->w.st.source_pod : "");
 	qmp_qemu_version(ms->w.qmp, &m.offer.qemu_major, &m.offer.qemu_minor,
 	    &m.offer.qemu_micro);
 	m.offer.guest_running = 1;
@@ -409,12 +413,24 @@ on_answer(json_object *answer, const char *error, void *arg)
 	struct mig_source	*ms = q->ms;
 	struct sess_event	 ev = { .kind = SEV_ANSWER };
 	char			 reason[SESS_REASON_MAX];
+	char			 node[CONTROL_NAME_MAX + 1];
+	char			 pod[CONTROL_NAME_MAX + 1];
 
 	ev.t = mig_watch_now();
 	ev.question = q->type;
 	free(q);
 	if (ms->w.stop)
 		return;
+	/* The target names itself in its answers (status: targetNode). */
+	control_answer_identity(answer, node, pod);
+	if (node[0] != '\0') {
+		free(ms->w.st.target_node);
+		ms->w.st.target_node = xstrdup(node);
+	}
+	if (pod[0] != '\0') {
+		free(ms->w.st.target_pod);
+		ms->w.st.target_pod = xstrdup(pod);
+	}
 	if (answer != NULL) {
 		ev.answer = control_answer_decode(answer, reason,
 		    sizeof reason);

@@ -178,6 +178,28 @@ target_prepare(struct mig_target *mt)
 	free(cause);
 }
 
+/*
+ * The offer names the migration and the source: one uid on both sides
+ * (the source's), and the source's node and pod, as KubeVirt's
+ * migrationState has them on either side.
+ */
+static void
+target_offer_identity(struct mig_target *mt, const struct control_offer *o)
+{
+	struct status *st = &mt->w.st;
+
+	if (o->uid[0] != '\0')
+		snprintf(st->uid, sizeof st->uid, "%s", o->uid);
+	if (o->source_node[0] != '\0') {
+		free(st->source_node);
+		st->source_node = xstrdup(o->source_node);
+	}
+	if (o->source_pod[0] != '\0') {
+		free(st->source_pod);
+		st->source_pod = xstrdup(o->source_pod);
+	}
+}
+
 static void
 on_control(json_object *msg, const char *error, void *arg)
 {
@@ -203,6 +225,7 @@ on_control(json_object *msg, const char *error, void *arg)
 		memset(&m, 0, sizeof m);
 	}
 	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0') {
+		target_offer_identity(mt, &m.offer);
 		mt->offer_plan = m.offer.plan;
 		free_list(mt->offer_disks);
 		mt->offer_disks = NULL;
@@ -222,12 +245,16 @@ on_control(json_object *msg, const char *error, void *arg)
 static void
 target_answer(struct mig_target *mt, const struct sess_action *a)
 {
-	char *cause = NULL;
+	json_object	*answer;
+	char		*cause = NULL;
 
 	if (mt->tls == NULL)
 		return;
-	if (mig_tls_target_answer(mt->tls, control_answer_encode(a->answer,
-	    a->reason[0] != '\0' ? a->reason : NULL), &cause) != 0) {
+	answer = control_answer_encode(a->answer, a->reason[0] != '\0' ?
+	    a->reason : NULL);
+	control_answer_identify(answer, mt->w.st.target_node,
+	    mt->w.st.target_pod);
+	if (mig_tls_target_answer(mt->tls, answer, &cause) != 0) {
 		log_warnx("answer to the source: %s", cause);
 		free(cause);
 	}

@@ -395,6 +395,12 @@ struct status {
 	double			 end;
 	char			*source;
 	char			*target;
+	char			*source_node;	/* KubeVirt's migrationState */
+	char			*source_pod;
+	char			*target_node;
+	char			*target_pod;
+	char			*target_address; /* targetNodeAddress */
+	char			*evacuation_node; /* EvictionRequested */
 	enum mig_failure	 failure;
 	char			*failure_reason;
 	int			 abort_requested;
@@ -485,8 +491,11 @@ enum control_answer {
 	ANSWER_UNKNOWN, ANSWER_READY, ANSWER_REFUSED, ANSWER_OK, ANSWER_ABORT,
 	ANSWER_RUNNING, ANSWER_FAILED,
 };
+#define CONTROL_NAME_MAX	253	/* a node's or a pod's name */
 struct control_offer {
 	char		 uid[40];
+	char		 source_node[CONTROL_NAME_MAX + 1];
+	char		 source_pod[CONTROL_NAME_MAX + 1];
 	int		 has_version;
 	int		 qemu_major, qemu_minor, qemu_micro;
 	int		 guest_running;
@@ -510,6 +519,10 @@ enum control_answer control_answer_decode(struct json_object *,
 	    char *reason, size_t len);
 struct json_object *control_answer_encode(enum control_answer,
 	    const char *reason);
+void	 control_answer_identify(struct json_object *, const char *node,
+	    const char *pod);
+void	 control_answer_identity(struct json_object *, char *node,
+	    char *pod);
 
 /* mig-config.c: the options migrate and incoming share. */
 struct mig_options {
@@ -533,6 +546,9 @@ struct mig_options {
 	int		 max_parallel;	/* --max-parallel: slots in slot_dir */
 	struct json_object *eviction;	/* evict's record for the status */
 	const char	*nbd;		/* --nbd: disks' NBD address, or NULL */
+	const char	*node;		/* --node: this node; NULL: node_name() */
+	const char	*pod;		/* --pod: this pod; NULL: $POD_NAME */
+	const char	*evacuation_node; /* evict: the node being drained */
 };
 extern const struct args_option mig_common_options[];
 int	 mig_options_from_args(struct args *, const struct cmd_entry *,
@@ -732,6 +748,10 @@ extern const struct cmd_entry cmd_dirty_rate_entry;
 extern const struct cmd_entry cmd_exporter_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_watch_entry;
+extern const struct cmd_entry cmd_status_entry;
+
+/* cmd-status.c */
+struct json_object *status_to_kubevirt(struct json_object *doc);
 
 /* policy-load.c */
 void	 policy_defaults(struct mig_settings *);
@@ -822,7 +842,8 @@ struct evict_options {
 	struct vm_ident	 vm;		/* what selects the policy */
 	const char	*status_file;
 	int		 events;
-	const char	*node;		/* External: NULL = host name */
+	const char	*node;		/* this node: NULL = node_name() */
+	const char	*pod;		/* this pod, or NULL: $POD_NAME */
 	double		 timeout;	/* migration deadline, 0 = policy's */
 	const char	*slot_dir;
 	int		 max_parallel;
@@ -854,5 +875,6 @@ double	 now_monotonic(void);
 double	 now_realtime(void);
 char	*format_rfc3339(double when);
 int	 proc_start_time(pid_t, unsigned long long *ticks);
+char	*node_name(const char *given);
 
 #endif

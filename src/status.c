@@ -88,6 +88,12 @@ status_free(struct status *st)
 {
 	free(st->source);
 	free(st->target);
+	free(st->source_node);
+	free(st->source_pod);
+	free(st->target_node);
+	free(st->target_pod);
+	free(st->target_address);
+	free(st->evacuation_node);
 	free(st->failure_reason);
 	free(st->policy_name);
 	free(st->controller);
@@ -309,6 +315,36 @@ progress_to_json(const struct mig_progress *p)
 	return o;
 }
 
+/*
+ * The conditions, KubeVirt's: the pre-flight's (LiveMigratable,
+ * StorageLiveMigratable) and, during an eviction, EvictionRequested.
+ * Returns a new reference.
+ */
+static json_object *
+status_conditions(const struct status *st)
+{
+	json_object	*a = json_object_new_array(), *c;
+	char		*msg;
+	size_t		 i;
+
+	for (i = 0; st->conditions != NULL &&
+	    i < json_object_array_length(st->conditions); i++)
+		json_object_array_add(a, json_object_get(
+		    json_object_array_get_idx(st->conditions, i)));
+	if (st->evacuation_node != NULL) {
+		c = json_object_new_object();
+		add_str(c, "type", "EvictionRequested");
+		add_str(c, "status", "True");
+		add_str(c, "reason", "EvictionRequested");
+		xasprintf(&msg, "node %s is being evacuated",
+		    st->evacuation_node);
+		add_str(c, "message", msg);
+		free(msg);
+		json_object_array_add(a, c);
+	}
+	return a;
+}
+
 /* Returns a new document (the caller puts it). */
 json_object *
 status_to_json(const struct status *st)
@@ -328,6 +364,11 @@ status_to_json(const struct status *st)
 	add_time(o, "endTimestamp", st->end);
 	add_str(o, "source", st->source);
 	add_str(o, "target", st->target);
+	add_str(o, "sourceNode", st->source_node);
+	add_str(o, "sourcePod", st->source_pod);
+	add_str(o, "targetNode", st->target_node);
+	add_str(o, "targetPod", st->target_pod);
+	add_str(o, "targetNodeAddress", st->target_address);
 	json_object_object_add(o, "completed",
 	    json_object_new_boolean(st->phase == PHASE_SUCCEEDED));
 	json_object_object_add(o, "failed",
@@ -337,14 +378,16 @@ status_to_json(const struct status *st)
 	json_object_object_add(o, "abortRequested",
 	    json_object_new_boolean(st->abort_requested));
 	add_str(o, "abortStatus", abort_names[st->abort_status]);
-	add_str(o, "policy", st->policy_name);
+	add_str(o, "migrationPolicyName", st->policy_name);
 	add_str(o, "controller", st->controller);
 	if (st->configuration != NULL)
-		json_object_object_add(o, "configuration",
+		json_object_object_add(o, "migrationConfiguration",
 		    json_object_get(st->configuration));
-	if (st->conditions != NULL)
+	if (st->conditions != NULL || st->evacuation_node != NULL)
 		json_object_object_add(o, "conditions",
-		    json_object_get(st->conditions));
+		    status_conditions(st));
+	if (st->evacuation_node != NULL)
+		add_str(o, "evacuationNodeName", st->evacuation_node);
 	if (st->eviction != NULL)
 		json_object_object_add(o, "eviction",
 		    json_object_get(st->eviction));

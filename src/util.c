@@ -174,3 +174,24 @@ proc_start_time(pid_t pid, unsigned long long *ticks)
 		return -1;
 	return 0;
 }
+
+/*
+ * The name of this node, as KubeVirt's status names nodes: given (a
+ * --node option), else $NODE_NAME (what Kubernetes' downward API gives a
+ * node agent), else the host name.  Malloc'd.
+ */
+char *
+node_name(const char *given)
+{
+	const char	*env = getenv("NODE_NAME");
+	char		 host[256];
+
+	if (given != NULL && *given != '\0')
+		return xstrdup(given);
+	if (env != NULL && *env != '\0')
+		return xstrndup(env, 253);
+	if (gethostname(host, sizeof host) != 0)
+		return xstrdup("unknown");
+	host[sizeof host - 1] = '\0';
+	return xstrdup(host);
+}

@@ -31,7 +31,7 @@ mig_migrate --policy "$TMP/disks.json"
 wait_for 30 "the source's mirror job" mirroring
 # While the mirror copies: a write through the guest's device.
 hmp_write 32 1 0x77
-[ "$(status_get "$TMP/src.status" .configuration.blockMigration)" = auto ] ||
+[ "$(status_get "$TMP/src.status" .migrationConfiguration.blockMigration)" = auto ] ||
 	fail "blockMigration not in the status configuration"
 
 expect_exit migrate 0 180

@@ -40,9 +40,9 @@ used_site_policy() {
 		fail "$st: strategy $(status_get "$st" .eviction.strategy)"
 	[ "$(status_get "$st" .eviction.policy)" = site-default ] ||
 		fail "$st: eviction.policy $(status_get "$st" .eviction.policy)"
-	[ "$(status_get "$st" .policy)" = site-default ] ||
-		fail "$st: the migration's policy is $(status_get "$st" .policy), not the one that chose the strategy"
-	v=$(status_get "$st" .configuration.bandwidthPerMigration)
+	[ "$(status_get "$st" .migrationPolicyName)" = site-default ] ||
+		fail "$st: the migration's policy is $(status_get "$st" .migrationPolicyName), not the one that chose the strategy"
+	v=$(status_get "$st" .migrationConfiguration.bandwidthPerMigration)
 	[ "$v" = "$want_bw" ] || fail "$st: bandwidthPerMigration $v, expected $want_bw"
 	[ "$(status_get "$st" .controller)" = kubevirt ] ||
 		fail "$st: controller $(status_get "$st" .controller)"

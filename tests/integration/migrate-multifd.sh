@@ -17,8 +17,8 @@ expect_exit migrate 0 60
 expect_exit incoming 0 30
 assert_moved
 for side in src dst; do
-	[ "$(status_get "$TMP/$side.status" .configuration.qemu.multifdChannels)" = 4 ] ||
-		fail "$side status: multifdChannels $(status_get "$TMP/$side.status" .configuration.qemu.multifdChannels)"
+	[ "$(status_get "$TMP/$side.status" .migrationConfiguration.qemu.multifdChannels)" = 4 ] ||
+		fail "$side status: multifdChannels $(status_get "$TMP/$side.status" .migrationConfiguration.qemu.multifdChannels)"
 	mon "$side" query-migrate-capabilities |
 		jq -e '.[] | select(.capability == "multifd") | .state' >/dev/null ||
 		fail "$side QEMU: multifd capability not set"
@@ -41,9 +41,9 @@ expect_exit b-incoming 0 30
 assert_moved
 for side in b-src b-dst; do
 	st=$TMP/$side.status
-	[ "$(status_get "$st" .configuration.qemu.multifdChannels)" = 0 ] ||
-		fail "$side status: multifdChannels $(status_get "$st" .configuration.qemu.multifdChannels)"
-	[ "$(status_get "$st" .configuration.qemu.postCopy)" = true ] ||
+	[ "$(status_get "$st" .migrationConfiguration.qemu.multifdChannels)" = 0 ] ||
+		fail "$side status: multifdChannels $(status_get "$st" .migrationConfiguration.qemu.multifdChannels)"
+	[ "$(status_get "$st" .migrationConfiguration.qemu.postCopy)" = true ] ||
 		fail "$side status: postCopy not true"
 	status_get "$st" '.notes[]' | grep -q '^multifd dropped: .*post-copy' ||
 		fail "$side notes do not say why multifd was dropped: $(status_get "$st" .notes)"

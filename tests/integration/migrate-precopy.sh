@@ -22,7 +22,7 @@ for side in migrate incoming; do
 done
 status_get "$TMP/src.status" .progress.dataTotal | grep -Eq '^[1-9][0-9]+$' ||
 	fail "no dataTotal while running"
-[ "$(status_get "$TMP/src.status" .configuration.bandwidthPerMigration)" = 67108864 ] ||
+[ "$(status_get "$TMP/src.status" .migrationConfiguration.bandwidthPerMigration)" = 67108864 ] ||
 	fail "effective configuration not in the status"
 
 expect_exit migrate 0 120
@@ -32,7 +32,7 @@ assert_moved
 src=$TMP/src.status
 [ "$(status_get "$src" .phase)" = Succeeded ] || fail "phase not Succeeded"
 [ "$(status_get "$src" .completed)" = true ] || fail "completed not true"
-[ "$(status_get "$src" .policy)" = slow ] || fail "policy name missing"
+[ "$(status_get "$src" .migrationPolicyName)" = slow ] || fail "policy name missing"
 [ "$(status_get "$src" .progress.downtimeMs)" -lt 2000 ] || fail "downtime too long"
 [ -n "$(status_get "$src" .endTimestamp)" ] || fail "no endTimestamp"
 [ "$(status_get "$TMP/dst.status" .phase)" = Succeeded ] || fail "target not Succeeded"

@@ -33,7 +33,7 @@ bg_start m-mig "$QMIGRATE" migrate --qmp "$TMP/m-src.qmp" --to "tls:127.0.0.1:$p
 	--status-file "$TMP/m-src.status"
 expect_exit m-mig 0 120
 expect_exit m-in 0 60
-[ "$(status_get "$TMP/m-dst.status" .configuration.qemu.multifdChannels)" = 8 ] ||
+[ "$(status_get "$TMP/m-dst.status" .migrationConfiguration.qemu.multifdChannels)" = 8 ] ||
 	fail "the target did not take the source's multifd channels"
 [ "$(grep -c 'conn [0-9]* from .*: forwarding' "$TMP/m-in.err")" -eq 9 ] ||
 	fail "expected 9 connections (main + 8 multifd) through the proxy"

@@ -115,13 +115,13 @@ grep -q 'draining 2 VMs, at most 1 at once' "$TMP/drain.err" ||
 
 s=$TMP/vm1.status
 status_is "$s" .phase Succeeded || fail "vm1: $(cat "$s")"
-status_is "$s" .policy gold-db || fail "vm1 policy: $(status_get "$s" .policy)"
+status_is "$s" .migrationPolicyName gold-db || fail "vm1 policy: $(status_get "$s" .migrationPolicyName)"
 status_is "$s" .eviction.strategy LiveMigrate || fail "vm1 strategy"
 status_is "$s" .eviction.namespaceLabels.tier gold || fail "vm1 namespace labels"
-status_is "$s" .configuration.bandwidthPerMigration 536870912 || fail "vm1 bandwidth"
-status_is "$s" .configuration.completionTimeoutPerGiB 800 || fail "vm1 cluster's completionTimeoutPerGiB"
-status_is "$s" .configuration.allowAutoConverge true || fail "vm1 allowAutoConverge"
-status_is "$s" .configuration.convergence kubevirt || fail "vm1 convergence"
+status_is "$s" .migrationConfiguration.bandwidthPerMigration 536870912 || fail "vm1 bandwidth"
+status_is "$s" .migrationConfiguration.completionTimeoutPerGiB 800 || fail "vm1 cluster's completionTimeoutPerGiB"
+status_is "$s" .migrationConfiguration.allowAutoConverge true || fail "vm1 allowAutoConverge"
+status_is "$s" .migrationConfiguration.convergence kubevirt || fail "vm1 convergence"
 s=$TMP/vm2.status
 status_is "$s" .eviction.strategy External || fail "vm2: $(cat "$s")"
 status_is "$s" .eviction.policy batch || fail "vm2 policy"
@@ -156,8 +156,8 @@ mig_incoming
 mig_migrate --policy "$TMP/kube" --vmi "$TMP/vm3.yaml" --namespace-label tier=gold
 expect_exit migrate 0 60
 s=$TMP/src.status
-status_is "$s" .policy gold-db || fail "vm3 policy: $(status_get "$s" .policy)"
-status_is "$s" .configuration.bandwidthPerMigration 536870912 || fail "vm3 bandwidth"
+status_is "$s" .migrationPolicyName gold-db || fail "vm3 policy: $(status_get "$s" .migrationPolicyName)"
+status_is "$s" .migrationConfiguration.bandwidthPerMigration 536870912 || fail "vm3 bandwidth"
 expect_exit incoming 0 30
 assert_moved
 echo "PASS: KubeVirt manifests drive drain (LiveMigrate, External) and migrate"

@@ -205,6 +205,14 @@ run 7 evict --qmp "$tmp/none.qmp" --to "unix:$tmp/none.sock" \
 [ "$(jq -r .eviction.strategy "$tmp/evict.json")" = External ] || fail "evict: $(cat "$tmp/evict.json")"
 [ "$(jq -r .eviction.policy "$tmp/evict.json")" = db ] || fail "evict policy"
 [ "$(jq -r .eviction.evacuationNodeName "$tmp/evict.json")" = node-a ] || fail "evict node"
+# KubeVirt's names: EvictionRequested and evacuationNodeName, in the VMI
+# status patch too.
+[ "$(jq -r .evacuationNodeName "$tmp/evict.json")" = node-a ] || fail "evacuationNodeName"
+run 0 status --status-file "$tmp/evict.json" --format kubevirt
+[ "$(jq -r .status.evacuationNodeName "$tmp/out")" = node-a ] || fail "patch: evacuationNodeName"
+[ "$(jq -r '.status.conditions[] | select(.type == "EvictionRequested") | .status + " " + .reason' "$tmp/out")" = "True EvictionRequested" ] ||
+	fail "patch: EvictionRequested: $(cat "$tmp/out")"
+[ "$(jq -r .status.migrationState.sourceNode "$tmp/out")" = node-a ] || fail "patch: sourceNode"
 
 # Errors: one line naming the file, the document and the field; the
 # whole directory refused.
