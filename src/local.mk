@@ -24,6 +24,7 @@ src_evict = src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 	src/cmd-evict.c src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
 integration_tests += tests/integration/evict-check.sh \
+	tests/integration/check-reasons.sh \
 	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh \
 	tests/integration/evict-default-policy.sh \
 	tests/integration/evict-drain-external.sh \
@@ -39,6 +40,15 @@ libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
 qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
 	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(YAML_LIBS) $(EV_LIBS) -lm
 qmigrate_LDADD = $(qmigrate_libs)
+
+# The pre-flight's reasons on a recorded QEMU (real-QEMU ones: check-reasons.sh).
+unit_tests += tests/unit/test-preflight
+tests_unit_test_preflight_SOURCES = tests/unit/test-preflight.c
+tests_unit_test_preflight_LDADD = $(unit_ldadd)
+tests_unit_test_preflight_CFLAGS = $(unit_cflags)
+tests_unit_test_preflight_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPREFLIGHT_RECORDING='"$(abs_top_srcdir)/tests/preflight/pc-tcg.json"'
+EXTRA_DIST += tests/preflight/pc-tcg.json
 
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args

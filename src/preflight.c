@@ -1,7 +1,9 @@
 /*
  * preflight.c: can this guest move live, and if not, every reason why.
- * Asks the running QEMU over QMP (migration blockers, the QOM tree, SEV,
- * the CPUs, the accelerator, the block devices) and answers with KubeVirt's two conditions,
+ * Asks the running QEMU over QMP (migration blockers, the QOM tree and its
+ * hot-plugged devices, SEV, the network backends, block jobs, the CPUs,
+ * the accelerator, the block devices) and answers with KubeVirt's two
+ * conditions,
  * LiveMigratable and StorageLiveMigratable, with KubeVirt's reason names.
  * Unlike KubeVirt it lists every reason found, not only the first.
  */
@@ -87,8 +89,35 @@ pf_blockers(struct pf *pf, char **cause)
 	return 0;
 }
 
-/* What a QOM type means for migration (type is the X of child<X>). */
-static void
+/* A boolean property of a QOM object: 1, 0, or -1 when it has none. */
+static int
+pf_qom_bool(struct pf *pf, const char *path, const char *property)
+{
+	json_object	*args, *reply = NULL;
+	char		*err = NULL;
+	int		 v;
+
+	args = json_object_new_object();
+	json_object_object_add(args, "path", json_object_new_string(path));
+	json_object_object_add(args, "property",
+	    json_object_new_string(property));
+	if (qmp_call(pf->qmp, "qom-get", args, &reply, PF_TIMEOUT,
+	    &err) != 0) {
+		log_debug("preflight: %s", err);
+		free(err);
+		return -1;
+	}
+	v = json_object_get_boolean(reply);
+	json_object_put(reply);
+	return v;
+}
+
+/*
+ * What a QOM type means for migration (type is the X of child<X>).
+ * Returns 1 when it is a reason: the node's children (the parts of the
+ * same device) are not reported again.
+ */
+static int
 pf_qom_type(struct pf *pf, const char *path, const char *type)
 {
 	if (strncmp(type, "vfio-", 5) == 0)
@@ -105,7 +134,36 @@ pf_qom_type(struct pf *pf, const char *path, const char *type)
 		    "PersistentReservationNotLiveMigratable",
 		    "%s is a SCSI persistent reservation manager (%s)", path,
 		    type);
-	}
+	} else if (strcmp(type, "tdx-guest") == 0)
+		pf_add(pf, pf->live, "TDXNotLiveMigratable",
+		    "%s: the guest is an Intel TDX trust domain (%s)", path,
+		    type);
+	else if (strcmp(type, "s390-pv-guest") == 0)
+		pf_add(pf, pf->live, "SecureExecutionNotLiveMigratable",
+		    "%s: the guest runs under IBM Secure Execution (%s)", path,
+		    type);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * A device made by device_add is not on the target QEMU's command line
+ * unless whoever started it put it there: its state would have nowhere to
+ * go.  KubeVirt's HotplugNotLiveMigratable.  Asked of the devices
+ * directly under /machine/peripheral and /machine/peripheral-anon.
+ */
+static void
+pf_hotplugged(struct pf *pf, const char *parent, const char *path,
+    const char *type)
+{
+	if (strcmp(parent, "/machine/peripheral") != 0 &&
+	    strcmp(parent, "/machine/peripheral-anon") != 0)
+		return;
+	if (pf_qom_bool(pf, path, "hotplugged") == 1)
+		pf_add(pf, pf->live, "HotplugNotLiveMigratable",
+		    "%s (%s) was hot-plugged (device_add): the target QEMU "
+		    "would have to be started with it", path, type);
 }
 
 /*
@@ -118,19 +176,20 @@ static int
 pf_qom_walk(struct pf *pf, const char *root, char **cause)
 {
 	char		**queue;
-	int		 *depth;
+	int		 *depth, *quiet;
 	size_t		  head = 0, tail = 0, i, listed = 0;
 	json_object	 *args, *reply;
 	char		 *err = NULL;
-	int		  rc = 0;
+	int		  rc = 0, reported;
 
 	queue = xcalloc(PF_QOM_MAX_NODES, sizeof *queue);
 	depth = xcalloc(PF_QOM_MAX_NODES, sizeof *depth);
+	quiet = xcalloc(PF_QOM_MAX_NODES, sizeof *quiet);
 	queue[tail] = xstrdup(root);
 	depth[tail++] = 0;
 	while (head < tail) {
 		const char	*path = queue[head];
-		int		 d = depth[head];
+		int		 d = depth[head], q = quiet[head];
 
 		head++;
 		args = json_object_new_object();
@@ -166,11 +225,13 @@ pf_qom_walk(struct pf *pf, const char *root, char **cause)
 			snprintf(child, sizeof child, "%s%s%s", path,
 			    strcmp(path, "/") == 0 ? "" : "/", name);
 			end = xstrndup(type + 6, len - 1);
-			pf_qom_type(pf, child, end);
+			reported = q || pf_qom_type(pf, child, end);
+			pf_hotplugged(pf, path, child, end);
 			if (strstr(end, "memory-region") == NULL &&
 			    d + 1 < PF_QOM_MAX_DEPTH &&
 			    tail < PF_QOM_MAX_NODES) {
 				queue[tail] = xstrdup(child);
+				quiet[tail] = reported;
 				depth[tail++] = d + 1;
 			}
 			free(end);
@@ -185,7 +246,120 @@ pf_qom_walk(struct pf *pf, const char *root, char **cause)
 		free(queue[i]);
 	free(queue);
 	free(depth);
+	free(quiet);
 	return rc;
+}
+
+/*
+ * A question QEMU may not answer (an older or differently built QEMU):
+ * -1 when the connection is gone, else 0 (*cause logged and cleared).
+ */
+static int
+pf_optional_failed(struct pf *pf, char **cause)
+{
+	if (qmp_is_closed(pf->qmp))
+		return -1;
+	log_debug("preflight: %s", *cause);
+	free(*cause);
+	*cause = NULL;
+	return 0;
+}
+
+/*
+ * Block jobs running now (a backup, a stream, a commit): the migration
+ * would end the guest's life here under them.  qmigrate's own mirrors
+ * (qm-mirror-*) are its business.  Returns -1 only when QMP is gone.
+ */
+static int
+pf_block_jobs(struct pf *pf, char **cause)
+{
+	json_object	*jobs = NULL, *j;
+	const char	*id, *status;
+	size_t		 i;
+
+	if (qmp_call(pf->qmp, "query-block-jobs", NULL, &jobs, PF_TIMEOUT,
+	    cause) != 0)
+		return pf_optional_failed(pf, cause);
+	for (i = 0; json_object_is_type(jobs, json_type_array) &&
+	    i < json_object_array_length(jobs); i++) {
+		j = json_object_array_get_idx(jobs, i);
+		id = json_str_at(j, "device");
+		status = json_str_at(j, "status");
+		if (id == NULL || strncmp(id, "qm-mirror-", 10) == 0 ||
+		    (status != NULL && (strcmp(status, "concluded") == 0 ||
+		    strcmp(status, "null") == 0)))
+			continue;
+		pf_add(pf, pf->live, "BlockJobNotLiveMigratable",
+		    "block job %s (%s) is %s: let it finish or cancel it "
+		    "first", id, json_str_at(j, "type") != NULL ?
+		    json_str_at(j, "type") : "?", status != NULL ? status :
+		    "running");
+		pf_add(pf, pf->storage, "BlockJobNotLiveMigratable",
+		    "block job %s is %s", id, status != NULL ? status :
+		    "running");
+	}
+	json_object_put(jobs);
+	return 0;
+}
+
+/*
+ * NICs whose backend keeps the interface's state in this host's hardware
+ * (vhost-vdpa): KubeVirt's InterfaceNotLiveMigratable.  QEMU 7.2 lists
+ * network backends only in HMP's "info network", one NIC per line and its
+ * backend on the next, indented:
+ *	nic0: index=0,type=nic,model=virtio-net-pci,macaddr=...
+ *	 \ net0: index=0,type=vhost-vdpa,vhostdev=/dev/vhost-vdpa-0
+ * Lines are read up to a bound; anything else is ignored.  Returns -1 only
+ * when QMP is gone.
+ */
+static int
+pf_interfaces(struct pf *pf, char **cause)
+{
+	json_object	*args, *text = NULL;
+	const char	*p, *nl, *colon, *type;
+	char		 nic[64] = "", model[64] = "", backend[64], kind[32];
+	size_t		 len, lines = 0;
+
+	args = json_object_new_object();
+	json_object_object_add(args, "command-line",
+	    json_object_new_string("info network"));
+	if (qmp_call(pf->qmp, "human-monitor-command", args, &text,
+	    PF_TIMEOUT, cause) != 0)
+		return pf_optional_failed(pf, cause);
+	p = json_object_is_type(text, json_type_string) ?
+	    json_object_get_string(text) : "";
+	for (; *p != '\0' && lines++ < 1024; p = *nl != '\0' ? nl + 1 : nl) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		len = (size_t)(nl - p);
+		colon = memchr(p, ':', len);
+		type = colon != NULL ? strstr(colon, ",type=") : NULL;
+		if (colon == NULL || type == NULL || type > nl)
+			continue;
+		type += 6;
+		snprintf(kind, sizeof kind, "%.*s", (int)strcspn(type, ",\r\n"),
+		    type);
+		if (p[0] != ' ') {
+			/* A NIC: its name, and its model when it has one. */
+			snprintf(nic, sizeof nic, "%.*s", (int)(colon - p), p);
+			model[0] = '\0';
+			if ((type = strstr(colon, ",model=")) != NULL &&
+			    type < nl)
+				snprintf(model, sizeof model, "%.*s",
+				    (int)strcspn(type + 7, ",\r\n"), type + 7);
+			continue;
+		}
+		if (strcmp(kind, "vhost-vdpa") != 0 || nic[0] == '\0')
+			continue;
+		p += strspn(p, " \\");
+		snprintf(backend, sizeof backend, "%.*s", (int)(colon - p), p);
+		pf_add(pf, pf->live, "InterfaceNotLiveMigratable",
+		    "NIC %s%s%s%s is on %s backend %s: its state is in a vDPA "
+		    "device of this host", nic, model[0] != '\0' ? " (" : "",
+		    model, model[0] != '\0' ? ")" : "", kind, backend);
+	}
+	json_object_put(text);
+	return 0;
 }
 
 /* SEV: query-sev answers (x86) and says enabled.  Always returns 0. */
@@ -206,29 +380,6 @@ pf_sev(struct pf *pf)
 		    "the guest's memory is encrypted with AMD SEV");
 	json_object_put(reply);
 	return 0;
-}
-
-/* A boolean property of a QOM object: 1, 0, or -1 when it has none. */
-static int
-pf_qom_bool(struct pf *pf, const char *path, const char *property)
-{
-	json_object	*args, *reply = NULL;
-	char		*err = NULL;
-	int		 v;
-
-	args = json_object_new_object();
-	json_object_object_add(args, "path", json_object_new_string(path));
-	json_object_object_add(args, "property",
-	    json_object_new_string(property));
-	if (qmp_call(pf->qmp, "qom-get", args, &reply, PF_TIMEOUT,
-	    &err) != 0) {
-		log_debug("preflight: %s", err);
-		free(err);
-		return -1;
-	}
-	v = json_object_get_boolean(reply);
-	json_object_put(reply);
-	return v;
 }
 
 /* Per vCPU: hyperv passthrough (blocker), host CPU model (warning). */
@@ -614,6 +765,8 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 	    pf_qom_walk(&pf, "/machine", &cause) != 0 ||
 	    pf_qom_walk(&pf, "/objects", &cause) != 0 ||
 	    pf_sev(&pf) != 0 ||
+	    pf_interfaces(&pf, &cause) != 0 ||
+	    pf_block_jobs(&pf, &cause) != 0 ||
 	    pf_cpus(&pf, &cause) != 0 ||
 	    pf_tcg_dirty_tracking(&pf, &cause) != 0 ||
 	    pf_disks(&pf, &cause) != 0) {
