@@ -134,14 +134,14 @@ decision_list(json_object *decisions, char *out, size_t len)
 static void
 replay(const char *path)
 {
-	json_object		**lines, *last, *doc, *c;
+	json_object		**lines = NULL, *last, *doc, *c;
 	struct status		 st;
 	struct session		 s;
 	struct sess_config	 cfg;
 	struct ctl_config	 ccfg;
 	enum ctl_kind		 kind;
 	struct sess_event	 ev;
-	size_t			 n, i;
+	size_t			 n = 0, i;
 	int			 aborted = 0, tries;
 	char			 want[4096], got[4096];
 	const char		*phase;
