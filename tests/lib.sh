@@ -32,10 +32,15 @@ LINUX_INITRD=$GUEST_DIR/linux/initramfs.cpio.gz
 # machine is slow, the Linux guest takes ~4 s when idle.
 MEMGUEST_BOOT_TIMEOUT=${MEMGUEST_BOOT_TIMEOUT:-60}
 LINUX_BOOT_TIMEOUT=${LINUX_BOOT_TIMEOUT:-120}
+# Seconds assert_memory_intact waits for its sweep: a 64 MiB sweep takes
+# 0.05-0.8 s, longer while the writer saturates the vCPU (~2 s unthrottled).
+MEMGUEST_VERIFY_TIMEOUT=${MEMGUEST_VERIFY_TIMEOUT:-60}
 
 TMP=
 _lib_pids=()
 _lib_names=()
+# Pages of each memory guest, by serial file (start_memguest*).
+declare -A _lib_pages=()
 # Commands the EXIT trap runs after the processes are gone (lib_on_exit).
 _lib_exit_hooks=()
 
@@ -229,6 +234,7 @@ start_memguest() {
 	need_file "$MEMGUEST_ELF" "memguest"
 	memguest_args "$mib" "$rate"
 	_lib_qemu "$name" "${MEMGUEST_ARGS[@]}" "$@"
+	_lib_pages[$TMP/$name.serial]=$((mib * 256))
 	MEMGUEST_RATE=$rate
 	wait_for "$MEMGUEST_BOOT_TIMEOUT" "memguest $name ready" \
 		_lib_log_ready "$name" '^memguest: ready '
@@ -248,6 +254,7 @@ start_memguest_incoming() {
 	need_file "$MEMGUEST_ELF" "memguest"
 	memguest_args "$mib" "$rate"
 	_lib_qemu "$name" "${MEMGUEST_ARGS[@]}" -incoming defer "$@"
+	_lib_pages[$TMP/$name.serial]=$((mib * 256))
 }
 
 # linux_guest_args NAME: sets LINUX_ARGS to the Linux guest's machine
@@ -359,6 +366,53 @@ assert_no_corrupt() {
 	local bad
 	bad=$(grep -a 'memguest: CORRUPT' "$1" 2>/dev/null | head -n 5) || true
 	[ -z "$bad" ] || fail "memguest found corrupt memory ($1): $bad"
+}
+
+# assert_memory_intact SERIALFILE [TIMEOUT [PAGES]]: the memory guest
+# writing SERIALFILE (the QEMU that holds it now) reads every word of every
+# page in a sweep that starts after this call, within TIMEOUT s (default
+# MEMGUEST_VERIFY_TIMEOUT), and finds nothing wrong; and no CORRUPT line
+# is in SERIALFILE at all.  Call it once the migration has ended (the
+# qmigrate that drove it has exited): "intact" then means every page, as it
+# is after the migration, not a sample.  PAGES (the sweep's page count) is
+# known for guests started by start_memguest*.
+#
+# Event-driven: tail -f (inotify) feeds the lines as the guest writes them.
+# The guest's sweeps run back to back, so the first verified line after
+# the call marks the start of the next sweep; that sweep's line is the one
+# awaited.
+assert_memory_intact() {
+	local file=$1 timeout=${2:-$MEMGUEST_VERIFY_TIMEOUT}
+	local pages=${3:-${_lib_pages[$1]:-}} off fd tailpid line first= got= t0 t1
+	local re='^memguest: verified sweep=([0-9]+) pages=([0-9]+) corrupt=([0-9]+) ms=[0-9]+$'
+	[ -n "$pages" ] || fail "assert_memory_intact $file: how many pages? (not started by start_memguest: pass PAGES)"
+	[ -e "$file" ] || fail "assert_memory_intact: no serial file $file"
+	off=$(stat -c %s "$file")
+	t0=${EPOCHREALTIME//[!0-9]/}
+	exec {fd}< <(exec timeout "$timeout" tail -c +"$((off + 1))" -f "$file")
+	tailpid=$!
+	while IFS= read -r -u "$fd" line; do
+		[[ $line =~ $re ]] || continue
+		if [ -z "$first" ]; then
+			first=${BASH_REMATCH[1]}
+			continue
+		fi
+		got=$line
+		break
+	done
+	kill "$tailpid" 2>/dev/null || true
+	exec {fd}<&-
+	[ -n "$got" ] ||
+		fail "memguest ($file): no full memory sweep within $timeout s after the call (last line: $(complete_lines "$file" | tail -n 1))"
+	[ "${BASH_REMATCH[1]}" -eq $((first + 1)) ] ||
+		fail "memguest ($file): sweep ${BASH_REMATCH[1]} after sweep $first: $got"
+	[ "${BASH_REMATCH[2]}" -eq "$pages" ] ||
+		fail "memguest ($file): the sweep verified ${BASH_REMATCH[2]} pages, the guest has $pages: $got"
+	[ "${BASH_REMATCH[3]}" -eq 0 ] ||
+		fail "memguest ($file): corrupt pages in the sweep: $got"
+	assert_no_corrupt "$file"
+	t1=${EPOCHREALTIME//[!0-9]/}
+	echo "memory intact (${file##*/}): ${got#memguest: }, $(((t1 - t0) / 1000)) ms after the call"
 }
 
 _lib_new_progress() {

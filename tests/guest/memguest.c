@@ -10,6 +10,11 @@
  * known rate; a page that does not hold what was last written to it is a
  * migration bug and is reported on COM1.
  *
+ * Beside the writer, a verifier reads every word of every page, sweep
+ * after sweep, as fast as the time the writer leaves allows, and reports
+ * each completed sweep: that line is what lets a test say that every page
+ * arrived intact, not a sample.
+ *
  * No OS, no interrupts: the serial port is polled and the pace comes from
  * the TSC, calibrated once against the PIT.  Under TCG QEMU's TSC follows
  * host time, so guest seconds track wall-clock seconds while the VM runs.
@@ -17,6 +22,7 @@
  * Serial lines (parsed by tests and benchmarks; keep them stable):
  *   memguest: ready mib=M rate=R pages=N
  *   memguest: progress pass=P pages_checked=N rate_mbs=R
+ *   memguest: verified sweep=S pages=N corrupt=C ms=T
  *   memguest: CORRUPT page=I expected_gen=G found=...
  *   memguest: CORRUPT suppressed=N
  *   memguest: error ...
@@ -34,6 +40,7 @@
 #define IDLE_PPS	2048u		/* pages/s verified when rate=0 */
 #define MAX_RATE	1000000u	/* MB/s: effectively unthrottled */
 #define CORRUPT_LINES	16u		/* CORRUPT lines per second at most */
+#define VERIFY_BATCH	8u		/* pages verified per turn of the loop */
 
 #define COM1		0x3f8
 
@@ -269,11 +276,13 @@ page_fill(uint32_t index, uint32_t gen)
 }
 
 static uint32_t	corrupt_lines, corrupt_suppressed;
+static uint32_t	corrupt_pages;	/* found since the current sweep began */
 
 static void
 report_corrupt(uint32_t index, uint32_t gen, const char *what,
     uint32_t offset, uint32_t found, uint32_t expected)
 {
+	corrupt_pages++;
 	if (corrupt_lines >= CORRUPT_LINES) {
 		corrupt_suppressed++;
 		return;
@@ -294,17 +303,12 @@ report_corrupt(uint32_t index, uint32_t gen, const char *what,
 	puts_("\n");
 }
 
-/*
- * Checks page INDEX against generation GEN: all stamps, and the static
- * words of one 512-byte chunk (CHUNK), so that every word of every page is
- * verified once every 8 visits.  Returns 0 if it matches.
- */
+/* Checks the 8 stamps of page INDEX against generation GEN; 0 if they match. */
 static int
-page_check(uint32_t index, uint32_t gen, uint32_t chunk)
+stamps_check(uint32_t index, uint32_t gen)
 {
 	volatile uint32_t	*p = page_ptr(index);
-	uint32_t		 s, k, o, v, w;
-	int			 bad = 0;
+	uint32_t		 s, o, v;
 
 	for (s = 0; s < SLOTS; s++) {
 		o = s * SLOT_WORDS;
@@ -326,16 +330,66 @@ page_check(uint32_t index, uint32_t gen, uint32_t chunk)
 			return -1;
 		}
 	}
-	o = chunk * SLOT_WORDS;
-	w = page_base(index) + (o + 4) * WORD_STEP;
-	for (k = o + 4; k < o + SLOT_WORDS; k++, w += WORD_STEP) {
-		if (p[k] != w) {
-			report_corrupt(index, gen, "word", k * 4, p[k], w);
-			bad = -1;
-			break;
-		}
+	return 0;
+}
+
+/*
+ * Checks the static words of chunks FIRST to LAST - 1 of page INDEX (GEN
+ * only for the report); 0 if they match.  The words are folded into one
+ * difference and only a page that differs is searched again for the first
+ * bad word: the common case is a tight read loop.
+ */
+static int
+words_check(uint32_t index, uint32_t gen, uint32_t first, uint32_t last)
+{
+	volatile uint32_t	*p = page_ptr(index);
+	uint32_t		 base = page_base(index), c, k, w, diff = 0;
+
+	for (c = first; c < last; c++) {
+		w = base + (c * SLOT_WORDS + 4) * WORD_STEP;
+		for (k = c * SLOT_WORDS + 4; k < (c + 1) * SLOT_WORDS;
+		    k++, w += WORD_STEP)
+			diff |= p[k] ^ w;
 	}
-	return bad;
+	if (diff == 0)
+		return 0;
+	for (c = first; c < last; c++) {
+		w = base + (c * SLOT_WORDS + 4) * WORD_STEP;
+		for (k = c * SLOT_WORDS + 4; k < (c + 1) * SLOT_WORDS;
+		    k++, w += WORD_STEP)
+			if (p[k] != w) {
+				report_corrupt(index, gen, "word", k * 4, p[k],
+				    w);
+				return -1;
+			}
+	}
+	/* Wrong on the first read, right on the second: memory changing
+	 * under the guest, corrupt all the same. */
+	report_corrupt(index, gen, "unstable", first * SLOT_WORDS * 4, diff, 0);
+	return -1;
+}
+
+/*
+ * The writer's check of page INDEX against generation GEN: all stamps, and
+ * the static words of one 512-byte chunk (CHUNK), which keeps a visit cheap
+ * enough for high dirty rates (the verifier reads the rest).  Returns 0 if
+ * it matches.
+ */
+static int
+page_check(uint32_t index, uint32_t gen, uint32_t chunk)
+{
+	if (stamps_check(index, gen) != 0)
+		return -1;
+	return words_check(index, gen, chunk, chunk + 1);
+}
+
+/* The verifier's check of page INDEX: every word.  Returns 0 if it matches. */
+static int
+page_verify(uint32_t index, uint32_t gen)
+{
+	if (stamps_check(index, gen) != 0)
+		return -1;
+	return words_check(index, gen, 0, SLOTS);
 }
 
 /*
@@ -357,6 +411,50 @@ tcg_tlb_flush(void)
 	__asm__ volatile ("mov %%cr0, %0" : "=r" (cr0));
 	__asm__ volatile ("mov %0, %%cr0" : : "r" (cr0 ^ (1u << 16)));
 	__asm__ volatile ("mov %0, %%cr0" : : "r" (cr0));
+}
+
+static uint32_t	verify_index, verify_sweep = 1;
+static uint64_t	verify_start;
+
+/*
+ * One turn of the verifier: the next VERIFY_BATCH pages of the current
+ * sweep, every word, each against the generation the writer left it at
+ * (in pass PASS the writer, now at page WINDEX, has rewritten the pages
+ * below WINDEX with generation PASS; RATE 0 never rewrites).  A corrupt
+ * page is reported and repaired as the writer does, so one corruption gives
+ * one report.  A completed sweep prints its verified line: the sweeps run
+ * back to back, so that line also marks the start of the next sweep.
+ */
+static void
+verify_turn(uint32_t pages, uint32_t rate, uint32_t pass, uint32_t windex)
+{
+	uint32_t	n, gen;
+	uint64_t	now;
+
+	for (n = 0; n < VERIFY_BATCH; n++) {
+		gen = rate == 0 ? 0 : verify_index < windex ? pass : pass - 1;
+		if (page_verify(verify_index, gen) != 0) {
+			tcg_tlb_flush();
+			page_fill(verify_index, gen);
+		}
+		if (++verify_index < pages)
+			continue;
+		now = rdtsc();
+		puts_("memguest: verified ");
+		putkv("sweep", verify_sweep);
+		putch(' ');
+		putkv("pages", pages);
+		putch(' ');
+		putkv("corrupt", corrupt_pages);
+		putch(' ');
+		putkv("ms", (now - verify_start) * 1000u / tsc_hz);
+		puts_("\n");
+		verify_index = 0;
+		verify_sweep++;
+		verify_start = now;
+		corrupt_pages = 0;
+		return;
+	}
 }
 
 void	memguest_main(uint32_t, const uint32_t *);
@@ -429,7 +527,7 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 		pps = 1;
 	pass = 1;
 	index = 0;
-	epoch = pace_start = rdtsc();
+	epoch = pace_start = verify_start = rdtsc();
 	epoch_pages = pace_done = 0;
 	for (;;) {
 		now = rdtsc();
@@ -492,5 +590,8 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 				pass++;
 			}
 		}
+		/* The verifier gets every turn: all the time the writer's
+		 * pace leaves, and a share when the writer is behind. */
+		verify_turn(pages, rate, pass, index);
 	}
 }

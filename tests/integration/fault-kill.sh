@@ -176,9 +176,7 @@ run_one() {
 				fail "$PAIR: src is $(qemu_state "$src")"
 			;;
 		esac
-		wait_progress "$TMP/$PAIR${running# }.serial" 30
-		wait_progress "$TMP/$PAIR${running# }.serial" 30
-		assert_no_corrupt "$TMP/$PAIR${running# }.serial"
+		assert_memory_intact "$TMP/$PAIR${running# }.serial"
 	fi
 	[ "$victim" = incoming ] || echo "  incoming exit $rc2"
 	stop_all "$src" "$dst"

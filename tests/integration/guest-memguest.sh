@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # guest-memguest.sh: the memory guest boots, keeps its pace, checks its
-# pages, and reports a page the host corrupts behind its back (proof that
-# its checker can fail).  Guest RAM is a shared file here so that the test
-# can write into it; migration tests use plain RAM.
+# pages, sweeps every word of every page again and again, and reports a
+# page the host corrupts behind its back, whether the writer or the
+# verifier meets it first (proof that its checkers, and
+# assert_memory_intact, can fail).  Guest RAM is a shared file here so
+# that the test can write into it; migration tests use plain RAM.
 . "$top_srcdir/tests/lib.sh"
 need_cmd "$QEMU" dd stat
 setup_tmp
@@ -33,17 +35,24 @@ pages=${BASH_REMATCH[2]}
 [ "$pages" -ge $((lines * 12207 * 8 / 10)) ] ||
 	fail "guest far behind its 50 MB/s pace: $pages pages in $lines s"
 assert_no_corrupt "$serial"
+# Full sweeps, each over all 16384 pages, none corrupt.
+assert_memory_intact "$serial"
+grep -Eaq '^memguest: verified sweep=1 pages=16384 corrupt=0 ms=[0-9]+$' "$serial" ||
+	fail "unexpected first verified line: $(grep -a -m1 'memguest: verified' "$serial")"
 
-# Corrupt one word in each 512-byte chunk of page 100 (guest physical
-# 2 MiB + 100 pages; the RAM file maps guest physical addresses 1:1 below
-# 3.5 GiB).  These words hold the static pattern the guest never rewrites,
-# so the next visit of the page must find them.
+# corrupt_word FILE PAGE CHUNK: writes "BAD!" (one 4-byte write) over a
+# static word of PAGE, 64 bytes into its 512-byte chunk CHUNK (guest
+# physical 2 MiB + PAGE pages; the RAM file maps guest physical addresses
+# 1:1 below 3.5 GiB).  The guest never rewrites these words.
+corrupt_word() {
+	printf 'BAD!' | dd of="$1" bs=4 count=1 conv=notrunc status=none \
+		seek=$(((0x200000 + $2 * 4096 + $3 * 512 + 64) / 4))
+}
+
+# One word of page 100: the writer's visit or the verifier's sweep finds it.
 page=100
-for chunk in 0 1 2 3 4 5 6 7; do
-	printf 'BAD!' | dd of="$TMP/ram" bs=1 conv=notrunc status=none \
-		seek=$((0x200000 + page * 4096 + chunk * 512 + 64))
-done
-wait_log "$serial" "^memguest: CORRUPT page=$page expected_gen=[0-9]+ found=word:0x21444142 expected=0x[0-9a-f]{8} offset=[0-9]+\$" 30
+corrupt_word "$TMP/ram" "$page" 3
+wait_log "$serial" "^memguest: CORRUPT page=$page expected_gen=[0-9]+ found=word:0x21444142 expected=0x[0-9a-f]{8} offset=$((3 * 512 + 64))\$" 30
 if (assert_no_corrupt "$serial") 2>/dev/null; then
 	fail "assert_no_corrupt passed on a corrupt guest"
 fi
@@ -52,4 +61,31 @@ wait_progress "$serial"
 wait_progress "$serial"
 n=$(grep -ac 'memguest: CORRUPT' "$serial")
 [ "$n" -eq 1 ] || fail "expected one CORRUPT line, got $n"
-echo "PASS: memguest boots, paces itself and detects corruption"
+if (assert_memory_intact "$serial") 2>/dev/null; then
+	fail "assert_memory_intact passed on a guest that reported corruption"
+fi
+
+# The verifier alone: an idle guest (rate 0: the writer checks 2048 pages
+# a second, a pass over 64 MiB lasts 8 s, and each visit of page I in pass
+# P reads only the static words of chunk (I + P) mod 8).  A word of page
+# 100 in chunk 4 is read by the writer in pass 8 only, more than 48 s
+# from boot; the verifier must report it within a sweep, long before.
+start_memguest idle "$mib" 0 \
+	-object "memory-backend-file,id=ram,size=${mem}M,mem-path=$TMP/ram2,share=on" \
+	-machine memory-backend=ram
+serial=$TMP/idle.serial
+wait_log "$serial" '^memguest: verified sweep=1 ' 30
+corrupt_word "$TMP/ram2" "$page" 4
+wait_log "$serial" "^memguest: CORRUPT page=$page expected_gen=0 found=word:0x21444142 expected=0x[0-9a-f]{8} offset=$((4 * 512 + 64))\$" 30
+# The writer's pass when the report came: that of the last progress line
+# before it (the writer cannot get two passes further in one second).
+before=$(complete_lines "$serial" | sed -n '/memguest: CORRUPT/q; /^memguest: progress/p' | tail -n 1)
+writer_pass=1
+[[ $before =~ pass=([0-9]+) ]] && writer_pass=${BASH_REMATCH[1]}
+[ "$writer_pass" -lt 7 ] ||
+	fail "the corruption was found in writer pass $writer_pass: the verifier missed it"
+wait_log "$serial" "^memguest: verified sweep=[0-9]+ pages=16384 corrupt=1 ms=[0-9]+\$" 30
+if (assert_memory_intact "$serial") 2>/dev/null; then
+	fail "assert_memory_intact passed on a guest that reported corruption"
+fi
+echo "PASS: memguest boots, paces itself, sweeps all its pages and detects corruption"

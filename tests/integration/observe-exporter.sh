@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # observe-exporter.sh: qmigrate exporter and qmigrate watch during a live
 # memguest migration throttled to 4 MiB/s (64 MiB take ~16 s): the scrapes
-# show data_remaining falling and the phase Running, then Succeeded; a VM
+# show data_remaining falling and the phase Running, then Succeeded, and
+# the guest runs on the target with every page intact; a VM
 # whose QMP socket hangs (a fake peer: see tests/observe-hang-peer.c) does
 # not slow a scrape down and is reported down and stale; every scrape
 # passes promtool check metrics and the strict format check
@@ -91,6 +92,7 @@ awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "bandwidth of src: $bw"
 rc=0
 bg_wait mig 120 || rc=$?
 [ "$rc" -eq 0 ] || fail "migration failed: exit $rc: $(tail -n 3 "$TMP/mig.err")"
+assert_memory_intact "$TMP/dst.serial"
 succeeded() {
 	scrape "$TMP/m2"
 	[ "$(metric "$TMP/m2" 'qmigrate_migration_phase{name="src",phase="Succeeded"}')" = 1 ]
