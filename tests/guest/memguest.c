@@ -40,7 +40,7 @@
 #define IDLE_PPS	2048u		/* pages/s verified when rate=0 */
 #define MAX_RATE	1000000u	/* MB/s: effectively unthrottled */
 #define CORRUPT_LINES	16u		/* CORRUPT lines per second at most */
-#define VERIFY_BATCH	8u		/* pages verified per turn of the loop */
+#define VERIFY_BATCH	16u		/* pages verified per turn of the loop */
 
 #define COM1		0x3f8
 
@@ -422,8 +422,9 @@ static uint64_t	verify_start;
  * (in pass PASS the writer, now at page WINDEX, has rewritten the pages
  * below WINDEX with generation PASS; RATE 0 never rewrites).  A corrupt
  * page is reported and repaired as the writer does, so one corruption gives
- * one report.  A completed sweep prints its verified line: the sweeps run
- * back to back, so that line also marks the start of the next sweep.
+ * one report.  A completed sweep prints its verified line and ends the
+ * turn: the sweeps run back to back, so that line also marks the start of
+ * the next sweep.
  */
 static void
 verify_turn(uint32_t pages, uint32_t rate, uint32_t pass, uint32_t windex)
@@ -590,8 +591,12 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 				pass++;
 			}
 		}
-		/* The verifier gets every turn: all the time the writer's
-		 * pace leaves, and a share when the writer is behind. */
+		/*
+		 * The verifier gets every turn: all the time the writer's pace
+		 * leaves, and 16 pages per batch of 256 when the writer is
+		 * behind (a starved vCPU, or an unreachable rate): about a
+		 * fifth of its time, so that a sweep still ends within seconds.
+		 */
 		verify_turn(pages, rate, pass, index);
 	}
 }
