@@ -32,8 +32,9 @@ LINUX_INITRD=$GUEST_DIR/linux/initramfs.cpio.gz
 # machine is slow, the Linux guest takes ~4 s when idle.
 MEMGUEST_BOOT_TIMEOUT=${MEMGUEST_BOOT_TIMEOUT:-60}
 LINUX_BOOT_TIMEOUT=${LINUX_BOOT_TIMEOUT:-120}
-# Seconds assert_memory_intact waits for its sweep: a 64 MiB sweep takes
-# 0.05-0.8 s, longer while the writer saturates the vCPU (~2 s unthrottled).
+# Seconds assert_memory_intact waits for its sweeps (it needs up to two): a
+# 64 MiB sweep takes 0.05-0.8 s, seconds when the writer saturates a
+# starved vCPU (tests/guest/README.md).
 MEMGUEST_VERIFY_TIMEOUT=${MEMGUEST_VERIFY_TIMEOUT:-60}
 
 TMP=

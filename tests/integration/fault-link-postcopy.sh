@@ -6,9 +6,10 @@
 #  1. The link comes back: the target says it listens (migrate-recover),
 #     the source resumes through a new TLS connection of the same session,
 #     and the guest arrives intact.
-#  2. The link never comes back: after --recover-timeout both qmigrates
-#     exit 6 saying the guest is irrecoverable, and both QEMUs are left
-#     alive and paused for the operator.
+#  2. The link does not come back in time: after --recover-timeout both
+#     qmigrates exit 6 saying the guest is irrecoverable, and both QEMUs
+#     are left alive and paused for the operator, who can still recover
+#     the guest by hand once the link is back: it arrives intact.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/netns-lib.sh"
@@ -67,3 +68,17 @@ for f in src dst; do
 done
 [ "$(run_state b-src)" != running ] || fail "b-src runs the guest again: its memory is on the target"
 echo "ok: link down for good: exit 6, irrecoverable, both QEMUs left in postcopy-paused"
+
+# The operator recovers by hand once the link is back (the README's way:
+# migrate-recover on the target, migrate resume on the source), straight
+# between the two QEMUs over tcp since the qmigrate proxies are gone; the
+# guest arrives intact.
+link_up
+rport=$((NS_PORT + 10))
+mon b-dst migrate-recover "{\"uri\": \"tcp:$NS_DST_ADDR:$rport\"}" >/dev/null
+wait_for 10 "b-dst listening again" eval '[ -n "$(on_dst ss -tlnH "sport = :$rport")" ]'
+mon b-src migrate "{\"uri\": \"tcp:$NS_DST_ADDR:$rport\", \"resume\": true}" >/dev/null
+wait_for 120 "the recovered migration to complete" eval '[ "$(qemu_mig_status b-src)" = completed ]'
+wait_for 10 "the guest running on b-dst" eval '[ "$(run_state b-dst)" = running ]'
+assert_memory_intact "$TMP/b-dst.serial"
+echo "ok: recovered by hand, the guest runs on the target"
