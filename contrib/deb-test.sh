@@ -224,5 +224,5 @@ expect_exit incoming 0 60
 status_is "$TMP/src.status" .phase Succeeded || fail "source status: $(cat "$TMP/src.status")"
 status_is "$TMP/dst.status" .phase Succeeded || fail "target status: $(cat "$TMP/dst.status")"
 assert_moved
-echo "   migrated over TLS; $(last_progress "$TMP/dst.serial") on the target, no corrupt page"
+echo "   migrated over TLS; every page intact on the target ($(last_progress "$TMP/dst.serial"))"
 echo "ok: $(basename "$deb") builds in a chroot, is lintian-clean, installs, and migrates a guest"
