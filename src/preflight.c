@@ -6,6 +6,9 @@
  * conditions,
  * LiveMigratable and StorageLiveMigratable, with KubeVirt's reason names.
  * Unlike KubeVirt it lists every reason found, not only the first.
+ * KubeVirt's DecentralizedNotLiveMigratable is not among them: its
+ * synchronization controller sets it for a migration between two
+ * clusters, and nothing in QEMU shows it.
  */
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -382,7 +385,60 @@ pf_sev(struct pf *pf)
 	return 0;
 }
 
-/* Per vCPU: hyperv passthrough (blocker), host CPU model (warning). */
+/* An integer property of a QOM object: 0, or -1 when it has none. */
+static int
+pf_qom_int(struct pf *pf, const char *path, const char *property,
+    int64_t *out)
+{
+	json_object	*args, *reply = NULL;
+	char		*err = NULL;
+	int		 rc = -1;
+
+	args = json_object_new_object();
+	json_object_object_add(args, "path", json_object_new_string(path));
+	json_object_object_add(args, "property",
+	    json_object_new_string(property));
+	if (qmp_call(pf->qmp, "qom-get", args, &reply, PF_TIMEOUT,
+	    &err) != 0) {
+		log_debug("preflight: %s", err);
+		free(err);
+		return -1;
+	}
+	if (json_object_is_type(reply, json_type_int)) {
+		*out = json_object_get_int64(reply);
+		rc = 0;
+	}
+	json_object_put(reply);
+	return rc;
+}
+
+/*
+ * Hyper-V reenlightenment tells the guest when its TSC frequency changes,
+ * which a migration to another host may do: KubeVirt refuses such a guest
+ * unless its TSC frequency is pinned (NoTSCFrequencyNotLiveMigratable).
+ * QEMU knows the frequency when it was given (-cpu ...,tsc-frequency=) or,
+ * under KVM, read from the host at start, and then carries it to the
+ * target, which keeps it or refuses to start; at 0 it knows none and the
+ * guest would see the target's.
+ */
+static void
+pf_tsc_frequency(struct pf *pf, const char *path)
+{
+	int64_t hz;
+
+	if (pf_qom_bool(pf, path, "hv-reenlightenment") != 1)
+		return;
+	if (pf_qom_int(pf, path, "tsc-frequency", &hz) == 0 && hz == 0)
+		pf_add(pf, pf->live, "NoTSCFrequencyNotLiveMigratable",
+		    "vCPU %s has hv-reenlightenment but no TSC frequency "
+		    "(-cpu ...,tsc-frequency=): the guest's timers would "
+		    "follow the target host's", path);
+}
+
+/*
+ * Per vCPU: hyperv passthrough and reenlightenment without a TSC
+ * frequency (blockers), the host's CPU model (a warning).
+ */
 static int
 pf_cpus(struct pf *pf, char **cause)
 {
@@ -405,6 +461,8 @@ pf_cpus(struct pf *pf, char **cause)
 			    "vCPU %s has hv-passthrough: the target host "
 			    "would have to offer the same Hyper-V features",
 			    path);
+		if (i == 0)	/* -cpu gives every vCPU the same */
+			pf_tsc_frequency(pf, path);
 		if (host_warned)
 			continue;
 		args = json_object_new_object();
@@ -423,10 +481,15 @@ pf_cpus(struct pf *pf, char **cause)
 		t = json_object_get_string(type);
 		if (t != NULL && (strncmp(t, "host-", 5) == 0 ||
 		    strncmp(t, "max-", 4) == 0)) {
-			pf_add(pf, pf->warnings, "HostCPUModel", "the vCPUs "
-			    "use the %.*s CPU model: the target host must "
-			    "offer the same CPU features", (int)strcspn(t, "-"),
-			    t);
+			/*
+			 * KubeVirt's name; a warning here, as qmigrate does
+			 * not know the target's CPU (KubeVirt refuses when
+			 * no node can take a host-model guest).
+			 */
+			pf_add(pf, pf->warnings, "CPUModeLiveMigratable",
+			    "the vCPUs use the %.*s CPU model: the target "
+			    "host must offer the same CPU features",
+			    (int)strcspn(t, "-"), t);
 			host_warned = 1;
 		}
 		json_object_put(type);
@@ -655,7 +718,7 @@ static int
 pf_disks(struct pf *pf, char **cause)
 {
 	json_object	*blocks = NULL, *dev, *ins, *image, *v;
-	const char	*name, *file;
+	const char	*name, *file, *prev;
 	char		 why[256];
 	size_t		 i;
 	int		 chain;
@@ -680,8 +743,17 @@ pf_disks(struct pf *pf, char **cause)
 			file = json_str_at(ins, "file");
 		if (file != NULL && pf_copied(pf, dev, ins, file))
 			continue;
-		for (chain = 0; file != NULL && chain < 32; chain++) {
-			if (!pf_shared(pf, file, why, sizeof why)) {
+		for (chain = 0, prev = NULL; file != NULL && chain < 32;
+		    chain++) {
+			/*
+			 * A filter node (a backup job's backup-top, a
+			 * throttle) shows its child as a backing image of
+			 * the same file: one file, one reason.
+			 */
+			if (prev != NULL && strcmp(prev, file) == 0)
+				log_debug("preflight: disk %s: %s again (a "
+				    "filter node)", name, file);
+			else if (!pf_shared(pf, file, why, sizeof why)) {
 				pf_add(pf, pf->live, "DisksNotLiveMigratable",
 				    "disk %s: %s%s is %s", name, file,
 				    chain ? " (backing file)" : "", why);
@@ -695,6 +767,7 @@ pf_disks(struct pf *pf, char **cause)
 			if (image == NULL || !json_object_object_get_ex(image,
 			    "backing-image", &v))
 				break;
+			prev = file;
 			image = v;
 			file = json_str_at(image, "filename");
 		}
@@ -703,9 +776,15 @@ pf_disks(struct pf *pf, char **cause)
 	return 0;
 }
 
-/* One condition: {type, status, reason, message, reasons[, warnings]}. */
+/*
+ * One condition: {type, status, reason, message, reasons[, warnings]}.
+ * As KubeVirt's: a False LiveMigratable's reason is its first reason's
+ * name; a False StorageLiveMigratable's is always NotMigratable (reason
+ * set), its message naming each one.  reasons lists them all by name.
+ */
 static json_object *
-pf_condition(const char *type, json_object *reasons, json_object *warnings)
+pf_condition(const char *type, const char *reason, json_object *reasons,
+    json_object *warnings)
 {
 	json_object	*c = json_object_new_object();
 	size_t		 i, n = json_object_array_length(reasons);
@@ -723,8 +802,11 @@ pf_condition(const char *type, json_object *reasons, json_object *warnings)
 		free(msg);
 		msg = next;
 	}
+	if (n > 0 && reason == NULL)
+		reason = json_str_at(json_object_array_get_idx(reasons, 0),
+		    "reason");
 	json_object_object_add(c, "reason", json_object_new_string(n == 0 ?
-	    "" : json_str_at(json_object_array_get_idx(reasons, 0), "reason")));
+	    "" : reason));
 	json_object_object_add(c, "message", json_object_new_string(n == 0 ?
 	    "" : msg));
 	free(msg);
@@ -781,9 +863,9 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 
 	*conditions = json_object_new_array();
 	json_object_array_add(*conditions, pf_condition("LiveMigratable",
-	    pf.live, pf.warnings));
+	    NULL, pf.live, pf.warnings));
 	json_object_array_add(*conditions, pf_condition(
-	    "StorageLiveMigratable", pf.storage, NULL));
+	    "StorageLiveMigratable", "NotMigratable", pf.storage, NULL));
 
 	n = json_object_array_length(pf.live);
 	rc = n == 0;

@@ -7,9 +7,12 @@
 #   PersistentReservationNotLiveMigratable  a real qemu-pr-helper
 #   HotplugNotLiveMigratable                a device_add
 #   BlockJobNotLiveMigratable               a backup job held at 1 KiB/s
+#   NoTSCFrequencyNotLiveMigratable         -cpu ...,hv-reenlightenment=on
 # The others (a VFIO device, SEV, TDX, Secure Execution, Hyper-V
 # passthrough, a vDPA NIC) need hardware or KVM this machine lacks:
 # tests/unit/test-preflight.c replays recorded QOM trees for them.
+# Also: the policy check applies is picked from KubeVirt manifests by the
+# namespace's labels (--vmi, --namespace-label, --namespace-labels-file).
 . "$top_srcdir/tests/lib.sh"
 VIRTIOFSD=/usr/lib/qemu/virtiofsd
 need_cmd "$QEMU" jq qemu-img qemu-pr-helper
@@ -84,4 +87,69 @@ qmp job drive-backup "{\"device\": \"d0\", \"job-id\": \"backup0\",
 check_reason job BlockJobNotLiveMigratable LiveMigratable
 grep -q 'block job backup0 (backup) is running' "$TMP/job.check" ||
 	fail "job: the reason does not name the job: $(cat "$TMP/job.check")"
-echo "PASS: virtiofs, persistent reservations, hot-plug and block jobs refused with KubeVirt's reasons"
+
+# The policy check uses is the one KubeVirt would pick, namespace labels
+# included: a KubeVirt policy for the gold namespace says the directory of
+# the job guest's disk is shared storage, the bronze one does not.
+mkdir "$TMP/kube"
+cat >"$TMP/kube/policies.yaml" <<EOF
+apiVersion: migrations.kubevirt.io/v1alpha1
+kind: MigrationPolicy
+metadata:
+  name: gold
+  annotations:
+    qmigrate.io/sharedStoragePaths: $TMP
+spec:
+  selectors:
+    namespaceSelector: {tier: gold}
+---
+apiVersion: migrations.kubevirt.io/v1alpha1
+kind: MigrationPolicy
+metadata:
+  name: bronze
+spec:
+  selectors:
+    namespaceSelector: {tier: bronze}
+EOF
+cat >"$TMP/kube/namespaces.yaml" <<'EOF'
+apiVersion: v1
+kind: Namespace
+metadata: {name: prod, labels: {tier: gold}}
+EOF
+cat >"$TMP/vmi.yaml" <<'EOF'
+apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstance
+metadata: {name: job, namespace: prod}
+spec: {domain: {devices: {}}}
+EOF
+# check_policy WANT-POLICY WANT-DISK-REASONS ARGS...: check on the job guest.
+check_policy() {
+	local want=$1 disks=$2 rc=0
+	shift 2
+	"$QMIGRATE" check --qmp "$TMP/job.qmp" --json --policy "$TMP/kube" \
+		"$@" >"$TMP/pol.check" 2>&1 || rc=$?
+	[ "$rc" -eq 2 ] || fail "check $*: exit $rc: $(cat "$TMP/pol.check")"
+	[ "$(jq -r .policy "$TMP/pol.check")" = "$want" ] ||
+		fail "check $*: policy $(jq -r .policy "$TMP/pol.check"), expected $want"
+	[ "$(jq '[.conditions[0].reasons[] | select(.reason == "DisksNotLiveMigratable")] | length' \
+	    "$TMP/pol.check")" -eq "$disks" ] ||
+		fail "check $*: expected $disks DisksNotLiveMigratable: $(cat "$TMP/pol.check")"
+}
+check_policy gold 0 --vmi "$TMP/vmi.yaml"
+check_policy bronze 1 --vmi "$TMP/vmi.yaml" --namespace-label tier=bronze
+printf 'tier: gold\n' >"$TMP/ns-labels.yaml"
+check_policy gold 0 --namespace-labels-file "$TMP/ns-labels.yaml"
+check_policy null 1
+echo "ok: check selects the policy by namespace labels"
+
+# Hyper-V reenlightenment without a TSC frequency (TCG takes the flag);
+# with one, the guest may move.
+start_memguest tsc 16 0 -cpu qemu64,hv-reenlightenment=on
+check_reason tsc NoTSCFrequencyNotLiveMigratable LiveMigratable
+grep -q 'has hv-reenlightenment but no TSC frequency' "$TMP/tsc.check" ||
+	fail "tsc: the reason does not say why: $(cat "$TMP/tsc.check")"
+start_memguest tscf 16 0 -cpu qemu64,hv-reenlightenment=on,tsc-frequency=1000000000
+rc=0
+"$QMIGRATE" check --qmp "$TMP/tscf.qmp" >"$TMP/tscf.check" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || fail "tscf: a pinned TSC frequency still refused (exit $rc): $(cat "$TMP/tscf.check")"
+echo "PASS: virtiofs, persistent reservations, hot-plug, block jobs and reenlightenment without a TSC frequency refused with KubeVirt's reasons; check picks the namespace's policy"

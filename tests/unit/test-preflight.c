@@ -1,7 +1,7 @@
 /*
  * test-preflight.c: the pre-flight's reasons for hardware this machine
  * lacks (a VFIO device, SEV, TDX, IBM Secure Execution, Hyper-V
- * passthrough, a vDPA NIC), and the ones it has, on a recorded QEMU: the
+ * passthrough, a vDPA NIC, the host's CPU model), and the ones it has, on a recorded QEMU: the
  * replies QEMU 7.2 gave `qmigrate check` here (tests/preflight/pc-tcg.json),
  * replayed by command and arguments, with the QOM nodes and replies of the
  * device under test added the way QEMU names them.
@@ -360,7 +360,69 @@ test_hyperv_passthrough(void **state)
 	    "/machine/unattached/device[0] has hv-passthrough");
 }
 
-/* Persistent reservations: both conditions (also tested for real). */
+/*
+ * Hyper-V reenlightenment without a TSC frequency (also tested for real);
+ * with one (given, or read from the host under KVM) the guest may move.
+ */
+static void
+test_no_tsc_frequency(void **state)
+{
+	struct fixture *f = *state;
+
+	set_reply(f, "qom-get /machine/unattached/device[0] "
+	    "hv-reenlightenment", "true");
+	expect_reason(f, "NoTSCFrequencyNotLiveMigratable",
+	    "vCPU /machine/unattached/device[0] has hv-reenlightenment but "
+	    "no TSC frequency");
+	json_object_put(f->conditions);
+	f->conditions = NULL;
+	free(f->summary);
+	f->summary = NULL;
+	set_reply(f, "qom-get /machine/unattached/device[0] tsc-frequency",
+	    "2100000000");
+	run(f);
+	assert_int_equal(f->rc, 1);
+	assert_int_equal(count(f, "LiveMigratable", "reasons",
+	    "NoTSCFrequencyNotLiveMigratable"), 0);
+}
+
+/* The host's CPU model: KubeVirt's CPUModeLiveMigratable, as a warning. */
+static void
+test_cpu_mode(void **state)
+{
+	struct fixture *f = *state;
+
+	set_reply(f, "qom-get /machine/unattached/device[0] type",
+	    "\"host-x86_64-cpu\"");
+	run(f);
+	assert_int_equal(f->rc, 1);
+	assert_int_equal(count(f, "LiveMigratable", "warnings",
+	    "CPUModeLiveMigratable"), 1);
+	assert_non_null(strstr(f->summary, "warning CPUModeLiveMigratable: "
+	    "the vCPUs use the host CPU model"));
+}
+
+/* The condition's reason: KubeVirt's, the first for LiveMigratable. */
+static const char *
+condition_reason(struct fixture *f, const char *type)
+{
+	json_object	*c;
+	size_t		 i;
+
+	for (i = 0; i < json_object_array_length(f->conditions); i++) {
+		c = json_object_array_get_idx(f->conditions, i);
+		if (strcmp(json_str_at(c, "type"), type) == 0)
+			return json_str_at(c, "reason");
+	}
+	fail_msg("no %s condition", type);
+	return NULL;
+}
+
+/*
+ * Persistent reservations: both conditions (also tested for real), each
+ * with KubeVirt's reason: the first one for LiveMigratable, NotMigratable
+ * for StorageLiveMigratable.
+ */
 static void
 test_persistent_reservation(void **state)
 {
@@ -370,6 +432,10 @@ test_persistent_reservation(void **state)
 	expect_reason(f, "PersistentReservationNotLiveMigratable", NULL);
 	assert_int_equal(count(f, "StorageLiveMigratable", "reasons",
 	    "PersistentReservationNotLiveMigratable"), 1);
+	assert_string_equal(condition_reason(f, "LiveMigratable"),
+	    "PersistentReservationNotLiveMigratable");
+	assert_string_equal(condition_reason(f, "StorageLiveMigratable"),
+	    "NotMigratable");
 }
 
 /* A vDPA NIC blocks; a tap one does not. */
@@ -441,6 +507,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_secure_execution, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_hyperv_passthrough, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_tsc_frequency, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_mode, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_persistent_reservation,
 		    setup, teardown),
