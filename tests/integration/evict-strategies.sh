@@ -7,7 +7,7 @@
 # period: memguest has no ACPI); External touches nothing and says the VM
 # is still here (phase HandedOver, exit 7).
 . "$top_srcdir/tests/lib.sh"
-need_cmd "$QEMU"
+need_cmd "$QEMU" jq
 [ -x "$QMIGRATE" ] || fail "qmigrate not built: $QMIGRATE"
 setup_tmp
 shm=/dev/shm/qm-evict-$$
@@ -51,7 +51,7 @@ wait_for 10 "the incoming socket" test -S "$TMP/mig.sock"
 rc=0
 "$QMIGRATE" evict --qmp "$TMP/src.qmp" --to "unix:$TMP/mig.sock" \
 	--policy "$P" --label tier=live --status-file "$TMP/live.status" \
-	>"$TMP/live.out" 2>"$TMP/live.err" || rc=$?
+	--node node-a >"$TMP/live.out" 2>"$TMP/live.err" || rc=$?
 [ "$rc" -eq 0 ] || fail "evict LiveMigrate: exit $rc: $(cat "$TMP/live.err")"
 rc=0
 bg_wait inc 30 || rc=$?
@@ -59,6 +59,20 @@ bg_wait inc 30 || rc=$?
 status_has "$TMP/live.status" '"strategy": ?"LiveMigrate"'
 status_has "$TMP/live.status" '"action": ?"migrate"'
 status_has "$TMP/live.status" '"phase": ?"Succeeded"'
+# KubeVirt's names in the VMI status patch: the eviction requested of
+# node-a, the pre-flight's LiveMigratable.
+"$QMIGRATE" status --status-file "$TMP/live.status" --format kubevirt \
+	>"$TMP/live.patch" || fail "status --format kubevirt failed"
+cond() { jq -r --arg t "$1" '.status.conditions[] | select(.type == $t) |
+    .status + " " + (.reason // "")' "$TMP/live.patch"; }
+[ "$(cond EvictionRequested)" = "True EvictionRequested" ] ||
+	fail "LiveMigrate: EvictionRequested: $(cat "$TMP/live.patch")"
+[ "$(cond LiveMigratable)" = "True " ] ||
+	fail "LiveMigrate: LiveMigratable: $(cat "$TMP/live.patch")"
+[ "$(jq -r .status.evacuationNodeName "$TMP/live.patch")" = node-a ] ||
+	fail "LiveMigrate: evacuationNodeName: $(cat "$TMP/live.patch")"
+[ "$(jq -r .status.migrationState.sourceNode "$TMP/live.patch")" = node-a ] ||
+	fail "LiveMigrate: sourceNode: $(cat "$TMP/live.patch")"
 assert_memory_intact "$TMP/dst.serial"
 assert_no_corrupt "$TMP/src.serial"
 kill_guest src

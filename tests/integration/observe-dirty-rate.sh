@@ -54,6 +54,44 @@ POL
 grep -q '"bandwidthBytesPerSecond": 16777216' "$TMP/pol.out" ||
 	fail "the policy's 16Mi was not used: $(cat "$TMP/pol.out")"
 
+# KubeVirt manifests: the policy KubeVirt would pick by the namespace's
+# labels gives the bandwidth (gold 16Mi, bronze 32Mi).
+mkdir "$TMP/kube"
+cat >"$TMP/kube/policies.yaml" <<'POL'
+apiVersion: migrations.kubevirt.io/v1alpha1
+kind: MigrationPolicy
+metadata: {name: gold}
+spec:
+  bandwidthPerMigration: 16Mi
+  selectors: {namespaceSelector: {tier: gold}}
+---
+apiVersion: migrations.kubevirt.io/v1alpha1
+kind: MigrationPolicy
+metadata: {name: bronze}
+spec:
+  bandwidthPerMigration: 32Mi
+  selectors: {namespaceSelector: {tier: bronze}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: prod, labels: {tier: gold}}
+POL
+cat >"$TMP/vmi.yaml" <<'VMI'
+apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstance
+metadata: {name: idle, namespace: prod}
+VMI
+for want in "16777216 --vmi $TMP/vmi.yaml" \
+    "33554432 --vmi $TMP/vmi.yaml --namespace-label tier=bronze"; do
+	# shellcheck disable=SC2086 # want is a number, then flags
+	set -- $want
+	"$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --seconds 1 \
+		--policy "$TMP/kube" "${@:2}" --json >"$TMP/kube.out" ||
+		fail "dirty-rate ${*:2} failed"
+	grep -q "\"bandwidthBytesPerSecond\": $1" "$TMP/kube.out" ||
+		fail "dirty-rate ${*:2}: expected $1 bytes/s: $(cat "$TMP/kube.out")"
+done
+
 # dirty-bitmap crashes QEMU 7.2 under TCG: refused, exit 1, QEMU alive.
 rc=0
 "$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --mode dirty-bitmap \

@@ -214,6 +214,42 @@ run 0 status --status-file "$tmp/evict.json" --format kubevirt
 	fail "patch: EvictionRequested: $(cat "$tmp/out")"
 [ "$(jq -r .status.migrationState.sourceNode "$tmp/out")" = node-a ] || fail "patch: sourceNode"
 
+# evict and drain pick by the namespace's labels too: a policy for the
+# ops namespace hands its VMs to an external controller (no QEMU needed).
+mkdir "$tmp/ns"
+cat >"$tmp/ns/ops.yaml" <<'EOF'
+apiVersion: migrations.kubevirt.io/v1alpha1
+kind: MigrationPolicy
+metadata:
+  name: ops-external
+  annotations:
+    qmigrate.io/evictionStrategy: External
+spec:
+  selectors:
+    namespaceSelector:
+      team: ops
+EOF
+run 7 evict --qmp "$tmp/none.qmp" --to "unix:$tmp/none.sock" \
+	--policy "$tmp/ns" --namespace-label team=ops --node node-a \
+	--status-file "$tmp/ns-evict.json"
+[ "$(jq -r .eviction.policy "$tmp/ns-evict.json")" = ops-external ] ||
+	fail "evict by namespace label: $(cat "$tmp/ns-evict.json")"
+# drain: the namespace's labels from a kind: Namespace manifest.
+cat >"$tmp/ns-labels.yaml" <<'EOF'
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ops
+  labels:
+    team: ops
+EOF
+printf '{"name": "vm1", "qmp": "%s", "to": "unix:%s"}\n' \
+	"$tmp/none.qmp" "$tmp/none.sock" | jq -s . >"$tmp/ns-inv.json"
+run 7 drain --inventory "$tmp/ns-inv.json" --policy "$tmp/ns" \
+	--namespace-labels-file "$tmp/ns-labels.yaml" --node node-a \
+	--slot-dir "$tmp/slots"
+expect_out "1 left to an external controller"
+
 # Errors: one line naming the file, the document and the field; the
 # whole directory refused.
 mkdir "$tmp/bad"
