@@ -8,9 +8,11 @@
 #   HotplugNotLiveMigratable                a device_add
 #   BlockJobNotLiveMigratable               a backup job held at 1 KiB/s
 #   NoTSCFrequencyNotLiveMigratable         -cpu ...,hv-reenlightenment=on
-# The others (a VFIO device, SEV, TDX, Secure Execution, Hyper-V
-# passthrough, a vDPA NIC) need hardware or KVM this machine lacks:
-# tests/unit/test-preflight.c replays recorded QOM trees for them.
+#   HypervPassthroughNotLiveMigratable      -cpu ...,hv-passthrough=on
+#   CPUModeLiveMigratable (a warning)       -cpu max
+# The others (a VFIO device, SEV, TDX, Secure Execution, a vDPA NIC) need
+# hardware this machine lacks: tests/unit/test-preflight.c replays
+# recorded QOM trees for them.
 # Also: the policy check applies is picked from KubeVirt manifests by the
 # namespace's labels (--vmi, --namespace-label, --namespace-labels-file).
 . "$top_srcdir/tests/lib.sh"
@@ -148,8 +150,17 @@ start_memguest tsc 16 0 -cpu qemu64,hv-reenlightenment=on
 check_reason tsc NoTSCFrequencyNotLiveMigratable LiveMigratable
 grep -q 'has hv-reenlightenment but no TSC frequency' "$TMP/tsc.check" ||
 	fail "tsc: the reason does not say why: $(cat "$TMP/tsc.check")"
-start_memguest tscf 16 0 -cpu qemu64,hv-reenlightenment=on,tsc-frequency=1000000000
+# The max CPU model (the host's own under KVM): a warning, not a blocker.
+start_memguest tscf 16 0 -cpu max,hv-reenlightenment=on,tsc-frequency=1000000000
 rc=0
-"$QMIGRATE" check --qmp "$TMP/tscf.qmp" >"$TMP/tscf.check" 2>&1 || rc=$?
+"$QMIGRATE" check --qmp "$TMP/tscf.qmp" --json >"$TMP/tscf.check" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || fail "tscf: a pinned TSC frequency still refused (exit $rc): $(cat "$TMP/tscf.check")"
-echo "PASS: virtiofs, persistent reservations, hot-plug, block jobs and reenlightenment without a TSC frequency refused with KubeVirt's reasons; check picks the namespace's policy"
+jq -e '[.conditions[0].warnings[].reason] | index("CPUModeLiveMigratable") != null' \
+	"$TMP/tscf.check" >/dev/null ||
+	fail "tscf: no CPUModeLiveMigratable warning for -cpu max: $(cat "$TMP/tscf.check")"
+echo "ok: tscf: live-migratable, warning CPUModeLiveMigratable"
+
+# hv-passthrough (TCG takes the flag too).
+start_memguest hvp 16 0 -cpu qemu64,hv-passthrough=on
+check_reason hvp HypervPassthroughNotLiveMigratable LiveMigratable
+echo "PASS: virtiofs, persistent reservations, hot-plug, block jobs, reenlightenment without a TSC frequency and hv-passthrough refused with KubeVirt's reasons, the max CPU model warned of; check picks the namespace's policy"

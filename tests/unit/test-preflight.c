@@ -1,16 +1,17 @@
 /*
  * test-preflight.c: the pre-flight's reasons for hardware this machine
- * lacks (a VFIO device, SEV, TDX, IBM Secure Execution, Hyper-V
- * passthrough, a vDPA NIC, the host's CPU model), and the ones it has, on a recorded QEMU: the
- * replies QEMU 7.2 gave `qmigrate check` here (tests/preflight/pc-tcg.json),
+ * lacks (a VFIO device, SEV, TDX, IBM Secure Execution, a vDPA NIC), and
+ * the ones it has, on a recorded QEMU: the replies QEMU 7.2 gave
+ * `qmigrate check` here (tests/preflight/pc-tcg.json),
  * replayed by command and arguments, with the QOM nodes and replies of the
  * device under test added the way QEMU names them.
  *
  * Recorded rather than real because real QEMU cannot be made to have these
  * devices on this machine (no IOMMU group, no SEV or TDX CPU, no s390x, no
- * KVM for hv-passthrough, no vDPA device).  What this machine's QEMU can
- * show (virtiofs, persistent reservations, hot-plug, block jobs) is also
- * tested for real: tests/integration/check-reasons.sh.
+ * vDPA device).  What this machine's QEMU can show (virtiofs, persistent
+ * reservations, hot-plug, block jobs, hv-passthrough, hv-reenlightenment
+ * without a TSC frequency, the max CPU model) is also tested for real:
+ * tests/integration/check-reasons.sh.
  */
 #include <sys/socket.h>
 
@@ -348,7 +349,7 @@ test_secure_execution(void **state)
 	expect_reason(f, "SecureExecutionNotLiveMigratable", "/objects/pv0");
 }
 
-/* hv-passthrough on a vCPU (needs KVM for real). */
+/* hv-passthrough on a vCPU (also tested for real). */
 static void
 test_hyperv_passthrough(void **state)
 {
