@@ -274,7 +274,7 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 {
 	static const char *const ns_known[] = { "apiVersion", "kind",
 	    "metadata", "spec", "status", NULL };
-	struct pctx		 c = { "namespace", path, 0, NULL, 0, cause };
+	struct pctx		 c = { "namespace", path, 1, NULL, 0, cause };
 	struct json_object	*o, *v = NULL, *m;
 	int			 rc = -1, yaml;
 

@@ -983,9 +983,9 @@ test_namespace_file(void **state)
 	    "metadata:\n  name: hpc\n  labels:\n    gpu: yes\n");
 	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", a,
 	    &cause), -1);
-	xasprintf(&want, "namespace %s: metadata.labels.gpu: expected a "
-	    "string, got true (quote it: YAML reads it as a boolean or a "
-	    "number)", a);
+	xasprintf(&want, "namespace %s: document 1: metadata.labels.gpu: "
+	    "expected a string, got true (quote it: YAML reads it as a "
+	    "boolean or a number)", a);
 	assert_string_equal(cause, want);
 	free(want);
 	free(cause);
