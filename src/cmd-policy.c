@@ -66,9 +66,11 @@ effective_json(const struct policy_set *set, const struct policy_choice *ch)
 	json_object_object_add(c, "name", set->cluster.name != NULL ?
 	    json_object_new_string(set->cluster.name) : NULL);
 	json_object_object_add(c, "parallelMigrationsPerCluster",
-	    json_object_new_int(set->cluster.parallel_per_cluster));
+	    json_object_new_int64((int64_t)
+	    set->cluster.parallel_per_cluster));
 	json_object_object_add(c, "parallelOutboundMigrationsPerNode",
-	    json_object_new_int(set->cluster.parallel_outbound_per_node));
+	    json_object_new_int64((int64_t)
+	    set->cluster.parallel_outbound_per_node));
 	json_object_object_add(o, "cluster", c);
 	return o;
 }

@@ -56,7 +56,8 @@ configuration_json(json_object *c)
 	static const char *bools[] = { "allowAutoConverge", "allowPostCopy",
 	    "allowWorkloadDisruption", "disableTLS" };
 	static const char *ints[] = { "completionTimeoutPerGiB",
-	    "progressTimeout" };
+	    "progressTimeout", "parallelMigrationsPerCluster",
+	    "parallelOutboundMigrationsPerNode" };
 	json_object	*o = json_object_new_object(), *v;
 	size_t		 i;
 

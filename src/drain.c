@@ -274,15 +274,18 @@ drain_load(struct drain *d, const char *file, char **cause)
 static int
 drain_max_parallel(struct drain *d, char **cause)
 {
-	struct policy_set *set;
+	struct policy_set	*set;
+	uint64_t		 n;
 
 	if ((set = policy_load_or_default(d->o->policy_path, cause)) == NULL)
 		return -1;
 	d->max_parallel = d->o->max_parallel;
 	if (d->max_parallel == 0) {
-		d->max_parallel = set->cluster.parallel_outbound_per_node;
-		if (set->cluster.parallel_per_cluster < d->max_parallel)
-			d->max_parallel = set->cluster.parallel_per_cluster;
+		n = set->cluster.parallel_outbound_per_node;
+		if (set->cluster.parallel_per_cluster < n)
+			n = set->cluster.parallel_per_cluster;
+		/* qmigrate's slots stop at SLOT_MAX. */
+		d->max_parallel = n > SLOT_MAX ? SLOT_MAX : (int)n;
 	}
 	policy_set_free(set);
 	return 0;

@@ -181,6 +181,8 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	struct policy_set	*loaded = NULL;
 	const struct policy_set	*set = o->policies;
 	struct policy_choice	 choice;
+	int64_t			 per_cluster = CLUSTER_DEFAULT_PARALLEL;
+	int64_t			 per_node = CLUSTER_DEFAULT_OUTBOUND;
 
 	if (set == NULL && o->policy_path != NULL) {
 		if ((loaded = policy_load(o->policy_path, cause)) == NULL)
@@ -194,6 +196,10 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	if (choice.why != NULL)
 		log_info("policy: %s", choice.why);
 	policy_choice_free(&choice);
+	if (set != NULL) {
+		per_cluster = (int64_t)set->cluster.parallel_per_cluster;
+		per_node = (int64_t)set->cluster.parallel_outbound_per_node;
+	}
 	policy_set_free(loaded);
 	if (o->convergence_set)
 		s->convergence = o->convergence;
@@ -208,6 +214,12 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 		    "policy sets disableTLS", o->uri);
 	json_object_put(st->configuration);
 	st->configuration = mig_settings_to_json(s);
+	/* A VMI's migrationConfiguration has the cluster's limits too. */
+	json_object_object_add(st->configuration,
+	    "parallelMigrationsPerCluster", json_object_new_int64(per_cluster));
+	json_object_object_add(st->configuration,
+	    "parallelOutboundMigrationsPerNode",
+	    json_object_new_int64(per_node));
 	free(st->controller);
 	st->controller = xstrdup(ctl_kind_name(s->convergence));
 	mig_identity(o, st);

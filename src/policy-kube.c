@@ -551,15 +551,12 @@ kube_cluster_migrations(struct pctx *c, struct json_object *m,
 			err = get_bool(c, f, v, &s.disable_tls);
 			s.set |= MIG_SET_DISABLE_TLS;
 		} else if (strcmp(key, "parallelMigrationsPerCluster") == 0) {
-			/* qmigrate's slots stop at SLOT_MAX. */
 			err = get_uint(c, f, v, 1, MAX_PARALLEL, &u);
-			cl->parallel_per_cluster = u > SLOT_MAX ? SLOT_MAX :
-			    (int)u;
+			cl->parallel_per_cluster = u;
 		} else if (strcmp(key,
 		    "parallelOutboundMigrationsPerNode") == 0) {
 			err = get_uint(c, f, v, 1, MAX_PARALLEL, &u);
-			cl->parallel_outbound_per_node = u > SLOT_MAX ?
-			    SLOT_MAX : (int)u;
+			cl->parallel_outbound_per_node = u;
 		} else if (strcmp(key, "utilityVolumesTimeout") == 0) {
 			err = get_uint(c, f, v, 0, INT64_MAX, &u);
 			add_unapplied(&cl->unapplied, f);

@@ -198,8 +198,8 @@ struct cluster_config {
 	char			*name;
 	struct mig_settings	 migration;	/* complete, over the defaults */
 	enum eviction_strategy	 eviction;
-	int			 parallel_per_cluster;
-	int			 parallel_outbound_per_node;
+	uint64_t		 parallel_per_cluster;	/* as given */
+	uint64_t		 parallel_outbound_per_node;
 	char			*unapplied;
 };
 

@@ -73,6 +73,10 @@ ms() { jq -r ".status.migrationState.$1" "$TMP/patch.json"; }
 	fail "patch: bandwidthPerMigration $(ms migrationConfiguration.bandwidthPerMigration)"
 [ "$(ms migrationConfiguration.completionTimeoutPerGiB)" = 300 ] || fail "patch: completionTimeoutPerGiB"
 [ "$(ms migrationConfiguration.convergence)" = null ] || fail "patch: a qmigrate-only field"
+# The cluster's limits, KubeVirt's defaults here (no KubeVirt object).
+[ "$(ms migrationConfiguration.parallelMigrationsPerCluster)" = 5 ] &&
+[ "$(ms migrationConfiguration.parallelOutboundMigrationsPerNode)" = 2 ] ||
+	fail "patch: parallel migrations $(jq -c .status.migrationState.migrationConfiguration "$TMP/patch.json")"
 [ "$(ms startTimestamp)" != null ] && [ "$(ms endTimestamp)" != null ] || fail "patch: timestamps"
 [ "$(jq -r '.status.migrationState | has("progress") or has("decisions")' "$TMP/patch.json")" = false ] ||
 	fail "patch: qmigrate's own fields in migrationState"

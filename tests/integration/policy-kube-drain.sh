@@ -122,6 +122,7 @@ status_is "$s" .migrationConfiguration.bandwidthPerMigration 536870912 || fail "
 status_is "$s" .migrationConfiguration.completionTimeoutPerGiB 800 || fail "vm1 cluster's completionTimeoutPerGiB"
 status_is "$s" .migrationConfiguration.allowAutoConverge true || fail "vm1 allowAutoConverge"
 status_is "$s" .migrationConfiguration.convergence kubevirt || fail "vm1 convergence"
+status_is "$s" .migrationConfiguration.parallelOutboundMigrationsPerNode 1 || fail "vm1 the cluster's limits"
 s=$TMP/vm2.status
 status_is "$s" .eviction.strategy External || fail "vm2: $(cat "$s")"
 status_is "$s" .eviction.policy batch || fail "vm2 policy"

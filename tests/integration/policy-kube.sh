@@ -245,10 +245,24 @@ metadata:
 EOF
 printf '{"name": "vm1", "qmp": "%s", "to": "unix:%s"}\n' \
 	"$tmp/none.qmp" "$tmp/none.sock" | jq -s . >"$tmp/ns-inv.json"
+# A cluster allowing more at once than qmigrate's 64 slots: the drain
+# takes 64, policy explain says what the cluster says.
+cat >"$tmp/ns/kubevirt.yaml" <<'EOF'
+apiVersion: kubevirt.io/v1
+kind: KubeVirt
+metadata: {name: kubevirt}
+spec:
+  configuration:
+    migrations: {parallelMigrationsPerCluster: 500, parallelOutboundMigrationsPerNode: 100}
+EOF
 run 7 drain --inventory "$tmp/ns-inv.json" --policy "$tmp/ns" \
 	--namespace-labels-file "$tmp/ns-labels.yaml" --node node-a \
 	--slot-dir "$tmp/slots"
 expect_out "1 left to an external controller"
+expect_err "at most 64 at once"
+run 0 policy explain --policy "$tmp/ns" --json
+[ "$(jq -c '[.cluster.parallelMigrationsPerCluster, .cluster.parallelOutboundMigrationsPerNode]' "$tmp/out")" = "[500,100]" ] ||
+	fail "cluster limits: $(jq -c .cluster "$tmp/out")"
 
 # Errors: one line naming the file, the document and the field; the
 # whole directory refused.
