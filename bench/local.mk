@@ -5,6 +5,8 @@
 # --enable-sanitizers).  make bench BENCH_FULL=1: the full convergence set
 # (1 GiB guests, every case 3 times, about 3 hours) and 3 runs of the cost
 # and drain benchmarks; BENCH_QUICK=1: a short smoke set.
+# bench/RESULTS.md shows bench/convergence.png and cites bench/data.
+EXTRA_DIST += bench/convergence.png bench/data
 EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
 	bench/drain.sh bench/proxy-throughput.sh bench/proxy-migration.sh \
 	bench/RESULTS.md

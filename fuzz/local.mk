@@ -7,6 +7,9 @@ fuzz_names = qmp qga policy yaml inventory proxy-hdr proxy-control \
 fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
 fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
 # Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
+EXTRA_DIST += fuzz/README.md fuzz/corpus fuzz/regress fuzz/http.dict \
+	fuzz/inventory.dict fuzz/policy.dict fuzz/proxy-control.dict \
+	fuzz/qga.dict fuzz/qmp.dict fuzz/yaml.dict
 fuzz_dir = -DFUZZ_DIR='"$(abs_top_srcdir)/fuzz"'
 
 unit_tests += fuzz/replay-qmp fuzz/replay-qga fuzz/replay-policy \
