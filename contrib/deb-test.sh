@@ -176,6 +176,15 @@ in_root systemd-analyze verify /lib/systemd/system/qmigrate-exporter.service \
 got=$(in_root systemctl is-enabled qmigrate-exporter.service 2>&1) || true
 [ "$got" = disabled ] || fail "qmigrate-exporter.service is \"$got\", expected disabled until configured"
 echo "   qmigrate-exporter.service: systemd-analyze verify clean, $got"
+# An upgrade must not leave an operator's running exporter stopped.  No
+# systemd runs in the root, so the maintainer scripts are read instead: no
+# stop before unpacking (preinst), a try-restart after it (postinst).
+info=$root/var/lib/dpkg/info
+! grep -qs 'deb-systemd-invoke stop' "$info/qmigrate.preinst" ||
+	fail "qmigrate.preinst stops the exporter on upgrade: $(cat "$info/qmigrate.preinst")"
+grep -q "deb-systemd-invoke try-restart 'qmigrate-exporter.service'" "$info/qmigrate.postinst" ||
+	fail "qmigrate.postinst does not restart a running exporter after an upgrade"
+echo "   qmigrate-exporter.service: an upgrade restarts it if it runs, never stops it for good"
 
 # The operator's files: a policy (the shipped default, as an operator
 # starts) and the node's TLS identity, which the source side of the
