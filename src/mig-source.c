@@ -134,6 +134,19 @@ source_restore(struct mig_source *ms, enum mig_phase *phase,
 }
 
 /*
+ * From its first word on, this run speaks for the migration it took over,
+ * in the mode QEMU is in: the "start" kept while the file was unread named
+ * a new migration.
+ */
+static void
+source_took_over(struct mig_source *ms, enum mig_mode mode)
+{
+	status_set_mode(&ms->w.st, mode);
+	status_forget_held(&ms->w.st);
+	status_changed(&ms->w.st, "start");
+}
+
+/*
  * QEMU already has a migration: re-attach (it runs), report the success
  * QEMU had (it completed and the guest left: run state postmigrate), or go
  * on with a new one.  Returns 1 when the session took it over, 0 for a new
@@ -160,6 +173,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		/* QEMU says post-copy even if the file was written before. */
 		if (qemu_mig_status_postcopy(mi->status))
 			mode = MODE_POSTCOPY;
+		source_took_over(ms, mode);
 		source_controller(ms);
 		status_release(&ms->w.st);
 		setup_done(ms, SETUP_REATTACH, mode, mi->status_name);
@@ -188,6 +202,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
 		if (phase != PHASE_FAILED) {
+			source_took_over(ms, mode);
 			status_set_progress(&ms->w.st, mi, 0);
 			status_release(&ms->w.st);
 			setup_done(ms, SETUP_ALREADY_DONE, mode, NULL);
@@ -198,6 +213,24 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	    "its guest away (run state postmigrate): nothing to migrate",
 	    ms->o->qmp_path);
 	return -1;
+}
+
+/*
+ * QEMU cannot be asked what it is doing.  A status file already there may
+ * describe a migration QEMU still runs (its qmigrate was killed): this run
+ * cannot tell, so it leaves the file as it is rather than write a failure
+ * of its own over that migration's identity.
+ */
+static void
+source_state_unknown(struct mig_source *ms)
+{
+	const char *file = ms->o->status_file;
+
+	if (file == NULL || access(file, F_OK) != 0)
+		return;
+	status_keep_file(&ms->w.st);
+	log_warnx("status file %s left as it was: QEMU's migration state is "
+	    "unknown", file);
 }
 
 /* The pre-flight check: exit 2 with every reason when it cannot move. */
@@ -302,6 +335,7 @@ source_setup(struct mig_source *ms)
 	double		 gib;
 
 	if (mig_watch_connect(&ms->w, ms->o->qmp_path, &cause) != 0) {
+		source_state_unknown(ms);
 		status_release(&ms->w.st);
 		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		free(cause);
@@ -310,6 +344,7 @@ source_setup(struct mig_source *ms)
 	privs_drop(NULL);	/* everything is open: keep no capability */
 	if (qmp_call(ms->w.qmp, "query-migrate", NULL, &reply, QMP_TIMEOUT,
 	    &cause) != 0) {
+		source_state_unknown(ms);
 		status_release(&ms->w.st);
 		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
 		    ms->o->qmp_path, cause);

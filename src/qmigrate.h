@@ -418,6 +418,7 @@ struct status {
 	int			 events;	/* --events: JSON lines */
 	int			 write_failed;	/* logged once */
 	int			 held;		/* status_hold() depth */
+	int			 file_kept;	/* never write the file */
 	struct json_object	*pending;	/* held: [event, document]... */
 };
 
@@ -458,6 +459,8 @@ int		 status_restore(struct status *, struct json_object *doc,
 		    const char *what, enum mig_phase *, enum mig_mode *,
 		    char **cause);
 void		 status_discard(struct status *);
+void		 status_forget_held(struct status *);
+void		 status_keep_file(struct status *);
 
 /*
  * What both QEMUs are set to for one migration (mig-caps.c), derived from

@@ -433,7 +433,7 @@ publish(struct status *st, const char *event, json_object *doc,
 	const char	*text;
 	char		*cause = NULL;
 
-	if (st->file != NULL && write_file) {
+	if (st->file != NULL && write_file && !st->file_kept) {
 		text = json_object_to_json_string_ext(doc,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 		if (write_file_atomic(st->file, text, strlen(text),
@@ -705,6 +705,31 @@ status_restore(struct status *st, json_object *doc, const char *what,
 	*phase = (enum mig_phase)p;
 	*mode = (enum mig_mode)m;
 	return 0;
+}
+
+/*
+ * Forgets the snapshots the current hold kept so far (the hold stays):
+ * what they said is no longer true (a re-attach took over another
+ * migration's identity after the "start" snapshot).
+ */
+void
+status_forget_held(struct status *st)
+{
+	if (st->held == 0)
+		return;
+	json_object_put(st->pending);
+	st->pending = json_object_new_array();
+}
+
+/*
+ * The file is left as it is for the rest of the run (event lines still
+ * go out): it describes a migration this run cannot learn the state of,
+ * and writing over it would lose that migration's identity.
+ */
+void
+status_keep_file(struct status *st)
+{
+	st->file_kept = 1;
 }
 
 /* Drops what a hold kept: nothing of it is ever written. */
