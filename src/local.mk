@@ -95,7 +95,13 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-multifd.sh \
 	tests/integration/migrate-reattach.sh \
 	tests/integration/migrate-status-full.sh \
-	tests/integration/migrate-status-kubevirt.sh
+	tests/integration/migrate-status-kubevirt.sh \
+	tests/integration/migrate-timeout.sh \
+	tests/integration/migrate-abort-target.sh \
+	tests/integration/migrate-abort-setup.sh \
+	tests/integration/migrate-status-garbage.sh \
+	tests/integration/migrate-reattach-restore.sh \
+	tests/integration/migrate-reattach-failed.sh
 EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
 
 # Observability tests: a strict exposition-format checker (beside

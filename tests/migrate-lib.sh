@@ -61,6 +61,11 @@ mon() {
 	"$QMIGRATE" qmp --qmp "$TMP/$name.mon" "$@"
 }
 
+# qemu_mig_status NAME: QEMU's migration status (query-migrate) via .mon.
+qemu_mig_status() {
+	mon "$1" query-migrate | jq -r '.status // "none"'
+}
+
 # run_state NAME: QEMU's run state (running, paused, postmigrate, ...).
 run_state() {
 	mon "$1" query-status | jq -r .status

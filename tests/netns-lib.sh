@@ -227,8 +227,3 @@ ns_precopy_migrates() {
 	[ "$(status_get "$TMP/src.status" .mode)" = PreCopy ] ||
 		fail "mode $(status_get "$TMP/src.status" .mode), expected PreCopy"
 }
-
-# qemu_mig_status NAME: QEMU's migration status (query-migrate) via .mon.
-qemu_mig_status() {
-	mon "$1" query-migrate | jq -r '.status // "none"'
-}

@@ -213,6 +213,7 @@ scrape "$TMP/m2"
 expect_exit migrate 5 30
 expect_exit incoming 4 30
 wait_guest_exit dst 10
+assert_memory_intact "$TMP/src.serial"
 wait_for 15 "failures_total{plane=abort} of src and {plane=data} of dst" eval \
 	'is "qmigrate_migration_failures_total{name=\"src\",plane=\"abort\"}" 1 &&
 	 is "qmigrate_migration_failures_total{name=\"dst\",plane=\"data\"}" 1'
@@ -239,6 +240,7 @@ bg_start migrate2 "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
 	--to "unix:$TMP/mig2.sock" --status-file "$VMS/src.status"
 expect_exit migrate2 0 60
 expect_exit incoming2 0 30
+assert_memory_intact "$TMP/dst2.serial"
 wait_for 10 "the phase of src to end Succeeded" eval \
 	'is "qmigrate_migration_phase{name=\"src\",phase=\"Succeeded\"}" 1 &&
 	 is "qmigrate_migration_succeeded{name=\"src\"}" 1 &&

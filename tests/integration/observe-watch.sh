@@ -90,6 +90,7 @@ check_screen 60
 
 expect_exit migrate 0 240
 expect_exit incoming 0 60
+assert_moved
 finished() {
 	screen
 	grep -q '^watch-exit=' "$TMP/screen"
