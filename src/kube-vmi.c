@@ -283,6 +283,8 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 	if ((o = one_document("namespace labels", path, &yaml, cause)) == NULL)
 		return -1;
 	c.yaml = yaml;
+	if (!yaml)
+		c.doc = 0;
 	if (!json_object_is_type(o, json_type_object) ||
 	    !json_object_object_get_ex(o, "kind", &v)) {
 		rc = labels_from_json("namespace labels", path, o, out, n,
