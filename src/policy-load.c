@@ -655,8 +655,10 @@ policy_pctx(const struct policy *p, struct pctx *c, char *base, size_t len,
 }
 
 /*
- * Refuses a name defined twice and, as KubeVirt does, two policies with
- * identical selectors (neither could be said to be more specific).  In
+ * Refuses a name defined twice and, as KubeVirt's documentation forbids
+ * them, two policies with identical selectors (neither could be said to be
+ * more specific; KubeVirt's admission webhook lets them in, at 1.9, and its
+ * controller then picks by name).  In
  * load order, so the message names the later one.  Returns 0 or -1.
  */
 static int
@@ -687,8 +689,9 @@ check_set(const struct policy_set *set, char **cause)
 				perr(&c, p->doc == 0 ? "selector" :
 				    "spec.selectors", "the same selectors as "
 				    "policy \"%s\" (%s): two policies with "
-				    "identical selectors are refused, as in "
-				    "KubeVirt", q->name, origin);
+				    "identical selectors are refused, as "
+				    "KubeVirt's documentation says", q->name,
+				    origin);
 				free(origin);
 				return -1;
 			}

@@ -319,7 +319,7 @@ spec:
       workload-type: db
 EOF
 run 1 policy check "$tmp/bad"
-one_line_err "policy $tmp/bad/two.yaml: document 1: spec.selectors: the same selectors as policy \"db\" ($tmp/bad/db.yaml, document 1): two policies with identical selectors are refused, as in KubeVirt"
+one_line_err "policy $tmp/bad/two.yaml: document 1: spec.selectors: the same selectors as policy \"db\" ($tmp/bad/db.yaml, document 1): two policies with identical selectors are refused, as KubeVirt's documentation says"
 printf 'a: &x {}\nb: *x\n' >"$tmp/bad/two.yaml"
 run 1 policy check "$tmp/bad"
 one_line_err "policy $tmp/bad/two.yaml: line 2, column 4: YAML aliases (*x) are not supported"

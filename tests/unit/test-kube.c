@@ -646,7 +646,7 @@ test_manifest_errors(void **state)
 	    "spec:\n  selectors: {namespaceSelector: {}}\n"),
 	    "document 2: spec.selectors: the same selectors as policy \"a\" "
 	    "(@, document 1): two policies with identical selectors "
-	    "are refused, as in KubeVirt");
+	    "are refused, as KubeVirt's documentation says");
 	free(text);
 	expect_error(WITH("spec: {selectors: {}}\n---\n" "apiVersion: "
 	    "migrations.kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
