@@ -260,6 +260,12 @@ run 7 drain --inventory "$tmp/ns-inv.json" --policy "$tmp/ns" \
 	--slot-dir "$tmp/slots"
 expect_out "1 left to an external controller"
 expect_err "at most 64 at once"
+# The same from the inventory entry's own namespaceLabels.
+printf '{"name": "vm1", "qmp": "%s", "to": "unix:%s", "namespaceLabels": {"team": "ops"}}\n' \
+	"$tmp/none.qmp" "$tmp/none.sock" | jq -s . >"$tmp/ns-inv2.json"
+run 7 drain --inventory "$tmp/ns-inv2.json" --policy "$tmp/ns" \
+	--node node-a --slot-dir "$tmp/slots"
+expect_out "1 left to an external controller"
 run 0 policy explain --policy "$tmp/ns" --json
 [ "$(jq -c '[.cluster.parallelMigrationsPerCluster, .cluster.parallelOutboundMigrationsPerNode]' "$tmp/out")" = "[500,100]" ] ||
 	fail "cluster limits: $(jq -c .cluster "$tmp/out")"
