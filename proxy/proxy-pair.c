@@ -874,16 +874,9 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
     void *arg)
 {
 	struct proxy_pair	*p;
-	int			 i, sndbuf = (int)bufsize;
+	int			 i;
 
 	p = proxy_xcalloc(1, sizeof *p);
-	/*
-	 * QEMU's socket takes a whole buffer of ours at once: a QEMU that is
-	 * slow to be scheduled leaves the proxy less often with nothing to
-	 * do (with the default, 208 KiB, one connection lost a third of its
-	 * throughput on a busy machine).  The kernel doubles the figure.
-	 */
-	setsockopt(qfd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
 	p->loop = loop;
 	p->name = proxy_xstrdup(name);
 	p->cap = bufsize;
