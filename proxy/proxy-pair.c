@@ -29,7 +29,6 @@
 #include <sys/uio.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,7 +43,8 @@ enum { END_QEMU = 0, END_NET = 1 };
 enum net_mode { NET_PLAIN, NET_SSL, NET_RECORDS };
 enum io_result { IO_BLOCKED, IO_PROGRESS, IO_EOF, IO_ERROR };
 
-#define SLOT_SIZE	(PROXY_REC_HDR + PROXY_REC_PLAIN_MAX + 1 + PROXY_REC_TAG)
+#define SLOT_SIZE	\
+	(PROXY_REC_HDR + PROXY_REC_PLAIN_MAX + 1 + PROXY_REC_TAG)
 #define RECORD_MAX	(PROXY_REC_HDR + PROXY_REC_CIPHER_MAX)
 #define MAX_SPANS	128		/* opened records waiting for QEMU */
 #define ALERT_CLOSE_NOTIFY	0
@@ -58,10 +58,10 @@ struct pair_end {
 	int			 io_events;
 	int			 readable;	/* a read may move bytes */
 	int			 writable;	/* a write may move bytes */
-	int			 rd_ev;		/* the event a blocked read awaits */
+	int			 rd_ev;		/* what a blocked read awaits */
 	int			 wr_ev;
 	int			 rd_eof;	/* no more bytes will come */
-	int			 wr_shut;	/* our EOF is sent (or queued) */
+	int			 wr_shut;	/* our EOF sent (or queued) */
 	int			 shut_pending;	/* SSL_shutdown to retry */
 };
 

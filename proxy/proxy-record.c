@@ -125,7 +125,8 @@ proxy_rec_new(const char *suite, const uint8_t *secret, size_t secret_len,
 		return NULL;
 	}
 	if (secret_len > sizeof r->secret) {
-		proxy_asprintf(cause, "traffic secret of %zu bytes", secret_len);
+		proxy_asprintf(cause, "traffic secret of %zu bytes",
+		    secret_len);
 		free(r);
 		return NULL;
 	}

@@ -114,7 +114,7 @@ enum proxy_channel {
 /* "migration", "nbd", or "?" */
 const char *proxy_channel_name(unsigned channel);
 
-/* proxy-listen.c: source side */
+/* proxy-source.c: source side */
 
 /*
  * Listens on the unix socket listen_path (replaced if it is a stale
@@ -163,7 +163,7 @@ void proxy_source_stats(struct proxy_source *, struct proxy_stats *);
 /* Closes the listener (unlinks its path), every connection, frees. */
 void proxy_source_free(struct proxy_source *);
 
-/* proxy-listen.c: target side */
+/* proxy-target.c: target side */
 
 /*
  * A control message from the source (msg borrowed), to be answered once
