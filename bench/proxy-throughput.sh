@@ -274,8 +274,12 @@ of this machine, the hypervisor's steal) took during its runs, min-max.
 openssl speed -evp aes-128-gcm (16 KiB blocks, one core): $aes MB/s.
 
 Goals (issue 17), from this run:
-- raw path at least 5000 MB/s (the pump is not the limit): $r1, $(verdict "$r1" 5000).
+- raw path at least 5000 MB/s (the pump is not the limit): $r1, $(verdict "$r1" 5000);
+  $(ratio "$r1" "$q1")x what the TLS proxy carries, so the pump is not what limits it.
 - one connection at least 3x stunnel4: $(ratio "$q1" "$s1")x, $(verdict "$(ratio "$q1" "$s1")" 3).
+  Where the CPUs are the limit (the "other processes" column), MB/s
+  follows CPU per GiB: 3x stunnel4's MB/s needs at most a third of its
+  $scpu CPU s/GiB, $(awk -v s="$scpu" 'BEGIN { printf "%.2f", s / 3 }'), against the floor of $floor below.
 - at most 1.0 CPU s/GiB across both proxies: $qcpu, $(verdict 1.0 "$qcpu").
   The floor here: forwarding alone (the plaintext proxy) $pcpu, plus
   AES-GCM once each way at openssl speed's rate $aes_gib: $floor CPU
