@@ -3,7 +3,8 @@
 # page-sampling counts the sampled pages that changed over the period, so
 # the working set must hold more than rate x period of distinct pages: a
 # 256 MiB working set at 50 MB/s for 1 s rewrites ~20% of it, never the
-# same page twice.  Busy reads 50 MB/s = 47.7 MiB/s within a factor of 2;
+# same page twice.  Busy reads what the guest wrote (50 MB/s = 47.7 MiB/s
+# told; its progress lines say what it managed) within a factor of 2;
 # idle reads near 0; dirty-bitmap is refused without KVM (QEMU survives).
 . "$top_srcdir/tests/lib.sh"
 need_cmd "$QEMU"
@@ -17,16 +18,29 @@ json_num() {	# json_num KEY FILE: the number after "KEY":
 	sed -n 's/^ *"'"$1"'": \([0-9.e+-]*\),*$/\1/p' "$2" | head -n 1
 }
 
+# The rate the guest really wrote meanwhile is the reference, from its own
+# progress lines (one a second, rate_mbs over that second): on a loaded
+# host a starved vCPU writes less than it was told (measured 7-14 MB/s of
+# 50 at load 5), and QEMU can only measure what was written.
+off=$(stat -c %s "$TMP/busy.serial")
 "$QMIGRATE" dirty-rate --qmp "$TMP/busy.qmp" --seconds 1 \
-	--sample-pages 4096 --bandwidth 16Mi --json >"$TMP/busy.json" ||
+	--sample-pages 4096 --bandwidth 4Mi --json >"$TMP/busy.json" ||
 	fail "dirty-rate on the busy guest failed"
+wait_progress "$TMP/busy.serial"
+wrote=$(_lib_complete_after "$TMP/busy.serial" "$off" |
+	sed -n 's/^memguest: progress .* rate_mbs=\([0-9]*\)$/\1/p' |
+	awk '{ s += $1; n++ } END { if (n) printf "%.1f", s / n / 1.048576 }')
+[ -n "$wrote" ] || fail "no progress line of the busy guest during the measurement"
+awk -v w="$wrote" 'BEGIN { exit !(w >= 8) }' ||
+	fail "the busy guest wrote only $wrote MiB/s (told 47.7): too starved for the test to mean anything"
 rate=$(json_num dirtyRateMiBps "$TMP/busy.json")
 [ -n "$rate" ] || fail "no dirtyRateMiBps in $(cat "$TMP/busy.json")"
-# 47.7 MiB/s told: accept 23.8 .. 95.4.
-awk -v r="$rate" 'BEGIN { exit !(r >= 23.8 && r <= 95.4) }' ||
-	fail "busy guest: dirty rate $rate MiB/s, expected ~47.7 (x/÷2)"
+# Within a factor of 2 of what the guest wrote.
+awk -v r="$rate" -v w="$wrote" 'BEGIN { exit !(r >= w / 2 && r <= w * 2) }' ||
+	fail "busy guest: dirty rate $rate MiB/s, the guest wrote $wrote MiB/s (x/÷2)"
+echo "busy guest: measured $rate MiB/s, the guest wrote $wrote MiB/s"
 grep -q '"verdict": "does-not-converge"' "$TMP/busy.json" ||
-	fail "47.7 MiB/s over 16 MiB/s must not converge: $(cat "$TMP/busy.json")"
+	fail "$rate MiB/s over 4 MiB/s must not converge: $(cat "$TMP/busy.json")"
 
 "$QMIGRATE" dirty-rate --qmp "$TMP/idle.qmp" --seconds 1 \
 	--bandwidth 1Gi >"$TMP/idle.txt" || fail "dirty-rate on the idle guest failed"
