@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# proxy-profile.sh: where the TLS proxy pair's CPU goes, per GiB carried.
+# One connection, unix -> source side -> TLS 1.3 over TCP 127.0.0.1 ->
+# target side -> unix, moved by bench/proxy-pump as in proxy-throughput.sh;
+# perf samples both proxy processes (cpu-clock, kernel included) while
+# they carry MIB MiB.  The samples are sorted into what any proxy that
+# encrypts in user space must pay (AES-GCM and GHASH in libcrypto; the
+# kernel's copies between user memory and socket buffers: four per byte,
+# a read and a write on each side) and what a better proxy could shave
+# (the TCP and unix socket code, system call entry, scheduling, the
+# proxy's own code and libc).  The first group is the floor of the CPU a
+# user-space TLS proxy spends per GiB on this machine.  Not a test: it
+# prints figures and, with --write, replaces its section of
+# bench/RESULTS.md.
+#
+# usage: bench/proxy-profile.sh [--write] [BUILD-DIR] [MIB] [ROUNDS]
+# (default 2048 MiB, 3 rounds; BENCH_QUICK=1: 512 MiB, 1 round)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+write=0
+if [ "${1:-}" = --write ]; then write=1; shift; fi
+build=$(cd "${1:-$top/build}" && pwd)
+if [ -n "${BENCH_QUICK:-}" ]; then mib=${2:-512} rounds=${3:-1}
+else mib=${2:-2048} rounds=${3:-3}; fi
+qm=$build/qmigrate
+pump=$build/bench/proxy-pump
+[ -x "$qm" ] && [ -x "$pump" ] || {
+	echo "proxy-profile.sh: build $build first (make qmigrate bench/proxy-pump)" >&2
+	exit 1
+}
+if ldd "$qm" | grep -q 'libasan\|libubsan\|libtsan'; then
+	echo "proxy-profile.sh: $qm is a sanitizer build; configure one without --enable-sanitizers (-O2)" >&2
+	exit 1
+fi
+command -v perf >/dev/null || {
+	echo "proxy-profile.sh: perf not found (apt-get install linux-perf)" >&2
+	exit 1
+}
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	[ -n "${PROFILE_KEEP:-}" ] && cp "$tmp/perf.data" "$tmp"/cats* "$tmp/runs" "$PROFILE_KEEP"/ 2>/dev/null; rm -rf "$tmp"
+}
+trap cleanup EXIT
+"$top/contrib/make-certs.sh" "$tmp/pki" source target >/dev/null
+tck=$(getconf CLK_TCK)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# Bounded polling: the proxies announce nothing we can wait on.
+wait_path() {
+	local i
+	for i in $(seq 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "proxy-profile.sh: $1 did not appear" >&2
+	exit 1
+}
+wait_port() {
+	local i
+	for i in $(seq 200); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "proxy-profile.sh: port $1 did not open" >&2
+	exit 1
+}
+ticks() {
+	local p t=0
+	for p in "$@"; do
+		t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat")))
+	done
+	echo "$t"
+}
+
+# one_round R: one profiled transfer; appends "MB/s CPU-S" to $tmp/runs and
+# writes the categories "NAME SHARE CPU-S/GIB" to $tmp/cats.R.
+one_round() {
+	local r=$1 src tgt sink perf c0 c1 out cpu mbs
+	rm -f "$tmp/sink.sock" "$tmp/src.sock" "$tmp/perf.data"
+	"$pump" sink "$tmp/sink.sock" 1 >"$tmp/sink.cpu" &
+	sink=$!
+	wait_path "$tmp/sink.sock"
+	"$qm" -q proxy target --listen "tls:127.0.0.1:$port" \
+		--to "unix:$tmp/sink.sock" --tls-dir "$tmp/pki/target" 2>"$tmp/target.log" &
+	tgt=$!
+	pids+=($tgt)
+	wait_port "$port"
+	"$qm" -q proxy source --listen "unix:$tmp/src.sock" \
+		--to "tls:127.0.0.1:$port" --tls-dir "$tmp/pki/source" 2>"$tmp/source.log" &
+	src=$!
+	pids+=($src)
+	wait_path "$tmp/src.sock"
+
+	perf record -q -g -e cpu-clock -F 4000 -p "$src,$tgt" -o "$tmp/perf.data" \
+		2>"$tmp/perf.log" &
+	perf=$!
+	wait_path "$tmp/perf.data"
+	sleep 0.5	# perf attaches after it creates its file; nothing signals it
+	c0=$(ticks "$src" "$tgt")
+	out=$("$pump" send "$tmp/src.sock" 1 $((mib * 1048576)))
+	c1=$(ticks "$src" "$tgt")
+	kill -INT "$perf"
+	wait "$perf" || true
+	wait "$sink"
+	cpu=$(awk -v c=$((c1 - c0)) -v k="$tck" 'BEGIN { printf "%.2f", c / k }')
+	mbs=$(awk -v o="$out" 'BEGIN { split(o, f, " "); printf "%.0f", f[2] / f[1] / 1e6 }')
+
+	# Every sample by its leaf and, in the kernel, its call chain (perf
+	# script: a header line, then the chain leaf first, then a blank line).
+	perf script -i "$tmp/perf.data" -F ip,sym,dso 2>/dev/null >"$tmp/script"
+	awk -v cpu="$cpu" -v mib="$mib" '
+	function classify(   c) {
+		if (leafdso ~ /libcrypto/)
+			return "crypto"
+		if (leafdso ~ /kernel/) {
+			if (leaf ~ /copy_user|copy_to_user|copy_from_user|_copy_to_iter|_copy_from_iter|^memcpy|rep_movs|copy_page_to_iter|copy_page_from_iter/)
+				return "kcopy"
+			if (chain ~ / __schedule | schedule /)
+				return "switch"
+			if (chain ~ / unix_/)
+				return "unix"
+			if (chain ~ / tcp_| ip_| __dev_queue_xmit | net_rx_action | __release_sock /)
+				return "tcp"
+			return "kernel"
+		}
+		if (leafdso ~ /libc/ && leaf ~ /memcpy|memmove/)
+			return "ucopy"
+		return "user"
+	}
+	function flush() {
+		if (n > 0) { share[classify()]++; total++ }
+		n = 0; chain = " "
+	}
+	/^$/ { flush(); next }
+	/^[ \t]+[0-9a-f]+ / {
+		sym = $2; dso = $NF
+		if (n == 0) { leaf = sym; leafdso = dso }
+		chain = chain sym " "
+		n++
+		next
+	}
+	{ flush() }
+	END {
+		flush()
+		gib = mib / 1024
+		split("crypto kcopy switch tcp unix kernel ucopy user", order, " ")
+		for (i = 1; i <= 8; i++) {
+			c = order[i]
+			printf "%s %.1f %.2f\n", c, 100 * share[c] / total, cpu * share[c] / total / gib
+		}
+	}' "$tmp/script" >"$tmp/cats.$r"
+	echo "$mbs $cpu" >>"$tmp/runs"
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait "$src" "$tgt" 2>/dev/null || true
+	pids=()
+	port=$((port + 1))
+}
+
+port=47411
+for r in $(seq "$rounds"); do
+	one_round "$r"
+done
+# The median of every category over the rounds, and their spread.
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+spread() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
+for c in crypto kcopy switch tcp unix kernel ucopy user; do
+	sh=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp"/cats.* | median)
+	g=$(awk -v c="$c" '$1 == c { print $3 }' "$tmp"/cats.* | median)
+	echo "$c $sh $g"
+done >"$tmp/cats"
+floors=$(for f in "$tmp"/cats.*; do
+	awk '$1 == "crypto" || $1 == "kcopy" { s += $3 } END { printf "%.2f\n", s }' "$f"
+done)
+mbs=$(awk '{ print $1 }' "$tmp/runs" | median)
+cpu=$(awk '{ print $2 }' "$tmp/runs" | median)
+
+cat_share() { awk -v c="$1" '$1 == c { print $2 }' "$tmp/cats"; }
+cat_gib() { awk -v c="$1" '$1 == c { print $3 }' "$tmp/cats"; }
+per_gib=$(awk -v c="$cpu" -v m="$mib" 'BEGIN { printf "%.2f", c * 1024 / m }')
+floor=$(printf '%s\n' $floors | median)
+aes=$(openssl speed -seconds 3 -evp aes-128-gcm 2>/dev/null |
+	awk '/^AES-128-GCM/ { v = $(NF-1); sub(/k$/, "", v); printf "%.0f\n", v * 1000 / 1e6 }')
+aes_gib=$(awk -v a="$aes" 'BEGIN { printf "%.2f", 2 * 1073.741824 / a }')
+model=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)
+row() {
+	printf '| %s | %s%% | %s |\n' "$2" "$(cat_share "$1")" "$(cat_gib "$1")"
+}
+
+report=$(cat <<REPORT
+## Where the TLS proxy's CPU goes
+
+bench/proxy-profile.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?').
+
+Machine: $model, $(nproc) cores; load average $load0 at the start,
+$(cut -d' ' -f1-3 /proc/loadavg) at the end.  One connection, $mib MiB,
+$rounds rounds: $mbs MB/s, both proxy processes $cpu CPU s, $per_gib per
+GiB (medians).  perf record -g -e cpu-clock (4000 Hz, kernel and user) on
+both processes; every sample sorted by its leaf and its kernel call chain
+(medians over the rounds):
+
+| where | share of samples | CPU s/GiB |
+|------|------:|------:|
+$(row crypto "AES-GCM and GHASH (libcrypto)")
+$(row kcopy "kernel copies between user memory and sockets")
+$(row switch "context switches (a sleep, a wake-up, a preemption)")
+$(row tcp "TCP/IP over loopback (send, receive in softirq, ACKs)")
+$(row unix "unix sockets")
+$(row kernel "the rest of the kernel (system call entry, epoll, memory)")
+$(row ucopy "libc memcpy in the proxy")
+$(row user "the proxy's own code, libev, the rest of libc")
+
+The first two rows are what any proxy that encrypts in user space pays
+here: every byte sealed once and opened once, and copied four times
+between user memory and a socket (a read and a write on each side; no
+kernel TLS on this kernel, and TCP zero-copy does not apply on loopback).
+Their sum, $floor CPU s/GiB (median; per round: $(echo $floors | sed 's/ /, /g')), is the floor
+this machine sets under issue 17's goal of 1.0$(awk -v f="$floor" 'BEGIN { if (f > 1.0) print ": above it, so the goal cannot be met here by any proxy that encrypts in user space" ; else print ": the rows below it are where the rest would have to come from" }').
+openssl speed -evp aes-128-gcm gives $aes MB/s on one core, $aes_gib CPU
+s/GiB for the two passes in its hot cache; the proxy's records (16 KiB
+and a content-type byte, the data fresh from a socket) cost more.
+Context switches are partly this machine's: four busy processes (two
+pumps, two proxies) share 2 cores, where two hosts would give each
+proxy its own.
+REPORT
+)
+echo "$report"
+if [ $write = 1 ]; then
+	. "$top/bench/bench-lib.sh"
+	printf '%s\n' "$report" >"$tmp/report.md"
+	bench_section proxy-profile "$tmp/report.md"
+fi
