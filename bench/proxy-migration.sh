@@ -263,6 +263,11 @@ qm_config() {
 	jq -r '"configuration \(.configuration.qemu // .configuration | tostring); decisions: \([.decisions[]? | "\(.action) (\(.reason // "" | .[0:120]))"] | if length == 0 then "none" else join("; ") end)"' "$f"
 }
 
+# A run that failed is a figure (stunnel reorders multifd channels); no
+# run at all that ended is a broken benchmark, never a report.
+cat "$TMP"/*.single "$TMP"/*.multifd 2>/dev/null | grep -qv '^failed' ||
+	fail "no migration of any transport ended: nothing to report (logs in $TMP)"
+
 report=$(cat <<REPORT
 ## Migration over each transport
 

@@ -41,7 +41,7 @@ TMP=
 _lib_pids=()
 _lib_names=()
 # Pages of each memory guest, by serial file (start_memguest*).
-declare -A _lib_pages=()
+declare -gA _lib_pages=()
 # Commands the EXIT trap runs after the processes are gone (lib_on_exit).
 _lib_exit_hooks=()
 
