@@ -265,7 +265,7 @@ qm_config() {
 
 # A run that failed is a figure (stunnel reorders multifd channels); no
 # run at all that ended is a broken benchmark, never a report.
-cat "$TMP"/*.single "$TMP"/*.multifd 2>/dev/null | grep -qv '^failed' ||
+grep -hqv '^failed' "$TMP"/*.single "$TMP"/*.multifd 2>/dev/null ||
 	fail "no migration of any transport ended: nothing to report (logs in $TMP)"
 
 report=$(cat <<REPORT

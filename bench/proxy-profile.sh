@@ -41,7 +41,7 @@ pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
-	[ -n "${PROFILE_KEEP:-}" ] && cp "$tmp/perf.data" "$tmp"/cats* "$tmp/runs" "$PROFILE_KEEP"/ 2>/dev/null; rm -rf "$tmp"
+	[ -n "${PROFILE_KEEP:-}" ] && cp "$tmp/perf.data" "$tmp"/cats* "$tmp"/runs.* "$PROFILE_KEEP"/ 2>/dev/null; rm -rf "$tmp"
 }
 trap cleanup EXIT
 "$top/contrib/make-certs.sh" "$tmp/pki" source target >/dev/null
@@ -75,10 +75,13 @@ ticks() {
 	echo "$t"
 }
 
-# one_round R: one profiled transfer; appends "MB/s CPU-S" to $tmp/runs and
-# writes the categories "NAME SHARE CPU-S/GIB" to $tmp/cats.R.
-one_round() {
-	local r=$1 src tgt sink perf c0 c1 out cpu mbs
+# transfer R PROFILE: one transfer through a fresh proxy pair; appends
+# "MB/s CPU-S" to $tmp/runs.PROFILE; profiled (PROFILE=yes), writes the
+# categories "NAME SHARE" to $tmp/cats.R.  perf's sampling costs CPU of
+# its own (an interrupt per sample, in a VM a trip to the hypervisor), so
+# the CPU per GiB comes from the unprofiled transfer of the same round.
+transfer() {
+	local r=$1 profile=$2 src tgt sink perf= c0 c1 out cpu mbs
 	rm -f "$tmp/sink.sock" "$tmp/src.sock" "$tmp/perf.data"
 	"$pump" sink "$tmp/sink.sock" 1 >"$tmp/sink.cpu" &
 	sink=$!
@@ -94,24 +97,35 @@ one_round() {
 	pids+=($src)
 	wait_path "$tmp/src.sock"
 
-	perf record -q -g -e cpu-clock -F 4000 -p "$src,$tgt" -o "$tmp/perf.data" \
-		2>"$tmp/perf.log" &
-	perf=$!
-	wait_path "$tmp/perf.data"
-	sleep 0.5	# perf attaches after it creates its file; nothing signals it
+	if [ "$profile" = yes ]; then
+		perf record -q -g -e cpu-clock -F 1000 -p "$src,$tgt" \
+			-o "$tmp/perf.data" 2>"$tmp/perf.log" &
+		perf=$!
+		wait_path "$tmp/perf.data"
+		sleep 0.5	# perf attaches after it creates its file; nothing signals it
+	fi
 	c0=$(ticks "$src" "$tgt")
 	out=$("$pump" send "$tmp/src.sock" 1 $((mib * 1048576)))
 	c1=$(ticks "$src" "$tgt")
-	kill -INT "$perf"
-	wait "$perf" || true
+	if [ -n "$perf" ]; then
+		kill -INT "$perf"
+		wait "$perf" || true
+	fi
 	wait "$sink"
 	cpu=$(awk -v c=$((c1 - c0)) -v k="$tck" 'BEGIN { printf "%.2f", c / k }')
 	mbs=$(awk -v o="$out" 'BEGIN { split(o, f, " "); printf "%.0f", f[2] / f[1] / 1e6 }')
 
+	echo "$mbs $cpu" >>"$tmp/runs.$profile"
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait "$src" "$tgt" 2>/dev/null || true
+	pids=()
+	port=$((port + 1))
+	[ "$profile" = yes ] || return 0
+
 	# Every sample by its leaf and, in the kernel, its call chain (perf
 	# script: a header line, then the chain leaf first, then a blank line).
 	perf script -i "$tmp/perf.data" -F ip,sym,dso 2>/dev/null >"$tmp/script"
-	awk -v cpu="$cpu" -v mib="$mib" '
+	awk '
 	function classify(   c) {
 		if (leafdso ~ /libcrypto/)
 			return "crypto"
@@ -145,38 +159,39 @@ one_round() {
 	{ flush() }
 	END {
 		flush()
-		gib = mib / 1024
 		split("crypto kcopy switch tcp unix kernel ucopy user", order, " ")
-		for (i = 1; i <= 8; i++) {
-			c = order[i]
-			printf "%s %.1f %.2f\n", c, 100 * share[c] / total, cpu * share[c] / total / gib
-		}
+		for (i = 1; i <= 8; i++)
+			printf "%s %.1f\n", order[i], 100 * share[order[i]] / total
 	}' "$tmp/script" >"$tmp/cats.$r"
-	echo "$mbs $cpu" >>"$tmp/runs"
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait "$src" "$tgt" 2>/dev/null || true
-	pids=()
-	port=$((port + 1))
 }
 
 port=47411
 for r in $(seq "$rounds"); do
-	one_round "$r"
+	transfer "$r" no
+	transfer "$r" yes
 done
-# The median of every category over the rounds, and their spread.
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-spread() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
+mbs=$(awk '{ print $1 }' "$tmp/runs.no" | median)
+cpu=$(awk '{ print $2 }' "$tmp/runs.no" | median)
+cpu_perf=$(awk '{ print $2 }' "$tmp/runs.yes" | median)
+# CPU s/GiB of the unprofiled transfer of round R.
+round_gib() { awk -v r="$1" -v m="$mib" 'NR == r { printf "%.4f", $2 * 1024 / m }' "$tmp/runs.no"; }
+# Every category: the median share, and the median of share x the CPU
+# per GiB of its round.
 for c in crypto kcopy switch tcp unix kernel ucopy user; do
 	sh=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp"/cats.* | median)
-	g=$(awk -v c="$c" '$1 == c { print $3 }' "$tmp"/cats.* | median)
+	g=$(for r in $(seq "$rounds"); do
+		awk -v c="$c" -v g="$(round_gib "$r")" '$1 == c { printf "%.2f\n", $2 * g / 100 }' "$tmp/cats.$r"
+	done | median)
 	echo "$c $sh $g"
 done >"$tmp/cats"
-floors=$(for f in "$tmp"/cats.*; do
-	awk '$1 ~ /^(crypto|kcopy|tcp|unix)$/ { s += $3 } END { printf "%.2f\n", s }' "$f"
+floors=$(for r in $(seq "$rounds"); do
+	awk -v g="$(round_gib "$r")" '$1 ~ /^(crypto|kcopy|tcp|unix)$/ { s += $2 }
+		END { printf "%.2f\n", s * g / 100 }' "$tmp/cats.$r"
 done)
-mbs=$(awk '{ print $1 }' "$tmp/runs" | median)
-cpu=$(awk '{ print $2 }' "$tmp/runs" | median)
-
+floor_share=$(for r in $(seq "$rounds"); do
+	awk '$1 ~ /^(crypto|kcopy|tcp|unix)$/ { s += $2 } END { printf "%.0f\n", s }' "$tmp/cats.$r"
+done | median)
 cat_share() { awk -v c="$1" '$1 == c { print $2 }' "$tmp/cats"; }
 cat_gib() { awk -v c="$1" '$1 == c { print $3 }' "$tmp/cats"; }
 per_gib=$(awk -v c="$cpu" -v m="$mib" 'BEGIN { printf "%.2f", c * 1024 / m }')
@@ -196,10 +211,13 @@ bench/proxy-profile.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$top"
 
 Machine: $model, $(nproc) cores; load average $load0 at the start,
 $(cut -d' ' -f1-3 /proc/loadavg) at the end.  One connection, $mib MiB,
-$rounds rounds: $mbs MB/s, both proxy processes $cpu CPU s, $per_gib per
-GiB (medians).  perf record -g -e cpu-clock (4000 Hz, kernel and user) on
-both processes; every sample sorted by its leaf and its kernel call chain
-(medians over the rounds):
+$rounds rounds of two transfers each, through a fresh proxy pair every
+time: one plain ($mbs MB/s; both proxy processes $cpu CPU s, $per_gib per
+GiB, medians), one under perf record -g -e cpu-clock (1000 Hz, kernel
+and user, both processes; $cpu_perf CPU s with perf's own cost).  Every
+sample is sorted by its leaf and its kernel call chain; CPU s/GiB is a
+category's share times the plain transfer's CPU per GiB in the same
+round (medians over the rounds):
 
 | where | share of samples | CPU s/GiB |
 |------|------:|------:|
@@ -217,10 +235,11 @@ here for every byte it carries from a unix socket to a TCP connection
 and back: sealed once and opened once, copied four times between user
 memory and a socket (a read and a write on each side; no kernel TLS on
 this kernel, and TCP zero-copy does not apply on loopback), and the
-kernel's TCP/IP and unix socket processing of the stream.  Their sum,
-$floor CPU s/GiB (median; per round: $(echo $floors | sed 's/ /, /g')), is the floor this
-machine sets under issue 17's goal of 1.0$(awk -v f="$floor" 'BEGIN { if (f > 1.0) print ": above it, so no proxy that encrypts in user space can meet the goal here" ; else print ": the rows below it are where the rest would have to come from" }').  The last
-four rows are what a better proxy could still shave.
+kernel's TCP/IP and unix socket processing of the stream.  Together
+$floor_share% of the samples, $floor CPU s/GiB (median; per round: $(echo $floors | sed 's/ /, /g')): the floor on
+this machine.  Issue 17's goal of 1.0 CPU s/GiB leaves
+$(awk -v f="$floor" 'BEGIN { d = 1.0 - f; printf "%.2f", d < 0 ? 0 : d }') for the last four rows, what a better proxy could still shave;
+they take $(awk -v p="$per_gib" -v f="$floor" 'BEGIN { printf "%.2f", p - f }') today.
 openssl speed -evp aes-128-gcm gives $aes MB/s on one core, $aes_gib CPU
 s/GiB for the two passes in its hot cache; the proxy's records (16 KiB
 and a content-type byte, the data fresh from a socket) cost more.
