@@ -92,13 +92,12 @@ pf_blockers(struct pf *pf, char **cause)
 	return 0;
 }
 
-/* A boolean property of a QOM object: 1, 0, or -1 when it has none. */
-static int
-pf_qom_bool(struct pf *pf, const char *path, const char *property)
+/* A QOM object's property, or NULL when it has none (logged). */
+static json_object *
+pf_qom_get(struct pf *pf, const char *path, const char *property)
 {
 	json_object	*args, *reply = NULL;
 	char		*err = NULL;
-	int		 v;
 
 	args = json_object_new_object();
 	json_object_object_add(args, "path", json_object_new_string(path));
@@ -108,9 +107,20 @@ pf_qom_bool(struct pf *pf, const char *path, const char *property)
 	    &err) != 0) {
 		log_debug("preflight: %s", err);
 		free(err);
-		return -1;
+		return NULL;
 	}
-	v = json_object_get_boolean(reply);
+	return reply;
+}
+
+/* A boolean property of a QOM object: 1, 0, or -1 when it has none. */
+static int
+pf_qom_bool(struct pf *pf, const char *path, const char *property)
+{
+	json_object	*reply = pf_qom_get(pf, path, property);
+	int		 v = -1;
+
+	if (json_object_is_type(reply, json_type_boolean))
+		v = json_object_get_boolean(reply);
 	json_object_put(reply);
 	return v;
 }
@@ -390,20 +400,9 @@ static int
 pf_qom_int(struct pf *pf, const char *path, const char *property,
     int64_t *out)
 {
-	json_object	*args, *reply = NULL;
-	char		*err = NULL;
+	json_object	*reply = pf_qom_get(pf, path, property);
 	int		 rc = -1;
 
-	args = json_object_new_object();
-	json_object_object_add(args, "path", json_object_new_string(path));
-	json_object_object_add(args, "property",
-	    json_object_new_string(property));
-	if (qmp_call(pf->qmp, "qom-get", args, &reply, PF_TIMEOUT,
-	    &err) != 0) {
-		log_debug("preflight: %s", err);
-		free(err);
-		return -1;
-	}
 	if (json_object_is_type(reply, json_type_int)) {
 		*out = json_object_get_int64(reply);
 		rc = 0;
@@ -442,9 +441,8 @@ pf_tsc_frequency(struct pf *pf, const char *path)
 static int
 pf_cpus(struct pf *pf, char **cause)
 {
-	json_object	*cpus = NULL, *args, *type;
+	json_object	*cpus = NULL, *type;
 	const char	*path, *t;
-	char		*err = NULL;
 	size_t		 i;
 	int		 host_warned = 0;
 
@@ -465,19 +463,8 @@ pf_cpus(struct pf *pf, char **cause)
 			pf_tsc_frequency(pf, path);
 		if (host_warned)
 			continue;
-		args = json_object_new_object();
-		json_object_object_add(args, "path",
-		    json_object_new_string(path));
-		json_object_object_add(args, "property",
-		    json_object_new_string("type"));
-		type = NULL;
-		if (qmp_call(pf->qmp, "qom-get", args, &type, PF_TIMEOUT,
-		    &err) != 0) {
-			log_debug("preflight: %s", err);
-			free(err);
-			err = NULL;
+		if ((type = pf_qom_get(pf, path, "type")) == NULL)
 			continue;
-		}
 		t = json_object_get_string(type);
 		if (t != NULL && (strncmp(t, "host-", 5) == 0 ||
 		    strncmp(t, "max-", 4) == 0)) {

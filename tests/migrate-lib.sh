@@ -44,6 +44,22 @@ mig_migrate() {
 		--status-file "$TMP/${PAIR}src.status" --events "$@"
 }
 
+# mig_orphan: a migration that never converges (a busy guest under 20
+# MiB/s, policy $TMP/stuck.json: the kubevirt controller would wait 150 s)
+# whose qmigrate migrate is SIGKILLed once 4 MiB have moved: QEMU migrates
+# on alone, as after a crash, and $TMP/${PAIR}src.status holds what the
+# killed qmigrate last wrote.
+mig_orphan() {
+	mig_policy stuck '{ "bandwidthPerMigration": "20Mi", "convergence": "kubevirt" }'
+	mig_start_pair 64 200
+	mig_incoming --policy "$TMP/stuck.json"
+	mig_migrate --policy "$TMP/stuck.json"
+	wait_for 30 "4 MiB migrated" eval \
+		'[ "$(status_get "$TMP/${PAIR}src.status" .progress.dataProcessed)" -ge 4194304 ] 2>/dev/null'
+	kill -KILL "$(guest_pid "${PAIR}migrate")"
+	wait_for 10 "the first qmigrate gone" _lib_gone "$(guest_pid "${PAIR}migrate")"
+}
+
 # status_get FILE JQ-PATH: prints a value of a status document.
 status_get() {
 	jq -r "$2" "$1" 2>/dev/null
