@@ -306,7 +306,7 @@ source_controller(struct mig_source *ms)
 	cfg.completion_timeout_per_gib =
 	    ms->settings.completion_timeout_per_gib;
 	cfg.progress_timeout = ms->settings.progress_timeout;
-	cfg.max_downtime_ms = ms->settings.max_downtime_ms;
+	cfg.max_downtime_ms = ms->plan.downtime_max_ms;
 	cfg.initial_downtime_ms = ms->plan.downtime_ms;
 	cfg.allow_auto_converge = ms->plan.auto_converge;
 	cfg.allow_post_copy = ms->plan.postcopy;

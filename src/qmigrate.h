@@ -473,6 +473,7 @@ struct mig_plan {
 	int		channels;	/* multifd-channels */
 	uint64_t	bandwidth;	/* max-bandwidth, bytes/s (0: unlimited) */
 	uint64_t	downtime_ms;	/* initial downtime-limit */
+	uint64_t	downtime_max_ms; /* the most a controller may raise it to */
 	int		max_cpu_throttle; /* the adaptive controller arms it */
 };
 
