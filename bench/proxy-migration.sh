@@ -278,7 +278,7 @@ rows() {
 qm_config() {
 	local f=$TMP/last-qmigrate.$1.status
 	[ -e "$f" ] || { echo "(no status)"; return; }
-	jq -r '"configuration \(.configuration.qemu // .configuration | tostring); decisions: \([.decisions[]? | "\(.action) (\(.reason // "" | .[0:120]))"] | if length == 0 then "none" else join("; ") end)"' "$f"
+	jq -r '"configuration \(.migrationConfiguration.qemu // .migrationConfiguration | tostring); decisions: \([.decisions[]? | "\(.action) (\(.reason // "" | .[0:120]))"] | if length == 0 then "none" else join("; ") end)"' "$f"
 }
 
 # A run that failed is a figure (stunnel reorders multifd channels); no
