@@ -198,6 +198,16 @@ mig_info_decode(json_object *reply, struct mig_info *out)
 	out->downtime_ms = u64_member(reply, "downtime", &out->has_downtime);
 	out->total_time_ms = u64_member(reply, "total-time",
 	    &out->has_total_time);
+	/*
+	 * QEMU 7.2 announces "completed" before it computes the total time
+	 * and the downtime (migration_calculate_complete runs after the
+	 * state change): in between it reports both as 0.  No completed
+	 * migration took 0 ms: they are not known yet.
+	 */
+	if (out->status == QMS_COMPLETED && out->total_time_ms == 0) {
+		out->has_total_time = 0;
+		out->has_downtime = 0;
+	}
 	out->setup_time_ms = u64_member(reply, "setup-time", NULL);
 	out->throttle_pct = (int)u64_member(reply, "cpu-throttle-percentage",
 	    NULL);

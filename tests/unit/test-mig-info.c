@@ -56,6 +56,28 @@ test_active(void **state)
 	assert_false(qemu_mig_status_postcopy(mi.status));
 }
 
+/*
+ * Completed, as QEMU 7.2 answers between announcing it and computing the
+ * times (seen in a real run: the final status said 0 ms), then after.
+ */
+static void
+test_completed_times_late(void **state)
+{
+	struct mig_info early = decode("{\"status\": \"completed\", "
+	    "\"setup-time\": 2, \"total-time\": 0, \"downtime\": 0}");
+	struct mig_info done = decode("{\"status\": \"completed\", "
+	    "\"setup-time\": 2, \"total-time\": 1834, \"downtime\": 12}");
+
+	(void)state;
+	assert_int_equal(early.status, QMS_COMPLETED);
+	assert_false(early.has_total_time);
+	assert_false(early.has_downtime);
+	assert_true(done.has_total_time);
+	assert_int_equal(done.total_time_ms, 1834);
+	assert_true(done.has_downtime);
+	assert_int_equal(done.downtime_ms, 12);
+}
+
 /* No migration yet: QEMU answers {} (no status member at all). */
 static void
 test_none(void **state)
@@ -152,6 +174,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_active),
+		cmocka_unit_test(test_completed_times_late),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_lies),
 		cmocka_unit_test(test_not_object),
