@@ -337,6 +337,27 @@ bg_start() {
 	_lib_names+=("$name")
 }
 
+# bg_idle NAME [LOCKFILE]: a background process NAME (bg_start's) that
+# waits on no clock until the test ends: cat of a FIFO only this shell
+# holds open for writing, so it never reads EOF and the EXIT trap ends it
+# like the others (its pid is cat's own: nothing is orphaned).  With
+# LOCKFILE it holds an exclusive flock on it all along, and bg_idle returns
+# once the lock is taken.
+bg_idle() {
+	local name=$1 lock=${2:-} fifo=$TMP/$1.fifo fd
+	mkfifo "$fifo"
+	exec {fd}<>"$fifo"
+	bg_start "$name" bash -c '
+		if [ -n "$1" ]; then exec 9>>"$1" && flock 9 || exit 1; fi
+		exec cat "$2" '"$fd"'>&-' bg_idle "$lock" "$fifo"
+	[ -z "$lock" ] || wait_for 10 "$name to hold $lock" _lib_locked "$lock"
+}
+
+# _lib_locked FILE: someone holds an exclusive flock on FILE.
+_lib_locked() {
+	! flock -n "$1" true
+}
+
 # bg_wait NAME TIMEOUT: waits until bg_start's NAME exits and returns its
 # exit status (use: bg_wait mig 60 || rc=$?).
 bg_wait() {

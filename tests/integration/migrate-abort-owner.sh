@@ -1,23 +1,21 @@
 #!/usr/bin/env bash
 # migrate-abort-owner.sh: `qmigrate abort --status-file F` signals only the
 # qmigrate that writes F.  After a crash the pid F names may belong to any
-# process: an unrelated one (a sleep), a qmigrate that only reads F
+# process: an unrelated one (an idle cat), a qmigrate that only reads F
 # (watch), or a qmigrate started after F was written are left alone, and
 # abort exits 3 "no qmigrate is driving this migration" naming F.  The
 # writer itself, a real `qmigrate migrate` waiting for a migration slot,
 # is still aborted (exit 5, guest running on the source).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
-need_cmd flock sleep
+need_cmd flock
 setup_tmp
 
 # The node's only migration slot is taken, so migrate waits in Pending:
 # a real writer of its status file, with nothing moving.
 start_memguest src 16 10
 mkdir "$TMP/slots"
-bg_start holder flock "$TMP/slots/slot-0" sleep 600
-slot_taken() { ! flock -n "$TMP/slots/slot-0" true; }
-wait_for 10 "the slot held" slot_taken
+bg_idle holder "$TMP/slots/slot-0"
 # Its status file relative to its own directory, in the --opt=value
 # spelling: abort is given the absolute path.
 bg_start migrate env -C "$TMP" "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
@@ -45,7 +43,7 @@ refused() {
 # 1. The pid was reused by an unrelated process: with the start time the
 # crashed writer recorded, and without one (a document of an older
 # qmigrate: the command line decides).
-bg_start victim sleep 600
+bg_idle victim
 victim=$(guest_pid victim)
 jq ".pid = $victim" "$TMP/orig.status" >"$TMP/crashed.status"
 refused "$TMP/crashed.status" "$victim" "that pid now belongs to a process started later"
@@ -75,4 +73,4 @@ grep -qx 'abortStatus: Succeeded' "$TMP/abort.out" || fail "abort printed: $(cat
 expect_exit migrate 5 30
 [ "$(qmp src query-status | jq -r .status)" = running ] || fail "src not running after the abort"
 kill -0 "$victim" 2>/dev/null || fail "the unrelated process died"
-echo "PASS: abort left a sleep, a watch and a later process alone; aborted the real writer"
+echo "PASS: abort left an unrelated process, a watch and a later process alone; aborted the real writer"

@@ -79,8 +79,7 @@ setup_aborted preflight
 
 # 2. The slot wait.
 mkdir "$TMP/slots"
-bg_start holder flock "$TMP/slots/slot-0" sleep 600
-wait_for 10 "the slot held" eval '! flock -n "$TMP/slots/slot-0" true'
+bg_idle holder "$TMP/slots/slot-0"
 start_migrate slot "unix:$TMP/none.sock" --slot-dir "$TMP/slots" --max-parallel 1
 wait_for 30 "migrate waiting for a slot" \
 	eval 'status_get "$TMP/slot.status" ".notes[]" 2>/dev/null | grep -q "waiting for a migration slot"'
