@@ -17,63 +17,9 @@
 # (default 2048 MiB, 3 rounds; BENCH_QUICK=1: 512 MiB, 1 round)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-write=0
-if [ "${1:-}" = --write ]; then write=1; shift; fi
-build=$(cd "${1:-$top/build}" && pwd)
-if [ -n "${BENCH_QUICK:-}" ]; then mib=${2:-512} rounds=${3:-1}
-else mib=${2:-2048} rounds=${3:-3}; fi
-qm=$build/qmigrate
-pump=$build/bench/proxy-pump
-[ -x "$qm" ] && [ -x "$pump" ] || {
-	echo "proxy-profile.sh: build $build first (make qmigrate bench/proxy-pump)" >&2
-	exit 1
-}
-if ldd "$qm" | grep -q 'libasan\|libubsan\|libtsan'; then
-	echo "proxy-profile.sh: $qm is a sanitizer build; configure one without --enable-sanitizers (-O2)" >&2
-	exit 1
-fi
-command -v perf >/dev/null || {
-	echo "proxy-profile.sh: perf not found (apt-get install linux-perf)" >&2
-	exit 1
-}
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	[ -n "${PROFILE_KEEP:-}" ] && cp "$tmp/perf.data" "$tmp"/cats* "$tmp"/runs.* "$PROFILE_KEEP"/ 2>/dev/null; rm -rf "$tmp"
-}
-trap cleanup EXIT
-"$top/contrib/make-certs.sh" "$tmp/pki" source target >/dev/null
-tck=$(getconf CLK_TCK)
+. "$top/bench/proxy-bench-lib.sh"
+bench_need perf linux-perf
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-
-# Bounded polling: the proxies announce nothing we can wait on.
-wait_path() {
-	local i
-	for i in $(seq 200); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	echo "proxy-profile.sh: $1 did not appear" >&2
-	exit 1
-}
-wait_port() {
-	local i
-	for i in $(seq 200); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "proxy-profile.sh: port $1 did not open" >&2
-	exit 1
-}
-ticks() {
-	local p t=0
-	for p in "$@"; do
-		t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat")))
-	done
-	echo "$t"
-}
 
 # transfer R PROFILE: one transfer through a fresh proxy pair; appends
 # "MB/s CPU-S" to $tmp/runs.PROFILE; profiled (PROFILE=yes), writes the

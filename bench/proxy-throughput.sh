@@ -17,72 +17,11 @@
 # the limit of the other rows.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-write=0
-if [ "${1:-}" = --write ]; then write=1; shift; fi
-build=$(cd "${1:-$top/build}" && pwd)
-if [ -n "${BENCH_QUICK:-}" ]; then mib=${2:-512} rounds=${3:-1}
-else mib=${2:-2048} rounds=${3:-3}; fi
-qm=$build/qmigrate
-pump=$build/bench/proxy-pump
-[ -x "$qm" ] && [ -x "$pump" ] || {
-	echo "proxy-throughput.sh: build $build first (make qmigrate bench/proxy-pump)" >&2
-	exit 1
-}
-# A sanitizer build measures ASan, not the proxy.
-if ldd "$qm" | grep -q 'libasan\|libubsan\|libtsan'; then
-	echo "proxy-throughput.sh: $qm is a sanitizer build; configure one without --enable-sanitizers (-O2)" >&2
-	exit 1
-fi
-command -v stunnel4 >/dev/null || {
-	echo "proxy-throughput.sh: stunnel4 not found (apt-get install stunnel4)" >&2
-	exit 1
-}
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-"$top/contrib/make-certs.sh" "$tmp/pki" source target >/dev/null
-tck=$(getconf CLK_TCK)
+. "$top/bench/proxy-bench-lib.sh"
+bench_need stunnel4 stunnel4
 cores=$(nproc)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# Bounded polling: the proxies and stunnel announce nothing we can wait on.
-wait_sock() {
-	local i
-	for i in $(seq 200); do
-		[ -S "$1" ] && return 0
-		sleep 0.05
-	done
-	echo "proxy-throughput.sh: $1 did not appear" >&2
-	exit 1
-}
-wait_port() {
-	local i
-	for i in $(seq 200); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "proxy-throughput.sh: port $1 did not open" >&2
-	exit 1
-}
-stop_all() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	pids=()
-}
-
-# ticks PID...: user+system clock ticks the processes have used so far.
-ticks() {
-	local p t=0
-	for p in "$@"; do
-		t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat")))
-	done
-	echo "$t"
-}
 # busy: clock ticks all CPUs of the machine spent not idle (steal
 # included: the hypervisor gave them to someone else), so far.
 busy() {
@@ -127,7 +66,7 @@ start_sink() {
 	rm -f "$tmp/sink.sock"
 	"$pump" sink "$tmp/sink.sock" "$1" >"$tmp/sink.cpu" &
 	pids+=($!)
-	wait_sock "$tmp/sink.sock"
+	wait_path "$tmp/sink.sock"
 }
 
 port=47311
@@ -154,7 +93,7 @@ one_case() {
 			--to "$proto:127.0.0.1:$port" --tls-dir "$tmp/pki/source" \
 			2>>"$tmp/qm-source.log" &
 		pids+=($!)
-		wait_sock "$tmp/src.sock"
+		wait_path "$tmp/src.sock"
 		run_case "$n" "$tmp/src.sock" "${pids[@]:1}" >>"$tmp/$path.$n"
 		;;
 	stunnel)
@@ -193,7 +132,7 @@ CONF
 		wait_port "$port"
 		stunnel4 "$tmp/st-source.conf" 2>"$tmp/st-source.log" &
 		pids+=($!)
-		wait_sock "$tmp/st-src.sock"
+		wait_path "$tmp/st-src.sock"
 		run_case "$n" "$tmp/st-src.sock" "${pids[@]:1}" >>"$tmp/$path.$n"
 		;;
 	esac
