@@ -13,8 +13,10 @@ policy_examples += policies/kubevirt/kubevirt.yaml \
 policyexamplesdir = $(docdir)/examples
 nobase_dist_policyexamples_DATA = policies/README.md $(policy_examples)
 
+# A private directory per test (tmpdir.h), shared by the two below.
+unit_tmpdir = tests/unit/tmpdir.c tests/unit/tmpdir.h
 unit_tests += tests/unit/test-policy
-tests_unit_test_policy_SOURCES = tests/unit/test-policy.c
+tests_unit_test_policy_SOURCES = tests/unit/test-policy.c $(unit_tmpdir)
 tests_unit_test_policy_LDADD = $(unit_ldadd)
 tests_unit_test_policy_CFLAGS = $(unit_cflags)
 # The examples are read from the source tree, also under valgrind where
@@ -42,7 +44,7 @@ kubevirt_fixtures = tests/kubevirt/precedence/1-small-gpu-high-medium.yaml \
 	tests/kubevirt/vmi/vmi.yaml tests/kubevirt/vmi/vmi-labels.yaml
 EXTRA_DIST += $(kubevirt_fixtures)
 unit_tests += tests/unit/test-kube
-tests_unit_test_kube_SOURCES = tests/unit/test-kube.c
+tests_unit_test_kube_SOURCES = tests/unit/test-kube.c $(unit_tmpdir)
 tests_unit_test_kube_LDADD = $(unit_ldadd)
 tests_unit_test_kube_CFLAGS = $(unit_cflags)
 tests_unit_test_kube_CPPFLAGS = $(AM_CPPFLAGS) \

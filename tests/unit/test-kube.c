@@ -8,7 +8,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,64 +21,20 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "tmpdir.h"
 
 #ifndef KUBEVIRT_TESTS_DIR
 #error "KUBEVIRT_TESTS_DIR must name the source tree's tests/kubevirt"
 #endif
 
-static char *
-tmpdir_new(void)
-{
-	char		*dir;
-	const char	*base = getenv("TMPDIR");
-
-	xasprintf(&dir, "%s/test-kube.XXXXXX", base != NULL ? base : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void
-tmpdir_free(char *dir)
-{
-	DIR		*d = opendir(dir);
-	struct dirent	*de;
-	char		*path;
-
-	assert_non_null(d);
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		xasprintf(&path, "%s/%s", dir, de->d_name);
-		assert_int_equal(unlink(path), 0);
-		free(path);
-	}
-	closedir(d);
-	assert_int_equal(rmdir(dir), 0);
-	free(dir);
-}
-
-static char *
-write_text(const char *dir, const char *name, const char *text)
-{
-	char	*path;
-	FILE	*f;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-	return path;
-}
-
 /* Loads text as NAME in a fresh directory; must succeed. */
 static struct policy_set *
 load_as(const char *name, const char *text)
 {
-	char			*dir = tmpdir_new(), *path, *cause = NULL;
+	char			*dir = tmpdir_new("test-kube"), *path, *cause = NULL;
 	struct policy_set	*set;
 
-	path = write_text(dir, name, text);
+	path = tmpdir_write(dir, name, text);
 	set = policy_load(dir, &cause);
 	if (set == NULL)
 		fail_msg("refused: %s", cause);
@@ -95,11 +50,11 @@ load_as(const char *name, const char *text)
 static void
 expect_error_as(const char *name, const char *text, const char *expected)
 {
-	char	*dir = tmpdir_new(), *path, *cause = NULL, *want, *tail;
+	char	*dir = tmpdir_new("test-kube"), *path, *cause = NULL, *want, *tail;
 	char	*joined;
 	size_t	 i;
 
-	path = write_text(dir, name, text);
+	path = tmpdir_write(dir, name, text);
 	if (policy_load(path, &cause) != NULL)
 		fail_msg("accepted: %s", text);
 	tail = xstrdup("");
@@ -882,11 +837,11 @@ static void
 test_vmi(void **state)
 {
 	struct vm_ident	 vm;
-	char		*dir = tmpdir_new(), *path, *cause = NULL, *want;
+	char		*dir = tmpdir_new("test-kube"), *path, *cause = NULL, *want;
 
 	(void)state;
 	memset(&vm, 0, sizeof vm);
-	path = write_text(dir, "vm.yaml",
+	path = tmpdir_write(dir, "vm.yaml",
 	    "apiVersion: kubevirt.io/v1\n"
 	    "kind: VirtualMachine\n"
 	    "metadata:\n  name: db1\n  namespace: prod\n"
@@ -917,7 +872,7 @@ test_vmi(void **state)
 	vm_ident_free(&vm);
 	free(path);
 
-	path = write_text(dir, "vmi.json", "{\"apiVersion\": \"kubevirt.io/v1\", "
+	path = tmpdir_write(dir, "vmi.json", "{\"apiVersion\": \"kubevirt.io/v1\", "
 	    "\"kind\": \"VirtualMachineInstance\", \"metadata\": {\"name\": "
 	    "\"a\"}, \"spec\": {\"evictionStrategy\": \"Live\"}}");
 	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
@@ -930,7 +885,7 @@ test_vmi(void **state)
 	vm_ident_free(&vm);
 	free(path);
 
-	path = write_text(dir, "vmi.yaml", "apiVersion: kubevirt.io/v1\n"
+	path = tmpdir_write(dir, "vmi.yaml", "apiVersion: kubevirt.io/v1\n"
 	    "kind: VirtualMachineInstance\nmetadata: {name: a}\n"
 	    "spec:\n  evictionStrategey: None\n");
 	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
@@ -942,7 +897,7 @@ test_vmi(void **state)
 	vm_ident_free(&vm);
 	free(path);
 
-	path = write_text(dir, "pod.yaml", "apiVersion: v1\nkind: Pod\n");
+	path = tmpdir_write(dir, "pod.yaml", "apiVersion: v1\nkind: Pod\n");
 	assert_int_equal(vm_ident_option(&vm, "vmi", path, &cause), -1);
 	xasprintf(&want, "vmi %s: document 1: kind: expected "
 	    "\"VirtualMachineInstance\" or \"VirtualMachine\", got \"Pod\"",
@@ -960,13 +915,13 @@ static void
 test_namespace_file(void **state)
 {
 	struct vm_ident	 vm;
-	char		*dir = tmpdir_new(), *a, *b, *cause = NULL, *want;
+	char		*dir = tmpdir_new("test-kube"), *a, *b, *cause = NULL, *want;
 
 	(void)state;
 	memset(&vm, 0, sizeof vm);
-	a = write_text(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\n"
+	a = tmpdir_write(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\n"
 	    "metadata:\n  name: hpc\n  labels:\n    priority: high\n");
-	b = write_text(dir, "more.yaml", "bandwidth: medium\n");
+	b = tmpdir_write(dir, "more.yaml", "bandwidth: medium\n");
 	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", a,
 	    &cause), 0);
 	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", b,
@@ -980,7 +935,7 @@ test_namespace_file(void **state)
 	free(cause);
 	vm_ident_free(&vm);
 	free(a);
-	a = write_text(dir, "bad.yaml", "apiVersion: v1\nkind: Namespace\n"
+	a = tmpdir_write(dir, "bad.yaml", "apiVersion: v1\nkind: Namespace\n"
 	    "metadata:\n  name: hpc\n  labels:\n    gpu: yes\n");
 	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file", a,
 	    &cause), -1);

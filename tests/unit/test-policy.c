@@ -5,7 +5,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,64 +18,12 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "tmpdir.h"
 #include "mig-disks.h"
 
 #ifndef POLICY_EXAMPLES_DIR
 #error "POLICY_EXAMPLES_DIR must name the source tree's policies directory"
 #endif
-
-/* A private directory per test, removed with everything in it. */
-static char *
-tmpdir_new(void)
-{
-	char		*dir;
-	const char	*base = getenv("TMPDIR");
-
-	xasprintf(&dir, "%s/test-policy.XXXXXX", base != NULL ? base : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	return dir;
-}
-
-static void
-tmpdir_free(char *dir)
-{
-	DIR		*d = opendir(dir);
-	struct dirent	*de;
-	char		*path;
-
-	assert_non_null(d);
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		xasprintf(&path, "%s/%s", dir, de->d_name);
-		assert_int_equal(unlink(path), 0);
-		free(path);
-	}
-	closedir(d);
-	assert_int_equal(rmdir(dir), 0);
-	free(dir);
-}
-
-/* Writes len bytes of text to dir/name; returns the malloc'd path. */
-static char *
-write_len(const char *dir, const char *name, const char *text, size_t len)
-{
-	char	*path;
-	FILE	*f;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(text, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-	return path;
-}
-
-static char *
-write_text(const char *dir, const char *name, const char *text)
-{
-	return write_len(dir, name, text, strlen(text));
-}
 
 /*
  * Loads text as a policy file and expects it refused with exactly
@@ -85,11 +32,11 @@ write_text(const char *dir, const char *name, const char *text)
 static void
 expect_error(const char *text, const char *expected)
 {
-	char			*dir = tmpdir_new(), *path, *cause = NULL;
+	char			*dir = tmpdir_new("test-policy"), *path, *cause = NULL;
 	char			*want;
 	struct policy_set	*set;
 
-	path = write_text(dir, "p.json", text);
+	path = tmpdir_write(dir, "p.json", text);
 	set = policy_load(path, &cause);
 	if (set != NULL)
 		fail_msg("accepted: %s", text);
@@ -107,10 +54,10 @@ expect_error(const char *text, const char *expected)
 static struct policy_set *
 load_text(const char *text)
 {
-	char			*dir = tmpdir_new(), *path, *cause = NULL;
+	char			*dir = tmpdir_new("test-policy"), *path, *cause = NULL;
 	struct policy_set	*set;
 
-	path = write_text(dir, "p.json", text);
+	path = tmpdir_write(dir, "p.json", text);
 	set = policy_load(path, &cause);
 	if (set == NULL)
 		fail_msg("refused: %s: %s", text, cause);
@@ -386,8 +333,8 @@ test_syntax(void **state)
 	    "unexpected end of file");
 
 	/* A NUL byte outside a string. */
-	dir = tmpdir_new();
-	path = write_len(dir, "p.json", "{\"name\":\n \"a\"}\0x", 17);
+	dir = tmpdir_new("test-policy");
+	path = tmpdir_write_len(dir, "p.json", "{\"name\":\n \"a\"}\0x", 17);
 	assert_null(policy_load(path, &cause));
 	xasprintf(&want, "policy %s: line 2, column 6: NUL character", path);
 	assert_string_equal(cause, want);
@@ -399,7 +346,7 @@ test_syntax(void **state)
 	big = xmalloc(POLICY_MAX_FILE_SIZE + 64);
 	memset(big, ' ', POLICY_MAX_FILE_SIZE + 64);
 	memcpy(big, "{\"name\": \"a\"}", 13);
-	path = write_len(dir, "big.json", big, POLICY_MAX_FILE_SIZE + 1);
+	path = tmpdir_write_len(dir, "big.json", big, POLICY_MAX_FILE_SIZE + 1);
 	set = policy_load(path, &cause);
 	assert_null(set);
 	xasprintf(&want, "policy %s: larger than 1048576 bytes", path);
@@ -408,7 +355,7 @@ test_syntax(void **state)
 	free(cause);
 	free(path);
 	/* Exactly 1 MiB is fine. */
-	path = write_len(dir, "big.json", big, POLICY_MAX_FILE_SIZE);
+	path = tmpdir_write_len(dir, "big.json", big, POLICY_MAX_FILE_SIZE);
 	set = policy_load(path, &cause);
 	assert_non_null(set);
 	policy_set_free(set);
@@ -521,23 +468,23 @@ test_directory(void **state)
 	struct policy_set	*set;
 
 	(void)state;
-	dir = tmpdir_new();
+	dir = tmpdir_new("test-policy");
 	/* Empty: no policies, defaults for everyone. */
 	set = policy_load(dir, &cause);
 	assert_non_null(set);
 	assert_int_equal(set->npolicies, 0);
 	policy_set_free(set);
 
-	a = write_text(dir, "a.json", "{\"name\": \"db\"}");
-	free(write_text(dir, "notes.txt", "not json"));
-	free(write_text(dir, ".hidden.json", "not json"));
+	a = tmpdir_write(dir, "a.json", "{\"name\": \"db\"}");
+	free(tmpdir_write(dir, "notes.txt", "not json"));
+	free(tmpdir_write(dir, ".hidden.json", "not json"));
 	set = policy_load(dir, &cause);
 	if (set == NULL)
 		fail_msg("%s", cause);
 	assert_int_equal(set->npolicies, 1);
 	policy_set_free(set);
 
-	b = write_text(dir, "b.json", "/* copy */ {\"name\": \"db\"}");
+	b = tmpdir_write(dir, "b.json", "/* copy */ {\"name\": \"db\"}");
 	assert_null(policy_load(dir, &cause));
 	xasprintf(&want, "policy %s: name: duplicate name \"db\", also "
 	    "defined in %s", b, a);
@@ -546,7 +493,7 @@ test_directory(void **state)
 	free(cause);
 	free(b);
 
-	b = write_text(dir, "b.json", "{\"name\": \"web\", \"migration\": "
+	b = tmpdir_write(dir, "b.json", "{\"name\": \"web\", \"migration\": "
 	    "{\"progressTimeout\": \"fast\"}}");
 	assert_null(policy_load(dir, &cause));
 	xasprintf(&want, "policy %s: migration.progressTimeout: expected an "
@@ -719,8 +666,8 @@ test_labels(void **state)
 	free(l.key);
 	free(l.value);
 
-	dir = tmpdir_new();
-	path = write_text(dir, "labels.json",
+	dir = tmpdir_new("test-policy");
+	path = tmpdir_write(dir, "labels.json",
 	    "// from the VM's metadata\n{\"app\": \"db\", \"env\": \"prod\"}");
 	assert_int_equal(labels_load_file(path, &labels, &n, &cause), 0);
 	assert_int_equal(n, 2);
@@ -729,14 +676,14 @@ test_labels(void **state)
 	labels_free(labels, n);
 	free(path);
 
-	path = write_text(dir, "bad.json", "{\"app\": 1}");
+	path = tmpdir_write(dir, "bad.json", "{\"app\": 1}");
 	assert_int_equal(labels_load_file(path, &labels, &n, &cause), -1);
 	xasprintf(&want, "labels %s: app: expected a string, got 1", path);
 	assert_string_equal(cause, want);
 	free(want);
 	free(cause);
 	free(path);
-	path = write_text(dir, "bad.json", "[\"app\"]");
+	path = tmpdir_write(dir, "bad.json", "[\"app\"]");
 	assert_int_equal(labels_load_file(path, &labels, &n, &cause), -1);
 	xasprintf(&want, "labels %s: expected an object of label names "
 	    "to string values", path);
