@@ -169,9 +169,9 @@ round (medians over the rounds):
 |------|------:|------:|
 $(row crypto "AES-GCM and GHASH (libcrypto)")
 $(row kcopy "kernel copies between user memory and sockets")
-$(row switch "context switches (a sleep, a wake-up, a preemption)")
 $(row tcp "TCP/IP over loopback (send, receive in softirq, ACKs)")
 $(row unix "unix sockets")
+$(row switch "context switches (a sleep, a wake-up, a preemption)")
 $(row kernel "the rest of the kernel (system call entry, epoll, memory)")
 $(row ucopy "libc memcpy in the proxy")
 $(row user "the proxy's own code, libev, the rest of libc")
