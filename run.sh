@@ -13,6 +13,7 @@ packages=(
 	qemu-system-x86 qemu-utils qemu-guest-agent busybox-static gcc-multilib
 	cpio gzip iproute2 openssl valgrind clang jq curl nftables time
 	prometheus tmux
+	dpkg-dev debhelper lintian mmdebstrap
 )
 
 install_packages() {
@@ -59,6 +60,9 @@ test)
 	# The unit tests once more under valgrind, on a plain build.
 	build "$top/build-valgrind"
 	(cd "$top/build-valgrind" && make -j"$jobs" check-valgrind)
+	# The Debian package from a clean clone of HEAD: built in a chroot,
+	# lintian, installed into a throwaway root, a migration with it.
+	(cd "$top/build-valgrind" && make check-deb)
 	;;
 *)
 	echo "usage: $0 demo|test" >&2

@@ -41,7 +41,8 @@ uninstall-bash-completion:
 # make check-deb: contrib/deb-test.sh builds the Debian package from a clean
 # clone of this checkout's HEAD in a build chroot, checks it with lintian,
 # installs it into a throwaway root and migrates a guest with it.  Needs
-# root, a Debian mirror, ~1 GB and ~10 minutes; never part of make check.
+# root, a Debian mirror, ~1 GB and ~10 minutes; not part of make check
+# (./run.sh test runs it after).
 EXTRA_DIST += contrib/deb-test.sh
 check-deb: qmigrate$(EXEEXT) tests/guest/memguest.elf
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
