@@ -72,5 +72,6 @@ mv "$TMP/orig.status" "$TMP/src.status"
 grep -qx 'abortStatus: Succeeded' "$TMP/abort.out" || fail "abort printed: $(cat "$TMP/abort.out")"
 expect_exit migrate 5 30
 [ "$(qmp src query-status | jq -r .status)" = running ] || fail "src not running after the abort"
+assert_memory_intact "$TMP/src.serial"
 kill -0 "$victim" 2>/dev/null || fail "the unrelated process died"
 echo "PASS: abort left an unrelated process, a watch and a later process alone; aborted the real writer"
