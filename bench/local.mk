@@ -5,16 +5,16 @@
 # --enable-sanitizers).  make bench BENCH_FULL=1: the full convergence set
 # (1 GiB guests, every case 3 times, about 3 hours) and 3 runs of the cost
 # and drain benchmarks; BENCH_QUICK=1: a short smoke set.  One group:
-# make bench bench_scripts='proxy-throughput.sh proxy-profile.sh proxy-migration.sh'
+# make bench bench_scripts='proxy-throughput.sh proxy-profile.sh proxy-calls.sh proxy-migration.sh'
 # bench/RESULTS.md shows bench/convergence.png and cites bench/data.
 EXTRA_DIST += bench/convergence.png bench/data
 EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
 	bench/drain.sh bench/proxy-bench-lib.sh bench/proxy-throughput.sh bench/proxy-profile.sh \
-	bench/proxy-migration.sh \
+	bench/proxy-calls.sh bench/proxy-migration.sh \
 	bench/RESULTS.md
 
 bench_scripts = convergence.sh qmigrate-cost.sh drain.sh \
-	proxy-throughput.sh proxy-profile.sh proxy-migration.sh
+	proxy-throughput.sh proxy-profile.sh proxy-calls.sh proxy-migration.sh
 
 # The ends of proxy-throughput.sh: built for make bench only.
 EXTRA_PROGRAMS = bench/proxy-pump
