@@ -33,3 +33,9 @@ check-valgrind: $(unit_tests)
 # link_slow): this kernel has no sch_netem.
 check_PROGRAMS += tests/slow-wire
 tests_slow_wire_SOURCES = tests/slow-wire.c
+
+# A relay between qmigrate and a QEMU monitor that hangs up or holds a
+# command on cue (the session's fault tests: a real QEMU cannot be made to
+# drop its monitor).
+check_PROGRAMS += tests/qmp-relay
+tests_qmp_relay_SOURCES = tests/qmp-relay.c

@@ -1,0 +1,506 @@
+/*
+ * qmp-relay.c: a relay between qmigrate and a QEMU monitor (or any stream
+ * socket) that can break the connection on cue, for the session's fault
+ * tests (a test program, never installed).
+ *
+ *	qmp-relay [--cut-after STRING] [--hold STRING --hold-for SECS]
+ *	    [--refuse-for SECS] LISTEN TARGET
+ *
+ * LISTEN and TARGET are unix:PATH (or a bare PATH) or tcp:HOST:PORT.  For
+ * each client accepted on LISTEN the relay opens its own connection to
+ * TARGET and copies bytes both ways until either side closes.
+ *
+ * Why a relay: a real QEMU cannot be made to drop its monitor.  Its QMP
+ * server keeps a client until the client leaves or QEMU exits, and a
+ * SIGSTOPped QEMU still holds the connection open; there is no command
+ * that closes it.  The relay stands where the monitor's socket would be
+ * and hangs up at the moment a test names, while QEMU goes on undisturbed.
+ *
+ *   --cut-after STRING  once a line from TARGET contains STRING (say
+ *                       "\"status\": \"completed\""), that line is passed
+ *                       on and then the client is hung up (and its TARGET
+ *                       connection closed).  Once: later clients, and the
+ *                       same client reconnecting, are relayed normally.
+ *   --hold STRING       the first bytes from a client that contain STRING
+ *   --hold-for SECS     (a command's name) are held SECS seconds (default
+ *                       3) before they go on to TARGET: the command reaches
+ *                       QEMU late, so its answer is late.  Once.
+ *   --refuse-for SECS   after any cut, for SECS seconds, a new client is
+ *                       accepted and closed at once, as by a monitor that
+ *                       went away (0, the default: no refusal).
+ *   SIGUSR1             hangs up every client now (a cut), any number of
+ *                       times.
+ *
+ * Prints "ready" once listening, then one line per event ("conn N:
+ * accepted", "conn N: cut after ...", "conn N: holding ...", "conn N:
+ * released", "conn N: cut on SIGUSR1", "conn N: refused", "conn N:
+ * closed by ...") on stdout, which the tests wait on.  Runs until killed.
+ * Exit status: 1 usage, 2 LISTEN could not be opened.
+ */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PAIRS	32
+#define BUF_SIZE	65536
+#define MATCH_MAX	256	/* longest STRING */
+
+/* One direction of a pair: bytes read from one side wait here for the other. */
+struct flow {
+	char	buf[BUF_SIZE];
+	size_t	off;
+	size_t	len;
+	char	tail[MATCH_MAX];	/* the end of what went before, to match across reads */
+	size_t	tail_len;
+	int	eof;			/* the reading side closed */
+};
+
+struct pair {
+	int		id;
+	int		cfd;		/* the client (qmigrate) */
+	int		tfd;		/* our connection to TARGET */
+	struct flow	up;		/* client -> target */
+	struct flow	down;		/* target -> client */
+	int		closing;	/* cut: close once down is flushed */
+	int64_t		hold_until;	/* ms; 0: not holding */
+	size_t		hold_at;	/* up.buf bytes that may pass before the hold */
+};
+
+static const char	*cut_after;
+static const char	*hold_str;
+static int		 hold_for = 3;
+static int		 refuse_for;
+static int		 cut_done, hold_done;
+static int64_t		 refuse_until;
+static int		 sig_pipe[2];
+static struct pair	*pairs[MAX_PAIRS];
+static int		 next_id = 1;
+
+static int64_t
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+on_usr1(int sig)
+{
+	int	saved = errno;
+
+	(void)sig;
+	if (write(sig_pipe[1], "x", 1) == -1) {
+		/* The pipe is full: a cut is pending already. */
+	}
+	errno = saved;
+}
+
+static void
+set_nonblock(int fd)
+{
+	int	fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/*
+ * Fills *ss from "unix:PATH", "PATH" or "tcp:HOST:PORT"; returns its length,
+ * or 0 for a malformed or unknown address.
+ */
+static socklen_t
+parse_addr(const char *s, struct sockaddr_storage *ss)
+{
+	struct sockaddr_un	*sun = (struct sockaddr_un *)ss;
+	struct addrinfo		 hints, *res;
+	char			 host[256];
+	const char		*colon;
+	socklen_t		 len;
+
+	memset(ss, 0, sizeof *ss);
+	if (strncmp(s, "tcp:", 4) == 0) {
+		s += 4;
+		if ((colon = strrchr(s, ':')) == NULL ||
+		    (size_t)(colon - s) >= sizeof host)
+			return 0;
+		memcpy(host, s, (size_t)(colon - s));
+		host[colon - s] = '\0';
+		memset(&hints, 0, sizeof hints);
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		if (getaddrinfo(host, colon + 1, &hints, &res) != 0)
+			return 0;
+		memcpy(ss, res->ai_addr, res->ai_addrlen);
+		len = res->ai_addrlen;
+		freeaddrinfo(res);
+		return len;
+	}
+	if (strncmp(s, "unix:", 5) == 0)
+		s += 5;
+	if (*s == '\0' || strlen(s) >= sizeof sun->sun_path)
+		return 0;
+	sun->sun_family = AF_UNIX;
+	strcpy(sun->sun_path, s);
+	return sizeof *sun;
+}
+
+/* Where STRING ends in what was read (after the flow's tail), or -1. */
+static ssize_t
+match_end(struct flow *f, const char *data, size_t len, const char *str)
+{
+	char	 scan[MATCH_MAX + BUF_SIZE];
+	size_t	 slen = strlen(str), n = f->tail_len + len;
+	char	*p;
+
+	memcpy(scan, f->tail, f->tail_len);
+	memcpy(scan + f->tail_len, data, len);
+	p = memmem(scan, n, str, slen);
+	if (p == NULL)
+		return -1;
+	if ((size_t)(p - scan) + slen <= f->tail_len)
+		return 0;
+	return (ssize_t)((size_t)(p - scan) + slen - f->tail_len);
+}
+
+/* Keeps the last bytes of what went through f, to match across reads. */
+static void
+keep_tail(struct flow *f, const char *data, size_t len)
+{
+	size_t	keep = MATCH_MAX - 1;
+	char	scan[MATCH_MAX + BUF_SIZE];
+	size_t	n = f->tail_len + len;
+
+	memcpy(scan, f->tail, f->tail_len);
+	memcpy(scan + f->tail_len, data, len);
+	if (n > keep) {
+		memcpy(f->tail, scan + n - keep, keep);
+		f->tail_len = keep;
+	} else {
+		memcpy(f->tail, scan, n);
+		f->tail_len = n;
+	}
+}
+
+static void
+pair_free(struct pair *p, const char *why)
+{
+	int	i;
+
+	printf("conn %d: %s\n", p->id, why);
+	close(p->cfd);
+	if (p->tfd != -1)
+		close(p->tfd);
+	for (i = 0; i < MAX_PAIRS; i++)
+		if (pairs[i] == p)
+			pairs[i] = NULL;
+	free(p);
+}
+
+/* A cut: the client is hung up once the line that matched has reached it. */
+static void
+cut(struct pair *p, const char *why)
+{
+	printf("conn %d: cut %s\n", p->id, why);
+	p->closing = 1;
+	p->up.len = p->up.off = 0;
+	p->hold_until = 0;
+	if (refuse_for > 0)
+		refuse_until = now_ms() + (int64_t)refuse_for * 1000;
+}
+
+static void
+accept_one(int lfd, const struct sockaddr_storage *ta, socklen_t talen)
+{
+	struct pair	*p;
+	int		 cfd, tfd, i, one = 1;
+
+	if ((cfd = accept(lfd, NULL, NULL)) == -1)
+		return;
+	if (refuse_until != 0 && now_ms() < refuse_until) {
+		printf("conn %d: refused\n", next_id++);
+		close(cfd);
+		return;
+	}
+	for (i = 0; i < MAX_PAIRS && pairs[i] != NULL; i++)
+		;
+	tfd = socket(ta->ss_family, SOCK_STREAM, 0);
+	if (i == MAX_PAIRS || tfd == -1 ||
+	    connect(tfd, (const struct sockaddr *)ta, talen) == -1) {
+		printf("conn %d: target: %s\n", next_id++,
+		    i == MAX_PAIRS ? "too many connections" : strerror(errno));
+		if (tfd != -1)
+			close(tfd);
+		close(cfd);
+		return;
+	}
+	if (ta->ss_family != AF_UNIX)
+		setsockopt(tfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	set_nonblock(cfd);
+	set_nonblock(tfd);
+	p = calloc(1, sizeof *p);
+	if (p == NULL) {
+		close(cfd);
+		close(tfd);
+		return;
+	}
+	p->id = next_id++;
+	p->cfd = cfd;
+	p->tfd = tfd;
+	pairs[i] = p;
+	printf("conn %d: accepted\n", p->id);
+}
+
+/* Reads what fd has into f (only when f is empty).  0: closed or failed. */
+static int
+fill(int fd, struct flow *f)
+{
+	ssize_t	n = read(fd, f->buf, sizeof f->buf);
+
+	if (n > 0) {
+		f->off = 0;
+		f->len = (size_t)n;
+		return 1;
+	}
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return 1;
+	f->eof = 1;
+	return 0;
+}
+
+/* Writes f's bytes up to limit to fd.  0: the peer is gone. */
+static int
+flush(int fd, struct flow *f, size_t limit)
+{
+	ssize_t	n;
+
+	if (f->off >= limit)
+		return 1;
+	n = write(fd, f->buf + f->off, limit - f->off);
+	if (n == -1)
+		return errno == EAGAIN || errno == EINTR;
+	f->off += (size_t)n;
+	if (f->off == f->len)
+		f->off = f->len = 0;
+	return 1;
+}
+
+/* After new bytes came down from TARGET: the --cut-after trigger. */
+static void
+check_cut(struct pair *p)
+{
+	struct flow	*f = &p->down;
+	ssize_t		 end;
+	char		*nl;
+
+	if (cut_after == NULL || cut_done) {
+		keep_tail(f, f->buf, f->len);
+		return;
+	}
+	end = match_end(f, f->buf, f->len, cut_after);
+	keep_tail(f, f->buf, f->len);
+	if (end < 0)
+		return;
+	/* The whole line that matched goes on; nothing after it. */
+	nl = memchr(f->buf + end, '\n', f->len - (size_t)end);
+	if (nl != NULL)
+		f->len = (size_t)(nl - f->buf) + 1;
+	cut_done = 1;
+	cut(p, "after a line with the cue");
+}
+
+/* After new bytes came up from the client: the --hold trigger. */
+static void
+check_hold(struct pair *p)
+{
+	struct flow	*f = &p->up;
+	ssize_t		 end;
+	size_t		 start;
+
+	if (hold_str == NULL || hold_done) {
+		keep_tail(f, f->buf, f->len);
+		return;
+	}
+	end = match_end(f, f->buf, f->len, hold_str);
+	keep_tail(f, f->buf, f->len);
+	if (end < 0)
+		return;
+	start = (size_t)end >= strlen(hold_str) ? (size_t)end - strlen(hold_str) : 0;
+	hold_done = 1;
+	p->hold_at = start;
+	p->hold_until = now_ms() + (int64_t)hold_for * 1000;
+	printf("conn %d: holding a command with the cue for %d s\n", p->id,
+	    hold_for);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: qmp-relay [--cut-after STRING] [--hold STRING "
+	    "--hold-for SECS] [--refuse-for SECS] LISTEN TARGET\n");
+	exit(1);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sockaddr_storage	 la, ta;
+	socklen_t		 lalen, talen;
+	struct pollfd		 pfd[2 + 2 * MAX_PAIRS];
+	struct pair		*pp[MAX_PAIRS];
+	struct sigaction	 sa;
+	int			 lfd, i, n, np, timeout, one = 1;
+	int64_t			 t;
+	char			 junk[64];
+
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+		if (i + 1 >= argc)
+			usage();
+		if (strcmp(argv[i], "--cut-after") == 0)
+			cut_after = argv[i + 1];
+		else if (strcmp(argv[i], "--hold") == 0)
+			hold_str = argv[i + 1];
+		else if (strcmp(argv[i], "--hold-for") == 0)
+			hold_for = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--refuse-for") == 0)
+			refuse_for = atoi(argv[i + 1]);
+		else
+			usage();
+	}
+	if (argc - i != 2 || (cut_after && strlen(cut_after) >= MATCH_MAX) ||
+	    (hold_str && strlen(hold_str) >= MATCH_MAX) ||
+	    (lalen = parse_addr(argv[i], &la)) == 0 ||
+	    (talen = parse_addr(argv[i + 1], &ta)) == 0)
+		usage();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(sig_pipe) == -1)
+		return 2;
+	set_nonblock(sig_pipe[0]);
+	set_nonblock(sig_pipe[1]);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+
+	if (la.ss_family == AF_UNIX)
+		unlink(((struct sockaddr_un *)&la)->sun_path);
+	lfd = socket(la.ss_family, SOCK_STREAM, 0);
+	if (lfd != -1)
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (lfd == -1 || bind(lfd, (struct sockaddr *)&la, lalen) == -1 ||
+	    listen(lfd, 16) == -1) {
+		fprintf(stderr, "qmp-relay: %s: %s\n", argv[i], strerror(errno));
+		return 2;
+	}
+	printf("ready\n");
+
+	for (;;) {
+		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
+		n = 2;
+		np = 0;
+		timeout = -1;
+		t = now_ms();
+		for (i = 0; i < MAX_PAIRS; i++) {
+			struct pair	*p = pairs[i];
+			short		 cev = 0, tev = 0;
+
+			if (p == NULL)
+				continue;
+			if (p->hold_until != 0) {
+				if (t >= p->hold_until) {
+					p->hold_until = 0;
+					printf("conn %d: released\n", p->id);
+				} else if (timeout == -1 ||
+				    p->hold_until - t < timeout)
+					timeout = (int)(p->hold_until - t);
+			}
+			if (p->down.len > p->down.off)
+				cev |= POLLOUT;
+			else if (!p->closing && !p->down.eof)
+				tev |= POLLIN;
+			if (p->closing) {
+				if (p->down.len == 0) {
+					pair_free(p, "hung up");
+					continue;
+				}
+			} else if (p->up.len > p->up.off) {
+				if (p->hold_until == 0 ||
+				    p->up.off < p->hold_at)
+					tev |= POLLOUT;
+			} else if (!p->up.eof)
+				cev |= POLLIN;
+			pp[np++] = p;
+			pfd[n++] = (struct pollfd){ .fd = p->cfd, .events = cev };
+			pfd[n++] = (struct pollfd){ .fd = p->tfd, .events = tev };
+		}
+		if (poll(pfd, (nfds_t)n, timeout) == -1) {
+			if (errno == EINTR)
+				continue;
+			return 2;
+		}
+		if (pfd[1].revents & POLLIN) {
+			while (read(sig_pipe[0], junk, sizeof junk) > 0)
+				;
+			for (i = 0; i < np; i++)
+				if (!pp[i]->closing)
+					cut(pp[i], "on SIGUSR1");
+			for (i = 0; i < np; i++) {
+				pp[i]->down.len = pp[i]->down.off = 0;
+				pair_free(pp[i], "hung up");
+				pp[i] = NULL;
+			}
+		}
+		for (i = 0; i < np; i++) {
+			struct pair	*p = pp[i];
+			short		 cre = pfd[2 + 2 * i].revents;
+			short		 tre = pfd[3 + 2 * i].revents;
+
+			if (p == NULL)
+				continue;
+			if ((tre & (POLLIN | POLLHUP | POLLERR)) &&
+			    p->down.len == 0 && !p->closing && !p->down.eof) {
+				if (fill(p->tfd, &p->down) && p->down.len > 0)
+					check_cut(p);
+			}
+			if ((cre & (POLLIN | POLLHUP | POLLERR)) &&
+			    p->up.len == 0 && !p->closing && !p->up.eof) {
+				if (fill(p->cfd, &p->up) && p->up.len > 0)
+					check_hold(p);
+			}
+			if (p->down.len > p->down.off &&
+			    !flush(p->cfd, &p->down, p->down.len)) {
+				pair_free(p, "closed by the client");
+				continue;
+			}
+			if (!p->closing && p->up.len > p->up.off &&
+			    !flush(p->tfd, &p->up, p->hold_until != 0 ?
+			    p->hold_at : p->up.len)) {
+				pair_free(p, "closed by the target");
+				continue;
+			}
+			if (!p->closing && p->down.eof && p->down.len == 0) {
+				pair_free(p, "closed by the target");
+				continue;
+			}
+			if (!p->closing && p->up.eof && p->up.len == 0)
+				pair_free(p, "closed by the client");
+		}
+		if (pfd[0].revents & POLLIN)
+			accept_one(lfd, &ta, talen);
+	}
+}
