@@ -3,6 +3,7 @@
  * mig_settings): KubeVirt's defaults, the overlay of a policy on the
  * cluster's defaults, copies and their JSON form.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,18 @@ policy_defaults(struct mig_settings *s)
 	s->disable_tls = 0;
 	s->convergence = CTL_ADAPTIVE;
 	s->shared_storage_paths = NULL;
+	s->downtime_tuning.initial_ms = MIG_DT_DEFAULT_INITIAL_MS;
+	s->downtime_tuning.steps = MIG_DT_DEFAULT_STEPS;
+	s->downtime_tuning.start_after_iteration = MIG_DT_DEFAULT_START_AFTER;
+	s->downtime_tuning.cooldown_seconds = MIG_DT_DEFAULT_COOLDOWN;
+	s->stall_detector.stall_margin_pct = 4;
+	s->stall_detector.ewma_alpha = 0.4;
+	s->stall_detector.stall_progress_timeout = 40;
+	s->stall_detector.switchover_timeout = 60;
+	s->stall_detector.precopy_possible_factor = 1.5;
+	s->stall_detector.patience_window_decay_factor = 0.5;
+	s->stall_detector.search_local_minima = 1;
+	s->stall_detector.completion_timeout_factor = 2;
 	s->set = 0;
 }
 
@@ -102,6 +115,77 @@ mig_settings_copy(struct mig_settings *dst, const struct mig_settings *src)
 	*dst = *src;
 	dst->disks = strv_copy(src->disks);
 	dst->shared_storage_paths = strv_copy(src->shared_storage_paths);
+}
+
+/* KubeVirt's applyDowntimeTuningOptions: the fields src gives. */
+static void
+downtime_tuning_overlay(struct mig_downtime_tuning *dst,
+    const struct mig_downtime_tuning *src)
+{
+	if (!src->enabled)
+		return;
+	dst->enabled = 1;
+	if (src->set & MIG_DT_INITIAL)
+		dst->initial_ms = src->initial_ms;
+	if (src->set & MIG_DT_STEPS)
+		dst->steps = src->steps;
+	if (src->set & MIG_DT_START_AFTER)
+		dst->start_after_iteration = src->start_after_iteration;
+	if (src->set & MIG_DT_COOLDOWN)
+		dst->cooldown_seconds = src->cooldown_seconds;
+	dst->set |= src->set;
+}
+
+/* KubeVirt's applyStallDetectorOptions: the fields src gives. */
+static void
+stall_detector_overlay(struct mig_stall_detector *dst,
+    const struct mig_stall_detector *src)
+{
+	if (!src->enabled)
+		return;
+	dst->enabled = 1;
+	if (src->set & MIG_SD_MARGIN)
+		dst->stall_margin_pct = src->stall_margin_pct;
+	if (src->set & MIG_SD_EWMA)
+		dst->ewma_alpha = src->ewma_alpha;
+	if (src->set & MIG_SD_PROGRESS)
+		dst->stall_progress_timeout = src->stall_progress_timeout;
+	if (src->set & MIG_SD_SWITCHOVER)
+		dst->switchover_timeout = src->switchover_timeout;
+	if (src->set & MIG_SD_PRECOPY)
+		dst->precopy_possible_factor = src->precopy_possible_factor;
+	if (src->set & MIG_SD_PATIENCE)
+		dst->patience_window_decay_factor =
+		    src->patience_window_decay_factor;
+	if (src->set & MIG_SD_LOCAL_MINIMA)
+		dst->search_local_minima = src->search_local_minima;
+	if (src->set & MIG_SD_COMPLETION)
+		dst->completion_timeout_factor =
+		    src->completion_timeout_factor;
+	dst->set |= src->set;
+}
+
+/*
+ * Whether s bounds the downtime by KubeVirt's maxDowntimeMs: with
+ * downtime tuning or the stall detector on (KubeVirt's admission refuses
+ * a maxDowntimeMs without one of their feature gates).  Otherwise an
+ * unset max_downtime_ms (0) leaves the controller its own ceiling.
+ */
+int
+mig_settings_kubevirt_downtime(const struct mig_settings *s)
+{
+	return s->downtime_tuning.enabled || s->stall_detector.enabled;
+}
+
+/*
+ * The maxDowntimeMs KubeVirt reports for s: the one given, else
+ * DefaultMigrationMaxDowntimeMs (900), which virt-handler fills in.
+ */
+uint64_t
+mig_settings_reported_downtime(const struct mig_settings *s)
+{
+	return s->max_downtime_ms != 0 ? s->max_downtime_ms :
+	    KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS;
 }
 
 /*
@@ -153,6 +237,8 @@ mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
 		strv_free(dst->disks);
 		dst->disks = strv_copy(src->disks);
 	}
+	downtime_tuning_overlay(&dst->downtime_tuning, &src->downtime_tuning);
+	stall_detector_overlay(&dst->stall_detector, &src->stall_detector);
 	dst->set |= set;
 }
 
@@ -165,6 +251,67 @@ strv_to_json(char **v)
 	for (p = v; p != NULL && *p != NULL; p++)
 		json_object_array_add(a, json_object_new_string(*p));
 	return a;
+}
+
+/* A number of the stall detector as KubeVirt writes a quantity ("0.4"). */
+static struct json_object *
+factor_json(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%.3f", v);
+	while (buf[strlen(buf) - 1] == '0')
+		buf[strlen(buf) - 1] = '\0';
+	if (buf[strlen(buf) - 1] == '.')
+		buf[strlen(buf) - 1] = '\0';
+	return json_object_new_string(buf);
+}
+
+/*
+ * spec.experimental as KubeVirt's ExperimentalMigrationOptions, with every
+ * field the effective settings hold (defaults included).
+ */
+static struct json_object *
+experimental_to_json(const struct mig_settings *s)
+{
+	const struct mig_downtime_tuning	*dt = &s->downtime_tuning;
+	const struct mig_stall_detector		*sd = &s->stall_detector;
+	struct json_object			*x, *o;
+
+	x = json_object_new_object();
+	if (dt->enabled) {
+		o = json_object_new_object();
+		json_object_object_add(o, "initialMs",
+		    json_object_new_int64((int64_t)dt->initial_ms));
+		json_object_object_add(o, "steps",
+		    json_object_new_int64((int64_t)dt->steps));
+		json_object_object_add(o, "startAfterIteration",
+		    json_object_new_int64((int64_t)dt->start_after_iteration));
+		json_object_object_add(o, "cooldownSeconds",
+		    json_object_new_int64((int64_t)dt->cooldown_seconds));
+		json_object_object_add(x, "downtimeTuning", o);
+	}
+	if (sd->enabled) {
+		o = json_object_new_object();
+		json_object_object_add(o, "stallMargin",
+		    json_object_new_int64((int64_t)sd->stall_margin_pct));
+		json_object_object_add(o, "ewmaAlpha",
+		    factor_json(sd->ewma_alpha));
+		json_object_object_add(o, "stallProgressTimeout",
+		    json_object_new_int64((int64_t)sd->stall_progress_timeout));
+		json_object_object_add(o, "switchoverTimeout",
+		    json_object_new_int64((int64_t)sd->switchover_timeout));
+		json_object_object_add(o, "precopyPossibleFactor",
+		    factor_json(sd->precopy_possible_factor));
+		json_object_object_add(o, "patienceWindowDecayFactor",
+		    factor_json(sd->patience_window_decay_factor));
+		json_object_object_add(o, "searchLocalMinima",
+		    json_object_new_boolean(sd->search_local_minima));
+		json_object_object_add(o, "completionTimeoutFactor",
+		    factor_json(sd->completion_timeout_factor));
+		json_object_object_add(x, "stallDetector", o);
+	}
+	return x;
 }
 
 /*
@@ -202,6 +349,9 @@ mig_settings_to_json(const struct mig_settings *s)
 	    s->block_migration == BLOCK_MIGRATION_ALWAYS ? "always" :
 	    s->block_migration == BLOCK_MIGRATION_AUTO ? "auto" : "never"));
 	json_object_object_add(o, "disks", strv_to_json(s->disks));
+	if (s->downtime_tuning.enabled || s->stall_detector.enabled)
+		json_object_object_add(o, "experimental",
+		    experimental_to_json(s));
 	return o;
 }
 

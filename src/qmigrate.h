@@ -110,6 +110,59 @@ enum block_migration {
 };
 
 /*
+ * spec.experimental.downtimeTuning (KubeVirt's DowntimeTuningOptions):
+ * from pass start_after_iteration on, raise the downtime limit from
+ * initial_ms to the effective maxDowntimeMs (KubeVirt's 900 when unset)
+ * in steps equal increments, at most one step per cooldown_seconds.  The
+ * fields hold KubeVirt's defaults unless given (set: MIG_DT_* bits).
+ */
+struct mig_downtime_tuning {
+	int		enabled;		/* downtimeTuning was given */
+	uint64_t	initial_ms;		/* initialMs: 150, >= 1 */
+	uint64_t	steps;			/* steps: 7, >= 1 */
+	uint64_t	start_after_iteration;	/* startAfterIteration: 3 */
+	uint64_t	cooldown_seconds;	/* cooldownSeconds: 10, >= 1 */
+	unsigned	set;			/* MIG_DT_*: fields given */
+};
+#define MIG_DT_INITIAL		0x01
+#define MIG_DT_STEPS		0x02
+#define MIG_DT_START_AFTER	0x04
+#define MIG_DT_COOLDOWN		0x08
+#define MIG_DT_DEFAULT_INITIAL_MS	150
+#define MIG_DT_DEFAULT_STEPS		7
+#define MIG_DT_DEFAULT_START_AFTER	3
+#define MIG_DT_DEFAULT_COOLDOWN		10
+
+/*
+ * spec.experimental.stallDetector (KubeVirt's StallDetectorOptions), with
+ * KubeVirt's defaults unless given (set: MIG_SD_* bits); the quantities
+ * (ewmaAlpha and the factors) validated as KubeVirt's admission does.
+ */
+struct mig_stall_detector {
+	int		enabled;		/* stallDetector was given */
+	uint64_t	stall_margin_pct;	/* stallMargin: 4, 0-100 */
+	double		ewma_alpha;		/* ewmaAlpha: 0.4, (0, 1] */
+	uint64_t	stall_progress_timeout;	/* seconds: 40 */
+	uint64_t	switchover_timeout;	/* seconds: 60 */
+	double		precopy_possible_factor; /* 1.5, >= 1 */
+	double		patience_window_decay_factor; /* 0.5, 0-1 */
+	int		search_local_minima;	/* true */
+	double		completion_timeout_factor; /* 2, >= 1 */
+	unsigned	set;			/* MIG_SD_*: fields given */
+};
+#define MIG_SD_MARGIN		0x01
+#define MIG_SD_EWMA		0x02
+#define MIG_SD_PROGRESS		0x04
+#define MIG_SD_SWITCHOVER	0x08
+#define MIG_SD_PRECOPY		0x10
+#define MIG_SD_PATIENCE		0x20
+#define MIG_SD_LOCAL_MINIMA	0x40
+#define MIG_SD_COMPLETION	0x80
+
+/* KubeVirt's DefaultMigrationMaxDowntimeMs. */
+#define KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS	900
+
+/*
  * A policy's migration section, after defaults: KubeVirt's defaults unless
  * the policy says otherwise (see policy_defaults()).
  */
@@ -127,6 +180,8 @@ struct mig_settings {
 	char	      **shared_storage_paths;	/* NULL-terminated, may be NULL */
 	enum block_migration block_migration;	/* local disks: mig-disks.c */
 	char	      **disks;		/* node names or files; may be NULL */
+	struct mig_downtime_tuning downtime_tuning; /* spec.experimental */
+	struct mig_stall_detector stall_detector;   /* spec.experimental */
 	unsigned	set;		/* MIG_SET_*: the fields given explicitly */
 };
 
@@ -413,6 +468,11 @@ struct status {
 	struct json_object	*notes;		/* owned array of strings */
 	struct json_object	*decisions;	/* owned array */
 	struct mig_progress	 progress;
+	struct json_object	*phase_times;	/* owned: one {phase, time} per
+						   phase entered, in order */
+	char			*vmim_name;	/* --vmim's metadata, or NULL */
+	char			*vmim_namespace;
+	int			 uid_from_vmim;	/* uid is --vmim's metadata.uid */
 
 	char			*file;		/* --status-file, or NULL */
 	int			 events;	/* --events: JSON lines */
@@ -764,6 +824,8 @@ void	 mig_settings_copy(struct mig_settings *dst,
 	    const struct mig_settings *src);
 void	 mig_settings_overlay(struct mig_settings *dst,
 	    const struct mig_settings *src);
+int	 mig_settings_kubevirt_downtime(const struct mig_settings *);
+uint64_t mig_settings_reported_downtime(const struct mig_settings *);
 struct json_object *mig_settings_to_json(const struct mig_settings *);
 struct policy_set *policy_set_new(const char *path);
 struct policy_set *policy_load(const char *path, char **cause);

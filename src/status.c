@@ -67,6 +67,24 @@ make_uid(char *out, size_t len)
 	    b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
+/*
+ * Records that phase was entered at when (KubeVirt's
+ * phaseTransitionTimestamps): one entry per phase change, in order.
+ */
+static void
+phase_time_add(struct status *st, enum mig_phase phase, double when)
+{
+	json_object	*t = json_object_new_object();
+	char		*ts = format_rfc3339(when);
+
+	json_object_object_add(t, "phase",
+	    json_object_new_string(phase_names[phase]));
+	json_object_object_add(t, "phaseTransitionTimestamp",
+	    json_object_new_string(ts));
+	free(ts);
+	json_object_array_add(st->phase_times, t);
+}
+
 void
 status_init(struct status *st, const char *role, const char *file, int events)
 {
@@ -80,6 +98,8 @@ status_init(struct status *st, const char *role, const char *file, int events)
 	st->events = events;
 	st->notes = json_object_new_array();
 	st->decisions = json_object_new_array();
+	st->phase_times = json_object_new_array();
+	phase_time_add(st, st->phase, st->start);
 	strcpy(st->progress.qemu_status, "none");
 }
 
@@ -103,6 +123,9 @@ status_free(struct status *st)
 	json_object_put(st->eviction);
 	json_object_put(st->notes);
 	json_object_put(st->decisions);
+	json_object_put(st->phase_times);
+	free(st->vmim_name);
+	free(st->vmim_namespace);
 	json_object_put(st->progress.disks);
 	json_object_put(st->pending);
 	memset(st, 0, sizeof *st);
@@ -111,11 +134,14 @@ status_free(struct status *st)
 void
 status_set_phase(struct status *st, enum mig_phase phase)
 {
+	double	 now = now_realtime();
+
 	if (st->phase == phase)
 		return;
 	st->phase = phase;
 	if (phase_ended(phase))
-		st->end = now_realtime();
+		st->end = now;
+	phase_time_add(st, phase, now);
 	status_changed(st, "phase");
 }
 
@@ -360,6 +386,10 @@ status_to_json(const struct status *st)
 		    json_object_new_uint64(started));
 	add_str(o, "phase", status_phase_name(st->phase));
 	add_str(o, "mode", status_mode_name(st->mode));
+	json_object_object_add(o, "phaseTransitionTimestamps",
+	    json_object_get(st->phase_times));
+	add_str(o, "migrationName", st->vmim_name);
+	add_str(o, "migrationNamespace", st->vmim_namespace);
 	add_time(o, "startTimestamp", st->start);
 	add_time(o, "endTimestamp", st->end);
 	add_str(o, "source", st->source);
@@ -654,8 +684,8 @@ bad:
 
 /*
  * Takes over what a killed qmigrate wrote (doc, borrowed): the migration's
- * uid, start time, mode, notes and decisions, so that a re-attach goes on
- * as the same migration.  Every member is checked before anything is
+ * uid, start time, mode, notes, decisions and phase transitions, so
+ * that a re-attach goes on as the same migration.  Every member is checked before anything is
  * changed: returns 0, or -1 with *cause naming the file (what) and the
  * member, st untouched.  *phase and *mode get the document's.
  */
@@ -664,7 +694,7 @@ status_restore(struct status *st, json_object *doc, const char *what,
     enum mig_phase *phase, enum mig_mode *mode, char **cause)
 {
 	const char	*uid, *ph, *md, *start;
-	json_object	*notes, *decisions;
+	json_object	*notes, *decisions, *times;
 	struct tm	 tm;
 	size_t		 i;
 	int		 p = -1, m = -1;
@@ -687,7 +717,9 @@ status_restore(struct status *st, json_object *doc, const char *what,
 	}
 	if (restore_array(doc, what, "notes", json_type_string, &notes,
 	    cause) != 0 || restore_array(doc, what, "decisions",
-	    json_type_object, &decisions, cause) != 0)
+	    json_type_object, &decisions, cause) != 0 ||
+	    restore_array(doc, what, "phaseTransitionTimestamps",
+	    json_type_object, &times, cause) != 0)
 		return -1;
 	start = json_str_at(doc, "startTimestamp");
 	memset(&tm, 0, sizeof tm);
@@ -701,6 +733,10 @@ status_restore(struct status *st, json_object *doc, const char *what,
 	if (decisions != NULL) {
 		json_object_put(st->decisions);
 		st->decisions = json_object_get(decisions);
+	}
+	if (times != NULL) {
+		json_object_put(st->phase_times);
+		st->phase_times = json_object_get(times);
 	}
 	*phase = (enum mig_phase)p;
 	*mode = (enum mig_mode)m;
