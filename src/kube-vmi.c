@@ -65,7 +65,7 @@ one_document(const char *what, const char *path, int *yaml, char **cause)
 }
 
 static int
-check_api(struct pctx *c, struct json_object *o)
+check_api(struct policy_ctx *c, struct json_object *o)
 {
 	struct json_object	*v = NULL;
 	const char		*s = "";
@@ -78,9 +78,10 @@ check_api(struct pctx *c, struct json_object *o)
 		if (strcmp(s, *p) == 0)
 			return 0;
 	if (v == NULL)
-		perr(c, "apiVersion", "missing: expected \"kubevirt.io/v1\"");
+		policy_err(c, "apiVersion",
+		    "missing: expected \"kubevirt.io/v1\"");
 	else
-		perr_got(c, "apiVersion", "\"kubevirt.io/v1\"", v);
+		policy_err_got(c, "apiVersion", "\"kubevirt.io/v1\"", v);
 	return -1;
 }
 
@@ -89,7 +90,7 @@ check_api(struct pctx *c, struct json_object *o)
  * and namespace into vm when names, its labels when labels.
  */
 static int
-vmi_meta(struct pctx *c, const char *base, struct json_object *m,
+vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
     struct vm_ident *vm, int names, int labels)
 {
 	struct json_object	*v;
@@ -99,35 +100,35 @@ vmi_meta(struct pctx *c, const char *base, struct json_object *m,
 	size_t			 n = 0, i;
 	int			 rc = -1;
 
-	if (check_object(c, base, m) != 0 ||
-	    check_known(c, base, m, meta_known) != 0)
+	if (policy_check_object(c, base, m) != 0 ||
+	    policy_check_known(c, base, m, meta_known) != 0)
 		return -1;
 	if (names && json_object_object_get_ex(m, "name", &v)) {
-		f = pfield(base, "name");
-		s = get_string(c, f, v, 1, 253);
+		f = policy_field(base, "name");
+		s = policy_get_string(c, f, v, 1, 253);
 		free(f);
 		if (s == NULL)
 			return -1;
 		vm->name = xstrdup(s);
 	}
 	if (names && json_object_object_get_ex(m, "namespace", &v)) {
-		f = pfield(base, "namespace");
-		s = get_string(c, f, v, 1, 63);
+		f = policy_field(base, "namespace");
+		s = policy_get_string(c, f, v, 1, 63);
 		free(f);
 		if (s == NULL)
 			return -1;
 		vm->namespace = xstrdup(s);
 	}
-	f = pfield(base, "labels");
+	f = policy_field(base, "labels");
 	if (json_object_object_get_ex(m, "labels", &v) &&
-	    get_labels(c, f, v, &l, &n) != 0)
+	    policy_get_labels(c, f, v, &l, &n) != 0)
 		goto out;
 	for (i = 0; labels && i < n; i++) {
 		char *why = NULL;
 
 		if (labels_add(&vm->labels, &vm->nlabels, l[i].key, l[i].value,
 		    &why) != 0) {
-			perr(c, f, "%s", why);
+			policy_err(c, f, "%s", why);
 			free(why);
 			goto out;
 		}
@@ -141,20 +142,21 @@ out:
 
 /* A VirtualMachineInstanceSpec at base: the fields qmigrate reads. */
 static int
-vmi_spec(struct pctx *c, const char *base, struct json_object *spec,
+vmi_spec(struct policy_ctx *c, const char *base, struct json_object *spec,
     struct vm_ident *vm)
 {
 	struct json_object	*v;
 	char			*f;
 	int			 choice, rc = 0;
 
-	if (check_object(c, base, spec) != 0 ||
-	    check_known(c, base, spec, vmi_spec_known) != 0)
+	if (policy_check_object(c, base, spec) != 0 ||
+	    policy_check_known(c, base, spec, vmi_spec_known) != 0)
 		return -1;
 	if (json_object_object_get_ex(spec, "evictionStrategy", &v)) {
-		f = pfield(base, "evictionStrategy");
-		rc = get_choice(c, f, v, policy_strategies,
-		    NITEMS(policy_strategies), STRATEGIES_EXPECTED, &choice);
+		f = policy_field(base, "evictionStrategy");
+		rc = policy_get_choice(c, f, v, policy_strategies,
+		    NITEMS(policy_strategies), POLICY_STRATEGIES_EXPECTED,
+		    &choice);
 		free(f);
 		if (rc != 0)
 			return -1;
@@ -163,8 +165,9 @@ vmi_spec(struct pctx *c, const char *base, struct json_object *spec,
 	}
 	if (json_object_object_get_ex(spec, "terminationGracePeriodSeconds",
 	    &v)) {
-		f = pfield(base, "terminationGracePeriodSeconds");
-		rc = get_uint(c, f, v, 0, MAX_TIMEOUT, &vm->grace_seconds);
+		f = policy_field(base, "terminationGracePeriodSeconds");
+		rc = policy_get_uint(c, f, v, 0, POLICY_MAX_TIMEOUT,
+		    &vm->grace_seconds);
 		free(f);
 		if (rc != 0)
 			return -1;
@@ -175,7 +178,7 @@ vmi_spec(struct pctx *c, const char *base, struct json_object *spec,
 
 /* A VirtualMachine: the VMI of its spec.template. */
 static int
-vm_object(struct pctx *c, struct json_object *o, struct vm_ident *vm)
+vm_object(struct policy_ctx *c, struct json_object *o, struct vm_ident *vm)
 {
 	static const char *const spec_known[] = { "running", "runStrategy",
 	    "instancetype", "preference", "template", "dataVolumeTemplates",
@@ -185,13 +188,13 @@ vm_object(struct pctx *c, struct json_object *o, struct vm_ident *vm)
 
 	if (!json_object_object_get_ex(o, "spec", &spec))
 		return 0;
-	if (check_object(c, "spec", spec) != 0 ||
-	    check_known(c, "spec", spec, spec_known) != 0)
+	if (policy_check_object(c, "spec", spec) != 0 ||
+	    policy_check_known(c, "spec", spec, spec_known) != 0)
 		return -1;
 	if (!json_object_object_get_ex(spec, "template", &tmpl))
 		return 0;
-	if (check_object(c, "spec.template", tmpl) != 0 ||
-	    check_known(c, "spec.template", tmpl, tmpl_known) != 0)
+	if (policy_check_object(c, "spec.template", tmpl) != 0 ||
+	    policy_check_known(c, "spec.template", tmpl, tmpl_known) != 0)
 		return -1;
 	if (json_object_object_get_ex(tmpl, "metadata", &v) &&
 	    vmi_meta(c, "spec.template.metadata", v, vm, 0, 1) != 0)
@@ -212,7 +215,9 @@ vm_object(struct pctx *c, struct json_object *o, struct vm_ident *vm)
 int
 kube_vmi_load(const char *path, struct vm_ident *vm, char **cause)
 {
-	struct pctx		 c = { "vmi", path, 1, NULL, 0, cause };
+	struct policy_ctx	 c = {
+		.what = "vmi", .file = path, .doc = 1, .cause = cause
+	};
 	struct json_object	*o, *v = NULL;
 	const char		*kind;
 	int			 rc = -1, yaml, is_vmi;
@@ -228,7 +233,7 @@ kube_vmi_load(const char *path, struct vm_ident *vm, char **cause)
 	if (!yaml)
 		c.doc = 0;
 	if (!json_object_is_type(o, json_type_object)) {
-		perr_got(&c, NULL, "a VirtualMachineInstance or a "
+		policy_err_got(&c, NULL, "a VirtualMachineInstance or a "
 		    "VirtualMachine", o);
 		goto out;
 	}
@@ -238,14 +243,16 @@ kube_vmi_load(const char *path, struct vm_ident *vm, char **cause)
 	if (kind == NULL || (strcmp(kind, "VirtualMachineInstance") != 0 &&
 	    strcmp(kind, "VirtualMachine") != 0)) {
 		if (v == NULL)
-			perr(&c, "kind", "missing: expected "
+			policy_err(&c, "kind", "missing: expected "
 			    "VirtualMachineInstance or VirtualMachine");
 		else
-			perr_got(&c, "kind", "\"VirtualMachineInstance\" or "
+			policy_err_got(&c, "kind",
+			    "\"VirtualMachineInstance\" or "
 			    "\"VirtualMachine\"", v);
 		goto out;
 	}
-	if (check_api(&c, o) != 0 || check_known(&c, NULL, o, top_known) != 0)
+	if (check_api(&c, o) != 0 || policy_check_known(&c, NULL, o,
+	    top_known) != 0)
 		goto out;
 	is_vmi = strcmp(kind, "VirtualMachineInstance") == 0;
 	vm->vmi_file = xstrdup(path);
@@ -274,7 +281,9 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 {
 	static const char *const ns_known[] = { "apiVersion", "kind",
 	    "metadata", "spec", "status", NULL };
-	struct pctx		 c = { "namespace", path, 1, NULL, 0, cause };
+	struct policy_ctx	 c = {
+		.what = "namespace", .file = path, .doc = 1, .cause = cause
+	};
 	struct json_object	*o, *v = NULL, *m;
 	int			 rc = -1, yaml;
 
@@ -293,26 +302,26 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 	}
 	if (!json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), "Namespace") != 0) {
-		perr_got(&c, "kind", "\"Namespace\"", v);
+		policy_err_got(&c, "kind", "\"Namespace\"", v);
 		goto out;
 	}
 	if (!json_object_object_get_ex(o, "apiVersion", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), "v1") != 0) {
-		perr(&c, "apiVersion", "expected \"v1\" for a Namespace");
+		policy_err(&c, "apiVersion", "expected \"v1\" for a Namespace");
 		goto out;
 	}
-	if (check_known(&c, NULL, o, ns_known) != 0)
+	if (policy_check_known(&c, NULL, o, ns_known) != 0)
 		goto out;
 	if (!json_object_object_get_ex(o, "metadata", &m)) {
 		rc = 0;
 		goto out;
 	}
-	if (check_object(&c, "metadata", m) != 0 ||
-	    check_known(&c, "metadata", m, meta_known) != 0)
+	if (policy_check_object(&c, "metadata", m) != 0 ||
+	    policy_check_known(&c, "metadata", m, meta_known) != 0)
 		goto out;
 	rc = json_object_object_get_ex(m, "labels", &v) ?
-	    get_labels(&c, "metadata.labels", v, out, n) : 0;
+	    policy_get_labels(&c, "metadata.labels", v, out, n) : 0;
 out:
 	json_object_put(o);
 	return rc;

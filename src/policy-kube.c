@@ -81,8 +81,8 @@ add_unapplied(char **list, const char *name)
  * when *name is wanted) a DNS name.  Returns 0 or -1.
  */
 static int
-kube_meta(struct pctx *c, struct json_object *o, const char **name, int dots,
-    struct json_object **annotations)
+kube_meta(struct policy_ctx *c, struct json_object *o, const char **name,
+    int dots, struct json_object **annotations)
 {
 	struct json_object	*m, *v;
 	struct label		*labels;
@@ -92,39 +92,44 @@ kube_meta(struct pctx *c, struct json_object *o, const char **name, int dots,
 	if (annotations != NULL)
 		*annotations = NULL;
 	if (!json_object_object_get_ex(o, "metadata", &m)) {
-		perr(c, "metadata.name", "missing: every object needs a name");
+		policy_err(c, "metadata.name",
+		    "missing: every object needs a name");
 		return -1;
 	}
-	if (check_object(c, "metadata", m) != 0 ||
-	    check_known(c, "metadata", m, meta_known) != 0)
+	if (policy_check_object(c, "metadata", m) != 0 ||
+	    policy_check_known(c, "metadata", m, meta_known) != 0)
 		return -1;
 	if (!json_object_object_get_ex(m, "name", &v)) {
-		perr(c, "metadata.name", "missing: every object needs a name");
+		policy_err(c, "metadata.name",
+		    "missing: every object needs a name");
 		return -1;
 	}
-	if ((*name = get_string(c, "metadata.name", v, 1, max)) == NULL)
+	if ((*name = policy_get_string(c, "metadata.name", v, 1, max)) == NULL)
 		return -1;
 	if (!kube_name_ok(*name, max, dots)) {
-		perr_got(c, "metadata.name", dots ? "a DNS-1123 subdomain "
+		policy_err_got(c, "metadata.name",
+		    dots ? "a DNS-1123 subdomain "
 		    "(lowercase letters, digits, '-' and '.')" : "a DNS-1123 "
 		    "label (lowercase letters, digits and '-')", v);
 		return -1;
 	}
 	if (json_object_object_get_ex(m, "labels", &v)) {
-		if (get_labels(c, "metadata.labels", v, &labels, &n) != 0)
+		if (policy_get_labels(c, "metadata.labels", v, &labels,
+		    &n) != 0)
 			return -1;
 		labels_free(labels, n);
 	}
 	if (json_object_object_get_ex(m, "annotations", &v)) {
 		if (!json_object_is_type(v, json_type_null) &&
-		    check_object(c, "metadata.annotations", v) != 0)
+		    policy_check_object(c, "metadata.annotations", v) != 0)
 			return -1;
 		if (json_object_is_type(v, json_type_object)) {
 			json_object_object_foreach(v, key, val) {
-				char *f = pfield("metadata.annotations", key);
+				char *f = policy_field("metadata.annotations",
+				    key);
 				const char *s;
 
-				s = get_string(c, f, val, 0, 256 * 1024);
+				s = policy_get_string(c, f, val, 0, 256 * 1024);
 				free(f);
 				if (s == NULL)
 					return -1;
@@ -138,7 +143,7 @@ kube_meta(struct pctx *c, struct json_object *o, const char **name, int dots,
 
 /* The object's apiVersion must be one of versions (NULL-terminated). */
 static int
-kube_api(struct pctx *c, struct json_object *o, const char *kind,
+kube_api(struct policy_ctx *c, struct json_object *o, const char *kind,
     const char *const *versions)
 {
 	struct json_object	*v;
@@ -147,7 +152,7 @@ kube_api(struct pctx *c, struct json_object *o, const char *kind,
 	char			*expected;
 
 	if (!json_object_object_get_ex(o, "apiVersion", &v)) {
-		perr(c, "apiVersion", "missing: a %s is \"%s\"", kind,
+		policy_err(c, "apiVersion", "missing: a %s is \"%s\"", kind,
 		    versions[0]);
 		return -1;
 	}
@@ -161,14 +166,14 @@ kube_api(struct pctx *c, struct json_object *o, const char *kind,
 		    versions[1], kind);
 	else
 		xasprintf(&expected, "\"%s\" for a %s", versions[0], kind);
-	perr_got(c, "apiVersion", expected, v);
+	policy_err_got(c, "apiVersion", expected, v);
 	free(expected);
 	return -1;
 }
 
 /* An annotation's string as an integer in [min, max]. */
 static int
-anno_uint(struct pctx *c, const char *field, const char *s, uint64_t min,
+anno_uint(struct policy_ctx *c, const char *field, const char *s, uint64_t min,
     uint64_t max, uint64_t *out)
 {
 	struct json_object	*v;
@@ -176,14 +181,15 @@ anno_uint(struct pctx *c, const char *field, const char *s, uint64_t min,
 	int			 rc;
 
 	if (n == 0 || n > 19 || strspn(s, "0123456789") != n) {
-		perr(c, field, "expected an integer from %llu to %llu, as a "
+		policy_err(c, field,
+		    "expected an integer from %llu to %llu, as a "
 		    "string such as \"%llu\", got \"%.64s\"",
 		    (unsigned long long)min, (unsigned long long)max,
 		    (unsigned long long)max, s);
 		return -1;
 	}
 	v = json_object_new_int64(strtoll(s, NULL, 10));
-	rc = get_uint(c, field, v, min, max, out);
+	rc = policy_get_uint(c, field, v, min, max, out);
 	json_object_put(v);
 	return rc;
 }
@@ -219,7 +225,7 @@ anno_list(const char *s)
  * (qmigrate.io/NAME).  Other annotations are not ours and are left alone.
  */
 static int
-kube_annotations(struct pctx *c, struct json_object *annotations,
+kube_annotations(struct policy_ctx *c, struct json_object *annotations,
     struct policy *p)
 {
 	static const char *const known[] = {
@@ -243,12 +249,12 @@ kube_annotations(struct pctx *c, struct json_object *annotations,
 			continue;
 		name = key + strlen(ANNOTATION);
 		str = json_object_get_string(val);
-		f = pfield("metadata.annotations", key);
+		f = policy_field("metadata.annotations", key);
 		for (k = known; *k != NULL && strcmp(*k, name) != 0; k++)
 			;
 		v = json_object_new_string(str);
 		if (*k == NULL) {
-			perr(c, f, "unknown field: qmigrate reads %s"
+			policy_err(c, f, "unknown field: qmigrate reads %s"
 			    "convergence, blockMigration, sharedStoragePaths, "
 			    "disks, evictionStrategy, "
 			    "terminationGracePeriodSeconds, progressTimeout, "
@@ -256,49 +262,50 @@ kube_annotations(struct pctx *c, struct json_object *annotations,
 			    ANNOTATION);
 			rc = -1;
 		} else if (strcmp(name, "convergence") == 0) {
-			rc = get_choice(c, f, v, policy_convergences,
+			rc = policy_get_choice(c, f, v, policy_convergences,
 			    NITEMS(policy_convergences),
 			    "\"adaptive\" or \"kubevirt\"", &choice);
 			s->convergence = (enum ctl_kind)choice;
 			s->set |= MIG_SET_CONVERGENCE;
 		} else if (strcmp(name, "blockMigration") == 0) {
-			rc = get_choice(c, f, v, policy_block_migrations,
+			rc = policy_get_choice(c, f, v, policy_block_migrations,
 			    NITEMS(policy_block_migrations),
 			    "\"never\", \"auto\" or \"always\"", &choice);
 			s->block_migration = (enum block_migration)choice;
 			s->set |= MIG_SET_BLOCK_MIGRATION;
 		} else if (strcmp(name, "evictionStrategy") == 0) {
-			rc = get_choice(c, f, v, policy_strategies,
-			    NITEMS(policy_strategies), STRATEGIES_EXPECTED,
-			    &choice);
+			rc = policy_get_choice(c, f, v, policy_strategies,
+			    NITEMS(policy_strategies),
+			    POLICY_STRATEGIES_EXPECTED, &choice);
 			p->eviction = (enum eviction_strategy)choice;
 			p->eviction_set = 1;
 		} else if (strcmp(name, "disableTLS") == 0) {
 			if (strcmp(str, "true") != 0 &&
 			    strcmp(str, "false") != 0) {
-				perr_got(c, f, "\"true\" or \"false\"", v);
+				policy_err_got(c, f, "\"true\" or \"false\"",
+				    v);
 				rc = -1;
 			}
 			s->disable_tls = strcmp(str, "true") == 0;
 			s->set |= MIG_SET_DISABLE_TLS;
 		} else if (strcmp(name, "terminationGracePeriodSeconds") == 0) {
-			rc = anno_uint(c, f, str, 0, MAX_TIMEOUT,
+			rc = anno_uint(c, f, str, 0, POLICY_MAX_TIMEOUT,
 			    &p->termination_grace_seconds);
 			p->grace_set = 1;
 		} else if (strcmp(name, "progressTimeout") == 0) {
-			rc = anno_uint(c, f, str, 0, MAX_TIMEOUT,
+			rc = anno_uint(c, f, str, 0, POLICY_MAX_TIMEOUT,
 			    &s->progress_timeout);
 			s->set |= MIG_SET_PROGRESS;
 		} else if (strcmp(name, "parallelMigrationThreads") == 0) {
-			rc = anno_uint(c, f, str, 0, MAX_MULTIFD, &u);
+			rc = anno_uint(c, f, str, 0, POLICY_MAX_MULTIFD, &u);
 			s->parallel_migration_threads = (int)u;
 			s->set |= MIG_SET_MULTIFD;
 		} else {
 			json_object_put(v);
 			v = anno_list(str);
 			rc = strcmp(name, "disks") == 0 ?
-			    get_disks(c, f, v, s) :
-			    get_shared_paths(c, f, v, s);
+			    policy_get_disks(c, f, v, s) :
+			    policy_get_shared_paths(c, f, v, s);
 		}
 		json_object_put(v);
 		free(f);
@@ -312,7 +319,7 @@ kube_annotations(struct pctx *c, struct json_object *annotations,
  * compression, so anything but compression: none is listed as unapplied.
  */
 static int
-kube_experimental(struct pctx *c, const char *base, struct json_object *x,
+kube_experimental(struct policy_ctx *c, const char *base, struct json_object *x,
     char **unapplied)
 {
 	static const char *const known[] = { "compression", "stallDetector",
@@ -321,7 +328,7 @@ kube_experimental(struct pctx *c, const char *base, struct json_object *x,
 	    "ewmaAlpha", "patienceWindowDecayFactor", "precopyPossibleFactor",
 	    "searchLocalMinima", "stallMargin", "stallProgressTimeout",
 	    "switchoverTimeout", NULL };
-	static const struct choice compressions[] = {
+	static const struct policy_keyword compressions[] = {
 		{ "none", 0 }, { "zstd", 1 },
 	};
 	struct json_object	*v, *sd;
@@ -329,14 +336,14 @@ kube_experimental(struct pctx *c, const char *base, struct json_object *x,
 	uint64_t		 u;
 	int			 b, zstd, rc = -1, err;
 
-	f = pfield(base, "stallDetector");
-	if (check_object(c, base, x) != 0 || check_known(c, base, x,
-	    known) != 0)
+	f = policy_field(base, "stallDetector");
+	if (policy_check_object(c, base, x) != 0 || policy_check_known(c, base,
+	    x, known) != 0)
 		goto out;
 	if (json_object_object_get_ex(x, "compression", &v)) {
-		g = pfield(base, "compression");
-		err = get_choice(c, g, v, compressions, NITEMS(compressions),
-		    "\"none\" or \"zstd\"", &zstd);
+		g = policy_field(base, "compression");
+		err = policy_get_choice(c, g, v, compressions,
+		    NITEMS(compressions), "\"none\" or \"zstd\"", &zstd);
 		if (err == 0 && zstd)
 			add_unapplied(unapplied, g);
 		free(g);
@@ -344,20 +351,22 @@ kube_experimental(struct pctx *c, const char *base, struct json_object *x,
 			goto out;
 	}
 	if (json_object_object_get_ex(x, "stallDetector", &sd)) {
-		if (check_object(c, f, sd) != 0 ||
-		    check_known(c, f, sd, sd_known) != 0)
+		if (policy_check_object(c, f, sd) != 0 ||
+		    policy_check_known(c, f, sd, sd_known) != 0)
 			goto out;
 		json_object_object_foreach(sd, key, val) {
-			g = pfield(f, key);
+			g = policy_field(f, key);
 			if (strcmp(key, "searchLocalMinima") == 0)
-				err = get_bool(c, g, val, &b);
+				err = policy_get_bool(c, g, val, &b);
 			else if (strcmp(key, "stallMargin") == 0)
-				err = get_uint(c, g, val, 0, 100, &u);
+				err = policy_get_uint(c, g, val, 0, 100, &u);
 			else if (strcmp(key, "stallProgressTimeout") == 0 ||
 			    strcmp(key, "switchoverTimeout") == 0)
-				err = get_uint(c, g, val, 0, INT64_MAX, &u);
+				err = policy_get_uint(c, g, val, 0, INT64_MAX,
+				    &u);
 			else
-				err = get_string(c, g, val, 0, 64) == NULL ?
+				err = policy_get_string(c, g, val, 0,
+				    64) == NULL ?
 				    -1 : 0;
 			free(g);
 			if (err != 0)
@@ -377,44 +386,46 @@ out:
  * with their MIG_SET_ bits.  base is the object's path ("spec").
  */
 static int
-kube_migration_fields(struct pctx *c, const char *base, struct json_object *o,
-    struct mig_settings *s)
+kube_migration_fields(struct policy_ctx *c, const char *base,
+    struct json_object *o, struct mig_settings *s)
 {
 	struct json_object	*v;
 	char			*f = NULL;
 	int			 rc = -1;
 
-#define FIELD(name) (free(f), f = pfield(base, name), \
+#define FIELD(name) (free(f), f = policy_field(base, name), \
 	json_object_object_get_ex(o, name, &v))
 	if (FIELD("allowAutoConverge")) {
-		if (get_bool(c, f, v, &s->allow_auto_converge) != 0)
+		if (policy_get_bool(c, f, v, &s->allow_auto_converge) != 0)
 			goto out;
 		s->set |= MIG_SET_AUTO_CONVERGE;
 	}
 	if (FIELD("bandwidthPerMigration")) {
-		if (get_quantity(c, f, v, MAX_BANDWIDTH, &s->bandwidth) != 0)
+		if (policy_get_quantity(c, f, v, POLICY_MAX_BANDWIDTH,
+		    &s->bandwidth) != 0)
 			goto out;
 		s->set |= MIG_SET_BANDWIDTH;
 	}
 	if (FIELD("completionTimeoutPerGiB")) {
-		if (get_uint(c, f, v, 0, MAX_TIMEOUT,
+		if (policy_get_uint(c, f, v, 0, POLICY_MAX_TIMEOUT,
 		    &s->completion_timeout_per_gib) != 0)
 			goto out;
 		s->set |= MIG_SET_COMPLETION;
 	}
 	if (FIELD("maxDowntimeMs")) {
-		if (get_uint(c, f, v, 1, MAX_DOWNTIME_MS,
+		if (policy_get_uint(c, f, v, 1, POLICY_MAX_DOWNTIME_MS,
 		    &s->max_downtime_ms) != 0)
 			goto out;
 		s->set |= MIG_SET_DOWNTIME;
 	}
 	if (FIELD("allowPostCopy")) {
-		if (get_bool(c, f, v, &s->allow_post_copy) != 0)
+		if (policy_get_bool(c, f, v, &s->allow_post_copy) != 0)
 			goto out;
 		s->set |= MIG_SET_POST_COPY;
 	}
 	if (FIELD("allowWorkloadDisruption")) {
-		if (get_bool(c, f, v, &s->allow_workload_disruption) != 0)
+		if (policy_get_bool(c, f, v,
+		    &s->allow_workload_disruption) != 0)
 			goto out;
 		s->set |= MIG_SET_DISRUPTION;
 	}
@@ -429,13 +440,13 @@ out:
 
 /* Appends a new policy (built-in defaults, nothing set) to set. */
 static struct policy *
-new_policy(struct policy_set *set, struct pctx *c, const char *name,
+new_policy(struct policy_set *set, struct policy_ctx *c, const char *name,
     long item)
 {
 	struct policy *p;
 
 	if (set->npolicies == POLICY_MAX_FILES) {
-		perr(c, NULL, "more than %d policies", POLICY_MAX_FILES);
+		policy_err(c, NULL, "more than %d policies", POLICY_MAX_FILES);
 		return NULL;
 	}
 	set->policies = xreallocarray(set->policies, set->npolicies + 1,
@@ -457,7 +468,7 @@ new_policy(struct policy_set *set, struct pctx *c, const char *name,
  * MigrationPolicyList (implied) may leave its apiVersion out.
  */
 static int
-kube_migration_policy(struct policy_set *set, struct pctx *c,
+kube_migration_policy(struct policy_set *set, struct policy_ctx *c,
     struct json_object *o, long item, int implied)
 {
 	static const char *const known[] = { "apiVersion", "kind", "metadata",
@@ -476,35 +487,37 @@ kube_migration_policy(struct policy_set *set, struct pctx *c,
 	if ((!implied || json_object_object_get_ex(o, "apiVersion", NULL)) &&
 	    kube_api(c, o, "MigrationPolicy", versions) != 0)
 		return -1;
-	if (check_known(c, NULL, o, known) != 0 ||
+	if (policy_check_known(c, NULL, o, known) != 0 ||
 	    kube_meta(c, o, &name, 1, &annotations) != 0)
 		return -1;
 	if (!json_object_object_get_ex(o, "spec", &spec)) {
-		perr(c, "spec", "missing: a MigrationPolicy needs a spec with "
+		policy_err(c, "spec",
+		    "missing: a MigrationPolicy needs a spec with "
 		    "selectors");
 		return -1;
 	}
-	if (check_object(c, "spec", spec) != 0 ||
-	    check_known(c, "spec", spec, spec_known) != 0)
+	if (policy_check_object(c, "spec", spec) != 0 ||
+	    policy_check_known(c, "spec", spec, spec_known) != 0)
 		return -1;
 	if ((p = new_policy(set, c, name, item)) == NULL)
 		return -1;
 	/* Required by KubeVirt's schema: a policy without it matches none. */
 	if (!json_object_object_get_ex(spec, "selectors", &sel)) {
-		perr(c, "spec.selectors", "missing: selectors "
+		policy_err(c, "spec.selectors", "missing: selectors "
 		    "(namespaceSelector, virtualMachineInstanceSelector) say "
 		    "which VMs the policy applies to; {} applies to every VM");
 		return -1;
 	}
-	if (check_object(c, "spec.selectors", sel) != 0 ||
-	    check_known(c, "spec.selectors", sel, sel_known) != 0)
+	if (policy_check_object(c, "spec.selectors", sel) != 0 ||
+	    policy_check_known(c, "spec.selectors", sel, sel_known) != 0)
 		return -1;
 	if (json_object_object_get_ex(sel, "virtualMachineInstanceSelector",
-	    &v) && get_labels(c, "spec.selectors.virtualMachineInstanceSelector",
+	    &v) && policy_get_labels(c,
+	    "spec.selectors.virtualMachineInstanceSelector",
 	    v, &p->selector, &p->nselector) != 0)
 		return -1;
 	if (json_object_object_get_ex(sel, "namespaceSelector", &v) &&
-	    get_labels(c, "spec.selectors.namespaceSelector", v,
+	    policy_get_labels(c, "spec.selectors.namespaceSelector", v,
 	    &p->ns_selector, &p->nns_selector) != 0)
 		return -1;
 	if (kube_migration_fields(c, "spec", spec, &p->migration) != 0)
@@ -517,7 +530,7 @@ kube_migration_policy(struct policy_set *set, struct pctx *c,
 
 /* spec.configuration.migrations of a KubeVirt object: the defaults. */
 static int
-kube_cluster_migrations(struct pctx *c, struct json_object *m,
+kube_cluster_migrations(struct policy_ctx *c, struct json_object *m,
     struct cluster_config *cl)
 {
 	static const char *const known[] = { "nodeDrainTaintKey",
@@ -534,39 +547,40 @@ kube_cluster_migrations(struct pctx *c, struct json_object *m,
 	char			*f;
 	int			 rc = -1, b, err;
 
-	if (check_object(c, base, m) != 0 || check_known(c, base, m,
-	    known) != 0)
+	if (policy_check_object(c, base, m) != 0 || policy_check_known(c, base,
+	    m, known) != 0)
 		return -1;
 	policy_defaults(&s);
 	if (kube_migration_fields(c, base, m, &s) != 0)
 		goto out;
 	json_object_object_foreach(m, key, val) {
-		f = pfield(base, key);
+		f = policy_field(base, key);
 		v = val;
 		if (strcmp(key, "progressTimeout") == 0) {
-			err = get_uint(c, f, v, 0, MAX_TIMEOUT,
+			err = policy_get_uint(c, f, v, 0, POLICY_MAX_TIMEOUT,
 			    &s.progress_timeout);
 			s.set |= MIG_SET_PROGRESS;
 		} else if (strcmp(key, "disableTLS") == 0) {
-			err = get_bool(c, f, v, &s.disable_tls);
+			err = policy_get_bool(c, f, v, &s.disable_tls);
 			s.set |= MIG_SET_DISABLE_TLS;
 		} else if (strcmp(key, "parallelMigrationsPerCluster") == 0) {
-			err = get_uint(c, f, v, 1, MAX_PARALLEL, &u);
+			err = policy_get_uint(c, f, v, 1, MAX_PARALLEL, &u);
 			cl->parallel_per_cluster = u;
 		} else if (strcmp(key,
 		    "parallelOutboundMigrationsPerNode") == 0) {
-			err = get_uint(c, f, v, 1, MAX_PARALLEL, &u);
+			err = policy_get_uint(c, f, v, 1, MAX_PARALLEL, &u);
 			cl->parallel_outbound_per_node = u;
 		} else if (strcmp(key, "utilityVolumesTimeout") == 0) {
-			err = get_uint(c, f, v, 0, INT64_MAX, &u);
+			err = policy_get_uint(c, f, v, 0, INT64_MAX, &u);
 			add_unapplied(&cl->unapplied, f);
 		} else if (strcmp(key, "unsafeMigrationOverride") == 0 ||
 		    strcmp(key, "matchSELinuxLevelOnMigration") == 0) {
-			err = get_bool(c, f, v, &b);
+			err = policy_get_bool(c, f, v, &b);
 			add_unapplied(&cl->unapplied, f);
 		} else if (strcmp(key, "nodeDrainTaintKey") == 0 ||
 		    strcmp(key, "network") == 0) {
-			err = get_string(c, f, v, 0, 253) == NULL ? -1 : 0;
+			err = policy_get_string(c, f, v, 0,
+			    253) == NULL ? -1 : 0;
 			add_unapplied(&cl->unapplied, f);
 		} else
 			err = 0;	/* read by kube_migration_fields() */
@@ -587,7 +601,8 @@ out:
  * (by name: a typo is still an error) and not read.
  */
 static int
-kube_kubevirt(struct policy_set *set, struct pctx *c, struct json_object *o)
+kube_kubevirt(struct policy_set *set, struct policy_ctx *c,
+    struct json_object *o)
 {
 	static const char *const known[] = { "apiVersion", "kind", "metadata",
 	    "spec", "status", NULL };
@@ -626,11 +641,12 @@ kube_kubevirt(struct policy_set *set, struct pctx *c, struct json_object *o)
 	int			 choice;
 
 	if (kube_api(c, o, "KubeVirt", versions) != 0 ||
-	    check_known(c, NULL, o, known) != 0 ||
+	    policy_check_known(c, NULL, o, known) != 0 ||
 	    kube_meta(c, o, &name, 1, &annotations) != 0)
 		return -1;
 	if (cl->file != NULL) {
-		perr(c, NULL, "a second KubeVirt object (\"%s\"): \"%s\" in %s "
+		policy_err(c, NULL,
+		    "a second KubeVirt object (\"%s\"): \"%s\" in %s "
 		    "already gives the cluster's defaults", name, cl->name,
 		    cl->file);
 		return -1;
@@ -642,8 +658,8 @@ kube_kubevirt(struct policy_set *set, struct pctx *c, struct json_object *o)
 			(void)aval;
 			if (strncmp(akey, ANNOTATION, strlen(ANNOTATION)) != 0)
 				continue;
-			f = pfield("metadata.annotations", akey);
-			perr(c, f, "qmigrate reads its annotations on "
+			f = policy_field("metadata.annotations", akey);
+			policy_err(c, f, "qmigrate reads its annotations on "
 			    "MigrationPolicy objects only");
 			free(f);
 			return -1;
@@ -653,18 +669,18 @@ kube_kubevirt(struct policy_set *set, struct pctx *c, struct json_object *o)
 	cl->name = xstrdup(name);
 	if (!json_object_object_get_ex(o, "spec", &spec))
 		return 0;
-	if (check_object(c, "spec", spec) != 0 ||
-	    check_known(c, "spec", spec, spec_known) != 0)
+	if (policy_check_object(c, "spec", spec) != 0 ||
+	    policy_check_known(c, "spec", spec, spec_known) != 0)
 		return -1;
 	if (!json_object_object_get_ex(spec, "configuration", &conf))
 		return 0;
-	if (check_object(c, "spec.configuration", conf) != 0 ||
-	    check_known(c, "spec.configuration", conf, conf_known) != 0)
+	if (policy_check_object(c, "spec.configuration", conf) != 0 ||
+	    policy_check_known(c, "spec.configuration", conf, conf_known) != 0)
 		return -1;
 	if (json_object_object_get_ex(conf, "evictionStrategy", &v)) {
-		if (get_choice(c, "spec.configuration.evictionStrategy", v,
-		    policy_strategies, NITEMS(policy_strategies),
-		    STRATEGIES_EXPECTED, &choice) != 0)
+		if (policy_get_choice(c, "spec.configuration.evictionStrategy",
+		    v, policy_strategies, NITEMS(policy_strategies),
+		    POLICY_STRATEGIES_EXPECTED, &choice) != 0)
 			return -1;
 		cl->eviction = (enum eviction_strategy)choice;
 	}
@@ -676,7 +692,8 @@ kube_kubevirt(struct policy_set *set, struct pctx *c, struct json_object *o)
 
 /* A Namespace (v1): its labels, for policies' namespaceSelector. */
 static int
-kube_namespace(struct policy_set *set, struct pctx *c, struct json_object *o)
+kube_namespace(struct policy_set *set, struct policy_ctx *c,
+    struct json_object *o)
 {
 	static const char *const known[] = { "apiVersion", "kind", "metadata",
 	    "spec", "status", NULL };
@@ -687,19 +704,21 @@ kube_namespace(struct policy_set *set, struct pctx *c, struct json_object *o)
 	size_t			 i;
 
 	if (kube_api(c, o, "Namespace", versions) != 0 ||
-	    check_known(c, NULL, o, known) != 0 ||
+	    policy_check_known(c, NULL, o, known) != 0 ||
 	    kube_meta(c, o, &name, 0, NULL) != 0)
 		return -1;
 	for (i = 0; i < set->nnamespaces; i++) {
 		if (strcmp(set->namespaces[i].name, name) == 0) {
-			perr(c, "metadata.name", "duplicate Namespace \"%s\", "
+			policy_err(c, "metadata.name",
+			    "duplicate Namespace \"%s\", "
 			    "also defined in %s", name,
 			    set->namespaces[i].file);
 			return -1;
 		}
 	}
 	if (set->nnamespaces == POLICY_MAX_FILES) {
-		perr(c, NULL, "more than %d namespaces", POLICY_MAX_FILES);
+		policy_err(c, NULL, "more than %d namespaces",
+		    POLICY_MAX_FILES);
 		return -1;
 	}
 	set->namespaces = xreallocarray(set->namespaces, set->nnamespaces + 1,
@@ -710,17 +729,17 @@ kube_namespace(struct policy_set *set, struct pctx *c, struct json_object *o)
 	ns->file = xstrdup(c->file);
 	json_object_object_get_ex(o, "metadata", &m);
 	if (json_object_object_get_ex(m, "labels", &v))
-		return get_labels(c, "metadata.labels", v, &ns->labels,
+		return policy_get_labels(c, "metadata.labels", v, &ns->labels,
 		    &ns->nlabels);
 	return 0;
 }
 
-static int kube_object(struct policy_set *, struct pctx *,
+static int kube_object(struct policy_set *, struct policy_ctx *,
     struct json_object *, long, const char *);
 
 /* kind: List (v1) or MigrationPolicyList: every item in turn. */
 static int
-kube_list(struct policy_set *set, struct pctx *c, struct json_object *o,
+kube_list(struct policy_set *set, struct policy_ctx *c, struct json_object *o,
     const char *kind)
 {
 	static const char *const known[] = { "apiVersion", "kind", "metadata",
@@ -728,19 +747,19 @@ kube_list(struct policy_set *set, struct pctx *c, struct json_object *o,
 	static const char *const v1[] = { "v1", NULL };
 	static const char *const mp[] = { MP_API, NULL };
 	struct json_object	*items;
-	struct pctx		 ic = *c;
+	struct policy_ctx		 ic = *c;
 	char			 base[32];
 	size_t			 i, n;
 	int			 typed = strcmp(kind, "List") != 0;
 
 	if (kube_api(c, o, kind, typed ? mp : v1) != 0 ||
-	    check_known(c, NULL, o, known) != 0)
+	    policy_check_known(c, NULL, o, known) != 0)
 		return -1;
 	if (!json_object_object_get_ex(o, "items", &items) ||
 	    json_object_is_type(items, json_type_null))
 		return 0;
 	if (!json_object_is_type(items, json_type_array)) {
-		perr_got(c, "items", "an array of objects", items);
+		policy_err_got(c, "items", "an array of objects", items);
 		return -1;
 	}
 	n = json_object_array_length(items);
@@ -759,21 +778,22 @@ kube_list(struct policy_set *set, struct pctx *c, struct json_object *o,
  * may leave it out).  item is its index in a list, or -1.
  */
 static int
-kube_object(struct policy_set *set, struct pctx *c, struct json_object *o,
+kube_object(struct policy_set *set, struct policy_ctx *c, struct json_object *o,
     long item, const char *implied)
 {
 	struct json_object	*v;
 	const char		*kind;
 
 	if (!json_object_is_type(o, json_type_object)) {
-		perr_got(c, NULL, "an object", o);
+		policy_err_got(c, NULL, "an object", o);
 		return -1;
 	}
 	if (json_object_object_get_ex(o, "kind", &v)) {
-		if ((kind = get_string(c, "kind", v, 1, 64)) == NULL)
+		if ((kind = policy_get_string(c, "kind", v, 1, 64)) == NULL)
 			return -1;
 	} else if ((kind = implied) == NULL) {
-		perr(c, "kind", "missing: MigrationPolicy, KubeVirt, Namespace "
+		policy_err(c, "kind",
+		    "missing: MigrationPolicy, KubeVirt, Namespace "
 		    "or List");
 		return -1;
 	}
@@ -788,11 +808,13 @@ kube_object(struct policy_set *set, struct pctx *c, struct json_object *o,
 		return kube_namespace(set, c, o);
 	if (strcmp(kind, "VirtualMachineInstance") == 0 ||
 	    strcmp(kind, "VirtualMachine") == 0) {
-		perr(c, "kind", "a %s does not belong with the policies: give "
+		policy_err(c, "kind",
+		    "a %s does not belong with the policies: give "
 		    "it with --vmi FILE", kind);
 		return -1;
 	}
-	perr(c, "kind", "expected MigrationPolicy, KubeVirt, Namespace or "
+	policy_err(c, "kind",
+	    "expected MigrationPolicy, KubeVirt, Namespace or "
 	    "List%s, got \"%.64s\"", item < 0 ? "" : " (not nested)", kind);
 	return -1;
 }
@@ -806,7 +828,10 @@ int
 policy_kube_doc(struct policy_set *set, const char *file, size_t doc,
     int yaml, struct json_object *o, char **cause)
 {
-	struct pctx c = { "policy", file, doc, NULL, yaml, cause };
+	struct policy_ctx c = {
+		.what = "policy", .file = file, .doc = doc, .yaml = yaml,
+		.cause = cause
+	};
 
 	return kube_object(set, &c, o, -1, NULL);
 }

@@ -13,11 +13,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -26,7 +24,8 @@
 
 /* A policy's migration section in qmigrate's JSON shape. */
 static int
-parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
+parse_migration(struct policy_ctx *c, struct json_object *m,
+    struct mig_settings *s)
 {
 	static const char *const known[] = {
 		"bandwidthPerMigration", "completionTimeoutPerGiB",
@@ -40,65 +39,66 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 	const char		*str;
 	int			 choice;
 
-	if (check_object(c, "migration", m) != 0 ||
-	    check_known(c, "migration", m, known) != 0)
+	if (policy_check_object(c, "migration", m) != 0 ||
+	    policy_check_known(c, "migration", m, known) != 0)
 		return -1;
 
 	if (json_object_object_get_ex(m, "bandwidthPerMigration", &v)) {
 		const char *f = "migration.bandwidthPerMigration";
 
 		if (json_object_is_type(v, json_type_string)) {
-			if ((str = get_string(c, f, v, 1, 64)) == NULL)
+			if ((str = policy_get_string(c, f, v, 1, 64)) == NULL)
 				return -1;
 			if (policy_parse_bandwidth(str, &s->bandwidth) != 0) {
-				perr_got(c, f, "bytes/s up to 1Ti, as an "
+				policy_err_got(c, f, "bytes/s up to 1Ti, as an "
 				    "integer or a string with a Ki, Mi, Gi or "
 				    "Ti suffix such as \"64Mi\"", v);
 				return -1;
 			}
 		} else if (json_object_is_type(v, json_type_int)) {
-			if (get_uint(c, f, v, 0, MAX_BANDWIDTH,
+			if (policy_get_uint(c, f, v, 0, POLICY_MAX_BANDWIDTH,
 			    &s->bandwidth) != 0)
 				return -1;
 		} else {
-			perr_got(c, f, "bytes/s as an integer or a string "
+			policy_err_got(c, f,
+			    "bytes/s as an integer or a string "
 			    "such as \"64Mi\"", v);
 			return -1;
 		}
 		s->set |= MIG_SET_BANDWIDTH;
 	}
 	if (json_object_object_get_ex(m, "completionTimeoutPerGiB", &v)) {
-		if (get_uint(c, "migration.completionTimeoutPerGiB", v, 0,
-		    MAX_TIMEOUT, &s->completion_timeout_per_gib) != 0)
+		if (policy_get_uint(c, "migration.completionTimeoutPerGiB", v,
+		    0, POLICY_MAX_TIMEOUT, &s->completion_timeout_per_gib) != 0)
 			return -1;
 		s->set |= MIG_SET_COMPLETION;
 	}
 	if (json_object_object_get_ex(m, "progressTimeout", &v)) {
-		if (get_uint(c, "migration.progressTimeout", v, 0, MAX_TIMEOUT,
-		    &s->progress_timeout) != 0)
+		if (policy_get_uint(c, "migration.progressTimeout", v, 0,
+		    POLICY_MAX_TIMEOUT, &s->progress_timeout) != 0)
 			return -1;
 		s->set |= MIG_SET_PROGRESS;
 	}
 	if (json_object_object_get_ex(m, "maxDowntimeMs", &v)) {
-		if (get_uint(c, "migration.maxDowntimeMs", v, 0,
-		    MAX_DOWNTIME_MS, &s->max_downtime_ms) != 0)
+		if (policy_get_uint(c, "migration.maxDowntimeMs", v, 0,
+		    POLICY_MAX_DOWNTIME_MS, &s->max_downtime_ms) != 0)
 			return -1;
 		s->set |= MIG_SET_DOWNTIME;
 	}
 	if (json_object_object_get_ex(m, "allowAutoConverge", &v)) {
-		if (get_bool(c, "migration.allowAutoConverge", v,
+		if (policy_get_bool(c, "migration.allowAutoConverge", v,
 		    &s->allow_auto_converge) != 0)
 			return -1;
 		s->set |= MIG_SET_AUTO_CONVERGE;
 	}
 	if (json_object_object_get_ex(m, "allowPostCopy", &v)) {
-		if (get_bool(c, "migration.allowPostCopy", v,
+		if (policy_get_bool(c, "migration.allowPostCopy", v,
 		    &s->allow_post_copy) != 0)
 			return -1;
 		s->set |= MIG_SET_POST_COPY;
 	}
 	if (json_object_object_get_ex(m, "allowWorkloadDisruption", &v)) {
-		if (get_bool(c, "migration.allowWorkloadDisruption", v,
+		if (policy_get_bool(c, "migration.allowWorkloadDisruption", v,
 		    &s->allow_workload_disruption) != 0)
 			return -1;
 		s->set |= MIG_SET_DISRUPTION;
@@ -106,19 +106,20 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 	if (!(s->set & MIG_SET_DISRUPTION))
 		s->allow_workload_disruption = s->allow_post_copy;
 	if (json_object_object_get_ex(m, "parallelMigrationThreads", &v)) {
-		if (get_uint(c, "migration.parallelMigrationThreads", v, 0,
-		    MAX_MULTIFD, &u) != 0)
+		if (policy_get_uint(c, "migration.parallelMigrationThreads", v,
+		    0, POLICY_MAX_MULTIFD, &u) != 0)
 			return -1;
 		s->parallel_migration_threads = (int)u;
 		s->set |= MIG_SET_MULTIFD;
 	}
 	if (json_object_object_get_ex(m, "disableTLS", &v)) {
-		if (get_bool(c, "migration.disableTLS", v, &s->disable_tls) != 0)
+		if (policy_get_bool(c, "migration.disableTLS", v,
+		    &s->disable_tls) != 0)
 			return -1;
 		s->set |= MIG_SET_DISABLE_TLS;
 	}
 	if (json_object_object_get_ex(m, "convergence", &v)) {
-		if (get_choice(c, "migration.convergence", v,
+		if (policy_get_choice(c, "migration.convergence", v,
 		    policy_convergences, NITEMS(policy_convergences),
 		    "\"adaptive\" or \"kubevirt\"", &choice) != 0)
 			return -1;
@@ -126,10 +127,11 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 		s->set |= MIG_SET_CONVERGENCE;
 	}
 	if (json_object_object_get_ex(m, "sharedStoragePaths", &v) &&
-	    get_shared_paths(c, "migration.sharedStoragePaths", v, s) != 0)
+	    policy_get_shared_paths(c, "migration.sharedStoragePaths", v,
+	    s) != 0)
 		return -1;
 	if (json_object_object_get_ex(m, "blockMigration", &v)) {
-		if (get_choice(c, "migration.blockMigration", v,
+		if (policy_get_choice(c, "migration.blockMigration", v,
 		    policy_block_migrations, NITEMS(policy_block_migrations),
 		    "\"never\", \"auto\" or \"always\"", &choice) != 0)
 			return -1;
@@ -137,7 +139,7 @@ parse_migration(struct pctx *c, struct json_object *m, struct mig_settings *s)
 		s->set |= MIG_SET_BLOCK_MIGRATION;
 	}
 	if (json_object_object_get_ex(m, "disks", &v) &&
-	    get_disks(c, "migration.disks", v, s) != 0)
+	    policy_get_disks(c, "migration.disks", v, s) != 0)
 		return -1;
 	return 0;
 }
@@ -167,7 +169,7 @@ policy_clear(struct policy *p)
 
 /* Fills p from a document of qmigrate's shape; p may be left partial. */
 static int
-parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
+parse_policy(struct policy_ctx *c, struct json_object *o, struct policy *p)
 {
 	static const char *const known[] = {
 		"name", "selector", "evictionStrategy",
@@ -179,41 +181,45 @@ parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
 	int			 choice;
 
 	if (!json_object_is_type(o, json_type_object)) {
-		perr_got(c, NULL, "a JSON object", o);
+		policy_err_got(c, NULL, "a JSON object", o);
 		return -1;
 	}
-	if (check_known(c, NULL, o, known) != 0)
+	if (policy_check_known(c, NULL, o, known) != 0)
 		return -1;
 
 	if (!json_object_object_get_ex(o, "name", &v)) {
-		perr(c, "name", "missing: every policy needs a name");
+		policy_err(c, "name", "missing: every policy needs a name");
 		return -1;
 	}
-	if ((str = get_string(c, "name", v, 1, MAX_NAME_LEN)) == NULL)
+	if ((str = policy_get_string(c, "name", v, 1,
+	    POLICY_MAX_NAME_LEN)) == NULL)
 		return -1;
 	if (!name_ok(str)) {
-		perr_got(c, "name", "letters, digits, '-', '.' or '_'", v);
+		policy_err_got(c, "name", "letters, digits, '-', '.' or '_'",
+		    v);
 		return -1;
 	}
 	p->name = xstrdup(str);
 
 	if (json_object_object_get_ex(o, "selector", &v)) {
-		if (check_object(c, "selector", v) != 0 ||
-		    check_known(c, "selector", v, sel_known) != 0)
+		if (policy_check_object(c, "selector", v) != 0 ||
+		    policy_check_known(c, "selector", v, sel_known) != 0)
 			return -1;
 		if (json_object_object_get_ex(v, "labels", &labels) &&
 		    (json_object_is_type(labels, json_type_null) ||
-		    get_labels(c, "selector.labels", labels, &p->selector,
-		    &p->nselector) != 0)) {
+		    policy_get_labels(c, "selector.labels", labels,
+		    &p->selector, &p->nselector) != 0)) {
 			if (json_object_is_type(labels, json_type_null))
-				perr_got(c, "selector.labels", "an object of "
+				policy_err_got(c, "selector.labels",
+				    "an object of "
 				    "label names to string values", labels);
 			return -1;
 		}
 	}
 	if (json_object_object_get_ex(o, "evictionStrategy", &v)) {
-		if (get_choice(c, "evictionStrategy", v, policy_strategies,
-		    NITEMS(policy_strategies), STRATEGIES_EXPECTED,
+		if (policy_get_choice(c, "evictionStrategy", v,
+		    policy_strategies,
+		    NITEMS(policy_strategies), POLICY_STRATEGIES_EXPECTED,
 		    &choice) != 0)
 			return -1;
 		p->eviction = (enum eviction_strategy)choice;
@@ -221,8 +227,8 @@ parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
 	}
 	if (json_object_object_get_ex(o, "terminationGracePeriodSeconds",
 	    &v)) {
-		if (get_uint(c, "terminationGracePeriodSeconds", v, 0,
-		    MAX_TIMEOUT, &p->termination_grace_seconds) != 0)
+		if (policy_get_uint(c, "terminationGracePeriodSeconds", v, 0,
+		    POLICY_MAX_TIMEOUT, &p->termination_grace_seconds) != 0)
 			return -1;
 		p->grace_set = 1;
 	}
@@ -232,232 +238,12 @@ parse_policy(struct pctx *c, struct json_object *o, struct policy *p)
 	return 0;
 }
 
-/* Line and column (1-based) of byte off in buf, for parse errors. */
-static void
-line_col(const char *buf, size_t off, size_t *line, size_t *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off; i++) {
-		if (buf[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else
-			(*col)++;
-	}
-}
-
-/*
- * Reads a whole regular file of at most POLICY_MAX_FILE_SIZE bytes (checked
- * while reading too, in case it grows).  Returns a NUL-terminated buffer
- * (its length in *lenp) or NULL with *cause set to "WHAT PATH: ...".  Used
- * for policy, label, manifest and inventory files.
- */
-char *
-policy_read_file(const char *what, const char *path, size_t *lenp,
-    char **cause)
-{
-	struct stat	 st;
-	char		*buf;
-	size_t		 len = 0;
-	ssize_t		 n;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
-		xasprintf(cause, "%s %s: %s", what, path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) == -1) {
-		xasprintf(cause, "%s %s: %s", what, path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		xasprintf(cause, "%s %s: not a regular file", what, path);
-		close(fd);
-		return NULL;
-	}
-	if (st.st_size > POLICY_MAX_FILE_SIZE)
-		goto too_big;
-	buf = xmalloc(POLICY_MAX_FILE_SIZE + 2);
-	for (;;) {
-		n = read(fd, buf + len, POLICY_MAX_FILE_SIZE + 1 - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			xasprintf(cause, "%s %s: %s", what, path,
-			    strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > POLICY_MAX_FILE_SIZE) {
-			free(buf);
-			goto too_big;
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-too_big:
-	close(fd);
-	xasprintf(cause, "%s %s: larger than %d bytes", what, path,
-	    POLICY_MAX_FILE_SIZE);
-	return NULL;
-}
-
-/*
- * Parses buf as one JSON value with json-c's default (non-strict) tokener,
- * which accepts / * * / and // comments outside strings.  Anything but
- * whitespace and comments after the value is an error.  Returns a new
- * reference or NULL with *cause set ("WHAT PATH: line L, column C: ...").
- */
-static struct json_object *
-parse_json_text(const char *what, const char *path, const char *buf,
-    size_t len, char **cause)
-{
-	struct json_tokener		*tok;
-	struct json_object		*o;
-	enum json_tokener_error		 jerr;
-	size_t				 end, line, col;
-
-	if (strlen(buf) != len) {
-		line_col(buf, strlen(buf), &line, &col);
-		xasprintf(cause, "%s %s: line %zu, column %zu: NUL character",
-		    what, path, line, col);
-		return NULL;
-	}
-	tok = json_tokener_new_ex(YAML_MAX_DEPTH);
-	o = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (o == NULL) {
-		if (jerr == json_tokener_continue || jerr == json_tokener_success)
-			xasprintf(cause, "%s %s: unexpected end of file", what,
-			    path);
-		else {
-			line_col(buf, end, &line, &col);
-			xasprintf(cause, "%s %s: line %zu, column %zu: %s",
-			    what, path, line, col, json_tokener_error_desc(jerr));
-		}
-		return NULL;
-	}
-	/* The rest must parse as nothing at all: only space and comments. */
-	tok = json_tokener_new_ex(YAML_MAX_DEPTH);
-	if (end < len) {
-		struct json_object *rest;
-
-		rest = json_tokener_parse_ex(tok, buf + end, (int)(len - end));
-		jerr = json_tokener_get_error(tok);
-		if (rest != NULL || jerr != json_tokener_continue) {
-			json_object_put(rest);
-			while (end < len && strchr(" \t\r\n", buf[end]) != NULL)
-				end++;
-			line_col(buf, end, &line, &col);
-			xasprintf(cause, "%s %s: line %zu, column %zu: "
-			    "unexpected text after the JSON value", what, path,
-			    line, col);
-			json_tokener_free(tok);
-			json_object_put(o);
-			return NULL;
-		}
-	}
-	json_tokener_free(tok);
-	return o;
-}
-
-/*
- * Reads a bounded JSON file (comments allowed) for labels_load_file() and
- * others.  Errors read "WHAT PATH: ...".  Returns a new reference or NULL.
- */
-struct json_object *
-policy_read_json(const char *what, const char *path, char **cause)
-{
-	struct json_object	*o;
-	char			*buf;
-	size_t			 len;
-
-	if ((buf = policy_read_file(what, path, &len, cause)) == NULL)
-		return NULL;
-	o = parse_json_text(what, path, buf, len, cause);
-	free(buf);
-	return o;
-}
-
 static int
 has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n > m && strcmp(s + n - m, suffix) == 0;
-}
-
-/*
- * Whether path holds YAML: by its name (*.yaml, *.yml; *.json is JSON),
- * else by its first character other than space or a // comment: JSON
- * starts with { or [.
- */
-static int
-is_yaml(const char *path, const char *buf)
-{
-	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
-		return 1;
-	if (has_suffix(path, ".json"))
-		return 0;
-	for (;;) {
-		buf += strspn(buf, " \t\r\n");
-		if (buf[0] != '/' || (buf[1] != '/' && buf[1] != '*'))
-			break;
-		buf += strcspn(buf, "\n");
-	}
-	return *buf != '{' && *buf != '[';
-}
-
-/*
- * Reads a file as documents: YAML (a stream of --- separated documents,
- * yaml-read.c) or JSON (one document, comments allowed).  Fills *docs;
- * free with yaml_docs_free().  Returns 1 for YAML, 0 for JSON, -1 with
- * *cause ("WHAT PATH: ...").
- */
-int
-policy_read_docs(const char *what, const char *path, struct yaml_docs *docs,
-    char **cause)
-{
-	char	*buf, *why = NULL;
-	size_t	 len;
-	int	 yaml;
-
-	memset(docs, 0, sizeof *docs);
-	if ((buf = policy_read_file(what, path, &len, cause)) == NULL)
-		return -1;
-	yaml = is_yaml(path, buf);
-	if (yaml) {
-		if (yaml_read(buf, len, POLICY_MAX_FILES, docs, &why) != 0) {
-			xasprintf(cause, "%s %s: %s", what, path, why);
-			free(why);
-			free(buf);
-			return -1;
-		}
-	} else {
-		docs->docs = xcalloc(1, sizeof *docs->docs);
-		docs->docs[0] = parse_json_text(what, path, buf, len, cause);
-		if (docs->docs[0] == NULL) {
-			free(docs->docs);
-			docs->docs = NULL;
-			free(buf);
-			return -1;
-		}
-		docs->n = 1;
-	}
-	free(buf);
-	return yaml;
 }
 
 /*
@@ -506,11 +292,14 @@ static int
 load_json_policy(struct policy_set *set, const char *path, size_t doc,
     int yaml, struct json_object *o, char **cause)
 {
-	struct pctx	 c = { "policy", path, doc, NULL, yaml, cause };
-	struct policy	*p;
+	struct policy_ctx	 c = {
+		.what = "policy", .file = path, .doc = doc, .yaml = yaml,
+		.cause = cause
+	};
+	struct policy		*p;
 
 	if (set->npolicies == POLICY_MAX_FILES) {
-		perr(&c, NULL, "more than %d policies", POLICY_MAX_FILES);
+		policy_err(&c, NULL, "more than %d policies", POLICY_MAX_FILES);
 		return -1;
 	}
 	set->policies = xreallocarray(set->policies, set->npolicies + 1,
@@ -640,8 +429,8 @@ labels_equal(const struct label *a, size_t na, const struct label *b,
 
 /* The context of an error about p as a whole (its name, its selectors). */
 static void
-policy_pctx(const struct policy *p, struct pctx *c, char *base, size_t len,
-    char **cause)
+policy_pctx(const struct policy *p, struct policy_ctx *c, char *base,
+    size_t len, char **cause)
 {
 	memset(c, 0, sizeof *c);
 	c->what = "policy";
@@ -665,7 +454,7 @@ static int
 check_set(const struct policy_set *set, char **cause)
 {
 	const struct policy	*p, *q;
-	struct pctx		 c;
+	struct policy_ctx		 c;
 	char			 base[32], *origin;
 	size_t			 i, j;
 
@@ -676,7 +465,8 @@ check_set(const struct policy_set *set, char **cause)
 			policy_pctx(p, &c, base, sizeof base, cause);
 			origin = policy_origin(q);
 			if (strcmp(p->name, q->name) == 0) {
-				perr(&c, p->doc == 0 ? "name" : "metadata.name",
+				policy_err(&c,
+				    p->doc == 0 ? "name" : "metadata.name",
 				    "duplicate name \"%s\", also defined in %s",
 				    p->name, origin);
 				free(origin);
@@ -686,7 +476,7 @@ check_set(const struct policy_set *set, char **cause)
 			    q->selector, q->nselector) &&
 			    labels_equal(p->ns_selector, p->nns_selector,
 			    q->ns_selector, q->nns_selector)) {
-				perr(&c, p->doc == 0 ? "selector" :
+				policy_err(&c, p->doc == 0 ? "selector" :
 				    "spec.selectors", "the same selectors as "
 				    "policy \"%s\" (%s): two policies with "
 				    "identical selectors are refused, as "

@@ -15,19 +15,19 @@
 #include "qmigrate.h"
 #include "policy-parse.h"
 
-const struct choice policy_strategies[4] = {
+const struct policy_keyword policy_strategies[4] = {
 	{ "None", EVICT_NONE },
 	{ "LiveMigrate", EVICT_LIVE_MIGRATE },
 	{ "LiveMigrateIfPossible", EVICT_LIVE_MIGRATE_IF_POSSIBLE },
 	{ "External", EVICT_EXTERNAL },
 };
 
-const struct choice policy_convergences[2] = {
+const struct policy_keyword policy_convergences[2] = {
 	{ "adaptive", CTL_ADAPTIVE },
 	{ "kubevirt", CTL_KUBEVIRT },
 };
 
-const struct choice policy_block_migrations[3] = {
+const struct policy_keyword policy_block_migrations[3] = {
 	{ "never", BLOCK_MIGRATION_NEVER },
 	{ "auto", BLOCK_MIGRATION_AUTO },
 	{ "always", BLOCK_MIGRATION_ALWAYS },
@@ -35,7 +35,7 @@ const struct choice policy_block_migrations[3] = {
 
 /* "prefix.key", or key alone when prefix is NULL.  Malloc'd. */
 char *
-pfield(const char *prefix, const char *key)
+policy_field(const char *prefix, const char *key)
 {
 	char *f;
 
@@ -50,7 +50,7 @@ pfield(const char *prefix, const char *key)
  * may be NULL.
  */
 void
-perr(struct pctx *c, const char *field, const char *fmt, ...)
+policy_err(struct policy_ctx *c, const char *field, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*msg, *doc = NULL, *f = NULL;
@@ -61,7 +61,7 @@ perr(struct pctx *c, const char *field, const char *fmt, ...)
 	if (c->doc != 0)
 		xasprintf(&doc, "document %zu: ", c->doc);
 	if (field != NULL)
-		f = pfield(c->base, field);
+		f = policy_field(c->base, field);
 	else if (c->base != NULL)
 		f = xstrdup(c->base);
 	xasprintf(c->cause, "%s %s: %s%s%s%s", c->what, c->file,
@@ -78,7 +78,7 @@ perr(struct pctx *c, const char *field, const char *fmt, ...)
  * Returns a malloc'd string.
  */
 char *
-json_got(struct json_object *v)
+policy_json_got(struct json_object *v)
 {
 	const char	*s;
 	char		*out;
@@ -103,10 +103,10 @@ json_got(struct json_object *v)
 }
 
 void
-perr_got(struct pctx *c, const char *field, const char *expected,
+policy_err_got(struct policy_ctx *c, const char *field, const char *expected,
     struct json_object *v)
 {
-	char		*got = json_got(v);
+	char		*got = policy_json_got(v);
 	const char	*hint = "";
 
 	/* kubectl reads an unquoted true, yes or 150 as a boolean or number. */
@@ -115,13 +115,13 @@ perr_got(struct pctx *c, const char *field, const char *expected,
 	    json_object_is_type(v, json_type_int) ||
 	    json_object_is_type(v, json_type_double)))
 		hint = " (quote it: YAML reads it as a boolean or a number)";
-	perr(c, field, "expected %s, got %s%s", expected, got, hint);
+	policy_err(c, field, "expected %s, got %s%s", expected, got, hint);
 	free(got);
 }
 
 /* Checks an unsigned integer field against [min, max]. */
 int
-get_uint(struct pctx *c, const char *field, struct json_object *v,
+policy_get_uint(struct policy_ctx *c, const char *field, struct json_object *v,
     uint64_t min, uint64_t max, uint64_t *out)
 {
 	int64_t	 n;
@@ -130,17 +130,17 @@ get_uint(struct pctx *c, const char *field, struct json_object *v,
 	xasprintf(&expected, "an integer from %llu to %llu",
 	    (unsigned long long)min, (unsigned long long)max);
 	if (!json_object_is_type(v, json_type_int)) {
-		perr_got(c, field, expected, v);
+		policy_err_got(c, field, expected, v);
 		free(expected);
 		return -1;
 	}
 	/* json-c clamps larger numbers to INT64_MAX: still out of range. */
 	n = json_object_get_int64(v);
 	if (n < 0 || (uint64_t)n < min || (uint64_t)n > max) {
-		char *got = json_got(v);
+		char *got = policy_json_got(v);
 
-		perr(c, field, "out of range: expected %s, got %s", expected,
-		    got);
+		policy_err(c, field, "out of range: expected %s, got %s",
+		    expected, got);
 		free(got);
 		free(expected);
 		return -1;
@@ -151,10 +151,11 @@ get_uint(struct pctx *c, const char *field, struct json_object *v,
 }
 
 int
-get_bool(struct pctx *c, const char *field, struct json_object *v, int *out)
+policy_get_bool(struct policy_ctx *c, const char *field, struct json_object *v,
+    int *out)
 {
 	if (!json_object_is_type(v, json_type_boolean)) {
-		perr_got(c, field, "true or false", v);
+		policy_err_got(c, field, "true or false", v);
 		return -1;
 	}
 	*out = json_object_get_boolean(v) ? 1 : 0;
@@ -166,8 +167,9 @@ get_bool(struct pctx *c, const char *field, struct json_object *v, int *out)
  * in v; otherwise reports field, expecting the names as "expected" says.
  */
 int
-get_choice(struct pctx *c, const char *field, struct json_object *v,
-    const struct choice *choices, size_t n, const char *expected, int *out)
+policy_get_choice(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_keyword *choices, size_t n,
+    const char *expected, int *out)
 {
 	const char	*str;
 	size_t		 i;
@@ -180,7 +182,7 @@ get_choice(struct pctx *c, const char *field, struct json_object *v,
 			return 0;
 		}
 	}
-	perr_got(c, field, expected, v);
+	policy_err_got(c, field, expected, v);
 	return -1;
 }
 
@@ -189,8 +191,8 @@ get_choice(struct pctx *c, const char *field, struct json_object *v,
  * characters and lengths outside [minlen, maxlen].
  */
 const char *
-get_string(struct pctx *c, const char *field, struct json_object *v,
-    size_t minlen, size_t maxlen)
+policy_get_string(struct policy_ctx *c, const char *field,
+    struct json_object *v, size_t minlen, size_t maxlen)
 {
 	const char	*s;
 	size_t		 len, i;
@@ -219,7 +221,7 @@ get_string(struct pctx *c, const char *field, struct json_object *v,
 	}
 	return s;
 bad:
-	perr_got(c, field, expected, v);
+	policy_err_got(c, field, expected, v);
 	free(expected);
 	return NULL;
 }
@@ -229,14 +231,14 @@ bad:
  * string or float such as "64Mi", "500M", "1.5Gi" or 1e9.
  */
 int
-get_quantity(struct pctx *c, const char *field, struct json_object *v,
-    uint64_t max, uint64_t *out)
+policy_get_quantity(struct policy_ctx *c, const char *field,
+    struct json_object *v, uint64_t max, uint64_t *out)
 {
 	const char	*s;
 	char		*expected;
 
 	if (json_object_is_type(v, json_type_int) && max <= INT64_MAX)
-		return get_uint(c, field, v, 0, max, out);
+		return policy_get_uint(c, field, v, 0, max, out);
 	if (json_object_is_type(v, json_type_string) ||
 	    json_object_is_type(v, json_type_double)) {
 		s = json_object_get_string(v);
@@ -245,16 +247,17 @@ get_quantity(struct pctx *c, const char *field, struct json_object *v,
 	}
 	xasprintf(&expected, "a quantity from 0 to %llu such as \"64Mi\", "
 	    "\"500M\", \"1.5Gi\" or 1e9", (unsigned long long)max);
-	perr_got(c, field, expected, v);
+	policy_err_got(c, field, expected, v);
 	free(expected);
 	return -1;
 }
 
 int
-check_object(struct pctx *c, const char *field, struct json_object *v)
+policy_check_object(struct policy_ctx *c, const char *field,
+    struct json_object *v)
 {
 	if (!json_object_is_type(v, json_type_object)) {
-		perr_got(c, field, "an object", v);
+		policy_err_got(c, field, "an object", v);
 		return -1;
 	}
 	return 0;
@@ -262,8 +265,8 @@ check_object(struct pctx *c, const char *field, struct json_object *v)
 
 /* Refuses any key of o not in known (NULL-terminated). */
 int
-check_known(struct pctx *c, const char *prefix, struct json_object *o,
-    const char *const *known)
+policy_check_known(struct policy_ctx *c, const char *prefix,
+    struct json_object *o, const char *const *known)
 {
 	const char *const *k;
 
@@ -273,9 +276,9 @@ check_known(struct pctx *c, const char *prefix, struct json_object *o,
 			if (strcmp(key, *k) == 0)
 				break;
 		if (*k == NULL) {
-			char *field = pfield(prefix, key);
+			char *field = policy_field(prefix, key);
 
-			perr(c, field, "unknown field");
+			policy_err(c, field, "unknown field");
 			free(field);
 			return -1;
 		}
@@ -289,8 +292,8 @@ check_known(struct pctx *c, const char *prefix, struct json_object *o,
  * *n (free with labels_free()).  Returns 0 or -1.
  */
 int
-get_labels(struct pctx *c, const char *field, struct json_object *v,
-    struct label **out, size_t *n)
+policy_get_labels(struct policy_ctx *c, const char *field,
+    struct json_object *v, struct label **out, size_t *n)
 {
 	struct label	*labels;
 	const char	*str;
@@ -302,27 +305,28 @@ get_labels(struct pctx *c, const char *field, struct json_object *v,
 	if (json_object_is_type(v, json_type_null))
 		return 0;	/* "labels:" with nothing after it */
 	if (!json_object_is_type(v, json_type_object)) {
-		perr_got(c, field, "an object of label names to string values",
-		    v);
+		policy_err_got(c, field,
+		    "an object of label names to string values", v);
 		return -1;
 	}
 	if ((size_t)json_object_object_length(v) > POLICY_MAX_LABELS) {
-		perr(c, field, "out of range: expected at most %d labels, got "
+		policy_err(c, field,
+		    "out of range: expected at most %d labels, got "
 		    "%d", POLICY_MAX_LABELS, json_object_object_length(v));
 		return -1;
 	}
 	labels = xcalloc(POLICY_MAX_LABELS, sizeof *labels);
 	json_object_object_foreach(v, key, val) {
-		f = pfield(field, key);
-		if (!policy_label_key_ok(key)) {
-			perr(c, f, "bad label name: expected 1 to %d "
+		f = policy_field(field, key);
+		if (!labels_key_ok(key)) {
+			policy_err(c, f, "bad label name: expected 1 to %d "
 			    "characters without spaces, '=' or control "
-			    "characters", MAX_LABEL_LEN);
+			    "characters", POLICY_MAX_LABEL_LEN);
 			free(f);
 			labels_free(labels, count);
 			return -1;
 		}
-		str = get_string(c, f, val, 0, MAX_LABEL_LEN);
+		str = policy_get_string(c, f, val, 0, POLICY_MAX_LABEL_LEN);
 		free(f);
 		if (str == NULL) {
 			labels_free(labels, count);
@@ -343,8 +347,8 @@ get_labels(struct pctx *c, const char *field, struct json_object *v,
  * dropped.
  */
 int
-get_shared_paths(struct pctx *c, const char *base, struct json_object *v,
-    struct mig_settings *s)
+policy_get_shared_paths(struct policy_ctx *c, const char *base,
+    struct json_object *v, struct mig_settings *s)
 {
 	size_t		 n, i;
 	char		*field, *path, *comp, *save;
@@ -352,24 +356,25 @@ get_shared_paths(struct pctx *c, const char *base, struct json_object *v,
 	char	       **paths;
 
 	if (!json_object_is_type(v, json_type_array)) {
-		perr_got(c, base, "an array of absolute paths", v);
+		policy_err_got(c, base, "an array of absolute paths", v);
 		return -1;
 	}
 	n = json_object_array_length(v);
-	if (n > MAX_SHARED_PATHS) {
-		perr(c, base, "out of range: expected at most %d paths, got %zu",
-		    MAX_SHARED_PATHS, n);
+	if (n > POLICY_MAX_SHARED_PATHS) {
+		policy_err(c, base,
+		    "out of range: expected at most %d paths, got %zu",
+		    POLICY_MAX_SHARED_PATHS, n);
 		return -1;
 	}
 	paths = xcalloc(n + 1, sizeof (char *));
 	for (i = 0; i < n; i++) {
 		xasprintf(&field, "%s[%zu]", base, i);
-		str = get_string(c, field, json_object_array_get_idx(v, i), 1,
-		    PATH_MAX - 1);
+		str = policy_get_string(c, field, json_object_array_get_idx(v,
+		    i), 1, PATH_MAX - 1);
 		if (str == NULL)
 			goto fail;
 		if (str[0] != '/') {
-			perr_got(c, field, "an absolute path",
+			policy_err_got(c, field, "an absolute path",
 			    json_object_array_get_idx(v, i));
 			goto fail;
 		}
@@ -380,7 +385,7 @@ get_shared_paths(struct pctx *c, const char *base, struct json_object *v,
 				break;
 		free(path);
 		if (comp != NULL) {
-			perr_got(c, field,
+			policy_err_got(c, field,
 			    "an absolute path without . or .. components",
 			    json_object_array_get_idx(v, i));
 			goto fail;
@@ -411,7 +416,7 @@ fail:
  * paths, the disks blockMigration copies.
  */
 int
-get_disks(struct pctx *c, const char *base, struct json_object *v,
+policy_get_disks(struct policy_ctx *c, const char *base, struct json_object *v,
     struct mig_settings *s)
 {
 	const char	*str;
@@ -420,21 +425,22 @@ get_disks(struct pctx *c, const char *base, struct json_object *v,
 	char	       **disks;
 
 	if (!json_object_is_type(v, json_type_array)) {
-		perr_got(c, base, "an array of node names or absolute paths",
-		    v);
+		policy_err_got(c, base,
+		    "an array of node names or absolute paths", v);
 		return -1;
 	}
 	n = json_object_array_length(v);
-	if (n > MAX_DISKS) {
-		perr(c, base, "out of range: expected at most %d disks, got "
-		    "%zu", MAX_DISKS, n);
+	if (n > POLICY_MAX_DISKS) {
+		policy_err(c, base,
+		    "out of range: expected at most %d disks, got "
+		    "%zu", POLICY_MAX_DISKS, n);
 		return -1;
 	}
 	disks = xcalloc(n + 1, sizeof (char *));
 	for (i = 0; i < n; i++) {
 		xasprintf(&field, "%s[%zu]", base, i);
-		str = get_string(c, field, json_object_array_get_idx(v, i), 1,
-		    PATH_MAX - 1);
+		str = policy_get_string(c, field, json_object_array_get_idx(v,
+		    i), 1, PATH_MAX - 1);
 		if (str == NULL)
 			goto fail;
 		for (j = 0; str[0] != '/' && str[j] != '\0'; j++)
@@ -444,7 +450,8 @@ get_disks(struct pctx *c, const char *base, struct json_object *v,
 			    str[j] == '-' || str[j] == '_' || str[j] == '.'))))
 				break;
 		if (str[0] != '/' && (str[j] != '\0' || j > 31)) {
-			perr_got(c, field, "a node name (a letter, then up to "
+			policy_err_got(c, field,
+			    "a node name (a letter, then up to "
 			    "30 letters, digits, -, _ or .) or an absolute "
 			    "path", json_object_array_get_idx(v, i));
 			goto fail;

@@ -15,17 +15,18 @@ struct label;
 struct mig_settings;
 
 /* Ranges of the numeric fields; policies/README.md documents them. */
-#define MAX_BANDWIDTH		(1ULL << 40)	/* 1 TiB/s */
-#define MAX_TIMEOUT		86400ULL	/* a day */
-#define MAX_DOWNTIME_MS		2000000ULL	/* QEMU's limit, 2000 s */
-#define MAX_MULTIFD		64
-#define MAX_SHARED_PATHS	64
-#define MAX_DISKS		64
-#define MAX_NAME_LEN		253
-#define MAX_LABEL_LEN		253
+#define POLICY_MAX_BANDWIDTH		(1ULL << 40)	/* 1 TiB/s */
+#define POLICY_MAX_TIMEOUT		86400ULL	/* a day */
+#define POLICY_MAX_DOWNTIME_MS		2000000ULL	/* QEMU's limit,
+	    2000 s */
+#define POLICY_MAX_MULTIFD		64
+#define POLICY_MAX_SHARED_PATHS	64
+#define POLICY_MAX_DISKS		64
+#define POLICY_MAX_NAME_LEN		253
+#define POLICY_MAX_LABEL_LEN		253
 
 /* Where errors go and what they name: "WHAT FILE: document N: BASE.FIELD". */
-struct pctx {
+struct policy_ctx {
 	const char	*what;		/* "policy", "vmi", ... */
 	const char	*file;
 	size_t		 doc;		/* 1-based; 0: not named */
@@ -35,42 +36,45 @@ struct pctx {
 };
 
 /* One accepted string of a field that takes a fixed set of names. */
-struct choice {
+struct policy_keyword {
 	const char	*name;
 	int		 value;
 };
 
-void	 perr(struct pctx *, const char *field, const char *fmt, ...)
+void	 policy_err(struct policy_ctx *, const char *field,
+	    const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-void	 perr_got(struct pctx *, const char *field, const char *expected,
-	    struct json_object *);
-char	*json_got(struct json_object *);
-char	*pfield(const char *prefix, const char *key);
-int	 get_uint(struct pctx *, const char *field, struct json_object *,
-	    uint64_t min, uint64_t max, uint64_t *out);
-int	 get_bool(struct pctx *, const char *field, struct json_object *,
-	    int *out);
-int	 get_choice(struct pctx *, const char *field, struct json_object *,
-	    const struct choice *, size_t n, const char *expected, int *out);
-const char *get_string(struct pctx *, const char *field,
+void	 policy_err_got(struct policy_ctx *, const char *field,
+	    const char *expected, struct json_object *);
+char	*policy_json_got(struct json_object *);
+char	*policy_field(const char *prefix, const char *key);
+int	 policy_get_uint(struct policy_ctx *, const char *field,
+	    struct json_object *, uint64_t min, uint64_t max, uint64_t *out);
+int	 policy_get_bool(struct policy_ctx *, const char *field,
+	    struct json_object *, int *out);
+int	 policy_get_choice(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_keyword *, size_t n,
+	    const char *expected, int *out);
+const char *policy_get_string(struct policy_ctx *, const char *field,
 	    struct json_object *, size_t minlen, size_t maxlen);
-int	 get_quantity(struct pctx *, const char *field, struct json_object *,
-	    uint64_t max, uint64_t *out);
-int	 check_object(struct pctx *, const char *field, struct json_object *);
-int	 check_known(struct pctx *, const char *prefix, struct json_object *,
-	    const char *const *known);
-int	 get_labels(struct pctx *, const char *field, struct json_object *,
-	    struct label **out, size_t *n);
-int	 get_shared_paths(struct pctx *, const char *field,
+int	 policy_get_quantity(struct policy_ctx *, const char *field,
+	    struct json_object *, uint64_t max, uint64_t *out);
+int	 policy_check_object(struct policy_ctx *, const char *field,
+	    struct json_object *);
+int	 policy_check_known(struct policy_ctx *, const char *prefix,
+	    struct json_object *, const char *const *known);
+int	 policy_get_labels(struct policy_ctx *, const char *field,
+	    struct json_object *, struct label **out, size_t *n);
+int	 policy_get_shared_paths(struct policy_ctx *, const char *field,
 	    struct json_object *, struct mig_settings *);
-int	 get_disks(struct pctx *, const char *field, struct json_object *,
-	    struct mig_settings *);
+int	 policy_get_disks(struct policy_ctx *, const char *field,
+	    struct json_object *, struct mig_settings *);
 
 /* The choices of the enumerated fields. */
-extern const struct choice policy_strategies[4];
-extern const struct choice policy_convergences[2];
-extern const struct choice policy_block_migrations[3];
-#define STRATEGIES_EXPECTED \
+extern const struct policy_keyword policy_strategies[4];
+extern const struct policy_keyword policy_convergences[2];
+extern const struct policy_keyword policy_block_migrations[3];
+#define POLICY_STRATEGIES_EXPECTED \
 	"\"None\", \"LiveMigrate\", \"LiveMigrateIfPossible\" or \"External\""
 
 #endif

@@ -442,34 +442,3 @@ policy_parse_bandwidth(const char *s, uint64_t *out)
 	}
 	return -1;
 }
-
-/*
- * Checks a label key the way Kubernetes' users write them, loosely: 1-253
- * printable characters without spaces or "=" (which --label splits on).
- */
-int
-policy_label_key_ok(const char *k)
-{
-	size_t len = strlen(k), i;
-
-	if (len == 0 || len > 253)
-		return 0;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)k[i] <= 0x20 || k[i] == 0x7f || k[i] == '=')
-			return 0;
-	return 1;
-}
-
-/* A label value: at most 253 characters, no control characters. */
-int
-policy_label_value_ok(const char *v)
-{
-	size_t len = strlen(v), i;
-
-	if (len > 253)
-		return 0;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
-			return 0;
-	return 1;
-}

@@ -817,50 +817,18 @@ extern const struct cmd_entry cmd_status_entry;
 /* cmd-status.c */
 struct json_object *status_to_kubevirt(struct json_object *doc);
 
-/* policy-load.c */
-void	 policy_defaults(struct mig_settings *);
-void	 mig_settings_free(struct mig_settings *);
-void	 mig_settings_copy(struct mig_settings *dst,
-	    const struct mig_settings *src);
-void	 mig_settings_overlay(struct mig_settings *dst,
-	    const struct mig_settings *src);
-int	 mig_settings_kubevirt_downtime(const struct mig_settings *);
-uint64_t mig_settings_reported_downtime(const struct mig_settings *);
-struct json_object *mig_settings_to_json(const struct mig_settings *);
-struct policy_set *policy_set_new(const char *path);
-struct policy_set *policy_load(const char *path, char **cause);
-struct policy_set *policy_load_or_default(const char *path, char **cause);
-void	 policy_set_free(struct policy_set *);
-void	 policy_clear(struct policy *);
-struct json_object *policy_to_json(const struct policy *);
-char	*policy_origin(const struct policy *);
-int	 policy_parse_bandwidth(const char *s, uint64_t *out);
-const char *policy_eviction_name(enum eviction_strategy);
-const char *policy_convergence_name(enum ctl_kind);
-int	 policy_label_key_ok(const char *key);
-int	 policy_label_value_ok(const char *value);
-char	*policy_read_file(const char *what, const char *path, size_t *len,
-	    char **cause);
-struct json_object *policy_read_json(const char *what, const char *path,
-	    char **cause);
-int	 policy_read_docs(const char *what, const char *path,
-	    struct yaml_docs *, char **cause);
+/*
+ * The policy layer, bottom to top: labels.c and policy-read.c, then
+ * policy-parse.c (policy-parse.h), policy-settings.c, KubeVirt's objects
+ * (policy-kube.c, kube-vmi.c), policy-load.c, policy-select.c and
+ * vm-ident.c.  Each file uses only those before it.
+ */
 
-/* policy-kube.c: KubeVirt's objects in a policy file or directory */
-int	 policy_kube_doc(struct policy_set *, const char *file, size_t doc,
-	    int yaml, struct json_object *, char **cause);
-
-/* kube-vmi.c: --vmi FILE, --namespace-labels-file FILE */
-int	 kube_vmi_load(const char *path, struct vm_ident *, char **cause);
-int	 kube_namespace_labels_load(const char *path, struct label **out,
-	    size_t *n, char **cause);
-
-/* policy-select.c */
-const struct policy *policy_select(const struct policy_set *,
-	    const struct vm_ident *, char **why);
-void	 policy_choose(const struct policy_set *, const struct vm_ident *,
-	    struct policy_choice *, int explain);
-void	 policy_choice_free(struct policy_choice *);
+/* labels.c */
+const struct label *labels_find(const struct label *, size_t n,
+	    const char *key);
+int	 labels_key_ok(const char *key);
+int	 labels_value_ok(const char *value);
 int	 labels_parse(const char *kv, struct label *out, char **cause);
 int	 labels_add(struct label **labels, size_t *n, const char *key,
 	    const char *value, char **cause);
@@ -871,6 +839,55 @@ int	 labels_from_json(const char *what, const char *path,
 	    char **cause);
 void	 labels_free(struct label *labels, size_t n);
 struct json_object *labels_to_json(const struct label *, size_t n);
+
+/* policy-read.c */
+char	*policy_read_file(const char *what, const char *path, size_t *len,
+	    char **cause);
+struct json_object *policy_read_json(const char *what, const char *path,
+	    char **cause);
+int	 policy_read_docs(const char *what, const char *path,
+	    struct yaml_docs *, char **cause);
+
+/* policy-settings.c */
+void	 policy_defaults(struct mig_settings *);
+void	 mig_settings_free(struct mig_settings *);
+void	 mig_settings_copy(struct mig_settings *dst,
+	    const struct mig_settings *src);
+void	 mig_settings_overlay(struct mig_settings *dst,
+	    const struct mig_settings *src);
+int	 mig_settings_kubevirt_downtime(const struct mig_settings *);
+uint64_t mig_settings_reported_downtime(const struct mig_settings *);
+struct json_object *mig_settings_to_json(const struct mig_settings *);
+struct json_object *policy_to_json(const struct policy *);
+char	*policy_origin(const struct policy *);
+int	 policy_parse_bandwidth(const char *s, uint64_t *out);
+const char *policy_eviction_name(enum eviction_strategy);
+const char *policy_convergence_name(enum ctl_kind);
+
+/* policy-kube.c: KubeVirt's objects in a policy file or directory */
+int	 policy_kube_doc(struct policy_set *, const char *file, size_t doc,
+	    int yaml, struct json_object *, char **cause);
+
+/* kube-vmi.c: --vmi FILE, --namespace-labels-file FILE */
+int	 kube_vmi_load(const char *path, struct vm_ident *, char **cause);
+int	 kube_namespace_labels_load(const char *path, struct label **out,
+	    size_t *n, char **cause);
+
+/* policy-load.c */
+struct policy_set *policy_set_new(const char *path);
+struct policy_set *policy_load(const char *path, char **cause);
+struct policy_set *policy_load_or_default(const char *path, char **cause);
+void	 policy_set_free(struct policy_set *);
+void	 policy_clear(struct policy *);
+
+/* policy-select.c */
+const struct policy *policy_select(const struct policy_set *,
+	    const struct vm_ident *, char **why);
+void	 policy_choose(const struct policy_set *, const struct vm_ident *,
+	    struct policy_choice *, int explain);
+void	 policy_choice_free(struct policy_choice *);
+
+/* vm-ident.c */
 int	 vm_ident_option(struct vm_ident *, const char *option,
 	    const char *arg, char **cause);
 extern const struct args_option vm_ident_options[];

@@ -1,0 +1,143 @@
+/*
+ * vm-ident.c: the VM's identity from the command line, for the commands
+ * that select a policy: --label, --labels-file, --namespace-label,
+ * --namespace-labels-file and --vmi (a manifest, read by kube-vmi.c).
+ * The top of the policy layer: it uses labels and KubeVirt's objects;
+ * nothing below it knows the command line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qmigrate.h"
+
+/* Adds labels (n) to *to, refusing one given twice.  Returns 0 or -1. */
+static int
+labels_merge(struct label **to, size_t *nto, const struct label *labels,
+    size_t n, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (labels_add(to, nto, labels[i].key, labels[i].value,
+		    cause) != 0)
+			return -1;
+	return 0;
+}
+
+static void
+ns_source_add(struct vm_ident *vm, const char *source)
+{
+	char *joined;
+
+	if (vm->ns_source == NULL) {
+		vm->ns_source = xstrdup(source);
+		return;
+	}
+	if (strstr(vm->ns_source, source) != NULL)
+		return;
+	xasprintf(&joined, "%s and %s", vm->ns_source, source);
+	free(vm->ns_source);
+	vm->ns_source = joined;
+}
+
+/*
+ * One of the options that say what a VM is (option without its dashes):
+ * label KEY=VALUE, labels-file FILE, namespace-label KEY=VALUE,
+ * namespace-labels-file FILE, vmi FILE.  A label given twice (in any of
+ * them) is refused.  Returns 0, or -1 with *cause.
+ */
+int
+vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
+    char **cause)
+{
+	struct label	 l, *labels = NULL;
+	size_t		 n = 0;
+	int		 ns = strncmp(option, "namespace-", 10) == 0, rc;
+
+	if (strcmp(option, "vmi") == 0)
+		return kube_vmi_load(arg, vm, cause);
+	if (strcmp(option, "label") == 0 ||
+	    strcmp(option, "namespace-label") == 0) {
+		if (labels_parse(arg, &l, cause) != 0)
+			return -1;
+		labels = &l;
+		n = 1;
+		rc = 0;
+	} else if (strcmp(option, "labels-file") == 0)
+		rc = labels_load_file(arg, &labels, &n, cause);
+	else if (strcmp(option, "namespace-labels-file") == 0)
+		rc = kube_namespace_labels_load(arg, &labels, &n, cause);
+	else
+		fatalx("vm_ident_option: unknown option %s", option);
+	if (rc == 0 && ns) {
+		rc = labels_merge(&vm->ns_labels, &vm->nns_labels, labels, n,
+		    cause);
+		ns_source_add(vm, strcmp(option, "namespace-label") == 0 ?
+		    "--namespace-label" : arg);
+	} else if (rc == 0)
+		rc = labels_merge(&vm->labels, &vm->nlabels, labels, n, cause);
+	if (labels == &l) {
+		free(l.key);
+		free(l.value);
+	} else
+		labels_free(labels, n);
+	return rc;
+}
+
+/* The options that say what a VM is: every command that selects a policy. */
+const struct args_option vm_ident_options[] = {
+	{ "label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
+	    "a label of the VM (its VMI's metadata.labels)", NULL },
+	{ "labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
+	    "the VM's labels: an object of strings, JSON or YAML", NULL },
+	{ "namespace-label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
+	    "a label of the VM's namespace (for namespaceSelector)", NULL },
+	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
+	    "its namespace's labels: an object, or a kind: Namespace\n"
+	    "manifest", NULL },
+	{ "vmi", ARGS_STRING, "FILE", 0, 0, 0,
+	    "a VirtualMachineInstance or VirtualMachine manifest: its\n"
+	    "labels, namespace and spec.evictionStrategy (without\n"
+	    "namespace labels, its namespace's are those of the Namespace\n"
+	    "manifest of that name among the policies)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
+/*
+ * Fills vm from the options of vm_ident_options' names given in args, in
+ * command-line order.  Returns 0, or -1 with *cause.
+ */
+int
+vm_ident_from_args(struct vm_ident *vm, const struct args *args,
+    char **cause)
+{
+	const struct args_option	*o;
+	size_t				 i;
+
+	memset(vm, 0, sizeof *vm);
+	for (i = 0; i < args->n; i++) {
+		for (o = vm_ident_options; o->name != NULL; o++)
+			if (strcmp(args->values[i].opt->name, o->name) == 0)
+				break;
+		if (o->name == NULL)
+			continue;
+		if (vm_ident_option(vm, o->name, args->values[i].value,
+		    cause) != 0) {
+			vm_ident_free(vm);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+vm_ident_free(struct vm_ident *vm)
+{
+	labels_free(vm->labels, vm->nlabels);
+	labels_free(vm->ns_labels, vm->nns_labels);
+	free(vm->ns_source);
+	free(vm->vmi_file);
+	free(vm->name);
+	free(vm->namespace);
+	memset(vm, 0, sizeof *vm);
+}
