@@ -94,8 +94,4 @@ void	 mig_disks_target_stop(struct mig_disks *, struct qmp_conn *);
 
 void	 mig_disks_free(struct mig_disks *);
 
-/* preflight.c: whether file is on storage the target sees too. */
-int	 preflight_disk_shared(const struct mig_settings *, const char *file,
-	    char *why, size_t len);
-
 #endif

@@ -10,10 +10,6 @@
  * synchronization controller sets it for a migration between two
  * clusters, and nothing in QEMU shows it.
  */
-#include <sys/types.h>
-#include <sys/vfs.h>
-
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +25,6 @@
 #define PF_QOM_MAX_DEPTH	8	/* QOM paths deeper than this are not read */
 #define PF_QOM_MAX_NODES	2000	/* qom-list calls, at most */
 #define PF_MAX_REASONS		64	/* reasons kept (the rest are counted) */
-#define PF_MOUNTINFO_MAX	(4 * 1024 * 1024)
-
-/* File system magic numbers (linux/magic.h, fs/ceph/super.h). */
-#define PF_NFS_MAGIC		0x6969
-#define PF_CEPH_MAGIC		0x00c36400
-#define PF_FUSE_MAGIC		0x65735546
 
 struct pf {
 	struct qmp_conn			*qmp;
@@ -521,158 +511,6 @@ pf_tcg_dirty_tracking(struct pf *pf, char **cause)
 	return 0;
 }
 
-/* Whether path lies under prefix, at a directory boundary. */
-static int
-path_under(const char *path, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	while (n > 1 && prefix[n - 1] == '/')
-		n--;
-	if (strncmp(path, prefix, n) != 0)
-		return 0;
-	return path[n] == '\0' || path[n] == '/' || (n == 1 && *prefix == '/');
-}
-
-/* Undoes the octal escapes of /proc/self/mountinfo (\040 for space). */
-static void
-unescape_mount(char *s)
-{
-	char *w = s;
-
-	while (*s != '\0') {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-			    (s[3] - '0'));
-			s += 4;
-		} else
-			*w++ = *s++;
-	}
-	*w = '\0';
-}
-
-/*
- * The file system type of the mount holding path, from
- * /proc/self/mountinfo (the longest mount point that is a prefix).
- * Returns a malloc'd type or NULL.
- */
-static char *
-mount_fstype(const char *path)
-{
-	FILE	*f;
-	char	*line = NULL, *best = NULL, *sep, *fields[10], *save, *tok;
-	size_t	 cap = 0, best_len = 0, total = 0, len;
-	ssize_t	 n;
-	int	 nf;
-
-	f = fopen("/proc/self/mountinfo", "r");
-	if (f == NULL)
-		return NULL;
-	while ((n = getline(&line, &cap, f)) > 0 &&
-	    (total += (size_t)n) < PF_MOUNTINFO_MAX) {
-		/* id parent dev root mountpoint opts [optional...] - type src */
-		sep = strstr(line, " - ");
-		if (sep == NULL)
-			continue;
-		*sep = '\0';
-		nf = 0;
-		for (tok = strtok_r(line, " ", &save); tok != NULL && nf < 5;
-		    tok = strtok_r(NULL, " ", &save))
-			fields[nf++] = tok;
-		if (nf < 5)
-			continue;
-		unescape_mount(fields[4]);
-		len = strlen(fields[4]);
-		if (!path_under(path, fields[4]) || len < best_len)
-			continue;
-		tok = strtok_r(sep + 3, " \n", &save);
-		if (tok == NULL)
-			continue;
-		free(best);
-		best = xstrdup(tok);
-		best_len = len;
-	}
-	free(line);
-	fclose(f);
-	return best;
-}
-
-/*
- * Whether file is on storage the target host sees too: under one of the
- * policy's sharedStoragePaths, a network protocol (QEMU talks to the
- * server itself), or a file on NFS, CephFS or GlusterFS.  *why says which.
- */
-static int
-pf_shared(struct pf *pf, const char *file, char *why, size_t len)
-{
-	static const char *protocols[] = { "nbd:", "nbd+", "rbd:", "gluster",
-	    "iscsi:", "ssh:", "http:", "https:", "ftp:", "ftps:", NULL };
-	struct statfs	 sfs;
-	char		 real[PATH_MAX], *fstype;
-	char	       **p;
-	int		 i;
-
-	for (i = 0; protocols[i] != NULL; i++) {
-		if (strncmp(file, protocols[i], strlen(protocols[i])) == 0) {
-			snprintf(why, len, "network storage");
-			return 1;
-		}
-	}
-	if (file[0] != '/') {
-		snprintf(why, len, "not a file qmigrate can locate");
-		return 0;
-	}
-	if (realpath(file, real) == NULL)
-		snprintf(real, sizeof real, "%s", file);
-	for (p = pf->settings->shared_storage_paths; p != NULL && *p != NULL;
-	    p++) {
-		if (path_under(file, *p) || path_under(real, *p)) {
-			snprintf(why, len, "under sharedStoragePaths %s", *p);
-			return 1;
-		}
-	}
-	if (statfs(real, &sfs) != 0) {
-		snprintf(why, len, "cannot stat its file system");
-		return 0;
-	}
-	switch ((unsigned long)sfs.f_type) {
-	case PF_NFS_MAGIC:
-		snprintf(why, len, "on NFS");
-		return 1;
-	case PF_CEPH_MAGIC:
-		snprintf(why, len, "on CephFS");
-		return 1;
-	case PF_FUSE_MAGIC:
-		fstype = mount_fstype(real);
-		if (fstype != NULL && strcmp(fstype, "fuse.glusterfs") == 0) {
-			free(fstype);
-			snprintf(why, len, "on GlusterFS");
-			return 1;
-		}
-		snprintf(why, len, "on a local FUSE file system (%s)",
-		    fstype != NULL ? fstype : "unknown");
-		free(fstype);
-		return 0;
-	}
-	snprintf(why, len, "on a local file system (type 0x%lx) and not "
-	    "under the policy's sharedStoragePaths",
-	    (unsigned long)sfs.f_type);
-	return 0;
-}
-
-/* pf_shared() for mig-disks.c: the same answer the pre-flight gives. */
-int
-preflight_disk_shared(const struct mig_settings *settings, const char *file,
-    char *why, size_t len)
-{
-	struct pf pf;
-
-	memset(&pf, 0, sizeof pf);
-	pf.settings = settings;
-	return pf_shared(&pf, file, why, len);
-}
-
 /*
  * Disks: every writable block device with a medium, and its backing
  * chain, must be on shared storage, unless the policy's blockMigration
@@ -693,7 +531,8 @@ pf_copied(struct pf *pf, json_object *dev, json_object *ins, const char *file)
 	key = node != NULL && node[0] != '#' ? node : device;
 	if (key == NULL || *key == '\0')
 		return 0;
-	shared = pf_shared(pf, file, why, sizeof why);
+	shared = preflight_disk_shared(pf->settings, file, why,
+	    sizeof why);
 	if (!mig_disks_selected(pf->settings, key, device, file, shared))
 		return 0;
 	pf_add(pf, pf->warnings, "DiskCopied", "disk %s: %s is %s: copied "
@@ -740,7 +579,8 @@ pf_disks(struct pf *pf, char **cause)
 			if (prev != NULL && strcmp(prev, file) == 0)
 				log_debug("preflight: disk %s: %s again (a "
 				    "filter node)", name, file);
-			else if (!pf_shared(pf, file, why, sizeof why)) {
+			else if (!preflight_disk_shared(pf->settings, file, why,
+	    sizeof why)) {
 				pf_add(pf, pf->live, "DisksNotLiveMigratable",
 				    "disk %s: %s%s is %s", name, file,
 				    chain ? " (backing file)" : "", why);

@@ -945,6 +945,10 @@ struct drain_options {
 int	 drain_run(const struct drain_options *);
 int	 drain_check_inventory(const char *file, char **cause);
 
+/* preflight-storage.c: whether file is on storage the target sees too */
+int	 preflight_disk_shared(const struct mig_settings *, const char *file,
+	    char *why, size_t len);
+
 /* preflight.c */
 int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
 	    struct json_object **conditions, char **summary);
