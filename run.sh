@@ -49,6 +49,9 @@ demo)
 	;;
 test)
 	install_packages
+	# The newer QEMUs of QEMU_VERSIONS (default 7.2 10.0 11.1), each in its
+	# Debian 13 root under /var/cache/qmigrate-qemu (kept between runs).
+	bash "$top/tests/qemu-roots.sh"
 	# The whole suite, real-QEMU tests included, under ASan and UBSan.
 	build "$top/build-asan" --enable-sanitizers
 	(cd "$top/build-asan" && make -j"$jobs" check) || {

@@ -913,7 +913,7 @@ target_sample(struct session *s, const struct sess_event *ev)
 	if (s->state == SS_ENDING)
 		return;
 	if (s->unlistened && s->st->abort_status == ABORT_ABORTING) {
-		if (mi->status == QMS_NONE) {
+		if (mi->status == QMS_NONE || mi->status == QMS_SETUP) {
 			status_set_abort(s->st, ABORT_SUCCEEDED);
 			fail(s, FAIL_ABORTED, "abort requested (%s) before any "
 			    "migration arrived: the target QEMU's socket %s is "
@@ -927,8 +927,12 @@ target_sample(struct session *s, const struct sess_event *ev)
 		    "already arrived; abort on the source",
 		    signal_name(s->unlisten_signum));
 	}
-	if (mi->status == QMS_ACTIVE || mi->status == QMS_SETUP ||
-	    qemu_mig_status_postcopy(mi->status)) {
+	/*
+	 * A newer target QEMU (10.0, 11.1) says "setup" from migrate-incoming,
+	 * before any source connects (7.2 says nothing): only "active" and
+	 * later mean a migration arrived.
+	 */
+	if (mi->status == QMS_ACTIVE || qemu_mig_status_postcopy(mi->status)) {
 		if (!s->started) {
 			s->started = 1;
 			status_set_phase(s->st, PHASE_RUNNING);

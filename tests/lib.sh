@@ -22,6 +22,17 @@ set -eu -o pipefail
 : "${top_builddir:?top_builddir not set: run the test through make check}"
 : "${QMIGRATE:=$top_builddir/qmigrate}"
 : "${QEMU:=qemu-system-x86_64}"
+# Which QEMU runs a guest (README, "QEMU versions"): QEMU_SRC_VERSION for
+# the guests start_memguest and start_linux_guest boot, QEMU_DST_VERSION for
+# the -incoming ones, both defaulting to QEMU_VERSION; empty: $QEMU, the
+# host's.  A version other than the host's runs in its root through
+# tests/qemu-wrap.sh (tests/qemu-roots.sh makes the roots).  QEMU_MACHINE is
+# every guest's machine type (default pc, the newest i440fx of each QEMU):
+# an upgrade migration gives both sides the source's, e.g. pc-i440fx-7.2.
+: "${QEMU_VERSION:=}"
+: "${QEMU_SRC_VERSION:=$QEMU_VERSION}"
+: "${QEMU_DST_VERSION:=$QEMU_VERSION}"
+: "${QEMU_MACHINE:=pc}"
 
 GUEST_DIR=$top_builddir/tests/guest
 MEMGUEST_ELF=$GUEST_DIR/memguest.elf
@@ -198,13 +209,29 @@ _lib_check_name() {
 	fi
 }
 
+# qemu_cmd VERSION: sets the array QEMU_CMD to the command that runs QEMU
+# VERSION (empty: $QEMU).
+qemu_cmd() {
+	if [ -z "$1" ]; then
+		QEMU_CMD=("$QEMU")
+	else
+		QEMU_CMD=("$BASH" "$top_srcdir/tests/qemu-wrap.sh" "$1")
+	fi
+}
+
 # _lib_qemu NAME ARGS...: starts QEMU in the background with NAME's QMP
-# socket, serial file and pidfile; waits for the QMP socket.
+# socket, serial file and pidfile; waits for the QMP socket.  The QEMU is
+# QEMU_DST_VERSION's for a guest started with -incoming, else
+# QEMU_SRC_VERSION's.
 _lib_qemu() {
-	local name=$1
+	local name=$1 a v=$QEMU_SRC_VERSION
 	shift
 	_lib_check_name "$name"
-	"$QEMU" -name "$name" \
+	for a in "$@"; do
+		[ "$a" != -incoming ] || v=$QEMU_DST_VERSION
+	done
+	qemu_cmd "$v"
+	"${QEMU_CMD[@]}" -name "$name" \
 		-qmp "unix:$TMP/$name.qmp,server=on,wait=off" \
 		-serial "file:$TMP/$name.serial" \
 		-pidfile "$TMP/$name.pid" \
@@ -221,7 +248,7 @@ _lib_qemu() {
 # these (same -machine, -m, -kernel, -append).
 memguest_args() {
 	local mib=$1 rate=$2
-	MEMGUEST_ARGS=(-machine pc -accel tcg -smp 1 -m $((mib + 64))
+	MEMGUEST_ARGS=(-machine "$QEMU_MACHINE" -accel tcg -smp 1 -m $((mib + 64))
 		-kernel "$MEMGUEST_ELF" -append "mib=$mib rate=$rate"
 		-display none -nodefaults -no-user-config)
 }
@@ -266,7 +293,7 @@ start_memguest_incoming() {
 # about an emulated timer.
 linux_guest_args() {
 	# shellcheck disable=SC2054 # commas inside QEMU option values
-	LINUX_ARGS=(-machine pc -accel tcg -smp 1 -m 256
+	LINUX_ARGS=(-machine "$QEMU_MACHINE" -accel tcg -smp 1 -m 256
 		-kernel "$LINUX_KERNEL" -initrd "$LINUX_INITRD"
 		-append "console=ttyS0 quiet panic=-1 no_timer_check"
 		-chardev "socket,id=qga,path=$TMP/$1.qga,server=on,wait=off"

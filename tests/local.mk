@@ -9,7 +9,7 @@ SH_LOG_COMPILER = $(BASH) $(srcdir)/tests/skip-qemu.sh
 AM_TESTS_ENVIRONMENT += qemu_tests='$(integration_tests)'; export qemu_tests;
 endif
 AM_SH_LOG_FLAGS =
-EXTRA_DIST += tests/lib.sh tests/skip-qemu.sh
+EXTRA_DIST += tests/lib.sh tests/skip-qemu.sh tests/qemu-roots.sh tests/qemu-wrap.sh
 
 unit_ldadd = $(qmigrate_libs) $(CMOCKA_LIBS)
 unit_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
