@@ -8,7 +8,9 @@
 # Whatever the moment, the guest ends up running in exactly one place, its
 # memory intact and still counting, except post-copy with the target QEMU
 # killed: then it runs nowhere, qmigrate migrate exits 6 and the status says
-# irrecoverable.  Per victim:
+# irrecoverable, the source QEMU is left paused in postcopy-paused, and no
+# page was ever reported corrupt on either side (no sweep can run: the
+# pages the guest wrote after the switch died with the target).  Per victim:
 #   target QEMU: pre-copy: the source keeps the guest (exit 4, or 3 when it
 #     died before the stream opened); post-copy: exit 6, irrecoverable;
 #   target qmigrate: QEMU does not need it: the migration completes and the
@@ -149,6 +151,20 @@ run_one() {
 		postcopy-*/* | */postcopy-*) ;;
 		*) fail "$PAIR: exit 6 outside post-copy ($phase -> $after)" ;;
 		esac
+		# The memory, as far as it still exists: the target QEMU held
+		# every page the guest wrote since the switch and is gone, so
+		# no sweep can run anywhere (the README's "accept the loss";
+		# recovery by hand needs a live target, see
+		# migrate-postcopy-lost.sh).  What is left must be as the
+		# README says: the source alive and paused in postcopy-paused,
+		# never resumed on its stale pages, and neither side ever
+		# reported a corrupt page, the target's checker included, which
+		# ran until the kill.
+		_lib_guest_up "$src"
+		[ "$(mig_status "$src")" = postcopy-paused ] ||
+			fail "$PAIR: exit 6 but the source's migration is $(mig_status "$src")"
+		assert_no_corrupt "$TMP/$src.serial"
+		assert_no_corrupt "$TMP/$dst.serial"
 	else
 		case $running in
 		" src" | " dst") ;;

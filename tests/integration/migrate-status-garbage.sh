@@ -2,8 +2,9 @@
 # A damaged status file given to a re-run `qmigrate migrate` (issue 14,
 # defect 4: JSON nulls, "phase": null, "mode": null, crashed it with
 # SIGSEGV).  Nothing read from a file can crash qmigrate: for each damaged
-# file the re-run ends with an exit status of its own (1, or 3 for a
-# control-plane failure; 2 when QEMU already completed), one line on
+# file the re-run ends with exit status 1 (the README's row: a usage or
+# configuration error, nothing touched; never 3, which would claim a
+# control-plane failure, nor 2; issue 22, defect 8), one line on
 # stderr naming the file (and the field, for a null), no crash and no
 # sanitizer report; the file is left as it was (the re-attach failed, so
 # nothing is written); and the migration is untouched.
@@ -39,7 +40,7 @@ damaged_files() {
 # rerun_damaged NAME STATUS-FILE CODES ARGS...: puts each damaged file in
 # place of STATUS-FILE and runs migrate ARGS again (background name
 # NAME-DAMAGE); it must end within 30 s (not re-attach) with one of the
-# exit statuses CODES ("1 3").
+# exit statuses CODES ("1").
 rerun_damaged() {
 	local name=$1 st=$2 codes=$3 d rc field
 	shift 3
@@ -78,7 +79,7 @@ cp "$st" "$TMP/real.status"
 uid=$(status_get "$st" .migrationUid)
 damaged_files "$TMP/real.status"
 moved=$(mon src query-migrate | jq -r .ram.transferred)
-rerun_damaged migrating "$st" "1 3" --qmp "$TMP/src.qmp" \
+rerun_damaged migrating "$st" "1" --qmp "$TMP/src.qmp" \
 	--to "unix:$TMP/mig.sock" --policy "$TMP/stuck.json"
 # Untouched: the same migration, still moving.
 [ "$(qemu_mig_status src)" = active ] ||
@@ -111,7 +112,7 @@ st=$TMP/b-src.status
 cp "$st" "$TMP/b-real.status"
 uid=$(status_get "$st" .migrationUid)
 damaged_files "$TMP/b-real.status"
-rerun_damaged completed "$st" "1 2 3" --qmp "$TMP/b-src.qmp" \
+rerun_damaged completed "$st" "1" --qmp "$TMP/b-src.qmp" \
 	--to "unix:$TMP/b-mig.sock" --policy "$TMP/slow.json"
 cp "$TMP/b-real.status" "$st"
 rc=0
