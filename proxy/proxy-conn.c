@@ -3,7 +3,8 @@
  * (relayd's relay.c): listeners and accepting under a cap, the life of a
  * connection being set up (its watcher, deadline, TLS handshake and
  * header I/O, its one teardown), and the hand-over of a finished
- * connection to proxy-pair.c.  What a side does with a connection (the
+ * connection to proxy-pair.c, and the session's end when its control
+ * connection closes.  What a side does with a connection (the
  * protocol) is in proxy-source.c and proxy-target.c, through side_ops.
  */
 #include <sys/stat.h>
@@ -271,6 +272,41 @@ proxy_conn_close(struct conn *c, const char *reason, int refused)
 		proxy_session_end(s, reason);
 	else if (s->ops->conn_closed != NULL)
 		s->ops->conn_closed(s);
+}
+
+/* Frees the per-channel state and zeroes the session. */
+void
+proxy_session_clear(struct proxy_side *s)
+{
+	unsigned i;
+
+	for (i = 0; i < PROXY_CHANNELS; i++)
+		proxy_order_free(s->sess.chan[i].order);
+	memset(&s->sess, 0, sizeof s->sess);
+}
+
+/*
+ * The session ended with its control connection: the owner is told,
+ * connections still being set up for it are closed; pairs already
+ * forwarding go on to their end.
+ */
+void
+proxy_session_end(struct proxy_side *s, const char *reason)
+{
+	struct conn *c, *next;
+
+	if (!s->freeing)
+		s->ops->session_ended(s, reason);
+	s->sess.live = 0;
+	for (c = TAILQ_FIRST(&s->conns); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (c->state == C_WAIT_SESSION || c->state == C_HOLD ||
+		    c->state == C_QEMU_CONNECT) {
+			proxy_conn_close(c, "session ended", 0);
+			next = TAILQ_FIRST(&s->conns);
+		}
+	}
+	proxy_session_clear(s);
 }
 
 static void

@@ -1,9 +1,10 @@
 /*
- * proxy-control.c: the control connection and the session it carries,
- * the same on both sides.  Messages are a 4-byte big-endian length
- * (1..PROXY_MAX_CONTROL) and one JSON object; what a message means is the
- * side's business (side_ops.control_msg).  When the control connection
- * closes, the session ends.
+ * proxy-control.c: the control connection's messages, the same on both
+ * sides.  Messages are a 4-byte big-endian length (1..PROXY_MAX_CONTROL)
+ * and one JSON object; what a message means is the side's business
+ * (side_ops.control_msg).  It sits on the connection engine
+ * (proxy-conn.c), which ends the session when the control connection
+ * closes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -130,33 +131,4 @@ proxy_msg_is_ready(struct json_object *o)
 	return json_object_object_get_ex(o, "status", &st) &&
 	    json_object_is_type(st, json_type_string) &&
 	    strcmp(json_object_get_string(st), "ready") == 0;
-}
-
-void
-proxy_session_clear(struct proxy_side *s)
-{
-	unsigned i;
-
-	for (i = 0; i < PROXY_CHANNELS; i++)
-		proxy_order_free(s->sess.chan[i].order);
-	memset(&s->sess, 0, sizeof s->sess);
-}
-
-void
-proxy_session_end(struct proxy_side *s, const char *reason)
-{
-	struct conn *c, *next;
-
-	if (!s->freeing)
-		s->ops->session_ended(s, reason);
-	s->sess.live = 0;
-	for (c = TAILQ_FIRST(&s->conns); c != NULL; c = next) {
-		next = TAILQ_NEXT(c, entry);
-		if (c->state == C_WAIT_SESSION || c->state == C_HOLD ||
-		    c->state == C_QEMU_CONNECT) {
-			proxy_conn_close(c, "session ended", 0);
-			next = TAILQ_FIRST(&s->conns);
-		}
-	}
-	proxy_session_clear(s);
 }

@@ -326,20 +326,6 @@ int	 proxy_conn_io(struct conn *, int dir, void *buf, size_t len,
 	    size_t *done, char **cause);
 /* Names c "session XXXXXXXX [nbd ]conn N to|from PEER" (or "control"). */
 void	 proxy_conn_name_session(struct conn *, const char *peer);
-
-/* Socket options. */
-void	 proxy_tcp_options(int fd);
-void	 proxy_tcp_dead_peer(int fd);
-/* A mode 0600 unix listener at path (a stale socket is replaced). */
-int	 proxy_unix_listen(const char *path, char **cause);
-
-/* proxy-control.c: the control connection and the session */
-/* Queues msg (borrowed) on the control connection c. */
-void	 proxy_ctl_queue(struct conn *, struct json_object *msg);
-/* Writes what is queued and reads messages while no answer is owed. */
-void	 proxy_ctl_step(struct conn *);
-/* Non-zero if o's "status" is "ready". */
-int	 proxy_msg_is_ready(struct json_object *);
 /* Frees the per-channel state and zeroes the session. */
 void	 proxy_session_clear(struct proxy_side *);
 /*
@@ -348,5 +334,19 @@ void	 proxy_session_clear(struct proxy_side *);
  * forwarding go on to their end.
  */
 void	 proxy_session_end(struct proxy_side *, const char *reason);
+
+/* Socket options. */
+void	 proxy_tcp_options(int fd);
+void	 proxy_tcp_dead_peer(int fd);
+/* A mode 0600 unix listener at path (a stale socket is replaced). */
+int	 proxy_unix_listen(const char *path, char **cause);
+
+/* proxy-control.c: the control connection's messages */
+/* Queues msg (borrowed) on the control connection c. */
+void	 proxy_ctl_queue(struct conn *, struct json_object *msg);
+/* Writes what is queued and reads messages while no answer is owed. */
+void	 proxy_ctl_step(struct conn *);
+/* Non-zero if o's "status" is "ready". */
+int	 proxy_msg_is_ready(struct json_object *);
 
 #endif
