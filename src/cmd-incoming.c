@@ -2,16 +2,22 @@
  * cmd-incoming.c: qmigrate incoming: prepare the target QEMU and wait for
  * the guest.
  */
+#include <stdlib.h>
+
 #include "qmigrate.h"
 
 static int
 cmd_incoming_exec(struct args *args)
 {
-	struct mig_options	o;
-	int			rc;
+	struct mig_options	 o;
+	char			*cause = NULL;
+	int			 rc;
 
-	if ((rc = mig_options_from_args(args, &cmd_incoming_entry, &o, 0)))
+	if (mig_options_from_args(args, &o, 0, &cause) != 0) {
+		rc = cmd_usage_error(&cmd_incoming_entry, "%s", cause);
+		free(cause);
 		return rc;
+	}
 	rc = mig_target_run(&o);
 	mig_options_free(&o);
 	return rc;

@@ -1,16 +1,22 @@
 /*
  * cmd-migrate.c: qmigrate migrate: drive the source side of a migration.
  */
+#include <stdlib.h>
+
 #include "qmigrate.h"
 
 static int
 cmd_migrate_exec(struct args *args)
 {
-	struct mig_options	o;
-	int			rc;
+	struct mig_options	 o;
+	char			*cause = NULL;
+	int			 rc;
 
-	if ((rc = mig_options_from_args(args, &cmd_migrate_entry, &o, 1)))
+	if (mig_options_from_args(args, &o, 1, &cause) != 0) {
+		rc = cmd_usage_error(&cmd_migrate_entry, "%s", cause);
+		free(cause);
 		return rc;
+	}
 	rc = mig_source_run(&o);
 	mig_options_free(&o);
 	return rc;

@@ -588,7 +588,7 @@ void	 control_answer_identify(struct json_object *, const char *node,
 void	 control_answer_identity(struct json_object *, char *node,
 	    char *pod);
 
-/* mig-config.c: the options migrate and incoming share. */
+/* mig-options.c: the options migrate and incoming share. */
 struct mig_options {
 	const char	*qmp_path;
 	const char	*uri;		/* --to or --listen */
@@ -615,9 +615,11 @@ struct mig_options {
 	const char	*evacuation_node; /* evict: the node being drained */
 };
 extern const struct args_option mig_common_options[];
-int	 mig_options_from_args(struct args *, const struct cmd_entry *,
-	    struct mig_options *, int source);
+int	 mig_options_from_args(struct args *, struct mig_options *,
+	    int source, char **cause);
 void	 mig_options_free(struct mig_options *);
+
+/* mig-config.c */
 int	 mig_settings_resolve(const struct mig_options *,
 	    struct mig_settings *, struct status *, char **cause);
 

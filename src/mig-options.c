@@ -1,0 +1,107 @@
+/*
+ * mig-options.c: the options `qmigrate migrate` and `qmigrate incoming`
+ * share, read into struct mig_options: what the commands hand the engine
+ * (mig-source.c, mig-target.c, and evict.c, which fills one itself).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qmigrate.h"
+
+/* The options migrate and incoming share (their tables include these). */
+const struct args_option mig_common_options[] = {
+	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	    "policy file or directory (default: KubeVirt's defaults):\n"
+	    "qmigrate's JSON policies, KubeVirt's MigrationPolicy, KubeVirt\n"
+	    "and Namespace objects (policies/README.md)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
+	    "the status document, rewritten atomically", NULL },
+	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
+	    "one JSON line on stdout per change and sample", NULL },
+	{ "recover-timeout", ARGS_SECONDS, "S", 0, 0, 0,
+	    "how long to recover a broken post-copy (120)", NULL },
+	{ "tls-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	    "ca.pem, cert.pem, key.pem for tls: URIs", NULL },
+	{ "tls-name", ARGS_STRING, "N", 0, 0, 0,
+	    "the name the peer's certificate must carry", NULL },
+	{ "tls12", ARGS_FLAG, NULL, 0, 0, 0,
+	    "allow TLS 1.2 (default: 1.3 only)", NULL },
+	{ "convergence", ARGS_STRING, "C", 0, 0, 0,
+	    "adaptive (default) or kubevirt: overrides the policy", NULL },
+	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
+	    "this node's name in the status (sourceNode or targetNode;\n"
+	    "default $NODE_NAME, else the host name)", NULL },
+	{ "pod", ARGS_STRING, "NAME", 0, 0, 0,
+	    "this side's pod in the status (sourcePod or targetPod;\n"
+	    "default $POD_NAME)", NULL },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+};
+
+/*
+ * Fills *o from the options of migrate (source) or incoming.  Returns 0,
+ * or -1 with *cause (the command reports it as a usage error); *o then
+ * holds nothing to free.
+ */
+int
+mig_options_from_args(struct args *args, struct mig_options *o, int source,
+    char **cause)
+{
+	const char	*s;
+
+	memset(o, 0, sizeof *o);
+	o->qmp_path = args_get(args, "qmp");
+	o->uri = args_get(args, source ? "to" : "listen");
+	o->policy_path = args_get(args, "policy");
+	o->status_file = args_get(args, "status-file");
+	o->events = args_has(args, "events");
+	o->keep_paused = args_has(args, "keep-paused");
+	/* KubeVirt's catch-all for a target: 15 min. */
+	o->timeout = args_number(args, "timeout", source ? 0 : 900);
+	o->recover_timeout = args_number(args, "recover-timeout", 120);
+	o->tls_dir = args_get(args, "tls-dir");
+	o->tls_name = args_get(args, "tls-name");
+	o->tls12 = args_has(args, "tls12");
+	o->slot_dir = args_get(args, "slot-dir");
+	o->max_parallel = (int)args_number(args, "max-parallel", 0);
+	o->nbd = args_get(args, "nbd");
+	o->node = args_get(args, "node");
+	o->pod = args_get(args, "pod");
+	if (vm_ident_from_args(&o->vm, args, cause) != 0)
+		goto bad;
+	if ((s = args_get(args, "convergence")) != NULL) {
+		o->convergence_set = 1;
+		if (strcmp(s, "adaptive") == 0)
+			o->convergence = CTL_ADAPTIVE;
+		else if (strcmp(s, "kubevirt") == 0)
+			o->convergence = CTL_KUBEVIRT;
+		else {
+			xasprintf(cause, "--convergence: expected adaptive or "
+			    "kubevirt, got \"%s\"", s);
+			goto bad;
+		}
+	}
+	if (o->max_parallel != 0 && o->slot_dir == NULL)
+		o->slot_dir = SLOT_DEFAULT_DIR;
+	if (o->slot_dir != NULL && o->max_parallel == 0)
+		o->max_parallel = SLOT_DEFAULT_MAX;
+	if (strncmp(o->uri, "unix:", 5) != 0 &&
+	    strncmp(o->uri, "tcp:", 4) != 0 &&
+	    strncmp(o->uri, "tls:", 4) != 0) {
+		xasprintf(cause, "%s: expected unix:PATH, tcp:HOST:PORT or "
+		    "tls:HOST:PORT, got \"%s\"", source ? "--to" : "--listen",
+		    o->uri);
+		goto bad;
+	}
+	return 0;
+
+bad:
+	mig_options_free(o);
+	return -1;
+}
+
+void
+mig_options_free(struct mig_options *o)
+{
+	vm_ident_free(&o->vm);
+}
