@@ -4,11 +4,24 @@
  * Instead of waiting out a timeout, it judges every completed pass: with
  * the bandwidth B QEMU really achieved and the rate D the guest dirties
  * memory, pre-copy shrinks what is left by D/B per pass.  When that cannot
- * reach the downtime limit soon, it escalates at once, one step per pass so
- * each step's effect is seen before the next: raise the downtime limit up
- * to maxDowntimeMs, throttle the vCPUs (auto-converge), switch to post-copy
- * at a low point of the remaining data, pause the guest, and finally abort.
- * The acceptable completion time and progress timeout stay as a last net.
+ * reach the downtime limit soon it escalates at once.  If some downtime
+ * limit the policy allows (up to maxDowntimeMs) lets pre-copy finish, it
+ * raises the limit to that; if none does, it goes straight to the step that
+ * can finish: post-copy when allowed (at once when the guest rewrites its
+ * dirty set faster than it is sent, else at a low point of the remaining
+ * data), otherwise throttling the vCPUs (auto-converge), pausing the guest,
+ * and finally aborting, one step per pass so each step's effect is seen
+ * before the next.  The acceptable completion time and progress timeout
+ * stay as a last net.
+ *
+ * The first judgement comes after the bulk pass, whose dirty rate QEMU
+ * averages over the whole pass: a guest rewriting a small hot set looks
+ * slow then.  A dirty rate measured before the migration (calc-dirty-rate,
+ * ctl_config.measured_dirty_rate) corrects that first judgement, and lets
+ * it come before the bulk pass ends: a guest that will have rewritten
+ * most of its memory by then is switched to post-copy at once, since that
+ * pass would only be sent again (ctl_wants_dirty_rate() says when the
+ * second the measurement costs is worth it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -99,8 +112,22 @@ decide(struct ctl_decision *d, enum ctl_action action, uint64_t value,
 }
 
 /*
+ * Whether the guest rewrites what a pass leaves faster than QEMU sends it:
+ * more pre-copy only sends pages that are dirty again before the switch.
+ */
+static int
+saturated(const struct ctl_sample *s, double floor)
+{
+	return (s->bandwidth > 0 &&
+	    s->dirty_rate >= s->bandwidth * DIVERGING_RATIO) ||
+	    (s->total > 0 && floor >= SATURATED_SHARE * (double)s->total);
+}
+
+/*
  * The next step up the ladder, for a migration judged not to converge soon
- * (predicted: seconds pre-copy still needs, INFINITY for never).
+ * (predicted: seconds pre-copy still needs, INFINITY for never).  A step
+ * that cannot finish is skipped: the downtime limit is raised only when
+ * some limit the policy allows lets pre-copy converge.
  */
 static void
 escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
@@ -108,9 +135,29 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 {
 	const struct ctl_config *cfg = &ctl->cfg;
 	double	 need_ms = s->bandwidth > 0 ? floor / s->bandwidth * 1000 : 0;
-	char	 why[200];
+	double	 at_max;
+	uint64_t max_ms;
+	char	 why[240];
 
-	if (cfg->max_downtime_ms > ctl->downtime_ms) {
+	max_ms = cfg->max_downtime_ms > ctl->downtime_ms ?
+	    cfg->max_downtime_ms : ctl->downtime_ms;
+	at_max = predict_seconds(floor, s->bandwidth, s->dirty_rate,
+	    (double)max_ms);
+	if (at_max > MAX_PREDICTED_SECONDS && cfg->allow_post_copy) {
+		ctl->last_action_t = s->t;
+		if (saturated(s, floor)) {
+			ctl->postcopy = 1;
+			snprintf(why, sizeof why, "not converging under any "
+			    "downtime up to %llu ms, the guest dirties memory as "
+			    "fast as it is sent: switching to post-copy now",
+			    (unsigned long long)max_ms);
+			decide(d, CTL_POST_COPY, 0, why, s);
+		} else
+			ctl->want_postcopy = 1;	/* at the next low point */
+		return;
+	}
+	if (at_max <= MAX_PREDICTED_SECONDS &&
+	    cfg->max_downtime_ms > ctl->downtime_ms) {
 		uint64_t next = ctl->downtime_ms * 2;
 
 		if (need_ms * 1.25 > (double)next)
@@ -203,6 +250,48 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 	decide(d, CTL_ABORT, 0, why, s);
 }
 
+/*
+ * During the bulk pass, with a dirty rate measured before migrate: if the
+ * guest dirties memory faster than it is sent and will have rewritten at
+ * least half of it by the time the bulk pass ends, no downtime the policy
+ * allows can converge and that pass would only be sent again: switch to
+ * post-copy now, when allowed.  Judged once, at the first sample a second
+ * in, when QEMU's rate limit shows in the bytes sent.
+ */
+static void
+early_judgement(struct ctl *ctl, const struct ctl_sample *s,
+    struct ctl_decision *d)
+{
+	const struct ctl_config *cfg = &ctl->cfg;
+	double	 bw, dirty = cfg->measured_dirty_rate, left, will, max_ms;
+	char	 why[240];
+
+	if (dirty <= 0 || !cfg->allow_post_copy || s->t < 1 ||
+	    s->transferred == 0)
+		return;
+	ctl->early_judged = 1;
+	bw = (double)s->transferred / s->t;
+	if (s->bandwidth > bw)
+		bw = s->bandwidth;
+	left = (double)s->remaining;
+	will = dirty * left / bw;
+	if (s->total > 0 && will > (double)s->total)
+		will = (double)s->total;
+	max_ms = (double)(cfg->max_downtime_ms > ctl->downtime_ms ?
+	    cfg->max_downtime_ms : ctl->downtime_ms);
+	if (dirty < bw * DIVERGING_RATIO || s->total == 0 ||
+	    will < SATURATED_SHARE * (double)s->total ||
+	    predict_seconds(will, bw, dirty, max_ms) <= MAX_PREDICTED_SECONDS)
+		return;
+	ctl->postcopy = 1;
+	snprintf(why, sizeof why, "the guest dirties %.1f MB/s (measured "
+	    "before migrating), faster than the %.1f MB/s sent, and will "
+	    "have rewritten %.0f%% of its memory when the first pass ends: "
+	    "switching to post-copy now", MB(dirty), MB(bw),
+	    100 * will / (double)s->total);
+	decide(d, CTL_POST_COPY, 0, why, s);
+}
+
 void
 ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
     struct ctl_decision *d)
@@ -254,6 +343,11 @@ ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
 	    (ctl->cfg.progress_timeout != 0 &&
 	    s->t - ctl->last_progress > (double)ctl->cfg.progress_timeout);
 
+	if (s->pass <= 1 && !ctl->early_judged)
+		early_judgement(ctl, s, d);
+	if (ctl->postcopy)
+		return;
+
 	/*
 	 * The first pass copies everything; judge from the second on.  What
 	 * QEMU must fit into the downtime at switchover is the dirty set a
@@ -271,6 +365,16 @@ ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
 	floor = (double)s->remaining;
 	if (ctl->pass_bandwidth > 0)
 		s->bandwidth = ctl->pass_bandwidth;
+	/*
+	 * QEMU's rate for the bulk pass is the dirty set over the whole
+	 * pass: a guest rewriting a hot set of 10% of its RAM seems to dirty
+	 * a tenth of the bandwidth, and the truth shows only a pass later.
+	 * A rate measured at the start (calc-dirty-rate over a second) is
+	 * closer for that first judgement; later passes are QEMU's own.
+	 */
+	if (!ctl->judged && ctl->cfg.measured_dirty_rate > s->dirty_rate)
+		s->dirty_rate = ctl->cfg.measured_dirty_rate;
+	ctl->judged = 1;
 	predicted = predict_seconds(floor, s->bandwidth, s->dirty_rate,
 	    (double)ctl->downtime_ms);
 	if (predicted <= MAX_PREDICTED_SECONDS && !late) {

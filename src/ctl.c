@@ -47,6 +47,29 @@ ctl_acceptable_seconds(const struct ctl_config *cfg)
 	return (double)cfg->completion_timeout_per_gib * (double)gb;
 }
 
+/*
+ * Seconds one pass of the guest's memory must take before a dirty-rate
+ * measurement (calc-dirty-rate, one second before migrate) is worth its
+ * cost: on a shorter bulk pass the controller's first judgement comes soon
+ * anyway, and the second would slow every migration that converges.
+ */
+#define DIRTY_PROBE_MIN_PASS_SECONDS	10.0
+
+/*
+ * Whether the controller of kind, given cfg and the bandwidth cap
+ * (bytes/s, 0: none), wants the guest's dirty rate measured before
+ * migrate (ctl_config.measured_dirty_rate): the adaptive one, allowed
+ * post-copy, when one pass over the cap takes long enough.
+ */
+int
+ctl_wants_dirty_rate(enum ctl_kind kind, const struct ctl_config *cfg,
+    uint64_t bandwidth)
+{
+	return kind == CTL_ADAPTIVE && cfg->allow_post_copy &&
+	    bandwidth > 0 && (double)cfg->guest_bytes / (double)bandwidth >=
+	    DIRTY_PROBE_MIN_PASS_SECONDS;
+}
+
 void
 ctl_init(struct ctl *ctl, enum ctl_kind kind, const struct ctl_config *cfg)
 {
@@ -113,6 +136,9 @@ ctl_config_to_json(enum ctl_kind kind, const struct ctl_config *cfg)
 	    json_object_new_boolean(cfg->allow_post_copy));
 	json_object_object_add(o, "allowWorkloadDisruption",
 	    json_object_new_boolean(cfg->allow_workload_disruption));
+	if (cfg->measured_dirty_rate > 0)
+		json_object_object_add(o, "measuredDirtyRate",
+		    json_object_new_double(cfg->measured_dirty_rate));
 	json_object_object_add(o, "acceptableSeconds",
 	    json_object_new_double(ctl_acceptable_seconds(cfg)));
 	return o;

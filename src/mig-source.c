@@ -288,6 +288,29 @@ fail:
 	return -1;
 }
 
+/*
+ * A second of calc-dirty-rate before migrate, for the controller's first
+ * judgement (ctl_wants_dirty_rate() says when); a failure only costs that.
+ */
+static void
+source_dirty_rate(struct mig_source *ms, struct ctl_config *cfg)
+{
+	json_object	*per_vcpu = NULL;
+	double		 mbps;
+	char		*cause = NULL;
+
+	if (dirty_rate_measure(ms->w.qmp, 1, 0, NULL, &mbps, &per_vcpu,
+	    &cause) != 0) {
+		status_note(&ms->w.st, "dirty rate not measured: %s", cause);
+		free(cause);
+		return;
+	}
+	json_object_put(per_vcpu);
+	cfg->measured_dirty_rate = mbps * 1024 * 1024;
+	status_note(&ms->w.st, "dirty rate measured before migrating: "
+	    "%.1f MiB/s (calc-dirty-rate, 1 s)", mbps);
+}
+
 /* The controller's bounds, fixed now, from the plan and the settings. */
 static void
 source_controller(struct mig_source *ms)
@@ -312,6 +335,9 @@ source_controller(struct mig_source *ms)
 	cfg.allow_post_copy = ms->plan.postcopy;
 	cfg.allow_workload_disruption =
 	    ms->settings.allow_workload_disruption;
+	if (ctl_wants_dirty_rate(ms->settings.convergence, &cfg,
+	    ms->plan.bandwidth))
+		source_dirty_rate(ms, &cfg);
 	session_set_controller(&ms->w.sess, ms->settings.convergence, &cfg);
 	json_object_object_add(ms->w.st.configuration, "controller",
 	    ctl_config_to_json(ms->settings.convergence, &cfg));

@@ -354,6 +354,8 @@ struct ctl_config {
 	int		allow_auto_converge;
 	int		allow_post_copy;	/* and postcopy-ram is set */
 	int		allow_workload_disruption;
+	double		measured_dirty_rate;	/* bytes/s, calc-dirty-rate
+						   before migrate; 0: none */
 };
 
 struct ctl {
@@ -378,6 +380,8 @@ struct ctl {
 	double			pass_bandwidth;	/* bytes/s over the last pass */
 	int			want_postcopy;
 	double			last_action_t;
+	int			judged;		/* a pass was judged */
+	int			early_judged;	/* ... or the bulk pass */
 };
 
 /* ctl.c */
@@ -387,6 +391,8 @@ void		 ctl_init(struct ctl *, enum ctl_kind, const struct ctl_config *);
 void		 ctl_step(struct ctl *, const struct ctl_sample *,
 		    struct ctl_decision *);
 double		 ctl_acceptable_seconds(const struct ctl_config *);
+int		 ctl_wants_dirty_rate(enum ctl_kind, const struct ctl_config *,
+		    uint64_t);
 struct json_object *ctl_config_to_json(enum ctl_kind,
 		    const struct ctl_config *);
 

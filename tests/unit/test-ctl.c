@@ -395,6 +395,287 @@ test_adaptive_raises_downtime_when_enough(void **state)
 	assert_int_equal(d.value, 1250);
 }
 
+/*
+ * A guest of ram bytes rewriting a hot set of hot bytes round-robin at
+ * dirty bytes/s, migrated at bw bytes/s, sampled every 0.5 s as QEMU
+ * reports it: pass 1 sends all of the RAM; each later pass sends the
+ * distinct pages dirtied during the one before (at most the hot set), and
+ * QEMU's dirty rate is that set over the pass's length; a set that fits
+ * in the downtime limit is sent at once (completed).  Set-downtime
+ * decisions are applied; the run stops at any other decision, at the
+ * completion or at limit seconds.  *sent: bytes sent until then; *first_action: the first action
+ * other than none.
+ */
+struct sim {
+	double		ram, hot, dirty, bw, measured;
+	double		t, sent;
+	uint64_t	pass;
+	enum ctl_action	first_action;
+	int		set_downtimes;
+	int		completed;
+};
+
+static struct ctl_decision
+sim_run(struct ctl *ctl, struct sim *g, double limit)
+{
+	struct ctl_sample	s;
+	struct ctl_decision	d;
+	double			left = g->ram, pass_t = 0, rate = 0, set;
+
+	memset(&d, 0, sizeof d);
+	g->t = g->sent = 0;
+	g->pass = 1;
+	g->first_action = CTL_NONE;
+	g->set_downtimes = g->completed = 0;
+	while (g->t < limit) {
+		g->t += 0.5;
+		g->sent += left < g->bw * 0.5 ? left : g->bw * 0.5;
+		left -= g->bw * 0.5;
+		if (left <= 0) {
+			/* A sync: the distinct pages dirtied since the last. */
+			set = g->dirty * (g->t - pass_t);
+			if (set > g->hot)
+				set = g->hot;
+			rate = set / (g->t - pass_t);
+			if (set <= g->bw * (double)ctl->downtime_ms / 1000) {
+				g->sent += set;
+				g->completed = 1;
+				break;
+			}
+			left = set;
+			pass_t = g->t;
+			g->pass++;
+		}
+		memset(&s, 0, sizeof s);
+		s.t = g->t;
+		s.pass = g->pass;
+		s.total = (uint64_t)g->ram;
+		s.remaining = (uint64_t)(left > 0 ? left : 0);
+		s.transferred = (uint64_t)g->sent;
+		s.dirty_rate = rate;
+		s.bandwidth = g->bw;
+		ctl_step(ctl, &s, &d);
+		if (d.action != CTL_NONE && g->first_action == CTL_NONE)
+			g->first_action = d.action;
+		if (d.action == CTL_SET_DOWNTIME)
+			g->set_downtimes++;
+		else if (d.action != CTL_NONE)
+			break;
+	}
+	return d;
+}
+
+/*
+ * Issue 25's case: 512 MiB rewritten at 200 MB/s over 16 MiB/s, post-copy
+ * allowed, maxDowntimeMs 900 and the 50 ms start: no downtime can converge,
+ * so post-copy comes right after the bulk pass, with no set-downtime
+ * first: one pass of RAM before the switch (the switch sends at most the
+ * RAM again: 2.1x in all).
+ */
+static void
+test_adaptive_hopeless_goes_straight_to_postcopy(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(1, 1, 1);
+	struct ctl_decision	d;
+	struct sim		g = { .ram = 512 * MiB, .hot = 512 * MiB,
+				      .dirty = 200e6, .bw = 16 * MiB };
+
+	(void)state;
+	cfg.max_downtime_ms = 900;
+	cfg.initial_downtime_ms = 50;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 300);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_int_equal(g.first_action, CTL_POST_COPY);
+	assert_int_equal(ctl.downtime_ms, 50);
+	assert_int_equal(g.pass, 2);
+	assert_non_null(strstr(d.reason, "switching to post-copy now"));
+	/* Within 1.25x of one pass (32 s), the RAM sent once. */
+	assert_true(g.t <= 1.25 * 32);
+	assert_true(g.sent <= 1.02 * g.ram);
+
+	/* Auto-converge only: the throttle at once, no set-downtime first. */
+	cfg = config(0, 1, 0);
+	cfg.max_downtime_ms = 900;
+	cfg.initial_downtime_ms = 50;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 300);
+	assert_int_equal(d.action, CTL_AUTO_CONVERGE);
+	assert_int_equal(g.first_action, CTL_AUTO_CONVERGE);
+	assert_int_equal(g.pass, 2);
+
+	/* Disruption only: the pause at once. */
+	cfg = config(0, 0, 1);
+	cfg.max_downtime_ms = 900;
+	cfg.initial_downtime_ms = 50;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 300);
+	assert_int_equal(d.action, CTL_PAUSE);
+	assert_int_equal(g.first_action, CTL_PAUSE);
+	assert_int_equal(g.pass, 2);
+}
+
+/*
+ * A hot set of 10% of the RAM: the bulk pass's dirty rate looks like a
+ * tenth of the bandwidth, so pre-copy goes on for one pass of the hot set,
+ * which shows it rewritten as fast as it is sent: post-copy then.  At most
+ * 1.2x the RAM before the switch, 1.3x with what post-copy sends.  With a
+ * dirty rate measured at the start the switch comes a pass sooner.
+ */
+static void
+test_adaptive_hot_set_postcopy_bytes(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(1, 0, 1);
+	struct ctl_decision	d;
+	struct sim		g = { .ram = 512 * MiB, .hot = 51.2 * MiB,
+				      .dirty = 200e6, .bw = 16 * MiB };
+
+	(void)state;
+	cfg.max_downtime_ms = 900;
+	cfg.initial_downtime_ms = 50;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 300);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_int_equal(g.first_action, CTL_POST_COPY);
+	assert_int_equal(g.pass, 3);
+	assert_true(g.sent + g.hot <= 1.3 * g.ram);
+
+	/*
+	 * Measured at the start (calc-dirty-rate over a second sees the hot
+	 * set, 51 MiB/s): the bulk pass would leave the whole RAM dirty by
+	 * that figure, so post-copy comes at once.
+	 */
+	cfg.measured_dirty_rate = 51.2 * MiB;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 300);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_int_equal(g.pass, 1);
+	assert_true(g.t <= 1.5);
+	assert_true(g.sent + g.hot <= 1.15 * g.ram);
+}
+
+/*
+ * A dirty rate measured before migrate: a guest that will have rewritten
+ * its memory before the bulk pass ends goes to post-copy in the first
+ * second (the whole migration about one pass long); one that will not, or
+ * that converges, is left to pre-copy; and only where post-copy is allowed.
+ */
+static void
+test_adaptive_measured_rate_early_postcopy(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(1, 1, 1);
+	struct ctl_decision	d;
+	struct sim		g = { .ram = 512 * MiB, .hot = 512 * MiB,
+				      .dirty = 200e6, .bw = 16 * MiB };
+
+	(void)state;
+	cfg.max_downtime_ms = 900;
+	cfg.initial_downtime_ms = 50;
+	cfg.measured_dirty_rate = 200e6;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 300);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_int_equal(g.pass, 1);
+	assert_true(g.t <= 1.5);
+	assert_non_null(strstr(d.reason, "measured before migrating"));
+	assert_non_null(strstr(d.reason, "100% of its memory"));
+
+	/* A converging guest: 5 MB/s over 100 MiB/s. */
+	g.hot = 256 * MiB;
+	g.ram = 256 * MiB;
+	g.dirty = 5e6;
+	g.bw = 100 * MiB;
+	cfg.measured_dirty_rate = 5e6;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 60);
+	assert_true(g.completed);
+	assert_int_equal(g.first_action, CTL_NONE);
+
+	/*
+	 * Faster than sent, but what is left of the bulk pass a second in
+	 * is too short for the guest to dirty half its memory: judged once,
+	 * left to the first pass.
+	 */
+	g.ram = g.hot = 128 * MiB;
+	g.dirty = 120 * MiB;
+	g.bw = 100 * MiB;
+	cfg.measured_dirty_rate = 120 * MiB;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 1.0);
+	assert_int_equal(g.first_action, CTL_NONE);
+	assert_true(ctl.early_judged);
+
+	/* Post-copy not allowed: nothing early (a pause would stop the guest
+	 * for the rest of the bulk pass). */
+	cfg = config(0, 1, 1);
+	cfg.measured_dirty_rate = 200e6;
+	g.ram = g.hot = 512 * MiB;
+	g.dirty = 200e6;
+	g.bw = 16 * MiB;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 20);
+	assert_int_equal(g.first_action, CTL_NONE);
+	assert_int_equal(g.pass, 1);
+}
+
+static void
+test_ctl_wants_dirty_rate(void **state)
+{
+	struct ctl_config cfg = config(1, 0, 0);
+
+	(void)state;
+	cfg.guest_bytes = (uint64_t)(512 * MiB);
+	/* 32 s a pass: worth a second. */
+	assert_true(ctl_wants_dirty_rate(CTL_ADAPTIVE, &cfg,
+	    (uint64_t)(16 * MiB)));
+	/* 5 s a pass, no cap, the kubevirt controller, no post-copy: no. */
+	assert_false(ctl_wants_dirty_rate(CTL_ADAPTIVE, &cfg,
+	    (uint64_t)(100 * MiB)));
+	assert_false(ctl_wants_dirty_rate(CTL_ADAPTIVE, &cfg, 0));
+	assert_false(ctl_wants_dirty_rate(CTL_KUBEVIRT, &cfg,
+	    (uint64_t)(16 * MiB)));
+	cfg.allow_post_copy = 0;
+	assert_false(ctl_wants_dirty_rate(CTL_ADAPTIVE, &cfg,
+	    (uint64_t)(16 * MiB)));
+}
+
+/*
+ * Where pre-copy converges the 50 ms start stays, and where a larger limit
+ * the policy allows is enough, the limit is raised instead of post-copy.
+ */
+static void
+test_adaptive_keeps_low_downtime_when_converging(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(1, 1, 1);
+	struct ctl_decision	d;
+	struct sim		g = { .ram = 256 * MiB, .hot = 256 * MiB,
+				      .dirty = 5 * MiB, .bw = 100 * MiB };
+
+	(void)state;
+	cfg.max_downtime_ms = 900;
+	cfg.initial_downtime_ms = 50;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 60);
+	assert_true(g.completed);
+	assert_int_equal(d.action, CTL_NONE);
+	assert_int_equal(g.first_action, CTL_NONE);
+	assert_int_equal(ctl.downtime_ms, 50);
+
+	/* A 30 MiB hot set rewritten faster than sent: 300 ms is enough. */
+	g.hot = 30 * MiB;
+	g.dirty = 400 * MiB;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	d = sim_run(&ctl, &g, 60);
+	assert_int_equal(g.first_action, CTL_SET_DOWNTIME);
+	assert_int_equal(d.action, CTL_SET_DOWNTIME);
+	assert_true(g.completed);
+	assert_true(ctl.downtime_ms >= 300 && ctl.downtime_ms <= 900);
+}
+
 int
 main(void)
 {
@@ -410,6 +691,11 @@ main(void)
 		cmocka_unit_test(test_adaptive_order_downtime_throttle_pause_abort),
 		cmocka_unit_test(test_adaptive_throttle_level),
 		cmocka_unit_test(test_adaptive_raises_downtime_when_enough),
+		cmocka_unit_test(test_adaptive_hopeless_goes_straight_to_postcopy),
+		cmocka_unit_test(test_adaptive_hot_set_postcopy_bytes),
+		cmocka_unit_test(test_adaptive_keeps_low_downtime_when_converging),
+		cmocka_unit_test(test_adaptive_measured_rate_early_postcopy),
+		cmocka_unit_test(test_ctl_wants_dirty_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
  * fails here, in milliseconds.  tests/traces/README says how to record one.
  */
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -99,6 +100,7 @@ controller_of(json_object *c, enum ctl_kind *kind, struct ctl_config *cfg)
 	cfg->allow_post_copy = json_bool_at(c, "allowPostCopy");
 	cfg->allow_workload_disruption = json_bool_at(c,
 	    "allowWorkloadDisruption");
+	cfg->measured_dirty_rate = json_double_at(c, "measuredDirtyRate");
 }
 
 static void
@@ -124,9 +126,13 @@ decision_list(json_object *decisions, char *out, size_t len)
 		const char	*a = json_str_at(d, "action");
 		char		 one[96];
 
-		/* Which decision, and when (to the tenth of a second). */
+		/*
+		 * Which decision, and when (to the tenth of a second), from
+		 * the time rounded to the millisecond as the samples carry it:
+		 * a decision recorded at 3.25006 s is replayed at 3.250.
+		 */
 		snprintf(one, sizeof one, "%s@%.1f,", a != NULL ? a : "?",
-		    json_double_at(d, "elapsedSeconds"));
+		    round(json_double_at(d, "elapsedSeconds") * 1000) / 1000);
 		strncat(out, one, len - strlen(out) - 1);
 	}
 }
@@ -150,7 +156,12 @@ replay(const char *path)
 	assert_true(n > 2);
 	last = json_obj_at(lines[n - 1], "status");
 	assert_string_equal(json_str_at(last, "role"), "source");
-	c = json_obj_at(json_obj_at(last, "configuration"), "controller");
+	/* "configuration" before the document took KubeVirt's name. */
+	c = json_obj_at(json_obj_at(last, "migrationConfiguration"),
+	    "controller");
+	if (c == NULL)
+		c = json_obj_at(json_obj_at(last, "configuration"),
+		    "controller");
 	assert_non_null(c);
 	controller_of(c, &kind, &ccfg);
 
