@@ -245,11 +245,13 @@ _lib_qemu() {
 
 # memguest_args MIB RATE: sets the array MEMGUEST_ARGS to the machine
 # options of a memory guest.  Source and target of a migration get exactly
-# these (same -machine, -m, -kernel, -append).
+# these (same -machine, -m, -kernel, -append).  MEMGUEST_HOT=H (percent),
+# when set, makes the writer rewrite only the first H% of the pages.
 memguest_args() {
 	local mib=$1 rate=$2
 	MEMGUEST_ARGS=(-machine "$QEMU_MACHINE" -accel tcg -smp 1 -m $((mib + 64))
-		-kernel "$MEMGUEST_ELF" -append "mib=$mib rate=$rate"
+		-kernel "$MEMGUEST_ELF"
+		-append "mib=$mib rate=$rate${MEMGUEST_HOT:+ hot=$MEMGUEST_HOT}"
 		-display none -nodefaults -no-user-config)
 }
 

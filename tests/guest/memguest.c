@@ -8,7 +8,9 @@
  * writes the page again with the next generation number.  Writing RATE
  * MB/s (10^6 bytes) of pages is what makes the guest "dirty" memory at a
  * known rate; a page that does not hold what was last written to it is a
- * migration bug and is reported on COM1.
+ * migration bug and is reported on COM1.  With hot=H (percent) the writer
+ * rewrites only the first H% of the pages, the guest's hot set; the rest
+ * keeps what the fill wrote (the verifier still reads every page).
  *
  * Beside the writer, a verifier reads every word of every page, sweep
  * after sweep, as fast as the time the writer leaves allows, and reports
@@ -20,7 +22,7 @@
  * host time, so guest seconds track wall-clock seconds while the VM runs.
  *
  * Serial lines (parsed by tests and benchmarks; keep them stable):
- *   memguest: ready mib=M rate=R pages=N
+ *   memguest: ready mib=M rate=R pages=N [hot=H hot_pages=K]
  *   memguest: progress pass=P pages_checked=N rate_mbs=R
  *   memguest: verified sweep=S pages=N corrupt=C ms=T
  *   memguest: CORRUPT page=I expected_gen=G found=...
@@ -420,20 +422,24 @@ static uint64_t	verify_start;
  * One turn of the verifier: the next VERIFY_BATCH pages of the current
  * sweep, every word, each against the generation the writer left it at
  * (in pass PASS the writer, now at page WINDEX, has rewritten the pages
- * below WINDEX with generation PASS; RATE 0 never rewrites).  A corrupt
+ * below WINDEX with generation PASS; it never rewrites the pages from
+ * HOT_PAGES up, nor any when RATE is 0).  A corrupt
  * page is reported and repaired as the writer does, so one corruption gives
  * one report.  A completed sweep prints its verified line and ends the
  * turn: the sweeps run back to back, so that line also marks the start of
  * the next sweep.
  */
 static void
-verify_turn(uint32_t pages, uint32_t rate, uint32_t pass, uint32_t windex)
+verify_turn(uint32_t pages, uint32_t hot_pages, uint32_t rate, uint32_t pass,
+    uint32_t windex)
 {
 	uint32_t	n, gen;
 	uint64_t	now;
 
 	for (n = 0; n < VERIFY_BATCH; n++) {
-		gen = rate == 0 ? 0 : verify_index < windex ? pass : pass - 1;
+		/* Pages above the hot set keep the fill's generation 0. */
+		gen = rate == 0 || verify_index >= hot_pages ? 0 :
+		    verify_index < windex ? pass : pass - 1;
 		if (page_verify(verify_index, gen) != 0) {
 			tcg_tlb_flush();
 			page_fill(verify_index, gen);
@@ -464,7 +470,8 @@ void
 memguest_main(uint32_t magic, const uint32_t *mbi)
 {
 	const char	*cmdline = "";
-	uint32_t	 mib = 32, rate = 0, mem_top, pages, index, pass, gen;
+	uint32_t	 mib = 32, rate = 0, hot = 100, hot_pages;
+	uint32_t	 mem_top, pages, index, pass, gen;
 	uint32_t	 batch;
 	uint64_t	 pps, now, epoch, elapsed, epoch_pages;
 	uint64_t	 pace_start, pace_done, behind;
@@ -479,6 +486,7 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 		cmdline = (const char *)(uintptr_t)mbi[4];
 	if (cmdline_get(cmdline, "mib", &mib) < 0 ||
 	    cmdline_get(cmdline, "rate", &rate) < 0 ||
+	    cmdline_get(cmdline, "hot", &hot) < 0 ||
 	    cmdline_get(cmdline, "seed", &seed) < 0) {
 		puts_("memguest: error bad command line: ");
 		puts_(cmdline);
@@ -508,9 +516,18 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 	}
 	if (rate > MAX_RATE)
 		rate = MAX_RATE;
+	if (hot == 0 || hot > 100) {
+		puts_("memguest: error ");
+		putkv("hot", hot);
+		puts_(": expected a percentage of the pages from 1 to 100\n");
+		halt_forever();
+	}
 
 	tsc_hz = calibrate_tsc();
 	pages = mib * (0x100000u / PAGE_SIZE);
+	hot_pages = (uint32_t)((uint64_t)pages * hot / 100);
+	if (hot_pages == 0)
+		hot_pages = 1;
 	for (index = 0; index < pages; index++)
 		page_fill(index, 0);
 
@@ -520,6 +537,12 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 	putkv("rate", rate);
 	putch(' ');
 	putkv("pages", pages);
+	if (hot != 100) {
+		puts_(" ");
+		putkv("hot", hot);
+		puts_(" ");
+		putkv("hot_pages", hot_pages);
+	}
 	puts_("\n");
 
 	/* Pages per second: written when rate > 0, only verified at 0. */
@@ -586,7 +609,7 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 			checked++;
 			epoch_pages++;
 			pace_done++;
-			if (++index == pages) {
+			if (++index == hot_pages) {
 				index = 0;
 				pass++;
 			}
@@ -597,6 +620,6 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 		 * behind (a starved vCPU, or an unreachable rate): about a
 		 * sixth of its time, so that a sweep still ends within seconds.
 		 */
-		verify_turn(pages, rate, pass, index);
+		verify_turn(pages, hot_pages, rate, pass, index);
 	}
 }
