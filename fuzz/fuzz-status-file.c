@@ -29,7 +29,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(cause);
 		return 0;
 	}
-	patch = status_to_kubevirt(doc);
+	patch = status_to_kubevirt(doc, NULL, "2026-01-01T00:00:00Z");
+	(void)json_object_to_json_string(patch);
+	json_object_put(patch);
+	patch = status_to_kubevirt(doc, json_obj_at(doc, "conditions"),
+	    "2026-01-01T00:00:00Z");
+	(void)json_object_to_json_string(patch);
+	json_object_put(patch);
+	if ((patch = status_to_kubevirt_migration(doc, &cause)) == NULL)
+		free(cause);
+	cause = NULL;
 	(void)json_object_to_json_string(patch);
 	json_object_put(patch);
 	status_init(&st, "source", NULL, 0);

@@ -3,7 +3,8 @@
  * first the buffer parser alone (yaml_read(), yaml-read.c), every
  * document serialised; then the same bytes as a policy file (policy.yaml:
  * MigrationPolicy, KubeVirt, Namespace and List objects, policy-kube.c),
- * a --vmi manifest and a --namespace-labels-file (kube-vmi.c).  A set
+ * a --vmi manifest and a --namespace-labels-file (kube-vmi.c), and a
+ * --vmim manifest (kube-vmim.c), checked against that --vmi.  A set
  * that loads is used as a real run would: a policy chosen for a VM of
  * namespace "hpc".  Every error must name the file.
  */
@@ -33,6 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct policy_set	*set;
 	struct policy_choice	 choice;
 	struct vm_ident		 vm;
+	struct kube_vmim	 vmim;
 	struct json_object	*o;
 	const char		*path;
 	char			*cause = NULL;
@@ -60,6 +62,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cause = NULL;
 	if (vm.namespace == NULL)
 		vm.namespace = xstrdup("hpc");
+
+	path = fuzz_file_write("vmim.yaml", data, size);
+	if (kube_vmim_load(path, &vmim, &cause) != 0)
+		named(cause, path);
+	else {
+		if (kube_vmim_check_vmi(&vmim, &vm, &cause) != 0)
+			named(cause, path);
+		kube_vmim_free(&vmim);
+	}
+	cause = NULL;
 
 	path = fuzz_file_write("policy.yaml", data, size);
 	if ((set = policy_load(path, &cause)) == NULL)

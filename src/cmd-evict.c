@@ -11,6 +11,7 @@ static int
 cmd_evict_exec(struct args *args)
 {
 	struct evict_options	 o;
+	const char		*s;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -28,6 +29,10 @@ cmd_evict_exec(struct args *args)
 	o.max_parallel = (int)args_number(args, "max-parallel", 0);
 	if (vm_ident_from_args(&o.vm, args, &cause) != 0)
 		goto bad;
+	if ((s = args_get(args, "vmim")) != NULL &&
+	    (kube_vmim_load(s, &o.vmim, &cause) != 0 ||
+	    kube_vmim_check_vmi(&o.vmim, &o.vm, &cause) != 0))
+		goto bad;
 	if (strncmp(o.uri, "unix:", 5) != 0 && strncmp(o.uri, "tcp:", 4) != 0 &&
 	    strncmp(o.uri, "tls:", 4) != 0) {
 		xasprintf(&cause, "--to: expected unix:PATH, tcp:HOST:PORT or "
@@ -40,12 +45,14 @@ cmd_evict_exec(struct args *args)
 		o.max_parallel = SLOT_DEFAULT_MAX;
 	rc = evict_run(&o);
 	vm_ident_free(&o.vm);
+	kube_vmim_free(&o.vmim);
 	return rc;
 
 bad:
 	rc = cmd_usage_error(&cmd_evict_entry, "%s", cause);
 	free(cause);
 	vm_ident_free(&o.vm);
+	kube_vmim_free(&o.vmim);
 	return rc;
 }
 
@@ -62,6 +69,7 @@ static const struct args_option evict_options[] = {
 	    "if it exists): the policy that chose the strategy gives the\n"
 	    "migration its settings", NULL },
 	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, kube_vmim_options },
 	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
 	    "the status document; its \"eviction\" object says which\n"
 	    "strategy ran and why", NULL },

@@ -70,26 +70,55 @@ configuration_json(json_object *c)
 	    json_object_get_int64(v) > 0)
 		json_object_object_add(o, "bandwidthPerMigration",
 		    quantity_json(json_object_get_int64(v)));
-	/* 0 is QEMU's own default, which KubeVirt cannot say. */
+	/*
+	 * Unset (0), virt-handler reports DefaultMigrationMaxDowntimeMs; it
+	 * bounds the downtime only under downtimeTuning or stallDetector.
+	 */
 	if (json_object_object_get_ex(c, "maxDowntimeMs", &v) &&
 	    json_object_is_type(v, json_type_int) &&
 	    json_object_get_int64(v) > 0)
 		json_object_object_add(o, "maxDowntimeMs", json_object_get(v));
+	else
+		json_object_object_add(o, "maxDowntimeMs",
+		    json_object_new_int64(KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS));
+	copy_key(o, c, "experimental", json_type_object);
 	return o;
 }
 
-/* A condition of the document as a VMI's: one reason, one message. */
+/* The conditions qmigrate reports on a VMI (and so owns in a merge). */
+static const char *const owned_conditions[] = { "LiveMigratable",
+    "StorageLiveMigratable", "EvictionRequested", NULL };
+
+static int
+owned_condition(const char *type)
+{
+	const char *const *p;
+
+	for (p = owned_conditions; type != NULL && *p != NULL; p++)
+		if (strcmp(type, *p) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A condition of the document as a VMI's: one reason, one message
+ * (EvictionRequested's as virt-controller words it); the times null.
+ */
 static json_object *
 condition_json(json_object *c)
 {
 	json_object	*o = json_object_new_object();
-	const char	*s;
+	const char	*s, *type = json_str_at(c, "type");
 
 	copy_key(o, c, "type", json_type_string);
 	copy_key(o, c, "status", json_type_string);
 	if ((s = json_str_at(c, "reason")) != NULL && *s != '\0')
 		json_object_object_add(o, "reason", json_object_new_string(s));
-	if ((s = json_str_at(c, "message")) != NULL && *s != '\0')
+	if (type != NULL && strcmp(type, "EvictionRequested") == 0)
+		s = "VMI is marked for eviction";
+	else
+		s = json_str_at(c, "message");
+	if (s != NULL && *s != '\0')
 		json_object_object_add(o, "message",
 		    json_object_new_string(s));
 	json_object_object_add(o, "lastProbeTime", NULL);
@@ -98,11 +127,94 @@ condition_json(json_object *c)
 }
 
 /*
- * The merge patch of a VMI's status for the status document doc
- * (borrowed).  Returns a new reference.
+ * Whether the document is a live migration that ended well after an
+ * eviction: the VMI has left the node, so virt-handler clears
+ * evacuationNodeName and virt-controller drops EvictionRequested.
  */
-json_object *
-status_to_kubevirt(json_object *doc)
+static int
+evicted(json_object *doc)
+{
+	const char *phase = json_str_at(doc, "phase");
+	const char *role = json_str_at(doc, "role");
+
+	return json_obj_at(doc, "eviction") != NULL && phase != NULL &&
+	    strcmp(phase, "Succeeded") == 0 && role != NULL &&
+	    strcmp(role, "source") == 0;
+}
+
+/* The condition of type in a (an array), or NULL. */
+static json_object *
+condition_find(json_object *a, const char *type)
+{
+	json_object	*c;
+	const char	*t;
+	size_t		 i;
+
+	for (i = 0; a != NULL && i < json_object_array_length(a); i++) {
+		c = json_object_array_get_idx(a, i);
+		if ((t = json_str_at(c, "type")) != NULL &&
+		    strcmp(t, type) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * Merges ours (qmigrate's conditions, condition_json()'s shape) into the
+ * VMI's current list vmi: the VMI's conditions qmigrate does not report
+ * stay as they are, with their times; one qmigrate reports keeps its
+ * lastTransitionTime (and lastProbeTime) while its status is the same,
+ * else both become now; a new one is stamped now.  drop (or NULL) names
+ * a type left out of both (EvictionRequested once the VM has left).
+ * Returns a new array.
+ */
+static json_object *
+conditions_merge(json_object *vmi, json_object *ours, const char *drop,
+    const char *now)
+{
+	json_object	*out = json_object_new_array(), *c, *old, *n;
+	const char	*type, *st, *ost;
+	size_t		 i;
+
+	for (i = 0; vmi != NULL && i < json_object_array_length(vmi); i++) {
+		c = json_object_array_get_idx(vmi, i);
+		type = json_str_at(c, "type");
+		if (drop != NULL && type != NULL && strcmp(type, drop) == 0)
+			continue;
+		if (owned_condition(type) && condition_find(ours, type) != NULL)
+			continue;
+		json_object_array_add(out, json_object_get(c));
+	}
+	for (i = 0; i < json_object_array_length(ours); i++) {
+		c = json_object_array_get_idx(ours, i);
+		type = json_str_at(c, "type");
+		if (drop != NULL && type != NULL && strcmp(type, drop) == 0)
+			continue;
+		n = NULL;
+		if (json_object_deep_copy(c, &n, NULL) != 0)
+			fatalx("json_object_deep_copy failed");
+		old = type != NULL ? condition_find(vmi, type) : NULL;
+		st = json_str_at(c, "status");
+		ost = old != NULL ? json_str_at(old, "status") : NULL;
+		if (old != NULL && st != NULL && ost != NULL &&
+		    strcmp(st, ost) == 0) {
+			copy_key(n, old, "lastProbeTime", json_type_string);
+			copy_key(n, old, "lastTransitionTime",
+			    json_type_string);
+		} else {
+			json_object_object_add(n, "lastProbeTime",
+			    json_object_new_string(now));
+			json_object_object_add(n, "lastTransitionTime",
+			    json_object_new_string(now));
+		}
+		json_object_array_add(out, n);
+	}
+	return out;
+}
+
+/* The migrationState of the VMI (and of the VMIM) from the document. */
+static json_object *
+migration_state_json(json_object *doc)
 {
 	static const char *strings[] = { "startTimestamp", "endTimestamp",
 	    "targetNodeAddress", "targetNode", "targetPod", "sourceNode",
@@ -110,7 +222,7 @@ status_to_kubevirt(json_object *doc)
 	    "mode", "migrationPolicyName" };
 	static const char *bools[] = { "completed", "failed",
 	    "abortRequested" };
-	json_object	*patch, *status, *ms, *v, *conds;
+	json_object	*ms, *v;
 	size_t		 i;
 
 	ms = json_object_new_object();
@@ -122,22 +234,155 @@ status_to_kubevirt(json_object *doc)
 	    json_object_is_type(v, json_type_object))
 		json_object_object_add(ms, "migrationConfiguration",
 		    configuration_json(v));
+	return ms;
+}
+
+/*
+ * The merge patch of a VMI's status for the status document doc
+ * (borrowed).  vmi_conditions (borrowed, may be NULL) is the VMI's
+ * current status.conditions: qmigrate's conditions are merged into it,
+ * stamped with now (RFC 3339) when they change; without it the patch's
+ * list is qmigrate's alone, its times null.  After a successful
+ * eviction, evacuationNodeName is cleared (null) and EvictionRequested
+ * dropped.  Returns a new reference.
+ */
+json_object *
+status_to_kubevirt(json_object *doc, json_object *vmi_conditions,
+    const char *now)
+{
+	json_object	*patch, *status, *v = NULL, *ours, *c;
+	const char	*type, *drop = NULL;
+	size_t		 i;
+	int		 left = evicted(doc);
+
 	status = json_object_new_object();
-	json_object_object_add(status, "migrationState", ms);
-	if (json_object_object_get_ex(doc, "conditions", &v) &&
-	    json_object_is_type(v, json_type_array)) {
-		conds = json_object_new_array();
-		for (i = 0; i < json_object_array_length(v); i++)
-			if (json_object_is_type(json_object_array_get_idx(v, i),
-			    json_type_object))
-				json_object_array_add(conds, condition_json(
-				    json_object_array_get_idx(v, i)));
-		json_object_object_add(status, "conditions", conds);
+	json_object_object_add(status, "migrationState",
+	    migration_state_json(doc));
+	if (left)
+		drop = "EvictionRequested";
+	if ((json_object_object_get_ex(doc, "conditions", &v) &&
+	    json_object_is_type(v, json_type_array)) ||
+	    vmi_conditions != NULL) {
+		ours = json_object_new_array();
+		for (i = 0; v != NULL && json_object_is_type(v,
+		    json_type_array) && i < json_object_array_length(v); i++) {
+			c = json_object_array_get_idx(v, i);
+			if (!json_object_is_type(c, json_type_object))
+				continue;
+			type = json_str_at(c, "type");
+			if (drop != NULL && type != NULL &&
+			    strcmp(type, drop) == 0)
+				continue;
+			json_object_array_add(ours, condition_json(c));
+		}
+		if (vmi_conditions != NULL) {
+			json_object_object_add(status, "conditions",
+			    conditions_merge(vmi_conditions, ours, drop, now));
+			json_object_put(ours);
+		} else
+			json_object_object_add(status, "conditions", ours);
 	}
-	copy_key(status, doc, "evacuationNodeName", json_type_string);
+	if (left) {
+		if (json_obj_at(doc, "evacuationNodeName") != NULL ||
+		    vmi_conditions != NULL)
+			json_object_object_add(status, "evacuationNodeName",
+			    NULL);
+	} else
+		copy_key(status, doc, "evacuationNodeName", json_type_string);
 	patch = json_object_new_object();
 	json_object_object_add(patch, "status", status);
 	return patch;
+}
+
+/*
+ * KubeVirt's VMIM phase for a phase of the document: the same names
+ * (qmigrate never schedules a pod: Scheduling and Scheduled do not
+ * occur).  NULL for HandedOver, which is no migration.
+ */
+static const char *
+vmim_phase(const char *phase)
+{
+	static const char *same[] = { "Pending", "PreparingTarget",
+	    "TargetReady", "Running", "Succeeded", "Failed" };
+	size_t i;
+
+	for (i = 0; phase != NULL && i < NITEMS(same); i++)
+		if (strcmp(phase, same[i]) == 0)
+			return same[i];
+	return NULL;
+}
+
+/*
+ * The merge patch of a VirtualMachineInstanceMigration's status for the
+ * status document doc (borrowed): phase, phaseTransitionTimestamps,
+ * migrationState and, once an abort was asked for, the
+ * migrationAbortRequested condition.  Returns a new reference, or NULL
+ * with *cause for a document that is no migration (an eviction that did
+ * not migrate).
+ */
+json_object *
+status_to_kubevirt_migration(json_object *doc, char **cause)
+{
+	json_object	*patch, *status, *times, *v, *t, *conds, *c;
+	const char	*role = json_str_at(doc, "role");
+	const char	*phase = vmim_phase(json_str_at(doc, "phase"));
+	const char	*p, *ts;
+	size_t		 i;
+
+	if (role == NULL || (strcmp(role, "source") != 0 &&
+	    strcmp(role, "target") != 0) || phase == NULL) {
+		xasprintf(cause, "the document is no migration (role %s, "
+		    "phase %s): an eviction that did not migrate has no "
+		    "VirtualMachineInstanceMigration", role != NULL ? role :
+		    "missing", json_str_at(doc, "phase") != NULL ?
+		    json_str_at(doc, "phase") : "missing");
+		return NULL;
+	}
+	status = json_object_new_object();
+	json_object_object_add(status, "phase", json_object_new_string(phase));
+	times = json_object_new_array();
+	v = json_obj_at(doc, "phaseTransitionTimestamps");
+	for (i = 0; v != NULL && json_object_is_type(v, json_type_array) &&
+	    i < json_object_array_length(v); i++) {
+		c = json_object_array_get_idx(v, i);
+		if ((p = vmim_phase(json_str_at(c, "phase"))) == NULL ||
+		    (ts = json_str_at(c, "phaseTransitionTimestamp")) == NULL)
+			continue;
+		t = json_object_new_object();
+		json_object_object_add(t, "phase", json_object_new_string(p));
+		json_object_object_add(t, "phaseTransitionTimestamp",
+		    json_object_new_string(ts));
+		json_object_array_add(times, t);
+	}
+	json_object_object_add(status, "phaseTransitionTimestamps", times);
+	json_object_object_add(status, "migrationState",
+	    migration_state_json(doc));
+	if (json_bool_at(doc, "abortRequested")) {
+		conds = json_object_new_array();
+		c = json_object_new_object();
+		json_object_object_add(c, "type",
+		    json_object_new_string("migrationAbortRequested"));
+		json_object_object_add(c, "status",
+		    json_object_new_string("True"));
+		json_object_object_add(c, "lastProbeTime", NULL);
+		json_object_object_add(c, "lastTransitionTime", NULL);
+		json_object_array_add(conds, c);
+		json_object_object_add(status, "conditions", conds);
+	}
+	patch = json_object_new_object();
+	json_object_object_add(patch, "status", status);
+	return patch;
+}
+
+/* Now as Kubernetes writes a metav1.Time: seconds, UTC.  Malloc'd. */
+static char *
+kube_now(void)
+{
+	char *ts = format_rfc3339(now_realtime()), *dot;
+
+	if ((dot = strchr(ts, '.')) != NULL)
+		strcpy(dot, "Z");
+	return ts;
 }
 
 static int
@@ -145,51 +390,94 @@ cmd_status_exec(struct args *args)
 {
 	const char	*file = args_get(args, "status-file");
 	const char	*format = args_get(args, "format");
-	json_object	*doc, *out;
-	char		*cause = NULL;
+	const char	*vmi = args_get(args, "vmi");
+	json_object	*doc, *out = NULL, *conds = NULL;
+	char		*cause = NULL, *now;
+	int		 rc = QM_EXIT_OK;
 
 	if (format == NULL)
 		format = "json";
-	if (strcmp(format, "json") != 0 && strcmp(format, "kubevirt") != 0)
+	if (strcmp(format, "json") != 0 && strcmp(format, "kubevirt") != 0 &&
+	    strcmp(format, "kubevirt-migration") != 0)
 		return cmd_usage_error(&cmd_status_entry, "--format: expected "
-		    "json or kubevirt, got \"%s\"", format);
-	if ((doc = status_read_file(file, &cause)) == NULL) {
+		    "json, kubevirt or kubevirt-migration, got \"%s\"", format);
+	if (vmi != NULL && strcmp(format, "kubevirt") != 0)
+		return cmd_usage_error(&cmd_status_entry, "--vmi: only with "
+		    "--format kubevirt (the VMI's conditions to merge into)");
+	if (vmi != NULL && kube_vmi_conditions(vmi, &conds, &cause) != 0) {
 		fprintf(stderr, "qmigrate status: %s\n", cause);
 		free(cause);
 		return QM_EXIT_USAGE;
 	}
-	out = strcmp(format, "kubevirt") == 0 ? status_to_kubevirt(doc) :
-	    json_object_get(doc);
-	printf("%s\n", json_object_to_json_string_ext(out,
-	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	if ((doc = status_read_file(file, &cause)) == NULL) {
+		fprintf(stderr, "qmigrate status: %s\n", cause);
+		free(cause);
+		json_object_put(conds);
+		return QM_EXIT_USAGE;
+	}
+	if (strcmp(format, "kubevirt") == 0) {
+		now = kube_now();
+		out = status_to_kubevirt(doc, conds, now);
+		free(now);
+	} else if (strcmp(format, "kubevirt-migration") == 0) {
+		if ((out = status_to_kubevirt_migration(doc, &cause)) == NULL) {
+			fprintf(stderr, "qmigrate status: status file %s: %s\n",
+			    file, cause);
+			free(cause);
+			rc = QM_EXIT_USAGE;
+		}
+	} else
+		out = json_object_get(doc);
+	if (out != NULL)
+		printf("%s\n", json_object_to_json_string_ext(out,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(out);
+	json_object_put(conds);
 	json_object_put(doc);
-	return QM_EXIT_OK;
+	return rc;
 }
 
 static const struct args_option status_options[] = {
 	{ "status-file", ARGS_STRING, "F", ARGS_REQUIRED, 0, 0,
 	    "the status document of migrate, incoming or evict", NULL },
 	{ "format", ARGS_STRING, "FORMAT", 0, 0, 0,
-	    "json (the document, the default) or kubevirt (a merge patch\n"
+	    "json (the document, the default), kubevirt (a merge patch\n"
 	    "of the VMI's status: migrationState, conditions,\n"
-	    "evacuationNodeName)", NULL },
+	    "evacuationNodeName) or kubevirt-migration (a merge patch of\n"
+	    "the VirtualMachineInstanceMigration's status: phase,\n"
+	    "phaseTransitionTimestamps, migrationState)", NULL },
+	{ "vmi", ARGS_STRING, "FILE", 0, 0, 0,
+	    "with --format kubevirt: the VMI as it is now (kubectl get\n"
+	    "vmi NAME -o yaml): qmigrate's conditions are merged into its\n"
+	    "list, the others kept with their times", NULL },
 	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
 };
 
 const struct cmd_entry cmd_status_entry = {
 	"status",
 	{ status_options, 0, 0, NULL, NULL },
-	"Prints a migration's status document, or with --format kubevirt the\n"
-	"part of a VirtualMachineInstance's status KubeVirt keeps for it, as a\n"
-	"JSON merge patch:\n"
+	"Prints a migration's status document; with --format kubevirt the\n"
+	"part of a VirtualMachineInstance's status KubeVirt keeps for it, as\n"
+	"a JSON merge patch:\n"
 	"  kubectl patch vmi NAME --subresource=status --type=merge \\\n"
-	"      -p \"$(qmigrate status --status-file F --format kubevirt)\"\n"
-	"In a merge patch a list replaces the VMI's whole list: a node agent\n"
-	"that keeps conditions of its own (Ready) merges conditions by type\n"
-	"before it patches.\n",
-	"Exit status: 0 printed, 1 usage or an unreadable status file.\n",
+	"      -p \"$(qmigrate status --status-file F --format kubevirt \\\n"
+	"      --vmi <(kubectl get vmi NAME -o json))\"\n"
+	"In a merge patch a list replaces the VMI's whole list: with --vmi,\n"
+	"qmigrate's conditions (LiveMigratable, StorageLiveMigratable,\n"
+	"EvictionRequested) are merged into the VMI's, the others kept with\n"
+	"their times, lastTransitionTime set when a condition changes.\n"
+	"Without --vmi the list is qmigrate's alone, with null times (a node\n"
+	"agent that keeps conditions of its own merges them by type).  After\n"
+	"a successful eviction the patch clears evacuationNodeName and drops\n"
+	"EvictionRequested, as virt-handler and virt-controller do.\n"
+	"With --format kubevirt-migration, the status of the migration's\n"
+	"VirtualMachineInstanceMigration (--vmim names it in the document):\n"
+	"  kubectl patch vmim NAME --subresource=status --type=merge \\\n"
+	"      -p \"$(qmigrate status --status-file F \\\n"
+	"      --format kubevirt-migration)\"\n",
+	"Exit status: 0 printed, 1 usage, an unreadable status file or VMI,\n"
+	"or kubevirt-migration of an eviction that did not migrate.\n",
 	cmd_status_exec,
 	NULL,
 };

@@ -224,6 +224,7 @@ evict_migrate(struct evict *e, const char *why)
 	mo.uri = e->o->uri;
 	mo.policies = e->policies;
 	mo.vm = e->o->vm;	/* borrowed: mig_options_free() not called */
+	mo.vmim = e->o->vmim;
 	mo.status_file = e->o->status_file;
 	mo.events = e->o->events;
 	mo.timeout = e->o->timeout;
@@ -344,6 +345,7 @@ evict_run(const struct evict_options *o)
 	e.st.source_node = xstrdup(e.node);
 	e.st.evacuation_node = xstrdup(e.node);
 	e.st.eviction = json_object_get(e.record);
+	kube_vmim_identify(&o->vmim, &e.st);
 	switch (e.strategy) {
 	case EVICT_EXTERNAL:
 		rc = evict_external(&e);

@@ -32,15 +32,19 @@ static const char *const vmi_spec_known[] = { "priorityClassName", "domain",
 static const char *const top_known[] = { "apiVersion", "kind", "metadata",
     "spec", "status", NULL };
 
-static const char *const meta_known[] = { "name", "generateName",
+/* ObjectMeta's fields, by name. */
+const char *const kube_meta_known[] = { "name", "generateName",
     "namespace", "selfLink", "uid", "resourceVersion", "generation",
     "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
     "labels", "annotations", "ownerReferences", "finalizers",
     "managedFields", NULL };
 
-/* Reads the one document of path; *yaml says whether it was YAML. */
-static struct json_object *
-one_document(const char *what, const char *path, int *yaml, char **cause)
+/*
+ * Reads the one document of path (empty documents aside); *yaml says
+ * whether it was YAML.  Returns a new reference, or NULL with *cause.
+ */
+struct json_object *
+kube_one_document(const char *what, const char *path, int *yaml, char **cause)
 {
 	struct yaml_docs	 docs;
 	struct json_object	*o = NULL;
@@ -101,7 +105,7 @@ vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
 	int			 rc = -1;
 
 	if (policy_check_object(c, base, m) != 0 ||
-	    policy_check_known(c, base, m, meta_known) != 0)
+	    policy_check_known(c, base, m, kube_meta_known) != 0)
 		return -1;
 	if (names && json_object_object_get_ex(m, "name", &v)) {
 		f = policy_field(base, "name");
@@ -227,7 +231,7 @@ kube_vmi_load(const char *path, struct vm_ident *vm, char **cause)
 		    path);
 		return -1;
 	}
-	if ((o = one_document("vmi", path, &yaml, cause)) == NULL)
+	if ((o = kube_one_document("vmi", path, &yaml, cause)) == NULL)
 		return -1;
 	c.yaml = yaml;
 	if (!yaml)
@@ -289,7 +293,8 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	if ((o = one_document("namespace labels", path, &yaml, cause)) == NULL)
+	if ((o = kube_one_document("namespace labels", path, &yaml,
+	    cause)) == NULL)
 		return -1;
 	c.yaml = yaml;
 	if (!yaml)
@@ -318,11 +323,79 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 		goto out;
 	}
 	if (policy_check_object(&c, "metadata", m) != 0 ||
-	    policy_check_known(&c, "metadata", m, meta_known) != 0)
+	    policy_check_known(&c, "metadata", m, kube_meta_known) != 0)
 		goto out;
 	rc = json_object_object_get_ex(m, "labels", &v) ?
 	    policy_get_labels(&c, "metadata.labels", v, out, n) : 0;
 out:
 	json_object_put(o);
 	return rc;
+}
+
+/*
+ * The status.conditions of a VirtualMachineInstance manifest (kubectl get
+ * vmi NAME -o yaml), for `qmigrate status --vmi`: the manifest is checked
+ * as --vmi's, and each condition must be an object with a string type.
+ * *out gets a new reference to the list (an empty one when the VMI has
+ * none).  Returns 0, or -1 with *cause naming the file and the field.
+ */
+int
+kube_vmi_conditions(const char *path, struct json_object **out,
+    char **cause)
+{
+	struct policy_ctx	 c = { "vmi", path, 1, NULL, 0, cause };
+	struct vm_ident		 vm;
+	struct json_object	*o, *status, *conds = NULL, *v;
+	const char		*kind;
+	char			*f;
+	size_t			 i;
+	int			 yaml;
+
+	*out = NULL;
+	memset(&vm, 0, sizeof vm);
+	if (kube_vmi_load(path, &vm, cause) != 0)
+		return -1;
+	vm_ident_free(&vm);
+	if ((o = kube_one_document("vmi", path, &yaml, cause)) == NULL)
+		return -1;
+	c.yaml = yaml;
+	if (!yaml)
+		c.doc = 0;
+	kind = json_str_at(o, "kind");
+	if (kind == NULL || strcmp(kind, "VirtualMachineInstance") != 0) {
+		policy_err(&c, "kind", "expected \"VirtualMachineInstance\": "
+		    "only a VMI has the conditions to merge into, got \"%s\"",
+		    kind != NULL ? kind : "");
+		goto fail;
+	}
+	if (json_object_object_get_ex(o, "status", &status) &&
+	    (policy_check_object(&c, "status", status) != 0 ||
+	    (json_object_object_get_ex(status, "conditions", &conds) &&
+	    !json_object_is_type(conds, json_type_array)))) {
+		if (conds != NULL)
+			policy_err_got(&c, "status.conditions", "a list",
+			    conds);
+		goto fail;
+	}
+	for (i = 0; conds != NULL && i < json_object_array_length(conds);
+	    i++) {
+		v = json_object_array_get_idx(conds, i);
+		xasprintf(&f, "status.conditions[%zu]", i);
+		if (policy_check_object(&c, f, v) != 0 ||
+		    json_str_at(v, "type") == NULL) {
+			if (json_object_is_type(v, json_type_object))
+				policy_err(&c, f, "expected a condition with a "
+				    "string type");
+			free(f);
+			goto fail;
+		}
+		free(f);
+	}
+	*out = conds != NULL ? json_object_get(conds) :
+	    json_object_new_array();
+	json_object_put(o);
+	return 0;
+fail:
+	json_object_put(o);
+	return -1;
 }

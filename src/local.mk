@@ -17,8 +17,8 @@ src_proxy_cmds = src/cmd-proxy.c
 # The policy layer, bottom to top: each file uses only those before it.
 src_policy = src/yaml-read.c src/quantity.c src/labels.c src/policy-read.c \
 	src/policy-parse.h src/policy-parse.c src/policy-settings.c \
-	src/policy-kube.c src/kube-vmi.c src/policy-load.c src/policy-select.c \
-	src/vm-ident.c src/cmd-policy.c
+	src/policy-kube.c src/kube-vmi.c src/kube-vmim.c src/policy-load.c \
+	src/policy-select.c src/vm-ident.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
 	src/exporter.h src/exporter.c src/exporter-decode.c \
 	src/exporter-collect.c src/exporter-render.c src/exporter-http.c \

@@ -63,6 +63,7 @@ mig_identity(const struct mig_options *o, struct status *st)
 		free(st->evacuation_node);
 		st->evacuation_node = xstrdup(o->evacuation_node);
 	}
+	kube_vmim_identify(&o->vmim, st);
 }
 
 /*

@@ -15,6 +15,7 @@ const struct args_option mig_common_options[] = {
 	    "qmigrate's JSON policies, KubeVirt's MigrationPolicy, KubeVirt\n"
 	    "and Namespace objects (policies/README.md)", NULL },
 	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
+	{ NULL, 0, NULL, 0, 0, 0, NULL, kube_vmim_options },
 	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
 	    "the status document, rewritten atomically", NULL },
 	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
@@ -69,6 +70,10 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 	o->pod = args_get(args, "pod");
 	if (vm_ident_from_args(&o->vm, args, cause) != 0)
 		goto bad;
+	if ((s = args_get(args, "vmim")) != NULL &&
+	    (kube_vmim_load(s, &o->vmim, cause) != 0 ||
+	    kube_vmim_check_vmi(&o->vmim, &o->vm, cause) != 0))
+		goto bad;
 	if ((s = args_get(args, "convergence")) != NULL) {
 		o->convergence_set = 1;
 		if (strcmp(s, "adaptive") == 0)
@@ -104,4 +109,5 @@ void
 mig_options_free(struct mig_options *o)
 {
 	vm_ident_free(&o->vm);
+	kube_vmim_free(&o->vmim);
 }

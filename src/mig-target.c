@@ -224,6 +224,11 @@ on_control(json_object *msg, const char *error, void *arg)
 		free(cause);
 		memset(&m, 0, sizeof m);
 	}
+	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0' &&
+	    mt->w.st.uid_from_vmim && strcmp(m.offer.uid, mt->w.st.uid) != 0)
+		snprintf(m.offer_error, sizeof m.offer_error, "the source's "
+		    "migration uid %.40s is not this target's --vmim uid %s",
+		    m.offer.uid, mt->w.st.uid);
 	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0') {
 		target_offer_identity(mt, &m.offer);
 		mt->offer_plan = m.offer.plan;

@@ -594,6 +594,18 @@ void	 control_answer_identify(struct json_object *, const char *node,
 void	 control_answer_identity(struct json_object *, char *node,
 	    char *pod);
 
+/*
+ * --vmim FILE: the VirtualMachineInstanceMigration a migration carries
+ * out (kube-vmim.c).
+ */
+struct kube_vmim {
+	char	*file;		/* NULL: no --vmim */
+	char	*name;		/* metadata.name */
+	char	*namespace;	/* metadata.namespace, or NULL */
+	char	*uid;		/* metadata.uid: the migrationUid */
+	char	*vmi_name;	/* spec.vmiName */
+};
+
 /* mig-options.c: the options migrate and incoming share. */
 struct mig_options {
 	const char	*qmp_path;
@@ -602,6 +614,7 @@ struct mig_options {
 	const struct policy_set *policies; /* loaded by the caller (evict):
 					   used instead of policy_path */
 	struct vm_ident	 vm;		/* what selects the policy */
+	struct kube_vmim vmim;		/* --vmim, or none (file NULL) */
 	const char	*status_file;
 	int		 events;
 	int		 keep_paused;	/* incoming: do not resume a paused guest */
@@ -823,7 +836,10 @@ extern const struct cmd_entry cmd_watch_entry;
 extern const struct cmd_entry cmd_status_entry;
 
 /* cmd-status.c */
-struct json_object *status_to_kubevirt(struct json_object *doc);
+struct json_object *status_to_kubevirt(struct json_object *doc,
+	    struct json_object *vmi_conditions, const char *now);
+struct json_object *status_to_kubevirt_migration(struct json_object *doc,
+	    char **cause);
 
 /*
  * The policy layer, bottom to top: labels.c and policy-read.c, then
@@ -877,7 +893,20 @@ int	 policy_kube_doc(struct policy_set *, const char *file, size_t doc,
 	    int yaml, struct json_object *, char **cause);
 
 /* kube-vmi.c: --vmi FILE, --namespace-labels-file FILE */
+extern const char *const kube_meta_known[];
+struct json_object *kube_one_document(const char *what, const char *path,
+	    int *yaml, char **cause);
 int	 kube_vmi_load(const char *path, struct vm_ident *, char **cause);
+int	 kube_vmi_conditions(const char *path, struct json_object **out,
+	    char **cause);
+
+/* kube-vmim.c: --vmim FILE */
+extern const struct args_option kube_vmim_options[];
+int	 kube_vmim_load(const char *path, struct kube_vmim *, char **cause);
+int	 kube_vmim_check_vmi(const struct kube_vmim *,
+	    const struct vm_ident *, char **cause);
+void	 kube_vmim_identify(const struct kube_vmim *, struct status *);
+void	 kube_vmim_free(struct kube_vmim *);
 int	 kube_namespace_labels_load(const char *path, struct label **out,
 	    size_t *n, char **cause);
 
@@ -931,6 +960,7 @@ struct evict_options {
 	const char	*uri;
 	const char	*policy_path;	/* NULL: POLICY_DEFAULT_DIR if any */
 	struct vm_ident	 vm;		/* what selects the policy */
+	struct kube_vmim vmim;		/* --vmim, or none (file NULL) */
 	const char	*status_file;
 	int		 events;
 	const char	*node;		/* this node: NULL = node_name() */

@@ -69,13 +69,25 @@ make_uid(char *out, size_t len)
 
 /*
  * Records that phase was entered at when (KubeVirt's
- * phaseTransitionTimestamps): one entry per phase change, in order.
+ * phaseTransitionTimestamps): in order, one entry per phase, the first
+ * time it is entered (as KubeVirt's controller records them).
  */
 static void
 phase_time_add(struct status *st, enum mig_phase phase, double when)
 {
-	json_object	*t = json_object_new_object();
-	char		*ts = format_rfc3339(when);
+	json_object	*t;
+	const char	*had;
+	char		*ts;
+	size_t		 i;
+
+	for (i = 0; i < json_object_array_length(st->phase_times); i++) {
+		had = json_str_at(json_object_array_get_idx(st->phase_times, i),
+		    "phase");
+		if (had != NULL && strcmp(had, phase_names[phase]) == 0)
+			return;
+	}
+	t = json_object_new_object();
+	ts = format_rfc3339(when);
 
 	json_object_object_add(t, "phase",
 	    json_object_new_string(phase_names[phase]));
@@ -685,9 +697,9 @@ bad:
 /*
  * Takes over what a killed qmigrate wrote (doc, borrowed): the migration's
  * uid, start time, mode, notes, decisions and phase transitions, so
- * that a re-attach goes on as the same migration.  Every member is checked before anything is
- * changed: returns 0, or -1 with *cause naming the file (what) and the
- * member, st untouched.  *phase and *mode get the document's.
+ * that a re-attach goes on as the same migration.  Every member is
+ * checked before anything is changed: returns 0, or -1 with *cause
+ * naming the file (what) and the member, st untouched.  *phase and *mode get the document's.
  */
 int
 status_restore(struct status *st, json_object *doc, const char *what,

@@ -89,7 +89,7 @@ ms() { jq -r ".status.migrationState.$1" "$TMP/patch.json"; }
 [ "$(jq -r .role "$TMP/doc.json")" = target ] || fail "status --format json"
 rc=0
 "$QMIGRATE" status --status-file "$TMP/src.status" --format yaml 2>"$TMP/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q -- '--format: expected json or kubevirt' "$TMP/err" || fail "bad --format"
+[ "$rc" -eq 1 ] && grep -q -- '--format: expected json, kubevirt or kubevirt-migration' "$TMP/err" || fail "bad --format"
 rc=0
 "$QMIGRATE" status --status-file "$TMP/none.status" 2>"$TMP/err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "$TMP/none.status" "$TMP/err" || fail "missing status file: $rc $(cat "$TMP/err")"

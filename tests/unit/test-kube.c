@@ -951,6 +951,294 @@ test_namespace_file(void **state)
 	tmpdir_free(dir);
 }
 
+/* --vmim: a VirtualMachineInstanceMigration names the migration. */
+static void
+test_vmim(void **state)
+{
+	struct kube_vmim	 vmim;
+	struct vm_ident		 vm;
+	struct status		 st;
+	char			*dir = tmpdir_new("test-kube"), *path, *want;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(kube_vmim_load(KUBEVIRT_TESTS_DIR "/vmim/vmim.yaml",
+	    &vmim, &cause), 0);
+	assert_string_equal(vmim.name, "migration-testvmi");
+	assert_string_equal(vmim.namespace, "hpc");
+	assert_string_equal(vmim.uid, "6c1e8f7a-2b3d-4e5f-8a9b-0c1d2e3f4a5b");
+	assert_string_equal(vmim.vmi_name, "testvmi");
+
+	/* Its VMI is the --vmi's, in the same namespace. */
+	memset(&vm, 0, sizeof vm);
+	assert_int_equal(vm_ident_option(&vm, "vmi", KUBEVIRT_TESTS_DIR
+	    "/vmi/vmi.yaml", &cause), 0);
+	assert_int_equal(kube_vmim_check_vmi(&vmim, &vm, &cause), 0);
+	free(vm.name);
+	vm.name = xstrdup("othervmi");
+	assert_int_equal(kube_vmim_check_vmi(&vmim, &vm, &cause), -1);
+	xasprintf(&want, "vmim %s: spec.vmiName: \"testvmi\" is not the VMI "
+	    "of --vmi %s (\"othervmi\")", vmim.file, vm.vmi_file);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	vm_ident_free(&vm);
+
+	/* The status names the migration by the VMIM. */
+	status_init(&st, "source", NULL, 0);
+	kube_vmim_identify(&vmim, &st);
+	assert_string_equal(st.uid, vmim.uid);
+	assert_true(st.uid_from_vmim);
+	assert_string_equal(st.vmim_name, "migration-testvmi");
+	status_free(&st);
+	kube_vmim_free(&vmim);
+
+	/* Errors name the file, the document and the field. */
+	path = tmpdir_write(dir, "vmim.yaml", "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachineInstanceMigration\n"
+	    "metadata: {name: m1}\nspec: {vmiName: a}\n");
+	assert_int_equal(kube_vmim_load(path, &vmim, &cause), -1);
+	xasprintf(&want, "vmim %s: document 1: metadata.uid: missing: the API "
+	    "server gives every object one: give the manifest as kubectl get "
+	    "vmim NAME -o yaml prints it", path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	free(path);
+	path = tmpdir_write(dir, "vmim.json", "{\"apiVersion\": "
+	    "\"kubevirt.io/v1\", "
+	    "\"kind\": \"VirtualMachineInstanceMigration\", "
+	    "\"metadata\": {\"name\": \"m1\", \"uid\": \"1234\"}, "
+	    "\"spec\": {\"vmiName\": \"a\", \"vmName\": \"b\"}}");
+	assert_int_equal(kube_vmim_load(path, &vmim, &cause), -1);
+	xasprintf(&want, "vmim %s: spec.vmName: unknown field", path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	free(path);
+	path = tmpdir_write(dir, "uid.yaml", "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachineInstanceMigration\n"
+	    "metadata: {name: m1, uid: ../../x}\nspec: {vmiName: a}\n");
+	assert_int_equal(kube_vmim_load(path, &vmim, &cause), -1);
+	assert_non_null(strstr(cause, "document 1: metadata.uid: expected a "
+	    "uid"));
+	free(cause);
+	free(path);
+	path = tmpdir_write(dir, "vmi.yaml", "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachineInstance\nmetadata: {name: a}\n");
+	assert_int_equal(kube_vmim_load(path, &vmim, &cause), -1);
+	xasprintf(&want, "vmim %s: document 1: kind: expected "
+	    "\"VirtualMachineInstanceMigration\", got "
+	    "\"VirtualMachineInstance\"", path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	free(path);
+	tmpdir_free(dir);
+}
+
+/*
+ * A path into a JSON document, "a.b.0.c", as a string: "" if absent,
+ * "null" for a null member.
+ */
+static const char *
+at(json_object *o, const char *path)
+{
+	char		*copy = xstrdup(path), *p, *save = NULL;
+	static char	 buf[256];
+	int		 found = 1;
+
+	for (p = strtok_r(copy, ".", &save); p != NULL && found;
+	    p = strtok_r(NULL, ".", &save)) {
+		if (o == NULL)
+			found = 0;
+		else if (json_object_is_type(o, json_type_array)) {
+			found = (size_t)atoi(p) < json_object_array_length(o);
+			o = found ? json_object_array_get_idx(o,
+			    (size_t)atoi(p)) : NULL;
+		} else if (!json_object_is_type(o, json_type_object))
+			found = 0;
+		else
+			found = json_object_object_get_ex(o, p, &o);
+	}
+	free(copy);
+	snprintf(buf, sizeof buf, "%s", !found ? "" : o == NULL ? "null" :
+	    json_object_is_type(o, json_type_string) ?
+	    json_object_get_string(o) : json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN));
+	return buf;
+}
+
+/*
+ * qmigrate status --format kubevirt-migration: the VMIM's status, with a
+ * timestamp per phase entered, in order; an eviction that handed the VM
+ * over has none.
+ */
+static void
+test_status_vmim(void **state)
+{
+	struct status	 st;
+	json_object	*doc, *patch, *times;
+	char		*cause = NULL;
+	size_t		 i;
+
+	(void)state;
+	status_init(&st, "source", NULL, 0);
+	status_set_phase(&st, PHASE_PREPARING_TARGET);
+	status_set_phase(&st, PHASE_TARGET_READY);
+	status_set_phase(&st, PHASE_RUNNING);
+	status_set_phase(&st, PHASE_SUCCEEDED);
+	doc = status_to_json(&st);
+	times = json_obj_at(doc, "phaseTransitionTimestamps");
+	assert_int_equal(json_object_array_length(times), 5);
+	patch = status_to_kubevirt_migration(doc, &cause);
+	assert_non_null(patch);
+	assert_string_equal(at(patch, "status.phase"), "Succeeded");
+	assert_string_equal(at(patch,
+	    "status.phaseTransitionTimestamps.0.phase"), "Pending");
+	assert_string_equal(at(patch,
+	    "status.phaseTransitionTimestamps.4.phase"), "Succeeded");
+	for (i = 0; i < 5; i++) {
+		char key[64], prev[64];
+
+		snprintf(key, sizeof key, "status.phaseTransitionTimestamps."
+		    "%zu.phaseTransitionTimestamp", i);
+		if (i > 0)
+			assert_true(strcmp(prev, at(patch, key)) <= 0);
+		snprintf(prev, sizeof prev, "%s", at(patch, key));
+	}
+	assert_string_equal(at(patch, "status.migrationState.migrationUid"),
+	    st.uid);
+	assert_string_equal(at(patch, "status.migrationState.completed"),
+	    "true");
+	assert_string_equal(at(patch, "status.conditions"), "");
+	json_object_put(patch);
+	json_object_put(doc);
+
+	/* A phase entered again keeps its first timestamp. */
+	status_set_phase(&st, PHASE_RUNNING);
+	status_set_phase(&st, PHASE_FAILED);
+	status_set_abort_requested(&st);
+	doc = status_to_json(&st);
+	assert_int_equal(json_object_array_length(json_obj_at(doc,
+	    "phaseTransitionTimestamps")), 6);
+	patch = status_to_kubevirt_migration(doc, &cause);
+	assert_string_equal(at(patch, "status.phase"), "Failed");
+	assert_string_equal(at(patch, "status.conditions.0.type"),
+	    "migrationAbortRequested");
+	json_object_put(patch);
+	json_object_put(doc);
+	status_free(&st);
+
+	status_init(&st, "evict", NULL, 0);
+	status_set_phase(&st, PHASE_HANDED_OVER);
+	doc = status_to_json(&st);
+	assert_null(status_to_kubevirt_migration(doc, &cause));
+	assert_non_null(strstr(cause, "role evict, phase HandedOver"));
+	free(cause);
+	json_object_put(doc);
+	status_free(&st);
+}
+
+/*
+ * qmigrate status --format kubevirt after an eviction: once the VM has
+ * left, evacuationNodeName is cleared and EvictionRequested dropped; with
+ * the VMI's conditions, qmigrate's are merged in, the others kept.
+ */
+static void
+test_status_vmi_patch(void **state)
+{
+	struct status	 st;
+	json_object	*doc, *patch, *vmi;
+	char		*dir = tmpdir_new("test-kube"), *path, *cause = NULL;
+
+	(void)state;
+	status_init(&st, "source", NULL, 0);
+	st.evacuation_node = xstrdup("node-a");
+	st.eviction = json_tokener_parse("{\"strategy\": \"LiveMigrate\"}");
+	st.conditions = json_tokener_parse("[{\"type\": \"LiveMigratable\", "
+	    "\"status\": \"True\"}]");
+	status_set_phase(&st, PHASE_RUNNING);
+	doc = status_to_json(&st);
+	/* During the eviction: the node being drained, the condition. */
+	patch = status_to_kubevirt(doc, NULL, "2026-11-25T12:00:00Z");
+	assert_string_equal(at(patch, "status.evacuationNodeName"), "node-a");
+	assert_string_equal(at(patch, "status.conditions.1.type"),
+	    "EvictionRequested");
+	assert_string_equal(at(patch, "status.conditions.1.message"),
+	    "VMI is marked for eviction");
+	json_object_put(patch);
+	json_object_put(doc);
+
+	status_set_phase(&st, PHASE_SUCCEEDED);
+	doc = status_to_json(&st);
+	patch = status_to_kubevirt(doc, NULL, "2026-11-25T12:00:00Z");
+	assert_string_equal(at(patch, "status.evacuationNodeName"), "null");
+	assert_string_equal(at(patch, "status.conditions.0.type"),
+	    "LiveMigratable");
+	assert_string_equal(at(patch, "status.conditions.1"), "");
+	assert_string_equal(at(patch, "status.conditions.0.lastTransitionTime"),
+	    "null");
+	json_object_put(patch);
+
+	/* Merged into the VMI's list: Ready stays, with its times. */
+	path = tmpdir_write(dir, "vmi.yaml", "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachineInstance\n"
+	    "metadata: {name: testvmi, namespace: hpc}\n"
+	    "spec: {domain: {devices: {}}}\n"
+	    "status:\n"
+	    "  conditions:\n"
+	    "  - type: Ready\n    status: \"True\"\n"
+	    "    lastProbeTime: null\n"
+	    "    lastTransitionTime: \"2026-11-25T10:00:00Z\"\n"
+	    "  - type: LiveMigratable\n    status: \"True\"\n"
+	    "    lastProbeTime: null\n"
+	    "    lastTransitionTime: \"2026-11-25T10:00:01Z\"\n"
+	    "  - type: EvictionRequested\n    status: \"True\"\n"
+	    "    reason: EvictionRequested\n"
+	    "    message: VMI is marked for eviction\n"
+	    "    lastProbeTime: \"2026-11-25T11:00:00Z\"\n"
+	    "    lastTransitionTime: \"2026-11-25T11:00:00Z\"\n"
+	    "  - type: StorageLiveMigratable\n    status: \"False\"\n"
+	    "    lastProbeTime: null\n"
+	    "    lastTransitionTime: \"2026-11-25T10:00:02Z\"\n");
+	assert_int_equal(kube_vmi_conditions(path, &vmi, &cause), 0);
+	json_object_put(st.conditions);
+	st.conditions = json_tokener_parse("[{\"type\": \"LiveMigratable\", "
+	    "\"status\": \"True\"}, {\"type\": \"StorageLiveMigratable\", "
+	    "\"status\": \"True\", \"reason\": \"Shared\"}]");
+	json_object_put(doc);
+	doc = status_to_json(&st);
+	patch = status_to_kubevirt(doc, vmi, "2026-11-25T12:00:00Z");
+	assert_string_equal(at(patch, "status.conditions.0.type"), "Ready");
+	assert_string_equal(at(patch, "status.conditions.0.lastTransitionTime"),
+	    "2026-11-25T10:00:00Z");
+	assert_string_equal(at(patch, "status.conditions.1.type"),
+	    "LiveMigratable");
+	assert_string_equal(at(patch, "status.conditions.1.lastTransitionTime"),
+	    "2026-11-25T10:00:01Z");
+	assert_string_equal(at(patch, "status.conditions.2.type"),
+	    "StorageLiveMigratable");
+	assert_string_equal(at(patch, "status.conditions.2.lastTransitionTime"),
+	    "2026-11-25T12:00:00Z");
+	assert_string_equal(at(patch, "status.conditions.3"), "");
+	assert_string_equal(at(patch, "status.evacuationNodeName"), "null");
+	json_object_put(patch);
+	json_object_put(vmi);
+	json_object_put(doc);
+	status_free(&st);
+	free(path);
+
+	path = tmpdir_write(dir, "vm.yaml", "apiVersion: kubevirt.io/v1\n"
+	    "kind: VirtualMachine\nmetadata: {name: a}\n");
+	assert_int_equal(kube_vmi_conditions(path, &vmi, &cause), -1);
+	assert_non_null(strstr(cause, "document 1: kind: expected "
+	    "\"VirtualMachineInstance\""));
+	free(cause);
+	free(path);
+	tmpdir_free(dir);
+}
+
 int
 main(void)
 {
@@ -969,6 +1257,9 @@ main(void)
 		cmocka_unit_test(test_cluster_defaults),
 		cmocka_unit_test(test_vmi),
 		cmocka_unit_test(test_namespace_file),
+		cmocka_unit_test(test_vmim),
+		cmocka_unit_test(test_status_vmim),
+		cmocka_unit_test(test_status_vmi_patch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
