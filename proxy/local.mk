@@ -14,7 +14,7 @@ tests_unit_test_proxy_order_CFLAGS = $(unit_cflags)
 # The peers of the proxy's shell tests (never installed).
 check_PROGRAMS += tests/proxy-peer
 tests_proxy_peer_SOURCES = tests/proxy-peer.c
-tests_proxy_peer_LDADD = libproxy.a $(OPENSSL_LIBS) $(JSONC_LIBS) $(EV_LIBS)
+tests_proxy_peer_LDADD = libproxy.a libcommon.a $(OPENSSL_LIBS) $(JSONC_LIBS) $(EV_LIBS)
 
 host_tests += tests/integration/proxy-data.sh \
 	tests/integration/proxy-refuse.sh tests/integration/proxy-limits.sh

@@ -140,7 +140,7 @@ proxy_conn_io(struct conn *c, int dir, void *buf, size_t len, size_t *done,
 				return 0;
 			}
 			if (r <= 0) {
-				*cause = proxy_xstrdup(r == 0 ?
+				*cause = xstrdup(r == 0 ?
 				    "closed by peer" : strerror(errno));
 				return -1;
 			}
@@ -168,7 +168,7 @@ conn_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	pre_auth = c->state == C_HANDSHAKE || c->state == C_READ_HDR ||
 	    c->state == C_CONNECT || c->state == C_SEND_HDR;
-	proxy_asprintf(&reason, "%s timeout (%.0f s)",
+	set_cause(&reason, "%s timeout (%.0f s)",
 	    c->state == C_HOLD ? "waiting for earlier connections" :
 	    c->state == C_CONTROL ? "control answer" : "handshake",
 	    c->deadline.repeat);
@@ -190,11 +190,11 @@ proxy_conn_new(struct proxy_side *s, int nfd, int qfd, const char *name)
 {
 	struct conn *c;
 
-	c = proxy_xcalloc(1, sizeof *c);
+	c = xcalloc(1, sizeof *c);
 	c->side = s;
 	c->nfd = nfd;
 	c->qfd = qfd;
-	c->name = proxy_xstrdup(name);
+	c->name = xstrdup(name);
 	ev_io_init(&c->io, conn_io_cb, nfd, 0);
 	c->io.data = c;
 	ev_timer_init(&c->deadline, conn_deadline_cb, 0., s->handshake);
@@ -253,7 +253,7 @@ proxy_conn_close(struct conn *c, const char *reason, int refused)
 
 	if (was_ctl) {
 		free(s->ctl_error);
-		s->ctl_error = proxy_xstrdup(reason);
+		s->ctl_error = xstrdup(reason);
 	}
 	if (refused) {
 		s->stats.refused++;
@@ -325,7 +325,7 @@ proxy_conn_forward(struct conn *c)
 	struct proxy_side	*s = c->side;
 	struct pair_link	*l;
 
-	l = proxy_xcalloc(1, sizeof *l);
+	l = xcalloc(1, sizeof *l);
 	l->side = s;
 	TAILQ_INSERT_TAIL(&s->pairs, l, entry);
 	s->stats.connections++;
@@ -345,10 +345,10 @@ proxy_conn_name_session(struct conn *c, const char *peer)
 
 	free(c->name);
 	if (c->kind == PROXY_KIND_CONTROL)
-		proxy_asprintf(&c->name, "session %.8s control %s %s",
+		set_cause(&c->name, "session %.8s control %s %s",
 		    s->sess.hex, s->ops->dir, peer);
 	else
-		proxy_asprintf(&c->name, "session %.8s %sconn %u %s %s",
+		set_cause(&c->name, "session %.8s %sconn %u %s %s",
 		    s->sess.hex, c->chan == PROXY_CHAN_NBD ? "nbd " : "",
 		    c->seq, s->ops->dir, peer);
 }
@@ -448,9 +448,9 @@ proxy_side_listen(struct proxy_side *s, unsigned chan, int fd, const char *name,
 	l->side = s;
 	l->chan = chan;
 	l->fd = fd;
-	l->name = proxy_xstrdup(name);
+	l->name = xstrdup(name);
 	if (unlink_path != NULL)
-		l->unlink_path = proxy_xstrdup(unlink_path);
+		l->unlink_path = xstrdup(unlink_path);
 	ev_io_init(&l->io, accept_cb, fd, EV_READ);
 	l->io.data = l;
 	accept_update(s);
@@ -511,13 +511,13 @@ proxy_unix_listen(const char *path, char **cause)
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof sun.sun_path) {
-		proxy_asprintf(cause, "%s: socket path too long", path);
+		set_cause(cause, "%s: socket path too long", path);
 		return -1;
 	}
 	strcpy(sun.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1) {
-		proxy_asprintf(cause, "socket: %s", strerror(errno));
+		set_cause(cause, "socket: %s", strerror(errno));
 		return -1;
 	}
 	if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
@@ -532,7 +532,7 @@ proxy_unix_listen(const char *path, char **cause)
 	r = bind(fd, (struct sockaddr *)&sun, sizeof sun);
 	umask(mask);
 	if (r == -1 || listen(fd, 128) == -1) {
-		proxy_asprintf(cause, "%s: %s", path, strerror(errno));
+		set_cause(cause, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

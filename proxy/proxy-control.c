@@ -59,11 +59,11 @@ ctl_read(struct conn *c, struct json_object **msg, char **cause)
 		    (size_t)b->lenbuf[1] << 16 | (size_t)b->lenbuf[2] << 8 |
 		    (size_t)b->lenbuf[3];
 		if (b->body_len == 0 || b->body_len > PROXY_MAX_CONTROL) {
-			proxy_asprintf(cause, "control message of %zu bytes "
+			set_cause(cause, "control message of %zu bytes "
 			    "(limit %u)", b->body_len, PROXY_MAX_CONTROL);
 			return -1;
 		}
-		b->body = proxy_xmalloc(b->body_len);
+		b->body = xmalloc(b->body_len);
 		b->body_got = 0;
 	}
 	r = proxy_conn_io(c, CONN_READ, b->body, b->body_len, &b->body_got,
@@ -77,7 +77,7 @@ ctl_read(struct conn *c, struct json_object **msg, char **cause)
 	    json_tokener_get_parse_end(tok) != b->body_len) {
 		json_object_put(o);
 		json_tokener_free(tok);
-		proxy_asprintf(cause, "control message is not one JSON object");
+		set_cause(cause, "control message is not one JSON object");
 		return -1;
 	}
 	json_tokener_free(tok);

@@ -15,6 +15,7 @@
 #include <ev.h>
 #include <openssl/ssl.h>
 
+#include "common.h"
 #include "proxy.h"
 
 struct json_object;
@@ -29,11 +30,6 @@ struct proxy_rec;
 /* proxy-util.c */
 void	 proxy_log(enum proxy_log_level, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-void	 proxy_asprintf(char **ret, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
-void	*proxy_xcalloc(size_t nmemb, size_t size);
-void	*proxy_xmalloc(size_t size);
-char	*proxy_xstrdup(const char *s);
 double	 proxy_now(void);
 /* Session id as 32 hex digits into out[33]. */
 void	 proxy_session_hex(const uint8_t *id, char *out);
@@ -282,9 +278,6 @@ struct proxy_side {
 	char			*ctl_error;	/* why control conn closed */
 	int			 freeing;	/* the owner frees us: quiet */
 };
-
-#define SIDE_CONTAINER(s, type) \
-	((type *)(void *)((char *)(s) - offsetof(type, side)))
 
 void	 proxy_side_init(struct proxy_side *, struct ev_loop *,
 	    struct proxy_tls *, const struct side_ops *);

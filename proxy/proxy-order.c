@@ -40,39 +40,39 @@ proxy_hdr_decode(const uint8_t *in, size_t len, struct proxy_hdr *h,
     char **cause)
 {
 	if (len < PROXY_HDR_SIZE) {
-		proxy_asprintf(cause, "short header (%zu bytes)", len);
+		set_cause(cause, "short header (%zu bytes)", len);
 		return -1;
 	}
 	if (memcmp(in, PROXY_HDR_MAGIC, 4) != 0) {
-		proxy_asprintf(cause, "bad header magic %02x%02x%02x%02x "
+		set_cause(cause, "bad header magic %02x%02x%02x%02x "
 		    "(not a qmigrate proxy?)", in[0], in[1], in[2], in[3]);
 		return -1;
 	}
 	if (in[4] == 1) {
-		proxy_asprintf(cause, "header version 1: the peer runs an "
+		set_cause(cause, "header version 1: the peer runs an "
 		    "older qmigrate (version %u needed: upgrade both sides)",
 		    PROXY_HDR_VERSION);
 		return -1;
 	}
 	if (in[4] != PROXY_HDR_VERSION) {
-		proxy_asprintf(cause, "unsupported header version %u",
+		set_cause(cause, "unsupported header version %u",
 		    (unsigned)in[4]);
 		return -1;
 	}
 	if (in[5] != PROXY_KIND_CONTROL && in[5] != PROXY_KIND_DATA) {
-		proxy_asprintf(cause, "unknown connection kind %u",
+		set_cause(cause, "unknown connection kind %u",
 		    (unsigned)in[5]);
 		return -1;
 	}
 	if (in[6] >= PROXY_CHANNELS ||
 	    (in[5] == PROXY_KIND_CONTROL && in[6] != 0)) {
-		proxy_asprintf(cause, "unknown channel %u for a %s connection",
+		set_cause(cause, "unknown channel %u for a %s connection",
 		    (unsigned)in[6], in[5] == PROXY_KIND_CONTROL ? "control" :
 		    "data");
 		return -1;
 	}
 	if (in[7] != 0) {
-		proxy_asprintf(cause, "reserved header byte not zero");
+		set_cause(cause, "reserved header byte not zero");
 		return -1;
 	}
 	h->kind = (enum proxy_kind)in[5];
@@ -111,9 +111,9 @@ proxy_order_new(size_t max_held)
 {
 	struct proxy_order *o;
 
-	o = proxy_xcalloc(1, sizeof *o);
+	o = xcalloc(1, sizeof *o);
 	o->max_held = max_held == 0 ? 1 : max_held;
-	o->slots = proxy_xcalloc(o->max_held, sizeof *o->slots);
+	o->slots = xcalloc(o->max_held, sizeof *o->slots);
 	return o;
 }
 
@@ -134,17 +134,17 @@ proxy_order_offer(struct proxy_order *o, uint32_t seq, void *item,
 
 	/* Unsigned distance: a past number wraps to a huge one. */
 	if (seq < o->expected) {
-		proxy_asprintf(cause, "connection %u already delivered "
+		set_cause(cause, "connection %u already delivered "
 		    "(expected %u)", seq, o->expected);
 		return -1;
 	}
 	if (d >= o->max_held) {
-		proxy_asprintf(cause, "connection %u too far ahead of %u",
+		set_cause(cause, "connection %u too far ahead of %u",
 		    seq, o->expected);
 		return -1;
 	}
 	if (o->slots[d] != NULL) {
-		proxy_asprintf(cause, "connection %u offered twice", seq);
+		set_cause(cause, "connection %u offered twice", seq);
 		return -1;
 	}
 	o->slots[d] = item;

@@ -130,7 +130,7 @@ pair_fail(struct proxy_pair *p, struct pair_end *e, const char *op,
 {
 	char *reason;
 
-	proxy_asprintf(&reason, "%s %s: %s", op, e->what, why);
+	set_cause(&reason, "%s %s: %s", op, e->what, why);
 	proxy_pair_close(p, reason);
 	free(reason);
 }
@@ -471,14 +471,14 @@ open_control(struct proxy_pair *p, struct pair_end *e, uint8_t type,
 		}
 		if (msg[1] == ALERT_CLOSE_NOTIFY)
 			return 1;
-		proxy_asprintf(&why, "TLS alert \"%s\" from the peer",
+		set_cause(&why, "TLS alert \"%s\" from the peer",
 		    SSL_alert_desc_string_long(msg[1]));
 		pair_fail(p, e, "read from", why);
 		free(why);
 		return -1;
 	}
 	if (type != PROXY_REC_HANDSHAKE) {
-		proxy_asprintf(&why, "TLS record of content type %u", type);
+		set_cause(&why, "TLS record of content type %u", type);
 		pair_fail(p, e, "read from", why);
 		free(why);
 		return -1;
@@ -822,7 +822,7 @@ pair_idle_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct proxy_pair	*p = w->data;
 	char			*reason;
 
-	proxy_asprintf(&reason, "no data for %.0f s (idle timeout)",
+	set_cause(&reason, "no data for %.0f s (idle timeout)",
 	    p->idle_timeout);
 	proxy_pair_close(p, reason);
 	free(reason);
@@ -848,8 +848,8 @@ pair_tls_mode(struct proxy_pair *p, SSL *nssl, int sent_header)
 		free(why);
 		p->mode = NET_SSL;
 		p->end[END_NET].ssl = nssl;
-		p->dir[END_QEMU].plain.data = proxy_xmalloc(p->cap);
-		p->dir[END_NET].plain.data = proxy_xmalloc(p->cap);
+		p->dir[END_QEMU].plain.data = xmalloc(p->cap);
+		p->dir[END_NET].plain.data = xmalloc(p->cap);
 		return;
 	}
 	p->mode = NET_RECORDS;
@@ -859,12 +859,12 @@ pair_tls_mode(struct proxy_pair *p, SSL *nssl, int sent_header)
 	r->nslots = (unsigned)(p->cap / PROXY_REC_PLAIN_MAX);
 	if (r->nslots < 2)
 		r->nslots = 2;
-	r->mem = proxy_xmalloc((size_t)r->nslots * SLOT_SIZE);
-	r->reclen = proxy_xcalloc(r->nslots, sizeof *r->reclen);
-	r->content = proxy_xcalloc(r->nslots, sizeof *r->content);
+	r->mem = xmalloc((size_t)r->nslots * SLOT_SIZE);
+	r->reclen = xcalloc(r->nslots, sizeof *r->reclen);
+	r->content = xcalloc(r->nslots, sizeof *r->content);
 	b->rec = rd;
 	b->cap = p->cap + RECORD_MAX;
-	b->mem = proxy_xmalloc(b->cap);
+	b->mem = xmalloc(b->cap);
 }
 
 struct proxy_pair *
@@ -876,9 +876,9 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 	struct proxy_pair	*p;
 	int			 i;
 
-	p = proxy_xcalloc(1, sizeof *p);
+	p = xcalloc(1, sizeof *p);
 	p->loop = loop;
-	p->name = proxy_xstrdup(name);
+	p->name = xstrdup(name);
 	p->cap = bufsize;
 	p->idle_timeout = idle;
 	p->started = proxy_now();
@@ -902,8 +902,8 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 		pair_tls_mode(p, nssl, sent_header);
 	else {
 		p->mode = NET_PLAIN;
-		p->dir[END_QEMU].plain.data = proxy_xmalloc(bufsize);
-		p->dir[END_NET].plain.data = proxy_xmalloc(bufsize);
+		p->dir[END_QEMU].plain.data = xmalloc(bufsize);
+		p->dir[END_NET].plain.data = xmalloc(bufsize);
 	}
 	ev_init(&p->idle, pair_idle_cb);
 	p->idle.data = p;
@@ -922,7 +922,7 @@ proxy_pair_close(struct proxy_pair *p, const char *reason)
 	if (p->closing)
 		return;
 	p->closing = 1;
-	p->close_reason = proxy_xstrdup(reason);
+	p->close_reason = xstrdup(reason);
 	if (!p->in_pump)
 		pair_finish(p);
 }

@@ -112,7 +112,7 @@ proxy_rec_new(const char *suite, const uint8_t *secret, size_t secret_len,
 {
 	struct proxy_rec *r;
 
-	r = proxy_xcalloc(1, sizeof *r);
+	r = xcalloc(1, sizeof *r);
 	if (strcmp(suite, "TLS_AES_128_GCM_SHA256") == 0) {
 		r->cipher = EVP_aes_128_gcm();
 		r->digest = "SHA256";
@@ -120,12 +120,12 @@ proxy_rec_new(const char *suite, const uint8_t *secret, size_t secret_len,
 		r->cipher = EVP_aes_256_gcm();
 		r->digest = "SHA384";
 	} else {
-		proxy_asprintf(cause, "cipher suite %s is not AES-GCM", suite);
+		set_cause(cause, "cipher suite %s is not AES-GCM", suite);
 		free(r);
 		return NULL;
 	}
 	if (secret_len > sizeof r->secret) {
-		proxy_asprintf(cause, "traffic secret of %zu bytes",
+		set_cause(cause, "traffic secret of %zu bytes",
 		    secret_len);
 		free(r);
 		return NULL;
@@ -135,7 +135,7 @@ proxy_rec_new(const char *suite, const uint8_t *secret, size_t secret_len,
 	r->encrypt = encrypt;
 	r->limit = PROXY_REC_KEY_LIMIT;
 	if ((r->ctx = EVP_CIPHER_CTX_new()) == NULL || rec_rekey(r) != 0) {
-		proxy_asprintf(cause, "cannot derive the record keys");
+		set_cause(cause, "cannot derive the record keys");
 		proxy_rec_free(r);
 		return NULL;
 	}
@@ -253,12 +253,12 @@ proxy_rec_open(struct proxy_rec *r, uint8_t *buf, size_t avail,
 		return 0;
 	clen = (size_t)buf[3] << 8 | buf[4];
 	if (buf[0] != PROXY_REC_DATA) {
-		proxy_asprintf(cause, "unexpected TLS record of type %u after "
+		set_cause(cause, "unexpected TLS record of type %u after "
 		    "the handshake", buf[0]);
 		return -1;
 	}
 	if (clen > PROXY_REC_CIPHER_MAX || clen < 1 + PROXY_REC_TAG) {
-		proxy_asprintf(cause, "TLS record of %zu bytes (record "
+		set_cause(cause, "TLS record of %zu bytes (record "
 		    "overflow)", clen);
 		return -1;
 	}
@@ -272,7 +272,7 @@ proxy_rec_open(struct proxy_rec *r, uint8_t *buf, size_t avail,
 	    EVP_DecryptUpdate(r->ctx, NULL, &n, buf, PROXY_REC_HDR) != 1 ||
 	    EVP_DecryptUpdate(r->ctx, body, &n, body, (int)plen) != 1 ||
 	    EVP_DecryptFinal_ex(r->ctx, body + plen, &n) != 1) {
-		*cause = proxy_xstrdup("TLS record failed authentication "
+		*cause = xstrdup("TLS record failed authentication "
 		    "(bad record MAC)");
 		return -1;
 	}
@@ -281,11 +281,11 @@ proxy_rec_open(struct proxy_rec *r, uint8_t *buf, size_t avail,
 	while (plen > 0 && body[plen - 1] == 0)
 		plen--;
 	if (plen == 0) {
-		*cause = proxy_xstrdup("TLS record without a content type");
+		*cause = xstrdup("TLS record without a content type");
 		return -1;
 	}
 	if (plen - 1 > PROXY_REC_PLAIN_MAX) {
-		proxy_asprintf(cause, "TLS record of %zu bytes of content "
+		set_cause(cause, "TLS record of %zu bytes of content "
 		    "(record overflow)", plen - 1);
 		return -1;
 	}
@@ -305,7 +305,7 @@ proxy_rec_handshake(struct proxy_rec *r, const uint8_t *msg, size_t len,
 	while (len > 0) {
 		if (len < 4 || len - 4 < (mlen = (size_t)msg[1] << 16 |
 		    (size_t)msg[2] << 8 | msg[3])) {
-			*cause = proxy_xstrdup("post-handshake message split "
+			*cause = xstrdup("post-handshake message split "
 			    "across TLS records (not supported)");
 			return -1;
 		}
@@ -314,19 +314,19 @@ proxy_rec_handshake(struct proxy_rec *r, const uint8_t *msg, size_t len,
 			break;
 		case 24:	/* KeyUpdate */
 			if (mlen != 1 || msg[4] > 1 || len != 5) {
-				*cause = proxy_xstrdup("malformed TLS "
+				*cause = xstrdup("malformed TLS "
 				    "KeyUpdate");
 				return -1;
 			}
 			if (proxy_rec_update(r) != 0) {
-				*cause = proxy_xstrdup("cannot derive the "
+				*cause = xstrdup("cannot derive the "
 				    "next record keys");
 				return -1;
 			}
 			*update_requested = msg[4];
 			break;
 		default:
-			proxy_asprintf(cause, "unexpected TLS handshake "
+			set_cause(cause, "unexpected TLS handshake "
 			    "message %u after the handshake", msg[0]);
 			return -1;
 		}

@@ -32,7 +32,7 @@ struct proxy_source {
 static struct proxy_source *
 side_source(struct proxy_side *s)
 {
-	return SIDE_CONTAINER(s, struct proxy_source);
+	return container_of(s, struct proxy_source, side);
 }
 
 /* Hands the answer (or error) of the message in flight to its owner. */
@@ -88,7 +88,7 @@ source_connect(struct conn *c)
 		fd = -1;
 	}
 	if (fd == -1) {
-		proxy_asprintf(&cause, "connect to %s: %s", src->peer_name,
+		set_cause(&cause, "connect to %s: %s", src->peer_name,
 		    strerror(errno));
 		proxy_conn_close(c, cause, 0);
 		free(cause);
@@ -135,7 +135,7 @@ source_connected(struct conn *c, char **cause)
 	if (soerr == EINPROGRESS)
 		return 0;
 	if (soerr != 0) {
-		proxy_asprintf(cause, "connect to %s: %s", src->peer_name,
+		set_cause(cause, "connect to %s: %s", src->peer_name,
 		    strerror(soerr));
 		return -1;
 	}
@@ -165,7 +165,7 @@ source_handshake(struct conn *c, char **cause)
 		if (r == 0)
 			return 0;
 		if (r < 0) {
-			proxy_asprintf(cause, "TLS with %s: %s",
+			set_cause(cause, "TLS with %s: %s",
 			    src->peer_name, why);
 			free(why);
 			return -1;
@@ -251,7 +251,7 @@ source_control_msg(struct conn *c, struct json_object *msg, char **cause)
 	int			 first;
 
 	if (src->answer_cb == NULL) {
-		*cause = proxy_xstrdup("unexpected control message");
+		*cause = xstrdup("unexpected control message");
 		return -1;
 	}
 	ev_timer_stop(s->loop, &c->deadline);
@@ -277,7 +277,7 @@ source_session_ended(struct proxy_side *s, const char *reason)
 
 	if (src->answer_cb == NULL)
 		return;
-	proxy_asprintf(&why, "control connection to %s: %s", src->peer_name,
+	set_cause(&why, "control connection to %s: %s", src->peer_name,
 	    reason);
 	source_answer(src, NULL, why);
 	free(why);
@@ -338,7 +338,7 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
 	struct conn		*c = s->sess.ctl;
 
 	if (src->answer_cb != NULL) {
-		proxy_asprintf(cause, "a control message is already waiting "
+		set_cause(cause, "a control message is already waiting "
 		    "for its answer");
 		json_object_put(msg);
 		return -1;
@@ -346,7 +346,7 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
 	if (c == NULL) {
 		memset(&s->sess, 0, sizeof s->sess);
 		if (RAND_bytes(s->sess.id, sizeof s->sess.id) != 1) {
-			proxy_asprintf(cause, "no random bytes for a session");
+			set_cause(cause, "no random bytes for a session");
 			json_object_put(msg);
 			return -1;
 		}
@@ -357,7 +357,7 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
 		s->sess.ctl = c;
 		source_connect(c);
 		if (s->sess.ctl != c) {
-			proxy_asprintf(cause, "control connection to %s: %s",
+			set_cause(cause, "control connection to %s: %s",
 			    src->peer_name, s->ctl_error);
 			json_object_put(msg);
 			return -1;
@@ -400,21 +400,21 @@ proxy_source_start(struct ev_loop *loop, struct proxy_tls *tls,
 	struct addrinfo		 hints;
 	int			 fd, r;
 
-	src = proxy_xcalloc(1, sizeof *src);
+	src = xcalloc(1, sizeof *src);
 	s = &src->side;
 	proxy_side_init(s, loop, tls, &source_ops);
 	s->stat_q2n = &s->stats.bytes_to_target;
 	s->stat_n2q = &s->stats.bytes_from_target;
-	proxy_asprintf(&src->peer_name, "%s:%s", host, port);
-	src->tls_name = proxy_xstrdup(tls_name != NULL ? tls_name : host);
-	s->listen_name = proxy_xstrdup(listen_path);
+	set_cause(&src->peer_name, "%s:%s", host, port);
+	src->tls_name = xstrdup(tls_name != NULL ? tls_name : host);
+	s->listen_name = xstrdup(listen_path);
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_family = AF_UNSPEC;
 	r = getaddrinfo(host, port, &hints, &src->ai);
 	if (r != 0) {
-		proxy_asprintf(cause, "%s: %s", src->peer_name,
+		set_cause(cause, "%s: %s", src->peer_name,
 		    gai_strerror(r));
 		src->ai = NULL;
 		goto fail;
@@ -440,11 +440,11 @@ proxy_source_add_listener(struct proxy_source *src, unsigned channel,
 	int			 fd;
 
 	if (channel >= PROXY_CHANNELS) {
-		proxy_asprintf(cause, "unknown channel %u", channel);
+		set_cause(cause, "unknown channel %u", channel);
 		return -1;
 	}
 	if (s->lst[channel].fd != -1) {
-		proxy_asprintf(cause, "already listening for the %s channel "
+		set_cause(cause, "already listening for the %s channel "
 		    "on %s", proxy_channel_name(channel), s->lst[channel].name);
 		return -1;
 	}

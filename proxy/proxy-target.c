@@ -32,7 +32,7 @@ struct proxy_target {
 static struct proxy_target *
 side_target(struct proxy_side *s)
 {
-	return SIDE_CONTAINER(s, struct proxy_target);
+	return container_of(s, struct proxy_target, side);
 }
 
 /*
@@ -122,7 +122,7 @@ target_connect_qemu(struct conn *c, const char *path, char **cause)
 		c->qfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0);
 		if (c->qfd == -1) {
-			proxy_asprintf(cause, "socket: %s", strerror(errno));
+			set_cause(cause, "socket: %s", strerror(errno));
 			return -1;
 		}
 	}
@@ -135,7 +135,7 @@ target_connect_qemu(struct conn *c, const char *path, char **cause)
 		ev_timer_start(c->side->loop, &c->retry);
 		return 0;
 	}
-	proxy_asprintf(cause, "connect to %s: %s", path, strerror(errno));
+	set_cause(cause, "connect to %s: %s", path, strerror(errno));
 	return -1;
 }
 
@@ -193,11 +193,11 @@ target_hold(struct conn *c, const struct proxy_hdr *h, char **cause)
 	if (!s->sess.live || s->sess.ctl == NULL ||
 	    memcmp(h->session, s->sess.id, sizeof h->session) != 0) {
 		proxy_session_hex(h->session, hex);
-		proxy_asprintf(cause, "unknown session %.8s", hex);
+		set_cause(cause, "unknown session %.8s", hex);
 		return -1;
 	}
 	if (t->path[c->chan] == NULL) {
-		proxy_asprintf(cause, "no %s channel here (the target was "
+		set_cause(cause, "no %s channel here (the target was "
 		    "given no socket for it)", proxy_channel_name(c->chan));
 		return -1;
 	}
@@ -227,7 +227,7 @@ target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
 	char			*peer;
 
 	if (s->sess.ctl != NULL) {
-		*cause = proxy_xstrdup("a session is already open");
+		*cause = xstrdup("a session is already open");
 		return -1;
 	}
 	proxy_session_clear(s);
@@ -366,7 +366,7 @@ proxy_target_answer(struct proxy_target *t, struct json_object *answer,
 	struct conn		*c = s->sess.ctl;
 
 	if (c == NULL || !c->ctl.awaiting) {
-		proxy_asprintf(cause, "no control message is waiting for an "
+		set_cause(cause, "no control message is waiting for an "
 		    "answer");
 		json_object_put(answer);
 		return -1;
@@ -395,16 +395,16 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 	socklen_t		 len = sizeof ss;
 	int			 fd = -1, r, one = 1, err = 0;
 
-	t = proxy_xcalloc(1, sizeof *t);
+	t = xcalloc(1, sizeof *t);
 	s = &t->side;
 	proxy_side_init(s, loop, tls, &target_ops);
 	s->stat_q2n = &s->stats.bytes_from_target;
 	s->stat_n2q = &s->stats.bytes_to_target;
 	t->on_control = on_control;
 	t->on_control_arg = arg;
-	t->path[PROXY_CHAN_MIGRATION] = proxy_xstrdup(qemu_path != NULL ?
+	t->path[PROXY_CHAN_MIGRATION] = xstrdup(qemu_path != NULL ?
 	    qemu_path : "");
-	proxy_asprintf(&s->listen_name, "%s:%s",
+	set_cause(&s->listen_name, "%s:%s",
 	    addr != NULL && *addr != '\0' ? addr : "*", port);
 
 	memset(&hints, 0, sizeof hints);
@@ -414,7 +414,7 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 	r = getaddrinfo(addr != NULL && *addr != '\0' ? addr : NULL, port,
 	    &hints, &res);
 	if (r != 0) {
-		proxy_asprintf(cause, "%s: %s", s->listen_name,
+		set_cause(cause, "%s: %s", s->listen_name,
 		    gai_strerror(r));
 		goto fail;
 	}
@@ -435,7 +435,7 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 	}
 	freeaddrinfo(res);
 	if (fd == -1) {
-		proxy_asprintf(cause, "%s: %s", s->listen_name, strerror(err));
+		set_cause(cause, "%s: %s", s->listen_name, strerror(err));
 		goto fail;
 	}
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
@@ -459,7 +459,7 @@ proxy_target_set_path(struct proxy_target *t, unsigned channel,
 	if (channel >= PROXY_CHANNELS)
 		return;
 	free(t->path[channel]);
-	t->path[channel] = path != NULL ? proxy_xstrdup(path) : NULL;
+	t->path[channel] = path != NULL ? xstrdup(path) : NULL;
 	if (path != NULL)
 		proxy_log(PROXY_LOG_DEBUG, "target: %s channel to unix:%s",
 		    proxy_channel_name(channel), path);

@@ -105,9 +105,9 @@ tls_queue_error(void)
 
 	ERR_clear_error();
 	if (e == 0)
-		return proxy_xstrdup("unknown TLS error");
+		return xstrdup("unknown TLS error");
 	ERR_error_string_n(e, buf, sizeof buf);
-	return proxy_xstrdup(buf);
+	return xstrdup(buf);
 }
 
 /*
@@ -127,22 +127,22 @@ tls_read_key(const char *path, char **cause)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd == -1) {
-		proxy_asprintf(cause, "%s: %s", path, strerror(errno));
+		set_cause(cause, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		proxy_asprintf(cause, "%s: not a regular file", path);
+		set_cause(cause, "%s: not a regular file", path);
 		close(fd);
 		return NULL;
 	}
 	if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
-		proxy_asprintf(cause, "%s: mode %04o lets group or others "
+		set_cause(cause, "%s: mode %04o lets group or others "
 		    "access the private key (want 0600 or 0400)", path,
 		    (unsigned)(st.st_mode & 07777));
 		close(fd);
 		return NULL;
 	}
-	buf = proxy_xmalloc(KEY_FILE_MAX);
+	buf = xmalloc(KEY_FILE_MAX);
 	while (len < KEY_FILE_MAX) {
 		n = read(fd, buf + len, KEY_FILE_MAX - len);
 		if (n == -1 && errno == EINTR)
@@ -153,7 +153,7 @@ tls_read_key(const char *path, char **cause)
 	}
 	close(fd);
 	if (len == KEY_FILE_MAX) {
-		proxy_asprintf(cause, "%s: larger than %d bytes", path,
+		set_cause(cause, "%s: larger than %d bytes", path,
 		    KEY_FILE_MAX);
 		goto out;
 	}
@@ -164,7 +164,7 @@ tls_read_key(const char *path, char **cause)
 	}
 	if (key == NULL) {
 		why = tls_queue_error();
-		proxy_asprintf(cause, "%s: no private key: %s", path, why);
+		set_cause(cause, "%s: no private key: %s", path, why);
 		free(why);
 	}
 out:
@@ -186,13 +186,13 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 	ctx = SSL_CTX_new(is_server ? TLS_server_method() : TLS_client_method());
 	if (ctx == NULL) {
 		why = tls_queue_error();
-		proxy_asprintf(cause, "TLS context: %s", why);
+		set_cause(cause, "TLS context: %s", why);
 		free(why);
 		return NULL;
 	}
-	proxy_asprintf(&ca, "%s/ca.pem", dir);
-	proxy_asprintf(&cert, "%s/cert.pem", dir);
-	proxy_asprintf(&keyf, "%s/key.pem", dir);
+	set_cause(&ca, "%s/ca.pem", dir);
+	set_cause(&cert, "%s/cert.pem", dir);
+	set_cause(&keyf, "%s/key.pem", dir);
 
 	SSL_CTX_set_min_proto_version(ctx, allow_tls12 ? TLS1_2_VERSION :
 	    TLS1_3_VERSION);
@@ -221,13 +221,13 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 
 	if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
 		why = tls_queue_error();
-		proxy_asprintf(cause, "%s: %s", ca, why);
+		set_cause(cause, "%s: %s", ca, why);
 		free(why);
 		goto fail;
 	}
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
 		why = tls_queue_error();
-		proxy_asprintf(cause, "%s: %s", cert, why);
+		set_cause(cause, "%s: %s", cert, why);
 		free(why);
 		goto fail;
 	}
@@ -236,7 +236,7 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 	if (SSL_CTX_use_PrivateKey(ctx, key) != 1 ||
 	    SSL_CTX_check_private_key(ctx) != 1) {
 		why = tls_queue_error();
-		proxy_asprintf(cause, "%s: does not match %s: %s", keyf, cert,
+		set_cause(cause, "%s: does not match %s: %s", keyf, cert,
 		    why);
 		free(why);
 		goto fail;
@@ -249,11 +249,11 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 		mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
 	SSL_CTX_set_verify(ctx, mode, NULL);
 
-	t = proxy_xcalloc(1, sizeof *t);
+	t = xcalloc(1, sizeof *t);
 	t->ctx = ctx;
 	t->is_server = is_server;
 	if (pin_subject != NULL)
-		t->pin = proxy_xstrdup(pin_subject);
+		t->pin = xstrdup(pin_subject);
 	free(ca);
 	free(cert);
 	free(keyf);
@@ -289,7 +289,7 @@ proxy_tls_ssl(struct proxy_tls *t, int fd, const char *name, char **cause)
 	ssl = SSL_new(t->ctx);
 	if (ssl == NULL || SSL_set_fd(ssl, fd) != 1 ||
 	    SSL_set_ex_data(ssl, secrets_index,
-	    proxy_xcalloc(1, sizeof(struct tls_secrets))) != 1)
+	    xcalloc(1, sizeof(struct tls_secrets))) != 1)
 		goto fail;
 	if (t->is_server) {
 		SSL_set_accept_state(ssl);
@@ -314,7 +314,7 @@ proxy_tls_ssl(struct proxy_tls *t, int fd, const char *name, char **cause)
 	return ssl;
 fail:
 	why = tls_queue_error();
-	proxy_asprintf(cause, "TLS setup: %s", why);
+	set_cause(cause, "TLS setup: %s", why);
 	free(why);
 	SSL_free(ssl);
 	return NULL;
@@ -330,21 +330,21 @@ proxy_tls_strerror(SSL *ssl, int ret, int err)
 	switch (err) {
 	case SSL_ERROR_ZERO_RETURN:
 		ERR_clear_error();
-		return proxy_xstrdup("closed by peer");
+		return xstrdup("closed by peer");
 	case SSL_ERROR_SYSCALL:
 		e = ERR_peek_error();
 		if (e == 0) {
 			ERR_clear_error();
 			if (errno != 0)
-				return proxy_xstrdup(strerror(errno));
-			return proxy_xstrdup("connection closed without TLS "
+				return xstrdup(strerror(errno));
+			return xstrdup("connection closed without TLS "
 			    "close_notify");
 		}
 		break;
 	case SSL_ERROR_SSL:
 		break;
 	default:
-		proxy_asprintf(&s, "TLS error %d", err);
+		set_cause(&s, "TLS error %d", err);
 		ERR_clear_error();
 		return s;
 	}
@@ -354,14 +354,14 @@ proxy_tls_strerror(SSL *ssl, int ret, int err)
 	    ERR_GET_REASON(e) == SSL_R_CERTIFICATE_VERIFY_FAILED &&
 	    vr != X509_V_OK) {
 		ERR_clear_error();
-		proxy_asprintf(&s, "certificate verify failed: %s",
+		set_cause(&s, "certificate verify failed: %s",
 		    X509_verify_cert_error_string(vr));
 		return s;
 	}
 	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
 	    ERR_GET_REASON(e) == SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE) {
 		ERR_clear_error();
-		return proxy_xstrdup("peer sent no certificate");
+		return xstrdup("peer sent no certificate");
 	}
 	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
 	    (ERR_GET_REASON(e) == SSL_R_WRONG_VERSION_NUMBER ||
@@ -369,31 +369,31 @@ proxy_tls_strerror(SSL *ssl, int ret, int err)
 	    ERR_GET_REASON(e) == SSL_R_PACKET_LENGTH_TOO_LONG ||
 	    ERR_GET_REASON(e) == SSL_R_UNKNOWN_PROTOCOL)) {
 		ERR_clear_error();
-		return proxy_xstrdup("not a TLS handshake (plaintext peer?)");
+		return xstrdup("not a TLS handshake (plaintext peer?)");
 	}
 	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
 	    ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
 		ERR_clear_error();
-		return proxy_xstrdup("connection closed without TLS "
+		return xstrdup("connection closed without TLS "
 		    "close_notify");
 	}
 	if (ERR_GET_LIB(e) == ERR_LIB_SSL &&
 	    ERR_GET_REASON(e) > SSL_AD_REASON_OFFSET &&
 	    ERR_GET_REASON(e) < SSL_AD_REASON_OFFSET + 256) {
 		ERR_clear_error();
-		proxy_asprintf(&s, "the peer refused the handshake (TLS "
+		set_cause(&s, "the peer refused the handshake (TLS "
 		    "alert \"%s\")", SSL_alert_desc_string_long(
 		    ERR_GET_REASON(e) - SSL_AD_REASON_OFFSET));
 		return s;
 	}
 	if (e == 0) {
 		ERR_clear_error();
-		return proxy_xstrdup("TLS failure");
+		return xstrdup("TLS failure");
 	}
 	ERR_error_string_n(e, buf, sizeof buf);
 	ERR_clear_error();
 	(void)ret;
-	return proxy_xstrdup(buf);
+	return xstrdup(buf);
 }
 
 char *
@@ -405,14 +405,14 @@ proxy_tls_peer_subject(SSL *ssl)
 	long	 len;
 
 	if (x == NULL)
-		return proxy_xstrdup("(none)");
+		return xstrdup("(none)");
 	bio = BIO_new(BIO_s_mem());
 	if (bio == NULL)
 		abort();
 	X509_NAME_print_ex(bio, X509_get_subject_name(x), 0,
 	    XN_FLAG_RFC2253);
 	len = BIO_get_mem_data(bio, &data);
-	s = proxy_xmalloc((size_t)len + 1);
+	s = xmalloc((size_t)len + 1);
 	memcpy(s, data, (size_t)len);
 	s[len] = '\0';
 	BIO_free(bio);
@@ -428,7 +428,7 @@ proxy_tls_check_peer(struct proxy_tls *t, SSL *ssl, char **cause)
 		return 0;
 	subject = proxy_tls_peer_subject(ssl);
 	if (strcmp(subject, t->pin) != 0) {
-		proxy_asprintf(cause, "peer subject \"%s\" is not the pinned "
+		set_cause(cause, "peer subject \"%s\" is not the pinned "
 		    "\"%s\"", subject, t->pin);
 		free(subject);
 		return -1;
@@ -447,15 +447,15 @@ proxy_tls_records(SSL *ssl, uint64_t rd_seq, uint64_t wr_seq,
 
 	*rd = *wr = NULL;
 	if (SSL_version(ssl) != TLS1_3_VERSION) {
-		proxy_asprintf(why, "%s, not TLS 1.3", SSL_get_version(ssl));
+		set_cause(why, "%s, not TLS 1.3", SSL_get_version(ssl));
 		return -1;
 	}
 	if (SSL_has_pending(ssl)) {
-		*why = proxy_xstrdup("OpenSSL holds bytes of the peer");
+		*why = xstrdup("OpenSSL holds bytes of the peer");
 		return -1;
 	}
 	if (s == NULL || s->client_len == 0 || s->server_len == 0) {
-		*why = proxy_xstrdup("no traffic secrets from OpenSSL");
+		*why = xstrdup("no traffic secrets from OpenSSL");
 		return -1;
 	}
 	suite = SSL_CIPHER_get_name(SSL_get_current_cipher(ssl));

@@ -1,6 +1,6 @@
 /*
  * proxy-util.c: the proxy's own small helpers (it must not depend on the
- * engine in src/): allocation, messages, the log hook.
+ * engine in src/; allocation is lib/'s): messages, the log hook.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,57 +29,13 @@ proxy_log(enum proxy_log_level level, const char *fmt, ...)
 	char	*msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) == -1)
-		abort();
+	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
 	if (log_fn != NULL)
 		log_fn(level, msg, log_arg);
 	else if (level != PROXY_LOG_DEBUG)
 		fprintf(stderr, "proxy: %s\n", msg);
 	free(msg);
-}
-
-void
-proxy_asprintf(char **ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ret == NULL)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(ret, fmt, ap) == -1)
-		abort();
-	va_end(ap);
-}
-
-void *
-proxy_xcalloc(size_t nmemb, size_t size)
-{
-	void *p = calloc(nmemb == 0 ? 1 : nmemb, size == 0 ? 1 : size);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
-void *
-proxy_xmalloc(size_t size)
-{
-	void *p = malloc(size == 0 ? 1 : size);
-
-	if (p == NULL)
-		abort();
-	return p;
-}
-
-char *
-proxy_xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (p == NULL)
-		abort();
-	return p;
 }
 
 double

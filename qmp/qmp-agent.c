@@ -139,7 +139,7 @@ qga_expired(struct qmp_cmd *cmd)
 		qmp_cmd_finish(cmd, empty, NULL, NULL);
 		json_object_put(empty);
 	} else {
-		msg = qmp_xasprintf("no reply within %g s", cmd->timeout);
+		xasprintf(&msg, "no reply within %g s", cmd->timeout);
 		qmp_cmd_finish(cmd, NULL, "Timeout", msg);
 		free(msg);
 	}

@@ -5,7 +5,6 @@
  * teardown path (qmp_end) every failure goes through.
  */
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +17,6 @@
 
 #include "qmp-private.h"
 
-#define QMP_CONTAINER_OF(p, type, member) \
-	((type *)(void *)((char *)(p) - offsetof(type, member)))
-
 /* How deep a message may nest; QEMU's replies stay far below this. */
 #define QMP_MAX_DEPTH	64
 
@@ -30,61 +26,6 @@ static void	qmp_cmd_timeout_cb(struct ev_loop *, ev_timer *, int);
 static void	qmp_input(struct qmp_conn *);
 static void	qmp_message(struct qmp_conn *, struct json_object *);
 static void	qmp_free(struct qmp_conn *);
-
-void *
-qmp_xmalloc(size_t size)
-{
-	void	*p;
-
-	if ((p = malloc(size == 0 ? 1 : size)) == NULL)
-		abort();
-	return p;
-}
-
-void *
-qmp_xcalloc(size_t nmemb, size_t size)
-{
-	void	*p;
-
-	if ((p = calloc(nmemb == 0 ? 1 : nmemb, size == 0 ? 1 : size)) == NULL)
-		abort();
-	return p;
-}
-
-void *
-qmp_xrealloc(void *ptr, size_t size)
-{
-	void	*p;
-
-	if ((p = realloc(ptr, size == 0 ? 1 : size)) == NULL)
-		abort();
-	return p;
-}
-
-char *
-qmp_xstrdup(const char *s)
-{
-	char	*p;
-
-	if ((p = strdup(s)) == NULL)
-		abort();
-	return p;
-}
-
-char *
-qmp_xasprintf(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s;
-	int	 n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n == -1)
-		abort();
-	return s;
-}
 
 /*
  * Returns a malloc'd copy of at most max bytes of a peer's text that is
@@ -98,7 +39,7 @@ qmp_escape(const char *bytes, size_t len, size_t max)
 	char		*s;
 	unsigned char	 c;
 
-	s = qmp_xmalloc(n * 4 + 4);
+	s = xmalloc(n * 4 + 4);
 	for (i = 0; i < n; i++) {
 		c = (unsigned char)bytes[i];
 		if (c == '\\') {
@@ -134,12 +75,12 @@ qmp_new(struct ev_loop *loop, int fd, enum qmp_proto proto,
 {
 	struct qmp_conn	*conn;
 
-	conn = qmp_xcalloc(1, sizeof *conn);
+	conn = xcalloc(1, sizeof *conn);
 	conn->loop = loop;
 	conn->proto = proto;
-	conn->peer = qmp_xstrdup(peer);
+	conn->peer = xstrdup(peer);
 	conn->fd = fd;
-	conn->rbuf = qmp_xmalloc(QMP_READ_SIZE);
+	conn->rbuf = xmalloc(QMP_READ_SIZE);
 	if ((conn->tok = json_tokener_new_ex(QMP_MAX_DEPTH)) == NULL)
 		abort();
 	/* Strict JSON, but several messages may sit in one buffer. */
@@ -173,36 +114,13 @@ struct qmp_conn *
 qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
     double timeout, char **cause)
 {
-	struct sockaddr_un	 sun;
 	struct qmp_conn		*conn;
 	double			 deadline, left;
 	char			*c = NULL, *class = NULL;
 	int			 fd;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		*cause = qmp_xasprintf("%s: socket path too long", path);
+	if ((fd = unix_connect(path, cause)) == -1)
 		return NULL;
-	}
-	strcpy(sun.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd == -1) {
-		*cause = qmp_xasprintf("%s: socket: %s", path, strerror(errno));
-		return NULL;
-	}
-	/*
-	 * A unix socket connects at once or fails at once (EAGAIN when the
-	 * listener's backlog is full): there is nothing to wait for.
-	 */
-	while (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
-		if (errno == EINTR)
-			continue;
-		*cause = qmp_xasprintf("%s: connect: %s", path,
-		    strerror(errno));
-		close(fd);
-		return NULL;
-	}
 	conn = qmp_new(loop, fd, proto, path);
 	deadline = ev_time() + timeout;
 
@@ -210,12 +128,12 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 		if (qmp_call_class(conn, "guest-sync-delimited", NULL,
 		    QMP_CMD_SYNC, NULL, timeout, &class, &c) != 0) {
 			if (class != NULL && strcmp(class, "Timeout") == 0)
-				*cause = qmp_xasprintf("%s: no answer from the "
+				xasprintf(cause, "%s: no answer from the "
 				    "guest agent within %g s (not running, or "
 				    "another client is connected)", path,
 				    timeout);
 			else
-				*cause = qmp_xasprintf("%s: %s", path, c);
+				xasprintf(cause, "%s: %s", path, c);
 			goto fail;
 		}
 		return conn;
@@ -223,10 +141,10 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 
 	if (qmp_wait_flag(conn, &conn->greeted, timeout) != 0) {
 		if (conn->reason != NULL)
-			*cause = qmp_xasprintf("%s: %s before the QMP greeting",
+			xasprintf(cause, "%s: %s before the QMP greeting",
 			    path, conn->reason);
 		else
-			*cause = qmp_xasprintf("%s: no QMP greeting within "
+			xasprintf(cause, "%s: no QMP greeting within "
 			    "%g s (is another client connected?)", path,
 			    timeout);
 		goto fail;
@@ -235,7 +153,7 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 	if (left < 0.001)
 		left = 0.001;
 	if (qmp_call(conn, "qmp_capabilities", NULL, NULL, left, &c) != 0) {
-		*cause = qmp_xasprintf("%s: %s", path, c);
+		xasprintf(cause, "%s: %s", path, c);
 		goto fail;
 	}
 	return conn;
@@ -382,12 +300,12 @@ qmp_subscribe(struct qmp_conn *conn, const char *name, qmp_event_cb cb,
 		}
 	}
 	if (sub == NULL) {
-		conn->subs = qmp_xrealloc(conn->subs,
+		conn->subs = xrealloc(conn->subs,
 		    (conn->nsubs + 1) * sizeof *conn->subs);
 		sub = &conn->subs[conn->nsubs++];
 	}
 	sub->handle = conn->next_handle++;
-	sub->name = name != NULL ? qmp_xstrdup(name) : NULL;
+	sub->name = name != NULL ? xstrdup(name) : NULL;
 	sub->cb = cb;
 	sub->arg = arg;
 	return sub->handle;
@@ -420,7 +338,7 @@ qmp_output(struct qmp_conn *conn, const char *data, size_t len, char **cause)
 	size_t	 used = conn->olen - conn->ooff;
 
 	if (used + len > QMP_MAX_OUTPUT) {
-		*cause = qmp_xasprintf("output queue to %s over %u bytes "
+		xasprintf(cause, "output queue to %s over %u bytes "
 		    "(peer not reading)", conn->peer, QMP_MAX_OUTPUT);
 		return -1;
 	}
@@ -431,7 +349,7 @@ qmp_output(struct qmp_conn *conn, const char *data, size_t len, char **cause)
 	}
 	if (conn->olen + len > conn->osize) {
 		conn->osize = conn->olen + len + 4096;
-		conn->obuf = qmp_xrealloc(conn->obuf, conn->osize);
+		conn->obuf = xrealloc(conn->obuf, conn->osize);
 	}
 	memcpy(conn->obuf + conn->olen, data, len);
 	conn->olen += len;
@@ -442,7 +360,7 @@ qmp_output(struct qmp_conn *conn, const char *data, size_t len, char **cause)
 static void
 qmp_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct qmp_conn	*conn = QMP_CONTAINER_OF(w, struct qmp_conn, wio);
+	struct qmp_conn	*conn = container_of(w, struct qmp_conn, wio);
 	ssize_t		 n;
 
 	n = send(conn->fd, conn->obuf + conn->ooff, conn->olen - conn->ooff,
@@ -468,7 +386,7 @@ qmp_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void
 qmp_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct qmp_conn	*conn = QMP_CONTAINER_OF(w, struct qmp_conn, rio);
+	struct qmp_conn	*conn = container_of(w, struct qmp_conn, rio);
 	ssize_t		 n;
 
 	qmp_hold(conn);
@@ -734,12 +652,12 @@ qmp_send_flags(struct qmp_conn *conn, const char *command,
 
 	if (conn->reason != NULL) {
 		json_object_put(args);
-		*cause = qmp_xasprintf("connection closed: %s", conn->reason);
+		xasprintf(cause, "connection closed: %s", conn->reason);
 		return -1;
 	}
-	cmd = qmp_xcalloc(1, sizeof *cmd);
+	cmd = xcalloc(1, sizeof *cmd);
 	cmd->conn = conn;
-	cmd->name = qmp_xstrdup(command);
+	cmd->name = xstrdup(command);
 	cmd->flags = flags;
 	cmd->timeout = timeout;
 	cmd->cb = cb;
@@ -772,11 +690,11 @@ qmp_send_flags(struct qmp_conn *conn, const char *command,
 		cmd->sent = 1;
 	} else {
 		if (conn->queued + len > QMP_MAX_OUTPUT) {
-			*cause = qmp_xasprintf("output queue to %s over %u "
+			xasprintf(cause, "output queue to %s over %u "
 			    "bytes", conn->peer, QMP_MAX_OUTPUT);
 			goto fail;
 		}
-		cmd->json = qmp_xstrdup(s);
+		cmd->json = xstrdup(s);
 		conn->queued += len;
 	}
 	json_object_put(msg);
@@ -896,7 +814,7 @@ qmp_cmd_reply(struct qmp_cmd *cmd, struct json_object *reply)
 	}
 	(void)json_object_object_get_ex(reply, "error", &err);
 	if ((class = qmp_member_escaped(err, "class", 64)) == NULL)
-		class = qmp_xstrdup("GenericError");
+		class = xstrdup("GenericError");
 	if ((desc = qmp_member_escaped(err, "desc", 512)) == NULL)
 		desc = qmp_escape_json(reply, 200);
 	qmp_cmd_finish(cmd, NULL, class, desc);
@@ -907,7 +825,7 @@ qmp_cmd_reply(struct qmp_cmd *cmd, struct json_object *reply)
 static void
 qmp_cmd_timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct qmp_cmd	*cmd = QMP_CONTAINER_OF(w, struct qmp_cmd, timer);
+	struct qmp_cmd	*cmd = container_of(w, struct qmp_cmd, timer);
 	struct qmp_conn	*conn = cmd->conn;
 	char		*msg;
 
@@ -917,7 +835,7 @@ qmp_cmd_timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	else {
 		/* Remember the id: its late reply is not a protocol error. */
 		conn->expired[conn->nexpired++ % QMP_EXPIRED_IDS] = cmd->id;
-		msg = qmp_xasprintf("no reply within %g s", cmd->timeout);
+		xasprintf(&msg, "no reply within %g s", cmd->timeout);
 		qmp_cmd_finish(cmd, NULL, "Timeout", msg);
 		free(msg);
 	}

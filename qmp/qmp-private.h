@@ -13,6 +13,7 @@
 #include <ev.h>
 #include <json-c/json.h>
 
+#include "common.h"
 #include "qmp.h"
 
 /* Flags of one command. */
@@ -98,13 +99,7 @@ struct qmp_conn {
 	int			 want_free;
 };
 
-/* qmp-conn.c: allocation aborts on failure (libraries do not use src/). */
-void	*qmp_xmalloc(size_t);
-void	*qmp_xcalloc(size_t, size_t);
-void	*qmp_xrealloc(void *, size_t);
-char	*qmp_xstrdup(const char *);
-char	*qmp_xasprintf(const char *, ...)
-	    __attribute__((format(printf, 1, 2)));
+/* qmp-conn.c */
 char	*qmp_escape(const char *bytes, size_t len, size_t max);
 char	*qmp_escape_json(struct json_object *, size_t max);
 

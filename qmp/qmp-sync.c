@@ -26,18 +26,9 @@ qmp_call_cb(struct qmp_conn *conn, struct json_object *reply,
 	if (reply != NULL)
 		st->reply = json_object_get(reply);
 	else {
-		st->error_class = qmp_xstrdup(error_class);
-		st->error = qmp_xstrdup(error);
+		st->error_class = xstrdup(error_class);
+		st->error = xstrdup(error);
 	}
-}
-
-static void
-qmp_set_cause(char **cause, char *msg)
-{
-	if (cause != NULL)
-		*cause = msg;
-	else
-		free(msg);
 }
 
 /*
@@ -60,10 +51,10 @@ qmp_call_class(struct qmp_conn *conn, const char *command,
 		*reply = NULL;
 	if (qmp_send_flags(conn, command, args, timeout, flags, qmp_call_cb,
 	    &st, &c) != 0) {
-		qmp_set_cause(cause, qmp_xasprintf("%s: %s", command, c));
+		set_cause(cause, "%s: %s", command, c);
 		free(c);
 		if (error_class != NULL)
-			*error_class = qmp_xstrdup("Closed");
+			*error_class = xstrdup("Closed");
 		return -1;
 	}
 	/*
@@ -77,8 +68,7 @@ qmp_call_class(struct qmp_conn *conn, const char *command,
 	qmp_release(conn);
 
 	if (st.error != NULL) {
-		qmp_set_cause(cause, qmp_xasprintf("%s: %s", command,
-		    st.error));
+		set_cause(cause, "%s: %s", command, st.error);
 		free(st.error);
 		if (error_class != NULL)
 			*error_class = st.error_class;
@@ -145,11 +135,11 @@ qmp_run_until(struct qmp_conn *conn, const int *done, double timeout,
 	qmp_hold(conn);
 	if ((rc = qmp_wait_flag(conn, done, timeout)) != 0) {
 		if (conn->reason != NULL)
-			qmp_set_cause(cause, qmp_xasprintf("connection "
-			    "closed: %s", conn->reason));
+			set_cause(cause, "connection closed: %s",
+			    conn->reason);
 		else
-			qmp_set_cause(cause, qmp_xasprintf("nothing within "
-			    "%g s", timeout));
+			set_cause(cause, "nothing within %g s",
+			    timeout);
 	}
 	qmp_release(conn);
 	return rc;

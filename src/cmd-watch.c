@@ -28,8 +28,6 @@
 #include "qmigrate.h"
 #include "qmp.h"
 
-#define CONTAINER_OF(ptr, type, field) \
-	((type *)((char *)(ptr) - offsetof(type, field)))
 #define MIB (1024.0 * 1024.0)
 #define BAR_WIDTH 40
 #define WATCH_MAX_LINES 16	/* header, bar, 2 figures, failure, 5 decisions */
@@ -302,7 +300,7 @@ on_migrate(struct qmp_conn *conn, json_object *reply, const char *error_class,
 static void
 on_timer(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	struct watch	*w = CONTAINER_OF(t, struct watch, timer);
+	struct watch	*w = container_of(t, struct watch, timer);
 	char		*cause = NULL;
 
 	if (w->qmp != NULL && !qmp_is_closed(w->qmp)) {
@@ -338,7 +336,7 @@ on_signal(struct ev_loop *loop, ev_signal *s, int revents)
 static void
 on_winch(struct ev_loop *loop, ev_signal *s, int revents)
 {
-	struct watch *w = CONTAINER_OF(s, struct watch, sigwinch);
+	struct watch *w = container_of(s, struct watch, sigwinch);
 
 	w->resized = 1;
 	if (w->lines > 0 && !w->inflight)

@@ -12,7 +12,6 @@
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,9 +27,6 @@
 #include "qmigrate.h"
 #include "qmp.h"
 #include "exporter.h"
-
-#define CONTAINER_OF(ptr, type, field) \
-	((type *)((char *)(ptr) - offsetof(type, field)))
 
 #define BACKOFF_MIN	0.5
 #define BACKOFF_MAX	30.0
@@ -129,35 +125,6 @@ static void	collector_connect(struct vm_collector *);
 static void	collector_round_done(struct vm_collector *);
 static void	collector_qmp_round(struct vm_collector *);
 
-/* A non-blocking unix-socket connect: at once or not at all. */
-static int
-unix_connect(const char *path, char **cause)
-{
-	struct sockaddr_un	sun;
-	int			fd;
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		xasprintf(cause, "%s: socket path too long", path);
-		return -1;
-	}
-	strcpy(sun.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd == -1) {
-		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
-		return -1;
-	}
-	while (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
-		if (errno == EINTR)
-			continue;
-		xasprintf(cause, "%s: connect: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /*
  * Reads at most PROC_FILE_MAX - 1 bytes of path into buf (NUL-ended).
  * Returns 0, or -1 when it cannot be read.
@@ -236,7 +203,7 @@ collector_bury(struct vm_collector *c, struct qmp_conn *conn)
 static void
 reap_cb(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	struct vm_collector *c = CONTAINER_OF(t, struct vm_collector, reap);
+	struct vm_collector *c = container_of(t, struct vm_collector, reap);
 
 	qmp_close(c->dead[0]);
 	qmp_close(c->dead[1]);
@@ -297,7 +264,7 @@ collector_down(struct vm_collector *c, const char *why)
 static void
 reconnect_cb(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	collector_connect(CONTAINER_OF(t, struct vm_collector, reconnect));
+	collector_connect(container_of(t, struct vm_collector, reconnect));
 }
 
 static void

@@ -22,9 +22,6 @@
 #include "qmigrate.h"
 #include "exporter.h"
 
-#define CONTAINER_OF(ptr, type, field) \
-	((type *)((char *)(ptr) - offsetof(type, field)))
-
 struct http_client {
 	struct http_server	*srv;
 	struct http_client	*prev, *next;
@@ -164,7 +161,7 @@ client_request(struct http_client *c)
 static void
 client_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct http_client	*c = CONTAINER_OF(w, struct http_client, rio);
+	struct http_client	*c = container_of(w, struct http_client, rio);
 	ssize_t			 n;
 
 	n = read(c->fd, c->in + c->inlen, sizeof c->in - 1 - c->inlen);
@@ -193,7 +190,7 @@ client_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void
 client_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct http_client	*c = CONTAINER_OF(w, struct http_client, wio);
+	struct http_client	*c = container_of(w, struct http_client, wio);
 	ssize_t			 n;
 
 	n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff,
@@ -214,7 +211,7 @@ client_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void
 client_timeout_cb(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	client_close(CONTAINER_OF(t, struct http_client, timer));
+	client_close(container_of(t, struct http_client, timer));
 }
 
 /* Serves one connected socket (accept, or a test's socketpair). */
@@ -242,7 +239,7 @@ http_server_add_client(struct http_server *srv, int fd)
 static void
 accept_pause_cb(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	struct http_server *srv = CONTAINER_OF(t, struct http_server,
+	struct http_server *srv = container_of(t, struct http_server,
 	    accept_pause);
 
 	if (srv->nclients < EXPORTER_MAX_CLIENTS)
@@ -252,7 +249,7 @@ accept_pause_cb(struct ev_loop *loop, ev_timer *t, int revents)
 static void
 accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct http_server	*srv = CONTAINER_OF(w, struct http_server,
+	struct http_server	*srv = container_of(w, struct http_server,
 				    accept_io);
 	int			 fd;
 

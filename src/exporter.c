@@ -22,9 +22,6 @@
 #include "qmigrate.h"
 #include "exporter.h"
 
-#define CONTAINER_OF(ptr, type, field) \
-	((type *)((char *)(ptr) - offsetof(type, field)))
-
 /* One VM the exporter serves. */
 struct vm_entry {
 	struct exporter_vm_spec	 spec;	/* owned */
@@ -307,7 +304,7 @@ exporter_write_textfile(struct exporter *ex)
 static void
 refresh_cb(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	struct exporter	*ex = CONTAINER_OF(t, struct exporter, refresh);
+	struct exporter	*ex = container_of(t, struct exporter, refresh);
 	size_t		 i;
 
 	exporter_scan(ex);

@@ -1,7 +1,7 @@
 # The qmigrate command.  One variable per area so that areas do not collide.
 bin_PROGRAMS += qmigrate
 
-src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/xmalloc.c src/json-get.c \
+src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/json-get.c \
 	src/privs.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
@@ -40,7 +40,7 @@ noinst_LIBRARIES += libqmigrate.a
 libqmigrate_a_SOURCES = $(src_core) $(src_qmp_cmds) \
 	$(src_migrate) $(src_proxy_cmds) $(src_policy) $(src_observe) \
 	$(src_evict)
-qmigrate_libs = libqmigrate.a libproxy.a libqmp.a \
+qmigrate_libs = libqmigrate.a libproxy.a libqmp.a libcommon.a \
 	$(JSONC_LIBS) $(OPENSSL_LIBS) $(CAPNG_LIBS) $(YAML_LIBS) $(EV_LIBS) -lm
 qmigrate_LDADD = $(qmigrate_libs)
 

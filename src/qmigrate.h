@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common.h"
+
 struct ev_loop;
 struct json_object;
 struct yaml_docs;
@@ -776,17 +778,6 @@ void	fatal(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));
 void	fatalx(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));
-
-/* xmalloc.c */
-void	*xmalloc(size_t size);
-void	*xcalloc(size_t nmemb, size_t size);
-void	*xrealloc(void *ptr, size_t size);
-void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
-char	*xstrdup(const char *s);
-char	*xstrndup(const char *s, size_t n);
-int	 xasprintf(char **ret, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
-int	 xvasprintf(char **ret, const char *fmt, va_list ap);
 
 /* args.c */
 struct args *args_parse(const struct args_spec *, int argc, char **argv,

@@ -1,6 +1,7 @@
 /*
- * xmalloc.c: allocation that cannot fail.  Running out of memory is fatal:
- * there is no sensible way to carry on half a migration without it.
+ * xmalloc.c: allocation that cannot fail, for every part of qmigrate
+ * (src/, qmp/, proxy/).  Running out of memory is fatal: there is no
+ * sensible way to carry on half a migration without it.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qmigrate.h"
+#include "common.h"
 
 static void
 oom(size_t size)
@@ -96,4 +97,16 @@ xasprintf(char **ret, const char *fmt, ...)
 	n = xvasprintf(ret, fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+void
+set_cause(char **cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cause == NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(cause, fmt, ap);
+	va_end(ap);
 }

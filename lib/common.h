@@ -1,0 +1,55 @@
+/*
+ * common.h: the helpers every part of qmigrate links, the libraries in
+ * qmp/ and proxy/ as much as the command in src/ (tmux's xmalloc.c and
+ * compat/): allocation that cannot fail, container_of, and a unix-socket
+ * connect.  Nothing here logs: each library keeps its own log hook.
+ */
+#ifndef COMMON_H
+#define COMMON_H
+
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * The struct of type that holds member at ptr: recovers an owner from an
+ * embedded ev_io or ev_timer (libev's manual, "associating custom data").
+ */
+#define container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* xmalloc.c: allocation failure is fatal (a message, then abort()). */
+void	*xmalloc(size_t size);
+void	*xcalloc(size_t nmemb, size_t size);
+void	*xrealloc(void *ptr, size_t size);
+void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
+char	*xstrdup(const char *s);
+char	*xstrndup(const char *s, size_t n);
+int	 xasprintf(char **ret, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+int	 xvasprintf(char **ret, const char *fmt, va_list ap);
+/*
+ * Sets *cause to the formatted message when the caller asked for one
+ * (cause not NULL): the libraries' "-1 with *cause" for callers that may
+ * not want the reason.
+ */
+void	 set_cause(char **cause, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* unix-socket.c */
+/*
+ * Fills *sun with path.  Returns 0, or -1 with *cause ("PATH: socket path
+ * too long") when it does not fit.
+ */
+int	 unix_addr(struct sockaddr_un *sun, const char *path, char **cause);
+/*
+ * A non-blocking, close-on-exec stream socket connected to path: a unix
+ * socket connects at once or fails at once (EAGAIN when the listener's
+ * backlog is full), so there is nothing to wait for.  Returns the fd, or
+ * -1 with *cause ("PATH: connect: ...").
+ */
+int	 unix_connect(const char *path, char **cause);
+
+#endif

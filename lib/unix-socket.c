@@ -1,0 +1,45 @@
+/*
+ * unix-socket.c: a unix socket's address and a connect to it, written once
+ * for the QMP client, the exporter's collectors and the proxy.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+int
+unix_addr(struct sockaddr_un *sun, const char *path, char **cause)
+{
+	memset(sun, 0, sizeof *sun);
+	sun->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun->sun_path) {
+		xasprintf(cause, "%s: socket path too long", path);
+		return -1;
+	}
+	strcpy(sun->sun_path, path);
+	return 0;
+}
+
+int
+unix_connect(const char *path, char **cause)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	if (unix_addr(&sun, path, cause) != 0)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd == -1) {
+		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
+		return -1;
+	}
+	while (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		if (errno == EINTR)
+			continue;
+		xasprintf(cause, "%s: connect: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
