@@ -399,3 +399,19 @@ fail:
 	json_object_put(o);
 	return -1;
 }
+
+/*
+ * Frees what a vm_ident owns (kube_vmi_load() and vm-ident.c fill it)
+ * and zeroes it.
+ */
+void
+vm_ident_free(struct vm_ident *vm)
+{
+	labels_free(vm->labels, vm->nlabels);
+	labels_free(vm->ns_labels, vm->nns_labels);
+	free(vm->ns_source);
+	free(vm->vmi_file);
+	free(vm->name);
+	free(vm->namespace);
+	memset(vm, 0, sizeof *vm);
+}

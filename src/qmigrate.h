@@ -888,6 +888,7 @@ extern const char *const kube_meta_known[];
 struct json_object *kube_one_document(const char *what, const char *path,
 	    int *yaml, char **cause);
 int	 kube_vmi_load(const char *path, struct vm_ident *, char **cause);
+void	 vm_ident_free(struct vm_ident *);
 int	 kube_vmi_conditions(const char *path, struct json_object **out,
 	    char **cause);
 
@@ -921,7 +922,6 @@ int	 vm_ident_option(struct vm_ident *, const char *option,
 extern const struct args_option vm_ident_options[];
 int	 vm_ident_from_args(struct vm_ident *, const struct args *,
 	    char **cause);
-void	 vm_ident_free(struct vm_ident *);
 
 /* yaml-read.c */
 #define YAML_MAX_DEPTH	64

@@ -129,15 +129,3 @@ vm_ident_from_args(struct vm_ident *vm, const struct args *args,
 	}
 	return 0;
 }
-
-void
-vm_ident_free(struct vm_ident *vm)
-{
-	labels_free(vm->labels, vm->nlabels);
-	labels_free(vm->ns_labels, vm->nns_labels);
-	free(vm->ns_source);
-	free(vm->vmi_file);
-	free(vm->name);
-	free(vm->namespace);
-	memset(vm, 0, sizeof *vm);
-}
