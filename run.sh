@@ -54,7 +54,8 @@ test)
 	bash "$top/tests/qemu-roots.sh"
 	# The whole suite, real-QEMU tests included, under ASan and UBSan.
 	build "$top/build-asan" --enable-sanitizers
-	(cd "$top/build-asan" && make -j"$jobs" check) || {
+	(cd "$top/build-asan" && make -j"$jobs" check \
+		${QEMU_VERSIONS:+QEMU_VERSIONS="$QEMU_VERSIONS"}) || {
 		find "$top/build-asan" -name '*.log' -path '*tests*' \
 			-newer "$top/build-asan/config.status" -exec grep -l 'FAIL\|ERROR' {} + |
 			while read -r f; do echo "=== $f"; tail -n 60 "$f"; done

@@ -39,3 +39,10 @@ tests_slow_wire_SOURCES = tests/slow-wire.c
 # drop its monitor).
 check_PROGRAMS += tests/qmp-relay
 tests_qmp_relay_SOURCES = tests/qmp-relay.c
+
+# The version matrix (tests/qemu-matrix-lib.sh): the core migration tests
+# against each QEMU of QEMU_VERSIONS beside the host's, and the upgrade pairs.
+integration_tests += tests/integration/qemu-matrix-10.0.sh \
+	tests/integration/qemu-matrix-11.1.sh \
+	tests/integration/qemu-matrix-upgrade.sh
+EXTRA_DIST += tests/qemu-matrix-lib.sh
