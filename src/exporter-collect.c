@@ -115,6 +115,7 @@ struct vm_collector {
 	int		 status_baselined;
 	char		 failed_uid[64];
 	uint64_t	 failures[3];	/* control, data, abort */
+	struct phase_hist phases;
 	uint64_t	 disk_prev;
 	double		 disk_prev_t;
 	double		 disk_rate;
@@ -811,6 +812,7 @@ collector_read_status(struct vm_collector *c)
 		if (c->status_baselined)
 			c->failures[k]++;
 	}
+	phase_hist_update(&c->phases, m, c->status_baselined);
 	c->status_baselined = 1;
 
 	/* Disks: bytes mirrored per second, between two readings. */
@@ -926,6 +928,12 @@ collector_failures(const struct vm_collector *c, uint64_t *control,
 	*control = c->failures[0];
 	*data = c->failures[1];
 	*abort_ = c->failures[2];
+}
+
+const struct phase_hist *
+collector_phase_hist(const struct vm_collector *c)
+{
+	return &c->phases;
 }
 
 /* Why QEMU's monitor is down, or NULL. */

@@ -534,6 +534,37 @@ decode_rfc3339(const char *s, double *out)
  * failures_total counts it under: failurePlane, or "abort" for a
  * migration that was aborted (exit status 5, no plane).
  */
+/*
+ * The seconds from the document's startTimestamp to each phase of
+ * phase_hist_phases its phaseTransitionTimestamps list.
+ */
+static void
+decode_phase_times(json_object *doc, struct snap_migration *m)
+{
+	json_object	*times = json_obj_at(doc, "phaseTransitionTimestamps");
+	json_object	*t;
+	const char	*phase;
+	double		 when;
+	size_t		 i, k;
+
+	if (!m->start_time.have || times == NULL ||
+	    !json_object_is_type(times, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(times); i++) {
+		t = json_object_array_get_idx(times, i);
+		if (!is_object(t) || (phase = str_of(t, "phase")) == NULL ||
+		    decode_rfc3339(str_of(t, "phaseTransitionTimestamp"),
+		    &when) != 0)
+			continue;
+		for (k = 0; k < PHASE_HIST_PHASES; k++)
+			if (strcmp(phase, phase_hist_phases[k]) == 0 &&
+			    !m->phase_time[k].have) {
+				m->phase_time[k].have = 1;
+				m->phase_time[k].v = when - m->start_time.v;
+			}
+	}
+}
+
 int
 decode_status_doc(json_object *doc, struct snap_migration *m)
 {
@@ -563,6 +594,7 @@ decode_status_doc(json_object *doc, struct snap_migration *m)
 	    &m->start_time.v) == 0;
 	m->end_time.have = decode_rfc3339(str_of(doc, "endTimestamp"),
 	    &m->end_time.v) == 0;
+	decode_phase_times(doc, m);
 	prog = json_obj_at(doc, "progress");
 	if (!is_object(prog))
 		return 0;

@@ -470,6 +470,52 @@ render_guest(struct render_buf *b, const struct render_vm *vms, size_t n,
 	}
 }
 
+/*
+ * qmigrate_migration_phase_transition_time_from_creation_seconds: a
+ * histogram by phase per VM (exporter-phases.c), KubeVirt's buckets.
+ */
+static void
+render_phase_hist(struct render_buf *b, const struct render_vm *vms,
+    size_t n, char **base)
+{
+	static const char *name =
+	    "qmigrate_migration_phase_transition_time_from_creation_seconds";
+	const struct phase_hist	*h;
+	const char		*sep;
+	size_t			 i, k, j;
+	int			 started = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((h = vms[i].phases) == NULL)
+			continue;
+		sep = *base[i] != '\0' ? "," : "";
+		for (k = 0; k < PHASE_HIST_PHASES; k++) {
+			if (h->count[k] == 0)
+				continue;
+			if (!started)
+				render_printf(b, "# HELP %s Seconds from a "
+				    "migration's creation to each phase it "
+				    "entered, by phase.\n# TYPE %s histogram\n",
+				    name, name);
+			started = 1;
+			for (j = 0; j < PHASE_HIST_BUCKETS; j++)
+				render_printf(b, "%s_bucket{%s%sphase=\"%s\","
+				    "le=\"%g\"} %" PRIu64 "\n", name, base[i],
+				    sep, phase_hist_phases[k],
+				    phase_hist_le[j], h->bucket[k][j]);
+			render_printf(b, "%s_bucket{%s%sphase=\"%s\","
+			    "le=\"+Inf\"} %" PRIu64 "\n", name, base[i], sep,
+			    phase_hist_phases[k], h->count[k]);
+			render_printf(b, "%s_sum{%s%sphase=\"%s\"} %.15g\n",
+			    name, base[i], sep, phase_hist_phases[k],
+			    h->sum[k]);
+			render_printf(b, "%s_count{%s%sphase=\"%s\"} %" PRIu64
+			    "\n", name, base[i], sep, phase_hist_phases[k],
+			    h->count[k]);
+		}
+	}
+}
+
 static void
 render_migration(struct render_buf *b, const struct render_vm *vms, size_t n,
     char **base, const char *node_base)
@@ -524,6 +570,8 @@ render_migration(struct render_buf *b, const struct render_vm *vms, size_t n,
 			snprintf(ex, sizeof ex, "plane=\"%s\"", planes[j]);
 			sample(&f, base[i], ex, (double)vms[i].failures[j]);
 		}
+
+	render_phase_hist(b, vms, n, base);
 
 	/* Outgoing migrations of this node by phase (KubeVirt's queue). */
 	for (i = 0; i < n; i++) {

@@ -134,6 +134,9 @@ struct snap_os {
 	char	machine[32];
 };
 
+#define PHASE_HIST_PHASES	6	/* Pending ... Failed */
+#define PHASE_HIST_BUCKETS	18	/* KubeVirt's, up to an hour */
+
 /* A migration as QEMU's query-migrate or the status document says. */
 struct snap_migration {
 	int		 have;
@@ -156,7 +159,22 @@ struct snap_migration {
 	struct snap_u64	 postcopy_requests;
 	struct snap_f64	 start_time;	/* seconds since the epoch */
 	struct snap_f64	 end_time;
+	/* seconds from start_time to each of phase_hist_phases entered */
+	struct snap_f64	 phase_time[PHASE_HIST_PHASES];
 };
+
+/* exporter-phases.c: the phase transition histogram of one VM. */
+struct phase_hist {
+	char		uid[64];	/* the migration seen last */
+	unsigned	observed;	/* its phases observed, bit i */
+	uint64_t	bucket[PHASE_HIST_PHASES][PHASE_HIST_BUCKETS];
+	uint64_t	count[PHASE_HIST_PHASES];	/* cumulative */
+	double		sum[PHASE_HIST_PHASES];
+};
+extern const char *const phase_hist_phases[PHASE_HIST_PHASES];
+extern const double phase_hist_le[PHASE_HIST_BUCKETS];
+void	 phase_hist_update(struct phase_hist *,
+	    const struct snap_migration *, int observe);
 
 /*
  * Everything one refresh learnt about a VM, by layer.  A part its layer
@@ -243,6 +261,7 @@ const struct vm_snapshot *collector_snapshot(const struct vm_collector *);
 const struct exporter_vm_spec *collector_spec(const struct vm_collector *);
 void	 collector_failures(const struct vm_collector *, uint64_t *control,
 	    uint64_t *data, uint64_t *abort);
+const struct phase_hist *collector_phase_hist(const struct vm_collector *);
 const char *collector_error(const struct vm_collector *);
 const char *collector_agent_error(const struct vm_collector *);
 const char *collector_part_error(const struct vm_collector *,
@@ -254,6 +273,7 @@ struct render_vm {
 	const struct vm_snapshot	*snap;
 	int				 stale;
 	uint64_t			 failures[3];	/* control, data, abort */
+	const struct phase_hist		*phases;	/* or NULL */
 };
 struct render_buf {
 	char	*p;

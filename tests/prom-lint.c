@@ -12,7 +12,8 @@
  * names are valid; label values use only the \\ \" \n escapes; no label
  * twice in a sample; no series twice; values parse as floats; counters end
  * in _total and nothing else does; every name starts with PREFIX when
- * given.  Prints each problem with its line number; exits 1 if any.
+ * given.  A histogram's samples are NAME_bucket (with le), NAME_sum and
+ * NAME_count of the family NAME.  Prints each problem with its line number; exits 1 if any.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -83,6 +84,32 @@ family_get(const char *name, int create)
 		return NULL;
 	fams[nfams].name = strdup(name);
 	return &fams[nfams++];
+}
+
+/*
+ * The histogram family of a sample name NAME_bucket, NAME_sum or
+ * NAME_count, or NULL when name is none of them.
+ */
+static struct family *
+histogram_of(const char *name)
+{
+	static const char *const suffixes[] = { "_bucket", "_sum", "_count" };
+	struct family	*f;
+	char		*base;
+	size_t		 i, n = strlen(name), k;
+
+	for (i = 0; i < 3; i++) {
+		k = strlen(suffixes[i]);
+		if (n <= k || strcmp(name + n - k, suffixes[i]) != 0)
+			continue;
+		base = strndup(name, n - k);
+		f = family_get(base, 0);
+		free(base);
+		if (f != NULL && f->type != NULL &&
+		    strcmp(f->type, "histogram") == 0)
+			return f;
+	}
+	return NULL;
 }
 
 /* Makes f the current family; a family may not come back later. */
@@ -257,7 +284,9 @@ sample(char *line)
 		free(name);
 		return;
 	}
-	f = family_get(name, 0);
+	f = histogram_of(name);
+	if (f == NULL)
+		f = family_get(name, 0);
 	if (f == NULL || f->type == NULL || !f->help)
 		bad("sample of %s without HELP and TYPE before it", name);
 	if (f != NULL)
@@ -267,6 +296,10 @@ sample(char *line)
 		free(name);
 		return;
 	}
+	if (f != NULL && histogram_of(name) == f && n > 7 &&
+	    strcmp(name + n - 7, "_bucket") == 0 &&
+	    strncmp(canon, "le=", 3) != 0 && strstr(canon, ",le=") == NULL)
+		bad("bucket of %s without le", name);
 	if (*p != ' ') {
 		bad("expected a space before the value in %s", line);
 		free(name);

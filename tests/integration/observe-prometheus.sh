@@ -14,7 +14,8 @@
 #    the source and {plane="data"} on the target, and fires the shipped
 #    QmigrateMigrationFailed alert; a migration to a target that does not
 #    listen raises {plane="control"};
-#  - the next migration ends with the phase Succeeded;
+#  - the next migration ends with the phase Succeeded; the phase
+#    transition histogram has each phase of both migrations once;
 #  - every exposition passes promtool check metrics (those the test takes)
 #    and Prometheus' parser (all the others); the shipped rules load and
 #    evaluate without error.
@@ -250,6 +251,16 @@ holds 'qmigrate_migration_end_time_seconds{name="src"} - qmigrate_migration_star
 is 'qmigrate_migrations_in_running_phase{node="node-a"}' 0 || fail "a migration still counted running"
 is 'qmigrate_migration_failures_total{name="src",plane="abort"}' 1 ||
 	fail "a success changed src's failure count"
+# KubeVirt's phase transition histogram: each phase of both migrations of
+# src observed once (the aborted one: Pending to Failed; this one: Pending
+# to Succeeded), seconds from the migration's start.
+h=qmigrate_migration_phase_transition_time_from_creation_seconds
+is "${h}_count{name=\"src\",phase=\"Running\"}" 2 &&
+is "${h}_count{name=\"src\",phase=\"Succeeded\"}" 1 &&
+is "${h}_count{name=\"src\",phase=\"Failed\"}" 1 ||
+	fail "src's phase transition histogram: $(q "${h}_count{name=\"src\"}")"
+holds "${h}_bucket{name=\"src\",phase=\"Succeeded\",le=\"+Inf\"} == 1" ||
+	fail "no +Inf bucket of Succeeded for src"
 scrape "$TMP/m4"
 
 # 3. The guest, now on dst2, to a target nobody listens on: control plane.

@@ -299,6 +299,94 @@ test_render(void **state)
 }
 
 /*
+ * The phase transition histogram: each phase of a migration observed
+ * once, seconds from its start, KubeVirt's buckets; a new uid starts
+ * over; the document found at start only baselines.
+ */
+static void
+test_phase_hist(void **state)
+{
+	static const char *doc1 = "{\"phase\": \"Running\", \"role\": "
+	    "\"source\", \"migrationUid\": \"u1\", \"startTimestamp\": "
+	    "\"2026-11-25T12:00:00.000Z\", \"phaseTransitionTimestamps\": ["
+	    "{\"phase\": \"Pending\", \"phaseTransitionTimestamp\": "
+	    "\"2026-11-25T12:00:00.000Z\"}, "
+	    "{\"phase\": \"PreparingTarget\", \"phaseTransitionTimestamp\": "
+	    "\"2026-11-25T12:00:00.700Z\"}, "
+	    "{\"phase\": \"Running\", \"phaseTransitionTimestamp\": "
+	    "\"2026-11-25T12:00:03.000Z\"}]}";
+	struct exporter_vm_spec	 spec = { 0 };
+	struct vm_snapshot	 snap;
+	struct render_vm	 vm;
+	struct render_buf	 b = { NULL, 0, 0 };
+	struct phase_hist	 h;
+	struct snap_migration	 m;
+	json_object		*doc;
+	const char		*base = "qmigrate_migration_phase_transition_"
+	    "time_from_creation_seconds";
+	char			 key[256];
+
+	(void)state;
+	memset(&h, 0, sizeof h);
+	doc = parse(doc1);
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	json_object_put(doc);
+	assert_true(m.phase_time[1].have);
+	assert_true(m.phase_time[1].v > 0.69 && m.phase_time[1].v < 0.71);
+	assert_false(m.phase_time[2].have);
+	phase_hist_update(&h, &m, 1);
+	phase_hist_update(&h, &m, 1);	/* the same phases: once */
+	assert_int_equal(h.count[0], 1);
+	assert_int_equal(h.count[1], 1);
+	assert_int_equal(h.count[3], 1);
+	assert_int_equal(h.count[2], 0);
+	/* le 0.5 holds Pending's 0, not PreparingTarget's 0.7. */
+	assert_int_equal(h.bucket[0][0], 1);
+	assert_int_equal(h.bucket[1][0], 0);
+	assert_int_equal(h.bucket[1][1], 1);
+	assert_int_equal(h.bucket[3][3], 1);	/* 3 s: le 5 */
+	assert_int_equal(h.bucket[3][2], 0);
+
+	/* Another migration: observed anew. */
+	snprintf(m.uid, sizeof m.uid, "u2");
+	phase_hist_update(&h, &m, 1);
+	assert_int_equal(h.count[3], 2);
+	/* Found at start: baselined, not observed. */
+	memset(&h, 0, sizeof h);
+	phase_hist_update(&h, &m, 0);
+	assert_int_equal(h.count[0], 0);
+	phase_hist_update(&h, &m, 1);
+	assert_int_equal(h.count[0], 0);
+
+	phase_hist_update(&h, &m, 0);
+	snprintf(m.uid, sizeof m.uid, "u3");
+	phase_hist_update(&h, &m, 1);
+	memset(&snap, 0, sizeof snap);
+	spec.name = "db1";
+	memset(&vm, 0, sizeof vm);
+	vm.spec = &spec;
+	vm.snap = &snap;
+	vm.phases = &h;
+	render_metrics(&b, &vm, 1, "node-a", NULL);
+	assert_non_null(strstr(b.p, "# TYPE qmigrate_migration_phase_"
+	    "transition_time_from_creation_seconds histogram\n"));
+	snprintf(key, sizeof key, "%s_bucket{name=\"db1\",node=\"node-a\","
+	    "phase=\"PreparingTarget\",le=\"1\"}", base);
+	assert_string_equal(value_of(b.p, key), "1");
+	snprintf(key, sizeof key, "%s_bucket{name=\"db1\",node=\"node-a\","
+	    "phase=\"Running\",le=\"+Inf\"}", base);
+	assert_string_equal(value_of(b.p, key), "1");
+	snprintf(key, sizeof key, "%s_count{name=\"db1\",node=\"node-a\","
+	    "phase=\"Pending\"}", base);
+	assert_string_equal(value_of(b.p, key), "1");
+	snprintf(key, sizeof key, "%s_sum{name=\"db1\",node=\"node-a\","
+	    "phase=\"Running\"}", base);
+	assert_string_equal(value_of(b.p, key), "3");
+	assert_null(strstr(b.p, "phase=\"Succeeded\",le"));
+	free(b.p);
+}
+
+/*
  * stats: QEMU's NIC and the agent's interface with the same MAC are one
  * entry (the test guest has no NIC driver, so only this test sees it).
  */
@@ -443,6 +531,7 @@ main(void)
 		cmocka_unit_test(test_proc),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_status_doc),
+		cmocka_unit_test(test_phase_hist),
 		cmocka_unit_test(test_query_migrate),
 		cmocka_unit_test(test_guest_text),
 		cmocka_unit_test(test_render),
