@@ -70,6 +70,42 @@ ctl_wants_dirty_rate(enum ctl_kind kind, const struct ctl_config *cfg,
 	    DIRTY_PROBE_MIN_PASS_SECONDS;
 }
 
+/*
+ * KubeVirt's newest monitor for the kubevirt controller, when the
+ * settings' spec.experimental asks for it: the stall detector, downtime
+ * tuning, and the maxDowntimeMs they apply (KubeVirt's 900 when unset).
+ * Leaves cfg alone otherwise (the classic monitor, or adaptive).
+ */
+void
+ctl_config_experimental(struct ctl_config *cfg, enum ctl_kind kind,
+    const struct mig_settings *s)
+{
+	const struct mig_stall_detector		*sd = &s->stall_detector;
+	const struct mig_downtime_tuning	*dt = &s->downtime_tuning;
+
+	if (kind != CTL_KUBEVIRT || !mig_settings_kubevirt_downtime(s))
+		return;
+	if (sd->enabled) {
+		cfg->stall.enabled = 1;
+		cfg->stall.margin_pct = sd->stall_margin_pct;
+		cfg->stall.ewma_alpha = sd->ewma_alpha;
+		cfg->stall.window_s = sd->stall_progress_timeout;
+		cfg->stall.switchover_timeout_s = sd->switchover_timeout;
+		cfg->stall.precopy_factor = sd->precopy_possible_factor;
+		cfg->stall.patience_decay = sd->patience_window_decay_factor;
+		cfg->stall.search_local_minima = sd->search_local_minima;
+		cfg->stall.completion_factor = sd->completion_timeout_factor;
+	}
+	if (dt->enabled) {
+		cfg->tuning.enabled = 1;
+		cfg->tuning.initial_ms = dt->initial_ms;
+		cfg->tuning.steps = dt->steps;
+		cfg->tuning.start_after_iteration = dt->start_after_iteration;
+		cfg->tuning.cooldown_s = dt->cooldown_seconds;
+	}
+	cfg->max_downtime_ms = mig_settings_reported_downtime(s);
+}
+
 void
 ctl_init(struct ctl *ctl, enum ctl_kind kind, const struct ctl_config *cfg)
 {
@@ -78,6 +114,8 @@ ctl_init(struct ctl *ctl, enum ctl_kind kind, const struct ctl_config *cfg)
 	ctl->cfg = *cfg;
 	ctl->acceptable = ctl_acceptable_seconds(cfg);
 	ctl->downtime_ms = cfg->initial_downtime_ms;
+	/* The stall detector's switchover deadline starts as that time. */
+	ctl->switchover_deadline = ctl->acceptable;
 }
 
 /* Answers one decision for one sample; never fails. */
@@ -141,5 +179,91 @@ ctl_config_to_json(enum ctl_kind kind, const struct ctl_config *cfg)
 		    json_object_new_double(cfg->measured_dirty_rate));
 	json_object_object_add(o, "acceptableSeconds",
 	    json_object_new_double(ctl_acceptable_seconds(cfg)));
+	if (cfg->stall.enabled) {
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "stallMargin",
+		    json_object_new_uint64(cfg->stall.margin_pct));
+		json_object_object_add(x, "ewmaAlpha",
+		    json_object_new_double(cfg->stall.ewma_alpha));
+		json_object_object_add(x, "stallProgressTimeout",
+		    json_object_new_uint64(cfg->stall.window_s));
+		json_object_object_add(x, "switchoverTimeout",
+		    json_object_new_uint64(cfg->stall.switchover_timeout_s));
+		json_object_object_add(x, "precopyPossibleFactor",
+		    json_object_new_double(cfg->stall.precopy_factor));
+		json_object_object_add(x, "patienceWindowDecayFactor",
+		    json_object_new_double(cfg->stall.patience_decay));
+		json_object_object_add(x, "searchLocalMinima",
+		    json_object_new_boolean(cfg->stall.search_local_minima));
+		json_object_object_add(x, "completionTimeoutFactor",
+		    json_object_new_double(cfg->stall.completion_factor));
+		json_object_object_add(o, "stallDetector", x);
+	}
+	if (cfg->tuning.enabled) {
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "initialMs",
+		    json_object_new_uint64(cfg->tuning.initial_ms));
+		json_object_object_add(x, "steps",
+		    json_object_new_uint64(cfg->tuning.steps));
+		json_object_object_add(x, "startAfterIteration",
+		    json_object_new_uint64(cfg->tuning.start_after_iteration));
+		json_object_object_add(x, "cooldownSeconds",
+		    json_object_new_uint64(cfg->tuning.cooldown_s));
+		json_object_object_add(o, "downtimeTuning", x);
+	}
 	return o;
+}
+
+/*
+ * The inverse of ctl_config_to_json(), for replaying a recorded trace with
+ * the bounds its controller had (tests/unit/test-trace.c).  Missing fields
+ * read as 0 or false.
+ */
+void
+ctl_config_from_json(struct json_object *c, enum ctl_kind *kind,
+    struct ctl_config *cfg)
+{
+	json_object	*x;
+	const char	*k = json_str_at(c, "kind");
+
+	*kind = k != NULL && strcmp(k, "kubevirt") == 0 ? CTL_KUBEVIRT :
+	    CTL_ADAPTIVE;
+	memset(cfg, 0, sizeof *cfg);
+	cfg->guest_bytes = json_u64_at(c, "guestBytes");
+	cfg->completion_timeout_per_gib = json_u64_at(c,
+	    "completionTimeoutPerGiB");
+	cfg->progress_timeout = json_u64_at(c, "progressTimeout");
+	cfg->max_downtime_ms = json_u64_at(c, "maxDowntimeMs");
+	cfg->initial_downtime_ms = json_u64_at(c, "initialDowntimeMs");
+	cfg->allow_auto_converge = json_bool_at(c, "allowAutoConverge");
+	cfg->allow_post_copy = json_bool_at(c, "allowPostCopy");
+	cfg->allow_workload_disruption = json_bool_at(c,
+	    "allowWorkloadDisruption");
+	cfg->measured_dirty_rate = json_double_at(c, "measuredDirtyRate");
+	if ((x = json_obj_at(c, "stallDetector")) != NULL) {
+		cfg->stall.enabled = 1;
+		cfg->stall.margin_pct = json_u64_at(x, "stallMargin");
+		cfg->stall.ewma_alpha = json_double_at(x, "ewmaAlpha");
+		cfg->stall.window_s = json_u64_at(x, "stallProgressTimeout");
+		cfg->stall.switchover_timeout_s = json_u64_at(x,
+		    "switchoverTimeout");
+		cfg->stall.precopy_factor = json_double_at(x,
+		    "precopyPossibleFactor");
+		cfg->stall.patience_decay = json_double_at(x,
+		    "patienceWindowDecayFactor");
+		cfg->stall.search_local_minima = json_bool_at(x,
+		    "searchLocalMinima");
+		cfg->stall.completion_factor = json_double_at(x,
+		    "completionTimeoutFactor");
+	}
+	if ((x = json_obj_at(c, "downtimeTuning")) != NULL) {
+		cfg->tuning.enabled = 1;
+		cfg->tuning.initial_ms = json_u64_at(x, "initialMs");
+		cfg->tuning.steps = json_u64_at(x, "steps");
+		cfg->tuning.start_after_iteration = json_u64_at(x,
+		    "startAfterIteration");
+		cfg->tuning.cooldown_s = json_u64_at(x, "cooldownSeconds");
+	}
 }

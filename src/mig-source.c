@@ -335,6 +335,7 @@ source_controller(struct mig_source *ms)
 	cfg.allow_post_copy = ms->plan.postcopy;
 	cfg.allow_workload_disruption =
 	    ms->settings.allow_workload_disruption;
+	ctl_config_experimental(&cfg, ms->settings.convergence, &ms->settings);
 	if (ctl_wants_dirty_rate(ms->settings.convergence, &cfg,
 	    ms->plan.bandwidth))
 		source_dirty_rate(ms, &cfg);

@@ -346,6 +346,39 @@ struct ctl_decision {
 	char		reason[320];
 };
 
+/*
+ * KubeVirt's newest monitor, asked for by spec.experimental of a policy or
+ * the KubeVirt CR (the kubevirt controller only): the stall detector
+ * replaces the classic timeouts; downtime tuning raises the downtime limit
+ * step by step under them.  ctl_config_experimental() fills them from the
+ * settings (KubeVirt's defaults for the fields not given).
+ */
+struct ctl_stall {
+	int		enabled;
+	uint64_t	margin_pct;		/* stallMargin: 4 */
+	double		ewma_alpha;		/* ewmaAlpha: 0.4 */
+	uint64_t	window_s;		/* stallProgressTimeout: 40 */
+	uint64_t	switchover_timeout_s;	/* switchoverTimeout: 60 */
+	double		precopy_factor;		/* precopyPossibleFactor: 1.5 */
+	double		patience_decay;		/* patienceWindowDecayFactor:
+						   0.5 */
+	int		search_local_minima;	/* true */
+	double		completion_factor;	/* completionTimeoutFactor: 2 */
+};
+
+struct ctl_tuning {
+	int		enabled;
+	uint64_t	initial_ms;		/* initialMs: 150 */
+	uint64_t	steps;			/* 7 */
+	uint64_t	start_after_iteration;	/* 3 */
+	uint64_t	cooldown_s;		/* cooldownSeconds: 10 */
+};
+
+/* KubeVirt's maxDowntimeMs when unset, which its newest monitor applies. */
+#define CTL_KUBEVIRT_MAX_DOWNTIME_MS	900
+/* QEMU's largest downtime-limit: KubeVirt's "hard stop-and-copy". */
+#define CTL_QEMU_MAX_DOWNTIME_MS	2000000
+
 /* What a controller may do, fixed when the migration starts. */
 struct ctl_config {
 	uint64_t	guest_bytes;		/* RAM (+ disks) to move */
@@ -358,7 +391,20 @@ struct ctl_config {
 	int		allow_workload_disruption;
 	double		measured_dirty_rate;	/* bytes/s, calc-dirty-rate
 						   before migrate; 0: none */
+	struct ctl_stall stall;			/* kubevirt: experimental */
+	struct ctl_tuning tuning;		/* kubevirt: experimental */
 };
+
+/* One pass as KubeVirt's stall detector records it (its iterationRecord). */
+struct ctl_record {
+	double		t_ms;		/* elapsed at the pass's start */
+	uint64_t	remaining;
+	uint64_t	pass;
+	int		set;
+};
+
+#define CTL_STALL_CANDIDATES	128	/* minima within the window */
+#define CTL_STALL_HISTORY	512	/* the smallest remaining bytes seen */
 
 struct ctl {
 	enum ctl_kind		kind;
@@ -384,6 +430,29 @@ struct ctl {
 	double			last_action_t;
 	int			judged;		/* a pass was judged */
 	int			early_judged;	/* ... or the bulk pass */
+	/* kubevirt: KubeVirt's progress clock (the previous sample's) */
+	uint64_t		kv_prev_remaining;
+	int			kv_have_prev;
+	double			kv_last_progress;
+	uint64_t		kv_last_pass;
+	int			kv_started;
+	/* kubevirt: downtime tuning */
+	int			tuning_started;
+	double			tuned_t;
+	/* kubevirt: the stall detector */
+	double			switchover_deadline;	/* seconds */
+	double			ewma_bw;
+	int			stall_detected;
+	int			switchover_initiated;
+	struct ctl_record	rec;		/* the last pass */
+	struct ctl_record	min_outside;	/* smallest out of the window */
+	struct ctl_record	cand[CTL_STALL_CANDIDATES];
+	size_t			ncand;
+	uint64_t		hist[CTL_STALL_HISTORY];	/* ascending */
+	size_t			nhist;
+	uint64_t		best_remaining;
+	double			relax_deadline_ms;
+	double			relax_patience_ms;
 };
 
 /* ctl.c */
@@ -395,8 +464,12 @@ void		 ctl_step(struct ctl *, const struct ctl_sample *,
 double		 ctl_acceptable_seconds(const struct ctl_config *);
 int		 ctl_wants_dirty_rate(enum ctl_kind, const struct ctl_config *,
 		    uint64_t);
+void		 ctl_config_experimental(struct ctl_config *, enum ctl_kind,
+		    const struct mig_settings *);
 struct json_object *ctl_config_to_json(enum ctl_kind,
 		    const struct ctl_config *);
+void		 ctl_config_from_json(struct json_object *, enum ctl_kind *,
+		    struct ctl_config *);
 
 /* ctl-kubevirt.c */
 void		 ctl_kubevirt_step(struct ctl *, const struct ctl_sample *,

@@ -90,21 +90,45 @@ test_acceptable_rounds_up_decimal_gb(void **state)
 	assert_true(ctl_acceptable_seconds(&cfg) == 0);
 }
 
+/*
+ * KubeVirt's progress is the remaining data dropping below the previous
+ * poll's (its progressWatermark is the last sample, not the minimum): a
+ * busy guest whose remaining data falls within every pass is progressing
+ * and ends at the acceptable completion time; a stream that moves nothing
+ * is aborted after progressTimeout.
+ */
 static void
 test_kubevirt_aborts_stuck_after_progress_timeout(void **state)
 {
 	struct ctl		ctl;
 	struct ctl_config	cfg = config(0, 0, 0);
 	struct ctl_decision	d;
+	struct ctl_sample	s;
 	double			when;
+	int			i;
 
 	(void)state;
 	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
 	d = run_trace(&ctl, 100 * MiB, 200 * MiB, 300 * MiB, 1000, &when);
 	assert_int_equal(d.action, CTL_ABORT);
+	assert_non_null(strstr(d.reason, "acceptable completion time"));
+	assert_true(when > 300 && when < 301);
+
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	memset(&s, 0, sizeof s);
+	s.pass = 1;
+	s.remaining = (uint64_t)(500 * MiB);
+	for (i = 1, d.action = CTL_NONE; d.action == CTL_NONE && i < 1000;
+	    i++) {
+		s.t = i * 0.5;
+		/* 10 s of sending, then nothing moves. */
+		if (s.t <= 10)
+			s.remaining -= (uint64_t)(10 * MiB);
+		ctl_step(&ctl, &s, &d);
+	}
+	assert_int_equal(d.action, CTL_ABORT);
 	assert_non_null(strstr(d.reason, "no progress"));
-	/* The lowest point comes after the bulk pass (about 10 s). */
-	assert_true(when > 150 && when < 175);
+	assert_true(s.t > 160 && s.t <= 160.5);
 }
 
 static void
@@ -676,6 +700,262 @@ test_adaptive_keeps_low_downtime_when_converging(void **state)
 	assert_true(ctl.downtime_ms >= 300 && ctl.downtime_ms <= 900);
 }
 
+/* KubeVirt's defaults for spec.experimental.stallDetector (virt-config). */
+static void
+ctl_stall_defaults(struct ctl_stall *sd)
+{
+	memset(sd, 0, sizeof *sd);
+	sd->margin_pct = 4;
+	sd->ewma_alpha = 0.4;
+	sd->window_s = 40;
+	sd->switchover_timeout_s = 60;
+	sd->precopy_factor = 1.5;
+	sd->patience_decay = 0.5;
+	sd->search_local_minima = 1;
+	sd->completion_factor = 2;
+}
+
+/* KubeVirt's defaults for spec.experimental.downtimeTuning (virt-launcher). */
+static void
+ctl_tuning_defaults(struct ctl_tuning *dt)
+{
+	memset(dt, 0, sizeof *dt);
+	dt->initial_ms = 150;
+	dt->steps = 7;
+	dt->start_after_iteration = 3;
+	dt->cooldown_s = 10;
+}
+
+/*
+ * KubeVirt's newest monitor: a guest whose remaining data at each pass
+ * start is floor_mib (plus wobble_mib every other pass), a pass every
+ * pass_s seconds sent at bw; polls every 0.5 s.  Applies set-downtime
+ * decisions (counted in *downtimes, the last in *last_downtime) and stops
+ * at any other decision or at limit seconds, leaving the time in *t.
+ */
+static struct ctl_decision
+kv_run(struct ctl *ctl, double floor_mib, double wobble_mib, double pass_s,
+    double bw, double limit, double *t, int *downtimes,
+    uint64_t *last_downtime)
+{
+	struct ctl_sample	s;
+	struct ctl_decision	d;
+	double			pass_t = 0;
+
+	memset(&s, 0, sizeof s);
+	memset(&d, 0, sizeof d);
+	*downtimes = 0;
+	*last_downtime = 0;
+	s.pass = 1;
+	s.total = (uint64_t)GiB;
+	for (s.t = 0.5; s.t <= limit; s.t += 0.5) {
+		if (s.t - pass_t >= pass_s) {
+			pass_t = s.t;
+			s.pass++;
+		}
+		s.remaining = (uint64_t)((floor_mib + (s.pass % 2 ? 0 :
+		    wobble_mib)) * MiB - (s.t - pass_t) * bw / 2);
+		s.bandwidth = bw;
+		s.transferred = (uint64_t)(s.t * bw);
+		ctl_step(ctl, &s, &d);
+		if (d.action == CTL_SET_DOWNTIME) {
+			(*downtimes)++;
+			*last_downtime = d.value;
+		} else if (d.action != CTL_NONE)
+			break;
+	}
+	*t = s.t;
+	return d;
+}
+
+static struct ctl_config
+kv_newest(int postcopy, int disruption)
+{
+	struct ctl_config cfg = config(postcopy, 0, disruption);
+
+	cfg.max_downtime_ms = CTL_KUBEVIRT_MAX_DOWNTIME_MS;
+	cfg.initial_downtime_ms = 300;
+	ctl_stall_defaults(&cfg.stall);
+	cfg.stall.enabled = 1;
+	return cfg;
+}
+
+/*
+ * Downtime tuning under the classic monitor: 150 ms at the first poll,
+ * then from pass 3 on one step of (900 - 150) / 7 = 107 ms (KubeVirt's
+ * integer division) per 10 s, up to 900: 899, then 900.
+ */
+static void
+test_kubevirt_downtime_tuning(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = config(0, 0, 0);
+	struct ctl_decision	d;
+	struct ctl_sample	s;
+	uint64_t		seen[16];
+	double			at[16];
+	int			n = 0;
+
+	(void)state;
+	cfg.max_downtime_ms = CTL_KUBEVIRT_MAX_DOWNTIME_MS;
+	cfg.progress_timeout = 0;
+	ctl_tuning_defaults(&cfg.tuning);
+	cfg.tuning.enabled = 1;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	memset(&s, 0, sizeof s);
+	for (s.t = 0.5; s.t < 120 && n < 16; s.t += 0.5) {
+		s.pass = 1 + (uint64_t)(s.t / 4);
+		s.remaining = (uint64_t)(100 * MiB);
+		ctl_step(&ctl, &s, &d);
+		if (d.action == CTL_SET_DOWNTIME) {
+			seen[n] = d.value;
+			at[n++] = s.t;
+		} else
+			assert_int_equal(d.action, CTL_NONE);
+	}
+	assert_int_equal(n, 9);
+	assert_int_equal(seen[0], 150);
+	assert_true(at[0] == 0.5);
+	assert_int_equal(seen[1], 257);
+	/* Pass 3 starts at 8 s, the cooldown ends at 10.5 s. */
+	assert_true(at[1] == 10.5);
+	assert_int_equal(seen[2], 364);
+	assert_true(at[2] == 20.5);
+	assert_int_equal(seen[6], 792);
+	assert_int_equal(seen[7], 899);
+	assert_int_equal(seen[8], 900);
+
+	/* The classic rules still apply on top. */
+	cfg = config(1, 0, 1);
+	cfg.max_downtime_ms = CTL_KUBEVIRT_MAX_DOWNTIME_MS;
+	ctl_tuning_defaults(&cfg.tuning);
+	cfg.tuning.enabled = 1;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	for (s.t = 0.5, d.action = CTL_NONE; s.t < 400 &&
+	    (d.action == CTL_NONE || d.action == CTL_SET_DOWNTIME);
+	    s.t += 0.5) {
+		s.pass = 1 + (uint64_t)(s.t / 4);
+		s.remaining = (uint64_t)(100 * MiB) - (uint64_t)(s.t * 10);
+		ctl_step(&ctl, &s, &d);
+	}
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_true(s.t > 300 && s.t < 302);
+}
+
+/*
+ * The stall detector: a guest stuck at about 100 MiB left is stalled once
+ * the window (40 s) has a minimum outside it, and acts at the next pass
+ * that comes near the best value: post-copy with disruption and post-copy
+ * allowed, a hard stop-and-copy with disruption only, else a soft one when
+ * the estimated downtime is within 1.5x of maxDowntimeMs, or an abort.
+ * The classic progressTimeout no longer applies.
+ */
+static void
+test_kubevirt_stall_detector(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = kv_newest(1, 1);
+	struct ctl_decision	d;
+	uint64_t		last;
+	double			t;
+	int			n;
+
+	(void)state;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 3, 2, 50 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_non_null(strstr(d.reason, "local minimum"));
+	assert_true(t > 40 && t < 46);
+	assert_int_equal(n, 0);
+
+	/* maxDowntimeMs over 300: the monitor starts at QEMU's 300 ms. */
+	cfg.initial_downtime_ms = 900;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 3, 2, 50 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_int_equal(n, 1);
+	assert_int_equal(last, 300);
+
+	/* Disruption without post-copy: the hard stop-and-copy, and a
+	 * switchover deadline 60 s later. */
+	cfg = kv_newest(0, 1);
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 3, 2, 50 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_ABORT);
+	assert_int_equal(n, 1);
+	assert_int_equal(last, CTL_QEMU_MAX_DOWNTIME_MS);
+	assert_non_null(strstr(d.reason, "switchover deadline"));
+	assert_true(t > 100 && t < 108);
+
+	/* Neither: 100 MiB at 50 MiB/s is 2 s of downtime, over 1.5 x 900. */
+	cfg = kv_newest(0, 0);
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 3, 2, 50 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_ABORT);
+	assert_non_null(strstr(d.reason, "exceeds the maximum"));
+	assert_true(t > 40 && t < 46);
+
+	/* ... but 30 MiB (600 ms) gets the soft stop-and-copy at 900 ms. */
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 30, 1, 2, 50 * MiB, 600, &t, &n, &last);
+	assert_int_equal(n, 1);
+	assert_int_equal(last, 900);
+	assert_int_equal(d.action, CTL_ABORT);
+	assert_non_null(strstr(d.reason, "switchover deadline"));
+
+	/* Without searchLocalMinima it acts as soon as it is stalled. */
+	cfg = kv_newest(1, 1);
+	cfg.stall.search_local_minima = 0;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 3, 2, 50 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_true(t > 40 && t < 44);
+}
+
+/*
+ * The stall detector past the acceptable completion time (its switchover
+ * deadline): post-copy when the rest can be sent before twice that time
+ * (completionTimeoutFactor), even without disruption; with disruption only,
+ * the hard stop-and-copy and the acceptable time doubled; otherwise abort.
+ */
+static void
+test_kubevirt_stall_completion_deadline(void **state)
+{
+	struct ctl		ctl;
+	struct ctl_config	cfg = kv_newest(1, 0);
+	struct ctl_decision	d;
+	uint64_t		last;
+	double			t;
+	int			n;
+
+	(void)state;
+	/* 1 GiB at 8 s per GB: 16 s; the guest converges slowly. */
+	cfg.completion_timeout_per_gib = 8;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 0, 100, 10 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_POST_COPY);
+	assert_true(t >= 17 && t < 18);
+	assert_non_null(strstr(d.reason, "acceptable completion time 16 s"));
+
+	cfg = kv_newest(0, 1);
+	cfg.completion_timeout_per_gib = 8;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 100, 0, 100, 10 * MiB, 600, &t, &n, &last);
+	assert_int_equal(n, 1);
+	assert_int_equal(last, CTL_QEMU_MAX_DOWNTIME_MS);
+	assert_int_equal(d.action, CTL_ABORT);
+	/* Forced at 17 s: the switchover deadline is 60 s later. */
+	assert_true(t >= 78 && t < 79);
+
+	/* Too much left for the doubled deadline: abort at once. */
+	cfg = kv_newest(1, 1);
+	cfg.completion_timeout_per_gib = 8;
+	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
+	d = kv_run(&ctl, 900, 0, 1000, 10 * MiB, 600, &t, &n, &last);
+	assert_int_equal(d.action, CTL_ABORT);
+	assert_true(t >= 17 && t < 18);
+}
+
 int
 main(void)
 {
@@ -696,6 +976,9 @@ main(void)
 		cmocka_unit_test(test_adaptive_keeps_low_downtime_when_converging),
 		cmocka_unit_test(test_adaptive_measured_rate_early_postcopy),
 		cmocka_unit_test(test_ctl_wants_dirty_rate),
+		cmocka_unit_test(test_kubevirt_downtime_tuning),
+		cmocka_unit_test(test_kubevirt_stall_detector),
+		cmocka_unit_test(test_kubevirt_stall_completion_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,27 +83,6 @@ info_of(json_object *progress, struct mig_info *mi)
 }
 
 static void
-controller_of(json_object *c, enum ctl_kind *kind, struct ctl_config *cfg)
-{
-	const char *k = json_str_at(c, "kind");
-
-	*kind = k != NULL && strcmp(k, "kubevirt") == 0 ? CTL_KUBEVIRT :
-	    CTL_ADAPTIVE;
-	memset(cfg, 0, sizeof *cfg);
-	cfg->guest_bytes = json_u64_at(c, "guestBytes");
-	cfg->completion_timeout_per_gib = json_u64_at(c,
-	    "completionTimeoutPerGiB");
-	cfg->progress_timeout = json_u64_at(c, "progressTimeout");
-	cfg->max_downtime_ms = json_u64_at(c, "maxDowntimeMs");
-	cfg->initial_downtime_ms = json_u64_at(c, "initialDowntimeMs");
-	cfg->allow_auto_converge = json_bool_at(c, "allowAutoConverge");
-	cfg->allow_post_copy = json_bool_at(c, "allowPostCopy");
-	cfg->allow_workload_disruption = json_bool_at(c,
-	    "allowWorkloadDisruption");
-	cfg->measured_dirty_rate = json_double_at(c, "measuredDirtyRate");
-}
-
-static void
 step_sample(struct session *s, json_object *progress)
 {
 	struct mig_info		mi;
@@ -163,7 +142,7 @@ replay(const char *path)
 		c = json_obj_at(json_obj_at(last, "configuration"),
 		    "controller");
 	assert_non_null(c);
-	controller_of(c, &kind, &ccfg);
+	ctl_config_from_json(c, &kind, &ccfg);
 
 	status_init(&st, "source", NULL, 0);
 	memset(&cfg, 0, sizeof cfg);
