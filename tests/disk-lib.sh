@@ -12,25 +12,27 @@ need_cmd qemu-img
 need_cmd qemu-io
 
 # disk_pair MIB RATE SRC-SIZE DST-SIZE: boots src and dst (migrate-lib.sh's
-# pair) each with a qcow2 data disk: node "data" on virtio-blk device
-# "vdb"; the source's has 0x5a in its first 16 MiB, the target's is empty.
+# pair, named after PAIR) each with a qcow2 data disk: node "data" on
+# virtio-blk device "vdb"; the source's has 0x5a in its first 16 MiB, the
+# target's is empty.
 disk_pair() {
-	qemu-img create -q -f qcow2 "$TMP/src.qcow2" "$3"
-	qemu-io -c "write -q -P 0x5a 0 16M" "$TMP/src.qcow2" >/dev/null
-	qemu-img create -q -f qcow2 "$TMP/dst.qcow2" "$4"
-	start_memguest src "$1" "$2" \
-		-qmp "unix:$TMP/src.mon,server=on,wait=off" \
-		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$TMP/src.qcow2" \
+	local s=$TMP/${PAIR}src d=$TMP/${PAIR}dst
+	qemu-img create -q -f qcow2 "$s.qcow2" "$3"
+	qemu-io -c "write -q -P 0x5a 0 16M" "$s.qcow2" >/dev/null
+	qemu-img create -q -f qcow2 "$d.qcow2" "$4"
+	start_memguest "${PAIR}src" "$1" "$2" \
+		-qmp "unix:$s.mon,server=on,wait=off" \
+		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$s.qcow2" \
 		-device virtio-blk-pci,drive=data,id=vdb
-	start_memguest_incoming dst "$1" \
-		-qmp "unix:$TMP/dst.mon,server=on,wait=off" \
-		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$TMP/dst.qcow2" \
+	start_memguest_incoming "${PAIR}dst" "$1" \
+		-qmp "unix:$d.mon,server=on,wait=off" \
+		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$d.qcow2" \
 		-device virtio-blk-pci,drive=data,id=vdb
 }
 
 # mirroring: the source's status shows the disk's mirror job.
 mirroring() {
-	[ "$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].disk')" = data ]
+	[ "$(status_get "$TMP/${PAIR}src.status" '.progress.disks["qm-mirror-data"].disk')" = data ]
 }
 
 # hmp_write OFFSET-MIB LEN-MIB PATTERN: a write by the source's disk device

@@ -4,7 +4,7 @@
  * tests (a test program, never installed).
  *
  *	qmp-relay [--cut-after STRING] [--hold STRING --hold-for SECS]
- *	    [--refuse-for SECS] LISTEN TARGET
+ *	    [--drop STRING] [--refuse-for SECS] LISTEN TARGET
  *
  * LISTEN and TARGET are unix:PATH (or a bare PATH) or tcp:HOST:PORT.  For
  * each client accepted on LISTEN the relay opens its own connection to
@@ -25,6 +25,10 @@
  *   --hold-for SECS     (a command's name) are held SECS seconds (default
  *                       3) before they go on to TARGET: the command reaches
  *                       QEMU late, so its answer is late.  Once.
+ *   --drop STRING       the first command from a client that contains
+ *                       STRING (the JSON object around it) never reaches
+ *                       TARGET: QEMU never answers it, and goes on
+ *                       answering the others.  Once.
  *   --refuse-for SECS   after any cut, for SECS seconds, a new client is
  *                       accepted and closed at once, as by a monitor that
  *                       went away (0, the default: no refusal).
@@ -81,9 +85,10 @@ struct pair {
 
 static const char	*cut_after;
 static const char	*hold_str;
+static const char	*drop_str;
 static int		 hold_for = 3;
 static int		 refuse_for;
-static int		 cut_done, hold_done;
+static int		 cut_done, hold_done, drop_done;
 static int64_t		 refuse_until;
 static int		 sig_pipe[2];
 static struct pair	*pairs[MAX_PAIRS];
@@ -322,6 +327,54 @@ check_cut(struct pair *p)
 	cut(p, "after a line with the cue");
 }
 
+/*
+ * After new bytes came up from the client: the --drop trigger.  A QMP
+ * client sends each command as one JSON object beginning with "execute";
+ * the object around STRING is cut out of what goes on (it is whole in one
+ * read: qmigrate writes a command at once).
+ */
+static void
+check_drop(struct pair *p)
+{
+	struct flow	*f = &p->up;
+	char		*m, *start = NULL, *q;
+	int		 depth = 0, in_str = 0;
+	size_t		 end;
+
+	if (drop_str == NULL || drop_done ||
+	    (m = memmem(f->buf, f->len, drop_str, strlen(drop_str))) == NULL)
+		return;
+	for (q = m; q >= f->buf; q--)
+		if (*q == '{' && (size_t)(f->buf + f->len - q) > 10 &&
+		    strncmp(q, "{\"execute\"", 10) == 0) {
+			start = q;
+			break;
+		}
+	if (start == NULL)
+		return;
+	for (q = start; q < f->buf + f->len; q++) {
+		if (in_str) {
+			if (*q == '\\')
+				q++;
+			else if (*q == '"')
+				in_str = 0;
+		} else if (*q == '"')
+			in_str = 1;
+		else if (*q == '{')
+			depth++;
+		else if (*q == '}' && --depth == 0)
+			break;
+	}
+	if (q >= f->buf + f->len)
+		return;
+	end = (size_t)(q - f->buf) + 1;
+	printf("conn %d: dropped a command with the cue: %.*s\n", p->id,
+	    (int)(end - (size_t)(start - f->buf)), start);
+	memmove(start, f->buf + end, f->len - end);
+	f->len -= end - (size_t)(start - f->buf);
+	drop_done = 1;
+}
+
 /* After new bytes came up from the client: the --hold trigger. */
 static void
 check_hold(struct pair *p)
@@ -350,7 +403,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: qmp-relay [--cut-after STRING] [--hold STRING "
-	    "--hold-for SECS] [--refuse-for SECS] LISTEN TARGET\n");
+	    "--hold-for SECS] [--drop STRING] [--refuse-for SECS] LISTEN "
+	    "TARGET\n");
 	exit(1);
 }
 
@@ -373,6 +427,8 @@ main(int argc, char **argv)
 			cut_after = argv[i + 1];
 		else if (strcmp(argv[i], "--hold") == 0)
 			hold_str = argv[i + 1];
+		else if (strcmp(argv[i], "--drop") == 0)
+			drop_str = argv[i + 1];
 		else if (strcmp(argv[i], "--hold-for") == 0)
 			hold_for = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--refuse-for") == 0)
@@ -479,8 +535,10 @@ main(int argc, char **argv)
 			}
 			if ((cre & (POLLIN | POLLHUP | POLLERR)) &&
 			    p->up.len == 0 && !p->closing && !p->up.eof) {
-				if (fill(p->cfd, &p->up) && p->up.len > 0)
+				if (fill(p->cfd, &p->up) && p->up.len > 0) {
+					check_drop(p);
 					check_hold(p);
+				}
 			}
 			if (p->down.len > p->down.off &&
 			    !flush(p->cfd, &p->down, p->down.len)) {

@@ -3,13 +3,19 @@
 # SOAK_VALGRIND_N (default 3) under valgrind.  valgrind needs a qmigrate
 # without sanitizers: in a plain build this build's own; in a
 # --enable-sanitizers build pass QMIGRATE_VALGRIND=/path/to/plain/qmigrate.
-EXTRA_DIST += tests/long/soak.sh
+# Then the randomized fault test, FAULT_RANDOM_N runs (make check-long
+# FAULT_RANDOM_N=20; FAULT_SEED=N picks the first run's seed).
+EXTRA_DIST += tests/long/soak.sh tests/long/fault-random-long.sh
+FAULT_RANDOM_N = 100
 
-check-long: qmigrate$(EXEEXT) tests/guest/memguest.elf
+check-long: qmigrate$(EXEEXT) tests/guest/memguest.elf tests/qmp-relay$(EXEEXT)
 	@qv=$${QMIGRATE_VALGRIND:-}; \
 	if [ -z "$$qv" ] && [ -z "$(SAN_CFLAGS)" ]; then \
 		qv='$(abs_top_builddir)/qmigrate'; fi; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	QMIGRATE='$(abs_top_builddir)/qmigrate' QMIGRATE_VALGRIND="$$qv" \
 	$(BASH) '$(abs_top_srcdir)/tests/long/soak.sh'
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	QMIGRATE='$(abs_top_builddir)/qmigrate' FAULT_RUNS='$(FAULT_RANDOM_N)' \
+	$(BASH) '$(abs_top_srcdir)/tests/long/fault-random-long.sh'
 .PHONY: check-long
