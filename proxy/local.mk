@@ -1,7 +1,9 @@
 # libproxy: the TLS migration proxy (owned by the proxy area).
 noinst_LIBRARIES += libproxy.a
 libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
-	proxy/proxy-tls.c proxy/proxy-record.c proxy/proxy-pair.c \
+	proxy/proxy-tls.c proxy/proxy-record.c proxy/proxy-pair.h \
+	proxy/proxy-pair-end.c proxy/proxy-pair-plain.c \
+	proxy/proxy-pair-record.c proxy/proxy-pair.c \
 	proxy/proxy-order.c \
 	proxy/proxy-conn.c proxy/proxy-control.c proxy/proxy-source.c \
 	proxy/proxy-target.c
