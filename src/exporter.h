@@ -4,8 +4,12 @@
  *
  *	exporter-decode.c   replies, /proc, /sys and the status document into
  *	                    a struct vm_snapshot (pure: buffers in, values out)
- *	exporter-collect.c  one VM's collector: QMP, the guest agent, /proc,
- *	                    /sys and the status file, refreshed on the loop
+ *	exporter-collect.c  one VM's collector, refreshed on the loop, over
+ *	                    its data sources (exporter-collect.h): QMP
+ *	                    (exporter-qmp.c), the guest agent
+ *	                    (exporter-agent.c), /proc and /sys
+ *	                    (exporter-node.c), the status file
+ *	                    (exporter-status.c)
  *	exporter-render.c   snapshots into the Prometheus text format
  *	exporter-http.c     the HTTP server behind --listen
  *	exporter.c          the exporter itself: the VM set (--vm, --vm-dir),

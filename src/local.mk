@@ -21,8 +21,9 @@ src_policy = src/yaml-read.c src/quantity.c src/labels.c src/policy-read.c \
 	src/policy-select.c src/vm-ident.c src/cmd-policy.c
 src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
 	src/exporter.h src/exporter.c src/exporter-decode.c \
-	src/exporter-collect.c src/exporter-render.c src/exporter-http.c \
-	src/exporter-phases.c \
+	src/exporter-collect.h src/exporter-collect.c src/exporter-qmp.c \
+	src/exporter-agent.c src/exporter-node.c src/exporter-status.c \
+	src/exporter-phases.c src/exporter-render.c src/exporter-http.c \
 	src/cmd-exporter.c src/cmd-watch.c
 src_evict = src/preflight-storage.c src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
 	src/cmd-evict.c src/drain.c src/cmd-drain.c
