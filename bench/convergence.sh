@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/convergence.sh: how a busy guest's migration ends under three
+# bench/convergence.sh: how a busy guest's migration ends under four
 # drivers given the same permissions, side by side in one run.
 #
 #   plain     what a script without an engine gets: `qmigrate qmp` sets
@@ -8,17 +8,27 @@
 #             never switches to post-copy by itself (QEMU's defaults), so a
 #             migration that cannot converge runs until BENCH_PLAIN_CAP
 #             seconds and is cancelled ("did not finish").
-#   kubevirt  qmigrate migrate --convergence kubevirt (KubeVirt's monitor at
-#             its default timeouts: 150 s per GiB, progressTimeout 150 s)
+#   kubevirt  qmigrate migrate --convergence kubevirt: KubeVirt's classic
+#             monitor at its default timeouts (150 s per GiB,
+#             progressTimeout 150 s)
+#   kubevirt-stall  the same with a MigrationPolicy whose
+#             spec.experimental.stallDetector is {} (KubeVirt's newest
+#             monitor at its defaults; maxDowntimeMs 900)
+#   kubevirt-tuning  ... whose spec.experimental.downtimeTuning is {} (the
+#             classic monitor raising the downtime limit from 150 to 900 ms;
+#             KubeVirt refuses both experimental fields in one policy)
 #   adaptive  qmigrate migrate --convergence adaptive
+#   adaptive-alt  the same with the qmigrate of BENCH_ALT_QMIGRATE (another
+#             build, to measure one change side by side)
 #
 # Permissions: a = post-copy allowed, b = auto-converge only, c = neither.
 # Guest: memguest of BENCH_MIB MiB dirtying 0, 50, 150, 400 MB/s; bandwidth
 # capped at 100 MiB/s.  Recorded per run: total time (QEMU's total-time when
 # completed, else the wall time until the driver gave up), downtime, bytes
-# sent, how it ended, the controller's decisions, and the guest's work rate
-# (memguest's pages_checked per second) during the migration against the
-# 3 s before it.  The order of the drivers rotates from case to case so
+# sent (and over the guest's RAM), how it ended, the controller's
+# decisions, when post-copy started, and the guest's work rate (memguest's
+# pages_checked per second) during the migration and during post-copy
+# against the 3 s before it.  The order of the drivers rotates from case to case so
 # that a busier moment of this shared machine does not always hit the same
 # one.  Remaining bytes over time (first run) go to convergence.png.
 #
@@ -36,7 +46,10 @@
 # usage: bench/convergence.sh [--write] [BUILD-DIR]
 # env:   BENCH_FULL=1, BENCH_QUICK=1 (above); overrides: BENCH_MIB,
 #        BENCH_RUNS, BENCH_RATES, BENCH_PERMS, BENCH_DRIVERS ("plain
-#        kubevirt adaptive"), BENCH_PLAIN_CAP (s), BENCH_PLAIN_CAP_B (s,
+#        kubevirt kubevirt-stall adaptive"), BENCH_BW_MIB (the bandwidth
+#        cap, MiB/s, default 100), BENCH_HOT (percent of the guest's pages
+#        it rewrites, memguest hot=), BENCH_ALT_QMIGRATE (for adaptive-alt),
+#        BENCH_PLAIN_CAP (s), BENCH_PLAIN_CAP_B (s,
 #        permission b; 3x the cap), BENCH_REPEAT_TIMED=1
 #        (repeat timer-bound cases too), BENCH_OUT (raw data directory,
 #        default BUILD-DIR/bench-out)
@@ -61,13 +74,18 @@ else
 fi
 # With auto-converge QEMU alone finishes in the end: its cap is longer.
 cap_b=${BENCH_PLAIN_CAP_B:-$((cap * 3))}
-drivers=(${BENCH_DRIVERS:-plain kubevirt adaptive})
+drivers=(${BENCH_DRIVERS:-plain kubevirt kubevirt-stall adaptive})
+bw_mib=${BENCH_BW_MIB:-100}
+hot=${BENCH_HOT:-100}
+[ "$hot" = 100 ] || export MEMGUEST_HOT=$hot
 out=${BENCH_OUT:-$top_builddir/bench-out}/convergence
 rm -rf "$out"
 mkdir -p "$out/series"
-bw=104857600
+bw=$((bw_mib * 1048576))
+# One pass of the guest's memory over the cap (issue 25's one-pass limit).
+one_pass=$(awk -v m="$mib" -v b="$bw_mib" 'BEGIN { printf "%.1f", m / b }')
 results=$out/runs.tsv
-printf 'rate\tperm\tdriver\trun\ttotal_ms\twall_ms\tdowntime_ms\tbytes\tended\texit\tdecisions\tbase_pps\tmig_pps\tcorrupt\n' >"$results"
+printf 'rate\tperm\tdriver\trun\ttotal_ms\twall_ms\tdowntime_ms\tbytes\tended\texit\tdecisions\tbase_pps\tmig_pps\tcorrupt\tpostcopy_s\tpc_pps\n' >"$results"
 
 perm_name() {
 	case $1 in
@@ -78,7 +96,9 @@ perm_name() {
 }
 
 # The policy of permission P for qmigrate (the controller comes from
-# --convergence): KubeVirt's default timeouts, bandwidth 100 MiB/s.
+# --convergence): KubeVirt's default timeouts, the bandwidth cap; and the
+# same as a MigrationPolicy with spec.experimental for kubevirt-stall and
+# kubevirt-tuning (selecting the VM by the label bench=yes).
 for p in $perms; do
 	case $p in
 	a) m='"allowPostCopy": true, "allowAutoConverge": false' ;;
@@ -86,8 +106,16 @@ for p in $perms; do
 	c) m='"allowPostCopy": false, "allowAutoConverge": false' ;;
 	*) fail "unknown permission $p" ;;
 	esac
-	printf '{ "name": "bench-%s", "migration": { "bandwidthPerMigration": "100Mi", %s } }\n' \
-		"$p" "$m" >"$TMP/policy-$p.json"
+	printf '{ "name": "bench-%s", "migration": { "bandwidthPerMigration": "%sMi", %s } }\n' \
+		"$p" "$bw_mib" "$m" >"$TMP/policy-$p.json"
+	for x in stall tuning; do
+		case $x in
+		stall) e=stallDetector ;;
+		tuning) e=downtimeTuning ;;
+		esac
+		printf '{ "apiVersion": "migrations.kubevirt.io/v1alpha1", "kind": "MigrationPolicy", "metadata": { "name": "bench-%s-%s" }, "spec": { "selectors": { "virtualMachineInstanceSelector": { "bench": "yes" } }, "bandwidthPerMigration": "%sMi", %s, "experimental": { "%s": {} } } }\n' \
+			"$p" "$x" "$bw_mib" "$m" "$e" >"$TMP/policy-$p-$x.yaml"
+	done
 done
 
 qmp_get() {
@@ -117,7 +145,7 @@ plain_run() {
 	qmp_get "$d" migrate-incoming "{\"uri\":\"unix:$TMP/$g.mig\"}" >/dev/null
 	wait_for 10 "incoming socket" test -S "$TMP/$g.mig"
 	qmp_get "$s" migrate "{\"uri\":\"unix:$TMP/$g.mig\"}" >/dev/null
-	r_ended="did not finish" r_exit=- r_decisions=-
+	r_ended="did not finish" r_exit=- r_decisions=- r_pc=
 	while :; do
 		q=$(qmp_get "$s" query-migrate)
 		now=$(now_ms)
@@ -160,20 +188,33 @@ stamp_lines() {
 	done
 }
 
-# engine_run G P CONTROLLER: qmigrate incoming + migrate on pair G.
+# engine_run G P DRIVER: qmigrate incoming + migrate on pair G.
 engine_run() {
-	local g=$1 p=$2 c=$3 s=$1s d=$1d t0 st
-	bg_start "$g-inc" "$QMIGRATE" incoming --qmp "$TMP/$d.qmp" \
-		--listen "unix:$TMP/$g.mig" --policy "$TMP/policy-$p.json" \
+	local g=$1 p=$2 c=$3 s=$1s d=$1d t0 st q=$QMIGRATE
+	local policy=(--policy "$TMP/policy-$p.json")
+	case $c in
+	kubevirt-stall | kubevirt-tuning)
+		policy=(--policy "$TMP/policy-$p-${c#kubevirt-}.yaml" --label bench=yes)
+		c=kubevirt ;;
+	adaptive-alt)
+		q=${BENCH_ALT_QMIGRATE:?adaptive-alt needs BENCH_ALT_QMIGRATE}
+		c=adaptive ;;
+	esac
+	bg_start "$g-inc" "$q" incoming --qmp "$TMP/$d.qmp" \
+		--listen "unix:$TMP/$g.mig" "${policy[@]}" \
 		--status-file "$TMP/$g-dst.status"
 	wait_for 30 "target prepared" test -S "$TMP/$g.mig"
 	t0=$(now_ms)
 	r_exit=0
-	"$QMIGRATE" migrate --qmp "$TMP/$s.qmp" --to "unix:$TMP/$g.mig" \
-		--policy "$TMP/policy-$p.json" --convergence "$c" \
+	"$q" migrate --qmp "$TMP/$s.qmp" --to "unix:$TMP/$g.mig" \
+		"${policy[@]}" --convergence "$c" \
 		--slot-dir "$TMP/slots" --status-file "$TMP/$g-src.status" \
 		--events 2>"$TMP/$g.migerr" | stamp_lines >"$TMP/$g.events" ||
 		r_exit=${PIPESTATUS[0]}
+	# When post-copy started: the first event in mode PostCopy.
+	r_pc=$(jq -Rr 'capture("^(?<t>[0-9.]+) (?<j>.*)$") |
+		(.j | fromjson?) as $e | select($e.status.mode == "PostCopy") | .t' \
+		"$TMP/$g.events" 2>/dev/null | head -n 1 || true)
 	r_end=$(now_ms)
 	r_wall=$((r_end - t0))
 	r_t0=$t0
@@ -237,20 +278,26 @@ run_case() {
 	[ "$r_ended" = completed ] && live=${g}d
 	wait_progress "$TMP/$live.serial" 30 || true
 	local t0=${r_t0:0:-3}.${r_t0: -3} t1=${r_end:0:-3}.${r_end: -3}
+	local pc_s=- pc=-
 	base=$(work_rate "$(awk -v t="$t0" 'BEGIN { printf "%.6f", t - 3 }')" "$t0" "${g}s")
 	mig=$(work_rate "$t0" "$t1" "${g}s" "${g}d")
+	if [ -n "$r_pc" ]; then
+		pc_s=$(awk -v a="$r_pc" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
+		pc=$(work_rate "$r_pc" "$t1" "${g}s" "${g}d")
+		pc=${pc%% *}
+	fi
 	corrupt=$(cat "$TMP/${g}s.serial" "$TMP/${g}d.serial" | grep -ac 'memguest: CORRUPT' || true)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$rate" "$p" "$drv" "$run" "$r_total" "$r_wall" "$r_downtime" \
 		"$r_bytes" "$r_ended" "$r_exit" "$r_decisions" "${base%% *}" \
-		"${mig%% *}" "$corrupt" >>"$results"
+		"${mig%% *}" "$corrupt" "$pc_s" "$pc" >>"$results"
 	if [ "$run" = 1 ]; then
 		cp "$TMP/$g.series" "$out/series/$rate-$p-$drv.dat" 2>/dev/null || :
 	fi
-	printf 'bench: %4s MB/s %s %-8s run %s: %s in %s ms (wall %s ms), downtime %s ms, %s bytes, exit %s, decisions %s, work %s -> %s pages/s, corrupt %s\n' \
+	printf 'bench: %4s MB/s %s %-8s run %s: %s in %s ms (wall %s ms), downtime %s ms, %s bytes, exit %s, decisions %s, post-copy at %s s, work %s -> %s pages/s (%s in post-copy), corrupt %s\n' \
 		"$rate" "$p" "$drv" "$run" "$r_ended" "$r_total" "$r_wall" \
-		"$r_downtime" "$r_bytes" "$r_exit" "$r_decisions" "${base%% *}" \
-		"${mig%% *}" "$corrupt" >&2
+		"$r_downtime" "$r_bytes" "$r_exit" "$r_decisions" "$pc_s" \
+		"${base%% *}" "${mig%% *}" "$pc" "$corrupt" >&2
 	kill_guest "${g}s"
 	kill_guest "${g}d"
 	rm -f "$TMP/${g}s.serial" "$TMP/${g}d.serial"
@@ -263,7 +310,7 @@ timer_bound() {
 	awk -F'\t' -v r="$1" -v p="$2" -v d="$3" '
 		$1 == r && $2 == p && $3 == d && $4 == 1 &&
 		((d == "plain" && $9 != "completed") ||
-		 (d == "kubevirt" && $11 != "-")) { found = 1 }
+		 (d ~ /^kubevirt/ && $11 != "-")) { found = 1 }
 		END { exit !found }' "$results"
 }
 
@@ -293,7 +340,7 @@ elapsed_min=$(((SECONDS - t_started + 30) / 60))
 # ---- summary ----
 # One row per (rate, perm, driver): medians and spreads over the runs.
 summary=$out/summary.tsv
-printf 'rate\tperm\tdriver\truns\ttotal_s\ttotal_spread\tdowntime_ms\tdowntime_spread\tMB\tMB_spread\tended\tdecisions\twork_pct\twork_spread\tcorrupt\n' >"$summary"
+printf 'rate\tperm\tdriver\truns\ttotal_s\ttotal_spread\tdowntime_ms\tdowntime_spread\tMB\tMB_spread\tended\tdecisions\twork_pct\twork_spread\tcorrupt\txram\tpostcopy_s\tpc_work_pct\n' >"$summary"
 col() { # col RATE PERM DRIVER FIELD
 	awk -F'\t' -v r="$1" -v p="$2" -v d="$3" -v f="$4" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -313,13 +360,21 @@ for rate in $rates; do
 			ex=$(col "$rate" "$p" "$drv" exit | sort -u | paste -sd/ -)
 			[ "$drv" = plain ] || ended="$ended (exit $ex)"
 			cor=$(col "$rate" "$p" "$drv" corrupt | awk '{ s += $1 } END { print s + 0 }')
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rate" "$p" "$drv" \
+			# Bytes sent over the guest's RAM (memguest's area).
+			mapfile -t xr < <(col "$rate" "$p" "$drv" bytes | awk -v m="$mib" '$1 != "-" { printf "%.2f\n", $1 / (m * 1048576) }')
+			mapfile -t pcs < <(col "$rate" "$p" "$drv" postcopy_s | grep -v '^-$' || true)
+			mapfile -t pcw < <(paste <(col "$rate" "$p" "$drv" base_pps) <(col "$rate" "$p" "$drv" pc_pps) |
+				awk '$1 > 0 && $2 != "-" { printf "%.0f\n", 100 * $2 / $1 }')
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rate" "$p" "$drv" \
 				"${#tot[@]}" "$(median "${tot[@]}")" "$(spread "${tot[@]}")" \
 				"$( [ ${#dt[@]} -gt 0 ] && median "${dt[@]}" || echo -)" \
 				"$( [ ${#dt[@]} -gt 0 ] && spread "${dt[@]}" || echo -)" \
 				"$(median "${mb[@]}")" "$(spread "${mb[@]}")" "$ended" "$dec" \
 				"$( [ ${#wk[@]} -gt 0 ] && median "${wk[@]}" || echo -)" \
-				"$( [ ${#wk[@]} -gt 0 ] && spread "${wk[@]}" || echo -)" "$cor" >>"$summary"
+				"$( [ ${#wk[@]} -gt 0 ] && spread "${wk[@]}" || echo -)" "$cor" \
+				"$( [ ${#xr[@]} -gt 0 ] && median "${xr[@]}" || echo -)" \
+				"$( [ ${#pcs[@]} -gt 0 ] && median "${pcs[@]}" || echo -)" \
+				"$( [ ${#pcw[@]} -gt 0 ] && median "${pcw[@]}" || echo -)" >>"$summary"
 		done
 	done
 done
@@ -335,7 +390,7 @@ np=$(wc -w <<<"$perms") nr=$(wc -w <<<"$rates")
 {
 	echo "set terminal pngcairo size $((420 * nr)),$((300 * np)) font 'sans,9'"
 	echo "set output '$out/convergence.png'"
-	echo "set multiplot layout $np,$nr title 'memguest $mib MiB, 100 MiB/s cap: remaining data (MB) over time (s), first run'"
+	echo "set multiplot layout $np,$nr title 'memguest $mib MiB$([ "$hot" = 100 ] || echo ", hot set $hot%"), $bw_mib MiB/s cap: remaining data (MB) over time (s), first run'"
 	echo "set key top right"
 	echo "set grid"
 	echo "set yrange [0:*]"
@@ -361,7 +416,7 @@ gnuplot "$out/convergence.gp"
 # ---- report ----
 rep=$out/report.md
 {
-	echo "## Convergence: plain QEMU vs qmigrate's kubevirt and adaptive controllers"
+	echo "## Convergence: plain QEMU vs qmigrate's kubevirt (classic and newest) and adaptive controllers"
 	echo
 	echo "bench/convergence.sh ($mode mode), $started, commit $(bench_rev)."
 	echo
@@ -374,8 +429,8 @@ rep=$out/report.md
 	full) echo "Command: \`BENCH_FULL=1 bench/convergence.sh --write BUILD\`" ;;
 	*) echo "Command: \`make bench\` (bench/convergence.sh --write BUILD)" ;;
 	esac
-	echo "(memguest $mib MiB, workloads $rates MB/s, permissions $perms,"
-	echo "bandwidth 100 MiB/s, $runs run(s) per case, plain driver cancelled after $cap s, $cap_b s with auto-converge$(
+	echo "(memguest $mib MiB$([ "$hot" = 100 ] || echo ", hot set $hot% of it"), workloads $rates MB/s, permissions $perms,"
+	echo "bandwidth $bw_mib MiB/s (one pass of the guest's memory: $one_pass s), $runs run(s) per case, plain driver cancelled after $cap s, $cap_b s with auto-converge$(
 		[ -n "$repeat_timed" ] || [ "$runs" = 1 ] ||
 			echo "; a case whose first run ended on a timer, the plain driver's cap or a kubevirt timeout, ran once"))."
 	echo "The convergence runs took $elapsed_min min."
@@ -384,28 +439,38 @@ rep=$out/report.md
 	echo "gave up. Downtime: QEMU's (post-copy: the switchover's). Work: the guest's"
 	echo "pages checked per second during the migration, in % of the 3 s before"
 	echo "(100% = not slowed; the window runs from the last progress line before"
-	echo "the start to the last one before the end). Values are medians, the"
-	echo "spread is min-max over the runs."
+	echo "the start to the last one before the end); in post-copy: the same from"
+	echo "the switch to the end. x RAM: bytes sent over the guest's $mib MiB."
+	echo "vs 1 pass: total time over one pass of its memory ($one_pass s). Values"
+	echo "are medians, the spread is min-max over the runs."
 	for p in $perms; do
 		echo
 		echo "### Permission $p: $(perm_name "$p")"
 		echo
-		echo "| MB/s | driver | runs | total s (spread) | downtime ms | MB sent | ended | decisions | work % | vs plain | vs kubevirt |"
-		echo "|---:|---|---:|---:|---:|---:|---|---|---:|---:|---:|"
+		echo "| MB/s | driver | runs | total s (spread) | vs 1 pass | downtime ms | MB sent | x RAM | ended | decisions | post-copy at s | work % | work in post-copy % | vs plain | vs kubevirt | vs kubevirt-stall |"
+		echo "|---:|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|"
 		for rate in $rates; do
 			for drv in "${drivers[@]}"; do
 				t=$(sget "$rate" "$p" "$drv" total_s)
-				vp=- vk=-
+				vp=- vk=- vs=-
 				[ "$drv" = plain ] || vp=$(ratio "$t" "$(sget "$rate" "$p" plain total_s)")
-				[ "$drv" != adaptive ] || vk=$(ratio "$t" "$(sget "$rate" "$p" kubevirt total_s)")
-				printf '| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n' "$rate" "$drv" \
+				case $drv in
+				adaptive*)
+					vk=$(ratio "$t" "$(sget "$rate" "$p" kubevirt total_s)")
+					vs=$(ratio "$t" "$(sget "$rate" "$p" kubevirt-stall total_s)") ;;
+				esac
+				printf '| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$rate" "$drv" \
 					"$(sget "$rate" "$p" "$drv" runs)" \
 					"$t" "$(sget "$rate" "$p" "$drv" total_spread)" \
+					"$(ratio "$t" "$one_pass")" \
 					"$(sget "$rate" "$p" "$drv" downtime_ms)" \
 					"$(sget "$rate" "$p" "$drv" MB)" \
+					"$(sget "$rate" "$p" "$drv" xram)" \
 					"$(sget "$rate" "$p" "$drv" ended)" \
 					"$(sget "$rate" "$p" "$drv" decisions)" \
-					"$(sget "$rate" "$p" "$drv" work_pct)" "$vp" "$vk"
+					"$(sget "$rate" "$p" "$drv" postcopy_s)" \
+					"$(sget "$rate" "$p" "$drv" work_pct)" \
+					"$(sget "$rate" "$p" "$drv" pc_work_pct)" "$vp" "$vk" "$vs"
 			done
 		done
 	done
