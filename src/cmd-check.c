@@ -153,9 +153,9 @@ const struct cmd_entry cmd_check_entry = {
 	"writable disk not on NFS, CephFS, GlusterFS or under the policy's\n"
 	"sharedStoragePaths).  A False StorageLiveMigratable's reason is\n"
 	"NotMigratable, as KubeVirt's.  Warnings, not blockers: the host's CPU\n"
-	"model (CPUModeLiveMigratable) and a guest under TCG on QEMU 7.2, whose\n"
-	"dirty tracking can let pages reach the target stale\n"
-	"(TCGDirtyTrackingDefect).\n"
+	"model (CPUModeLiveMigratable) and a guest under TCG on a QEMU before\n"
+	"10.0 (7.2 measured), whose dirty tracking can let pages reach the\n"
+	"target stale (TCGDirtyTrackingDefect).\n"
 	"The options that say what the VM is select the policy, as for\n"
 	"migrate (policies/README.md).\n",
 	"Exit status: 0 live-migratable, 1 usage, 2 not live-migratable,\n"

@@ -8,10 +8,11 @@
 
 # The core migration tests: pre-copy, tls: with post-copy and multifd,
 # multifd, abort, post-copy recovery, re-attach, disks, post-copy under the
-# adaptive controller.
+# adaptive controller; and the pre-flight's TCG dirty-tracking warning,
+# which depends on the version.
 MATRIX_CORE=(migrate-precopy.sh migrate-tls.sh migrate-multifd.sh
 	migrate-abort.sh migrate-postcopy-recover.sh migrate-reattach.sh
-	disk-migrate.sh converge-postcopy-adaptive.sh)
+	disk-migrate.sh converge-postcopy-adaptive.sh evict-check-tcg.sh)
 
 # matrix_has VERSION: VERSION is in QEMU_VERSIONS.
 matrix_has() {

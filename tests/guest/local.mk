@@ -10,7 +10,7 @@ MEMGUEST_FLAGS = -m32 -ffreestanding -nostdlib -fno-pic -no-pie \
 	-Wl,--no-warn-rwx-segments
 memguest_sources = tests/guest/memguest-boot.S tests/guest/memguest.c
 EXTRA_DIST += $(memguest_sources) tests/guest/memguest.ld \
-	tests/guest/README.md
+	tests/guest/README.md tests/guest/tcg-dirty-repro.sh
 if QEMU_TESTS
 check_DATA += tests/guest/memguest.elf
 endif

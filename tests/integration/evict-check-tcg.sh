@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
 # evict-check-tcg.sh: the pre-flight warns, without refusing, that the
-# guest runs under TCG on QEMU 7.2, whose dirty tracking can let pages
-# reach the target stale (README, "QEMU 7.2 under TCG"): `check` shows the
-# warning TCGDirtyTrackingDefect and exits 0, and `migrate` still moves
-# the guest, its status noting the warning.  This machine's QEMU is 7.2
-# under TCG; the test fails, naming what it found, anywhere else.
+# guest runs under TCG on a QEMU before 10.0, whose dirty tracking can let
+# pages reach the target stale (README, "QEMU 7.2 under TCG"): `check`
+# shows the warning TCGDirtyTrackingDefect and exits 0, and `migrate` still
+# moves the guest, its status noting the warning.  On QEMU 10.0 and later
+# (tests/guest/tcg-dirty-repro.sh found no stale page there; the version
+# matrix runs this test on them) neither says a word of it.  The guest must
+# run under TCG; the test fails, naming what it found, anywhere else.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
 
 mig_start_pair 32 10
 ver=$(mon src query-version | jq -r '.qemu | "\(.major).\(.minor).\(.micro)"')
-[[ $ver == 7.2.* ]] || fail "this test needs QEMU 7.2 (the version with the defect), found $ver"
 [ "$(mon src query-kvm | jq -r .enabled)" = false ] || fail "this test needs a guest under TCG: KVM is enabled"
-want="warning TCGDirtyTrackingDefect: the guest runs under TCG (no KVM) on QEMU $ver, whose dirty tracking can miss writes made through a soft-TLB entry after a dirty-bitmap sync: such pages can reach the target stale (README: QEMU 7.2 under TCG)"
+if [ "${ver%%.*}" -ge 10 ]; then
+	out=$("$QMIGRATE" check --qmp "$TMP/src.qmp") ||
+		fail "check on QEMU $ver: exit $?: $out"
+	! grep -q TCGDirtyTrackingDefect <<<"$out" ||
+		fail "check warns of the TCG defect on QEMU $ver, which has it no more: $out"
+	mig_incoming
+	mig_migrate
+	expect_exit migrate 0 60
+	expect_exit incoming 0 30
+	! status_get "$TMP/src.status" '.conditions[0].warnings[]?.reason' |
+		grep -q TCGDirtyTrackingDefect ||
+		fail "migrate on QEMU $ver: the conditions warn of the TCG defect"
+	assert_moved
+	echo "PASS: no TCG dirty-tracking warning on QEMU $ver; the guest moved"
+	exit 0
+fi
+want="warning TCGDirtyTrackingDefect: the guest runs under TCG (no KVM) on QEMU $ver, whose dirty tracking can miss writes made through a soft-TLB entry after a dirty-bitmap sync: such pages can reach the target stale (README: QEMU 7.2 under TCG; fixed in 10.0)"
 
 # check: a warning under a True condition, exit 0.
 rc=0
