@@ -90,6 +90,27 @@ check_api(struct policy_ctx *c, struct json_object *o)
 }
 
 /*
+ * Names the VM's namespace (from says where the name comes from: "--vmi
+ * FILE", "--namespace", a Namespace manifest); every source must agree.
+ * Returns 0, or -1 with *cause.
+ */
+int
+kube_namespace_set(struct vm_ident *vm, const char *name, const char *from,
+    char **cause)
+{
+	if (vm->namespace != NULL) {
+		if (strcmp(vm->namespace, name) == 0)
+			return 0;
+		xasprintf(cause, "%s: namespace \"%s\", but %s says \"%s\"",
+		    from, name, vm->namespace_from, vm->namespace);
+		return -1;
+	}
+	vm->namespace = xstrdup(name);
+	vm->namespace_from = xstrdup(from);
+	return 0;
+}
+
+/*
  * metadata (at base, "metadata" or "spec.template.metadata"): its name
  * and namespace into vm when names, its labels when labels.
  */
@@ -100,7 +121,7 @@ vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
 	struct json_object	*v;
 	struct label		*l = NULL;
 	const char		*s;
-	char			*f;
+	char			*f, *clash = NULL;
 	size_t			 n = 0, i;
 	int			 rc = -1;
 
@@ -121,7 +142,14 @@ vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
 		free(f);
 		if (s == NULL)
 			return -1;
-		vm->namespace = xstrdup(s);
+		xasprintf(&f, "--vmi %s", c->file);
+		if (kube_namespace_set(vm, s, f, &clash) != 0) {
+			policy_err(c, "metadata.namespace", "%s", clash);
+			free(clash);
+			free(f);
+			return -1;
+		}
+		free(f);
 	}
 	f = policy_field(base, "labels");
 	if (json_object_object_get_ex(m, "labels", &v) &&
@@ -277,11 +305,13 @@ out:
 /*
  * --namespace-labels-file FILE: a kind: Namespace manifest (its
  * metadata.labels) or an object of labels, in YAML or JSON.  Sets *out
- * and *n (free with labels_free()).  Returns 0 or -1 with *cause.
+ * and *n (free with labels_free()), and *name to the manifest's
+ * metadata.name (malloc'd; NULL for a plain object or no name).  Returns
+ * 0 or -1 with *cause.
  */
 int
 kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
-    char **cause)
+    char **name, char **cause)
 {
 	static const char *const ns_known[] = { "apiVersion", "kind",
 	    "metadata", "spec", "status", NULL };
@@ -289,10 +319,12 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 		.what = "namespace", .file = path, .doc = 1, .cause = cause
 	};
 	struct json_object	*o, *v = NULL, *m;
+	const char		*s;
 	int			 rc = -1, yaml;
 
 	*out = NULL;
 	*n = 0;
+	*name = NULL;
 	if ((o = kube_one_document("namespace labels", path, &yaml,
 	    cause)) == NULL)
 		return -1;
@@ -325,8 +357,18 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 	if (policy_check_object(&c, "metadata", m) != 0 ||
 	    policy_check_known(&c, "metadata", m, kube_meta_known) != 0)
 		goto out;
+	if (json_object_object_get_ex(m, "name", &v)) {
+		if ((s = policy_get_string(&c, "metadata.name", v, 1, 63)) ==
+		    NULL)
+			goto out;
+		*name = xstrdup(s);
+	}
 	rc = json_object_object_get_ex(m, "labels", &v) ?
 	    policy_get_labels(&c, "metadata.labels", v, out, n) : 0;
+	if (rc != 0) {
+		free(*name);
+		*name = NULL;
+	}
 out:
 	json_object_put(o);
 	return rc;
@@ -413,5 +455,6 @@ vm_ident_free(struct vm_ident *vm)
 	free(vm->vmi_file);
 	free(vm->name);
 	free(vm->namespace);
+	free(vm->namespace_from);
 	memset(vm, 0, sizeof *vm);
 }

@@ -13,6 +13,8 @@
  * (policy.unapplied) rather than silently dropped; unknown fields are
  * errors, as everywhere.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,70 +316,222 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
 }
 
 /*
- * spec.experimental (ExperimentalMigrationOptions): checked as KubeVirt's
- * schema has it; qmigrate has neither the stall detector nor stream
- * compression, so anything but compression: none is listed as unapplied.
+ * A factor of the stall detector (a Kubernetes quantity: 0.4, "0.4",
+ * "400m") into *out, as KubeVirt's admission checks it: not negative, at
+ * most 3 decimal places, at least min_milli thousandths (more than, when
+ * exclusive), at most max_milli.  Returns 0 or -1.
  */
 static int
-kube_experimental(struct policy_ctx *c, const char *base, struct json_object *x,
-    char **unapplied)
+kube_factor(struct policy_ctx *c, const char *field, struct json_object *v,
+    uint64_t min_milli, int exclusive, uint64_t max_milli, double *out)
 {
-	static const char *const known[] = { "compression", "stallDetector",
-	    NULL };
-	static const char *const sd_known[] = { "completionTimeoutFactor",
+	const uint64_t	 limit = 1000000000000000ULL;	/* 10^12 */
+	uint64_t	 milli = 0;
+	double		 d;
+	char		*expected, *got;
+	int		 rc = -1;
+
+	if (json_object_is_type(v, json_type_double)) {
+		d = json_object_get_double(v) * 1000;
+		if (d < 0)
+			rc = -2;
+		else if (d > (double)limit)
+			rc = -1;
+		else if (fabs(d - round(d)) > 1e-6)
+			rc = -3;
+		else {
+			milli = (uint64_t)llround(d);
+			rc = 0;
+		}
+	} else if (json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_string))
+		rc = quantity_parse_milli(json_object_get_string(v), limit,
+		    &milli);
+	if (rc == 0 && (milli < min_milli || (exclusive &&
+	    milli == min_milli) || milli > max_milli))
+		rc = -4;
+	if (rc == 0) {
+		*out = (double)milli / 1000;
+		return 0;
+	}
+	if (max_milli >= limit)
+		xasprintf(&expected, "a quantity of at least %g such as "
+		    "\"%g\"", (double)min_milli / 1000,
+		    (double)min_milli / 1000 + 0.5);
+	else
+		xasprintf(&expected, "a quantity %s %g and at most %g such as "
+		    "\"%g\"", exclusive ? "greater than" : "from",
+		    (double)min_milli / 1000, (double)max_milli / 1000,
+		    (double)(min_milli + max_milli) / 2000);
+	got = policy_json_got(v);
+	policy_err(c, field, "expected %s, got %s%s", expected, got, rc == -2 ?
+	    ": must not be negative" : rc == -3 ? ": must have at most 3 "
+	    "decimal places" : "");
+	free(got);
+	free(expected);
+	return -1;
+}
+
+/* spec.experimental.stallDetector (StallDetectorOptions) into sd. */
+static int
+kube_stall_detector(struct policy_ctx *c, const char *base,
+    struct json_object *o, struct mig_stall_detector *sd)
+{
+	static const char *const known[] = { "completionTimeoutFactor",
 	    "ewmaAlpha", "patienceWindowDecayFactor", "precopyPossibleFactor",
 	    "searchLocalMinima", "stallMargin", "stallProgressTimeout",
 	    "switchoverTimeout", NULL };
+	const uint64_t	 huge = 1000000000000000ULL;
+	char		*f;
+	int		 err;
+
+	if (policy_check_object(c, base, o) != 0 ||
+	    policy_check_known(c, base, o, known) != 0)
+		return -1;
+	sd->enabled = 1;
+	json_object_object_foreach(o, key, v) {
+		f = policy_field(base, key);
+		if (strcmp(key, "stallMargin") == 0) {
+			err = policy_get_uint(c, f, v, 0, 100,
+			    &sd->stall_margin_pct);
+			sd->set |= MIG_SD_MARGIN;
+		} else if (strcmp(key, "ewmaAlpha") == 0) {
+			err = kube_factor(c, f, v, 0, 1, 1000,
+			    &sd->ewma_alpha);
+			sd->set |= MIG_SD_EWMA;
+		} else if (strcmp(key, "stallProgressTimeout") == 0) {
+			err = policy_get_uint(c, f, v, 0, INT64_MAX,
+			    &sd->stall_progress_timeout);
+			sd->set |= MIG_SD_PROGRESS;
+		} else if (strcmp(key, "switchoverTimeout") == 0) {
+			err = policy_get_uint(c, f, v, 0, INT64_MAX,
+			    &sd->switchover_timeout);
+			sd->set |= MIG_SD_SWITCHOVER;
+		} else if (strcmp(key, "precopyPossibleFactor") == 0) {
+			err = kube_factor(c, f, v, 1000, 0, huge,
+			    &sd->precopy_possible_factor);
+			sd->set |= MIG_SD_PRECOPY;
+		} else if (strcmp(key, "patienceWindowDecayFactor") == 0) {
+			err = kube_factor(c, f, v, 0, 0, 1000,
+			    &sd->patience_window_decay_factor);
+			sd->set |= MIG_SD_PATIENCE;
+		} else if (strcmp(key, "searchLocalMinima") == 0) {
+			err = policy_get_bool(c, f, v,
+			    &sd->search_local_minima);
+			sd->set |= MIG_SD_LOCAL_MINIMA;
+		} else {
+			err = kube_factor(c, f, v, 1000, 0, huge,
+			    &sd->completion_timeout_factor);
+			sd->set |= MIG_SD_COMPLETION;
+		}
+		free(f);
+		if (err != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* spec.experimental.downtimeTuning (DowntimeTuningOptions) into dt. */
+static int
+kube_downtime_tuning(struct policy_ctx *c, const char *base,
+    struct json_object *o, struct mig_downtime_tuning *dt)
+{
+	static const char *const known[] = { "initialMs", "steps",
+	    "startAfterIteration", "cooldownSeconds", NULL };
+	char	*f;
+	int	 err;
+
+	if (policy_check_object(c, base, o) != 0 ||
+	    policy_check_known(c, base, o, known) != 0)
+		return -1;
+	dt->enabled = 1;
+	json_object_object_foreach(o, key, v) {
+		f = policy_field(base, key);
+		if (strcmp(key, "initialMs") == 0) {
+			err = policy_get_uint(c, f, v, 1, INT64_MAX,
+			    &dt->initial_ms);
+			dt->set |= MIG_DT_INITIAL;
+		} else if (strcmp(key, "steps") == 0) {
+			err = policy_get_uint(c, f, v, 1, INT32_MAX,
+			    &dt->steps);
+			dt->set |= MIG_DT_STEPS;
+		} else if (strcmp(key, "startAfterIteration") == 0) {
+			err = policy_get_uint(c, f, v, 1, INT64_MAX,
+			    &dt->start_after_iteration);
+			dt->set |= MIG_DT_START_AFTER;
+		} else {
+			err = policy_get_uint(c, f, v, 1, INT32_MAX,
+			    &dt->cooldown_seconds);
+			dt->set |= MIG_DT_COOLDOWN;
+		}
+		free(f);
+		if (err != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * spec.experimental (ExperimentalMigrationOptions) into s: stallDetector
+ * and downtimeTuning read as KubeVirt's types (its defaults for what is
+ * not given; mutually exclusive, as its admission says), compression
+ * checked.  Until the convergence controllers carry them out, they and
+ * compression: zstd are listed as unapplied.
+ */
+static int
+kube_experimental(struct policy_ctx *c, const char *base,
+    struct json_object *x, struct mig_settings *s, char **unapplied)
+{
+	static const char *const known[] = { "compression", "stallDetector",
+	    "downtimeTuning", NULL };
 	static const struct policy_keyword compressions[] = {
 		{ "none", 0 }, { "zstd", 1 },
 	};
-	struct json_object	*v, *sd;
-	char			*f, *g;
-	uint64_t		 u;
-	int			 b, zstd, rc = -1, err;
+	struct json_object	*v, *sd = NULL, *dt = NULL;
+	char			*f;
+	int			 zstd, err;
 
-	f = policy_field(base, "stallDetector");
 	if (policy_check_object(c, base, x) != 0 || policy_check_known(c, base,
 	    x, known) != 0)
-		goto out;
+		return -1;
 	if (json_object_object_get_ex(x, "compression", &v)) {
-		g = policy_field(base, "compression");
-		err = policy_get_choice(c, g, v, compressions,
+		f = policy_field(base, "compression");
+		err = policy_get_choice(c, f, v, compressions,
 		    NITEMS(compressions), "\"none\" or \"zstd\"", &zstd);
 		if (err == 0 && zstd)
-			add_unapplied(unapplied, g);
-		free(g);
+			add_unapplied(unapplied, f);
+		free(f);
 		if (err != 0)
-			goto out;
+			return -1;
 	}
-	if (json_object_object_get_ex(x, "stallDetector", &sd)) {
-		if (policy_check_object(c, f, sd) != 0 ||
-		    policy_check_known(c, f, sd, sd_known) != 0)
-			goto out;
-		json_object_object_foreach(sd, key, val) {
-			g = policy_field(f, key);
-			if (strcmp(key, "searchLocalMinima") == 0)
-				err = policy_get_bool(c, g, val, &b);
-			else if (strcmp(key, "stallMargin") == 0)
-				err = policy_get_uint(c, g, val, 0, 100, &u);
-			else if (strcmp(key, "stallProgressTimeout") == 0 ||
-			    strcmp(key, "switchoverTimeout") == 0)
-				err = policy_get_uint(c, g, val, 0, INT64_MAX,
-				    &u);
-			else
-				err = policy_get_string(c, g, val, 0,
-				    64) == NULL ?
-				    -1 : 0;
-			free(g);
-			if (err != 0)
-				goto out;
-		}
-		add_unapplied(unapplied, f);
+	if (json_object_object_get_ex(x, "stallDetector", &sd) &&
+	    json_object_object_get_ex(x, "downtimeTuning", &dt) &&
+	    sd != NULL && dt != NULL) {
+		policy_err(c, base, "stallDetector and downtimeTuning are "
+		    "mutually exclusive: the stall detector manages its own "
+		    "downtime schedule (KubeVirt's admission refuses both)");
+		return -1;
 	}
-	rc = 0;
-out:
-	free(f);
-	return rc;
+	if (sd != NULL) {
+		f = policy_field(base, "stallDetector");
+		err = kube_stall_detector(c, f, sd, &s->stall_detector);
+		if (err == 0)
+			add_unapplied(unapplied, f);
+		free(f);
+		if (err != 0)
+			return -1;
+	}
+	if (json_object_object_get_ex(x, "downtimeTuning", &dt) &&
+	    dt != NULL) {
+		f = policy_field(base, "downtimeTuning");
+		err = kube_downtime_tuning(c, f, dt, &s->downtime_tuning);
+		if (err == 0)
+			add_unapplied(unapplied, f);
+		free(f);
+		if (err != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -406,8 +560,9 @@ kube_migration_fields(struct policy_ctx *c, const char *base,
 			goto out;
 		s->set |= MIG_SET_BANDWIDTH;
 	}
+	/* KubeVirt refuses only a negative one (an int64). */
 	if (FIELD("completionTimeoutPerGiB")) {
-		if (policy_get_uint(c, f, v, 0, POLICY_MAX_TIMEOUT,
+		if (policy_get_uint(c, f, v, 0, INT64_MAX,
 		    &s->completion_timeout_per_gib) != 0)
 			goto out;
 		s->set |= MIG_SET_COMPLETION;
@@ -501,29 +656,34 @@ kube_migration_policy(struct policy_set *set, struct policy_ctx *c,
 		return -1;
 	if ((p = new_policy(set, c, name, item)) == NULL)
 		return -1;
-	/* Required by KubeVirt's schema: a policy without it matches none. */
-	if (!json_object_object_get_ex(spec, "selectors", &sel)) {
-		policy_err(c, "spec.selectors", "missing: selectors "
-		    "(namespaceSelector, virtualMachineInstanceSelector) say "
-		    "which VMs the policy applies to; {} applies to every VM");
-		return -1;
-	}
-	if (policy_check_object(c, "spec.selectors", sel) != 0 ||
+	/*
+	 * Required by KubeVirt's schema, yet its controller reads a policy
+	 * without selectors (or with null) as one that matches no VMI: so
+	 * does qmigrate (policy explain says so).  A null selector inside
+	 * is an absent one.
+	 */
+	if (!json_object_object_get_ex(spec, "selectors", &sel) ||
+	    sel == NULL)
+		p->selectors_absent = 1;
+	else if (policy_check_object(c, "spec.selectors", sel) != 0 ||
 	    policy_check_known(c, "spec.selectors", sel, sel_known) != 0)
 		return -1;
-	if (json_object_object_get_ex(sel, "virtualMachineInstanceSelector",
-	    &v) && policy_get_labels(c,
+	if (!p->selectors_absent && json_object_object_get_ex(sel,
+	    "virtualMachineInstanceSelector", &v) && v != NULL &&
+	    policy_get_labels(c,
 	    "spec.selectors.virtualMachineInstanceSelector",
 	    v, &p->selector, &p->nselector) != 0)
 		return -1;
-	if (json_object_object_get_ex(sel, "namespaceSelector", &v) &&
+	if (!p->selectors_absent && json_object_object_get_ex(sel,
+	    "namespaceSelector", &v) && v != NULL &&
 	    policy_get_labels(c, "spec.selectors.namespaceSelector", v,
 	    &p->ns_selector, &p->nns_selector) != 0)
 		return -1;
 	if (kube_migration_fields(c, "spec", spec, &p->migration) != 0)
 		return -1;
 	if (json_object_object_get_ex(spec, "experimental", &v) &&
-	    kube_experimental(c, "spec.experimental", v, &p->unapplied) != 0)
+	    kube_experimental(c, "spec.experimental", v, &p->migration,
+	    &p->unapplied) != 0)
 		return -1;
 	return kube_annotations(c, annotations, p);
 }

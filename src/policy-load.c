@@ -407,26 +407,6 @@ fail:
 	return -1;
 }
 
-/* Whether a and b hold the same labels, in any order. */
-static int
-labels_equal(const struct label *a, size_t na, const struct label *b,
-    size_t nb)
-{
-	size_t i, j;
-
-	if (na != nb)
-		return 0;
-	for (i = 0; i < na; i++) {
-		for (j = 0; j < nb; j++)
-			if (strcmp(a[i].key, b[j].key) == 0 &&
-			    strcmp(a[i].value, b[j].value) == 0)
-				break;
-		if (j == nb)
-			return 0;
-	}
-	return 1;
-}
-
 /* The context of an error about p as a whole (its name, its selectors). */
 static void
 policy_pctx(const struct policy *p, struct policy_ctx *c, char *base,
@@ -444,11 +424,10 @@ policy_pctx(const struct policy *p, struct policy_ctx *c, char *base,
 }
 
 /*
- * Refuses a name defined twice and, as KubeVirt's documentation forbids
- * them, two policies with identical selectors (neither could be said to be
- * more specific; KubeVirt's admission webhook lets them in, at 1.9, and its
- * controller then picks by name).  In
- * load order, so the message names the later one.  Returns 0 or -1.
+ * Refuses a name defined twice, in load order, so the message names the
+ * later one.  Two policies with identical selectors are accepted, as
+ * KubeVirt's admission does (its controller picks the smaller name).
+ * Returns 0 or -1.
  */
 static int
 check_set(const struct policy_set *set, char **cause)
@@ -469,19 +448,6 @@ check_set(const struct policy_set *set, char **cause)
 				    p->doc == 0 ? "name" : "metadata.name",
 				    "duplicate name \"%s\", also defined in %s",
 				    p->name, origin);
-				free(origin);
-				return -1;
-			}
-			if (labels_equal(p->selector, p->nselector,
-			    q->selector, q->nselector) &&
-			    labels_equal(p->ns_selector, p->nns_selector,
-			    q->ns_selector, q->nns_selector)) {
-				policy_err(&c, p->doc == 0 ? "selector" :
-				    "spec.selectors", "the same selectors as "
-				    "policy \"%s\" (%s): two policies with "
-				    "identical selectors are refused, as "
-				    "KubeVirt's documentation says", q->name,
-				    origin);
 				free(origin);
 				return -1;
 			}

@@ -1,6 +1,6 @@
 /*
  * policy-select.c: which policy applies to a VM, by its labels and its
- * namespace's, with the precedence KubeVirt documents for MigrationPolicy;
+ * namespace's, ranked as KubeVirt's controller ranks MigrationPolicies;
  * the effective settings (the cluster's defaults refined by that policy,
  * the VMI's own evictionStrategy over both).  The VM's identity comes
  * from the command line through vm-ident.c, on top of this file.
@@ -39,42 +39,76 @@ appendf(char **text, const char *fmt, ...)
 
 /* The labels a VM's namespace has, and where they came from. */
 struct ns_labels {
-	const struct label	*labels;
+	struct label		*labels;	/* owned */
 	size_t			 n;
-	const char		*source;	/* NULL: none known */
-	char			*owned;		/* source text to free */
+	char			*source;	/* owned; NULL: none known */
 };
+
+/* The label the API server puts on every Namespace: its name. */
+#define NS_NAME_LABEL	"kubernetes.io/metadata.name"
 
 /*
  * The VM's namespace labels: those given on the command line, else the
- * labels of the Namespace manifest of set that has the --vmi's namespace
- * as its name, else none.
+ * labels of the Namespace manifest of set that has the VM's namespace as
+ * its name, else none; and, when the namespace's name is known,
+ * kubernetes.io/metadata.name with it, as the API server sets it on every
+ * Namespace (unless the labels already have it).  Free with
+ * ns_labels_free().
  */
 static void
 ns_labels_of(const struct policy_set *set, const struct vm_ident *vm,
     struct ns_labels *ns)
 {
-	size_t i;
+	const struct label	*from = NULL;
+	size_t			 i, n = 0;
+	char			*joined, *why = NULL;
 
 	memset(ns, 0, sizeof *ns);
 	if (vm == NULL)
 		return;
 	if (vm->ns_source != NULL) {
-		ns->labels = vm->ns_labels;
-		ns->n = vm->nns_labels;
-		ns->source = vm->ns_source;
+		from = vm->ns_labels;
+		n = vm->nns_labels;
+		ns->source = xstrdup(vm->ns_source);
+	} else {
+		for (i = 0; set != NULL && vm->namespace != NULL &&
+		    i < set->nnamespaces; i++) {
+			if (strcmp(set->namespaces[i].name,
+			    vm->namespace) != 0)
+				continue;
+			from = set->namespaces[i].labels;
+			n = set->namespaces[i].nlabels;
+			xasprintf(&ns->source, "Namespace %s (%s)",
+			    vm->namespace, set->namespaces[i].file);
+		}
+	}
+	for (i = 0; i < n; i++)
+		(void)labels_add(&ns->labels, &ns->n, from[i].key,
+		    from[i].value, &why);
+	free(why);
+	if (vm->namespace == NULL ||
+	    labels_find(ns->labels, ns->n, NS_NAME_LABEL) != NULL)
+		return;
+	why = NULL;
+	if (labels_add(&ns->labels, &ns->n, NS_NAME_LABEL, vm->namespace,
+	    &why) != 0) {
+		free(why);	/* 64 labels already: the API server's limit */
 		return;
 	}
-	for (i = 0; set != NULL && vm->namespace != NULL &&
-	    i < set->nnamespaces; i++) {
-		if (strcmp(set->namespaces[i].name, vm->namespace) != 0)
-			continue;
-		ns->labels = set->namespaces[i].labels;
-		ns->n = set->namespaces[i].nlabels;
-		xasprintf(&ns->owned, "Namespace %s (%s)", vm->namespace,
-		    set->namespaces[i].file);
-		ns->source = ns->owned;
-	}
+	xasprintf(&joined, "%s%s" NS_NAME_LABEL "=%s implied from %s",
+	    ns->source != NULL ? ns->source : "", ns->source != NULL ?
+	    ", and " : "", vm->namespace, vm->namespace_from != NULL ?
+	    vm->namespace_from : "the namespace's name");
+	free(ns->source);
+	ns->source = joined;
+}
+
+static void
+ns_labels_free(struct ns_labels *ns)
+{
+	labels_free(ns->labels, ns->n);
+	free(ns->source);
+	memset(ns, 0, sizeof *ns);
 }
 
 /*
@@ -116,6 +150,13 @@ policy_matches(const struct policy *p, const struct vm_ident *vm,
 {
 	char *r = NULL;
 
+	if (p->selectors_absent) {
+		if (reason != NULL)
+			*reason = xstrdup("it has no spec.selectors, and "
+			    "KubeVirt's controller matches such a policy to "
+			    "no VM");
+		return 0;
+	}
 	if (!selector_matches(p->selector, p->nselector,
 	    vm != NULL ? vm->labels : NULL, vm != NULL ? vm->nlabels : 0,
 	    "label", reason))
@@ -126,8 +167,9 @@ policy_matches(const struct policy *p, const struct vm_ident *vm,
 	if (reason != NULL) {
 		if (ns->source == NULL)
 			xasprintf(reason, "%s (no namespace labels given: "
-			    "--namespace-label, --namespace-labels-file, or a "
-			    "Namespace manifest for the --vmi's namespace)", r);
+			    "--namespace-label, --namespace-labels-file, "
+			    "--namespace, or a Namespace manifest for the "
+			    "--vmi's namespace)", r);
 		else
 			xasprintf(reason, "%s (from %s)", r, ns->source);
 		free(r);
@@ -158,24 +200,38 @@ sorted_keys(const struct policy *p, const char **keys)
 /* How one matching policy beats another (policy_beats()). */
 enum beat {
 	BEAT_NOT,	/* it does not */
-	BEAT_COUNT,	/* more matching labels */
-	BEAT_KEYS,	/* as many; its sorted keys come first */
-	BEAT_VMI,	/* the same keys; more of them are VMI labels */
-	BEAT_NAME,	/* the same keys and sides; its name sorts first */
+	BEAT_COUNT,	/* more matching labels in all */
+	BEAT_VMI,	/* as many; more of them are the VMI's */
+	BEAT_NAME,	/* as many of each; its name sorts first */
 };
 
 /*
- * Whether matching policy a beats matching policy b, by KubeVirt's
- * documented precedence: the most matching labels (VMI plus namespace:
- * since every label of a selector must match, the selectors' sizes); on a
- * tie, the policy whose matching label keys, sorted, come first
- * lexicographically.  Two policies can still tie if their keys are the
- * same but on different sides: then the one with more VMI labels wins
- * (KubeVirt puts VMI labels first), and last the smaller name (KubeVirt's
- * own last resort).
+ * Whether matching policy a beats matching policy b, as KubeVirt's
+ * controller ranks them (matchPolicy, virt-controller): the most matching
+ * labels, VMI plus namespace (every label of a selector must match, so
+ * the selectors' sizes); then the most matching VMI labels; then the
+ * lexicographically smallest name.  Label keys are never compared.
  */
 static enum beat
 policy_beats(const struct policy *a, const struct policy *b)
+{
+	size_t na = a->nselector + a->nns_selector;
+	size_t nb = b->nselector + b->nns_selector;
+
+	if (na != nb)
+		return na > nb ? BEAT_COUNT : BEAT_NOT;
+	if (a->nselector != b->nselector)
+		return a->nselector > b->nselector ? BEAT_VMI : BEAT_NOT;
+	return strcmp(a->name, b->name) < 0 ? BEAT_NAME : BEAT_NOT;
+}
+
+/*
+ * Whether a beats b by the rule KubeVirt's user guide documents instead:
+ * on as many matching labels, the policy whose matching keys, sorted,
+ * come first.  Only to say when it would pick another policy.
+ */
+static int
+documented_beats(const struct policy *a, const struct policy *b)
 {
 	const char	*ka[2 * POLICY_MAX_LABELS], *kb[2 * POLICY_MAX_LABELS];
 	size_t		 na, nb, i;
@@ -184,15 +240,13 @@ policy_beats(const struct policy *a, const struct policy *b)
 	na = a->nselector + a->nns_selector;
 	nb = b->nselector + b->nns_selector;
 	if (na != nb)
-		return na > nb ? BEAT_COUNT : BEAT_NOT;
+		return na > nb;
 	sorted_keys(a, ka);
 	sorted_keys(b, kb);
 	for (i = 0; i < na; i++)
 		if ((c = strcmp(ka[i], kb[i])) != 0)
-			return c < 0 ? BEAT_KEYS : BEAT_NOT;
-	if (a->nselector != b->nselector)
-		return a->nselector > b->nselector ? BEAT_VMI : BEAT_NOT;
-	return strcmp(a->name, b->name) < 0 ? BEAT_NAME : BEAT_NOT;
+			return c < 0;
+	return policy_beats(a, b) != BEAT_NOT;
 }
 
 /* "k=v, k=v" (malloc'd); "" for none. */
@@ -254,7 +308,7 @@ static void
 explain_loser(char **why, const struct policy *p, const struct policy *best)
 {
 	size_t	 n = p->nselector + p->nns_selector;
-	char	*origin = policy_origin(p), *kp, *kb;
+	char	*origin = policy_origin(p);
 
 	switch (policy_beats(best, p)) {
 	case BEAT_COUNT:
@@ -262,47 +316,41 @@ explain_loser(char **why, const struct policy *p, const struct policy *best)
 		    "than \"%s\"", p->name, origin, n, n == 1 ? "" : "s",
 		    best->name);
 		break;
-	case BEAT_KEYS:
-		kp = keys_text(p);
-		kb = keys_text(best);
-		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s, "
-		    "but the matching keys of \"%s\" sort first (%s before "
-		    "%s)", p->name, origin, n, n == 1 ? "" : "s", best->name,
-		    kb, kp);
-		free(kp);
-		free(kb);
-		break;
 	case BEAT_VMI:
-		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s "
-		    "with the same keys, but \"%s\" matches more VM labels",
-		    p->name, origin, n, n == 1 ? "" : "s", best->name);
+		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s, "
+		    "but \"%s\" matches more of the VM's own (%zu, not %zu)",
+		    p->name, origin, n, n == 1 ? "" : "s", best->name,
+		    best->nselector, p->nselector);
 		break;
 	case BEAT_NAME:
 	case BEAT_NOT:
-		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s "
-		    "with the same keys, but \"%s\" sorts first by name",
-		    p->name, origin, n, n == 1 ? "" : "s", best->name);
+		appendf(why, "  policy \"%s\" (%s) also matches %zu label%s, "
+		    "%zu of them the VM's, but \"%s\" sorts first by name",
+		    p->name, origin, n, n == 1 ? "" : "s", p->nselector,
+		    best->name);
 		break;
 	}
 	free(origin);
 }
 
 /*
- * Picks the policy for a VM (vm may be NULL: no labels), by KubeVirt's
- * precedence (policy_beats()): a policy applies when every label of both
- * its selectors matches.  Returns NULL when none applies (or set is
- * NULL): the cluster's defaults apply.  If why is not NULL, *why receives
- * a malloc'd explanation, one line for the outcome and one per other
- * policy.
+ * Picks the policy for a VM (vm may be NULL: no labels) as KubeVirt's
+ * controller does (policy_beats()): a policy applies when every label of
+ * both its selectors matches (the namespace's include
+ * kubernetes.io/metadata.name); one without spec.selectors never does.
+ * Returns NULL when none applies (or set is NULL): the cluster's
+ * defaults apply.  If why is not NULL, *why receives a malloc'd
+ * explanation, one line for the outcome, one per other policy, and a note
+ * when the user guide's rule would pick another policy.
  */
 const struct policy *
 policy_select(const struct policy_set *set, const struct vm_ident *vm,
     char **why)
 {
-	const struct policy	*best = NULL, *p;
+	const struct policy	*best = NULL, *guide = NULL, *p;
 	struct ns_labels	 ns;
 	size_t			 i, n;
-	char			*reason, *sel, *origin;
+	char			*reason, *sel, *origin, *kb, *kg;
 
 	ns_labels_of(set, vm, &ns);
 	for (i = 0; set != NULL && i < set->npolicies; i++) {
@@ -311,9 +359,11 @@ policy_select(const struct policy_set *set, const struct vm_ident *vm,
 			continue;
 		if (best == NULL || policy_beats(p, best) != BEAT_NOT)
 			best = p;
+		if (guide == NULL || documented_beats(p, guide))
+			guide = p;
 	}
 	if (why == NULL) {
-		free(ns.owned);
+		ns_labels_free(&ns);
 		return best;
 	}
 
@@ -346,7 +396,19 @@ policy_select(const struct policy_set *set, const struct vm_ident *vm,
 		free(origin);
 		free(reason);
 	}
-	free(ns.owned);
+	if (guide != best) {
+		origin = policy_origin(guide);
+		kb = keys_text(best);
+		kg = keys_text(guide);
+		appendf(why, "note: KubeVirt's user guide breaks a tie by the "
+		    "sorted label keys and would pick \"%s\" (%s; keys %s "
+		    "before %s); its controller, which qmigrate follows, "
+		    "compares no keys", guide->name, origin, kg, kb);
+		free(kg);
+		free(kb);
+		free(origin);
+	}
+	ns_labels_free(&ns);
 	return best;
 }
 
@@ -396,18 +458,43 @@ policy_choose(const struct policy_set *set, const struct vm_ident *vm,
 	else
 		choice->grace_seconds = POLICY_DEFAULT_GRACE_SECONDS;
 
+	/*
+	 * KubeVirt's default maxDowntimeMs bounds the downtime where it
+	 * applies: under downtime tuning or the stall detector.
+	 */
+	if (choice->migration.max_downtime_ms == 0 &&
+	    mig_settings_kubevirt_downtime(&choice->migration)) {
+		choice->migration.max_downtime_ms =
+		    KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS;
+		if (explain)
+			appendf(&choice->why, "maxDowntimeMs %d (KubeVirt's "
+			    "default) bounds the downtime: downtimeTuning or "
+			    "the stall detector is on",
+			    KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS);
+	} else if (explain && choice->migration.max_downtime_ms != 0)
+		appendf(&choice->why, "maxDowntimeMs %llu bounds the "
+		    "downtime", (unsigned long long)
+		    choice->migration.max_downtime_ms);
+	else if (explain)
+		appendf(&choice->why, "maxDowntimeMs unset: KubeVirt reports "
+		    "its default %d, which bounds the downtime only under "
+		    "downtimeTuning or the stall detector; without them the "
+		    "controller keeps its own ceiling (QEMU's 300 ms)",
+		    KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS);
+
 	ns_labels_of(set, vm, &ns);
 	choice->ns_labels = ns.labels;
 	choice->nns_labels = ns.n;
 	if (ns.source != NULL && explain)
 		appendf(&choice->why, "namespace labels from %s", ns.source);
-	free(ns.owned);
+	free(ns.source);
 }
 
 void
 policy_choice_free(struct policy_choice *choice)
 {
 	mig_settings_free(&choice->migration);
+	labels_free(choice->ns_labels, choice->nns_labels);
 	free(choice->why);
 	memset(choice, 0, sizeof *choice);
 }

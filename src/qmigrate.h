@@ -230,6 +230,8 @@ struct policy {
 	size_t			 nselector;
 	struct label		*ns_selector;	/* its namespace's labels */
 	size_t			 nns_selector;
+	int			 selectors_absent; /* no spec.selectors:
+						    matches no VM */
 	enum eviction_strategy	 eviction;
 	int			 eviction_set;
 	uint64_t		 termination_grace_seconds;
@@ -295,7 +297,8 @@ struct vm_ident {
 	char			*ns_source;	/* the flag or file, or NULL */
 	char			*vmi_file;
 	char			*name;		/* the --vmi's metadata */
-	char			*namespace;
+	char			*namespace;	/* its namespace's name */
+	char			*namespace_from; /* what said so, or NULL */
 	int			 eviction_set;	/* its spec.evictionStrategy */
 	enum eviction_strategy	 eviction;
 	int			 grace_set;
@@ -309,7 +312,8 @@ struct policy_choice {
 	enum eviction_strategy	 eviction;
 	const char		*eviction_from;	/* which object said so */
 	uint64_t		 grace_seconds;
-	const struct label	*ns_labels;	/* the namespace labels used */
+	struct label		*ns_labels;	/* the namespace labels used
+						   (owned) */
 	size_t			 nns_labels;
 	char			*why;		/* if asked: one line each */
 };
@@ -973,7 +977,9 @@ int	 kube_vmim_check_vmi(const struct kube_vmim *,
 void	 kube_vmim_identify(const struct kube_vmim *, struct status *);
 void	 kube_vmim_free(struct kube_vmim *);
 int	 kube_namespace_labels_load(const char *path, struct label **out,
-	    size_t *n, char **cause);
+	    size_t *n, char **name, char **cause);
+int	 kube_namespace_set(struct vm_ident *, const char *name,
+	    const char *from, char **cause);
 
 /* policy-load.c */
 struct policy_set *policy_set_new(const char *path);
@@ -1008,6 +1014,8 @@ void	 yaml_docs_free(struct yaml_docs *);
 
 /* quantity.c */
 int	 quantity_parse(const char *s, uint64_t max, uint64_t *out);
+int	 quantity_parse_milli(const char *s, uint64_t max_milli,
+	    uint64_t *milli);
 
 /* slot.c: outbound migrations at once on a node (flock'd slot files). */
 #define SLOT_DEFAULT_DIR	"/run/qmigrate"

@@ -67,12 +67,14 @@ quantity_suffix(const char *s, int *exp10, int *exp2)
 }
 
 /*
- * Parses s as a Kubernetes quantity of at most max units.  Returns 0 with
- * *out set, or -1 (not a quantity, negative, more than 18 significant
- * digits, or over max).
+ * Parses s as a Kubernetes quantity times 10^scale, at most max: 0 with
+ * *out set (a fraction of a unit rounded up, *inexact then 1), -1 (not a
+ * quantity, more than 18 significant digits, or over max) or -2 (below
+ * zero).
  */
-int
-quantity_parse(const char *s, uint64_t max, uint64_t *out)
+static int
+quantity_scaled(const char *s, int scale, uint64_t max, uint64_t *out,
+    int *inexact)
 {
 	char		 digits[QUANTITY_MAX_LEN + 1];
 	size_t		 n = 0, nfrac = 0, i;
@@ -80,6 +82,7 @@ quantity_parse(const char *s, uint64_t max, uint64_t *out)
 	int		 seen = 0, exp10, exp2, point = 0;
 	u128		 v = 0, pow;
 
+	*inexact = 0;
 	if (strlen(s) > QUANTITY_MAX_LEN)
 		return -1;
 	if (*p == '+')
@@ -90,7 +93,7 @@ quantity_parse(const char *s, uint64_t max, uint64_t *out)
 		for (i = 0; p[i] == '0' || p[i] == '.'; i++)
 			;
 		if (p[i] >= '1' && p[i] <= '9')
-			return -1;
+			return -2;
 	}
 	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !point); p++) {
 		if (*p == '.') {
@@ -128,21 +131,54 @@ quantity_parse(const char *s, uint64_t max, uint64_t *out)
 	}
 	v <<= exp2;			/* < 10^18 * 2^60 < 2^120 */
 	exp10 -= (int)nfrac;
+	exp10 += scale;
 	if (exp10 >= 0) {
 		for (; exp10 > 0; exp10--) {
 			v *= 10;
 			if (v > max)
 				return -1;
 		}
-	} else if (exp10 < -38)
+	} else if (exp10 < -38) {
 		v = 1;			/* a positive fraction of one unit */
-	else {
+		*inexact = 1;
+	} else {
 		for (pow = 1; exp10 < 0; exp10++)
 			pow *= 10;
+		*inexact = v % pow != 0;
 		v = v / pow + (v % pow != 0);
 	}
 	if (v > max)
 		return -1;
 	*out = (uint64_t)v;
 	return 0;
+}
+
+/*
+ * Parses s as a Kubernetes quantity of at most max units.  Returns 0 with
+ * *out set, or -1 (not a quantity, negative, more than 18 significant
+ * digits, or over max).
+ */
+int
+quantity_parse(const char *s, uint64_t max, uint64_t *out)
+{
+	int inexact;
+
+	return quantity_scaled(s, 0, max, out, &inexact) == 0 ? 0 : -1;
+}
+
+/*
+ * Parses s as a Kubernetes quantity in thousandths ("0.4" is 400, "1" is
+ * 1000), as KubeVirt's admission reads the stall detector's factors (at
+ * most 3 decimal places).  Returns 0 with *milli set, -1 (not a
+ * quantity, or over max_milli), -2 (below zero) or -3 (more than 3
+ * decimal places).
+ */
+int
+quantity_parse_milli(const char *s, uint64_t max_milli, uint64_t *milli)
+{
+	int inexact, rc;
+
+	if ((rc = quantity_scaled(s, 3, max_milli, milli, &inexact)) != 0)
+		return rc;
+	return inexact ? -3 : 0;
 }

@@ -43,8 +43,8 @@ ns_source_add(struct vm_ident *vm, const char *source)
 /*
  * One of the options that say what a VM is (option without its dashes):
  * label KEY=VALUE, labels-file FILE, namespace-label KEY=VALUE,
- * namespace-labels-file FILE, vmi FILE.  A label given twice (in any of
- * them) is refused.  Returns 0, or -1 with *cause.
+ * namespace-labels-file FILE, namespace NAME, vmi FILE.  A label given
+ * twice (in any of them) is refused, and so are two namespace names.  Returns 0, or -1 with *cause.
  */
 int
 vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
@@ -52,10 +52,19 @@ vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
 {
 	struct label	 l, *labels = NULL;
 	size_t		 n = 0;
+	char		*name = NULL, *from;
 	int		 ns = strncmp(option, "namespace-", 10) == 0, rc;
 
 	if (strcmp(option, "vmi") == 0)
 		return kube_vmi_load(arg, vm, cause);
+	if (strcmp(option, "namespace") == 0) {
+		if (!labels_value_ok(arg) || *arg == '\0' || strlen(arg) > 63) {
+			xasprintf(cause, "--namespace \"%.64s\": expected a "
+			    "namespace's name (1 to 63 characters)", arg);
+			return -1;
+		}
+		return kube_namespace_set(vm, arg, "--namespace", cause);
+	}
 	if (strcmp(option, "label") == 0 ||
 	    strcmp(option, "namespace-label") == 0) {
 		if (labels_parse(arg, &l, cause) != 0)
@@ -65,9 +74,16 @@ vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
 		rc = 0;
 	} else if (strcmp(option, "labels-file") == 0)
 		rc = labels_load_file(arg, &labels, &n, cause);
-	else if (strcmp(option, "namespace-labels-file") == 0)
-		rc = kube_namespace_labels_load(arg, &labels, &n, cause);
-	else
+	else if (strcmp(option, "namespace-labels-file") == 0) {
+		rc = kube_namespace_labels_load(arg, &labels, &n, &name,
+		    cause);
+		if (rc == 0 && name != NULL) {
+			xasprintf(&from, "Namespace %s (%s)", name, arg);
+			rc = kube_namespace_set(vm, name, from, cause);
+			free(from);
+		}
+		free(name);
+	} else
 		fatalx("vm_ident_option: unknown option %s", option);
 	if (rc == 0 && ns) {
 		rc = labels_merge(&vm->ns_labels, &vm->nns_labels, labels, n,
@@ -94,7 +110,11 @@ const struct args_option vm_ident_options[] = {
 	    "a label of the VM's namespace (for namespaceSelector)", NULL },
 	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
 	    "its namespace's labels: an object, or a kind: Namespace\n"
-	    "manifest", NULL },
+	    "manifest (its name is the VM's namespace)", NULL },
+	{ "namespace", ARGS_STRING, "NAME", 0, 0, 0,
+	    "the VM's namespace (as --vmi's metadata.namespace): its\n"
+	    "label kubernetes.io/metadata.name, which the API server puts\n"
+	    "on every Namespace, is implied", NULL },
 	{ "vmi", ARGS_STRING, "FILE", 0, 0, 0,
 	    "a VirtualMachineInstance or VirtualMachine manifest: its\n"
 	    "labels, namespace and spec.evictionStrategy (without\n"
