@@ -136,7 +136,9 @@ const struct cmd_entry cmd_exporter_entry = {
 	"answer within --vm-timeout seconds (default 2).\n",
 	"QEMU's process and vCPU threads are read in /proc (the exporter must\n"
 	"see QEMU's pid namespace or a parent of it), tap counters in\n"
-	"/sys/class/net (QEMU's network namespace).\n"
+	"/sys/class/net (QEMU's network namespace).  Once listening, it keeps\n"
+	"no capability but CAP_SYS_PTRACE (another user's QEMU in /proc): the\n"
+	"monitors, status files and --textfile must be open to its user.\n"
 	"\n"
 	"Exit status: 0 (after SIGINT/SIGTERM too), 1 usage, 3 cannot listen\n"
 	"or write the textfile.\n",

@@ -3,7 +3,7 @@
  * QEMU's process (its /proc: CPU time, resident memory, each vCPU
  * thread's time and run delay) and its tap devices (/sys/class/net).
  * Reading /proc/PID of another user's QEMU is why the exporter keeps
- * CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH (cmd-exporter.c).
+ * CAP_SYS_PTRACE, and nothing else (exporter_run()).
  */
 #include <dirent.h>
 #include <errno.h>

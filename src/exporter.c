@@ -9,6 +9,8 @@
  */
 #include <sys/stat.h>
 
+#include <linux/capability.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -342,6 +344,9 @@ signal_cb(struct ev_loop *loop, ev_signal *s, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
+/* The capabilities the exporter keeps (exporter_run()). */
+static const int exporter_caps[] = { CAP_SYS_PTRACE };
+
 /*
  * Runs the exporter until SIGINT/SIGTERM (or one refresh with --once).
  * Returns the exit status.
@@ -369,6 +374,21 @@ exporter_run(const struct exporter_options *o)
 	    http_server_listen(ex.http, o->listen, &cause) != 0) {
 		fprintf(stderr, "qmigrate exporter: %s\n", cause);
 		free(cause);
+		http_server_free(ex.http);
+		ev_loop_destroy(ex.loop);
+		return QM_EXIT_CONTROL;
+	}
+	/*
+	 * The one long-running network listener keeps no capability once its
+	 * socket is bound but what reading /proc of QEMU processes needs:
+	 * CAP_SYS_PTRACE, for another user's QEMU under hidepid and the
+	 * fields of /proc/PID/stat the kernel keeps for those that may
+	 * ptrace it.  Monitors, status files and the textfile are reached
+	 * with the exporter's own user and groups, as under its systemd unit.
+	 */
+	if (privs_keep(exporter_caps, sizeof exporter_caps /
+	    sizeof exporter_caps[0]) != 0) {
+		fprintf(stderr, "qmigrate exporter: cannot drop capabilities\n");
 		http_server_free(ex.http);
 		ev_loop_destroy(ex.loop);
 		return QM_EXIT_CONTROL;

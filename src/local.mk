@@ -126,6 +126,7 @@ EXTRA_DIST += tests/observe-lib.sh
 integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \
 	tests/integration/observe-exporter.sh \
+	tests/integration/exporter-privs.sh \
 	tests/integration/observe-rules.sh \
 	tests/integration/observe-prometheus.sh \
 	tests/integration/observe-watch.sh

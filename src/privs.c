@@ -10,6 +10,18 @@
 
 #include "qmigrate.h"
 
+/* Applies the sets built; the bounding set needs CAP_SETPCAP, the rest not. */
+static int
+privs_apply(void)
+{
+	if (capng_apply(CAPNG_SELECT_BOTH) != 0 &&
+	    capng_apply(CAPNG_SELECT_CAPS) != 0) {
+		log_warnx("cannot drop capabilities");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Drops every capability (effective, permitted, inheritable and, when we
  * may, the bounding set); with user, also becomes that user, which needs
@@ -35,12 +47,41 @@ privs_drop(const char *user)
 		log_info("running as %s without capabilities", user);
 		return 0;
 	}
-	/* The bounding set needs CAP_SETPCAP; without it, clear the rest. */
-	if (capng_apply(CAPNG_SELECT_BOTH) != 0 &&
-	    capng_apply(CAPNG_SELECT_CAPS) != 0) {
-		log_warnx("cannot drop capabilities");
+	if (privs_apply() != 0)
 		return -1;
-	}
 	log_debug("capabilities dropped");
+	return 0;
+}
+
+/*
+ * Keeps of the process's capabilities only those of keep (n of them) that
+ * it has, in the effective, permitted and bounding sets, and drops every
+ * other one: for a long-running command that needs one or two after
+ * setup (the exporter reads /proc of other users' QEMUs).  A process
+ * without capabilities (not root) ends as it was.  Returns 0, or -1 after
+ * logging why.
+ */
+int
+privs_keep(const int *keep, size_t n)
+{
+	int	had[8];
+	size_t	i;
+
+	if (n > sizeof had / sizeof had[0])
+		fatalx("privs_keep: %zu capabilities", n);
+	capng_get_caps_process();
+	for (i = 0; i < n; i++)
+		had[i] = capng_have_capability(CAPNG_PERMITTED, keep[i]);
+	capng_clear(CAPNG_SELECT_BOTH);
+	for (i = 0; i < n; i++)
+		if (had[i] && capng_update(CAPNG_ADD, CAPNG_EFFECTIVE |
+		    CAPNG_PERMITTED | CAPNG_BOUNDING_SET, keep[i]) != 0) {
+			log_warnx("cannot keep capability %s",
+			    capng_capability_to_name(keep[i]));
+			return -1;
+		}
+	if (privs_apply() != 0)
+		return -1;
+	log_debug("capabilities dropped but those kept");
 	return 0;
 }

@@ -805,6 +805,7 @@ void	 dirty_rate_estimate(uint64_t memory, double dirty,
 
 /* privs.c */
 int	 privs_drop(const char *user);
+int	 privs_keep(const int *keep, size_t n);
 
 /* json-get.c */
 struct json_object *json_obj_at(struct json_object *, const char *key);
