@@ -8,7 +8,8 @@ src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/net.c src/mig-tls.c src/mig-info.c src/mig-control.c \
 	src/mig-session.h src/mig-session.c \
-	src/mig-caps.c src/mig-options.c src/mig-config.c \
+	src/mig-caps.c src/mig-negotiate.c src/mig-options.c \
+	src/mig-config.c \
 	src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \
 	src/mig-disks.h src/mig-disks.c \
@@ -77,6 +78,10 @@ EXTRA_DIST += tests/traces
 tests_unit_test_session_SOURCES = tests/unit/test-session.c
 tests_unit_test_session_LDADD = $(unit_ldadd)
 tests_unit_test_session_CFLAGS = $(unit_cflags)
+unit_tests += tests/unit/test-negotiate
+tests_unit_test_negotiate_SOURCES = tests/unit/test-negotiate.c
+tests_unit_test_negotiate_LDADD = $(unit_ldadd)
+tests_unit_test_negotiate_CFLAGS = $(unit_cflags)
 tests_unit_test_mig_info_SOURCES = tests/unit/test-mig-info.c
 tests_unit_test_mig_info_LDADD = $(unit_ldadd)
 tests_unit_test_mig_info_CFLAGS = $(unit_cflags)

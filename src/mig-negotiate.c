@@ -1,0 +1,466 @@
+/*
+ * mig-negotiate.c: what the two QEMUs of a migration can do together,
+ * decided before any memory moves (issue 23).  Pure: each side's facts
+ * (struct qemu_side: version, the capabilities query-migrate-capabilities
+ * lists, RAM, machine type, CPU model, UUID) are read over QMP by the
+ * caller; over tls: the offer carries the source's and the target answers
+ * with what both can do.  Measured on QEMU 7.2.22, 10.0.13 and 11.1.3
+ * (README, "QEMU versions"):
+ *
+ *	postcopy-preempt	7.2, 10.0, 11.1: both sides, with post-copy
+ *	multifd + post-copy	7.2 accepts it but the destination aborts when
+ *				post-copy ends; 10.0 refuses it ("Postcopy is
+ *				not yet compatible with multifd"); 11.1 does it
+ *	validate-uuid		source only; the target compares with its own
+ *	postcopy-blocktime	target only: the vCPUs' time blocked on faults
+ *	zero-blocks		gone in 11.x; compress and block gone by 10.0
+ *	switchover-ack, dirty-limit, mapped-ram: from 10.0 (dirty-limit needs
+ *				KVM's dirty ring)
+ *
+ * A capability a QEMU does not list is never chosen.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+static const char *cap_names[MIG_CAP_COUNT] = {
+	[MIG_CAP_EVENTS] = "events",
+	[MIG_CAP_POSTCOPY_RAM] = "postcopy-ram",
+	[MIG_CAP_MULTIFD] = "multifd",
+	[MIG_CAP_AUTO_CONVERGE] = "auto-converge",
+	[MIG_CAP_POSTCOPY_PREEMPT] = "postcopy-preempt",
+	[MIG_CAP_VALIDATE_UUID] = "validate-uuid",
+	[MIG_CAP_POSTCOPY_BLOCKTIME] = "postcopy-blocktime",
+	[MIG_CAP_SWITCHOVER_ACK] = "switchover-ack",
+	[MIG_CAP_DIRTY_LIMIT] = "dirty-limit",
+	[MIG_CAP_MAPPED_RAM] = "mapped-ram",
+	[MIG_CAP_ZERO_BLOCKS] = "zero-blocks",
+	[MIG_CAP_COMPRESS] = "compress",
+	[MIG_CAP_BLOCK] = "block",
+};
+
+const char *
+mig_cap_name(enum mig_cap c)
+{
+	return (size_t)c < NITEMS(cap_names) ? cap_names[c] : "unknown";
+}
+
+/* The capability called name, or MIG_CAP_COUNT for one qmigrate ignores. */
+static enum mig_cap
+cap_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < NITEMS(cap_names); i++)
+		if (strcmp(name, cap_names[i]) == 0)
+			return (enum mig_cap)i;
+	return MIG_CAP_COUNT;
+}
+
+/*
+ * The capabilities qmigrate knows among those of a query-migrate-
+ * capabilities reply (borrowed: [{"capability": NAME, "state": B}, ...]),
+ * as MIG_CAP_BIT()s.  Anything else in the reply is ignored.
+ */
+uint32_t
+mig_caps_listed(json_object *reply)
+{
+	uint32_t	 caps = 0;
+	enum mig_cap	 c;
+	size_t		 i, n;
+
+	if (!json_object_is_type(reply, json_type_array))
+		return 0;
+	n = json_object_array_length(reply);
+	for (i = 0; i < n; i++) {
+		c = cap_lookup(json_str_at(json_object_array_get_idx(reply, i),
+		    "capability"));
+		if (c != MIG_CAP_COUNT)
+			caps |= MIG_CAP_BIT(c);
+	}
+	return caps;
+}
+
+static int
+has(const struct qemu_side *q, enum mig_cap c)
+{
+	return (q->caps & MIG_CAP_BIT(c)) != 0;
+}
+
+static int
+version_at_least(const struct qemu_side *q, int major, int minor)
+{
+	return q->major > major || (q->major == major && q->minor >= minor);
+}
+
+/*
+ * Whether this QEMU runs multifd and post-copy together.  QEMU 10.1 lifted
+ * 10.0's refusal (11.1 measured); 7.2 accepts the pair but the destination
+ * aborts in yank_unregister_instance when post-copy ends.
+ */
+int
+mig_multifd_postcopy_ok(const struct qemu_side *q)
+{
+	return version_at_least(q, 10, 1);
+}
+
+/* The side as the offer and the answer carry it (the caller puts it). */
+json_object *
+qemu_side_encode(const struct qemu_side *q)
+{
+	json_object	*o = json_object_new_object(), *caps;
+	char		 version[48];
+	size_t		 i;
+
+	snprintf(version, sizeof version, "%d.%d.%d", q->major, q->minor,
+	    q->micro);
+	json_object_object_add(o, "version", json_object_new_string(version));
+	caps = json_object_new_array();
+	for (i = 0; i < NITEMS(cap_names); i++)
+		if (q->caps & MIG_CAP_BIT(i))
+			json_object_array_add(caps,
+			    json_object_new_string(cap_names[i]));
+	json_object_object_add(o, "capabilities", caps);
+	if (q->ram_bytes != 0)
+		json_object_object_add(o, "ramBytes",
+		    json_object_new_uint64(q->ram_bytes));
+	if (q->machine[0] != '\0')
+		json_object_object_add(o, "machine",
+		    json_object_new_string(q->machine));
+	if (q->cpu_model[0] != '\0')
+		json_object_object_add(o, "cpuModel",
+		    json_object_new_string(q->cpu_model));
+	if (q->uuid[0] != '\0')
+		json_object_object_add(o, "uuid",
+		    json_object_new_string(q->uuid));
+	if (q->kvm >= 0)
+		json_object_object_add(o, "kvm",
+		    json_object_new_boolean(q->kvm));
+	return o;
+}
+
+/*
+ * A name from the peer into out (QEMU_SIDE_NAME_MAX + 1 bytes, or len):
+ * 0, or -1 when it is not a string of printable ASCII that fits.  Absent
+ * is "".
+ */
+static int
+copy_name(json_object *o, const char *key, char *out, size_t len)
+{
+	json_object	*v;
+	const char	*s;
+	size_t		 i, n;
+
+	out[0] = '\0';
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return -1;
+	s = json_object_get_string(v);
+	if ((n = strlen(s)) >= len)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (s[i] <= 0x20 || s[i] >= 0x7f)
+			return -1;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+/*
+ * Reads a side from the peer (borrowed).  Returns 0, or -1 with *cause
+ * naming the field that is wrong.  Capabilities qmigrate does not know are
+ * ignored, as in mig_caps_listed().
+ */
+int
+qemu_side_decode(json_object *o, struct qemu_side *q, char **cause)
+{
+	json_object	*v, *e;
+	const char	*s;
+	const char	*bad;
+	enum mig_cap	 c;
+	size_t		 i, n;
+
+	memset(q, 0, sizeof *q);
+	q->kvm = -1;
+	bad = "is not an object";
+	if (!json_object_is_type(o, json_type_object))
+		goto bad;
+	bad = "version: expected \"MAJOR.MINOR.MICRO\"";
+	s = json_str_at(o, "version");
+	if (s == NULL || sscanf(s, "%d.%d.%d", &q->major, &q->minor,
+	    &q->micro) != 3 || q->major < 0 || q->minor < 0 || q->micro < 0)
+		goto bad;
+	bad = "capabilities: expected a list of names";
+	if (!json_object_object_get_ex(o, "capabilities", &v) ||
+	    !json_object_is_type(v, json_type_array) ||
+	    (n = json_object_array_length(v)) > 256)
+		goto bad;
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(v, i);
+		if (!json_object_is_type(e, json_type_string))
+			goto bad;
+		c = cap_lookup(json_object_get_string(e));
+		if (c != MIG_CAP_COUNT)
+			q->caps |= MIG_CAP_BIT(c);
+	}
+	bad = "ramBytes: expected a positive integer";
+	if (json_object_object_get_ex(o, "ramBytes", &v)) {
+		if (!json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) <= 0)
+			goto bad;
+		q->ram_bytes = json_object_get_uint64(v);
+	}
+	bad = "machine: expected a machine type name";
+	if (copy_name(o, "machine", q->machine, sizeof q->machine) != 0)
+		goto bad;
+	bad = "cpuModel: expected a CPU model name";
+	if (copy_name(o, "cpuModel", q->cpu_model, sizeof q->cpu_model) != 0)
+		goto bad;
+	bad = "uuid: expected a UUID";
+	if (copy_name(o, "uuid", q->uuid, sizeof q->uuid) != 0 ||
+	    (q->uuid[0] != '\0' && strlen(q->uuid) != 36))
+		goto bad;
+	bad = "kvm: expected true or false";
+	if (json_object_object_get_ex(o, "kvm", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			goto bad;
+		q->kvm = json_object_get_boolean(v);
+	}
+	return 0;
+bad:
+	xasprintf(cause, "the peer's QEMU description: %s", bad);
+	return -1;
+}
+
+/*
+ * Whether the target QEMU can hold the guest the source runs, compared
+ * before any memory moves: RAM size, machine type, CPU model and UUID, each
+ * only when both sides know it.  Returns 0, or -1 with reason (len bytes)
+ * naming the first difference, target first: "target QEMU has 256 MiB of
+ * RAM, the guest 384 MiB".
+ */
+int
+qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
+    char *reason, size_t len)
+{
+	if (src->ram_bytes != 0 && dst->ram_bytes != 0 &&
+	    src->ram_bytes != dst->ram_bytes) {
+		if (src->ram_bytes % (1024 * 1024) == 0 &&
+		    dst->ram_bytes % (1024 * 1024) == 0)
+			snprintf(reason, len, "target QEMU has %" PRIu64 " MiB "
+			    "of RAM, the guest %" PRIu64 " MiB",
+			    dst->ram_bytes >> 20, src->ram_bytes >> 20);
+		else
+			snprintf(reason, len, "target QEMU has %" PRIu64 " bytes "
+			    "of RAM, the guest %" PRIu64, dst->ram_bytes,
+			    src->ram_bytes);
+		return -1;
+	}
+	if (src->machine[0] != '\0' && dst->machine[0] != '\0' &&
+	    strcmp(src->machine, dst->machine) != 0) {
+		snprintf(reason, len, "target QEMU runs machine type %s, the "
+		    "guest %s: start the target with -machine %s",
+		    dst->machine, src->machine, src->machine);
+		return -1;
+	}
+	if (src->cpu_model[0] != '\0' && dst->cpu_model[0] != '\0' &&
+	    strcmp(src->cpu_model, dst->cpu_model) != 0) {
+		snprintf(reason, len, "target QEMU's CPU model is %s, the "
+		    "guest's %s", dst->cpu_model, src->cpu_model);
+		return -1;
+	}
+	if (src->uuid[0] != '\0' && dst->uuid[0] != '\0' &&
+	    strcmp(src->uuid, dst->uuid) != 0) {
+		snprintf(reason, len, "target QEMU's UUID is %s, the guest's "
+		    "%s: another VM's target", dst->uuid, src->uuid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Records one decision: "on: why" or "off: why" under the capability. */
+static void
+decide(json_object *why, enum mig_cap c, int on, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void
+decide(json_object *why, enum mig_cap c, int on, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 text[256];
+	char	*line;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	xasprintf(&line, "%s: %s", on ? "on" : "off", text);
+	json_object_object_add(why, mig_cap_name(c),
+	    json_object_new_string(line));
+	free(line);
+}
+
+/* "the source's QEMU 7.2.22" or "both QEMUs", whichever lacks c. */
+static const char *
+lacking(const struct qemu_side *src, const struct qemu_side *dst,
+    enum mig_cap c, char *buf, size_t len)
+{
+	int s = has(src, c), d = has(dst, c);
+
+	if (!s && !d)
+		snprintf(buf, len, "neither QEMU lists it");
+	else if (!s)
+		snprintf(buf, len, "the source's QEMU %d.%d.%d does not list "
+		    "it", src->major, src->minor, src->micro);
+	else
+		snprintf(buf, len, "the target's QEMU %d.%d.%d does not list "
+		    "it", dst->major, dst->minor, dst->micro);
+	return buf;
+}
+
+/*
+ * Chooses the capabilities of one migration from what the policy wants
+ * and what both QEMUs list, into plan's postcopy, multifd, channels,
+ * postcopy_preempt, validate_uuid and postcopy_blocktime (the rest of plan
+ * is left as it is).  target may be a side of which nothing is known (all
+ * zero: a unix: migration has no control channel); only what needs no
+ * target support is then chosen beyond what the policy asked.  Returns the
+ * reasons, one "on: ..." or "off: ..." string per capability considered
+ * (the caller owns it): what `check` and migrationConfiguration show.
+ */
+json_object *
+mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
+    const struct qemu_side *dst, struct mig_plan *plan)
+{
+	json_object	*why = json_object_new_object();
+	int		 known = dst->major != 0;
+	char		 buf[128];
+
+	/* post-copy: both sides set postcopy-ram. */
+	plan->postcopy = 0;
+	if (!w->postcopy)
+		decide(why, MIG_CAP_POSTCOPY_RAM, 0, "the policy does not "
+		    "allow post-copy");
+	else if (!has(src, MIG_CAP_POSTCOPY_RAM) ||
+	    (known && !has(dst, MIG_CAP_POSTCOPY_RAM)))
+		decide(why, MIG_CAP_POSTCOPY_RAM, 0, "%s", lacking(src, dst,
+		    MIG_CAP_POSTCOPY_RAM, buf, sizeof buf));
+	else {
+		plan->postcopy = 1;
+		decide(why, MIG_CAP_POSTCOPY_RAM, 1, "the policy allows "
+		    "post-copy");
+	}
+
+	/* multifd: both sides; with post-copy only where both run it. */
+	plan->multifd = 0;
+	plan->channels = 0;
+	if (w->channels <= 0)
+		decide(why, MIG_CAP_MULTIFD, 0, "the policy sets no "
+		    "parallelMigrationThreads");
+	else if (!has(src, MIG_CAP_MULTIFD) ||
+	    (known && !has(dst, MIG_CAP_MULTIFD)))
+		decide(why, MIG_CAP_MULTIFD, 0, "%s", lacking(src, dst,
+		    MIG_CAP_MULTIFD, buf, sizeof buf));
+	else if (plan->postcopy && (!known || !mig_multifd_postcopy_ok(src) ||
+	    !mig_multifd_postcopy_ok(dst))) {
+		const struct qemu_side *old = !known ||
+		    mig_multifd_postcopy_ok(src) ? dst : src;
+
+		if (!known)
+			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
+			    "post-copy, and whether the target's QEMU runs "
+			    "multifd with post-copy is not known (no control "
+			    "channel: use tls:); post-copy was kept because "
+			    "it is what lets a busy guest finish");
+		else if (old->major == 7)
+			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
+			    "post-copy and QEMU %d.%d.%d crashes the "
+			    "destination when post-copy ends on a multifd "
+			    "migration; post-copy was kept because it is "
+			    "what lets a busy guest finish", old->major,
+			    old->minor, old->micro);
+		else
+			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
+			    "post-copy and QEMU %d.%d.%d refuses multifd with "
+			    "post-copy (10.1 and later run both); post-copy "
+			    "was kept because it is what lets a busy guest "
+			    "finish", old->major, old->minor, old->micro);
+	} else {
+		plan->multifd = 1;
+		plan->channels = w->channels;
+		if (plan->postcopy)
+			decide(why, MIG_CAP_MULTIFD, 1, "%d channels, with "
+			    "post-copy: QEMU %d.%d.%d and %d.%d.%d run both",
+			    w->channels, src->major, src->minor, src->micro,
+			    dst->major, dst->minor, dst->micro);
+		else
+			decide(why, MIG_CAP_MULTIFD, 1, "%d channels",
+			    w->channels);
+	}
+
+	/* postcopy-preempt: both sides, only with post-copy. */
+	plan->postcopy_preempt = 0;
+	if (!plan->postcopy)
+		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "no post-copy");
+	else if (!known)
+		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "the target's QEMU "
+		    "is not known (no control channel: use tls:)");
+	else if (!has(src, MIG_CAP_POSTCOPY_PREEMPT) ||
+	    !has(dst, MIG_CAP_POSTCOPY_PREEMPT))
+		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "%s", lacking(src,
+		    dst, MIG_CAP_POSTCOPY_PREEMPT, buf, sizeof buf));
+	else {
+		plan->postcopy_preempt = 1;
+		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 1, "post-copy is "
+		    "allowed and both QEMUs list it: the target's page "
+		    "faults are served on a channel of their own");
+	}
+
+	/* postcopy-blocktime: the target's, to report the vCPUs' stall. */
+	plan->postcopy_blocktime = 0;
+	if (!plan->postcopy)
+		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "no post-copy");
+	else if (!known || !has(dst, MIG_CAP_POSTCOPY_BLOCKTIME))
+		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "%s", !known ?
+		    "the target's QEMU is not known" : lacking(src, dst,
+		    MIG_CAP_POSTCOPY_BLOCKTIME, buf, sizeof buf));
+	else {
+		plan->postcopy_blocktime = 1;
+		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 1, "the target "
+		    "reports how long post-copy blocked the guest's vCPUs");
+	}
+
+	/* validate-uuid: the source sends it, the target compares. */
+	plan->validate_uuid = 0;
+	if (src->uuid[0] == '\0' || !known || dst->uuid[0] == '\0')
+		decide(why, MIG_CAP_VALIDATE_UUID, 0, "%s",
+		    src->uuid[0] == '\0' ? "the source's QEMU has no UUID "
+		    "(-uuid)" : !known ? "the target's UUID is not known (no "
+		    "control channel: use tls:)" : "the target's QEMU has no "
+		    "UUID (-uuid)");
+	else if (!has(src, MIG_CAP_VALIDATE_UUID))
+		decide(why, MIG_CAP_VALIDATE_UUID, 0, "the source's QEMU "
+		    "%d.%d.%d does not list it", src->major, src->minor,
+		    src->micro);
+	else {
+		plan->validate_uuid = 1;
+		decide(why, MIG_CAP_VALIDATE_UUID, 1, "both QEMUs know the "
+		    "VM's UUID: the target refuses a stream from another VM");
+	}
+
+	/* Offered by newer QEMUs, not used (yet): say why. */
+	if (has(src, MIG_CAP_DIRTY_LIMIT)) {
+		if (src->kvm == 0)
+			decide(why, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
+			    "ring: the guest runs under TCG");
+		else
+			decide(why, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
+			    "ring; the controllers throttle with "
+			    "auto-converge");
+	}
+	return why;
+}

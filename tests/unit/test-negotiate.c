@@ -1,0 +1,337 @@
+/*
+ * test-negotiate.c: what two QEMUs can do together (mig-negotiate.c), on
+ * the capability lists QEMU 7.2.22, 10.0.13 and 11.1.3 report here, and
+ * the comparison that refuses a target unlike the guest before any memory
+ * moves.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+
+/* query-migrate-capabilities' names, as each QEMU lists them here. */
+static const char *caps_72 =
+    "xbzrle rdma-pin-all auto-converge zero-blocks compress events "
+    "postcopy-ram x-colo release-ram block return-path "
+    "pause-before-switchover multifd dirty-bitmaps postcopy-blocktime "
+    "late-block-activate x-ignore-shared validate-uuid background-snapshot "
+    "zero-copy-send postcopy-preempt";
+static const char *caps_100 =
+    "xbzrle rdma-pin-all auto-converge zero-blocks events postcopy-ram "
+    "x-colo release-ram return-path pause-before-switchover multifd "
+    "dirty-bitmaps postcopy-blocktime late-block-activate x-ignore-shared "
+    "validate-uuid background-snapshot zero-copy-send postcopy-preempt "
+    "switchover-ack dirty-limit mapped-ram";
+static const char *caps_111 =
+    "xbzrle rdma-pin-all auto-converge events postcopy-ram x-colo "
+    "release-ram return-path pause-before-switchover multifd dirty-bitmaps "
+    "postcopy-blocktime late-block-activate x-ignore-shared validate-uuid "
+    "background-snapshot zero-copy-send postcopy-preempt switchover-ack "
+    "dirty-limit mapped-ram";
+
+/* A query-migrate-capabilities reply listing names (all off). */
+static json_object *
+reply_of(const char *names)
+{
+	json_object	*r = json_object_new_array(), *c;
+	char		*copy = strdup(names), *p, *save = NULL;
+
+	for (p = strtok_r(copy, " ", &save); p != NULL;
+	    p = strtok_r(NULL, " ", &save)) {
+		c = json_object_new_object();
+		json_object_object_add(c, "capability",
+		    json_object_new_string(p));
+		json_object_object_add(c, "state",
+		    json_object_new_boolean(0));
+		json_object_array_add(r, c);
+	}
+	free(copy);
+	return r;
+}
+
+static struct qemu_side
+side(int major, int minor, int micro, const char *names)
+{
+	struct qemu_side	 q;
+	json_object		*r = reply_of(names);
+
+	memset(&q, 0, sizeof q);
+	q.major = major;
+	q.minor = minor;
+	q.micro = micro;
+	q.caps = mig_caps_listed(r);
+	q.kvm = 0;
+	json_object_put(r);
+	return q;
+}
+
+static struct qemu_side q72(void) { return side(7, 2, 22, caps_72); }
+static struct qemu_side q100(void) { return side(10, 0, 13, caps_100); }
+static struct qemu_side q111(void) { return side(11, 1, 3, caps_111); }
+
+/* The reason given for capability name ("on: ..." or "off: ..."). */
+static const char *
+reason(json_object *why, const char *name)
+{
+	const char *s = json_str_at(why, name);
+
+	assert_non_null(s);
+	return s;
+}
+
+static void
+test_listed(void **state)
+{
+	struct qemu_side a = q72(), b = q100(), c = q111();
+
+	(void)state;
+	assert_true(a.caps & MIG_CAP_BIT(MIG_CAP_COMPRESS));
+	assert_true(a.caps & MIG_CAP_BIT(MIG_CAP_BLOCK));
+	assert_false(a.caps & MIG_CAP_BIT(MIG_CAP_DIRTY_LIMIT));
+	assert_true(b.caps & MIG_CAP_BIT(MIG_CAP_ZERO_BLOCKS));
+	assert_false(b.caps & MIG_CAP_BIT(MIG_CAP_COMPRESS));
+	assert_true(b.caps & MIG_CAP_BIT(MIG_CAP_SWITCHOVER_ACK));
+	/* 11.x dropped zero-blocks, compress and block. */
+	assert_false(c.caps & MIG_CAP_BIT(MIG_CAP_ZERO_BLOCKS));
+	assert_false(c.caps & MIG_CAP_BIT(MIG_CAP_COMPRESS));
+	assert_false(c.caps & MIG_CAP_BIT(MIG_CAP_BLOCK));
+	assert_true(c.caps & MIG_CAP_BIT(MIG_CAP_POSTCOPY_PREEMPT));
+	assert_int_equal(mig_caps_listed(NULL), 0);
+}
+
+/* post-copy allowed, both QEMUs list postcopy-preempt: it is on. */
+static void
+test_preempt(void **state)
+{
+	struct mig_wants	 w = { .postcopy = 1 };
+	struct qemu_side	 pairs[][2] = {
+		{ q72(), q72() }, { q72(), q100() }, { q100(), q111() },
+		{ q111(), q111() },
+	};
+	struct mig_plan		 plan;
+	json_object		*why;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(pairs); i++) {
+		memset(&plan, 0, sizeof plan);
+		why = mig_negotiate(&w, &pairs[i][0], &pairs[i][1], &plan);
+		assert_true(plan.postcopy);
+		assert_true(plan.postcopy_preempt);
+		assert_true(plan.postcopy_blocktime);
+		assert_false(plan.multifd);
+		assert_non_null(strstr(reason(why, "postcopy-preempt"),
+		    "on: post-copy is allowed and both QEMUs list it"));
+		json_object_put(why);
+	}
+	/* Without post-copy, or without a known target: off, and why. */
+	w.postcopy = 0;
+	why = mig_negotiate(&w, &pairs[3][0], &pairs[3][1], &plan);
+	assert_false(plan.postcopy_preempt);
+	assert_string_equal(reason(why, "postcopy-preempt"),
+	    "off: no post-copy");
+	json_object_put(why);
+	w.postcopy = 1;
+	{
+		struct qemu_side unknown;
+
+		memset(&unknown, 0, sizeof unknown);
+		why = mig_negotiate(&w, &pairs[3][0], &unknown, &plan);
+		assert_true(plan.postcopy);
+		assert_false(plan.postcopy_preempt);
+		assert_false(plan.postcopy_blocktime);
+		assert_non_null(strstr(reason(why, "postcopy-preempt"),
+		    "use tls:"));
+		json_object_put(why);
+	}
+	/* A QEMU that does not list it never gets it. */
+	pairs[0][1].caps &= ~MIG_CAP_BIT(MIG_CAP_POSTCOPY_PREEMPT);
+	why = mig_negotiate(&w, &pairs[0][0], &pairs[0][1], &plan);
+	assert_false(plan.postcopy_preempt);
+	assert_string_equal(reason(why, "postcopy-preempt"),
+	    "off: the target's QEMU 7.2.22 does not list it");
+	json_object_put(why);
+}
+
+/* multifd with post-copy: 11.1 with 11.1 only; 7.2 and 10.0 drop multifd. */
+static void
+test_multifd_postcopy(void **state)
+{
+	struct mig_wants	 w = { .postcopy = 1, .channels = 4 };
+	struct qemu_side	 a = q72(), b = q100(), c = q111();
+	struct mig_plan		 plan;
+	json_object		*why;
+
+	(void)state;
+	why = mig_negotiate(&w, &c, &c, &plan);
+	assert_true(plan.multifd);
+	assert_int_equal(plan.channels, 4);
+	assert_true(plan.postcopy);
+	assert_string_equal(reason(why, "multifd"), "on: 4 channels, with "
+	    "post-copy: QEMU 11.1.3 and 11.1.3 run both");
+	json_object_put(why);
+
+	why = mig_negotiate(&w, &a, &a, &plan);
+	assert_false(plan.multifd);
+	assert_int_equal(plan.channels, 0);
+	assert_true(plan.postcopy);
+	assert_non_null(strstr(reason(why, "multifd"), "off: the policy "
+	    "allows post-copy and QEMU 7.2.22 crashes the destination"));
+	json_object_put(why);
+
+	why = mig_negotiate(&w, &b, &c, &plan);
+	assert_false(plan.multifd);
+	assert_non_null(strstr(reason(why, "multifd"), "QEMU 10.0.13 "
+	    "refuses multifd with post-copy"));
+	json_object_put(why);
+
+	/* Without post-copy multifd runs everywhere. */
+	w.postcopy = 0;
+	why = mig_negotiate(&w, &a, &b, &plan);
+	assert_true(plan.multifd);
+	assert_false(plan.postcopy);
+	assert_string_equal(reason(why, "multifd"), "on: 4 channels");
+	assert_string_equal(reason(why, "postcopy-ram"),
+	    "off: the policy does not allow post-copy");
+	json_object_put(why);
+}
+
+/* validate-uuid: only when both sides know the VM's UUID. */
+static void
+test_validate_uuid(void **state)
+{
+	struct mig_wants	 w = { 0 };
+	struct qemu_side	 a = q100(), b = q111(), none;
+	struct mig_plan		 plan;
+	json_object		*why;
+	const char		*uuid = "7b0c4e2a-1d3f-4a5b-8c6d-9e0f1a2b3c4d";
+
+	(void)state;
+	why = mig_negotiate(&w, &a, &b, &plan);
+	assert_false(plan.validate_uuid);
+	assert_string_equal(reason(why, "validate-uuid"),
+	    "off: the source's QEMU has no UUID (-uuid)");
+	json_object_put(why);
+	strcpy(a.uuid, uuid);
+	why = mig_negotiate(&w, &a, &b, &plan);
+	assert_false(plan.validate_uuid);
+	assert_string_equal(reason(why, "validate-uuid"),
+	    "off: the target's QEMU has no UUID (-uuid)");
+	json_object_put(why);
+	memset(&none, 0, sizeof none);
+	why = mig_negotiate(&w, &a, &none, &plan);
+	assert_false(plan.validate_uuid);
+	json_object_put(why);
+	strcpy(b.uuid, uuid);
+	why = mig_negotiate(&w, &a, &b, &plan);
+	assert_true(plan.validate_uuid);
+	assert_false(plan.postcopy);
+	assert_false(plan.postcopy_preempt);
+	json_object_put(why);
+	/* dirty-limit under TCG: said, never chosen. */
+	why = mig_negotiate(&w, &a, &b, &plan);
+	assert_string_equal(reason(why, "dirty-limit"),
+	    "off: needs KVM's dirty ring: the guest runs under TCG");
+	json_object_put(why);
+}
+
+/* RAM, machine type, CPU model, UUID: the first difference, named. */
+static void
+test_compare(void **state)
+{
+	struct qemu_side	a = q72(), b = q100();
+	char			why[256];
+
+	(void)state;
+	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), 0);
+	a.ram_bytes = 384ull << 20;
+	b.ram_bytes = 256ull << 20;
+	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_string_equal(why, "target QEMU has 256 MiB of RAM, the guest "
+	    "384 MiB");
+	b.ram_bytes = a.ram_bytes;
+	strcpy(a.machine, "pc-i440fx-7.2");
+	strcpy(b.machine, "pc-i440fx-10.0");
+	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_string_equal(why, "target QEMU runs machine type "
+	    "pc-i440fx-10.0, the guest pc-i440fx-7.2: start the target with "
+	    "-machine pc-i440fx-7.2");
+	strcpy(b.machine, a.machine);
+	strcpy(a.cpu_model, "qemu64");
+	strcpy(b.cpu_model, "max");
+	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_string_equal(why, "target QEMU's CPU model is max, the "
+	    "guest's qemu64");
+	b.cpu_model[0] = '\0';	/* not known: not compared */
+	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), 0);
+	strcpy(a.uuid, "7b0c4e2a-1d3f-4a5b-8c6d-9e0f1a2b3c4d");
+	strcpy(b.uuid, "00000000-1d3f-4a5b-8c6d-9e0f1a2b3c4d");
+	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_non_null(strstr(why, "another VM's target"));
+}
+
+/* The side through the offer and back; a malformed one named. */
+static void
+test_encode_decode(void **state)
+{
+	struct qemu_side	 a = q111(), b;
+	json_object		*o, *bad;
+	char			*cause = NULL;
+
+	(void)state;
+	a.ram_bytes = 128ull << 20;
+	strcpy(a.machine, "pc-i440fx-11.1");
+	strcpy(a.cpu_model, "qemu64");
+	strcpy(a.uuid, "7b0c4e2a-1d3f-4a5b-8c6d-9e0f1a2b3c4d");
+	o = qemu_side_encode(&a);
+	assert_int_equal(qemu_side_decode(o, &b, &cause), 0);
+	assert_memory_equal(&a, &b, sizeof a);
+	json_object_put(o);
+
+	bad = json_tokener_parse("{\"version\":\"11.1\",\"capabilities\":[]}");
+	assert_int_equal(qemu_side_decode(bad, &b, &cause), -1);
+	assert_string_equal(cause, "the peer's QEMU description: version: "
+	    "expected \"MAJOR.MINOR.MICRO\"");
+	free(cause);
+	json_object_put(bad);
+	bad = json_tokener_parse("{\"version\":\"11.1.3\",\"capabilities\":"
+	    "[\"multifd\",\"x-new\"],\"machine\":\"pc\\nq35\"}");
+	assert_int_equal(qemu_side_decode(bad, &b, &cause), -1);
+	assert_string_equal(cause, "the peer's QEMU description: machine: "
+	    "expected a machine type name");
+	free(cause);
+	json_object_put(bad);
+	bad = json_tokener_parse("{\"version\":\"11.1.3\",\"capabilities\":"
+	    "[\"multifd\",\"x-new\"],\"ramBytes\":-1}");
+	assert_int_equal(qemu_side_decode(bad, &b, &cause), -1);
+	free(cause);
+	json_object_put(bad);
+	bad = json_tokener_parse("{\"version\":\"11.1.3\",\"capabilities\":"
+	    "[\"multifd\",\"x-new\"]}");
+	assert_int_equal(qemu_side_decode(bad, &b, &cause), 0);
+	assert_int_equal(b.caps, MIG_CAP_BIT(MIG_CAP_MULTIFD));
+	assert_int_equal(b.kvm, -1);
+	json_object_put(bad);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listed),
+		cmocka_unit_test(test_preempt),
+		cmocka_unit_test(test_multifd_postcopy),
+		cmocka_unit_test(test_validate_uuid),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_encode_decode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
