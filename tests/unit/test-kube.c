@@ -1472,6 +1472,195 @@ test_status_vmi_patch(void **state)
 	tmpdir_free(dir);
 }
 
+/* A random policy of test_match_random(), and its reference reading. */
+struct rnd_policy {
+	char	 name[8];
+	int	 absent;		/* no spec.selectors */
+	size_t	 nv, nn;
+	int	 vk[3], vv[3];		/* keys and values: indexes */
+	int	 nk[3], nvv[3];
+};
+
+static const char *const rnd_keys[] = { "a", "b", "c",
+    "kubernetes.io/metadata.name", "kubevirt.io/migrationTargetNodeName" };
+static const char *const rnd_values[5][2] = { { "x", "z" }, { "x", "z" },
+    { "x", "z" }, { "ns", "other" }, { "node-b", "node-c" } };
+
+/* A deterministic generator (the test must not depend on the libc's). */
+static unsigned
+rnd(unsigned *state, unsigned n)
+{
+	*state = *state * 1103515245u + 12345u;
+	return ((*state >> 16) & 0x7fff) % n;
+}
+
+/* Whether labels (key index to value index, -1 unset) hold each pair. */
+static int
+rnd_all(const int *labels, const int *k, const int *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (labels[k[i]] != v[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * A transcription of KubeVirt's matchPolicy (virt-controller): the
+ * policies that match, the best (VMI + namespace, then VMI) score, ties
+ * to the smallest name.  The VMI's labels are never nil there (the
+ * caller adds migrationTargetNodeName), so both selectors always count.
+ */
+static const char *
+rnd_reference(const struct rnd_policy *ps, size_t n, const int *vmi,
+    const int *ns)
+{
+	const char	*best = NULL;
+	size_t		 i, bt = 0, bv = 0, t;
+
+	for (i = 0; i < n; i++) {
+		if (ps[i].absent || !rnd_all(vmi, ps[i].vk, ps[i].vv,
+		    ps[i].nv) || !rnd_all(ns, ps[i].nk, ps[i].nvv, ps[i].nn))
+			continue;
+		t = ps[i].nv + ps[i].nn;
+		if (best == NULL || t > bt || (t == bt && ps[i].nv > bv) ||
+		    (t == bt && ps[i].nv == bv &&
+		    strcmp(ps[i].name, best) < 0)) {
+			best = ps[i].name;
+			bt = t;
+			bv = ps[i].nv;
+		}
+	}
+	return best;
+}
+
+/* One side of a random selector: distinct keys, random values. */
+static size_t
+rnd_side(unsigned *st, int *k, int *v, int nkeys)
+{
+	size_t	n = rnd(st, 4), i, j;
+	int	key;
+
+	for (i = 0; i < n; i++) {
+		do {
+			key = (int)rnd(st, (unsigned)nkeys);
+			for (j = 0; j < i && k[j] != key; j++)
+				;
+		} while (j < i);
+		k[i] = key;
+		v[i] = (int)rnd(st, 2);
+	}
+	return n;
+}
+
+/*
+ * 200 random sets of policies and labels (ties, identical selectors,
+ * absent selectors, the implied namespace name and the target node's
+ * label among them): qmigrate picks what matchPolicy picks.
+ */
+static void
+test_match_random(void **state)
+{
+	struct rnd_policy	 ps[6];
+	struct policy_set	*set;
+	const struct policy	*p;
+	struct vm_ident		 vm;
+	unsigned		 st = 24;
+	int			 vmi[5], ns[5], round, k;
+	size_t			 n, i, j;
+	char			*yaml, *more, *cause = NULL, kv[96];
+	const char		*want;
+
+	(void)state;
+	for (round = 0; round < 200; round++) {
+		memset(&vm, 0, sizeof vm);
+		for (k = 0; k < 3; k++) {
+			vmi[k] = rnd(&st, 3) == 0 ? -1 : (int)rnd(&st, 2);
+			ns[k] = rnd(&st, 3) == 0 ? -1 : (int)rnd(&st, 2);
+		}
+		vmi[3] = -1;
+		vmi[4] = 0;	/* the caller's migrationTargetNodeName */
+		ns[3] = 0;	/* implied from --namespace ns */
+		ns[4] = -1;
+		for (k = 0; k < 5; k++) {
+			if (vmi[k] >= 0) {
+				snprintf(kv, sizeof kv, "%s=%s", rnd_keys[k],
+				    rnd_values[k][vmi[k]]);
+				assert_int_equal(vm_ident_option(&vm, "label",
+				    kv, &cause), 0);
+			}
+			if (ns[k] >= 0 && k != 3) {
+				snprintf(kv, sizeof kv, "%s=%s", rnd_keys[k],
+				    rnd_values[k][ns[k]]);
+				assert_int_equal(vm_ident_option(&vm,
+				    "namespace-label", kv, &cause), 0);
+			}
+		}
+		assert_int_equal(vm_ident_option(&vm, "namespace", "ns",
+		    &cause), 0);
+		n = 1 + rnd(&st, 6);
+		yaml = xstrdup("");
+		for (i = 0; i < n; i++) {
+			memset(&ps[i], 0, sizeof ps[i]);
+			/* Names in a random order, none twice. */
+			snprintf(ps[i].name, sizeof ps[i].name, "p%c%zu",
+			    'a' + (int)rnd(&st, 3), i);
+			ps[i].absent = rnd(&st, 10) == 0;
+			ps[i].nv = rnd_side(&st, ps[i].vk, ps[i].vv, 5);
+			ps[i].nn = rnd_side(&st, ps[i].nk, ps[i].nvv, 5);
+			xasprintf(&more, "%s---\napiVersion: migrations."
+			    "kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
+			    "metadata: {name: %s}\nspec:\n", yaml,
+			    ps[i].name);
+			free(yaml);
+			yaml = more;
+			if (ps[i].absent) {
+				xasprintf(&more, "%s  allowPostCopy: true\n",
+				    yaml);
+				free(yaml);
+				yaml = more;
+				continue;
+			}
+			xasprintf(&more, "%s  selectors:\n    "
+			    "virtualMachineInstanceSelector: {", yaml);
+			free(yaml);
+			yaml = more;
+			for (j = 0; j < ps[i].nv; j++) {
+				xasprintf(&more, "%s%s%s: %s", yaml, j == 0 ?
+				    "" : ", ", rnd_keys[ps[i].vk[j]],
+				    rnd_values[ps[i].vk[j]][ps[i].vv[j]]);
+				free(yaml);
+				yaml = more;
+			}
+			xasprintf(&more, "%s}\n    namespaceSelector: {", yaml);
+			free(yaml);
+			yaml = more;
+			for (j = 0; j < ps[i].nn; j++) {
+				xasprintf(&more, "%s%s%s: %s", yaml, j == 0 ?
+				    "" : ", ", rnd_keys[ps[i].nk[j]],
+				    rnd_values[ps[i].nk[j]][ps[i].nvv[j]]);
+				free(yaml);
+				yaml = more;
+			}
+			xasprintf(&more, "%s}\n", yaml);
+			free(yaml);
+			yaml = more;
+		}
+		set = load_as("p.yaml", yaml);
+		p = policy_select(set, &vm, NULL);
+		want = rnd_reference(ps, n, vmi, ns);
+		if ((p == NULL) != (want == NULL) || (p != NULL &&
+		    strcmp(p->name, want) != 0))
+			fail_msg("round %d: qmigrate picks %s, matchPolicy %s"
+			    "\n%s", round, p != NULL ? p->name : "none",
+			    want != NULL ? want : "none", yaml);
+		policy_set_free(set);
+		vm_ident_free(&vm);
+		free(yaml);
+	}
+}
+
 int
 main(void)
 {
@@ -1484,6 +1673,7 @@ main(void)
 		cmocka_unit_test(test_kubevirt_precedence_why),
 		cmocka_unit_test(test_precedence_ties),
 		cmocka_unit_test(test_match_policy),
+		cmocka_unit_test(test_match_random),
 		cmocka_unit_test(test_manifest_fields),
 		cmocka_unit_test(test_annotations),
 		cmocka_unit_test(test_manifest_errors),
