@@ -75,4 +75,25 @@ while read -r phase last ts; do
 	[ "$(jq -r --arg p "$phase" '.status.phaseTransitionTimestamps[] | select(.phase == $p) | .phaseTransitionTimestamp' "$TMP/src.vmim.json")" = "$ts" ] ||
 		fail "phase $phase: the event line says $ts, the VMIM $(jq -c .status.phaseTransitionTimestamps "$TMP/src.vmim.json")"
 done <"$TMP/phase-events"
+
+# A source that carries out another migration (its own uid) is refused
+# by a target given the VMIM, before any memory moves.
+PAIR=b-
+mig_start_pair 32 10
+port=$((port + 1))
+bg_start b-inc "$QMIGRATE" incoming --qmp "$TMP/b-dst.qmp" \
+	--listen "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/dst" \
+	--vmim "$kv/vmim/vmim.yaml" --status-file "$TMP/b-dst.status"
+wait_for 30 "target b listening" grep -q "listening for the source" "$TMP/b-inc.err"
+bg_start b-mig "$QMIGRATE" migrate --qmp "$TMP/b-src.qmp" \
+	--to "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/src" --tls-name dst \
+	--status-file "$TMP/b-src.status"
+rc=0
+bg_wait b-mig 60 || rc=$?
+[ "$rc" -ne 0 ] || fail "a source of another migration uid was not refused"
+grep -q "refused the migration: the source.s migration uid .* is not this target.s --vmim uid $uid" "$TMP/b-mig.err" ||
+	fail "the refusal does not say why: $(cat "$TMP/b-mig.err")"
+status_is "$TMP/b-dst.status" .migrationUid "$uid" ||
+	fail "the target took the source's uid: $(status_get "$TMP/b-dst.status" .migrationUid)"
 echo "PASS: the VMIM's uid on both sides, its status with phase timestamps"
+
