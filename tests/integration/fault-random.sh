@@ -227,9 +227,9 @@ run_one() {
 	rate=${rates[RANDOM % 3]}
 	fault=${kinds[RANDOM % ${#kinds[@]}]}
 	# The moment: within what the migration would take unfaulted (the
-	# disk and two passes over the memory at the cap, a second of setup),
-	# up to 8 s for a guest that never converges.
-	delay=$((1000 + (MIB + disk * 32) * 2000 / cap))
+	# disk and one and a half passes over the memory at the cap, half a
+	# second of setup), up to 8 s for a guest that never converges.
+	delay=$((500 + (MIB + disk * 32) * 1500 / cap))
 	[ "$rate" -lt 200 ] || delay=8000
 	delay=$((200 + RANDOM % delay))
 	stop_s=$((2 + RANDOM % 5))
@@ -304,9 +304,11 @@ run_one() {
 	int-migrate) kill -INT "$(guest_pid "$mig")" 2>/dev/null || fired=no ;;
 	term-incoming) kill -TERM "$(guest_pid "${PAIR}incoming")" 2>/dev/null || fired=no ;;
 	kill-migrate)
-		if kill -KILL "$(guest_pid "$mig")" 2>/dev/null; then
+		if kill -0 "$(guest_pid "$mig")" 2>/dev/null; then
+			# Disowned: bash would report the kill on stderr.
+			disown "$(guest_pid "$mig")" 2>/dev/null || true
+			kill -KILL "$(guest_pid "$mig")" 2>/dev/null || true
 			wait_for 10 "$mig gone" _lib_gone "$(guest_pid "$mig")"
-			wait "$(guest_pid "$mig")" 2>/dev/null || true
 			bg_start "${PAIR}again" "$QMIGRATE" migrate "${mig_args[@]}"
 			mig=${PAIR}again
 		else
