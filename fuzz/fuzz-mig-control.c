@@ -48,8 +48,10 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_tokener		*tok;
-	json_object		*o, *again;
+	json_object		*o, *again, *why = NULL;
 	struct control_msg	 m;
+	struct qemu_side	 side;
+	struct mig_plan		 plan;
 	char			 reason[320], *cause = NULL;
 
 	log_init("fuzz", LOG_LEVEL_WARN, 0);
@@ -59,6 +61,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o = json_tokener_parse_ex(tok, (const char *)data, (int)size);
 	json_tokener_free(tok);
 	control_answer_decode(o, reason, sizeof reason);
+	if (control_answer_agreed(o, &side, &plan, &why, &cause) < 0)
+		free(cause);
+	cause = NULL;
+	json_object_put(why);
 	if (control_decode(o, &m, &cause) == 0) {
 		step_target(&m);
 		again = control_encode(&m);

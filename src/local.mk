@@ -8,7 +8,8 @@ src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/net.c src/mig-tls.c src/mig-info.c src/mig-control.c \
 	src/mig-session.h src/mig-session.c \
-	src/mig-caps.c src/mig-negotiate.c src/mig-options.c \
+	src/mig-caps.c src/mig-negotiate.c src/mig-qemu-side.c \
+	src/mig-options.c \
 	src/mig-config.c \
 	src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \

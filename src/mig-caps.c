@@ -83,11 +83,18 @@ set_caps(struct qmp_conn *conn, const struct mig_plan *plan, int source,
 		{ "postcopy-ram", plan->postcopy },
 		{ "multifd", plan->multifd },
 		{ "auto-converge", source && plan->auto_converge },
+		/* Negotiated (mig-negotiate.c): sent only when on, so
+		 * never to a QEMU that does not list them. */
+		{ "postcopy-preempt", plan->postcopy_preempt },
+		{ "validate-uuid", source && plan->validate_uuid },
+		{ "postcopy-blocktime", !source && plan->postcopy_blocktime },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof list / sizeof list[0]; i++) {
 		if (!source && strcmp(list[i].name, "auto-converge") == 0)
+			continue;
+		if (i >= 4 && !list[i].on)
 			continue;
 		c = json_object_new_object();
 		json_object_object_add(c, "capability",
@@ -168,6 +175,12 @@ mig_plan_to_json(const struct mig_plan *plan)
 	    json_object_new_uint64(plan->bandwidth));
 	json_object_object_add(o, "downtimeLimitMs",
 	    json_object_new_uint64(plan->downtime_ms));
+	json_object_object_add(o, "postCopyPreempt",
+	    json_object_new_boolean(plan->postcopy_preempt));
+	json_object_object_add(o, "validateUuid",
+	    json_object_new_boolean(plan->validate_uuid));
+	json_object_object_add(o, "postCopyBlocktime",
+	    json_object_new_boolean(plan->postcopy_blocktime));
 	return o;
 }
 
@@ -191,11 +204,15 @@ mig_plan_from_json(struct mig_plan *plan, json_object *o, char **cause)
 	if (plan->channels < 0 || plan->channels > 255)
 		goto bad;
 	plan->multifd = plan->channels > 0;
-	if (plan->multifd && plan->postcopy) {
-		xasprintf(cause, "source asked for multifd with post-copy, "
-		    "which QEMU 7.2 cannot finish: refused");
-		return -1;
-	}
+	/* Negotiated capabilities (absent: a peer from before them). */
+	plan->postcopy_preempt = plan->postcopy &&
+	    json_object_get_boolean(json_obj_at(o, "postCopyPreempt"));
+	plan->validate_uuid =
+	    json_object_get_boolean(json_obj_at(o, "validateUuid"));
+	plan->postcopy_blocktime = plan->postcopy &&
+	    json_object_get_boolean(json_obj_at(o, "postCopyBlocktime"));
+	/* multifd with post-copy only where both QEMUs run it: the
+	 * target's negotiation decides (mig_negotiate()). */
 	return 0;
 bad:
 	xasprintf(cause, "source sent a malformed migration configuration");

@@ -4,9 +4,11 @@
  * one place.  The source asks, the target answers, one question at a time:
  *
  *	source -> target			target -> source
- *	migration (the offer: uid, QEMU	ready | refused (reason)
- *	  version, guest running, plan,
- *	  disks, source node and pod)
+ *	migration (the offer: uid, QEMU	ready (the target's QEMU, the
+ *	  version, guest running, plan,	  agreed plan and why) | refused
+ *	  disks, source node and pod,	  (reason)
+ *	  the source's QEMU and what its
+ *	  policy wants)
  * Every answer also names the target's node and pod.
  *	watch (while pre-copy runs)		ok | abort (reason)
  *	resume (post-copy broke)		ready (QEMU listens again)
@@ -135,6 +137,29 @@ decode_disks(json_object *disks, struct control_offer *offer, char **cause)
 	return 0;
 }
 
+/* What the source's policy asks for: {"postCopy": B, "channels": N}. */
+static int
+decode_wants(json_object *o, struct mig_wants *w, char **cause)
+{
+	json_object *v;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "postCopy", &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		goto bad;
+	w->postcopy = json_object_get_boolean(v);
+	if (!json_object_object_get_ex(o, "channels", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0 || json_object_get_int64(v) > 255)
+		goto bad;
+	w->channels = (int)json_object_get_int64(v);
+	return 0;
+bad:
+	xasprintf(cause, "\"wants\" in the offer is not {\"postCopy\": "
+	    "true|false, \"channels\": 0..255}");
+	return -1;
+}
+
 static int
 decode_offer(json_object *o, struct control_offer *offer, char **cause)
 {
@@ -160,9 +185,25 @@ decode_offer(json_object *o, struct control_offer *offer, char **cause)
 	}
 	if (mig_plan_from_json(&offer->plan, v, cause) != 0)
 		return -1;
+	if (offer->plan.multifd && offer->plan.postcopy &&
+	    (json_obj_at(o, "qemu") == NULL ||
+	    qemu_side_decode(json_obj_at(o, "qemu"), &offer->qemu,
+	    cause) != 0 || !mig_multifd_postcopy_ok(&offer->qemu))) {
+		free(*cause);
+		xasprintf(cause, "source asked for multifd with post-copy, "
+		    "which its QEMU cannot finish: refused");
+		return -1;
+	}
 	v = json_obj_at(o, "disks");
 	if (v != NULL && decode_disks(v, offer, cause) != 0)
 		return -1;
+	/* A source from before issue 23 describes no QEMU. */
+	if ((v = json_obj_at(o, "qemu")) == NULL)
+		return 0;
+	if (qemu_side_decode(v, &offer->qemu, cause) != 0 ||
+	    decode_wants(json_obj_at(o, "wants"), &offer->wants, cause) != 0)
+		return -1;
+	offer->has_qemu = 1;
 	return 0;
 }
 
@@ -238,6 +279,17 @@ control_encode(const struct control_msg *m)
 			    json_object_new_string(m->offer.disks[i]));
 		json_object_object_add(o, "disks", disks);
 	}
+	if (m->offer.has_qemu) {
+		json_object *w = json_object_new_object();
+
+		json_object_object_add(o, "qemu",
+		    qemu_side_encode(&m->offer.qemu));
+		json_object_object_add(w, "postCopy",
+		    json_object_new_boolean(m->offer.wants.postcopy));
+		json_object_object_add(w, "channels",
+		    json_object_new_int(m->offer.wants.channels));
+		json_object_object_add(o, "wants", w);
+	}
 	return o;
 }
 
@@ -297,4 +349,48 @@ control_answer_identity(json_object *answer, char *node, char *pod)
 		return;
 	copy_name(answer, "targetNode", node);
 	copy_name(answer, "targetPod", pod);
+}
+
+/*
+ * Adds to a ready answer what the target agreed: its QEMU, the plan both
+ * sides apply, and why each capability is on or off (why is stolen).
+ */
+void
+control_answer_agree(json_object *answer, const struct qemu_side *target,
+    const struct mig_plan *plan, json_object *why)
+{
+	json_object_object_add(answer, "qemu", qemu_side_encode(target));
+	json_object_object_add(answer, "plan", mig_plan_to_json(plan));
+	json_object_object_add(answer, "capabilities", why);
+}
+
+/*
+ * What the target agreed, from its ready answer (borrowed): returns 1 with
+ * *target, *plan and *why (a new reference, or NULL) filled, 0 when the
+ * answer carries no agreement (a target from before issue 23: the offered
+ * plan stands), or -1 with *cause when it is malformed.
+ */
+int
+control_answer_agreed(json_object *answer, struct qemu_side *target,
+    struct mig_plan *plan, json_object **why, char **cause)
+{
+	json_object	*q = json_obj_at(answer, "qemu");
+	json_object	*p = json_obj_at(answer, "plan");
+	json_object	*w = json_obj_at(answer, "capabilities");
+
+	*why = NULL;
+	if (q == NULL && p == NULL)
+		return 0;
+	if (q == NULL || p == NULL) {
+		xasprintf(cause, "the target's answer has %s without %s",
+		    q != NULL ? "its QEMU" : "a plan", q != NULL ? "a plan" :
+		    "its QEMU");
+		return -1;
+	}
+	if (qemu_side_decode(q, target, cause) != 0 ||
+	    mig_plan_from_json(plan, p, cause) != 0)
+		return -1;
+	if (w != NULL && json_object_is_type(w, json_type_object))
+		*why = json_object_get(w);
+	return 1;
 }

@@ -664,6 +664,9 @@ struct json_object *mig_negotiate(const struct mig_wants *,
 	    struct mig_plan *);
 int	 mig_multifd_postcopy_ok(const struct qemu_side *);
 
+/* mig-qemu-side.c */
+int	 qemu_side_read(struct qmp_conn *, struct qemu_side *, char **cause);
+
 /* mig-caps.c */
 void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
 	    enum ctl_kind, struct status *);
@@ -693,6 +696,9 @@ struct control_offer {
 	struct mig_plan	 plan;
 	char		**disks;	/* disk names */
 	size_t		 ndisks;
+	int		 has_qemu;	/* qemu and wants were sent */
+	struct qemu_side qemu;		/* the source's QEMU */
+	struct mig_wants wants;		/* what the source's policy asks */
 };
 struct control_msg {
 	enum control_type	type;
@@ -712,6 +718,11 @@ struct json_object *control_answer_encode(enum control_answer,
 	    const char *reason);
 void	 control_answer_identify(struct json_object *, const char *node,
 	    const char *pod);
+void	 control_answer_agree(struct json_object *,
+	    const struct qemu_side *, const struct mig_plan *,
+	    struct json_object *why);
+int	 control_answer_agreed(struct json_object *, struct qemu_side *,
+	    struct mig_plan *, struct json_object **why, char **cause);
 void	 control_answer_identity(struct json_object *, char *node,
 	    char *pod);
 

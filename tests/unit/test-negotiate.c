@@ -321,6 +321,69 @@ test_encode_decode(void **state)
 	json_object_put(bad);
 }
 
+/* The offer carries the source's QEMU and wants; the answer the deal. */
+static void
+test_control(void **state)
+{
+	struct control_msg	 m, out;
+	struct mig_plan		 plan, agreed;
+	struct qemu_side	 src = q111(), dst = q111(), got;
+	struct mig_wants	 w = { .postcopy = 1, .channels = 2 };
+	json_object		*doc, *answer, *why, *why_got;
+	char			*cause = NULL;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	m.type = CONTROL_OFFER;
+	strcpy(m.offer.uid, "u1");
+	m.offer.has_qemu = 1;
+	src.ram_bytes = 128ull << 20;
+	m.offer.qemu = src;
+	m.offer.wants = w;
+	m.offer.plan.postcopy = 1;
+	doc = control_encode(&m);
+	assert_int_equal(control_decode(doc, &out, &cause), 0);
+	assert_string_equal(out.offer_error, "");
+	assert_true(out.offer.has_qemu);
+	assert_memory_equal(&out.offer.qemu, &src, sizeof src);
+	assert_int_equal(out.offer.wants.postcopy, 1);
+	assert_int_equal(out.offer.wants.channels, 2);
+	control_msg_free(&out);
+	json_object_put(doc);
+
+	/* The target negotiates and answers; the source reads the deal. */
+	memset(&plan, 0, sizeof plan);
+	why = mig_negotiate(&w, &src, &dst, &plan);
+	answer = control_answer_encode(ANSWER_READY, NULL);
+	control_answer_agree(answer, &dst, &plan, why);
+	assert_int_equal(control_answer_agreed(answer, &got, &agreed,
+	    &why_got, &cause), 1);
+	assert_true(agreed.postcopy && agreed.multifd &&
+	    agreed.postcopy_preempt && agreed.postcopy_blocktime);
+	assert_int_equal(agreed.channels, 2);
+	assert_non_null(why_got);
+	assert_string_equal(json_str_at(why_got, "postcopy-preempt"),
+	    json_str_at(why, "postcopy-preempt"));
+	json_object_put(why_got);
+	json_object_put(answer);
+	/* An answer from an older target: no deal, the offer stands. */
+	answer = control_answer_encode(ANSWER_READY, NULL);
+	assert_int_equal(control_answer_agreed(answer, &got, &agreed,
+	    &why_got, &cause), 0);
+	json_object_put(answer);
+
+	/* multifd with post-copy from a 7.2 source: refused. */
+	m.offer.qemu = q72();
+	m.offer.plan.multifd = 1;
+	m.offer.plan.channels = 2;
+	doc = control_encode(&m);
+	assert_int_equal(control_decode(doc, &out, &cause), 0);
+	assert_string_equal(out.offer_error, "source asked for multifd with "
+	    "post-copy, which its QEMU cannot finish: refused");
+	control_msg_free(&out);
+	json_object_put(doc);
+}
+
 int
 main(void)
 {
@@ -331,6 +394,7 @@ main(void)
 		cmocka_unit_test(test_validate_uuid),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_encode_decode),
+		cmocka_unit_test(test_control),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
