@@ -39,6 +39,32 @@ check_print_condition(json_object *c)
 	}
 }
 
+/*
+ * What a migration of this VM under settings would negotiate with a target
+ * QEMU like this one (mig-negotiate.c): the reasons, one per capability
+ * (the caller owns them), and *self, this QEMU.  NULL when QEMU does not
+ * list its capabilities (logged).
+ */
+static json_object *
+check_capabilities(struct qmp_conn *qmp, const struct mig_settings *s,
+    struct qemu_side *self)
+{
+	struct mig_wants	 w = {
+		.postcopy = s->allow_post_copy,
+		.channels = s->parallel_migration_threads,
+	};
+	struct mig_plan		 plan;
+	char			*cause = NULL;
+
+	if (qemu_side_read(qmp, self, &cause) != 0) {
+		log_warnx("capabilities: %s", cause);
+		free(cause);
+		return NULL;
+	}
+	memset(&plan, 0, sizeof plan);
+	return mig_negotiate(&w, self, self, &plan);
+}
+
 static int
 cmd_check_exec(struct args *args)
 {
@@ -51,7 +77,8 @@ cmd_check_exec(struct args *args)
 	struct mig_settings	 settings;
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
-	json_object		*conds = NULL, *doc;
+	json_object		*conds = NULL, *doc, *why = NULL;
+	struct qemu_side	 self;
 	char			*cause = NULL, *summary = NULL, *policy = NULL;
 	int			 json = args_has(args, "json"), rc;
 
@@ -81,6 +108,8 @@ cmd_check_exec(struct args *args)
 		rc = -1;
 	} else
 		rc = preflight_run(qmp, &settings, &conds, &summary);
+	if (rc != -1)
+		why = check_capabilities(qmp, &settings, &self);
 	qmp_close(qmp);
 	ev_loop_destroy(loop);
 
@@ -99,6 +128,12 @@ cmd_check_exec(struct args *args)
 		    json_object_new_string(summary));
 		json_object_object_add(doc, "conditions",
 		    json_object_get(conds));
+		if (why != NULL) {
+			json_object_object_add(doc, "qemu",
+			    qemu_side_encode(&self));
+			json_object_object_add(doc, "capabilities",
+			    json_object_get(why));
+		}
 		printf("%s\n", json_object_to_json_string_ext(doc,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 		    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -108,8 +143,17 @@ cmd_check_exec(struct args *args)
 		for (i = 0; i < json_object_array_length(conds); i++)
 			check_print_condition(json_object_array_get_idx(conds,
 			    i));
+		if (why != NULL) {
+			printf("Capabilities (QEMU %d.%d.%d, to a target "
+			    "QEMU like it):\n", self.major, self.minor,
+			    self.micro);
+			json_object_object_foreach(why, name, val)
+				printf("  %s: %s\n", name,
+				    json_object_get_string(val));
+		}
 		rc = rc ? QM_EXIT_OK : QM_EXIT_NOT_MIGRATABLE;
 	}
+	json_object_put(why);
 	json_object_put(conds);
 	free(summary);
 	free(policy);
@@ -156,6 +200,8 @@ const struct cmd_entry cmd_check_entry = {
 	"model (CPUModeLiveMigratable) and a guest under TCG on a QEMU before\n"
 	"10.0 (7.2 measured), whose dirty tracking can let pages reach the\n"
 	"target stale (TCGDirtyTrackingDefect).\n"
+	"Then the migration capabilities a migration under the policy would\n"
+	"use with a target QEMU like this one, each on or off with its reason.\n"
 	"The options that say what the VM is select the policy, as for\n"
 	"migrate (policies/README.md).\n",
 	"Exit status: 0 live-migratable, 1 usage, 2 not live-migratable,\n"

@@ -31,6 +31,7 @@ src_evict = src/preflight-storage.c src/preflight.c src/cmd-check.c src/slot.c s
 	src/cmd-evict.c src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
 integration_tests += tests/integration/evict-check.sh \
+	tests/integration/check-capabilities.sh \
 	tests/integration/check-reasons.sh \
 	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh \
 	tests/integration/evict-default-policy.sh \
