@@ -126,6 +126,19 @@ test_quantity(void **state)
 			    (unsigned long long)v,
 			    (unsigned long long)cases[i].v);
 	}
+	/* In thousandths, as the stall detector's factors. */
+	assert_int_equal(quantity_parse_milli("0.4", 1000, &v), 0);
+	assert_int_equal(v, 400);
+	assert_int_equal(quantity_parse_milli("400m", 1000, &v), 0);
+	assert_int_equal(v, 400);
+	assert_int_equal(quantity_parse_milli("1", 1000, &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(quantity_parse_milli("15e-1", 10000, &v), 0);
+	assert_int_equal(v, 1500);
+	assert_int_equal(quantity_parse_milli("0.0005", 1000, &v), -3);
+	assert_int_equal(quantity_parse_milli("-0.4", 1000, &v), -2);
+	assert_int_equal(quantity_parse_milli("banana", 1000, &v), -1);
+	assert_int_equal(quantity_parse_milli("2", 1000, &v), -1);
 }
 
 /* Reads text as a one-document YAML stream. */
