@@ -37,6 +37,10 @@
 #   cut-qmp                    migrate's QMP connection cut (SIGUSR1 to
 #                              tests/qmp-relay, which stands between
 #                              migrate and the monitor; see qmp-relay.c)
+#   cut-link                   every connection between the two qmigrates
+#                              (control, memory, disks) cut at once, by a
+#                              tests/qmp-relay on the tls: port (this fault
+#                              makes the run a tls: one)
 #   abort                      qmigrate abort --status-file
 #   none
 #
@@ -59,7 +63,7 @@ need_file "$relay" "tests/qmp-relay"
 runs=${FAULT_RUNS:-4}
 seed0=${FAULT_SEED:-1}
 long=${FAULT_LONG:-0}
-read -ra kinds <<<"${FAULT_KINDS:-term-migrate int-migrate term-incoming kill-migrate kill-dst stop-src cut-qmp abort none}"
+read -ra kinds <<<"${FAULT_KINDS:-term-migrate int-migrate term-incoming kill-migrate kill-dst stop-src cut-qmp abort none cut-link}"
 read -ra transports <<<"${FAULT_TRANSPORTS:-unix tls}"
 rates=(1 20 200)
 disks=${FAULT_DISKS:-1}
@@ -214,7 +218,7 @@ started() {
 # run_one RUN SEED: one migration, one fault, the invariants.
 run_one() {
 	local t0 now transport disk pc cap rate fault delay stop_s stop_long=0
-	local src dst st policy to qmp_path rc rc_in fired=yes where
+	local src dst st policy to mig_to qmp_path rc rc_in fired=yes where
 	local blk_s=() blk_d=() in_args=() mig_args=() pol mig mig_done=0
 	local out n s_state d_state
 	run=$1 seed=$2
@@ -226,6 +230,7 @@ run_one() {
 	cap=$((16 << (RANDOM % 3)))
 	rate=${rates[RANDOM % 3]}
 	fault=${kinds[RANDOM % ${#kinds[@]}]}
+	[ "$fault" != cut-link ] || transport=tls
 	# The moment: within what the migration would take unfaulted (the
 	# disk and one and a half passes over the memory at the cap, half a
 	# second of setup), up to 8 s for a guest that never converges.
@@ -274,6 +279,7 @@ run_one() {
 		to=unix:$TMP/${PAIR}mig.sock
 		in_args=(--listen "$to" --policy "$policy")
 	fi
+	mig_to=$to
 	bg_start "${PAIR}incoming" "$QMIGRATE" incoming --qmp "$TMP/$dst.qmp" \
 		"${in_args[@]}" --status-file "$TMP/$dst.status" --recover-timeout 5
 	if [ "$transport" = tls ]; then
@@ -286,8 +292,12 @@ run_one() {
 		bg_start "${PAIR}relay" "$relay" "$TMP/${PAIR}relay.sock" "$TMP/$src.qmp"
 		wait_log "$TMP/${PAIR}relay.out" '^ready' 10
 		qmp_path=$TMP/${PAIR}relay.sock
+	elif [ "$fault" = cut-link ]; then
+		mig_to=tls:127.0.0.1:$((port_base + 1000 + run))
+		bg_start "${PAIR}relay" "$relay" "tcp:${mig_to#tls:}" "tcp:${to#tls:}"
+		wait_log "$TMP/${PAIR}relay.out" '^ready' 10
 	fi
-	mig_args=(--qmp "$qmp_path" --to "$to" --policy "$policy"
+	mig_args=(--qmp "$qmp_path" --to "$mig_to" --policy "$policy"
 		--status-file "$st" --timeout "$MIG_TIMEOUT" --recover-timeout 5
 		"${mig_args[@]}")
 	t0=${EPOCHREALTIME//[!0-9]/}
@@ -340,7 +350,7 @@ run_one() {
 		fi
 		kill -CONT "$(guest_pid "$src")" || true
 		;;
-	cut-qmp) kill -USR1 "$(guest_pid "${PAIR}relay")" ;;
+	cut-qmp | cut-link) kill -USR1 "$(guest_pid "${PAIR}relay")" ;;
 	abort)
 		bg_start "${PAIR}abort" "$QMIGRATE" abort --status-file "$st"
 		exits_within "${PAIR}abort" 60 || { violation "qmigrate abort still runs after 60 s"; stop_pair; return 0; }
