@@ -21,9 +21,18 @@ cmd_drain_exec(struct args *args)
 	    SLOT_DEFAULT_DIR;
 	o.policy_path = args_get(args, "policy");
 	o.node = args_get(args, "node");
-	if (vm_ident_from_args(&o.vm, args, &cause) != 0) {
+	/*
+	 * A Namespace manifest's name: its kubernetes.io/metadata.name, as
+	 * the API server sets it, among every VM's namespace labels.
+	 */
+	if (vm_ident_from_args(&o.vm, args, &cause) != 0 ||
+	    (o.vm.namespace != NULL && labels_find(o.vm.ns_labels,
+	    o.vm.nns_labels, "kubernetes.io/metadata.name") == NULL &&
+	    labels_add(&o.vm.ns_labels, &o.vm.nns_labels,
+	    "kubernetes.io/metadata.name", o.vm.namespace, &cause) != 0)) {
 		rc = cmd_usage_error(&cmd_drain_entry, "%s", cause);
 		free(cause);
+		vm_ident_free(&o.vm);
 		return rc;
 	}
 	rc = drain_run(&o);
@@ -51,7 +60,8 @@ static const struct args_option drain_options[] = {
 	    "namespaceLabels)", NULL },
 	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
 	    "namespace labels of every VM: an object, or a kind:\n"
-	    "Namespace manifest", NULL },
+	    "Namespace manifest (its name as kubernetes.io/metadata.name)",
+	    NULL },
 	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
 	    "the node being evacuated (External; default host name)", NULL },
 	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }

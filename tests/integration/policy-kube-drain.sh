@@ -118,6 +118,9 @@ status_is "$s" .phase Succeeded || fail "vm1: $(cat "$s")"
 status_is "$s" .migrationPolicyName gold-db || fail "vm1 policy: $(status_get "$s" .migrationPolicyName)"
 status_is "$s" .eviction.strategy LiveMigrate || fail "vm1 strategy"
 status_is "$s" .eviction.namespaceLabels.tier gold || fail "vm1 namespace labels"
+# The API server's label on every Namespace, implied from the VMI's.
+status_is "$s" '.eviction.namespaceLabels["kubernetes.io/metadata.name"]' prod ||
+	fail "vm1: kubernetes.io/metadata.name not implied: $(status_get "$s" .eviction.namespaceLabels)"
 status_is "$s" .migrationConfiguration.bandwidthPerMigration 536870912 || fail "vm1 bandwidth"
 status_is "$s" .migrationConfiguration.completionTimeoutPerGiB 800 || fail "vm1 cluster's completionTimeoutPerGiB"
 status_is "$s" .migrationConfiguration.allowAutoConverge true || fail "vm1 allowAutoConverge"
