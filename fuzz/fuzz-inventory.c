@@ -9,6 +9,7 @@
 
 #include "fuzz-file.h"
 #include "qmigrate.h"
+#include "drain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -12,6 +12,7 @@
 
 #include "fuzz-file.h"
 #include "qmigrate.h"
+#include "policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

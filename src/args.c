@@ -21,6 +21,21 @@
 #define HELP_COLUMN	24	/* where an option's help starts */
 #define HELP_WIDTH	79	/* and where its lines end */
 
+/* One option given, in command-line order; value points into argv. */
+struct args_value {
+	const struct args_option *opt;
+	const char		 *value;	/* NULL for a flag */
+	double			  number;	/* seconds or count */
+};
+
+/* What args_parse() makes of a command line: private to this file. */
+struct args {
+	struct args_value	*values;
+	size_t			 n;
+	int			 argc;		/* the arguments after the */
+	char			**argv;		/* options */
+};
+
 /* Walks spec's options, groups included, calling fn until it returns 1. */
 static const struct args_option *
 args_walk(const struct args_option *opts,
@@ -253,6 +268,35 @@ args_number(const struct args *a, const char *name, double dflt)
 	const struct args_value *v = args_last(a, name);
 
 	return v != NULL ? v->number : dflt;
+}
+
+/*
+ * The i-th option given, in command-line order: its name (the table's,
+ * without dashes), and its value in *value (NULL for a flag) when value is
+ * not NULL.  NULL past the last one.
+ */
+const char *
+args_option_at(const struct args *a, size_t i, const char **value)
+{
+	if (i >= a->n)
+		return NULL;
+	if (value != NULL)
+		*value = a->values[i].value;
+	return a->values[i].opt->name;
+}
+
+/* How many arguments follow the options. */
+int
+args_count(const struct args *a)
+{
+	return a->argc;
+}
+
+/* The i-th argument after the options (0-based), or NULL past the last. */
+const char *
+args_string(const struct args *a, int i)
+{
+	return i >= 0 && i < a->argc ? a->argv[i] : NULL;
 }
 
 /* Appends s to *line (malloc'd). */

@@ -10,7 +10,11 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-negotiate.h"
+#include "policy.h"
 #include "qmp.h"
+
+extern const struct cmd_entry cmd_check_entry;
 
 static void
 check_print_condition(json_object *c)

@@ -10,7 +10,11 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "dirty-rate.h"
+#include "policy.h"
 #include "qmp.h"
+
+extern const struct cmd_entry cmd_dirty_rate_entry;
 
 #define MIB		(1024.0 * 1024.0)
 #define QEMU_DOWNTIME_MS 300	/* QEMU's default downtime-limit */

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "slot.h"
+#include "drain.h"
+
+extern const struct cmd_entry cmd_drain_entry;
 
 static int
 cmd_drain_exec(struct args *args)

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "slot.h"
+#include "evict.h"
+
+extern const struct cmd_entry cmd_evict_entry;
 
 static int
 cmd_evict_exec(struct args *args)

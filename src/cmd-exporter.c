@@ -10,6 +10,8 @@
 #include "qmigrate.h"
 #include "exporter.h"
 
+extern const struct cmd_entry cmd_exporter_entry;
+
 static int
 cmd_exporter_exec(struct args *args)
 {
@@ -18,7 +20,7 @@ cmd_exporter_exec(struct args *args)
 	struct exporter_vm_spec	 spec;
 	DIR			*d;
 	char			*cause = NULL;
-	const char		*name;
+	const char		*name, *value;
 	size_t			 i, j;
 	int			 rc = QM_EXIT_OK;
 
@@ -31,11 +33,9 @@ cmd_exporter_exec(struct args *args)
 	o.namespace = args_get(args, "namespace");
 	o.interval = args_number(args, "interval", 5);
 	o.vm_timeout = args_number(args, "vm-timeout", 2);
-	for (i = 0; i < args->n; i++) {
-		name = args->values[i].opt->name;
+	for (i = 0; (name = args_option_at(args, i, &value)) != NULL; i++) {
 		if ((strcmp(name, "node") == 0 ||
-		    strcmp(name, "namespace") == 0) &&
-		    *args->values[i].value == '\0') {
+		    strcmp(name, "namespace") == 0) && *value == '\0') {
 			rc = cmd_usage_error(cmd, "--%s: empty", name);
 			goto out;
 		}
@@ -46,7 +46,7 @@ cmd_exporter_exec(struct args *args)
 			    EXPORTER_MAX_VMS);
 			goto out;
 		}
-		if (exporter_vm_spec_parse(args->values[i].value, &spec,
+		if (exporter_vm_spec_parse(value, &spec,
 		    &cause) != 0) {
 			rc = cmd_usage_error(cmd, "--vm: %s", cause);
 			free(cause);

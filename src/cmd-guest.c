@@ -16,6 +16,8 @@
 #include "qmigrate.h"
 #include "qmp.h"
 
+extern const struct cmd_entry cmd_guest_entry;
+
 struct guest_part {
 	const char	*name;
 	const char	*command;
@@ -51,20 +53,20 @@ cmd_guest_exec(struct args *args)
 
 	memset(want, 0, sizeof want);
 	timeout = args_number(args, "timeout", GUEST_DEFAULT_TIMEOUT);
-	for (i = 0; i < args->argc; i++) {
-		if (strcmp(args->argv[i], "all") == 0) {
+	for (i = 0; i < args_count(args); i++) {
+		if (strcmp(args_string(args, i), "all") == 0) {
 			for (j = 0; j < (int)GUEST_NPARTS; j++)
 				want[j] = 1;
 			any = 1;
 			continue;
 		}
 		for (j = 0; j < (int)GUEST_NPARTS; j++)
-			if (strcmp(args->argv[i], guest_parts[j].name) == 0)
+			if (strcmp(args_string(args, i), guest_parts[j].name) == 0)
 				break;
 		if (j == (int)GUEST_NPARTS)
 			return cmd_usage_error(&cmd_guest_entry,
 			    "unknown part \"%s\" (expected ping, info, osinfo, "
-			    "users, fs, net, hostname or all)", args->argv[i]);
+			    "users, fs, net, hostname or all)", args_string(args, i));
 		want[j] = any = 1;
 	}
 	if (!any)

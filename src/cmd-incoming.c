@@ -5,6 +5,9 @@
 #include <stdlib.h>
 
 #include "qmigrate.h"
+#include "mig-options.h"
+
+extern const struct cmd_entry cmd_incoming_entry;
 
 static int
 cmd_incoming_exec(struct args *args)

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 
 #include "qmigrate.h"
+#include "slot.h"
+#include "mig-options.h"
+
+extern const struct cmd_entry cmd_migrate_entry;
 
 static int
 cmd_migrate_exec(struct args *args)

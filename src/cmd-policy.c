@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 static int
 policy_check(struct args *args)
@@ -17,7 +18,7 @@ policy_check(struct args *args)
 	struct policy_set	*set;
 	char			*cause = NULL;
 
-	if ((set = policy_load(args->argv[0], &cause)) == NULL) {
+	if ((set = policy_load(args_string(args, 0), &cause)) == NULL) {
 		fprintf(stderr, "qmigrate policy: %s\n", cause);
 		free(cause);
 		return QM_EXIT_USAGE;

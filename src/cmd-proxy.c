@@ -13,6 +13,10 @@
 /* proxy.h first: qmigrate.h declares its log hook when it is in. */
 #include "proxy.h"
 #include "qmigrate.h"
+#include "mig-tls.h"
+
+extern const struct cmd_entry cmd_proxy_source_entry;
+extern const struct cmd_entry cmd_proxy_target_entry;
 
 /* Parses "tls:HOST:PORT" or "tcp:HOST:PORT" (plaintext). */
 static int

@@ -15,6 +15,8 @@
 #include "qmigrate.h"
 #include "qmp.h"
 
+extern const struct cmd_entry cmd_qmp_entry;
+
 struct cmd_qmp_event {
 	int			 seen;
 	struct json_object	*line;	/* {"event", "data", "timestamp"} */
@@ -76,17 +78,17 @@ cmd_qmp_exec(struct args *args)
 		path = args_get(args, "qga");
 		proto = QMP_PROTO_AGENT;
 	}
-	command = args->argv[0];
-	if (args->argc == 2) {
+	command = args_string(args, 0);
+	if (args_count(args) == 2) {
 		enum json_tokener_error jerr;
 
-		cargs = json_tokener_parse_verbose(args->argv[1], &jerr);
+		cargs = json_tokener_parse_verbose(args_string(args, 1), &jerr);
 		if (cargs == NULL ||
 		    !json_object_is_type(cargs, json_type_object)) {
 			json_object_put(cargs);
 			return cmd_usage_error(&cmd_qmp_entry,
 			    "JSON-ARGS: expected a JSON object, got \"%s\"",
-			    args->argv[1]);
+			    args_string(args, 1));
 		}
 	}
 

@@ -18,6 +18,9 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
+
+extern const struct cmd_entry cmd_status_entry;
 
 /* Copies doc[key] to out[key] when it is of type t. */
 static void

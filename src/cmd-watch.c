@@ -26,7 +26,10 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-info.h"
 #include "qmp.h"
+
+extern const struct cmd_entry cmd_watch_entry;
 
 #define MIB (1024.0 * 1024.0)
 #define BAR_WIDTH 40

@@ -11,6 +11,23 @@
 
 #include "qmigrate.h"
 
+/* The commands: src/cmd-*.c each define one (tmux's cmd.c lists its own). */
+extern const struct cmd_entry cmd_abort_entry;
+extern const struct cmd_entry cmd_check_entry;
+extern const struct cmd_entry cmd_dirty_rate_entry;
+extern const struct cmd_entry cmd_drain_entry;
+extern const struct cmd_entry cmd_evict_entry;
+extern const struct cmd_entry cmd_exporter_entry;
+extern const struct cmd_entry cmd_guest_entry;
+extern const struct cmd_entry cmd_incoming_entry;
+extern const struct cmd_entry cmd_migrate_entry;
+extern const struct cmd_entry cmd_policy_entry;
+extern const struct cmd_entry cmd_proxy_entry;
+extern const struct cmd_entry cmd_qmp_entry;
+extern const struct cmd_entry cmd_stats_entry;
+extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_watch_entry;
+
 /* Keep alphabetical: qmigrate --help prints them in this order. */
 const struct cmd_entry *cmd_table[] = {
 	&cmd_abort_entry,

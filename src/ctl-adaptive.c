@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
 
 /* Pre-copy never converges when the guest dirties this share of B. */
 #define DIVERGING_RATIO		0.95

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
 
 #define MIB(x)	((double)(x) / 1048576.0)
 

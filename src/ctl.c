@@ -8,6 +8,8 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
+#include "policy.h"
 
 const char *
 ctl_kind_name(enum ctl_kind kind)

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "dirty-rate.h"
 #include "qmp.h"
 
 /* How often query-dirty-rate is asked while QEMU measures. */

@@ -21,6 +21,8 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "slot.h"
+#include "drain.h"
 
 #define DRAIN_MAX_VMS		1000
 #define DRAIN_MAX_NAME		64

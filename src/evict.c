@@ -26,6 +26,8 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "evict.h"
+#include "mig-options.h"
 #include "qmp.h"
 
 #define EVICT_QGA_TIMEOUT	5.0	/* connect and guest-shutdown */

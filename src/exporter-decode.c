@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-info.h"
 #include "exporter.h"
 
 void

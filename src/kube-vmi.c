@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "policy-parse.h"
 
 static const char *const kube_versions[] = { "kubevirt.io/v1",

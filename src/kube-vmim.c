@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "policy-parse.h"
 
 /* KubeVirt's VirtualMachineInstanceMigrationSpec, by name. */

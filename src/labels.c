@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 /* The label of key in labels (n), or NULL. */
 const struct label *

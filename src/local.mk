@@ -5,11 +5,12 @@ src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/json-get.c \
 	src/privs.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
-src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
-	src/net.c src/mig-tls.c src/mig-info.c src/mig-control.c \
+src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
+	src/status.c src/net.c src/mig-tls.h src/mig-tls.c \
+	src/mig-info.h src/mig-info.c src/mig-control.h src/mig-control.c \
 	src/mig-session.h src/mig-session.c \
-	src/mig-caps.c src/mig-negotiate.c src/mig-qemu-side.c \
-	src/mig-options.c \
+	src/mig-caps.c src/mig-negotiate.h src/mig-negotiate.c \
+	src/mig-qemu-side.c src/mig-options.h src/mig-options.c \
 	src/mig-config.c \
 	src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \
@@ -17,18 +18,21 @@ src_migrate = src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c src/status.c \
 	src/cmd-incoming.c src/cmd-abort.c
 src_proxy_cmds = src/cmd-proxy.c
 # The policy layer, bottom to top: each file uses only those before it.
-src_policy = src/yaml-read.c src/quantity.c src/labels.c src/policy-read.c \
-	src/policy-parse.h src/policy-parse.c src/policy-settings.c \
-	src/policy-kube.c src/kube-vmi.c src/kube-vmim.c src/policy-load.c \
-	src/policy-select.c src/vm-ident.c src/cmd-policy.c
-src_observe = src/dirty-rate.c src/cmd-dirty-rate.c src/cmd-stats.c \
+src_policy = src/policy.h src/yaml-read.c src/quantity.c src/labels.c \
+	src/policy-read.c src/policy-parse.h src/policy-parse.c \
+	src/policy-settings.c src/policy-kube.c src/kube-vmi.c \
+	src/kube-vmim.c src/policy-load.c src/policy-select.c \
+	src/vm-ident.c src/cmd-policy.c
+src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
+	src/cmd-stats.c \
 	src/exporter.h src/exporter.c src/exporter-decode.c \
 	src/exporter-collect.h src/exporter-collect.c src/exporter-qmp.c \
 	src/exporter-agent.c src/exporter-node.c src/exporter-status.c \
 	src/exporter-phases.c src/exporter-render.c src/exporter-http.c \
 	src/cmd-exporter.c src/cmd-watch.c
-src_evict = src/preflight-storage.c src/preflight.c src/cmd-check.c src/slot.c src/evict.c \
-	src/cmd-evict.c src/drain.c src/cmd-drain.c
+src_evict = src/preflight-storage.c src/preflight.c src/cmd-check.c \
+	src/slot.h src/slot.c src/evict.h src/evict.c src/cmd-evict.c \
+	src/drain.h src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
 integration_tests += tests/integration/evict-check.sh \
 	tests/integration/check-capabilities.sh \

@@ -10,6 +10,8 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
+#include "mig-options.h"
 
 /*
  * The host of a tcp: or tls: URI (NULL for unix: or a wildcard address),

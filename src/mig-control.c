@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-control.h"
 
 #define CONTROL_MAX_DISKS	64
 

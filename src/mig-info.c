@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-info.h"
 
 static const char *qemu_mig_names[] = {
 	[QMS_NONE] = "none",

@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-negotiate.h"
 
 static const char *cap_names[MIG_CAP_COUNT] = {
 	[MIG_CAP_EVENTS] = "events",

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "slot.h"
+#include "mig-options.h"
 
 /* The options migrate and incoming share (their tables include these). */
 const struct args_option mig_common_options[] = {

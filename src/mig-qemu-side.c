@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-negotiate.h"
 #include "qmp.h"
 
 #define SIDE_TIMEOUT 10

@@ -15,6 +15,9 @@
 #define MIG_SESSION_H
 
 #include "qmigrate.h"
+#include "ctl.h"
+#include "mig-control.h"
+#include "mig-info.h"
 
 enum sess_role { SESS_SOURCE, SESS_TARGET };
 

@@ -16,6 +16,10 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "slot.h"
+#include "dirty-rate.h"
+#include "mig-options.h"
+#include "mig-tls.h"
 #include "qmp.h"
 #include "mig-disks.h"
 #include "mig-watch.h"

@@ -14,6 +14,8 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-options.h"
+#include "mig-tls.h"
 #include "qmp.h"
 #include "mig-disks.h"
 #include "mig-watch.h"

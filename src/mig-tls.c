@@ -21,6 +21,8 @@
 /* proxy.h first: qmigrate.h declares its log hook when it is in. */
 #include "proxy.h"
 #include "qmigrate.h"
+#include "mig-options.h"
+#include "mig-tls.h"
 
 #define DEFAULT_TLS_DIR "/etc/qmigrate/tls"
 

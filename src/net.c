@@ -7,6 +7,7 @@
 /* proxy.h first: qmigrate.h declares its log hook when it is in. */
 #include "proxy.h"
 #include "qmigrate.h"
+#include "mig-tls.h"
 
 /*
  * Splits "HOST:PORT" ("[v6]:PORT" allowed) into malloc'd host and port.

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "policy-parse.h"
 
 #define MP_API		"migrations.kubevirt.io/v1alpha1"

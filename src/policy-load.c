@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "policy-parse.h"
 
 /* A policy's migration section in qmigrate's JSON shape. */

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "policy-parse.h"
 
 const struct policy_keyword policy_strategies[4] = {

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 /* Line and column (1-based) of byte off in buf, for parse errors. */
 static void

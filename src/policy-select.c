@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 /* Appends one line to *text (malloc'd, NULL at first). */
 static void appendf(char **, const char *, ...)

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 const char *
 policy_eviction_name(enum eviction_strategy e)

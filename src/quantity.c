@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 /* More significant digits than this are refused rather than rounded. */
 #define QUANTITY_MAX_DIGITS	18

@@ -21,6 +21,7 @@
 #include <ev.h>
 
 #include "qmigrate.h"
+#include "slot.h"
 #include "qmp.h"
 
 #define SLOT_RETRY_SECONDS	0.2

@@ -16,6 +16,8 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
+#include "mig-info.h"
 
 static const char *phase_names[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 /* Adds labels (n) to *to, refusing one given twice.  Returns 0 or -1. */
 static int
@@ -132,17 +133,17 @@ vm_ident_from_args(struct vm_ident *vm, const struct args *args,
     char **cause)
 {
 	const struct args_option	*o;
+	const char			*name, *value;
 	size_t				 i;
 
 	memset(vm, 0, sizeof *vm);
-	for (i = 0; i < args->n; i++) {
+	for (i = 0; (name = args_option_at(args, i, &value)) != NULL; i++) {
 		for (o = vm_ident_options; o->name != NULL; o++)
-			if (strcmp(args->values[i].opt->name, o->name) == 0)
+			if (strcmp(name, o->name) == 0)
 				break;
 		if (o->name == NULL)
 			continue;
-		if (vm_ident_option(vm, o->name, args->values[i].value,
-		    cause) != 0) {
+		if (vm_ident_option(vm, o->name, value, cause) != 0) {
 			vm_ident_free(vm);
 			return -1;
 		}

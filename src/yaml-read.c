@@ -24,6 +24,7 @@
 #include <yaml.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 
 #define TAG_PREFIX	"tag:yaml.org,2002:"
 

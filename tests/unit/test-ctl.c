@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
 
 #define GiB (1024.0 * 1024 * 1024)
 #define MiB (1024.0 * 1024)

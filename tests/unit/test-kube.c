@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "tmpdir.h"
 
 #ifndef KUBEVIRT_TESTS_DIR

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-info.h"
 
 static struct mig_info
 decode(const char *text)

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-control.h"
 
 /* query-migrate-capabilities' names, as each QEMU lists them here. */
 static const char *caps_72 =

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "qmigrate.h"
+#include "dirty-rate.h"
 #include "exporter.h"
 
 #define MiB (1024.0 * 1024)

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "tmpdir.h"
 #include "mig-disks.h"
 

@@ -30,6 +30,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "qmp.h"
 
 #ifndef PREFLIGHT_RECORDING

@@ -1,0 +1,71 @@
+/*
+ * mig-info.h: QEMU's query-migrate and query-status answers, typed
+ * (mig-info.c).
+ */
+#ifndef MIG_INFO_H
+#define MIG_INFO_H
+
+#include "qmigrate.h"
+
+/*
+ * mig-info.c: QEMU's query-migrate and query-status answers, typed (one
+ * decoder for the session, the exporter and watch).
+ */
+enum qemu_mig_status {
+	QMS_NONE, QMS_SETUP, QMS_CANCELLING, QMS_CANCELLED, QMS_ACTIVE,
+	QMS_POSTCOPY_ACTIVE, QMS_POSTCOPY_PAUSED, QMS_POSTCOPY_RECOVER,
+	QMS_COMPLETED, QMS_FAILED, QMS_COLO, QMS_PRE_SWITCHOVER, QMS_DEVICE,
+	QMS_WAIT_UNPLUG, QMS_UNKNOWN,
+};
+
+struct mig_info {
+	enum qemu_mig_status status;
+	char		status_name[32];	/* QEMU's spelling */
+	int		has_ram;
+	uint64_t	ram_total;
+	uint64_t	ram_remaining;
+	uint64_t	ram_transferred;
+	uint64_t	dirty_sync_count;	/* passes so far */
+	uint64_t	dirty_pages_rate;	/* pages/s */
+	uint64_t	page_size;		/* 4096 when absent */
+	uint64_t	postcopy_requests;
+	double		mbps;			/* QEMU's instantaneous */
+	int		has_disk;		/* block migration (-b) */
+	uint64_t	disk_total;
+	uint64_t	disk_remaining;
+	uint64_t	disk_transferred;
+	uint64_t	expected_downtime_ms;
+	int		has_downtime;		/* completed, figures stored */
+	uint64_t	downtime_ms;
+	int		has_total_time;
+	uint64_t	total_time_ms;
+	uint64_t	setup_time_ms;
+	int		throttle_pct;
+	char		error_desc[256];	/* failed: QEMU's reason */
+};
+
+enum run_state {
+	RUN_UNKNOWN, RUN_DEBUG, RUN_INMIGRATE, RUN_INTERNAL_ERROR,
+	RUN_IO_ERROR, RUN_PAUSED, RUN_POSTMIGRATE, RUN_PRELAUNCH,
+	RUN_FINISH_MIGRATE, RUN_RESTORE_VM, RUN_RUNNING, RUN_SAVE_VM,
+	RUN_SHUTDOWN, RUN_SUSPENDED, RUN_WATCHDOG, RUN_GUEST_PANICKED,
+	RUN_COLO,
+};
+
+struct run_info {
+	enum run_state	state;
+	char		state_name[32];
+	int		running;
+};
+
+const char *qemu_mig_status_name(enum qemu_mig_status);
+enum qemu_mig_status qemu_mig_status_parse(const char *name);
+int	 qemu_mig_status_in_progress(enum qemu_mig_status);
+int	 qemu_mig_status_postcopy(enum qemu_mig_status);
+const char *run_state_name(enum run_state);
+int	 mig_info_decode(struct json_object *reply, struct mig_info *);
+double	 mig_info_dirty_rate(const struct mig_info *);
+double	 mig_info_bandwidth(const struct mig_info *);
+int	 run_info_decode(struct json_object *reply, struct run_info *);
+
+#endif

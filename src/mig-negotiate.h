@@ -1,0 +1,51 @@
+/*
+ * mig-negotiate.h: what the two QEMUs of a migration can do together
+ * (mig-negotiate.c): each side's version and capabilities, and the plan
+ * they agree on.
+ */
+#ifndef MIG_NEGOTIATE_H
+#define MIG_NEGOTIATE_H
+
+#include "qmigrate.h"
+
+enum mig_cap {
+	MIG_CAP_EVENTS, MIG_CAP_POSTCOPY_RAM, MIG_CAP_MULTIFD,
+	MIG_CAP_AUTO_CONVERGE, MIG_CAP_POSTCOPY_PREEMPT,
+	MIG_CAP_VALIDATE_UUID, MIG_CAP_POSTCOPY_BLOCKTIME,
+	MIG_CAP_SWITCHOVER_ACK, MIG_CAP_DIRTY_LIMIT, MIG_CAP_MAPPED_RAM,
+	MIG_CAP_ZERO_BLOCKS, MIG_CAP_COMPRESS, MIG_CAP_BLOCK,
+	MIG_CAP_COUNT
+};
+#define MIG_CAP_BIT(c)	(1u << (c))
+#define QEMU_SIDE_NAME_MAX 63
+/* One side's QEMU, as its qmigrate reads it (0 or "": not known). */
+struct qemu_side {
+	int		major, minor, micro;
+	uint32_t	caps;		/* MIG_CAP_BIT of each capability listed */
+	uint64_t	ram_bytes;	/* query-memory-size-summary base-memory */
+	char		machine[QEMU_SIDE_NAME_MAX + 1]; /* pc-i440fx-7.2 */
+	char		cpu_model[QEMU_SIDE_NAME_MAX + 1]; /* qemu64 */
+	char		uuid[37];	/* query-uuid; "" when not set */
+	int		kvm;		/* 1 KVM, 0 TCG, -1 not known */
+};
+/* What the policy asks for (the plan before negotiation). */
+struct mig_wants {
+	int		postcopy;	/* allowPostCopy */
+	int		channels;	/* parallelMigrationThreads (0: none) */
+};
+const char *mig_cap_name(enum mig_cap);
+uint32_t mig_caps_listed(struct json_object *);
+struct json_object *qemu_side_encode(const struct qemu_side *);
+int	 qemu_side_decode(struct json_object *, struct qemu_side *,
+	    char **cause);
+int	 qemu_side_compare(const struct qemu_side *source,
+	    const struct qemu_side *target, char *reason, size_t len);
+struct json_object *mig_negotiate(const struct mig_wants *,
+	    const struct qemu_side *source, const struct qemu_side *target,
+	    struct mig_plan *);
+int	 mig_multifd_postcopy_ok(const struct qemu_side *);
+
+/* mig-qemu-side.c */
+int	 qemu_side_read(struct qmp_conn *, struct qemu_side *, char **cause);
+
+#endif
