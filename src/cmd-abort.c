@@ -235,24 +235,26 @@ fail:
 }
 
 static const struct args_option abort_options[] = {
-	{ "status-file", ARGS_STRING, "FILE", ARGS_REQUIRED, 0, 0,
-	    "the status document of the migration", NULL },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "how long to wait for abortStatus (40)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "status-file", .type = ARGS_STRING, .value = "FILE",
+	    .flags = ARGS_REQUIRED,
+	    .help = "the status document of the migration" },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "how long to wait for abortStatus (40)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_abort_entry = {
-	"abort",
-	{ abort_options, 0, 0, NULL, NULL },
+	.name = "abort",
+	.args = { .options = abort_options },
+	.help =
 	"Aborts the migration whose status document is FILE: signals the\n"
 	"qmigrate that writes it and waits for abortStatus.  The pid FILE names\n"
 	"is signalled only if it is still that qmigrate (the start time FILE\n"
 	"records, a command line naming FILE): after a crash the pid may belong\n"
 	"to another process.\n",
+	.footer =
 	"Exit status: 0 when the abort succeeded (the guest runs on the\n"
 	"source), 5 when it was refused (post-copy had started), 3 when no\n"
 	"qmigrate drives the migration or nothing answered.\n",
-	cmd_abort_exec,
-	NULL,
+	.exec = cmd_abort_exec,
 };

@@ -173,20 +173,21 @@ bad:
 }
 
 static const struct args_option check_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the QEMU's monitor socket", NULL },
-	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
-	    "policy file or directory (sharedStoragePaths,\n"
-	    "blockMigration); default: KubeVirt's defaults", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
-	{ "json", ARGS_FLAG, NULL, 0, 0, 0,
-	    "one JSON document instead of text", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED, .help = "the QEMU's monitor socket" },
+	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
+	    .help = "policy file or directory (sharedStoragePaths,\n"
+	    "blockMigration); default: KubeVirt's defaults" },
+	{ .include = vm_ident_options },
+	{ .name = "json", .type = ARGS_FLAG,
+	    .help = "one JSON document instead of text" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_check_entry = {
-	"check",
-	{ check_options, 0, 0, NULL, NULL },
+	.name = "check",
+	.args = { .options = check_options },
+	.help =
 	"Asks the running QEMU at --qmp PATH whether its guest can move live and\n"
 	"prints two conditions, LiveMigratable and StorageLiveMigratable, with\n"
 	"every reason found (KubeVirt's names): MigrationBlocked (QEMU's own\n"
@@ -208,8 +209,8 @@ const struct cmd_entry cmd_check_entry = {
 	"use with a target QEMU like this one, each on or off with its reason.\n"
 	"The options that say what the VM is select the policy, as for\n"
 	"migrate (policies/README.md).\n",
+	.footer =
 	"Exit status: 0 live-migratable, 1 usage, 2 not live-migratable,\n"
 	"3 QEMU could not be asked.\n",
-	cmd_check_exec,
-	NULL,
+	.exec = cmd_check_exec,
 };

@@ -237,36 +237,40 @@ out:
 }
 
 static const struct args_option dirty_rate_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the QEMU's monitor socket", NULL },
-	{ "seconds", ARGS_COUNT, "N", 0, 1, 60,
-	    "measurement period, 1 to 60 (default 1; QEMU's calc-time)",
-	    NULL },
-	{ "sample-pages", ARGS_COUNT, "N", 0, 128, 16384,
-	    "pages sampled per GiB, 128 to 16384 (QEMU: 512)", NULL },
-	{ "mode", ARGS_STRING, "M", 0, 0, 0,
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED, .help = "the QEMU's monitor socket" },
+	{ .name = "seconds", .type = ARGS_COUNT, .value = "N", .min = 1,
+	    .max = 60,
+	    .help =
+	    "measurement period, 1 to 60 (default 1; QEMU's calc-time)" },
+	{ .name = "sample-pages", .type = ARGS_COUNT, .value = "N", .min = 128,
+	    .max = 16384,
+	    .help = "pages sampled per GiB, 128 to 16384 (QEMU: 512)" },
+	{ .name = "mode", .type = ARGS_STRING, .value = "M",
+	    .help =
 	    "page-sampling (default); dirty-bitmap and dirty-ring need\n"
-	    "KVM (QEMU 7.2 crashes without)", NULL },
-	{ "bandwidth", ARGS_STRING, "B", 0, 0, 0,
-	    "bytes/s, Ki/Mi/Gi/Ti suffix (default: the policy's; else\n"
-	    "the cluster's; else unlimited)", NULL },
-	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
-	    "policy file or directory giving the bandwidth", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
-	{ "json", ARGS_FLAG, NULL, 0, 0, 0,
-	    "one JSON document instead of text", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "KVM (QEMU 7.2 crashes without)" },
+	{ .name = "bandwidth", .type = ARGS_STRING, .value = "B",
+	    .help = "bytes/s, Ki/Mi/Gi/Ti suffix (default: the policy's; else\n"
+	    "the cluster's; else unlimited)" },
+	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
+	    .help = "policy file or directory giving the bandwidth" },
+	{ .include = vm_ident_options },
+	{ .name = "json", .type = ARGS_FLAG,
+	    .help = "one JSON document instead of text" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_dirty_rate_entry = {
-	"dirty-rate",
-	{ dirty_rate_options, 0, 0, NULL, NULL },
+	.name = "dirty-rate",
+	.args = { .options = dirty_rate_options },
+	.help =
 	"Measures how fast the guest of the QEMU at --qmp PATH dirties its\n"
 	"memory (QEMU's calc-dirty-rate) and judges pre-copy against a\n"
 	"bandwidth: it converges when the dirty rate is below 0.8 x the\n"
 	"bandwidth, in roughly the time a geometric series of passes takes\n"
 	"to leave what fits in QEMU's default 300 ms downtime.\n",
+	.footer =
 	"Exit status: 0 measured, 1 usage or refused mode, 3 QEMU failed.\n",
-	cmd_dirty_rate_exec,
-	NULL,
+	.exec = cmd_dirty_rate_exec,
 };

@@ -45,35 +45,38 @@ cmd_drain_exec(struct args *args)
 }
 
 static const struct args_option drain_options[] = {
-	{ "inventory", ARGS_STRING, "FILE", ARGS_REQUIRED, 0, 0,
-	    "the VMs to evict (below)", NULL },
-	{ "max-parallel", ARGS_COUNT, "N", 0, 1, SLOT_MAX,
-	    "evictions and outbound migrations at once (default: the\n"
+	{ .name = "inventory", .type = ARGS_STRING, .value = "FILE",
+	    .flags = ARGS_REQUIRED, .help = "the VMs to evict (below)" },
+	{ .name = "max-parallel", .type = ARGS_COUNT, .value = "N", .min = 1,
+	    .max = SLOT_MAX,
+	    .help = "evictions and outbound migrations at once (default: the\n"
 	    "policy directory's KubeVirt object's\n"
 	    "parallelOutboundMigrationsPerNode and\n"
-	    "parallelMigrationsPerCluster, the smaller; else 2)", NULL },
-	{ "slot-dir", ARGS_STRING, "DIR", 0, 0, 0,
-	    "node-wide migration slots shared with qmigrate migrate\n"
-	    "--slot-dir (default " SLOT_DEFAULT_DIR ")", NULL },
-	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
-	    "policy file or directory for every VM (default\n"
+	    "parallelMigrationsPerCluster, the smaller; else 2)" },
+	{ .name = "slot-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help = "node-wide migration slots shared with qmigrate migrate\n"
+	    "--slot-dir (default " SLOT_DEFAULT_DIR ")" },
+	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
+	    .help = "policy file or directory for every VM (default\n"
 	    POLICY_DEFAULT_DIR " if it exists): strategy and migration\n"
-	    "settings alike", NULL },
-	{ "namespace-label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
-	    "a namespace label of every VM (added to each one's\n"
-	    "namespaceLabels)", NULL },
-	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
-	    "namespace labels of every VM: an object, or a kind:\n"
-	    "Namespace manifest (its name as kubernetes.io/metadata.name)",
-	    NULL },
-	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
-	    "the node being evacuated (External; default host name)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "settings alike" },
+	{ .name = "namespace-label", .type = ARGS_STRING, .value = "K=V",
+	    .flags = ARGS_REPEAT,
+	    .help = "a namespace label of every VM (added to each one's\n"
+	    "namespaceLabels)" },
+	{ .name = "namespace-labels-file", .type = ARGS_STRING, .value = "F",
+	    .flags = ARGS_REPEAT,
+	    .help = "namespace labels of every VM: an object, or a kind:\n"
+	    "Namespace manifest (its name as kubernetes.io/metadata.name)" },
+	{ .name = "node", .type = ARGS_STRING, .value = "NAME",
+	    .help = "the node being evacuated (External; default host name)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_drain_entry = {
-	"drain",
-	{ drain_options, 0, 0, NULL, NULL },
+	.name = "drain",
+	.args = { .options = drain_options },
+	.help =
 	"Evacuates a node: evicts every VM of the inventory (qmigrate evict, one\n"
 	"child process each, by the strategy of its policy), at most N at once.\n"
 	"The inventory is a JSON list of\n"
@@ -82,6 +85,7 @@ const struct cmd_entry cmd_drain_entry = {
 	"    \"vmi\": FILE (a VirtualMachineInstance manifest), \"to\": URI,\n"
 	"    \"statusFile\": F }   (qga, labels, namespaceLabels, vmi and\n"
 	"    statusFile are optional)\n",
+	.footer =
 	"Prints a table (VM, strategy, action, state, progress), redrawn on a\n"
 	"terminal, one timestamped line per change otherwise; then a summary.\n"
 	"Each VM's status goes to its statusFile (default a new directory under\n"
@@ -92,6 +96,5 @@ const struct cmd_entry cmd_drain_entry = {
 	"inventory (nothing started), else the worst exit status of the VMs left\n"
 	"behind (4 when one died), or 7 when the only VMs left are handed to an\n"
 	"external controller.\n",
-	cmd_drain_exec,
-	NULL,
+	.exec = cmd_drain_exec,
 };

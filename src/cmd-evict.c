@@ -61,42 +61,45 @@ bad:
 }
 
 static const struct args_option evict_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the VM's QEMU monitor socket", NULL },
-	{ "qga", ARGS_STRING, "PATH", 0, 0, 0,
-	    "its guest agent's socket (for guest-shutdown)", NULL },
-	{ "to", ARGS_STRING, "URI", ARGS_REQUIRED, 0, 0,
-	    "where a live migration goes: unix:PATH, tcp:HOST:PORT or\n"
-	    "tls:HOST:PORT, as for qmigrate migrate", NULL },
-	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
-	    "policy file or directory (default " POLICY_DEFAULT_DIR "\n"
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED, .help = "the VM's QEMU monitor socket" },
+	{ .name = "qga", .type = ARGS_STRING, .value = "PATH",
+	    .help = "its guest agent's socket (for guest-shutdown)" },
+	{ .name = "to", .type = ARGS_STRING, .value = "URI",
+	    .flags = ARGS_REQUIRED,
+	    .help = "where a live migration goes: unix:PATH, tcp:HOST:PORT or\n"
+	    "tls:HOST:PORT, as for qmigrate migrate" },
+	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
+	    .help = "policy file or directory (default " POLICY_DEFAULT_DIR "\n"
 	    "if it exists): the policy that chose the strategy gives the\n"
-	    "migration its settings", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, kube_vmim_options },
-	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
-	    "the status document; its \"eviction\" object says which\n"
-	    "strategy ran and why", NULL },
-	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
-	    "one JSON line on stdout per change and sample", NULL },
-	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
-	    "this node, the one being evacuated (evacuationNodeName,\n"
-	    "sourceNode; default $NODE_NAME, else the host name)", NULL },
-	{ "pod", ARGS_STRING, "NAME", 0, 0, 0,
-	    "the VM's pod (sourcePod; default $POD_NAME)", NULL },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "give the migration up after S seconds", NULL },
-	{ "slot-dir", ARGS_STRING, "DIR", 0, 0, 0,
-	    "node-wide limit on outbound migrations, as qmigrate migrate",
-	    NULL },
-	{ "max-parallel", ARGS_COUNT, "N", 0, 1, SLOT_MAX,
-	    "slots in --slot-dir, as qmigrate migrate", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "migration its settings" },
+	{ .include = vm_ident_options },
+	{ .include = kube_vmim_options },
+	{ .name = "status-file", .type = ARGS_STRING, .value = "F",
+	    .help = "the status document; its \"eviction\" object says which\n"
+	    "strategy ran and why" },
+	{ .name = "events", .type = ARGS_FLAG,
+	    .help = "one JSON line on stdout per change and sample" },
+	{ .name = "node", .type = ARGS_STRING, .value = "NAME",
+	    .help = "this node, the one being evacuated (evacuationNodeName,\n"
+	    "sourceNode; default $NODE_NAME, else the host name)" },
+	{ .name = "pod", .type = ARGS_STRING, .value = "NAME",
+	    .help = "the VM's pod (sourcePod; default $POD_NAME)" },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "give the migration up after S seconds" },
+	{ .name = "slot-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help =
+	    "node-wide limit on outbound migrations, as qmigrate migrate" },
+	{ .name = "max-parallel", .type = ARGS_COUNT, .value = "N", .min = 1,
+	    .max = SLOT_MAX,
+	    .help = "slots in --slot-dir, as qmigrate migrate" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_evict_entry = {
-	"evict",
-	{ evict_options, 0, 0, NULL, NULL },
+	.name = "evict",
+	.args = { .options = evict_options },
+	.help =
 	"Evicts the VM of the QEMU at --qmp PATH by its evictionStrategy: the\n"
 	"--vmi manifest's spec.evictionStrategy, else the policy's, else the\n"
 	"cluster's (a KubeVirt object among the policies), else None:\n"
@@ -110,9 +113,9 @@ const struct cmd_entry cmd_evict_entry = {
 	"                         evacuated (--node, default the host name) in the\n"
 	"                         status; touch nothing: the VM still runs here\n"
 	"                         (phase HandedOver, exit 7)\n",
+	.footer =
 	"Exit status: 0 done (migrated or shut down), 1 usage, 2 LiveMigrate\n"
 	"refused (not live-migratable), 3-6 as qmigrate migrate, 7 handed to an\n"
 	"external controller (the VM still runs on this node).\n",
-	cmd_evict_exec,
-	NULL,
+	.exec = cmd_evict_exec,
 };

@@ -91,37 +91,40 @@ out:
 }
 
 static const struct args_option exporter_options[] = {
-	{ "listen", ARGS_STRING, "ADDR:PORT", 0, 0, 0,
-	    "serve http://ADDR:PORT/metrics", NULL },
-	{ "vm", ARGS_STRING,
-	    "NAME=QMP_PATH[,qga=PATH][,status=FILE][,namespace=NS]",
-	    ARGS_REPEAT, 0, 0,
-	    "a VM: its monitor, guest agent, status file and namespace",
-	    NULL },
-	{ "vm-dir", ARGS_STRING, "DIR", 0, 0, 0,
-	    "also every VM of DIR, rescanned each interval: a socket\n"
+	{ .name = "listen", .type = ARGS_STRING, .value = "ADDR:PORT",
+	    .help = "serve http://ADDR:PORT/metrics" },
+	{ .name = "vm", .type = ARGS_STRING,
+	    .value = "NAME=QMP_PATH[,qga=PATH][,status=FILE][,namespace=NS]",
+	    .flags = ARGS_REPEAT,
+	    .help =
+	    "a VM: its monitor, guest agent, status file and namespace" },
+	{ .name = "vm-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help = "also every VM of DIR, rescanned each interval: a socket\n"
 	    "DIR/NAME.qmp is VM NAME's monitor, and DIR/NAME.qga its agent\n"
-	    "and DIR/NAME.status its status file while they exist", NULL },
-	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
-	    "the node label of every series", NULL },
-	{ "namespace", ARGS_STRING, "NS", 0, 0, 0,
-	    "the namespace label of VMs that do not name one", NULL },
-	{ "textfile", ARGS_STRING, "DIR", 0, 0, 0,
+	    "and DIR/NAME.status its status file while they exist" },
+	{ .name = "node", .type = ARGS_STRING, .value = "NAME",
+	    .help = "the node label of every series" },
+	{ .name = "namespace", .type = ARGS_STRING, .value = "NS",
+	    .help = "the namespace label of VMs that do not name one" },
+	{ .name = "textfile", .type = ARGS_STRING, .value = "DIR",
+	    .help =
 	    "also write DIR/qmigrate.prom (atomically) every interval,\n"
-	    "for node-exporter's textfile collector", NULL },
-	{ "interval", ARGS_SECONDS, "S", 0, 0.1, 0,
-	    "refresh every S seconds (5)", NULL },
-	{ "vm-timeout", ARGS_SECONDS, "S", 0, 0.1, 0,
-	    "a VM whose refresh takes longer is stale (2)", NULL },
-	{ "once", ARGS_FLAG, NULL, 0, 0, 0,
+	    "for node-exporter's textfile collector" },
+	{ .name = "interval", .type = ARGS_SECONDS, .value = "S", .min = 0.1,
+	    .help = "refresh every S seconds (5)" },
+	{ .name = "vm-timeout", .type = ARGS_SECONDS, .value = "S", .min = 0.1,
+	    .help = "a VM whose refresh takes longer is stale (2)" },
+	{ .name = "once", .type = ARGS_FLAG,
+	    .help =
 	    "refresh once, write the textfile (or print the metrics on\n"
-	    "stdout without --textfile) and exit", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "stdout without --textfile) and exit" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_exporter_entry = {
-	"exporter",
-	{ exporter_options, 0, 0, NULL, NULL },
+	.name = "exporter",
+	.args = { .options = exporter_options },
+	.help =
 	"Serves Prometheus metrics (text format 0.0.4) for every VM on\n"
 	"http://ADDR:PORT/metrics: per-VM and per-vCPU CPU time, memory\n"
 	"(size, balloon, QEMU's resident memory, the guest's view), block and\n"
@@ -134,6 +137,7 @@ const struct cmd_entry cmd_exporter_entry = {
 	"the background; a scrape never waits for a VM: it serves the last\n"
 	"values, with qmigrate_vm_stale 1 for a VM whose refresh did not\n"
 	"answer within --vm-timeout seconds (default 2).\n",
+	.footer =
 	"QEMU's process and vCPU threads are read in /proc (the exporter must\n"
 	"see QEMU's pid namespace or a parent of it), tap counters in\n"
 	"/sys/class/net (QEMU's network namespace).  Once listening, it keeps\n"
@@ -142,6 +146,5 @@ const struct cmd_entry cmd_exporter_entry = {
 	"\n"
 	"Exit status: 0 (after SIGINT/SIGTERM too), 1 usage, 3 cannot listen\n"
 	"or write the textfile.\n",
-	cmd_exporter_exec,
-	NULL,
+	.exec = cmd_exporter_exec,
 };

@@ -129,23 +129,25 @@ cmd_guest_exec(struct args *args)
 }
 
 static const struct args_option guest_options[] = {
-	{ "qga", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the guest agent's socket (qemu-ga's)", NULL },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0.001, 0,
-	    "for the whole run (5)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "qga", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED,
+	    .help = "the guest agent's socket (qemu-ga's)" },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S", .min = 0.001,
+	    .help = "for the whole run (5)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_guest_entry = {
-	"guest",
-	{ guest_options, 0, -1,
-	    "[ping|info|osinfo|users|fs|net|hostname|all]...", NULL },
+	.name = "guest",
+	.args = { .options = guest_options, .upper = -1,
+	    .arguments = "[ping|info|osinfo|users|fs|net|hostname|all]..." },
+	.help =
 	"Asks the guest agent on PATH (qemu-ga's socket) about the guest and\n"
 	"prints one JSON document: \"infoSource\": \"guest-agent\" and one key\n"
 	"per part (default all) holding the agent's answer, or {\"error\":\n"
 	"\"...\"} when the agent refused that command.\n",
+	.footer =
 	"Exits 3 when the agent is absent or does not answer within --timeout\n"
 	"seconds.\n",
-	cmd_guest_exec,
-	NULL,
+	.exec = cmd_guest_exec,
 };

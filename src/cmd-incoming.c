@@ -27,30 +27,33 @@ cmd_incoming_exec(struct args *args)
 }
 
 static const struct args_option incoming_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the target QEMU's monitor socket", NULL },
-	{ "listen", ARGS_STRING, "URI", ARGS_REQUIRED, 0, 0,
-	    "unix:PATH, tcp:HOST:PORT (disableTLS) or tls:ADDR:PORT", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, mig_common_options },
-	{ "keep-paused", ARGS_FLAG, NULL, 0, 0, 0,
-	    "a guest that arrives paused stays paused", NULL },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "fail if no migration arrives in S s (900)", NULL },
-	{ "nbd", ARGS_STRING, "unix:PATH|tcp:HOST:PORT", 0, 0, 0,
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED,
+	    .help = "the target QEMU's monitor socket" },
+	{ .name = "listen", .type = ARGS_STRING, .value = "URI",
+	    .flags = ARGS_REQUIRED,
+	    .help = "unix:PATH, tcp:HOST:PORT (disableTLS) or tls:ADDR:PORT" },
+	{ .include = mig_common_options },
+	{ .name = "keep-paused", .type = ARGS_FLAG,
+	    .help = "a guest that arrives paused stays paused" },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "fail if no migration arrives in S s (900)" },
+	{ .name = "nbd", .type = ARGS_STRING,
+	    .value = "unix:PATH|tcp:HOST:PORT",
+	    .help =
 	    "where to export the disks the policy's blockMigration copies\n"
-	    "(default: unix:PATH.nbd, tcp:HOST:PORT+1)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "(default: unix:PATH.nbd, tcp:HOST:PORT+1)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_incoming_entry = {
-	"incoming",
-	{ incoming_options, 0, 0, NULL, NULL },
+	.name = "incoming",
+	.args = { .options = incoming_options },
+	.help =
 	"Prepares the target QEMU at --qmp PATH (started with -incoming defer):\n"
 	"sets the capabilities both sides need, listens on URI (unix:PATH,\n"
 	"tcp:HOST:PORT with disableTLS, or tls:ADDR:PORT), waits until the\n"
 	"guest runs here or the migration fails, and exits.  Over unix: and\n"
 	"tcp: both sides must read the same policy.\n",
-	NULL,
-	cmd_incoming_exec,
-	NULL,
+	.exec = cmd_incoming_exec,
 };

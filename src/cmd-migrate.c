@@ -27,38 +27,42 @@ cmd_migrate_exec(struct args *args)
 }
 
 static const struct args_option migrate_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the source QEMU's monitor socket", NULL },
-	{ "to", ARGS_STRING, "URI", ARGS_REQUIRED, 0, 0,
-	    "where the guest goes (above)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, mig_common_options },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "abort (migrate_cancel) if not done in S s (none)", NULL },
-	{ "slot-dir", ARGS_STRING, "DIR", 0, 0, 0,
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED,
+	    .help = "the source QEMU's monitor socket" },
+	{ .name = "to", .type = ARGS_STRING, .value = "URI",
+	    .flags = ARGS_REQUIRED, .help = "where the guest goes (above)" },
+	{ .include = mig_common_options },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "abort (migrate_cancel) if not done in S s (none)" },
+	{ .name = "slot-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help =
 	    "wait (phase Pending) for one of the --max-parallel node-wide\n"
 	    "migration slots in DIR (flock'd files; default\n"
-	    SLOT_DEFAULT_DIR ")", NULL },
-	{ "max-parallel", ARGS_COUNT, "N", 0, 1, SLOT_MAX,
-	    "slots in --slot-dir (default 2)", NULL },
-	{ "nbd", ARGS_STRING, "unix:PATH|tcp:HOST:PORT", 0, 0, 0,
-	    "the target's NBD server for disks the policy's\n"
+	    SLOT_DEFAULT_DIR ")" },
+	{ .name = "max-parallel", .type = ARGS_COUNT, .value = "N", .min = 1,
+	    .max = SLOT_MAX, .help = "slots in --slot-dir (default 2)" },
+	{ .name = "nbd", .type = ARGS_STRING,
+	    .value = "unix:PATH|tcp:HOST:PORT",
+	    .help = "the target's NBD server for disks the policy's\n"
 	    "blockMigration copies (default: unix:PATH.nbd,\n"
-	    "tcp:HOST:PORT+1)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "tcp:HOST:PORT+1)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_migrate_entry = {
-	"migrate",
-	{ migrate_options, 0, 0, NULL, NULL },
+	.name = "migrate",
+	.args = { .options = migrate_options },
+	.help =
 	"Migrates the guest of the source QEMU at --qmp PATH to URI:\n"
 	"  unix:PATH       QEMU's incoming socket (or a proxy's)\n"
 	"  tcp:HOST:PORT   plaintext: refused unless the policy sets disableTLS\n"
 	"  tls:HOST:PORT   through the TLS proxy of a `qmigrate incoming`\n",
+	.footer =
 	"Exit status: 0 completed, 1 usage, 2 not live-migratable, 3 control\n"
 	"plane, 4 data plane (guest still on the source), 5 aborted (guest\n"
 	"still on the source), 6 post-copy failed and not recovered.\n"
 	"SIGINT/SIGTERM or `qmigrate abort --status-file F` abort a migration\n"
 	"that has not reached post-copy.\n",
-	cmd_migrate_exec,
-	NULL,
+	.exec = cmd_migrate_exec,
 };

@@ -163,38 +163,36 @@ out:
 }
 
 static const struct args_option explain_options[] = {
-	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
+	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
+	    .help =
 	    "policy file or directory (default " POLICY_DEFAULT_DIR ";\n"
-	    "when that directory does not exist, there are no policies)",
-	    NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
-	{ "json", ARGS_FLAG, NULL, 0, 0, 0,
-	    "one JSON document, with why, labels and namespaceLabels", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "when that directory does not exist, there are no policies)" },
+	{ .include = vm_ident_options },
+	{ .name = "json", .type = ARGS_FLAG,
+	    .help = "one JSON document, with why, labels and namespaceLabels" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_policy_check_entry = {
-	"policy check",
-	{ NULL, 1, 1, "PATH", NULL },
+	.name = "policy check",
+	.args = { .lower = 1, .upper = 1, .arguments = "PATH" },
+	.help =
 	"Validates a policy file or a directory of policy files (*.json,\n"
 	"*.yaml, *.yml: qmigrate's JSON policies and KubeVirt's\n"
 	"MigrationPolicy, KubeVirt and Namespace objects) and prints\n"
 	"\"ok: N policies\"; exits 1 naming the file, the document and the\n"
 	"field at fault.  The formats are documented in policies/README.md.\n",
-	NULL,
-	policy_check,
-	NULL,
+	.exec = policy_check,
 };
 
 const struct cmd_entry cmd_policy_explain_entry = {
-	"policy explain",
-	{ explain_options, 0, 0, NULL, NULL },
+	.name = "policy explain",
+	.args = { .options = explain_options },
+	.help =
 	"Tells which policy applies to a VM with these labels and namespace\n"
 	"labels (KubeVirt's precedence), why each other one lost, and the\n"
 	"effective settings as JSON.\n",
-	NULL,
-	policy_explain,
-	NULL,
+	.exec = policy_explain,
 };
 
 static const struct cmd_entry *const policy_subs[] = {
@@ -202,10 +200,7 @@ static const struct cmd_entry *const policy_subs[] = {
 };
 
 const struct cmd_entry cmd_policy_entry = {
-	"policy",
-	{ NULL, 0, 0, NULL, NULL },
-	"Policy files: check and explain.\n",
-	NULL,
-	NULL,
-	policy_subs,
+	.name = "policy",
+	.help = "Policy files: check and explain.\n",
+	.subs = policy_subs,
 };

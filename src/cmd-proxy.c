@@ -158,53 +158,56 @@ cmd_proxy_target_exec(struct args *args)
 }
 
 static const struct args_option proxy_options[] = {
-	{ "listen", ARGS_STRING, "ADDR", ARGS_REQUIRED, 0, 0,
-	    "source: unix:PATH; target: tls:ADDR:PORT", NULL },
-	{ "to", ARGS_STRING, "ADDR", ARGS_REQUIRED, 0, 0,
-	    "source: tls:HOST:PORT; target: unix:PATH", NULL },
-	{ "tls-dir", ARGS_STRING, "DIR", 0, 0, 0,
-	    "ca.pem, cert.pem, key.pem (key mode 0600)", NULL },
-	{ "tls-name", ARGS_STRING, "NAME", 0, 0, 0,
+	{ .name = "listen", .type = ARGS_STRING, .value = "ADDR",
+	    .flags = ARGS_REQUIRED,
+	    .help = "source: unix:PATH; target: tls:ADDR:PORT" },
+	{ .name = "to", .type = ARGS_STRING, .value = "ADDR",
+	    .flags = ARGS_REQUIRED,
+	    .help = "source: tls:HOST:PORT; target: unix:PATH" },
+	{ .name = "tls-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help = "ca.pem, cert.pem, key.pem (key mode 0600)" },
+	{ .name = "tls-name", .type = ARGS_STRING, .value = "NAME",
+	    .help =
 	    "name the target's certificate must carry (default: HOST of\n"
-	    "--to)", NULL },
-	{ "tls12", ARGS_FLAG, NULL, 0, 0, 0,
-	    "allow TLS 1.2 (default: 1.3 only)", NULL },
-	{ "pin-subject", ARGS_STRING, "S", 0, 0, 0,
-	    "peer certificate subject must be S (RFC 2253, e.g.\n"
-	    "CN=node-b)", NULL },
-	{ "user", ARGS_STRING, "USER", 0, 0, 0,
-	    "drop to USER after opening sockets (root)", NULL },
-	{ "idle-timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "close a connection silent for S (60)", NULL },
-	{ "handshake-timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "TLS handshake and header deadline (10)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "--to)" },
+	{ .name = "tls12", .type = ARGS_FLAG,
+	    .help = "allow TLS 1.2 (default: 1.3 only)" },
+	{ .name = "pin-subject", .type = ARGS_STRING, .value = "S",
+	    .help = "peer certificate subject must be S (RFC 2253, e.g.\n"
+	    "CN=node-b)" },
+	{ .name = "user", .type = ARGS_STRING, .value = "USER",
+	    .help = "drop to USER after opening sockets (root)" },
+	{ .name = "idle-timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "close a connection silent for S (60)" },
+	{ .name = "handshake-timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "TLS handshake and header deadline (10)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_proxy_source_entry = {
-	"proxy source",
-	{ proxy_options, 0, 0, NULL, NULL },
+	.name = "proxy source",
+	.args = { .options = proxy_options },
+	.help =
 	"Runs the source side of the TLS migration proxy until SIGINT or\n"
 	"SIGTERM: QEMU migrates to --listen unix:PATH; every connection it\n"
 	"opens goes to the target proxy at --to tls:HOST:PORT over mutual TLS,\n"
 	"with its sequence number.\n",
-	"tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
-	cmd_proxy_source_exec,
-	NULL,
+	.footer = "tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
+	.exec = cmd_proxy_source_exec,
 };
 
 const struct cmd_entry cmd_proxy_target_entry = {
-	"proxy target",
-	{ proxy_options, 0, 0, NULL, NULL },
+	.name = "proxy target",
+	.args = { .options = proxy_options },
+	.help =
 	"Runs the target side of the TLS migration proxy until SIGINT or\n"
 	"SIGTERM: accepts authenticated connections on --listen\n"
 	"tls:ADDR:PORT and hands them to QEMU's incoming socket (--to\n"
 	"unix:PATH) in the order the source QEMU opened them.  It serves a\n"
 	"proxy source only: it refuses the offer of migrate --to tls: (no\n"
 	"engine behind it; run incoming there).\n",
-	"tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
-	cmd_proxy_target_exec,
-	NULL,
+	.footer = "tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
+	.exec = cmd_proxy_target_exec,
 };
 
 static const struct cmd_entry *const proxy_subs[] = {
@@ -212,10 +215,7 @@ static const struct cmd_entry *const proxy_subs[] = {
 };
 
 const struct cmd_entry cmd_proxy_entry = {
-	"proxy",
-	{ NULL, 0, 0, NULL, NULL },
-	"The TLS migration proxy.\n",
-	NULL,
-	NULL,
-	proxy_subs,
+	.name = "proxy",
+	.help = "The TLS migration proxy.\n",
+	.subs = proxy_subs,
 };

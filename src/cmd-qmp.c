@@ -147,29 +147,32 @@ cmd_qmp_exec(struct args *args)
 }
 
 static const struct args_option qmp_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", 0, 0, 0,
-	    "QEMU's monitor socket", NULL },
-	{ "qga", ARGS_STRING, "PATH", 0, 0, 0,
-	    "or the guest agent's socket", NULL },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0.001, 0,
-	    "for the reply, and for the event after it (10)", NULL },
-	{ "wait-event", ARGS_STRING, "NAME", 0, 0, 0,
-	    "print the event NAME that follows the reply instead", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .help = "QEMU's monitor socket" },
+	{ .name = "qga", .type = ARGS_STRING, .value = "PATH",
+	    .help = "or the guest agent's socket" },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S", .min = 0.001,
+	    .help = "for the reply, and for the event after it (10)" },
+	{ .name = "wait-event", .type = ARGS_STRING, .value = "NAME",
+	    .help = "print the event NAME that follows the reply instead" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_qmp_entry = {
-	"qmp",
-	{ qmp_options, 1, 2, "COMMAND [JSON-ARGS]",
+	.name = "qmp",
+	.args = { .options = qmp_options, .lower = 1, .upper = 2,
+	    .arguments = "COMMAND [JSON-ARGS]",
+	    .usage =
 	    "--qmp PATH | --qga PATH [--timeout S] [--wait-event NAME] COMMAND "
 	    "[JSON-ARGS]" },
+	.help =
 	"Runs one command on QEMU's QMP monitor (--qmp) or on the guest agent\n"
 	"(--qga) and prints the reply as JSON.  With --wait-event NAME, waits\n"
 	"up to --timeout seconds after the reply for the event NAME and prints\n"
 	"it instead, as one line: {\"event\": NAME, \"data\": {...},\n"
 	"\"timestamp\": SECONDS.MICROSECONDS}.\n",
+	.footer =
 	"Exits 3 when the peer cannot be reached, answers with an error, or the\n"
 	"event does not come.\n",
-	cmd_qmp_exec,
-	NULL,
+	.exec = cmd_qmp_exec,
 };

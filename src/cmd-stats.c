@@ -455,20 +455,21 @@ cmd_stats_exec(struct args *args)
 }
 
 static const struct args_option stats_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "QEMU's monitor socket", NULL },
-	{ "qga", ARGS_STRING, "PATH", 0, 0, 0,
-	    "the guest agent's socket", NULL },
-	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
-	    "the migration's status document", NULL },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0.1, 0,
-	    "for QEMU's monitor and for the agent, each (5)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED, .help = "QEMU's monitor socket" },
+	{ .name = "qga", .type = ARGS_STRING, .value = "PATH",
+	    .help = "the guest agent's socket" },
+	{ .name = "status-file", .type = ARGS_STRING, .value = "F",
+	    .help = "the migration's status document" },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S", .min = 0.1,
+	    .help = "for QEMU's monitor and for the agent, each (5)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_stats_entry = {
-	"stats",
-	{ stats_options, 0, 0, NULL, NULL },
+	.name = "stats",
+	.args = { .options = stats_options },
+	.help =
 	"Prints one JSON document about a VM, joined per value: each value is\n"
 	"{\"value\": ..., \"source\": ...} with the source that gave it: \"qemu\"\n"
 	"(the monitor at --qmp: run state, vCPUs, memory, balloon, drives,\n"
@@ -479,8 +480,8 @@ const struct cmd_entry cmd_stats_entry = {
 	"merged by MAC between QEMU and the agent, each with its infoSource.\n"
 	"\"sources\" says which answered; a part that did not is\n"
 	"{\"available\": false, \"reason\": \"...\"}.\n",
+	.footer =
 	"Exit status: 0 when QEMU answered (whatever the agent did), 1 usage,\n"
 	"3 when QEMU's monitor did not answer (the document is still printed).\n",
-	cmd_stats_exec,
-	NULL,
+	.exec = cmd_stats_exec,
 };

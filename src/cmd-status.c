@@ -442,24 +442,28 @@ cmd_status_exec(struct args *args)
 }
 
 static const struct args_option status_options[] = {
-	{ "status-file", ARGS_STRING, "F", ARGS_REQUIRED, 0, 0,
-	    "the status document of migrate, incoming or evict", NULL },
-	{ "format", ARGS_STRING, "FORMAT", 0, 0, 0,
+	{ .name = "status-file", .type = ARGS_STRING, .value = "F",
+	    .flags = ARGS_REQUIRED,
+	    .help = "the status document of migrate, incoming or evict" },
+	{ .name = "format", .type = ARGS_STRING, .value = "FORMAT",
+	    .help =
 	    "json (the document, the default), kubevirt (a merge patch\n"
 	    "of the VMI's status: migrationState, conditions,\n"
 	    "evacuationNodeName) or kubevirt-migration (a merge patch of\n"
 	    "the VirtualMachineInstanceMigration's status: phase,\n"
-	    "phaseTransitionTimestamps, migrationState)", NULL },
-	{ "vmi", ARGS_STRING, "FILE", 0, 0, 0,
+	    "phaseTransitionTimestamps, migrationState)" },
+	{ .name = "vmi", .type = ARGS_STRING, .value = "FILE",
+	    .help =
 	    "with --format kubevirt: the VMI as it is now (kubectl get\n"
 	    "vmi NAME -o yaml): qmigrate's conditions are merged into its\n"
-	    "list, the others kept with their times", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "list, the others kept with their times" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_status_entry = {
-	"status",
-	{ status_options, 0, 0, NULL, NULL },
+	.name = "status",
+	.args = { .options = status_options },
+	.help =
 	"Prints a migration's status document; with --format kubevirt the\n"
 	"part of a VirtualMachineInstance's status KubeVirt keeps for it, as\n"
 	"a JSON merge patch:\n"
@@ -479,8 +483,8 @@ const struct cmd_entry cmd_status_entry = {
 	"  kubectl patch vmim NAME --subresource=status --type=merge \\\n"
 	"      -p \"$(qmigrate status --status-file F \\\n"
 	"      --format kubevirt-migration)\"\n",
+	.footer =
 	"Exit status: 0 printed, 1 usage, an unreadable status file or VMI,\n"
 	"or kubevirt-migration of an eviction that did not migrate.\n",
-	cmd_status_exec,
-	NULL,
+	.exec = cmd_status_exec,
 };

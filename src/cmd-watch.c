@@ -392,19 +392,21 @@ cmd_watch_exec(struct args *args)
 }
 
 static const struct args_option watch_options[] = {
-	{ "qmp", ARGS_STRING, "PATH", 0, 0, 0,
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .help =
 	    "a QEMU monitor of its own (the one qmigrate migrate holds\n"
-	    "serves no second client)", NULL },
-	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
-	    "the status document of the qmigrate that drives it", NULL },
-	{ "interval", ARGS_SECONDS, "S", 0, 0.1, 0,
-	    "refresh every S seconds (1)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "serves no second client)" },
+	{ .name = "status-file", .type = ARGS_STRING, .value = "F",
+	    .help = "the status document of the qmigrate that drives it" },
+	{ .name = "interval", .type = ARGS_SECONDS, .value = "S", .min = 0.1,
+	    .help = "refresh every S seconds (1)" },
+	{ .name = NULL }
 };
 
 const struct cmd_entry cmd_watch_entry = {
-	"watch",
-	{ watch_options, 0, 0, NULL, NULL },
+	.name = "watch",
+	.args = { .options = watch_options },
+	.help =
 	"Shows a migration in progress: phase, mode, a progress bar,\n"
 	"remaining data, bandwidth, dirty rate, expected downtime, throttle\n"
 	"and the controller's decisions, every --interval seconds from\n"
@@ -414,9 +416,9 @@ const struct cmd_entry cmd_watch_entry = {
 	"place in a terminal (each line cut to its width, redrawn whole when\n"
 	"it is resized); one line per refresh (and per new decision)\n"
 	"otherwise.  Ends when the migration completes or fails.\n",
+	.footer =
 	"Exit status: 0 completed, the status document's exitCode (else 4)\n"
 	"when it failed or was handed over, 3 QEMU's monitor lost (without\n"
 	"--status-file), 130 interrupted.\n",
-	cmd_watch_exec,
-	NULL,
+	.exec = cmd_watch_exec,
 };

@@ -28,11 +28,12 @@ static const char *const vmim_top_known[] = { "apiVersion", "kind",
 
 /* The option of the commands that carry out a migration. */
 const struct args_option kube_vmim_options[] = {
-	{ "vmim", ARGS_STRING, "FILE", 0, 0, 0,
+	{ .name = "vmim", .type = ARGS_STRING, .value = "FILE",
+	    .help =
 	    "the VirtualMachineInstanceMigration this migration carries\n"
 	    "out (YAML or JSON): its metadata.uid is the migrationUid on\n"
-	    "both sides, its name and namespace are in the status", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "both sides, its name and namespace are in the status" },
+	{ .name = NULL }
 };
 
 /*

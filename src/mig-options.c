@@ -12,33 +12,34 @@
 
 /* The options migrate and incoming share (their tables include these). */
 const struct args_option mig_common_options[] = {
-	{ "policy", ARGS_STRING, "PATH", 0, 0, 0,
-	    "policy file or directory (default: KubeVirt's defaults):\n"
+	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
+	    .help = "policy file or directory (default: KubeVirt's defaults):\n"
 	    "qmigrate's JSON policies, KubeVirt's MigrationPolicy, KubeVirt\n"
-	    "and Namespace objects (policies/README.md)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, vm_ident_options },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, kube_vmim_options },
-	{ "status-file", ARGS_STRING, "F", 0, 0, 0,
-	    "the status document, rewritten atomically", NULL },
-	{ "events", ARGS_FLAG, NULL, 0, 0, 0,
-	    "one JSON line on stdout per change and sample", NULL },
-	{ "recover-timeout", ARGS_SECONDS, "S", 0, 0, 0,
-	    "how long to recover a broken post-copy (120)", NULL },
-	{ "tls-dir", ARGS_STRING, "DIR", 0, 0, 0,
-	    "ca.pem, cert.pem, key.pem for tls: URIs", NULL },
-	{ "tls-name", ARGS_STRING, "N", 0, 0, 0,
-	    "the name the peer's certificate must carry", NULL },
-	{ "tls12", ARGS_FLAG, NULL, 0, 0, 0,
-	    "allow TLS 1.2 (default: 1.3 only)", NULL },
-	{ "convergence", ARGS_STRING, "C", 0, 0, 0,
-	    "adaptive (default) or kubevirt: overrides the policy", NULL },
-	{ "node", ARGS_STRING, "NAME", 0, 0, 0,
+	    "and Namespace objects (policies/README.md)" },
+	{ .include = vm_ident_options },
+	{ .include = kube_vmim_options },
+	{ .name = "status-file", .type = ARGS_STRING, .value = "F",
+	    .help = "the status document, rewritten atomically" },
+	{ .name = "events", .type = ARGS_FLAG,
+	    .help = "one JSON line on stdout per change and sample" },
+	{ .name = "recover-timeout", .type = ARGS_SECONDS, .value = "S",
+	    .help = "how long to recover a broken post-copy (120)" },
+	{ .name = "tls-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help = "ca.pem, cert.pem, key.pem for tls: URIs" },
+	{ .name = "tls-name", .type = ARGS_STRING, .value = "N",
+	    .help = "the name the peer's certificate must carry" },
+	{ .name = "tls12", .type = ARGS_FLAG,
+	    .help = "allow TLS 1.2 (default: 1.3 only)" },
+	{ .name = "convergence", .type = ARGS_STRING, .value = "C",
+	    .help = "adaptive (default) or kubevirt: overrides the policy" },
+	{ .name = "node", .type = ARGS_STRING, .value = "NAME",
+	    .help =
 	    "this node's name in the status (sourceNode or targetNode;\n"
-	    "default $NODE_NAME, else the host name)", NULL },
-	{ "pod", ARGS_STRING, "NAME", 0, 0, 0,
-	    "this side's pod in the status (sourcePod or targetPod;\n"
-	    "default $POD_NAME)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "default $NODE_NAME, else the host name)" },
+	{ .name = "pod", .type = ARGS_STRING, .value = "NAME",
+	    .help = "this side's pod in the status (sourcePod or targetPod;\n"
+	    "default $POD_NAME)" },
+	{ .name = NULL }
 };
 
 /*

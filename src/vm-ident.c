@@ -103,25 +103,29 @@ vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,
 
 /* The options that say what a VM is: every command that selects a policy. */
 const struct args_option vm_ident_options[] = {
-	{ "label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
-	    "a label of the VM (its VMI's metadata.labels)", NULL },
-	{ "labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
-	    "the VM's labels: an object of strings, JSON or YAML", NULL },
-	{ "namespace-label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0,
-	    "a label of the VM's namespace (for namespaceSelector)", NULL },
-	{ "namespace-labels-file", ARGS_STRING, "F", ARGS_REPEAT, 0, 0,
-	    "its namespace's labels: an object, or a kind: Namespace\n"
-	    "manifest (its name is the VM's namespace)", NULL },
-	{ "namespace", ARGS_STRING, "NAME", 0, 0, 0,
-	    "the VM's namespace (as --vmi's metadata.namespace): its\n"
+	{ .name = "label", .type = ARGS_STRING, .value = "K=V",
+	    .flags = ARGS_REPEAT,
+	    .help = "a label of the VM (its VMI's metadata.labels)" },
+	{ .name = "labels-file", .type = ARGS_STRING, .value = "F",
+	    .flags = ARGS_REPEAT,
+	    .help = "the VM's labels: an object of strings, JSON or YAML" },
+	{ .name = "namespace-label", .type = ARGS_STRING, .value = "K=V",
+	    .flags = ARGS_REPEAT,
+	    .help = "a label of the VM's namespace (for namespaceSelector)" },
+	{ .name = "namespace-labels-file", .type = ARGS_STRING, .value = "F",
+	    .flags = ARGS_REPEAT,
+	    .help = "its namespace's labels: an object, or a kind: Namespace\n"
+	    "manifest (its name is the VM's namespace)" },
+	{ .name = "namespace", .type = ARGS_STRING, .value = "NAME",
+	    .help = "the VM's namespace (as --vmi's metadata.namespace): its\n"
 	    "label kubernetes.io/metadata.name, which the API server puts\n"
-	    "on every Namespace, is implied", NULL },
-	{ "vmi", ARGS_STRING, "FILE", 0, 0, 0,
-	    "a VirtualMachineInstance or VirtualMachine manifest: its\n"
+	    "on every Namespace, is implied" },
+	{ .name = "vmi", .type = ARGS_STRING, .value = "FILE",
+	    .help = "a VirtualMachineInstance or VirtualMachine manifest: its\n"
 	    "labels, namespace and spec.evictionStrategy (without\n"
 	    "namespace labels, its namespace's are those of the Namespace\n"
-	    "manifest of that name among the policies)", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	    "manifest of that name among the policies)" },
+	{ .name = NULL }
 };
 
 /*

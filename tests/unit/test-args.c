@@ -18,20 +18,23 @@
 #include "qmigrate.h"
 
 static const struct args_option group[] = {
-	{ "label", ARGS_STRING, "K=V", ARGS_REPEAT, 0, 0, "a label", NULL },
-	{ "labels-file", ARGS_STRING, "F", 0, 0, 0, "labels", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "label", .type = ARGS_STRING, .value = "K=V",
+	    .flags = ARGS_REPEAT, .help = "a label" },
+	{ .name = "labels-file", .type = ARGS_STRING, .value = "F",
+	    .help = "labels" },
+	{ .name = NULL }
 };
 
 static const struct args_option options[] = {
-	{ "qmp", ARGS_STRING, "PATH", ARGS_REQUIRED, 0, 0,
-	    "the monitor socket", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, group },
-	{ "timeout", ARGS_SECONDS, "S", 0, 0.5, 0, "give up after S seconds",
-	    NULL },
-	{ "max-parallel", ARGS_COUNT, "N", 0, 1, 64, "slots", NULL },
-	{ "json", ARGS_FLAG, NULL, 0, 0, 0, "JSON output", NULL },
-	{ NULL, 0, NULL, 0, 0, 0, NULL, NULL }
+	{ .name = "qmp", .type = ARGS_STRING, .value = "PATH",
+	    .flags = ARGS_REQUIRED, .help = "the monitor socket" },
+	{ .include = group },
+	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S", .min = 0.5,
+	    .help = "give up after S seconds" },
+	{ .name = "max-parallel", .type = ARGS_COUNT, .value = "N", .min = 1,
+	    .max = 64, .help = "slots" },
+	{ .name = "json", .type = ARGS_FLAG, .help = "JSON output" },
+	{ .name = NULL }
 };
 
 static const struct args_spec spec = { options, 0, 1, "[PART]", NULL };
