@@ -229,8 +229,8 @@ proxy_conn_free(struct conn *c)
 	ev_timer_stop(s->loop, &c->retry);
 	TAILQ_REMOVE(&s->conns, c, entry);
 	proxy_conn_uncount(c);
-	if (s->sess.ctl == c)
-		s->sess.ctl = NULL;
+	if (s->sess.control == c)
+		s->sess.control = NULL;
 	if (c->kind == PROXY_KIND_DATA && c->chan < PROXY_CHANNELS) {
 		struct chan *ch = &s->sess.chan[c->chan];
 
@@ -239,8 +239,8 @@ proxy_conn_free(struct conn *c)
 		if (ch->order != NULL)
 			proxy_order_remove(ch->order, c);
 	}
-	free(c->ctl.out);
-	free(c->ctl.body);
+	free(c->control.out);
+	free(c->control.body);
 	free(c->name);
 	free(c);
 }
@@ -249,11 +249,11 @@ void
 proxy_conn_close(struct conn *c, const char *reason, int refused)
 {
 	struct proxy_side	*s = c->side;
-	int			 was_ctl = s->sess.ctl == c;
+	int			 was_control = s->sess.control == c;
 
-	if (was_ctl) {
-		free(s->ctl_error);
-		s->ctl_error = xstrdup(reason);
+	if (was_control) {
+		free(s->control_error);
+		s->control_error = xstrdup(reason);
 	}
 	if (refused) {
 		s->stats.refused++;
@@ -268,7 +268,7 @@ proxy_conn_close(struct conn *c, const char *reason, int refused)
 	if (c->qfd != -1)
 		close(c->qfd);
 	proxy_conn_free(c);
-	if (was_ctl)
+	if (was_control)
 		proxy_session_end(s, reason);
 	else if (s->ops->conn_closed != NULL)
 		s->ops->conn_closed(s);
@@ -489,7 +489,7 @@ proxy_side_free(struct proxy_side *s)
 	while ((l = TAILQ_FIRST(&s->pairs)) != NULL)
 		proxy_pair_close(l->pair, "proxy stopping");
 	proxy_session_clear(s);
-	free(s->ctl_error);
+	free(s->control_error);
 	free(s->listen_name);
 }
 

@@ -14,9 +14,9 @@
 #include "proxy-int.h"
 
 void
-proxy_ctl_queue(struct conn *c, struct json_object *msg)
+proxy_control_queue(struct conn *c, struct json_object *msg)
 {
-	struct ctl_buf	*b = &c->ctl;
+	struct control_buf	*b = &c->control;
 	const char	*text;
 	size_t		 len;
 
@@ -43,9 +43,9 @@ proxy_ctl_queue(struct conn *c, struct json_object *msg)
  * by the caller), 0 waiting, -1 failed with *cause.
  */
 static int
-ctl_read(struct conn *c, struct json_object **msg, char **cause)
+control_read(struct conn *c, struct json_object **msg, char **cause)
 {
-	struct ctl_buf		*b = &c->ctl;
+	struct control_buf		*b = &c->control;
 	struct json_tokener	*tok;
 	struct json_object	*o;
 	int			 r;
@@ -89,10 +89,10 @@ ctl_read(struct conn *c, struct json_object **msg, char **cause)
 }
 
 void
-proxy_ctl_step(struct conn *c)
+proxy_control_step(struct conn *c)
 {
 	struct proxy_side	*s = c->side;
-	struct ctl_buf		*b = &c->ctl;
+	struct control_buf		*b = &c->control;
 	struct json_object	*msg;
 	char			*cause = NULL;
 	int			 r;
@@ -103,7 +103,7 @@ proxy_ctl_step(struct conn *c)
 		goto fail;
 	/* A side that owes an answer reads no further: one at a time. */
 	while (!b->awaiting) {
-		r = ctl_read(c, &msg, &cause);
+		r = control_read(c, &msg, &cause);
 		if (r < 0)
 			goto fail;
 		if (r == 0)
@@ -112,7 +112,7 @@ proxy_ctl_step(struct conn *c)
 		json_object_put(msg);
 		if (r != 0)
 			goto fail;
-		if (s->sess.ctl != c)
+		if (s->sess.control != c)
 			return;	/* closed by the owner */
 	}
 	proxy_conn_want(c, (b->awaiting ? 0 : EV_READ) |

@@ -168,7 +168,7 @@ struct conn;
 struct listener;
 
 /* proxy-control.c: a control connection's buffers. */
-struct ctl_buf {
+struct control_buf {
 	uint8_t		*out;		/* framed messages to write */
 	size_t		 out_len, out_off;
 	uint8_t		 lenbuf[4];	/* the message being read */
@@ -197,7 +197,7 @@ struct conn {
 	uint32_t		 seq;
 	uint8_t			 hdr[PROXY_HDR_SIZE];
 	size_t			 hdr_off;
-	struct ctl_buf		 ctl;		/* control connection */
+	struct control_buf	 control;	/* control connection */
 };
 
 /*
@@ -212,12 +212,12 @@ struct chan {
 };
 
 /* The session: its id, its control connection, its channels. */
-struct session {
+struct proxy_session {
 	int			 live;
 	uint8_t			 id[PROXY_SESSION_ID_SIZE];
 	char			 hex[2 * PROXY_SESSION_ID_SIZE + 1];
 	struct chan		 chan[PROXY_CHANNELS];
-	struct conn		*ctl;
+	struct conn		*control;	/* the control connection */
 };
 
 /* A listening socket: TCP on the target, one unix socket per channel on
@@ -274,8 +274,8 @@ struct proxy_side {
 	uint64_t		*stat_n2q;
 	TAILQ_HEAD(, conn)	 conns;
 	TAILQ_HEAD(, pair_link)	 pairs;
-	struct session		 sess;
-	char			*ctl_error;	/* why control conn closed */
+	struct proxy_session	 sess;
+	char			*control_error;	/* why control conn closed */
 	int			 freeing;	/* the owner frees us: quiet */
 };
 
@@ -336,9 +336,9 @@ int	 proxy_unix_listen(const char *path, char **cause);
 
 /* proxy-control.c: the control connection's messages */
 /* Queues msg (borrowed) on the control connection c. */
-void	 proxy_ctl_queue(struct conn *, struct json_object *msg);
+void	 proxy_control_queue(struct conn *, struct json_object *msg);
 /* Writes what is queued and reads messages while no answer is owed. */
-void	 proxy_ctl_step(struct conn *);
+void	 proxy_control_step(struct conn *);
 /* Non-zero if o's "status" is "ready". */
 int	 proxy_msg_is_ready(struct json_object *);
 

@@ -61,8 +61,8 @@ source_auto_cb(struct json_object *answer, const char *error, void *arg)
 		proxy_log(PROXY_LOG_WARN, "session with %s refused: %s",
 		    src->peer_name, json_object_to_json_string_ext(answer,
 		    JSON_C_TO_STRING_PLAIN));
-		if (src->side.sess.ctl != NULL)
-			proxy_conn_close(src->side.sess.ctl,
+		if (src->side.sess.control != NULL)
+			proxy_conn_close(src->side.sess.control,
 			    "session refused", 0);
 	}
 }
@@ -195,7 +195,7 @@ source_hdr_sent(struct conn *c)
 	}
 	c->state = C_CONTROL;
 	proxy_log(PROXY_LOG_INFO, "%s: open", c->name);
-	proxy_ctl_step(c);
+	proxy_control_step(c);
 }
 
 static void
@@ -233,7 +233,7 @@ source_step(struct conn *c)
 		}
 		break;
 	case C_CONTROL:
-		proxy_ctl_step(c);
+		proxy_control_step(c);
 		return;
 	default:
 		return;	/* no I/O of ours in the other states */
@@ -262,7 +262,7 @@ source_control_msg(struct conn *c, struct json_object *msg, char **cause)
 		    s->sess.hex, src->peer_name);
 	}
 	source_answer(src, msg, NULL);
-	if (s->sess.ctl != c)
+	if (s->sess.control != c)
 		return 0;	/* closed by the callback */
 	if (first && s->sess.live)
 		source_start_waiting(src);
@@ -304,7 +304,7 @@ source_accept(struct listener *lst, int fd, const struct sockaddr *sa,
 		source_start_waiting(src);
 		return;
 	}
-	if (src->auto_session && s->sess.ctl == NULL) {
+	if (src->auto_session && s->sess.control == NULL) {
 		struct json_object	*m = json_object_new_object();
 		char			*cause = NULL;
 
@@ -335,7 +335,7 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
     double timeout, proxy_answer_cb cb, void *arg, char **cause)
 {
 	struct proxy_side	*s = &src->side;
-	struct conn		*c = s->sess.ctl;
+	struct conn		*c = s->sess.control;
 
 	if (src->answer_cb != NULL) {
 		set_cause(cause, "a control message is already waiting "
@@ -354,18 +354,18 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
 		c = proxy_conn_new(s, -1, -1, "control");
 		c->kind = PROXY_KIND_CONTROL;
 		proxy_conn_name_session(c, src->peer_name);
-		s->sess.ctl = c;
+		s->sess.control = c;
 		source_connect(c);
-		if (s->sess.ctl != c) {
+		if (s->sess.control != c) {
 			set_cause(cause, "control connection to %s: %s",
-			    src->peer_name, s->ctl_error);
+			    src->peer_name, s->control_error);
 			json_object_put(msg);
 			return -1;
 		}
 	}
 	src->answer_cb = cb;
 	src->answer_arg = arg;
-	proxy_ctl_queue(c, msg);
+	proxy_control_queue(c, msg);
 	json_object_put(msg);
 	ev_timer_stop(s->loop, &c->deadline);
 	if (timeout > 0) {
@@ -387,7 +387,7 @@ proxy_source_auto_session(struct proxy_source *src, int enable)
 int
 proxy_source_session_live(struct proxy_source *src)
 {
-	return src->side.sess.live && src->side.sess.ctl != NULL;
+	return src->side.sess.live && src->side.sess.control != NULL;
 }
 
 struct proxy_source *

@@ -72,7 +72,7 @@ target_control_msg(struct conn *c, struct json_object *msg, char **cause)
 {
 	struct proxy_target *t = side_target(c->side);
 
-	c->ctl.awaiting = 1;
+	c->control.awaiting = 1;
 	if (t->on_control != NULL) {
 		t->on_control(t, msg, NULL, t->on_control_arg);
 		return 0;
@@ -155,7 +155,7 @@ target_release(struct proxy_side *s)
 	unsigned		 i;
 	int			 r;
 
-	if (!s->sess.live || s->sess.ctl == NULL)
+	if (!s->sess.live || s->sess.control == NULL)
 		return;
 	for (i = 0; i < PROXY_CHANNELS; i++) {
 		ch = &s->sess.chan[i];
@@ -190,7 +190,7 @@ target_hold(struct conn *c, const struct proxy_hdr *h, char **cause)
 	struct proxy_order	*order;
 	char			 hex[2 * PROXY_SESSION_ID_SIZE + 1], *peer;
 
-	if (!s->sess.live || s->sess.ctl == NULL ||
+	if (!s->sess.live || s->sess.control == NULL ||
 	    memcmp(h->session, s->sess.id, sizeof h->session) != 0) {
 		proxy_session_hex(h->session, hex);
 		set_cause(cause, "unknown session %.8s", hex);
@@ -226,7 +226,7 @@ target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
 	struct proxy_side	*s = c->side;
 	char			*peer;
 
-	if (s->sess.ctl != NULL) {
+	if (s->sess.control != NULL) {
 		*cause = xstrdup("a session is already open");
 		return -1;
 	}
@@ -234,7 +234,7 @@ target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
 	memcpy(s->sess.id, h->session, sizeof s->sess.id);
 	proxy_session_hex(s->sess.id, s->sess.hex);
 	s->sess.chan[PROXY_CHAN_MIGRATION].order = proxy_order_new(MAX_HELD);
-	s->sess.ctl = c;
+	s->sess.control = c;
 	peer = c->name;
 	c->name = NULL;
 	proxy_conn_name_session(c, peer + 5);	/* skip "peer " */
@@ -303,10 +303,10 @@ target_step(struct conn *c)
 		}
 		if (target_open_session(c, &h, &cause) != 0)
 			break;
-		proxy_ctl_step(c);
+		proxy_control_step(c);
 		return;
 	case C_CONTROL:
-		proxy_ctl_step(c);
+		proxy_control_step(c);
 		return;
 	default:
 		return;	/* no I/O of ours in the other states */
@@ -363,20 +363,20 @@ proxy_target_answer(struct proxy_target *t, struct json_object *answer,
     char **cause)
 {
 	struct proxy_side	*s = &t->side;
-	struct conn		*c = s->sess.ctl;
+	struct conn		*c = s->sess.control;
 
-	if (c == NULL || !c->ctl.awaiting) {
+	if (c == NULL || !c->control.awaiting) {
 		set_cause(cause, "no control message is waiting for an "
 		    "answer");
 		json_object_put(answer);
 		return -1;
 	}
-	c->ctl.awaiting = 0;
+	c->control.awaiting = 0;
 	if (!s->sess.live && proxy_msg_is_ready(answer)) {
 		s->sess.live = 1;
 		proxy_log(PROXY_LOG_INFO, "session %s is live", s->sess.hex);
 	}
-	proxy_ctl_queue(c, answer);
+	proxy_control_queue(c, answer);
 	json_object_put(answer);
 	/* Write from the loop: the caller may be inside on_control. */
 	ev_feed_event(s->loop, &c->io, EV_WRITE);

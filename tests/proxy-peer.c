@@ -484,7 +484,7 @@ mode_tls_order(const char *host, const char *port, const char *dir,
     const char *name, int n, uint64_t bytes, const char *logfile)
 {
 	SSL_CTX			*ctx = client_ctx(dir);
-	SSL			*ctl, **data;
+	SSL			*control, **data;
 	struct proxy_hdr	 h;
 	uint8_t			 hdr[PROXY_HDR_SIZE], len[4], ans[256];
 	const char		*msg = "{\"type\":\"proxy-session\"}";
@@ -497,15 +497,15 @@ mode_tls_order(const char *host, const char *port, const char *dir,
 	memset(&h, 0, sizeof h);
 	RAND_bytes(h.session, sizeof h.session);
 	h.kind = PROXY_KIND_CONTROL;
-	ctl = tls_open(ctx, host, port, name);
+	control = tls_open(ctx, host, port, name);
 	proxy_hdr_encode(&h, hdr);
-	tls_write_all(ctl, hdr, sizeof hdr);
+	tls_write_all(control, hdr, sizeof hdr);
 	len[0] = len[1] = len[2] = 0;
 	len[3] = (uint8_t)strlen(msg);
-	tls_write_all(ctl, len, 4);
-	tls_write_all(ctl, msg, strlen(msg));
-	if (SSL_read(ctl, len, 4) != 4 ||
-	    (r = SSL_read(ctl, ans, len[3])) != len[3])
+	tls_write_all(control, len, 4);
+	tls_write_all(control, msg, strlen(msg));
+	if (SSL_read(control, len, 4) != 4 ||
+	    (r = SSL_read(control, ans, len[3])) != len[3])
 		die(3, "no control answer");
 	ans[r] = '\0';
 	printf("control answer: %s\n", ans);
@@ -540,7 +540,7 @@ mode_tls_order(const char *host, const char *port, const char *dir,
 			rc = 3;
 		SSL_free(data[i]);
 	}
-	SSL_free(ctl);
+	SSL_free(control);
 	SSL_CTX_free(ctx);
 	free(data);
 	free(buf);
