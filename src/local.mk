@@ -10,7 +10,8 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/mig-info.h src/mig-info.c src/mig-control.h src/mig-control.c \
 	src/mig-session.h src/mig-session.c \
 	src/mig-caps.c src/mig-negotiate.h src/mig-negotiate.c \
-	src/mig-qemu-side.c src/mig-options.h src/mig-options.c \
+	src/mig-qemu-side.c src/mig-agree.h src/mig-agree.c \
+	src/mig-options.h src/mig-options.c \
 	src/mig-config.c \
 	src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \

@@ -373,9 +373,9 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 
 		if (!known)
 			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
-			    "post-copy, and whether the target's QEMU runs "
-			    "multifd with post-copy is not known (no control "
-			    "channel: use tls:); post-copy was kept because "
+			    "post-copy, and whether the other side's QEMU "
+			    "runs multifd with post-copy is not known (no "
+			    "control channel: use tls:); post-copy was kept because "
 			    "it is what lets a busy guest finish");
 		else if (old->major == 7)
 			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
@@ -408,8 +408,9 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 	if (!plan->postcopy)
 		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "no post-copy");
 	else if (!known)
-		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "the target's QEMU "
-		    "is not known (no control channel: use tls:)");
+		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "the other "
+		    "side's QEMU is not known (no control channel: use "
+		    "tls:)");
 	else if (!has(src, MIG_CAP_POSTCOPY_PREEMPT) ||
 	    !has(dst, MIG_CAP_POSTCOPY_PREEMPT))
 		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "%s", lacking(src,
@@ -427,7 +428,7 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "no post-copy");
 	else if (!known || !has(dst, MIG_CAP_POSTCOPY_BLOCKTIME))
 		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "%s", !known ?
-		    "the target's QEMU is not known" : lacking(src, dst,
+		    "the other side's QEMU is not known" : lacking(src, dst,
 		    MIG_CAP_POSTCOPY_BLOCKTIME, buf, sizeof buf));
 	else {
 		plan->postcopy_blocktime = 1;
@@ -440,7 +441,7 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 	if (src->uuid[0] == '\0' || !known || dst->uuid[0] == '\0')
 		decide(why, MIG_CAP_VALIDATE_UUID, 0, "%s",
 		    src->uuid[0] == '\0' ? "the source's QEMU has no UUID "
-		    "(-uuid)" : !known ? "the target's UUID is not known (no "
+		    "(-uuid)" : !known ? "the other side's UUID is not known (no "
 		    "control channel: use tls:)" : "the target's QEMU has no "
 		    "UUID (-uuid)");
 	else if (!has(src, MIG_CAP_VALIDATE_UUID))

@@ -1,0 +1,150 @@
+/*
+ * mig-agree.c: the negotiation of mig-negotiate.c carried out on each
+ * side, and what the status says of it (migrationConfiguration.qemu, the
+ * plan; migrationConfiguration.capabilities, each capability on or off
+ * and why; the two QEMUs).
+ *
+ *	source setup	mig_agree_local(): its QEMU read, the plan for a peer
+ *			not known yet (all a unix: migration gets)
+ *	target, offer	mig_agree_target(): the two QEMUs compared (a guest
+ *			that does not fit is refused before memory moves),
+ *			the plan both apply, answered with the ready
+ *	source, ready	mig_agree_apply(): the agreed plan applied to the
+ *			source's QEMU before migrate
+ * A target without an offer (unix:) uses mig_agree_local() too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "mig-agree.h"
+
+/*
+ * Records the negotiation in the status: the plan, the reasons (why,
+ * stolen), both QEMUs (peer may be NULL), and with notes a note for each
+ * capability the policy asked for that was left off.
+ */
+static void
+record(struct status *st, const struct mig_wants *w,
+    const struct qemu_side *self, const struct qemu_side *peer, int source,
+    const struct mig_plan *plan, json_object *why, int notes)
+{
+	json_object	*q = json_object_new_object();
+	const char	*r;
+
+	json_object_object_add(st->configuration, "qemu",
+	    mig_plan_to_json(plan));
+	json_object_object_add(st->configuration, "capabilities", why);
+	json_object_object_add(q, source ? "source" : "target",
+	    qemu_side_encode(self));
+	if (peer != NULL)
+		json_object_object_add(q, source ? "target" : "source",
+		    qemu_side_encode(peer));
+	json_object_object_add(st->configuration, "qemus", q);
+	if (!notes)
+		return;
+	r = json_str_at(why, "multifd");
+	if (w->channels > 0 && !plan->multifd && r != NULL &&
+	    strncmp(r, "off: ", 5) == 0)
+		status_note(st, "multifd dropped: %s", r + 5);
+	r = json_str_at(why, "postcopy-ram");
+	if (w->postcopy && !plan->postcopy && r != NULL &&
+	    strncmp(r, "off: ", 5) == 0)
+		status_note(st, "post-copy dropped: %s", r + 5);
+}
+
+static void
+wants_of(const struct mig_settings *s, struct mig_wants *w)
+{
+	w->postcopy = s->allow_post_copy;
+	w->channels = s->parallel_migration_threads;
+}
+
+/*
+ * One side before it knows the other: reads this QEMU into *self and
+ * chooses plan's capabilities for a peer not known (mig_negotiate()),
+ * recorded in the status, with notes of what was dropped when final (no
+ * agreement will follow: unix:).  Returns 0, or -1 with *cause when this
+ * QEMU cannot say what it supports.
+ */
+int
+mig_agree_local(struct qmp_conn *qmp, const struct mig_settings *s,
+    struct mig_plan *plan, struct qemu_side *self, int source, int final,
+    struct status *st, char **cause)
+{
+	struct qemu_side	unknown;
+	struct mig_wants	w;
+
+	if (qemu_side_read(qmp, self, cause) != 0)
+		return -1;
+	wants_of(s, &w);
+	memset(&unknown, 0, sizeof unknown);
+	record(st, &w, self, NULL, source, plan,
+	    mig_negotiate(&w, self, &unknown, plan), final);
+	return 0;
+}
+
+/*
+ * The target on an offer that describes the source's QEMU: reads its own
+ * into *self, refuses a guest it cannot hold (-1 with *cause naming the
+ * difference: "target QEMU has 256 MiB of RAM, the guest 384 MiB"), else
+ * chooses plan's capabilities for both, records them, and returns 0 with
+ * *why (a new reference) for the ready answer.
+ */
+int
+mig_agree_target(struct qmp_conn *qmp, const struct control_offer *o,
+    struct mig_plan *plan, struct qemu_side *self, json_object **why,
+    struct status *st, char **cause)
+{
+	char reason[320];
+
+	*why = NULL;
+	if (qemu_side_read(qmp, self, cause) != 0)
+		return -1;
+	if (qemu_side_compare(&o->qemu, self, reason, sizeof reason) != 0) {
+		xasprintf(cause, "%s", reason);
+		return -1;
+	}
+	*why = mig_negotiate(&o->wants, &o->qemu, self, plan);
+	record(st, &o->wants, self, &o->qemu, 0, plan, json_object_get(*why),
+	    1);
+	return 0;
+}
+
+/*
+ * The source on the target's ready answer (borrowed): applies the plan the
+ * target agreed (capabilities and parameters) to the source's QEMU and
+ * records it.  An answer without an agreement (a target from before the
+ * negotiation) leaves the plan as offered.  Returns 0, or -1 with *cause.
+ */
+int
+mig_agree_apply(struct qmp_conn *qmp, json_object *answer,
+    const struct mig_settings *s, const struct qemu_side *self,
+    struct mig_plan *plan, struct status *st, char **cause)
+{
+	struct qemu_side	 target;
+	struct mig_plan		 agreed;
+	struct mig_wants	 w;
+	json_object		*why = NULL;
+	int			 rc;
+
+	rc = control_answer_agreed(answer, &target, &agreed, &why, cause);
+	if (rc <= 0)
+		return rc;
+	plan->postcopy = agreed.postcopy;
+	plan->multifd = agreed.multifd;
+	plan->channels = agreed.channels;
+	plan->postcopy_preempt = agreed.postcopy_preempt;
+	plan->validate_uuid = agreed.validate_uuid;
+	plan->postcopy_blocktime = agreed.postcopy_blocktime;
+	wants_of(s, &w);
+	if (why == NULL)
+		why = json_object_new_object();
+	record(st, &w, self, &target, 1, plan, why, 1);
+	if (mig_plan_apply(qmp, plan, 1, cause) != 0)
+		return -1;
+	return 0;
+}
