@@ -22,7 +22,7 @@ host_tests += tests/integration/proxy-data.sh \
 	tests/integration/proxy-refuse.sh tests/integration/proxy-limits.sh
 integration_tests += tests/integration/proxy-migrate.sh \
 	tests/integration/proxy-no-engine.sh
-EXTRA_DIST += contrib/make-certs.sh tests/integration/proxy-lib.sh proxy/README.md
+EXTRA_DIST += contrib/make-certs.sh tests/proxy-lib.sh proxy/README.md
 
 unit_tests += tests/unit/test-proxy-control
 tests_unit_test_proxy_control_SOURCES = tests/unit/test-proxy-control.c

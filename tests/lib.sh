@@ -355,6 +355,14 @@ wait_guest_exit() {
 	wait_for "$2" "QEMU $1 to exit" _lib_gone "$_lib_pid"
 }
 
+# make_pki NAME...: a throwaway CA and one certificate per NAME (SAN
+# DNS:NAME and IP:127.0.0.1) in $TMP/pki/NAME, each a --tls-dir
+# (contrib/make-certs.sh; libnbd's tests/make-pki.sh).
+make_pki() {
+	bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" "$@" >/dev/null ||
+		fail "make-certs.sh failed"
+}
+
 # bg_start NAME COMMAND...: runs COMMAND in the background, output in
 # $TMP/NAME.out and $TMP/NAME.err; it is killed when the test exits.
 bg_start() {

@@ -12,7 +12,7 @@
 need_cmd openssl
 setup_tmp
 
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 port=$((20000 + RANDOM % 20000))
 # The private directories of both qmigrates (their QEMU-side sockets).
 mkdir "$TMP/priv"

@@ -80,7 +80,7 @@ MIG_TIMEOUT=20
 MIG_BOUND=150
 IN_BOUND=60
 
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 # The tls: proxies' private directories, removed with $TMP (a SIGKILLed
 # migrate cannot remove its own).
 mkdir "$TMP/priv"

@@ -20,8 +20,7 @@ umask 000
 # that the test sees them and can tell they are gone.
 export TMPDIR=$TMP/run
 mkdir -m 0700 "$TMPDIR"
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null ||
-	fail "make-certs.sh failed"
+make_pki src dst
 
 # mode_is PATH MODE: PATH exists with octal permission bits MODE.
 mode_is() {

@@ -27,7 +27,7 @@ setup_tmp
 export TMPDIR=$TMP/run
 mkdir "$TMPDIR"
 
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 port=$((20000 + RANDOM % 20000))
 start_memguest src 32 10 -qmp "unix:$TMP/src.mon,server=on,wait=off"
 

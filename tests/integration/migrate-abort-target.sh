@@ -82,7 +82,7 @@ refused_then_moved tcp
 # 3. tls: a guest that cannot converge (200 MB/s under 20 MiB/s, kubevirt
 # waits 150 s), so only the abort ends it.
 PAIR=s-
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 port=$((port + 1))
 mig_policy stuck '{ "bandwidthPerMigration": "20Mi", "convergence": "kubevirt" }'
 mig_start_pair 64 200

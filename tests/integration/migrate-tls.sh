@@ -9,7 +9,7 @@
 need_cmd openssl
 setup_tmp
 
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 bash "$top_srcdir/contrib/make-certs.sh" "$TMP/other" src >/dev/null
 port=$((20000 + RANDOM % 20000))
 

@@ -14,7 +14,7 @@ setup_tmp
 
 kv=$top_srcdir/tests/kubevirt
 uid=6c1e8f7a-2b3d-4e5f-8a9b-0c1d2e3f4a5b
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 port=$((20000 + RANDOM % 20000))
 
 # A VMIM for another VMI than --vmi's: refused before anything starts.

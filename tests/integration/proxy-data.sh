@@ -4,9 +4,9 @@
 # order the source side opened them; under a policy capping TLS at 1.2,
 # OpenSSL carries the records and the data arrives intact as well.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/integration/proxy-lib.sh"
+. "$top_srcdir/tests/proxy-lib.sh"
 setup_tmp
-make_pki
+make_pki source target
 
 # 1. One connection, 64 MiB: length and SHA-256 at the sink match what was
 # sent; the sink's answer (sent after our half-close) comes back.

@@ -5,9 +5,9 @@
 # both leave the proxy's memory bounded; killing a proxy mid-transfer
 # closes both ends.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/integration/proxy-lib.sh"
+. "$top_srcdir/tests/proxy-lib.sh"
 setup_tmp
-make_pki
+make_pki source target
 
 # 1. Stall: 1 MiB, then silence.  The target closes after 2 s idle and the
 # close reaches the source side's peer.

@@ -8,10 +8,10 @@
 # 3. the target proxy killed mid-migration: the migration fails, the
 #    source guest keeps running.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/integration/proxy-lib.sh"
+. "$top_srcdir/tests/proxy-lib.sh"
 need_cmd "$QEMU"
 setup_tmp
-make_pki
+make_pki source target
 
 start_memguest src 64 20
 start_memguest_incoming dst 64

@@ -9,10 +9,10 @@
 # nothing crosses the proxy, and the guest runs on at the source.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/integration/proxy-lib.sh"
+. "$top_srcdir/tests/proxy-lib.sh"
 need_cmd "$QEMU"
 setup_tmp
-make_pki
+make_pki source target
 
 mig_start_pair 32 10
 qmp dst migrate-incoming '{"uri":"unix:'"$TMP"'/incoming.sock"}' >/dev/null

@@ -5,9 +5,9 @@
 # plaintext client, a subject that is not the pinned one; and a key file
 # others may read is not loaded.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/integration/proxy-lib.sh"
+. "$top_srcdir/tests/proxy-lib.sh"
 setup_tmp
-make_pki
+make_pki source target
 # Another CA's "source", but trusting our CA so that it gets as far as
 # presenting its certificate to our target.
 "$MAKE_CERTS" "$TMP/evil" source >/dev/null

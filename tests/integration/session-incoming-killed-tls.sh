@@ -10,7 +10,7 @@
 need_cmd openssl
 setup_tmp
 
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 port=$((20000 + RANDOM % 20000))
 mkdir "$TMP/priv"
 export TMPDIR=$TMP/priv

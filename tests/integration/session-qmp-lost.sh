@@ -22,7 +22,7 @@ setup_tmp
 
 relay=$top_builddir/tests/qmp-relay
 need_file "$relay" "tests/qmp-relay"
-bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki" src dst >/dev/null
+make_pki src dst
 port=$((20000 + RANDOM % 20000))
 mkdir "$TMP/priv"
 export TMPDIR=$TMP/priv

@@ -1,4 +1,4 @@
-# tests/integration/proxy-lib.sh: helpers of the proxy tests, sourced after
+# tests/proxy-lib.sh: helpers of the proxy tests, sourced after
 # tests/lib.sh.  Data goes from tests/proxy-peer (the "QEMU" ends) through
 # qmigrate proxy source -> TLS on 127.0.0.1 -> qmigrate proxy target.
 
@@ -6,12 +6,6 @@ PEER=$top_builddir/tests/proxy-peer
 MAKE_CERTS=$top_srcdir/contrib/make-certs.sh
 need_cmd openssl sha256sum
 need_file "$PEER" "the proxy tests' peer program"
-
-# make_pki: a throwaway CA with certificates "source" and "target" (SAN
-# DNS:NAME and IP:127.0.0.1) in $TMP/pki/NAME, each a --tls-dir.
-make_pki() {
-	"$MAKE_CERTS" "$TMP/pki" source target >/dev/null
-}
 
 # start_target NAME QEMU-SOCKET [ARGS...]: a target proxy on a free port of
 # 127.0.0.1; sets TARGET_PORT.
