@@ -18,7 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static void
 step_target(const struct control_msg *m)
 {
-	struct status		st;
 	struct session		s;
 	struct sess_config	cfg;
 	struct sess_event	ev;
@@ -30,8 +29,7 @@ step_target(const struct control_msg *m)
 	cfg.qmp_path = "fuzz.qmp";
 	cfg.qemu_major = 7;
 	cfg.qemu_minor = 2;
-	status_init(&st, "target", NULL, 0);
-	session_init(&s, &cfg, &st);
+	session_init(&s, &cfg);
 	memset(&ev, 0, sizeof ev);
 	ev.kind = SEV_SETUP_DONE;
 	ev.ok = 1;
@@ -41,7 +39,6 @@ step_target(const struct control_msg *m)
 	ev.msg = m;
 	session_step(&s, &ev);
 	session_step(&s, &ev);		/* twice: a second offer */
-	status_free(&st);
 }
 
 int

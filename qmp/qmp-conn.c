@@ -165,6 +165,31 @@ fail:
 	return NULL;
 }
 
+/*
+ * Connects to a monitor at path without waiting: qmp_capabilities is sent
+ * at once (QEMU greets every client before it reads a command, so its
+ * answer comes after the greeting), and ready is called with its answer,
+ * or with the error (no answer within timeout, the connection closed).
+ * Returns the connection, or NULL with *cause when connect() fails.
+ */
+struct qmp_conn *
+qmp_connect_start(struct ev_loop *loop, const char *path, double timeout,
+    qmp_reply_cb ready, void *arg, char **cause)
+{
+	struct qmp_conn	*conn;
+	int		 fd;
+
+	if ((fd = unix_connect(path, cause)) == -1)
+		return NULL;
+	conn = qmp_new(loop, fd, QMP_PROTO_MONITOR, path);
+	if (qmp_send(conn, "qmp_capabilities", NULL, timeout, ready, arg,
+	    cause) != 0) {
+		qmp_close(conn);
+		return NULL;
+	}
+	return conn;
+}
+
 void
 qmp_hold(struct qmp_conn *conn)
 {

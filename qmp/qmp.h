@@ -59,6 +59,14 @@ struct qmp_conn *qmp_connect(struct ev_loop *loop, const char *path,
     enum qmp_proto proto, double timeout, char **cause);
 
 /*
+ * Connects to a QEMU monitor without running the loop: ready is called
+ * (from the loop) with qmp_capabilities' answer, or its error.  NULL with
+ * *cause when the socket cannot be connected.
+ */
+struct qmp_conn *qmp_connect_start(struct ev_loop *loop, const char *path,
+    double timeout, qmp_reply_cb ready, void *arg, char **cause);
+
+/*
  * Wraps an already connected fd, without any handshake (tests, fuzzing).
  * A monitor greeting is still recorded whenever it arrives.
  */

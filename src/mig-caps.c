@@ -12,6 +12,7 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
+#include "mig-job.h"
 
 /* Where the adaptive controller's downtime limit starts. */
 #define ADAPTIVE_START_DOWNTIME_MS 50
@@ -70,9 +71,9 @@ mig_plan_make(struct mig_plan *plan, const struct mig_settings *s,
 	}
 }
 
-static int
-set_caps(struct qmp_conn *conn, const struct mig_plan *plan, int source,
-    char **cause)
+/* migrate-set-capabilities' arguments for one side. */
+static json_object *
+caps_args(const struct mig_plan *plan, int source)
 {
 	json_object *caps = json_object_new_array(), *args, *c;
 	struct {
@@ -105,33 +106,15 @@ set_caps(struct qmp_conn *conn, const struct mig_plan *plan, int source,
 	}
 	args = json_object_new_object();
 	json_object_object_add(args, "capabilities", caps);
-	return qmp_call(conn, "migrate-set-capabilities", args, NULL, 10,
-	    cause);
+	return args;
 }
 
-/*
- * Sets the capabilities and parameters on one side.  Returns 0, or -1 with
- * *cause naming what QEMU refused.  A refused postcopy-ram on the target is
- * almost always userfaultfd: say so.
- */
-int
-mig_plan_apply(struct qmp_conn *conn, const struct mig_plan *plan, int source,
-    char **cause)
+/* migrate-set-parameters' arguments for one side; NULL: nothing to set. */
+static json_object *
+params_args(const struct mig_plan *plan, int source)
 {
-	json_object	*p = json_object_new_object();
-	char		*why = NULL;
+	json_object *p = json_object_new_object();
 
-	if (set_caps(conn, plan, source, &why) != 0) {
-		if (!source && plan->postcopy)
-			xasprintf(cause, "%s (post-copy needs userfaultfd on "
-			    "the target: run as root or set "
-			    "vm.unprivileged_userfaultfd=1)", why);
-		else
-			*cause = why, why = NULL;
-		free(why);
-		json_object_put(p);
-		return -1;
-	}
 	if (plan->multifd)
 		json_object_object_add(p, "multifd-channels",
 		    json_object_new_int(plan->channels));
@@ -155,9 +138,57 @@ mig_plan_apply(struct qmp_conn *conn, const struct mig_plan *plan, int source,
 	}
 	if (json_object_object_length(p) == 0) {
 		json_object_put(p);
-		return 0;
+		return NULL;
 	}
-	return qmp_call(conn, "migrate-set-parameters", p, NULL, 10, cause);
+	return p;
+}
+
+enum { APPLY_CAPS, APPLY_CAPS_SET, APPLY_PARAMS_SET };
+
+/*
+ * The plan on one side, as a job (mig-job.h; ctx: struct mig_plan_apply):
+ * capabilities, then parameters.  A refused postcopy-ram on the target is
+ * almost always userfaultfd: the cause says so.
+ */
+enum mig_job_next
+mig_plan_apply_job(void *ctx, int *pc, json_object *reply, const char *error,
+    struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_plan_apply	*pa = ctx;
+	json_object		*args;
+
+	(void)reply;
+	switch (*pc) {
+	case APPLY_CAPS:
+		*pc = APPLY_CAPS_SET;
+		cmd->name = "migrate-set-capabilities";
+		cmd->args = caps_args(&pa->plan, pa->source);
+		return JOB_SEND;
+	case APPLY_CAPS_SET:
+		if (error != NULL) {
+			if (!pa->source && pa->plan.postcopy)
+				xasprintf(cause, "migrate-set-capabilities: %s "
+				    "(post-copy needs userfaultfd on the "
+				    "target: run as root or set "
+				    "vm.unprivileged_userfaultfd=1)", error);
+			else
+				xasprintf(cause, "migrate-set-capabilities: %s",
+				    error);
+			return JOB_FAILED;
+		}
+		if ((args = params_args(&pa->plan, pa->source)) == NULL)
+			return JOB_DONE;
+		*pc = APPLY_PARAMS_SET;
+		cmd->name = "migrate-set-parameters";
+		cmd->args = args;
+		return JOB_SEND;
+	default:
+		if (error != NULL) {
+			xasprintf(cause, "migrate-set-parameters: %s", error);
+			return JOB_FAILED;
+		}
+		return JOB_DONE;
+	}
 }
 
 json_object *

@@ -10,6 +10,7 @@
  * source's NBD clients have gone, then resumes the guest.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +21,12 @@
 #include "qmigrate.h"
 #include "qmp.h"
 #include "mig-disks.h"
+#include "mig-job.h"
 
 #define DISKS_MAX	64		/* disks copied in one migration */
 #define QMP_TIMEOUT	10.0
 #define POLL_STEP	0.2		/* between two query-block-jobs */
+#define RELEASE_STEP	0.5		/* between two tries to drop exports */
 
 struct mig_disk {
 	char		*key;		/* node name or drive id */
@@ -49,6 +52,17 @@ struct mig_disks {
 	int		 server;	/* target: NBD server started */
 	char		*unix_path;	/* target: socket to remove */
 	int		 refreshing;
+
+	/* The job running over the disks (mig-job.h): its arguments. */
+	char		*nbd_uri;
+	uint64_t	 speed;
+	int		 success;	/* finish: the migration succeeded */
+	double		 deadline;	/* monotonic; finish, release */
+	double		 timeout;
+	size_t		 cur;		/* the disk the job is at */
+	int		 busy;		/* release: an export still in use */
+	char		*cause;		/* why a job fails, once it is undone */
+	char		*start_cause;	/* source start: why it is undone */
 };
 
 static int
@@ -111,14 +125,17 @@ mig_disks_free(struct mig_disks *ds)
 		disk_free(&ds->v[i]);
 	free(ds->v);
 	free(ds->unix_path);
+	free(ds->nbd_uri);
+	free(ds->cause);
+	free(ds->start_cause);
 	free(ds);
 }
 
 int
-mig_disks_select(struct qmp_conn *qmp, const struct mig_settings *s,
+mig_disks_select(json_object *blocks, const struct mig_settings *s,
     int source, struct mig_disks **out, char **cause)
 {
-	json_object		*blocks = NULL, *dev, *ins, *image;
+	json_object		*dev, *ins, *image;
 	struct mig_disks	*ds;
 	struct mig_disk		*d;
 	const char		*node, *device, *file, *key;
@@ -129,9 +146,10 @@ mig_disks_select(struct qmp_conn *qmp, const struct mig_settings *s,
 	*out = NULL;
 	if (s->block_migration == BLOCK_MIGRATION_NEVER)
 		return 0;
-	if (qmp_call(qmp, "query-block", NULL, &blocks, QMP_TIMEOUT,
-	    cause) != 0)
+	if (!json_object_is_type(blocks, json_type_array)) {
+		xasprintf(cause, "query-block: not a list");
 		return -1;
+	}
 	ds = xcalloc(1, sizeof *ds);
 	for (i = 0; i < json_object_array_length(blocks); i++) {
 		dev = json_object_array_get_idx(blocks, i);
@@ -162,7 +180,6 @@ mig_disks_select(struct qmp_conn *qmp, const struct mig_settings *s,
 		if (ds->n == DISKS_MAX) {
 			xasprintf(cause, "more than %d disks to copy",
 			    DISKS_MAX);
-			json_object_put(blocks);
 			mig_disks_free(ds);
 			return -1;
 		}
@@ -182,7 +199,6 @@ mig_disks_select(struct qmp_conn *qmp, const struct mig_settings *s,
 		    d->format, (unsigned long long)d->size, source ?
 		    "to copy" : "to receive");
 	}
-	json_object_put(blocks);
 	if (ds->n == 0) {
 		mig_disks_free(ds);
 		return 0;
@@ -318,111 +334,6 @@ socket_address(const char *nbd_uri, int legacy)
 	return a;
 }
 
-/* Virtual size of a node, from query-named-block-nodes; 0 if unknown. */
-static uint64_t
-node_size(struct qmp_conn *qmp, const char *node, char **cause)
-{
-	json_object	*nodes = NULL, *n;
-	uint64_t	 size = 0;
-	size_t		 i;
-
-	if (qmp_call(qmp, "query-named-block-nodes", NULL, &nodes,
-	    QMP_TIMEOUT, cause) != 0)
-		return 0;
-	for (i = 0; i < json_object_array_length(nodes); i++) {
-		n = json_object_array_get_idx(nodes, i);
-		if (json_str_at(n, "node-name") != NULL &&
-		    strcmp(json_str_at(n, "node-name"), node) == 0)
-			size = json_u64_at(json_object_object_get(n, "image"),
-			    "virtual-size");
-	}
-	json_object_put(nodes);
-	return size;
-}
-
-int
-mig_disks_source_start(struct mig_disks *ds, struct qmp_conn *qmp,
-    const char *nbd_uri, uint64_t speed, char **cause)
-{
-	json_object	*args;
-	struct mig_disk	*d;
-	uint64_t	 size;
-	char		*why = NULL;
-	size_t		 i;
-
-	/* Every target first: nothing is copied unless all fit. */
-	for (i = 0; i < ds->n; i++) {
-		d = &ds->v[i];
-		args = json_object_new_object();
-		json_object_object_add(args, "driver",
-		    json_object_new_string("nbd"));
-		json_object_object_add(args, "node-name",
-		    json_object_new_string(d->nbd_node));
-		json_object_object_add(args, "server",
-		    socket_address(nbd_uri, 0));
-		json_object_object_add(args, "export",
-		    json_object_new_string(d->key));
-		if (qmp_call(qmp, "blockdev-add", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			xasprintf(cause, "disk %s: target export at %s: %s",
-			    d->key, nbd_uri, why);
-			goto fail;
-		}
-		d->nbd_added = 1;
-		size = node_size(qmp, d->nbd_node, &why);
-		if (why != NULL) {
-			xasprintf(cause, "disk %s: %s", d->key, why);
-			goto fail;
-		}
-		if (size < d->size) {
-			xasprintf(cause, "disk %s: the target's disk has %llu "
-			    "bytes, smaller than the source's %s with %llu "
-			    "bytes: nothing copied", d->key,
-			    (unsigned long long)size, d->file,
-			    (unsigned long long)d->size);
-			goto fail;
-		}
-	}
-	for (i = 0; i < ds->n; i++) {
-		d = &ds->v[i];
-		args = json_object_new_object();
-		json_object_object_add(args, "job-id",
-		    json_object_new_string(d->job));
-		json_object_object_add(args, "device",
-		    json_object_new_string(d->node));
-		json_object_object_add(args, "target",
-		    json_object_new_string(d->nbd_node));
-		json_object_object_add(args, "sync",
-		    json_object_new_string("full"));
-		/*
-		 * QEMU 7.2 cannot switch a running job to write-blocking:
-		 * set from the start, so a ready job stays in sync.
-		 */
-		json_object_object_add(args, "copy-mode",
-		    json_object_new_string("write-blocking"));
-		if (speed > 0)
-			json_object_object_add(args, "speed",
-			    json_object_new_uint64(speed));
-		if (qmp_call(qmp, "blockdev-mirror", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			xasprintf(cause, "disk %s: %s", d->key, why);
-			goto fail;
-		}
-		d->started = 1;
-		log_info("copying disk %s (%s, %llu bytes) to %s", d->key,
-		    d->file, (unsigned long long)d->size, nbd_uri);
-	}
-	return 0;
-fail:
-	free(why);
-	why = NULL;
-	if (mig_disks_source_finish(ds, qmp, 0, 30, &why) != 0) {
-		log_warnx("%s", why);
-		free(why);
-	}
-	return -1;
-}
-
 static struct mig_disk *
 find_job(struct mig_disks *ds, const char *id)
 {
@@ -534,129 +445,407 @@ mig_disks_state(struct mig_disks *ds, char **cause)
 	return all;
 }
 
-/* Our jobs QEMU still runs (query-block-jobs); -1 if it cannot say. */
-static int
-jobs_left(struct mig_disks *ds, struct qmp_conn *qmp, char **cause)
-{
-	json_object	*reply = NULL;
-	size_t		 i;
-	int		 n = 0;
 
-	if (qmp_call(qmp, "query-block-jobs", NULL, &reply, QMP_TIMEOUT,
-	    cause) != 0)
-		return -1;
+/* A job's command: name and arguments, then JOB_SEND. */
+static enum mig_job_next
+job_send(struct mig_job_cmd *cmd, const char *name, json_object *args)
+{
+	cmd->name = name;
+	cmd->args = args;
+	return JOB_SEND;
+}
+
+static json_object *
+one_arg(const char *key, const char *value)
+{
+	json_object *args = json_object_new_object();
+
+	json_object_object_add(args, key, json_object_new_string(value));
+	return args;
+}
+
+/* Keeps the first reason a job fails for, until it is undone. */
+static void
+keep_cause(struct mig_disks *ds, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+keep_cause(struct mig_disks *ds, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ds->cause != NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(&ds->cause, fmt, ap);
+	va_end(ap);
+}
+
+static enum mig_job_next
+job_fail_kept(struct mig_disks *ds, char **cause)
+{
+	*cause = ds->cause;
+	ds->cause = NULL;
+	return JOB_FAILED;
+}
+
+/* Our jobs in a query-block-jobs answer. */
+static int
+jobs_listed(struct mig_disks *ds, json_object *reply)
+{
+	size_t	i;
+	int	n = 0;
+
 	for (i = 0; i < json_object_array_length(reply); i++)
-		if (find_job(ds, json_str_at(json_object_array_get_idx(reply, i),
-		    "device")) != NULL)
+		if (find_job(ds, json_str_at(json_object_array_get_idx(reply,
+		    i), "device")) != NULL)
 			n++;
-	json_object_put(reply);
 	return n;
 }
 
-int
-mig_disks_source_finish(struct mig_disks *ds, struct qmp_conn *qmp,
-    int success, double timeout, char **cause)
+/* Virtual size of node in a query-named-block-nodes answer; 0: unknown. */
+static uint64_t
+node_size(json_object *nodes, const char *node)
 {
-	json_object	*args;
-	struct mig_disk	*d;
-	double		 deadline = now_monotonic() + timeout;
-	char		*why = NULL;
+	json_object	*n;
 	size_t		 i;
-	int		 left, dummy = 0, rc = 0;
 
-	if (ds == NULL)
-		return 0;
-	if (qmp_is_closed(qmp)) {
-		xasprintf(cause, "the source QEMU is gone: the mirror jobs "
-		    "went with it");
-		return -1;
+	for (i = 0; i < json_object_array_length(nodes); i++) {
+		n = json_object_array_get_idx(nodes, i);
+		if (json_str_at(n, "node-name") != NULL &&
+		    strcmp(json_str_at(n, "node-name"), node) == 0)
+			return json_u64_at(json_object_object_get(n, "image"),
+			    "virtual-size");
 	}
-	for (i = 0; i < ds->n; i++) {
-		d = &ds->v[i];
-		if (!d->started)
-			continue;
-		args = json_object_new_object();
-		json_object_object_add(args, "device",
-		    json_object_new_string(d->job));
-		json_object_object_add(args, "force",
-		    json_object_new_boolean(!success));
-		if (qmp_call(qmp, "block-job-cancel", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			log_debug("disk %s: %s", d->key, why);
-			free(why);
-			why = NULL;
-		}
-	}
-	while ((left = jobs_left(ds, qmp, &why)) > 0 &&
-	    now_monotonic() < deadline) {
-		/* Nothing sets dummy: this runs the loop for POLL_STEP. */
-		if (qmp_run_until(qmp, &dummy, POLL_STEP, &why) != 0) {
-			free(why);
-			why = NULL;
-		}
-	}
-	if (left < 0) {
-		xasprintf(cause, "mirror jobs: %s", why);
-		free(why);
-		return -1;
-	}
-	if (left > 0) {
-		xasprintf(cause, "mirror jobs still running after %.0f s",
-		    timeout);
-		return -1;
-	}
-	for (i = 0; i < ds->n; i++) {
-		d = &ds->v[i];
-		d->started = 0;
-		if (!d->nbd_added)
-			continue;
-		args = json_object_new_object();
-		json_object_object_add(args, "node-name",
-		    json_object_new_string(d->nbd_node));
-		if (qmp_call(qmp, "blockdev-del", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			if (rc == 0)
-				xasprintf(cause, "disk %s: %s", d->key, why);
-			free(why);
-			why = NULL;
-			rc = -1;
-			continue;
-		}
-		d->nbd_added = 0;
-	}
-	return rc;
+	return 0;
 }
 
-int
-mig_disks_target_start(struct mig_disks *ds, struct qmp_conn *qmp,
-    const char *nbd_uri, char **cause)
-{
-	json_object	*args;
-	struct mig_disk	*d;
-	char		*why = NULL;
-	size_t		 i;
+enum {
+	FIN_CANCEL, FIN_CANCELLED, FIN_LIST, FIN_LISTED, FIN_DEL, FIN_DELETED,
+};
 
-	args = json_object_new_object();
-	json_object_object_add(args, "addr", socket_address(nbd_uri, 1));
-	if (strncmp(nbd_uri, "unix:", 5) == 0) {
-		/* A stale socket of an earlier run would make bind fail. */
-		if (unlink(nbd_uri + 5) != 0 && errno != ENOENT)
-			log_warn("%s", nbd_uri + 5);
+enum mig_job_next
+mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_disks	*ds = ctx;
+	json_object		*args;
+	struct mig_disk		*d;
+	int			 left;
+
+	for (;;) switch (*pc) {
+	case FIN_CANCEL:
+		while (ds->cur < ds->n && !ds->v[ds->cur].started)
+			ds->cur++;
+		if (ds->cur == ds->n) {
+			*pc = FIN_LIST;
+			continue;
+		}
+		d = &ds->v[ds->cur];
+		args = one_arg("device", d->job);
+		json_object_object_add(args, "force",
+		    json_object_new_boolean(!ds->success));
+		*pc = FIN_CANCELLED;
+		return job_send(cmd, "block-job-cancel", args);
+	case FIN_CANCELLED:
+		if (error != NULL)
+			log_debug("disk %s: %s", ds->v[ds->cur].key, error);
+		ds->cur++;
+		*pc = FIN_CANCEL;
+		continue;
+	case FIN_LIST:
+		*pc = FIN_LISTED;
+		return job_send(cmd, "query-block-jobs", NULL);
+	case FIN_LISTED:
+		if (error != NULL) {
+			xasprintf(cause, "mirror jobs: %s", error);
+			return JOB_FAILED;
+		}
+		left = jobs_listed(ds, reply);
+		if (left > 0 && now_monotonic() < ds->deadline) {
+			*pc = FIN_LIST;
+			cmd->delay = POLL_STEP;
+			return JOB_WAIT;
+		}
+		if (left > 0) {
+			xasprintf(cause, "mirror jobs still running after "
+			    "%.0f s", ds->timeout);
+			return JOB_FAILED;
+		}
+		for (ds->cur = 0; ds->cur < ds->n; ds->cur++)
+			ds->v[ds->cur].started = 0;
+		ds->cur = 0;
+		*pc = FIN_DEL;
+		continue;
+	case FIN_DEL:
+		while (ds->cur < ds->n && !ds->v[ds->cur].nbd_added)
+			ds->cur++;
+		if (ds->cur == ds->n)
+			return ds->cause != NULL ? job_fail_kept(ds, cause) :
+			    JOB_DONE;
+		*pc = FIN_DELETED;
+		return job_send(cmd, "blockdev-del", one_arg("node-name",
+		    ds->v[ds->cur].nbd_node));
+	case FIN_DELETED:
+		d = &ds->v[ds->cur];
+		if (error != NULL)
+			keep_cause(ds, "disk %s: %s", d->key, error);
+		else
+			d->nbd_added = 0;
+		ds->cur++;
+		*pc = FIN_DEL;
+		continue;
+	default:
+		xasprintf(cause, "disks: lost track of the job");
+		return JOB_FAILED;
 	}
-	if (qmp_call(qmp, "nbd-server-start", args, NULL, QMP_TIMEOUT,
-	    &why) != 0) {
-		xasprintf(cause, "NBD server on %s: %s", nbd_uri, why);
-		free(why);
-		return -1;
-	}
-	ds->server = 1;
-	if (strncmp(nbd_uri, "unix:", 5) == 0)
-		ds->unix_path = xstrdup(nbd_uri + 5);
-	for (i = 0; i < ds->n; i++) {
-		d = &ds->v[i];
+}
+
+void
+mig_disks_source_finish_prepare(struct mig_disks *ds, int success,
+    double timeout)
+{
+	ds->success = success;
+	ds->timeout = timeout;
+	ds->deadline = now_monotonic() + timeout;
+	ds->cur = 0;
+	free(ds->cause);
+	ds->cause = NULL;
+}
+
+enum {
+	START_ADD, START_ADDED, START_SIZED, START_MIRROR, START_MIRRORED,
+	START_UNDO = 100,	/* then the finish job's program, forced */
+};
+
+enum mig_job_next
+mig_disks_source_start_job(void *ctx, int *pc, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_disks	*ds = ctx;
+	json_object		*args;
+	struct mig_disk		*d;
+	uint64_t		 size;
+	int			 sub;
+	enum mig_job_next	 next;
+
+	for (;;) switch (*pc) {
+	case START_ADD:
+		/* Every target first: nothing is copied unless all fit. */
+		if (ds->cur == ds->n) {
+			ds->cur = 0;
+			*pc = START_MIRROR;
+			continue;
+		}
+		d = &ds->v[ds->cur];
 		args = json_object_new_object();
-		json_object_object_add(args, "type",
+		json_object_object_add(args, "driver",
 		    json_object_new_string("nbd"));
+		json_object_object_add(args, "node-name",
+		    json_object_new_string(d->nbd_node));
+		json_object_object_add(args, "server",
+		    socket_address(ds->nbd_uri, 0));
+		json_object_object_add(args, "export",
+		    json_object_new_string(d->key));
+		*pc = START_ADDED;
+		return job_send(cmd, "blockdev-add", args);
+	case START_ADDED:
+		d = &ds->v[ds->cur];
+		if (error != NULL) {
+			keep_cause(ds, "disk %s: target export at %s: %s",
+			    d->key, ds->nbd_uri, error);
+			goto undo;
+		}
+		d->nbd_added = 1;
+		*pc = START_SIZED;
+		return job_send(cmd, "query-named-block-nodes", NULL);
+	case START_SIZED:
+		d = &ds->v[ds->cur];
+		if (error != NULL) {
+			keep_cause(ds, "disk %s: %s", d->key, error);
+			goto undo;
+		}
+		size = node_size(reply, d->nbd_node);
+		if (size < d->size) {
+			keep_cause(ds, "disk %s: the target's disk has %llu "
+			    "bytes, smaller than the source's %s with %llu "
+			    "bytes: nothing copied", d->key,
+			    (unsigned long long)size, d->file,
+			    (unsigned long long)d->size);
+			goto undo;
+		}
+		ds->cur++;
+		*pc = START_ADD;
+		continue;
+	case START_MIRROR:
+		if (ds->cur == ds->n)
+			return JOB_DONE;
+		d = &ds->v[ds->cur];
+		args = json_object_new_object();
+		json_object_object_add(args, "job-id",
+		    json_object_new_string(d->job));
+		json_object_object_add(args, "device",
+		    json_object_new_string(d->node));
+		json_object_object_add(args, "target",
+		    json_object_new_string(d->nbd_node));
+		json_object_object_add(args, "sync",
+		    json_object_new_string("full"));
+		/*
+		 * QEMU 7.2 cannot switch a running job to write-blocking:
+		 * set from the start, so a ready job stays in sync.
+		 */
+		json_object_object_add(args, "copy-mode",
+		    json_object_new_string("write-blocking"));
+		if (ds->speed > 0)
+			json_object_object_add(args, "speed",
+			    json_object_new_uint64(ds->speed));
+		*pc = START_MIRRORED;
+		return job_send(cmd, "blockdev-mirror", args);
+	case START_MIRRORED:
+		d = &ds->v[ds->cur];
+		if (error != NULL) {
+			keep_cause(ds, "disk %s: %s", d->key, error);
+			goto undo;
+		}
+		d->started = 1;
+		log_info("copying disk %s (%s, %llu bytes) to %s", d->key,
+		    d->file, (unsigned long long)d->size, ds->nbd_uri);
+		ds->cur++;
+		*pc = START_MIRROR;
+		continue;
+	default:
+		if (*pc < START_UNDO)
+			goto undo;
+		/* Undoing: the finish job's program, then the first cause. */
+		sub = *pc - START_UNDO;
+		next = mig_disks_source_finish_job(ctx, &sub, reply, error,
+		    cmd, cause);
+		*pc = START_UNDO + sub;
+		if (next == JOB_FAILED) {
+			log_warnx("%s", *cause);
+			free(*cause);
+			*cause = NULL;
+		}
+		if (next == JOB_DONE || next == JOB_FAILED) {
+			*cause = ds->start_cause != NULL ? ds->start_cause :
+			    xstrdup("the mirrors could not start");
+			ds->start_cause = NULL;
+			return JOB_FAILED;
+		}
+		return next;
+	}
+undo:
+	free(ds->start_cause);
+	ds->start_cause = ds->cause;
+	ds->cause = NULL;
+	mig_disks_source_finish_prepare(ds, 0, 30);
+	*pc = START_UNDO;
+	return mig_disks_source_start_job(ctx, pc, NULL, NULL, cmd, cause);
+}
+
+void
+mig_disks_source_start_prepare(struct mig_disks *ds, const char *nbd_uri,
+    uint64_t speed)
+{
+	free(ds->nbd_uri);
+	ds->nbd_uri = xstrdup(nbd_uri);
+	ds->speed = speed;
+	ds->cur = 0;
+	free(ds->cause);
+	ds->cause = NULL;
+}
+
+enum { STOP_DEL, STOP_DELETED, STOP_SERVER, STOP_SERVER_STOPPED };
+
+enum mig_job_next
+mig_disks_target_stop_job(void *ctx, int *pc, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_disks	*ds = ctx;
+	json_object		*args;
+
+	(void)reply;
+	(void)cause;
+	for (;;) switch (*pc) {
+	case STOP_DEL:
+		while (ds->cur < ds->n && !ds->v[ds->cur].exported)
+			ds->cur++;
+		if (ds->cur == ds->n) {
+			*pc = STOP_SERVER;
+			continue;
+		}
+		args = one_arg("id", ds->v[ds->cur].key);
+		json_object_object_add(args, "mode",
+		    json_object_new_string("hard"));
+		*pc = STOP_DELETED;
+		return job_send(cmd, "block-export-del", args);
+	case STOP_DELETED:
+		if (error != NULL)
+			log_debug("%s", error);
+		ds->v[ds->cur++].exported = 0;
+		*pc = STOP_DEL;
+		continue;
+	case STOP_SERVER:
+		if (!ds->server)
+			return JOB_DONE;
+		*pc = STOP_SERVER_STOPPED;
+		return job_send(cmd, "nbd-server-stop", NULL);
+	default:
+		if (error != NULL)
+			log_warnx("nbd-server-stop: %s", error);
+		ds->server = 0;
+		if (ds->unix_path != NULL && unlink(ds->unix_path) != 0 &&
+		    errno != ENOENT)
+			log_warn("%s", ds->unix_path);
+		return JOB_DONE;
+	}
+}
+
+enum {
+	TSTART_SERVER, TSTART_SERVED, TSTART_EXPORT, TSTART_EXPORTED,
+	TSTART_UNDO = 100,
+};
+
+enum mig_job_next
+mig_disks_target_start_job(void *ctx, int *pc, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_disks	*ds = ctx;
+	json_object		*args;
+	struct mig_disk		*d;
+	int			 sub;
+	enum mig_job_next	 next;
+
+	for (;;) switch (*pc) {
+	case TSTART_SERVER:
+		/* A stale socket of an earlier run would make bind fail. */
+		if (strncmp(ds->nbd_uri, "unix:", 5) == 0 &&
+		    unlink(ds->nbd_uri + 5) != 0 && errno != ENOENT)
+			log_warn("%s", ds->nbd_uri + 5);
+		args = json_object_new_object();
+		json_object_object_add(args, "addr",
+		    socket_address(ds->nbd_uri, 1));
+		*pc = TSTART_SERVED;
+		return job_send(cmd, "nbd-server-start", args);
+	case TSTART_SERVED:
+		if (error != NULL) {
+			xasprintf(cause, "NBD server on %s: %s", ds->nbd_uri,
+			    error);
+			return JOB_FAILED;
+		}
+		ds->server = 1;
+		if (strncmp(ds->nbd_uri, "unix:", 5) == 0) {
+			free(ds->unix_path);
+			ds->unix_path = xstrdup(ds->nbd_uri + 5);
+		}
+		ds->cur = 0;
+		*pc = TSTART_EXPORT;
+		continue;
+	case TSTART_EXPORT:
+		if (ds->cur == ds->n)
+			return JOB_DONE;
+		d = &ds->v[ds->cur];
+		args = one_arg("type", "nbd");
 		json_object_object_add(args, "id",
 		    json_object_new_string(d->key));
 		json_object_object_add(args, "node-name",
@@ -665,116 +854,146 @@ mig_disks_target_start(struct mig_disks *ds, struct qmp_conn *qmp,
 		    json_object_new_string(d->key));
 		json_object_object_add(args, "writable",
 		    json_object_new_boolean(1));
-		if (qmp_call(qmp, "block-export-add", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			xasprintf(cause, "disk %s (%s): %s%s", d->key, d->file,
-			    why, strstr(why, "read-only") != NULL ? " (a "
+		*pc = TSTART_EXPORTED;
+		return job_send(cmd, "block-export-add", args);
+	case TSTART_EXPORTED:
+		d = &ds->v[ds->cur];
+		if (error != NULL) {
+			keep_cause(ds, "disk %s (%s): %s%s", d->key, d->file,
+			    error, strstr(error, "read-only") != NULL ? " (a "
 			    "-drive disk needs file.auto-read-only=off on the "
 			    "target; or use -blockdev)" : "");
-			free(why);
-			mig_disks_target_stop(ds, qmp);
-			return -1;
+			ds->cur = 0;
+			*pc = TSTART_UNDO;
+			reply = NULL;
+			error = NULL;
+			continue;
 		}
 		d->exported = 1;
 		log_info("disk %s (%s, %llu bytes) exported on %s", d->key,
-		    d->file, (unsigned long long)d->size, nbd_uri);
+		    d->file, (unsigned long long)d->size, ds->nbd_uri);
+		ds->cur++;
+		*pc = TSTART_EXPORT;
+		continue;
+	default:
+		sub = *pc - TSTART_UNDO;
+		next = mig_disks_target_stop_job(ctx, &sub, reply, error, cmd,
+		    cause);
+		*pc = TSTART_UNDO + sub;
+		if (next == JOB_DONE)
+			return job_fail_kept(ds, cause);
+		return next;
 	}
-	return 0;
-}
-
-static int
-server_stop(struct mig_disks *ds, struct qmp_conn *qmp, char **cause)
-{
-	char *why = NULL;
-
-	if (!ds->server)
-		return 0;
-	if (qmp_call(qmp, "nbd-server-stop", NULL, NULL, QMP_TIMEOUT,
-	    &why) != 0) {
-		xasprintf(cause, "%s", why);
-		free(why);
-		return -1;
-	}
-	ds->server = 0;
-	if (ds->unix_path != NULL && unlink(ds->unix_path) != 0 &&
-	    errno != ENOENT)
-		log_warn("%s", ds->unix_path);
-	return 0;
-}
-
-int
-mig_disks_target_release(struct mig_disks *ds, struct qmp_conn *qmp,
-    char **cause)
-{
-	json_object	*args;
-	struct mig_disk	*d;
-	char		*why = NULL;
-	size_t		 i;
-	int		 busy = 0;
-
-	for (i = 0; i < ds->n; i++) {
-		d = &ds->v[i];
-		if (!d->exported)
-			continue;
-		/* Safe mode refuses while the source's client is there. */
-		args = json_object_new_object();
-		json_object_object_add(args, "id",
-		    json_object_new_string(d->key));
-		json_object_object_add(args, "mode",
-		    json_object_new_string("safe"));
-		if (qmp_call(qmp, "block-export-del", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			if (strstr(why, "in use") == NULL) {
-				xasprintf(cause, "disk %s: %s", d->key, why);
-				free(why);
-				return -1;
-			}
-			free(why);
-			why = NULL;
-			busy = 1;
-			continue;
-		}
-		d->exported = 0;
-		log_info("disk %s: the source's mirror is done", d->key);
-	}
-	if (busy)
-		return 0;
-	return server_stop(ds, qmp, cause) == 0 ? 1 : -1;
 }
 
 void
-mig_disks_target_stop(struct mig_disks *ds, struct qmp_conn *qmp)
+mig_disks_target_start_prepare(struct mig_disks *ds, const char *nbd_uri)
 {
-	json_object	*args;
-	char		*why = NULL;
-	size_t		 i;
+	free(ds->nbd_uri);
+	ds->nbd_uri = xstrdup(nbd_uri);
+	ds->cur = 0;
+	free(ds->cause);
+	ds->cause = NULL;
+}
 
-	if (ds == NULL)
-		return;
-	if (qmp_is_closed(qmp)) {
-		ds->server = 0;
-		if (ds->unix_path != NULL)
-			unlink(ds->unix_path);
-		return;
-	}
-	for (i = 0; i < ds->n; i++) {
-		if (!ds->v[i].exported)
-			continue;
-		args = json_object_new_object();
-		json_object_object_add(args, "id",
-		    json_object_new_string(ds->v[i].key));
-		json_object_object_add(args, "mode",
-		    json_object_new_string("hard"));
-		if (qmp_call(qmp, "block-export-del", args, NULL, QMP_TIMEOUT,
-		    &why) != 0) {
-			log_debug("%s", why);
-			free(why);
-			why = NULL;
+enum {
+	REL_DEL, REL_DELETED, REL_SERVER, REL_SERVER_STOPPED,
+	REL_FORCE = 100,	/* the stop job's program, then fail */
+};
+
+enum mig_job_next
+mig_disks_target_release_job(void *ctx, int *pc, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_disks	*ds = ctx;
+	json_object		*args;
+	struct mig_disk		*d;
+	int			 sub;
+	enum mig_job_next	 next;
+
+	for (;;) switch (*pc) {
+	case REL_DEL:
+		while (ds->cur < ds->n && !ds->v[ds->cur].exported)
+			ds->cur++;
+		if (ds->cur < ds->n) {
+			/* Safe mode refuses while the source's client is there. */
+			args = one_arg("id", ds->v[ds->cur].key);
+			json_object_object_add(args, "mode",
+			    json_object_new_string("safe"));
+			*pc = REL_DELETED;
+			return job_send(cmd, "block-export-del", args);
 		}
-		ds->v[i].exported = 0;
+		if (!ds->busy) {
+			*pc = REL_SERVER;
+			continue;
+		}
+		ds->busy = 0;
+		ds->cur = 0;
+		if (now_monotonic() < ds->deadline) {
+			cmd->delay = RELEASE_STEP;
+			return JOB_WAIT;
+		}
+		keep_cause(ds, "the source's mirrors did not end within "
+		    "%.0f s", ds->timeout);
+		*pc = REL_FORCE;
+		continue;
+	case REL_DELETED:
+		d = &ds->v[ds->cur];
+		if (error != NULL && strstr(error, "in use") == NULL) {
+			keep_cause(ds, "disk %s: %s", d->key, error);
+			ds->cur = 0;
+			*pc = REL_FORCE;
+			continue;
+		}
+		if (error != NULL)
+			ds->busy = 1;
+		else {
+			d->exported = 0;
+			log_info("disk %s: the source's mirror is done",
+			    d->key);
+		}
+		ds->cur++;
+		*pc = REL_DEL;
+		continue;
+	case REL_SERVER:
+		if (!ds->server)
+			return JOB_DONE;
+		*pc = REL_SERVER_STOPPED;
+		return job_send(cmd, "nbd-server-stop", NULL);
+	case REL_SERVER_STOPPED:
+		if (error != NULL) {
+			xasprintf(cause, "nbd-server-stop: %s", error);
+			return JOB_FAILED;
+		}
+		ds->server = 0;
+		if (ds->unix_path != NULL && unlink(ds->unix_path) != 0 &&
+		    errno != ENOENT)
+			log_warn("%s", ds->unix_path);
+		return JOB_DONE;
+	default:
+		sub = *pc - REL_FORCE;
+		next = mig_disks_target_stop_job(ctx, &sub, reply, error, cmd,
+		    cause);
+		*pc = REL_FORCE + sub;
+		if (next == JOB_DONE)
+			return job_fail_kept(ds, cause);
+		return next;
 	}
-	if (server_stop(ds, qmp, &why) != 0) {
-		log_warnx("nbd-server-stop: %s", why);
-		free(why);
-	}
+}
+
+void
+mig_disks_target_release_prepare(struct mig_disks *ds, double timeout)
+{
+	ds->timeout = timeout;
+	ds->deadline = now_monotonic() + timeout;
+	ds->cur = 0;
+	ds->busy = 0;
+	free(ds->cause);
+	ds->cause = NULL;
+}
+
+void
+mig_disks_target_stop_prepare(struct mig_disks *ds)
+{
+	ds->cur = 0;
 }

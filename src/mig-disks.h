@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "qmigrate.h"
+#include "mig-job.h"
 
 struct json_object;
 struct qmp_conn;
@@ -32,13 +33,15 @@ int	 mig_disks_selected(const struct mig_settings *s, const char *key,
 	    const char *device, const char *file, int shared);
 
 /*
- * Reads query-block and keeps the writable disks to copy (source: the rule
- * above; target: every writable disk off shared storage, and under always
- * the shared ones the policy's disks name by key, or all when it names
- * none).  Returns 0 with *out (NULL: nothing to copy), or -1 with *cause.
+ * From a query-block answer (borrowed), keeps the writable disks to copy
+ * (source: the rule above; target: every writable disk off shared
+ * storage, and under always the shared ones the policy's disks name by
+ * key, or all when it names none).  Returns 0 with *out (NULL: nothing to
+ * copy), or -1 with *cause.
  */
-int	 mig_disks_select(struct qmp_conn *, const struct mig_settings *,
-	    int source, struct mig_disks **out, char **cause);
+int	 mig_disks_select(struct json_object *blocks,
+	    const struct mig_settings *, int source, struct mig_disks **out,
+	    char **cause);
 size_t	 mig_disks_count(const struct mig_disks *);
 uint64_t mig_disks_bytes(const struct mig_disks *);	/* virtual sizes */
 /* {JOB: {disk, file, offset, len, ready}}: a new reference. */
@@ -56,13 +59,26 @@ char	*mig_disks_describe(const struct mig_disks *);
 char	*mig_disks_nbd_uri(const char *uri, const char *nbd, char **cause);
 
 /*
+ * The disks' QMP work, as jobs (mig-job.h) with ctx the struct mig_disks;
+ * each *_prepare() sets a job's arguments before mig_job_start().
+ *
  * Source.  start: an NBD client node per disk (qm-nbd-KEY), each checked
  * to be at least as large as the disk (refused before anything is copied,
  * naming both sizes), then blockdev-mirror (job qm-mirror-KEY, sync full,
- * write-blocking, speed bytes/s).  Undoes what it did on failure.
+ * write-blocking, speed bytes/s); undoes what it did on failure.  finish:
+ * block-job-cancel (forced unless success: a ready mirror cancelled
+ * without force ends in sync, without pivot), waits up to timeout seconds
+ * for the jobs to go, then blockdev-del the NBD nodes; the source keeps
+ * running on its own disks.
  */
-int	 mig_disks_source_start(struct mig_disks *, struct qmp_conn *,
-	    const char *nbd_uri, uint64_t speed, char **cause);
+void	 mig_disks_source_start_prepare(struct mig_disks *,
+	    const char *nbd_uri, uint64_t speed);
+void	 mig_disks_source_finish_prepare(struct mig_disks *, int success,
+	    double timeout);
+enum mig_job_next mig_disks_source_start_job(void *, int *,
+	    struct json_object *, const char *, struct mig_job_cmd *, char **);
+enum mig_job_next mig_disks_source_finish_job(void *, int *,
+	    struct json_object *, const char *, struct mig_job_cmd *, char **);
 /* BLOCK_JOB_* and JOB_STATUS_CHANGE events for our jobs. */
 void	 mig_disks_on_event(struct mig_disks *, const char *name,
 	    struct json_object *data);
@@ -70,27 +86,26 @@ void	 mig_disks_on_event(struct mig_disks *, const char *name,
 void	 mig_disks_refresh(struct mig_disks *, struct qmp_conn *);
 /* 1: every mirror is ready; 0: copying; -1: a job failed (*cause). */
 int	 mig_disks_state(struct mig_disks *, char **cause);
-/*
- * Ends the mirrors: block-job-cancel (forced unless success: a ready
- * mirror cancelled without force ends in sync, without pivot), waits up to
- * timeout seconds for the jobs to go, then blockdev-del the NBD nodes.
- * The source keeps running on its own disks.  0, or -1 with *cause.
- */
-int	 mig_disks_source_finish(struct mig_disks *, struct qmp_conn *,
-	    int success, double timeout, char **cause);
 
 /*
  * Target.  start: nbd-server-start on the address and a writable export
  * per disk (named by its key).  release: once the migration completed,
- * removes each export when its client (the source's mirror) has gone;
- * returns 1 when all are gone and the server stopped, 0 to call again
- * later, -1 with *cause.  stop: removes everything at once (abort).
+ * removes each export when its client (the source's mirror) has gone,
+ * trying again until timeout, then stops the server; past the timeout it
+ * removes everything by force and fails, saying why.  stop: removes
+ * everything at once (abort).
  */
-int	 mig_disks_target_start(struct mig_disks *, struct qmp_conn *,
-	    const char *nbd_uri, char **cause);
-int	 mig_disks_target_release(struct mig_disks *, struct qmp_conn *,
-	    char **cause);
-void	 mig_disks_target_stop(struct mig_disks *, struct qmp_conn *);
+void	 mig_disks_target_start_prepare(struct mig_disks *,
+	    const char *nbd_uri);
+void	 mig_disks_target_release_prepare(struct mig_disks *,
+	    double timeout);
+void	 mig_disks_target_stop_prepare(struct mig_disks *);
+enum mig_job_next mig_disks_target_start_job(void *, int *,
+	    struct json_object *, const char *, struct mig_job_cmd *, char **);
+enum mig_job_next mig_disks_target_release_job(void *, int *,
+	    struct json_object *, const char *, struct mig_job_cmd *, char **);
+enum mig_job_next mig_disks_target_stop_job(void *, int *,
+	    struct json_object *, const char *, struct mig_job_cmd *, char **);
 
 void	 mig_disks_free(struct mig_disks *);
 

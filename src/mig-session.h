@@ -3,13 +3,19 @@
  *
  * The executor (mig-watch.c with mig-source.c or mig-target.c) decodes what
  * happens (QEMU's samples and answers, control messages, signals, timers,
- * the deadline) into a struct sess_event, calls session_step(), and carries
- * out the actions it returns, in order.  The step function reads no JSON,
- * sends nothing and runs no event loop; it changes the status document
- * through status.c's setters, whose publication the executor holds until
- * the step is over.  Source and target are two transition tables over the
- * same states (mig-session.c).  tests/unit/test-session.c drives it through
- * the failure table of README.md and through traces of real runs.
+ * the deadline, a monitor that stops answering) into a struct sess_event,
+ * calls session_step(), and carries out the actions it returns, in order.
+ * The step reads no clock (time comes in the event), builds no JSON,
+ * writes no file, logs nothing and never exits: what the status document
+ * should say goes out as typed actions (SA_ST_*), which the executor
+ * applies through status.c, and the session keeps its own copy of what it
+ * decides on (phase, mode, abort status, failure).
+ *
+ * Source and target are two transition tables (mig-session-source.c,
+ * mig-session-target.c): each state is declared once below with the events
+ * it accepts, and has one handler that switches on the event (libnbd's
+ * generator/states*.ml).  tests/unit/test-session.c drives it through the
+ * failure table of README.md with no status file, no clock and no I/O.
  */
 #ifndef MIG_SESSION_H
 #define MIG_SESSION_H
@@ -22,16 +28,60 @@
 enum sess_role { SESS_SOURCE, SESS_TARGET };
 
 enum sess_state {
-	SS_SETUP,	/* pre-flight, slot, plan: the executor's setup */
-	SS_OFFER,	/* tls: source waits for ready; target for the offer */
-	SS_MIRROR,	/* source: disks copy, memory waits */
-	SS_LISTEN,	/* target: QEMU listens, no stream yet */
+	/*
+	 * Both sides.  SETUP: the executor's setup runs (source: what QEMU
+	 * is doing, pre-flight, slot, plan; target: QEMU checked, over
+	 * unix:/tcp: prepared).  Accepts SETUP_DONE, SIGNAL, DEADLINE (kept
+	 * as a pending abort until the setup says what it found), CONTROL
+	 * (target: an early offer, kept).
+	 */
+	SS_SETUP,
+	/* Source over tls: the offer is out.  ANSWER(offer), CONTROL_LOST,
+	 * QMP_CLOSED, SIGNAL, DEADLINE. */
+	SS_OFFER,
+	/* Source: the mirror jobs start.  JOB_DONE, SIGNAL, DEADLINE
+	 * (pending until the job is done). */
+	SS_MIRROR_START,
+	/* Source: disks copy, memory waits.  SAMPLE (disks' state), ANSWER
+	 * (watch), SIGNAL, DEADLINE, QMP_CLOSED, QMP_SILENT. */
+	SS_MIRROR,
+	/* Both: pre-copy (target: the stream began).  Source: SAMPLE,
+	 * QMP_DONE, ANSWER, SIGNAL, DEADLINE, QMP_CLOSED, QMP_SILENT. */
 	SS_PRECOPY,
+	/* Both: post-copy; the target holds the guest.  Abort refused. */
 	SS_POSTCOPY,
-	SS_RECOVER,	/* post-copy broke: being resumed */
-	SS_CANCELLING,	/* source: migrate_cancel sent */
-	SS_CONFIRM,	/* source: QEMU completed, asking the target */
-	SS_ENDING,	/* target: outcome known, answering the source */
+	/* Both: post-copy broke; being resumed until recover_timeout. */
+	SS_RECOVER,
+	/* Source: migrate_cancel sent; bounded by STIMER_CANCEL. */
+	SS_CANCELLING,
+	/* Source: QEMU did not cancel in time but still answers: watched to
+	 * its real end, abortStatus Failed. */
+	SS_UNCANCELLED,
+	/* Source over tls: QEMU completed; the target's word decides.
+	 * ANSWER(completed), STIMER_CONFIRM, CONTROL_LOST. */
+	SS_CONFIRM,
+	/* Source: the QMP connection closed; reconnecting (STIMER_RECONNECT)
+	 * until MONITOR_TIMEOUT, then back to the state it left. */
+	SS_RECONNECT,
+	/* Source: the outcome is known; the mirrors end and the guest runs
+	 * here again if we paused it, before the last document.  JOB_DONE,
+	 * QMP_DONE(cont), STIMER_FINISH. */
+	SS_FINISHING,
+	/* Target over tls: waiting for the offer.  CONTROL, SIGNAL. */
+	SS_OFFERED_WAIT,
+	/* Target over tls: the offer is being applied (SJ_PREPARE_TARGET). */
+	SS_PREPARING,
+	/* Target: QEMU listens, no stream yet.  SAMPLE, CONTROL, SIGNAL,
+	 * CONTROL_LOST, DEADLINE, STIMER_CUT. */
+	SS_LISTEN,
+	/* Target: QEMU completed; the exports wait for the source's mirrors
+	 * to end (SJ_RELEASE_DISKS), then the guest's run state is read. */
+	SS_ARRIVED,
+	/* Target over tls: the outcome is known; answering the source's
+	 * "completed?" (STIMER_END). */
+	SS_ENDING,
+	/* Target: failed; the exports are removed (SJ_STOP_EXPORTS). */
+	SS_CLEANUP,
 	SS_DONE,
 };
 
@@ -41,6 +91,8 @@ enum sess_setup {
 	SETUP_FRESH,		/* a new migration: offer or migrate next */
 	SETUP_REATTACH,		/* QEMU is already migrating: watch it */
 	SETUP_ALREADY_DONE,	/* QEMU completed it before we came */
+	SETUP_CLOSE_RECORD,	/* QEMU's migration of the status file failed
+				   meanwhile: close its record, start none */
 };
 
 /* QMP commands the session asks for. */
@@ -56,17 +108,24 @@ enum sess_cmd {
 	SC_AUTO_CONVERGE,	/* value: initial %, value2: increment % */
 };
 
-/* Work the executor does with QEMU on the session's behalf. */
+/* Work of several QMP commands the executor runs as a job (mig-job.h). */
 enum sess_job {
 	SJ_START_MIRRORS,	/* source: the disks' mirror jobs */
+	SJ_FINISH_MIRRORS,	/* source: value 1: in sync (success) */
 	SJ_PREPARE_TARGET,	/* target: plan, exports, migrate-incoming */
+	SJ_RELEASE_DISKS,	/* target: exports go once mirrors ended */
+	SJ_STOP_EXPORTS,	/* target: exports removed at once */
 };
 
 enum sess_timer {
 	STIMER_REPOLL,		/* query-migrate again soon */
 	STIMER_CONFIRM,		/* source: the target's word is late */
+	STIMER_CANCEL,		/* source: QEMU's cancel is late */
+	STIMER_RECONNECT,	/* source: try the monitor again */
+	STIMER_FINISH,		/* source: the last work is late */
 	STIMER_END,		/* target: finish (an answer had time) */
 	STIMER_CUT,		/* target: the source did not cancel */
+	STIMER_SOURCE_GONE,	/* target: the control connection ended */
 	STIMER_COUNT,
 };
 
@@ -78,13 +137,16 @@ enum sess_disks {
 };
 
 enum sess_ev_kind {
-	SEV_SETUP_DONE,		/* source: setup; target: checked (unix) */
+	SEV_SETUP_DONE,		/* source: setup; target: checked */
 	SEV_JOB_DONE,
 	SEV_QMP_DONE,		/* a command of ours was answered */
+	SEV_QMP_SILENT,		/* a command got no answer in time */
+	SEV_QMP_UP,		/* the monitor is connected again */
 	SEV_SAMPLE,		/* query-migrate */
 	SEV_RUN_STATE,		/* query-status */
 	SEV_RESUMED,		/* QEMU's RESUME event */
-	SEV_QMP_CLOSED,
+	SEV_QMP_CLOSED,		/* the connection ended, or reconnecting
+				   failed */
 	SEV_CONTROL,		/* target: a message from the source */
 	SEV_ANSWER,		/* source: the target's answer */
 	SEV_CONTROL_LOST,	/* the control connection ended */
@@ -105,7 +167,6 @@ struct sess_event {
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
 	enum sess_disks		 disks;	/* SAMPLE: the mirrors' state */
-	int			 disks_released; /* SAMPLE, target */
 	const struct run_info	*ri;	/* RUN_STATE */
 	const struct control_msg *msg;	/* CONTROL */
 	enum control_type	 question; /* ANSWER: what was asked */
@@ -118,16 +179,31 @@ enum sess_act_kind {
 	SA_QMP,			/* cmd, value, value2 */
 	SA_POLL,		/* query-migrate now */
 	SA_QUERY_STATUS,
-	SA_JOB,
-	SA_ASK,			/* source: a question (type, reason) */
+	SA_JOB,			/* job, value */
+	SA_ASK,			/* source: a question (question, reason) */
 	SA_ANSWER,		/* target: answer (answer, reason) */
 	SA_TIMER,		/* arm timer after seconds */
 	SA_CUT,			/* target: close the proxy, stream and all */
 	SA_UNLISTEN,		/* target: remove QEMU's unix socket path */
+	SA_RECONNECT,		/* source: connect to the monitor again */
+	SA_LOG,			/* value: 0 debug, 1 info, 2 warning; reason */
 	SA_FINISH,		/* the session is over: leave the loop */
+
+	/* What the status document says: applied through status.c. */
+	SA_ST_PHASE,		/* phase */
+	SA_ST_MODE,		/* mode */
+	SA_ST_ABORT,		/* abort */
+	SA_ST_ABORT_REQUESTED,
+	SA_ST_FAILURE,		/* fail, reason */
+	SA_ST_CLEAR_FAILURE,
+	SA_ST_NOTE,		/* reason */
+	SA_ST_PROGRESS,		/* mi (the event's), seconds: elapsed */
+	SA_ST_DECISION,		/* sample, reason, question: unused;
+				   value: enum ctl_action */
+	SA_ST_PUBLISH,		/* reason: the event line's name */
 };
 
-#define SESS_REASON_MAX	320
+#define SESS_REASON_MAX	400
 
 struct sess_action {
 	enum sess_act_kind	 kind;
@@ -139,6 +215,12 @@ struct sess_action {
 	enum control_answer	 answer;
 	enum sess_timer		 timer;
 	double			 seconds;
+	enum mig_phase		 phase;
+	enum mig_mode		 mode;
+	enum abort_status	 abort;
+	enum mig_failure	 fail;
+	const struct mig_info	*mi;	/* SA_ST_PROGRESS: the event's */
+	struct ctl_sample	 sample;	/* SA_ST_DECISION */
 	char			 reason[SESS_REASON_MAX];
 };
 
@@ -146,7 +228,7 @@ struct sess_action {
 struct sess_config {
 	enum sess_role	 role;
 	int		 tls;		/* a control channel to the peer */
-	int		 disks;		/* source: mirrors before memory */
+	int		 disks;		/* disks are copied */
 	double		 timeout;	/* --timeout, for messages; 0: none */
 	double		 recover_timeout;
 	double		 stall_timeout;	/* progressTimeout: 0 never */
@@ -160,64 +242,116 @@ struct sess_config {
 	const char	*qmp_path;	/* this side's QEMU, for messages */
 };
 
-#define SESS_MAX_ACTIONS	16
+/* An abort asked for while the session cannot act on it yet. */
+struct sess_pending_abort {
+	int			 asked;
+	enum mig_failure	 why;
+	int			 requested;	/* by someone, not a deadline */
+	char			 reason[SESS_REASON_MAX];
+};
+
+/* Post-copy recovery (SS_RECOVER). */
+struct sess_recover {
+	double	 deadline;	/* 0: not recovering */
+	double	 last_try;
+	int	 asked;		/* source tls: "resume?" is out */
+	int	 ready;		/* source tls: the target listens */
+	int	 sent;		/* target: migrate-recover sent */
+	int	 listening;	/* target: migrate-recover answered */
+	int	 source_asked;	/* target: the source waits for "ready" */
+};
+
+#define SESS_MAX_ACTIONS	40
 
 struct session {
 	struct sess_config	 cfg;
 	enum sess_state		 state;
-	struct status		*st;		/* borrowed */
-	struct ctl		 ctl;		/* source: the controller */
 
-	/* source */
-	int			 setup_abort;	/* asked during setup: stop it */
-	char			 setup_abort_reason[SESS_REASON_MAX];
-	enum mig_failure	 setup_abort_why;
-	int			 setup_abort_requested;
-	int			 setup_signum;	/* target: a signal in setup */
-	int			 paused_by_us;	/* "stop" sent by a decision */
-	int			 saw_active;
+	/* What the session decided; the status document follows it. */
+	enum mig_phase		 phase;
+	enum mig_mode		 mode;
+	enum abort_status	 abort;
+	int			 abort_requested;
+	enum mig_failure	 failure;
+	char			 failure_reason[SESS_REASON_MAX];
+
+	struct ctl		 ctl;		/* source: the controller */
+	struct sess_pending_abort pending;	/* SETUP, MIRROR_START,
+						   RECONNECT */
+	struct sess_recover	 recover;
+	double			 t0;		/* memory started moving */
+	int			 saw_active;	/* QEMU said active */
 	int			 completed_polls;
-	double			 t0;		/* migrate sent */
-	double			 cancel_deadline;
-	double			 recover_deadline; /* 0: not recovering */
-	double			 last_resume_try;
-	int			 resume_asked;
-	int			 resume_ready;
-	int			 question_out;	/* a question awaits its answer */
-	uint64_t		 moved_bytes;
+	int			 watch_out;	/* source: a watch is out */
+	uint64_t		 moved_bytes;	/* stall detector */
 	double			 moved_t;	/* -1: nothing seen yet */
 	double			 mirror_deadline;
-	int			 need_cont;	/* run the guest here again */
+	double			 silent_since;	/* 0: the monitor answers */
+	enum sess_state		 back_to;	/* RECONNECT: where from */
+	double			 reconnect_deadline;
+
+	/* FINISHING (source) and ENDING/CLEANUP (target): the outcome. */
+	enum mig_phase		 end_phase;
+	int			 mirrors_out;	/* the mirrors still run */
+	int			 resume_guest;	/* cont before the end */
 
 	/* target */
 	int			 offered;
+	int			 early_offer;	/* an offer came during setup */
+	struct control_msg	 early_msg;	/* ... its scalars (no disks) */
 	int			 started;	/* the stream began */
-	int			 completed;	/* QEMU said completed */
-	int			 resuming;	/* cont sent */
 	int			 arrives_paused;
+	int			 resuming;	/* cont sent */
 	int			 source_aborted;
-	int			 recover_sent;
-	int			 recover_listening;
 	int			 confirm_asked;
-	int			 abort_pending;	/* watch answers abort */
-	int			 unlistened;	/* socket path removed */
-	int			 offer_early;	/* an offer came during setup */
-	struct control_msg	 early_offer;	/* ... its scalars (no disks) */
-	int			 unlisten_signum;
-	enum mig_phase		 end_phase;
+	int			 control_lost;	/* the source is gone */
+	int			 abort_asked_here; /* tls: watch answers abort */
+	int			 unlisten_signum; /* unix: socket removed */
+	int			 setup_signum;	/* a signal during setup */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;
+	size_t			 overflow;	/* actions dropped (a bug) */
 };
 
 /* mig-session.c */
 const char *session_state_name(enum sess_state);
-void	 session_init(struct session *, const struct sess_config *,
-	    struct status *);
+void	 session_init(struct session *, const struct sess_config *);
 /* Controller settings, before the first sample (source). */
 void	 session_set_controller(struct session *, enum ctl_kind,
 	    const struct ctl_config *);
 void	 session_step(struct session *, const struct sess_event *);
 int	 session_done(const struct session *);
+/* Whether the executor's setup should stop early (an abort is pending). */
+int	 session_setup_abandoned(const struct session *);
+/* The exit status of what the session decided. */
+int	 session_exit_code(const struct session *);
+
+/* For mig-session-source.c and mig-session-target.c only. */
+struct sess_action *sess_act(struct session *, enum sess_act_kind);
+void	 sess_enter(struct session *, enum sess_state);
+void	 sess_qmp(struct session *, enum sess_cmd, uint64_t, int);
+void	 sess_timer(struct session *, enum sess_timer, double);
+void	 sess_job(struct session *, enum sess_job, uint64_t);
+void	 sess_log(struct session *, int level, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 sess_note(struct session *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 sess_failure(struct session *, enum mig_failure, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 sess_clear_failure(struct session *);
+void	 sess_phase(struct session *, enum mig_phase);
+void	 sess_mode(struct session *, enum mig_mode);
+void	 sess_abort_status(struct session *, enum abort_status);
+void	 sess_abort_requested(struct session *);
+void	 sess_publish(struct session *, const char *event);
+void	 sess_progress(struct session *, const struct mig_info *, double);
+void	 sess_finish(struct session *, enum mig_phase);
+void	 sess_pend_abort(struct session *, enum mig_failure, int requested,
+	    const char *reason);
+const char *sess_signal_name(int);
+int	 sess_monitor_silent(struct session *, const struct sess_event *);
+void	 source_step(struct session *, const struct sess_event *);
+void	 target_step(struct session *, const struct sess_event *);
 
 #endif

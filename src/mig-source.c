@@ -1,10 +1,13 @@
 /*
- * mig-source.c: `qmigrate migrate`: the source side's executor.  It sets
- * the source QEMU up (what QEMU says about migrating now, the pre-flight,
- * a node-wide slot, the plan, the disks to copy), then hands over to the
- * session (mig-session.c), which decides everything from there; this file
- * carries out what only the source knows: the offer and the other questions
- * to the target over tls:, the disks' mirrors, and the teardown.
+ * mig-source.c: `qmigrate migrate`: the source side's executor.  Its setup
+ * runs on the one event loop, in stages: connect, ask QEMU what it is doing
+ * (a job: query-migrate, query-status, the guest's memory), re-attach or
+ * close an earlier record from the status file, the pre-flight and a
+ * node-wide slot (blocking work outside mig-*.c, run between two loop
+ * iterations), then the plan (a job: the disks, capabilities, parameters).
+ * Then the session (mig-session-source.c) decides everything; this file
+ * carries out what only the source knows: the offer and the other
+ * questions to the target over tls:, the disks' mirrors.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +25,7 @@
 #include "mig-tls.h"
 #include "qmp.h"
 #include "mig-disks.h"
+#include "mig-job.h"
 #include "mig-watch.h"
 
 #define QMP_TIMEOUT		10
@@ -40,6 +44,13 @@ struct mig_source {
 	char			*nbd_uri;
 	char			*disks_cause;	/* why the mirrors failed */
 	int			 usage_error;	/* the status file is unusable */
+	struct mig_job		 setup_job;	/* inspect, then plan */
+	struct mig_info		 mi;		/* what QEMU said at setup */
+	struct run_info		 ri;
+	int			 apply_pc;	/* plan: mig_plan_apply_job's */
+	struct mig_plan_apply	 apply;
+	struct ctl_config	 ctl_cfg;
+	double			 rate_deadline;	/* plan: calc-dirty-rate's */
 };
 
 /* A question to the target, and who asked it. */
@@ -48,27 +59,8 @@ struct question {
 	enum control_type	 type;
 };
 
-/* Bytes of guest RAM, for the acceptable completion time. */
-static uint64_t
-guest_memory(struct qmp_conn *qmp)
-{
-	json_object	*reply = NULL;
-	uint64_t	 bytes;
-	char		*cause = NULL;
-
-	if (qmp_call(qmp, "query-memory-size-summary", NULL, &reply,
-	    QMP_TIMEOUT, &cause) != 0) {
-		log_warnx("%s", cause);
-		free(cause);
-		return 0;
-	}
-	bytes = json_u64_at(reply, "base-memory") +
-	    json_u64_at(reply, "plugged-memory");
-	json_object_put(reply);
-	return bytes;
-}
-
 static void	source_controller(struct mig_source *);
+static void	source_controller_commit(struct mig_source *);
 
 /* A failed setup: the event that says so (reason copied by the step). */
 static void
@@ -86,6 +78,7 @@ setup_failed(struct mig_source *ms, enum mig_failure why, const char *fmt,
 	va_start(ap, fmt);
 	xvasprintf(&reason, fmt, ap);
 	va_end(ap);
+	status_release(&ms->w.st);	/* the setup's hold, if still on */
 	ev.t = mig_watch_now();
 	ev.setup = SETUP_FAILED;
 	ev.fail = why;
@@ -100,9 +93,23 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_mode mode,
 {
 	struct sess_event ev = { .kind = SEV_SETUP_DONE };
 
+	status_release(&ms->w.st);	/* the setup's hold, if still on */
 	ev.t = mig_watch_now();
 	ev.setup = setup;
 	ev.mode = mode;
+	ev.reason = reason;
+	mig_watch_step(&ms->w, &ev);
+}
+
+/* The earlier migration's record is closed: it failed in the data plane. */
+static void
+setup_failed_close(struct mig_source *ms, const char *reason)
+{
+	struct sess_event ev = { .kind = SEV_SETUP_DONE };
+
+	ev.t = mig_watch_now();
+	ev.setup = SETUP_CLOSE_RECORD;
+	ev.fail = FAIL_DATA;
 	ev.reason = reason;
 	mig_watch_step(&ms->w, &ev);
 }
@@ -151,19 +158,45 @@ source_took_over(struct mig_source *ms, enum mig_mode mode)
 }
 
 /*
+ * Whether the status file describes a migration that has not ended (its
+ * qmigrate was killed before it wrote the end).  An unreadable file is
+ * not an open record: a new migration writes over it, as it always did.
+ */
+static int
+record_open(const char *file)
+{
+	json_object	*doc;
+	const char	*phase;
+	char		*cause = NULL;
+	int		 open_;
+
+	if (file == NULL || access(file, F_OK) != 0)
+		return 0;
+	if ((doc = status_read_file(file, &cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	phase = json_str_at(doc, "phase");
+	open_ = phase != NULL && strcmp(phase, "Succeeded") != 0 &&
+	    strcmp(phase, "Failed") != 0 && strcmp(phase, "HandedOver") != 0;
+	json_object_put(doc);
+	return open_;
+}
+
+/*
  * QEMU already has a migration: re-attach (it runs), report the success
- * QEMU had (it completed and the guest left: run state postmigrate), or go
- * on with a new one.  Returns 1 when the session took it over, 0 for a new
+ * QEMU had (it completed and the guest left: run state postmigrate), close
+ * the record of one that failed in QEMU while no qmigrate watched it (a
+ * killed `migrate` over tls:, whose proxy died with it), or go on with a
+ * new one.  Returns 1 when the session took it over, 0 for a new
  * migration, -1 on failure (stepped or printed).
  */
 static int
 source_existing(struct mig_source *ms, const struct mig_info *mi)
 {
-	json_object	*reply = NULL;
-	struct run_info	 ri;
 	enum mig_phase	 phase;
 	enum mig_mode	 mode;
-	char		*cause = NULL;
+	char		*reason;
 
 	if (qemu_mig_status_in_progress(mi->status)) {
 		if (ms->o->status_file == NULL) {
@@ -179,22 +212,29 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 			mode = MODE_POSTCOPY;
 		source_took_over(ms, mode);
 		source_controller(ms);
+		source_controller_commit(ms);
 		status_release(&ms->w.st);
 		setup_done(ms, SETUP_REATTACH, mode, mi->status_name);
 		return 1;
 	}
+	if ((mi->status == QMS_FAILED || mi->status == QMS_CANCELLED) &&
+	    record_open(ms->o->status_file)) {
+		if (source_restore(ms, &phase, &mode) != 0)
+			return -1;
+		source_took_over(ms, mode);
+		status_set_progress(&ms->w.st, mi, 0);
+		status_release(&ms->w.st);
+		xasprintf(&reason, "migration %s failed in QEMU while no "
+		    "qmigrate watched it: %s; the guest runs on the source",
+		    ms->w.st.uid, mi->error_desc[0] != '\0' ? mi->error_desc :
+		    mi->status_name);
+		setup_failed_close(ms, reason);
+		free(reason);
+		return 1;
+	}
 	if (mi->status != QMS_COMPLETED)
 		return 0;
-	if (qmp_call(ms->w.qmp, "query-status", NULL, &reply, QMP_TIMEOUT,
-	    &cause) != 0) {
-		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
-		    ms->o->qmp_path, cause);
-		free(cause);
-		return -1;
-	}
-	run_info_decode(reply, &ri);
-	json_object_put(reply);
-	if (ri.state != RUN_POSTMIGRATE)
+	if (ms->ri.state != RUN_POSTMIGRATE)
 		return 0;
 	/*
 	 * The guest already left this QEMU: a qmigrate killed after QEMU
@@ -263,11 +303,11 @@ source_preflight(struct mig_source *ms)
  * pre-flight already let them through).  Returns 0 or -1 (stepped).
  */
 static int
-source_disks_select(struct mig_source *ms)
+source_disks_select(struct mig_source *ms, json_object *blocks)
 {
 	char *cause = NULL, *list;
 
-	if (mig_disks_select(ms->w.qmp, &ms->settings, 1, &ms->disks,
+	if (mig_disks_select(blocks, &ms->settings, 1, &ms->disks,
 	    &cause) != 0)
 		goto fail;
 	if (ms->disks == NULL)
@@ -293,141 +333,352 @@ fail:
 }
 
 /*
- * A second of calc-dirty-rate before migrate, for the controller's first
- * judgement (ctl_wants_dirty_rate() says when); a failure only costs that.
+ * The controller's bounds, from the plan and the settings (the plan is
+ * made here too).  Set on the session by source_controller_commit(), after
+ * the dirty rate was measured when the controller wants it.
  */
-static void
-source_dirty_rate(struct mig_source *ms, struct ctl_config *cfg)
-{
-	json_object	*per_vcpu = NULL;
-	double		 mbps;
-	char		*cause = NULL;
-
-	if (dirty_rate_measure(ms->w.qmp, 1, 0, NULL, &mbps, &per_vcpu,
-	    &cause) != 0) {
-		status_note(&ms->w.st, "dirty rate not measured: %s", cause);
-		free(cause);
-		return;
-	}
-	json_object_put(per_vcpu);
-	cfg->measured_dirty_rate = mbps * 1024 * 1024;
-	status_note(&ms->w.st, "dirty rate measured before migrating: "
-	    "%.1f MiB/s (calc-dirty-rate, 1 s)", mbps);
-}
-
-/* The controller's bounds, fixed now, from the plan and the settings. */
 static void
 source_controller(struct mig_source *ms)
 {
-	struct ctl_config cfg;
+	struct ctl_config *cfg = &ms->ctl_cfg;
 
-	ms->guest_bytes = guest_memory(ms->w.qmp);
 	mig_plan_make(&ms->plan, &ms->settings, ms->settings.convergence,
 	    &ms->w.st);
 	json_object_object_add(ms->w.st.configuration, "qemu",
 	    mig_plan_to_json(&ms->plan));
 
-	memset(&cfg, 0, sizeof cfg);
+	memset(cfg, 0, sizeof *cfg);
 	/* KubeVirt adds the disks to the completion timeout's size. */
-	cfg.guest_bytes = ms->guest_bytes + mig_disks_bytes(ms->disks);
-	cfg.completion_timeout_per_gib =
+	cfg->guest_bytes = ms->guest_bytes + mig_disks_bytes(ms->disks);
+	cfg->completion_timeout_per_gib =
 	    ms->settings.completion_timeout_per_gib;
-	cfg.progress_timeout = ms->settings.progress_timeout;
-	cfg.max_downtime_ms = ms->plan.downtime_max_ms;
-	cfg.initial_downtime_ms = ms->plan.downtime_ms;
-	cfg.allow_auto_converge = ms->plan.auto_converge;
-	cfg.allow_post_copy = ms->plan.postcopy;
-	cfg.allow_workload_disruption =
+	cfg->progress_timeout = ms->settings.progress_timeout;
+	cfg->max_downtime_ms = ms->plan.downtime_max_ms;
+	cfg->initial_downtime_ms = ms->plan.downtime_ms;
+	cfg->allow_auto_converge = ms->plan.auto_converge;
+	cfg->allow_post_copy = ms->plan.postcopy;
+	cfg->allow_workload_disruption =
 	    ms->settings.allow_workload_disruption;
-	ctl_config_experimental(&cfg, ms->settings.convergence, &ms->settings);
-	if (ctl_wants_dirty_rate(ms->settings.convergence, &cfg,
-	    ms->plan.bandwidth))
-		source_dirty_rate(ms, &cfg);
-	session_set_controller(&ms->w.sess, ms->settings.convergence, &cfg);
-	json_object_object_add(ms->w.st.configuration, "controller",
-	    ctl_config_to_json(ms->settings.convergence, &cfg));
+	ctl_config_experimental(cfg, ms->settings.convergence, &ms->settings);
 }
 
-/*
- * Everything before the session takes over, in order; each step ends by
- * stepping the session (SEV_SETUP_DONE).  A signal or the deadline during
- * it reaches the session at once and stops the setup after the current
- * part (setup_abort).  Status writes are held until it is known whether
- * this is a re-attach, which must not overwrite the file it re-attaches
- * with until it has succeeded.
- */
 static void
-source_setup(struct mig_source *ms)
+source_controller_commit(struct mig_source *ms)
 {
-	struct session	*sess = &ms->w.sess;
-	json_object	*reply = NULL;
-	struct mig_info	 mi;
-	char		*cause = NULL;
-	double		 gib;
+	session_set_controller(&ms->w.sess, ms->settings.convergence,
+	    &ms->ctl_cfg);
+	json_object_object_add(ms->w.st.configuration, "controller",
+	    ctl_config_to_json(ms->settings.convergence, &ms->ctl_cfg));
+}
 
-	if (mig_watch_connect(&ms->w, ms->o->qmp_path, &cause) != 0) {
+/* The guest's RAM in a query-memory-size-summary answer. */
+static uint64_t
+guest_memory(json_object *reply)
+{
+	return json_u64_at(reply, "base-memory") +
+	    json_u64_at(reply, "plugged-memory");
+}
+
+enum { INSPECT_MIGRATE, INSPECT_STATUS, INSPECT_MEMORY, INSPECT_END };
+
+/* What QEMU is doing now (a job: ctx is the struct mig_source). */
+static enum mig_job_next
+inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
+    struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_source *ms = ctx;
+
+	switch (*pc) {
+	case INSPECT_MIGRATE:
+		*pc = INSPECT_STATUS;
+		cmd->name = "query-migrate";
+		return JOB_SEND;
+	case INSPECT_STATUS:
+		if (error != NULL)
+			goto fail;
+		mig_info_decode(reply, &ms->mi);
+		*pc = INSPECT_MEMORY;
+		cmd->name = "query-status";
+		return JOB_SEND;
+	case INSPECT_MEMORY:
+		if (error != NULL)
+			goto fail;
+		run_info_decode(reply, &ms->ri);
+		*pc = INSPECT_END;
+		cmd->name = "query-memory-size-summary";
+		return JOB_SEND;
+	default:
+		/* Only the completion timeout needs it: 0 is "unknown". */
+		if (error != NULL)
+			log_warnx("query-memory-size-summary: %s", error);
+		else
+			ms->guest_bytes = guest_memory(reply);
+		return JOB_DONE;
+	}
+fail:
+	xasprintf(cause, "source QEMU %s: %s", ms->o->qmp_path, error);
+	return JOB_FAILED;
+}
+
+enum {
+	PLAN_BLOCKS, PLAN_SELECT, PLAN_RATE_ASKED, PLAN_RATE_QUERY,
+	PLAN_RATE_ANSWER, PLAN_COMMIT, PLAN_APPLY,
+};
+
+/* A second of calc-dirty-rate, for the adaptive controller's first look. */
+#define PLAN_RATE_SECONDS	1
+/* ... whose result QEMU may take this much longer to have. */
+#define PLAN_RATE_GRACE		5.0
+#define PLAN_RATE_POLL		0.2
+
+/* The measurement could not be had: it only costs the controller that. */
+static void
+plan_rate_failed(struct mig_source *ms, const char *why)
+{
+	status_note(&ms->w.st, "dirty rate not measured: %s", why);
+}
+
+/* The disks to copy, the plan, and the plan set on QEMU (a job). */
+static enum mig_job_next
+plan_job(void *ctx, int *pc, json_object *reply, const char *error,
+    struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_source	*ms = ctx;
+	struct session		*sess = &ms->w.sess;
+	double			 gib;
+
+	switch (*pc) {
+	case PLAN_BLOCKS:
+		if (ms->settings.block_migration != BLOCK_MIGRATION_NEVER) {
+			*pc = PLAN_SELECT;
+			cmd->name = "query-block";
+			return JOB_SEND;
+		}
+		*pc = PLAN_SELECT;
+		reply = NULL;
+		/* FALLTHROUGH */
+	case PLAN_SELECT:
+		if (error != NULL) {
+			xasprintf(cause, "source QEMU %s: %s",
+			    ms->o->qmp_path, error);
+			return JOB_FAILED;
+		}
+		if (reply != NULL && source_disks_select(ms, reply) != 0)
+			return JOB_DONE;	/* stepped: setup failed */
+		source_controller(ms);
+		if (ms->disks != NULL &&
+		    ms->settings.completion_timeout_per_gib > 0) {
+			gib = ceil((double)mig_disks_bytes(ms->disks) /
+			    MIG_DISKS_GIB);
+			sess->cfg.mirror_timeout = 60 +
+			    (double)ms->settings.completion_timeout_per_gib * gib;
+		}
+		sess->cfg.disks = ms->disks != NULL;
+		if (!ctl_wants_dirty_rate(ms->settings.convergence,
+		    &ms->ctl_cfg, ms->plan.bandwidth)) {
+			*pc = PLAN_COMMIT;
+			return plan_job(ctx, pc, NULL, NULL, cmd, cause);
+		}
+		/*
+		 * The prediction can start before the first pass ends: a
+		 * short page-sampling measurement (the mode TCG survives).
+		 */
+		cmd->name = "calc-dirty-rate";
+		cmd->args = json_object_new_object();
+		json_object_object_add(cmd->args, "calc-time",
+		    json_object_new_int(PLAN_RATE_SECONDS));
+		json_object_object_add(cmd->args, "mode",
+		    json_object_new_string("page-sampling"));
+		*pc = PLAN_RATE_ASKED;
+		return JOB_SEND;
+	case PLAN_RATE_ASKED:
+		if (error != NULL) {
+			plan_rate_failed(ms, error);
+			*pc = PLAN_COMMIT;
+			return plan_job(ctx, pc, NULL, NULL, cmd, cause);
+		}
+		ms->rate_deadline = now_monotonic() + PLAN_RATE_SECONDS +
+		    PLAN_RATE_GRACE;
+		*pc = PLAN_RATE_QUERY;
+		cmd->delay = PLAN_RATE_SECONDS;
+		return JOB_WAIT;
+	case PLAN_RATE_QUERY:
+		*pc = PLAN_RATE_ANSWER;
+		cmd->name = "query-dirty-rate";
+		return JOB_SEND;
+	case PLAN_RATE_ANSWER:
+		if (error != NULL)
+			plan_rate_failed(ms, error);
+		else if (json_str_at(reply, "status") != NULL &&
+		    strcmp(json_str_at(reply, "status"), "measured") == 0) {
+			ms->ctl_cfg.measured_dirty_rate = json_double_at(reply,
+			    "dirty-rate") * 1024 * 1024;
+			status_note(&ms->w.st, "dirty rate measured before "
+			    "migrating: %.1f MiB/s (calc-dirty-rate, %d s)",
+			    json_double_at(reply, "dirty-rate"),
+			    PLAN_RATE_SECONDS);
+		} else if (now_monotonic() < ms->rate_deadline) {
+			*pc = PLAN_RATE_QUERY;
+			cmd->delay = PLAN_RATE_POLL;
+			return JOB_WAIT;
+		} else
+			plan_rate_failed(ms, "QEMU had no result in time");
+		*pc = PLAN_COMMIT;
+		/* FALLTHROUGH */
+	case PLAN_COMMIT:
+		source_controller_commit(ms);
+		ms->apply.plan = ms->plan;
+		ms->apply.source = 1;
+		ms->apply_pc = 0;
+		*pc = PLAN_APPLY;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
+	default:
+		return mig_plan_apply_job(&ms->apply, &ms->apply_pc, reply,
+		    error, cmd, cause);
+	}
+}
+
+static void	setup_stage(struct mig_source *, int stage);
+
+enum {
+	STAGE_CONNECTED, STAGE_INSPECTED, STAGE_PREFLIGHT, STAGE_PLANNED,
+};
+
+static void
+on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
+{
+	struct mig_source *ms = arg;
+
+	if (ms->w.stop)
+		return;
+	if (!ok) {
+		if (job->fn == inspect_job) {
+			source_state_unknown(ms);
+			status_release(&ms->w.st);
+		}
+		setup_failed(ms, FAIL_CONTROL, "%s", cause);
+		return;
+	}
+	if (ms->w.sess.state != SS_SETUP)
+		return;		/* the plan job failed and said so */
+	setup_stage(ms, job->fn == inspect_job ? STAGE_INSPECTED :
+	    STAGE_PLANNED);
+}
+
+static void
+on_connected(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct mig_source *ms = arg;
+
+	(void)reply;
+	(void)error_class;
+	if (ms->w.stop || conn != ms->w.qmp)
+		return;
+	if (error != NULL) {
 		source_state_unknown(ms);
 		status_release(&ms->w.st);
-		setup_failed(ms, FAIL_CONTROL, "%s", cause);
-		free(cause);
+		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->o->qmp_path,
+		    error);
 		return;
 	}
 	privs_drop(NULL);	/* everything is open: keep no capability */
-	if (qmp_call(ms->w.qmp, "query-migrate", NULL, &reply, QMP_TIMEOUT,
-	    &cause) != 0) {
-		source_state_unknown(ms);
-		status_release(&ms->w.st);
-		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
-		    ms->o->qmp_path, cause);
-		free(cause);
+	setup_stage(ms, STAGE_CONNECTED);
+}
+
+/* The pre-flight and the slot: blocking, so run between loop iterations. */
+static void
+setup_preflight(struct mig_watch *w)
+{
+	struct mig_source	*ms = (struct mig_source *)w;
+	struct session		*sess = &w->sess;
+
+	if (sess->state != SS_SETUP)
 		return;
-	}
-	mig_info_decode(reply, &mi);
-	json_object_put(reply);
-	if (source_existing(ms, &mi) != 0)
-		return;
-	status_release(&ms->w.st);
-	if (sess->setup_abort) {
+	if (session_setup_abandoned(sess)) {
 		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;
 	}
 	if (source_preflight(ms) != 0)
 		return;
-	if (ms->o->slot_dir != NULL && slot_wait(ms->w.loop, ms->w.qmp,
+	if (ms->o->slot_dir != NULL && slot_wait(w->loop, w->qmp,
 	    ms->o->slot_dir, ms->o->max_parallel, ms->o->timeout,
-	    &sess->setup_abort, &ms->w.st) != 0) {
-		if (!sess->setup_abort)
-			setup_failed(ms, ms->w.st.failure, "%s",
-			    ms->w.st.failure_reason);
+	    &sess->pending.asked, &w->st) != 0) {
+		if (!sess->pending.asked)
+			setup_failed(ms, w->st.failure, "%s",
+			    w->st.failure_reason);
 		else
 			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;
 	}
-	if (sess->setup_abort) {
+	setup_stage(ms, STAGE_PREFLIGHT);
+}
+
+/*
+ * The setup's stages, each started when the one before ended.  A signal
+ * or the deadline during it reaches the session at once (kept pending);
+ * the setup stops at the next stage.  Status writes are held until it is
+ * known whether this is a re-attach, which must not overwrite the file it
+ * re-attaches with until it has succeeded.
+ */
+static void
+setup_stage(struct mig_source *ms, int stage)
+{
+	struct session	*sess = &ms->w.sess;
+	int		 rc;
+
+	if (stage != STAGE_INSPECTED && session_setup_abandoned(sess)) {
+		status_release(&ms->w.st);
 		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;
 	}
-	if (source_disks_select(ms) != 0)
+	switch (stage) {
+	case STAGE_CONNECTED:
+		mig_job_start(&ms->setup_job, ms->w.loop, ms->w.qmp, "inspect",
+		    inspect_job, ms, on_setup_job, ms);
 		return;
-	source_controller(ms);
-	if (ms->disks != NULL &&
-	    ms->settings.completion_timeout_per_gib > 0) {
-		gib = ceil((double)mig_disks_bytes(ms->disks) / MIG_DISKS_GIB);
-		sess->cfg.mirror_timeout = 60 +
-		    (double)ms->settings.completion_timeout_per_gib * gib;
-	}
-	sess->cfg.disks = ms->disks != NULL;
-	if (sess->setup_abort) {
+	case STAGE_INSPECTED:
+		rc = source_existing(ms, &ms->mi);
+		if (rc != 0) {
+			if (ms->usage_error) {
+				ms->w.stop = 1;
+				ev_break(ms->w.loop, EVBREAK_ALL);
+			}
+			return;
+		}
+		status_release(&ms->w.st);
+		if (session_setup_abandoned(sess)) {
+			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
+			return;
+		}
+		ms->w.deferred = setup_preflight;
+		return;
+	case STAGE_PREFLIGHT:
+		mig_job_start(&ms->setup_job, ms->w.loop, ms->w.qmp, "plan",
+		    plan_job, ms, on_setup_job, ms);
+		return;
+	case STAGE_PLANNED:
 		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;
 	}
-	if (mig_plan_apply(ms->w.qmp, &ms->plan, 1, &cause) != 0) {
-		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
-		    ms->o->qmp_path, cause);
+}
+
+/* Starts the setup: connect without waiting; the stages follow. */
+static void
+source_setup(struct mig_source *ms)
+{
+	char *cause = NULL;
+
+	free(ms->w.qmp_path);
+	ms->w.qmp_path = xstrdup(ms->o->qmp_path);
+	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
+		source_state_unknown(ms);
+		status_release(&ms->w.st);
+		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		free(cause);
-		return;
 	}
-	setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 }
 
 /* The offer: this migration's configuration, for the target to apply. */
@@ -435,9 +686,7 @@ static json_object *
 source_offer(struct mig_source *ms)
 {
 	struct control_msg	 m;
-	json_object		*reply = NULL, *jobs, *v, *doc;
-	struct run_info		 ri;
-	char			*cause = NULL;
+	json_object		*jobs, *v, *doc;
 
 	memset(&m, 0, sizeof m);
 	m.type = CONTROL_OFFER;
@@ -448,12 +697,8 @@ source_offer(struct mig_source *ms)
 	    ms->w.st.source_pod != NULL ? ms->w.st.source_pod : "");
 	qmp_qemu_version(ms->w.qmp, &m.offer.qemu_major, &m.offer.qemu_minor,
 	    &m.offer.qemu_micro);
-	m.offer.guest_running = 1;
-	if (qmp_call(ms->w.qmp, "query-status", NULL, &reply, QMP_TIMEOUT,
-	    &cause) == 0 && run_info_decode(reply, &ri) == 0)
-		m.offer.guest_running = ri.running;
-	free(cause);
-	json_object_put(reply);
+	/* As the setup found it, moments ago. */
+	m.offer.guest_running = ms->ri.state_name[0] == '\0' || ms->ri.running;
 	m.offer.plan = ms->plan;
 	if (ms->disks != NULL) {
 		jobs = mig_disks_to_json(ms->disks);
@@ -518,7 +763,9 @@ source_ask(struct mig_source *ms, const struct sess_action *a)
 
 	memset(&m, 0, sizeof m);
 	m.type = a->question;
-	snprintf(m.reason, sizeof m.reason, "%s", a->reason);
+	/* Cut to the message's room: the control channel's limit. */
+	memcpy(m.reason, a->reason, sizeof m.reason - 1);
+	m.reason[sizeof m.reason - 1] = '\0';
 	if (a->question == CONTROL_OFFER) {
 		msg = source_offer(ms);
 		timeout = OFFER_TIMEOUT;
@@ -533,31 +780,6 @@ source_ask(struct mig_source *ms, const struct sess_action *a)
 	mig_tls_source_ask(ms->tls, msg, timeout, on_answer, q);
 }
 
-/* Starts the mirrors; memory moves once they are all in sync. */
-static void
-source_start_mirrors(struct mig_source *ms)
-{
-	struct status		*st = &ms->w.st;
-	struct sess_event	 ev = { .kind = SEV_JOB_DONE };
-	char			*cause = NULL, *reason = NULL;
-
-	ev.job = SJ_START_MIRRORS;
-	ev.ok = mig_disks_source_start(ms->disks, ms->w.qmp, ms->nbd_uri,
-	    ms->plan.bandwidth, &cause) == 0;
-	if (!ev.ok) {
-		xasprintf(&reason, "target %s: %s", ms->o->uri, cause);
-		ev.fail = FAIL_CONTROL;
-		ev.reason = reason;
-	} else {
-		json_object_put(st->progress.disks);
-		st->progress.disks = mig_disks_to_json(ms->disks);
-	}
-	ev.t = mig_watch_now();
-	mig_watch_step(&ms->w, &ev);
-	free(cause);
-	free(reason);
-}
-
 static void
 source_execute(struct mig_watch *w, const struct sess_action *a)
 {
@@ -565,8 +787,24 @@ source_execute(struct mig_watch *w, const struct sess_action *a)
 
 	switch (a->kind) {
 	case SA_JOB:
-		if (a->job == SJ_START_MIRRORS)
-			source_start_mirrors(ms);
+		if (ms->disks == NULL) {
+			mig_watch_job_done(w, a->job, a->job ==
+			    SJ_FINISH_MIRRORS, "no disks to copy");
+			break;
+		}
+		if (a->job == SJ_START_MIRRORS) {
+			mig_disks_source_start_prepare(ms->disks, ms->nbd_uri,
+			    ms->plan.bandwidth);
+			json_object_put(w->st.progress.disks);
+			w->st.progress.disks = mig_disks_to_json(ms->disks);
+			mig_watch_job(w, a->job, mig_disks_source_start_job,
+			    ms->disks);
+		} else if (a->job == SJ_FINISH_MIRRORS) {
+			mig_disks_source_finish_prepare(ms->disks,
+			    a->value != 0, 60);
+			mig_watch_job(w, a->job, mig_disks_source_finish_job,
+			    ms->disks);
+		}
 		break;
 	case SA_ASK:
 		if (ms->tls != NULL)
@@ -608,51 +846,6 @@ source_on_event(struct mig_watch *w, const char *name, json_object *data)
 		mig_disks_on_event(ms->disks, name, data);
 }
 
-/*
- * After the migration: the mirrors end (in sync on success: the guest is
- * stopped; forced otherwise), the NBD nodes go; the source keeps its disks.
- */
-static void
-source_disks_finish(struct mig_source *ms)
-{
-	struct status	*st = &ms->w.st;
-	int		 ok = st->phase == PHASE_SUCCEEDED;
-	char		*cause = NULL;
-
-	if (ms->disks == NULL || ms->w.qmp == NULL ||
-	    qmp_is_closed(ms->w.qmp))
-		return;
-	mig_disks_refresh(ms->disks, ms->w.qmp);
-	json_object_put(st->progress.disks);
-	st->progress.disks = mig_disks_to_json(ms->disks);
-	if (mig_disks_source_finish(ms->disks, ms->w.qmp, ok, 60,
-	    &cause) != 0) {
-		status_note(st, "disks: %s", cause);
-		free(cause);
-	} else
-		log_info("mirror jobs %s, NBD nodes removed", ok ?
-		    "ended in sync" : "cancelled");
-}
-
-/* The guest runs on the source again (it failed before post-copy). */
-static void
-source_resume_guest(struct mig_source *ms)
-{
-	char *cause = NULL;
-
-	if (ms->w.qmp == NULL || qmp_is_closed(ms->w.qmp))
-		return;
-	if (qmp_call(ms->w.qmp, "cont", NULL, NULL, QMP_TIMEOUT,
-	    &cause) != 0) {
-		status_note(&ms->w.st, "the guest stays paused on the source: "
-		    "%s", cause);
-		free(cause);
-		return;
-	}
-	status_set_mode(&ms->w.st, MODE_PRECOPY);
-	log_info("guest resumed on the source");
-}
-
 static void
 source_session_init(struct mig_source *ms)
 {
@@ -666,7 +859,7 @@ source_session_init(struct mig_source *ms)
 	cfg.stall_timeout = (double)ms->settings.progress_timeout;
 	cfg.peer = ms->o->uri;
 	cfg.qmp_path = ms->o->qmp_path;
-	session_init(&ms->w.sess, &cfg, &ms->w.st);
+	session_init(&ms->w.sess, &cfg);
 }
 
 int
@@ -712,6 +905,9 @@ mig_source_run(const struct mig_options *o)
 	status_hold(&ms.w.st);
 	status_changed(&ms.w.st, "start");
 	source_setup(&ms);
+	if (!ms.w.stop)
+		mig_watch_run(&ms.w);
+	mig_job_stop(&ms.setup_job);
 	if (ms.usage_error) {
 		/* Nothing was touched, nothing is written. */
 		status_discard(&ms.w.st);
@@ -722,15 +918,9 @@ mig_source_run(const struct mig_options *o)
 		mig_disks_free(ms.disks);
 		return QM_EXIT_USAGE;
 	}
-	status_release(&ms.w.st);
-	if (!ms.w.stop)
-		mig_watch_run(&ms.w);
 	if (ms.w.st.phase != PHASE_SUCCEEDED && ms.w.st.failure == FAIL_NONE)
 		status_fail(&ms.w.st, FAIL_CONTROL, "migration ended without "
 		    "a result");
-	source_disks_finish(&ms);
-	if (ms.w.sess.need_cont)
-		source_resume_guest(&ms);
 	rc = mig_watch_report(&ms.w);
 	free(ms.nbd_uri);
 	free(ms.disks_cause);

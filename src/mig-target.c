@@ -2,9 +2,10 @@
  * mig-target.c: `qmigrate incoming`: the target side's executor.  It checks
  * that the target QEMU waits for a migration (-incoming defer), prepares it
  * (plan, disk exports, migrate-incoming: at once over unix: and tcp:, on the
- * source's offer over tls:), and hands over to the session (mig-session.c),
- * carrying out what only the target knows: answers to the source, the
- * exports' release, cutting the stream.
+ * source's offer over tls:), each as a job on the one event loop, and
+ * hands over to the session (mig-session-target.c), carrying out what only
+ * the target knows: answers to the source, the exports' release, cutting
+ * the stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,9 @@
 #include "mig-tls.h"
 #include "qmp.h"
 #include "mig-disks.h"
+#include "mig-job.h"
 #include "mig-watch.h"
 
-#define QMP_TIMEOUT		10
 /* How long the source gets to end its mirrors once the memory arrived. */
 #define DISKS_RELEASE_SECONDS	60.0
 
@@ -36,6 +37,10 @@ struct mig_target {
 	/* The source's offer (tls:), for SJ_PREPARE_TARGET. */
 	struct mig_plan		 offer_plan;
 	char			**offer_disks;	/* NULL-terminated, or NULL */
+	struct mig_job		 setup_job;
+	struct mig_plan_apply	 apply;
+	int			 sub_pc;	/* a delegated job's */
+	int			 tls_only;	/* setup: check, no prepare */
 };
 
 static void
@@ -48,111 +53,208 @@ free_list(char **list)
 	free(list);
 }
 
-/* Exports the disks to copy (tls: through the proxy).  0, or -1. */
-static int
-target_disks_start(struct mig_target *mt, char **cause)
-{
-	char *why = NULL, *list;
+enum {
+	PREP_CHECK, PREP_CHECKED, PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
+	PREP_SELECT, PREP_EXPORT, PREP_LISTEN, PREP_LISTENED,
+};
 
-	if (mig_disks_select(mt->w.qmp, &mt->settings, 0, &mt->disks,
-	    &why) != 0)
-		goto fail;
-	if (mt->disks == NULL)
-		return 0;
-	if (mt->tls != NULL)
-		mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->o, &why);
-	else
-		mt->nbd_uri = mig_disks_nbd_uri(mt->o->uri, mt->o->nbd, &why);
-	if (mt->nbd_uri == NULL ||
-	    mig_disks_target_start(mt->disks, mt->w.qmp, mt->nbd_uri,
-	    &why) != 0)
-		goto fail;
-	list = mig_disks_describe(mt->disks);
-	status_note(&mt->w.st, "disks exported on %s: %s", mt->nbd_uri, list);
-	free(list);
-	mt->w.sess.cfg.disks = 1;
-	return 0;
+/*
+ * The target's QMP work, as one job (ctx: struct mig_target): check that
+ * QEMU waits for a migration, then (unless tls_only) the plan, the disks'
+ * exports and migrate-incoming.
+ */
+static enum mig_job_next
+prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
+    struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_target	*mt = ctx;
+	struct run_info		 ri;
+	enum mig_job_next	 next;
+	char			*why = NULL, *list;
+
+	for (;;) switch (*pc) {
+	case PREP_CHECK:
+		*pc = PREP_CHECKED;
+		cmd->name = "query-status";
+		return JOB_SEND;
+	case PREP_CHECKED:
+		if (error != NULL)
+			goto fail;
+		run_info_decode(reply, &ri);
+		if (ri.state != RUN_INMIGRATE) {
+			xasprintf(cause, "target QEMU %s is not waiting for a "
+			    "migration (run state %s): start it with -incoming "
+			    "defer", mt->o->qmp_path, ri.state_name);
+			return JOB_FAILED;
+		}
+		mig_plan_make(&mt->plan, &mt->settings,
+		    mt->settings.convergence, &mt->w.st);
+		if (mt->tls_only)
+			return JOB_DONE;
+		*pc = PREP_PLAN;
+		continue;
+	case PREP_PLAN:
+		json_object_object_add(mt->w.st.configuration, "qemu",
+		    mig_plan_to_json(&mt->plan));
+		mt->apply.plan = mt->plan;
+		mt->apply.source = 0;
+		mt->sub_pc = 0;
+		*pc = PREP_APPLY;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
+	case PREP_APPLY:
+		next = mig_plan_apply_job(&mt->apply, &mt->sub_pc, reply,
+		    error, cmd, &why);
+		if (next == JOB_FAILED) {
+			xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path,
+			    why);
+			free(why);
+			return JOB_FAILED;
+		}
+		if (next != JOB_DONE)
+			return next;
+		*pc = PREP_BLOCKS;
+		reply = NULL;
+		error = NULL;
+		continue;
+	case PREP_BLOCKS:
+		if (mt->settings.block_migration == BLOCK_MIGRATION_NEVER) {
+			*pc = PREP_LISTEN;
+			continue;
+		}
+		*pc = PREP_SELECT;
+		cmd->name = "query-block";
+		return JOB_SEND;
+	case PREP_SELECT:
+		if (error != NULL)
+			goto fail;
+		if (mig_disks_select(reply, &mt->settings, 0, &mt->disks,
+		    &why) != 0)
+			goto fail_why;
+		if (mt->disks == NULL) {
+			*pc = PREP_LISTEN;
+			continue;
+		}
+		if (mt->tls != NULL)
+			mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->o,
+			    &why);
+		else
+			mt->nbd_uri = mig_disks_nbd_uri(mt->o->uri, mt->o->nbd,
+			    &why);
+		if (mt->nbd_uri == NULL)
+			goto fail_why;
+		mig_disks_target_start_prepare(mt->disks, mt->nbd_uri);
+		mt->sub_pc = 0;
+		*pc = PREP_EXPORT;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
+	case PREP_EXPORT:
+		next = mig_disks_target_start_job(mt->disks, &mt->sub_pc, reply,
+		    error, cmd, &why);
+		if (next == JOB_FAILED) {
+			mig_disks_free(mt->disks);
+			mt->disks = NULL;
+			goto fail_why;
+		}
+		if (next != JOB_DONE)
+			return next;
+		list = mig_disks_describe(mt->disks);
+		status_note(&mt->w.st, "disks exported on %s: %s", mt->nbd_uri,
+		    list);
+		free(list);
+		mt->w.sess.cfg.disks = 1;
+		*pc = PREP_LISTEN;
+		continue;
+	case PREP_LISTEN:
+		*pc = PREP_LISTENED;
+		cmd->name = "migrate-incoming";
+		cmd->args = json_object_new_object();
+		json_object_object_add(cmd->args, "uri",
+		    json_object_new_string(mt->w.qemu_uri));
+		return JOB_SEND;
+	default:
+		if (error != NULL)
+			goto fail;
+		log_info("target ready: %s listening on %s", mt->o->qmp_path,
+		    mt->w.qemu_uri);
+		return JOB_DONE;
+	}
 fail:
-	mig_disks_free(mt->disks);
-	mt->disks = NULL;
+	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, error);
+	return JOB_FAILED;
+fail_why:
 	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, why);
 	free(why);
-	return -1;
+	return JOB_FAILED;
 }
 
-/* Applies the plan to the target QEMU and listens.  0, or -1 with *cause. */
-static int
-target_listen(struct mig_target *mt, char **cause)
+/* The same work for an offer: QEMU was checked, the plan is the source's. */
+static enum mig_job_next
+prepare_job_offered(void *ctx, int *pc, json_object *reply, const char *error,
+    struct mig_job_cmd *cmd, char **cause)
 {
-	json_object	*args;
-	char		*why = NULL;
-
-	json_object_object_add(mt->w.st.configuration, "qemu",
-	    mig_plan_to_json(&mt->plan));
-	if (mig_plan_apply(mt->w.qmp, &mt->plan, 0, &why) != 0)
-		goto fail;
-	if (target_disks_start(mt, cause) != 0)
-		return -1;
-	args = json_object_new_object();
-	json_object_object_add(args, "uri",
-	    json_object_new_string(mt->w.qemu_uri));
-	if (qmp_call(mt->w.qmp, "migrate-incoming", args, NULL, QMP_TIMEOUT,
-	    &why) != 0)
-		goto fail;
-	log_info("target ready: %s listening on %s", mt->o->qmp_path,
-	    mt->w.qemu_uri);
-	return 0;
-fail:
-	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, why);
-	free(why);
-	return -1;
+	if (*pc == PREP_CHECK)
+		*pc = PREP_PLAN;
+	return prepare_job(ctx, pc, reply, error, cmd, cause);
 }
 
-/* Checks that the target QEMU waits for a migration.  0, or -1. */
-static int
-target_check(struct mig_target *mt, char **cause)
+static void
+on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 {
-	json_object	*reply = NULL;
-	struct run_info	 ri;
-	char		*why = NULL;
+	struct mig_target	*mt = arg;
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE };
 
-	if (qmp_call(mt->w.qmp, "query-status", NULL, &reply, QMP_TIMEOUT,
-	    &why) != 0) {
-		xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, why);
-		free(why);
-		return -1;
-	}
-	run_info_decode(reply, &ri);
-	json_object_put(reply);
-	if (ri.state != RUN_INMIGRATE) {
-		xasprintf(cause, "target QEMU %s is not waiting for a migration "
-		    "(run state %s): start it with -incoming defer",
-		    mt->o->qmp_path, ri.state_name);
-		return -1;
-	}
-	return 0;
+	(void)job;
+	if (mt->w.stop)
+		return;
+	ev.t = mig_watch_now();
+	ev.ok = ok;
+	ev.fail = FAIL_CONTROL;
+	ev.reason = cause;
+	mig_watch_step(&mt->w, &ev);
 }
 
-/* Connect, check, and over unix: or tcp: listen at once. */
+static void
+on_connected(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct mig_target	*mt = arg;
+	struct session		*sess = &mt->w.sess;
+	char			*cause;
+
+	(void)reply;
+	(void)error_class;
+	if (mt->w.stop || conn != mt->w.qmp)
+		return;
+	if (error != NULL) {
+		xasprintf(&cause, "%s: %s", mt->o->qmp_path, error);
+		on_setup_job(&mt->setup_job, 0, cause, mt);
+		free(cause);
+		return;
+	}
+	privs_drop(NULL);	/* everything is open */
+	qmp_qemu_version(conn, &sess->cfg.qemu_major, &sess->cfg.qemu_minor,
+	    &sess->cfg.qemu_micro);
+	mt->tls_only = mt->tls != NULL;
+	mig_job_start(&mt->setup_job, mt->w.loop, conn, "target setup",
+	    prepare_job, mt, on_setup_job, mt);
+}
+
+/* Connect; the check (and over unix: or tcp: the listening) follow. */
 static void
 target_setup(struct mig_target *mt)
 {
-	struct sess_event	 ev = { .kind = SEV_SETUP_DONE };
-	char			*cause = NULL;
+	char *cause = NULL, *why;
 
-	ev.fail = FAIL_CONTROL;
-	if (mig_watch_connect(&mt->w, mt->o->qmp_path, &cause) == 0) {
-		privs_drop(NULL);	/* everything is open */
-		if (target_check(mt, &cause) == 0) {
-			mig_plan_make(&mt->plan, &mt->settings,
-			    mt->settings.convergence, &mt->w.st);
-			ev.ok = mt->tls != NULL || target_listen(mt,
-			    &cause) == 0;
-		}
-	}
-	ev.t = mig_watch_now();
-	ev.reason = cause;
-	mig_watch_step(&mt->w, &ev);
+	free(mt->w.qmp_path);
+	mt->w.qmp_path = xstrdup(mt->o->qmp_path);
+	if (mig_watch_connect_start(&mt->w, on_connected, mt, &cause) == 0)
+		return;
+	xasprintf(&why, "%s", cause);
+	on_setup_job(&mt->setup_job, 0, why, mt);
+	free(why);
 	free(cause);
 }
 
@@ -160,11 +262,8 @@ target_setup(struct mig_target *mt)
 static void
 target_prepare(struct mig_target *mt)
 {
-	struct mig_settings	*s = &mt->settings;
-	struct sess_event	 ev = { .kind = SEV_JOB_DONE };
-	char			*cause = NULL;
+	struct mig_settings *s = &mt->settings;
 
-	mt->plan = mt->offer_plan;
 	if (mt->offer_disks != NULL) {
 		/* Over tls:, the target exports what the source copies. */
 		free_list(s->disks);
@@ -172,12 +271,9 @@ target_prepare(struct mig_target *mt)
 		mt->offer_disks = NULL;
 		s->block_migration = BLOCK_MIGRATION_ALWAYS;
 	}
-	ev.job = SJ_PREPARE_TARGET;
-	ev.ok = target_listen(mt, &cause) == 0;
-	ev.reason = cause;
-	ev.t = mig_watch_now();
-	mig_watch_step(&mt->w, &ev);
-	free(cause);
+	mt->plan = mt->offer_plan;
+	mt->tls_only = 0;
+	mig_watch_job(&mt->w, SJ_PREPARE_TARGET, prepare_job_offered, mt);
 }
 
 /*
@@ -274,8 +370,24 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 
 	switch (a->kind) {
 	case SA_JOB:
-		if (a->job == SJ_PREPARE_TARGET)
+		if (a->job == SJ_PREPARE_TARGET) {
 			target_prepare(mt);
+			break;
+		}
+		if (mt->disks == NULL) {
+			mig_watch_job_done(w, a->job, 1, NULL);
+			break;
+		}
+		if (a->job == SJ_RELEASE_DISKS) {
+			mig_disks_target_release_prepare(mt->disks,
+			    DISKS_RELEASE_SECONDS);
+			mig_watch_job(w, a->job, mig_disks_target_release_job,
+			    mt->disks);
+		} else if (a->job == SJ_STOP_EXPORTS) {
+			mig_disks_target_stop_prepare(mt->disks);
+			mig_watch_job(w, a->job, mig_disks_target_stop_job,
+			    mt->disks);
+		}
 		break;
 	case SA_ANSWER:
 		target_answer(mt, a);
@@ -296,48 +408,6 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 	}
 }
 
-/*
- * Once the memory arrived: the guest may run here only after the source
- * ended its mirrors (they are in sync: the source guest stopped).  Each
- * export goes when its NBD client has gone, then the server stops.
- * Returns 1 when done (or there were no disks).
- */
-static int
-target_disks_released(struct mig_target *mt)
-{
-	char	*cause = NULL;
-	int	 rc;
-
-	if (mt->disks == NULL)
-		return 1;
-	if (mt->release_deadline == 0)
-		mt->release_deadline = mig_watch_now() + DISKS_RELEASE_SECONDS;
-	rc = mig_disks_target_release(mt->disks, mt->w.qmp, &cause);
-	if (rc == 0 && mig_watch_now() < mt->release_deadline)
-		return 0;
-	if (rc != 1) {
-		status_note(&mt->w.st, "disks: %s; exports removed by force",
-		    rc == 0 ? "the source's mirrors did not end in time" :
-		    cause);
-		mig_disks_target_stop(mt->disks, mt->w.qmp);
-	}
-	free(cause);
-	mig_disks_free(mt->disks);
-	mt->disks = NULL;
-	mt->w.sess.cfg.disks = 0;
-	return 1;
-}
-
-static void
-target_before_sample(struct mig_watch *w, struct sess_event *ev)
-{
-	struct mig_target *mt = (struct mig_target *)w;
-
-	ev->disks = mt->disks != NULL ? DISKS_SYNCING : DISKS_NONE;
-	if (ev->mi->status == QMS_COMPLETED)
-		ev->disks_released = target_disks_released(mt);
-}
-
 static void
 target_session_init(struct mig_target *mt)
 {
@@ -352,7 +422,7 @@ target_session_init(struct mig_target *mt)
 	cfg.unix_listen = strncmp(mt->o->uri, "unix:", 5) == 0;
 	cfg.peer = mt->o->uri;
 	cfg.qmp_path = mt->o->qmp_path;
-	session_init(&mt->w.sess, &cfg, &mt->w.st);
+	session_init(&mt->w.sess, &cfg);
 }
 
 int
@@ -366,7 +436,6 @@ mig_target_run(const struct mig_options *o)
 	mt.o = o;
 	mig_watch_init(&mt.w, "target", o->status_file, o->events);
 	mt.w.execute = target_execute;
-	mt.w.before_sample = target_before_sample;
 	mt.w.st.target = xstrdup(o->qmp_path);
 
 	if (mig_settings_resolve(o, &mt.settings, &mt.w.st, &cause) != 0) {
@@ -393,23 +462,19 @@ mig_target_run(const struct mig_options *o)
 	mig_watch_arm(&mt.w, o->timeout);
 	status_changed(&mt.w.st, "start");
 	target_setup(&mt);
-	if (mt.w.qmp != NULL)
-		qmp_qemu_version(mt.w.qmp, &mt.w.sess.cfg.qemu_major,
-		    &mt.w.sess.cfg.qemu_minor, &mt.w.sess.cfg.qemu_micro);
 	if (!mt.w.stop)
 		mig_watch_run(&mt.w);
+	mig_job_stop(&mt.setup_job);
 	if (mt.w.st.phase != PHASE_SUCCEEDED && mt.w.st.failure == FAIL_NONE)
 		status_fail(&mt.w.st, FAIL_CONTROL, "migration ended without "
 		    "a result");
-	/* Failed or aborted: the source keeps its disks; drop the exports. */
-	if (mt.w.qmp != NULL && !qmp_is_closed(mt.w.qmp))
-		mig_disks_target_stop(mt.disks, mt.w.qmp);
-	mig_disks_free(mt.disks);
-	free(mt.nbd_uri);
 	rc = mig_watch_report(&mt.w);
 	mig_tls_target_close(mt.tls);
 	free_list(mt.offer_disks);
 	mig_settings_free(&mt.settings);
 	mig_watch_free(&mt.w);
+	/* After the connection: a job's last answer points at them. */
+	mig_disks_free(mt.disks);
+	free(mt.nbd_uri);
 	return rc;
 }

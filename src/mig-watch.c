@@ -1,10 +1,14 @@
 /*
  * mig-watch.c: the executor around the session's step function (see
- * mig-watch.h).  One loop, no threads: QMP, the poll timer, the session's
- * timers, the deadline and SIGINT/SIGTERM all arrive here, are decoded into
- * session events, and the actions that come back are carried out.  Signals
- * and the deadline are armed before the first step, so a signal during the
- * setup is an abort like any other.
+ * mig-watch.h).  One loop, no threads, and no loop inside it: QMP, the
+ * poll timer, the session's timers, the deadline and SIGINT/SIGTERM all
+ * arrive here, are decoded into session events, and the actions that come
+ * back are carried out, the status changes through status.c.  Every QMP
+ * command is sent with a callback whose answer is the next event; work of
+ * several commands runs as a job (mig-job.h).  Signals and the deadline
+ * are armed before the first step and stay armed until the process has
+ * written its last document: a signal is an event, never the default
+ * action.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -143,7 +147,12 @@ on_query(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	if (w->stop)
 		return;
 	if (error != NULL) {
-		if (!qmp_is_closed(conn))
+		if (error_class != NULL && strcmp(error_class, "Timeout") == 0) {
+			ev.kind = SEV_QMP_SILENT;
+			ev.t = mig_watch_now();
+			ev.reason = error;
+			mig_watch_step(w, &ev);
+		} else if (!qmp_is_closed(conn))
 			log_warnx("query-migrate: %s", error);
 		return;
 	}
@@ -181,7 +190,17 @@ on_run_state(struct qmp_conn *conn, json_object *reply,
 	struct run_info		 ri;
 	struct sess_event	 ev = { .kind = SEV_RUN_STATE };
 
-	if (w->stop || error != NULL || run_info_decode(reply, &ri) != 0)
+	if (w->stop)
+		return;
+	if (error != NULL && error_class != NULL &&
+	    strcmp(error_class, "Timeout") == 0) {
+		ev.kind = SEV_QMP_SILENT;
+		ev.t = mig_watch_now();
+		ev.reason = error;
+		mig_watch_step(w, &ev);
+		return;
+	}
+	if (error != NULL || run_info_decode(reply, &ri) != 0)
 		return;
 	ev.t = mig_watch_now();
 	ev.ri = &ri;
@@ -210,6 +229,11 @@ on_cmd_done(struct qmp_conn *conn, json_object *reply,
 	ev.ok = error == NULL;
 	ev.reason = error;
 	mig_watch_step(w, &ev);
+	if (error_class != NULL && strcmp(error_class, "Timeout") == 0 &&
+	    !w->stop) {
+		ev.kind = SEV_QMP_SILENT;
+		mig_watch_step(w, &ev);
+	}
 }
 
 static json_object *
@@ -281,7 +305,10 @@ send_cmd(struct mig_watch *w, const struct sess_action *a)
 	pc->w = w;
 	pc->cmd = a->cmd;
 	log_debug("session: %s", name);
-	if (qmp_send(w->qmp, name, args, QMP_TIMEOUT, on_cmd_done, pc,
+	if (w->qmp == NULL) {
+		json_object_put(args);
+		cause = xstrdup("not connected");
+	} else if (qmp_send(w->qmp, name, args, QMP_TIMEOUT, on_cmd_done, pc,
 	    &cause) == 0)
 		return;
 	free(pc);
@@ -303,6 +330,99 @@ on_session_timer(struct ev_loop *loop, ev_timer *t, int revents)
 	mig_watch_step(mt->w, &ev);
 }
 
+/* A status change the step asked for, applied to the document. */
+static void
+apply_status(struct mig_watch *w, const struct sess_action *a)
+{
+	struct status *st = &w->st;
+
+	switch (a->kind) {
+	case SA_ST_PHASE:
+		status_set_phase(st, a->phase);
+		break;
+	case SA_ST_MODE:
+		status_set_mode(st, a->mode);
+		break;
+	case SA_ST_ABORT:
+		status_set_abort(st, a->abort);
+		break;
+	case SA_ST_ABORT_REQUESTED:
+		status_set_abort_requested(st);
+		break;
+	case SA_ST_FAILURE:
+		status_record_failure(st, a->fail, "%s", a->reason);
+		break;
+	case SA_ST_CLEAR_FAILURE:
+		status_clear_failure(st);
+		break;
+	case SA_ST_NOTE:
+		status_note(st, "%s", a->reason);
+		break;
+	case SA_ST_PROGRESS:
+		if (a->mi != NULL)
+			status_set_progress(st, a->mi, a->seconds);
+		break;
+	case SA_ST_DECISION:
+		status_decision(st, a->sample.t,
+		    ctl_action_name((enum ctl_action)a->value), a->reason,
+		    &a->sample);
+		break;
+	case SA_ST_PUBLISH:
+		status_changed(st, a->reason);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+on_reconnected(struct qmp_conn *conn, json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct mig_watch	*w = arg;
+	struct sess_event	 ev = { .kind = SEV_QMP_UP };
+
+	(void)reply;
+	(void)error_class;
+	if (w->stop || conn != w->qmp)
+		return;
+	ev.t = mig_watch_now();
+	if (error != NULL) {
+		ev.kind = SEV_QMP_CLOSED;
+		ev.reason = error;
+	}
+	mig_watch_step(w, &ev);
+}
+
+static void	on_close(struct qmp_conn *, const char *, void *);
+static void	on_event(struct qmp_conn *, const char *, json_object *,
+		    double, void *);
+
+/* Connects to the monitor again; the answer is SEV_QMP_UP or _CLOSED. */
+static void
+reconnect(struct mig_watch *w)
+{
+	struct sess_event	 ev = { .kind = SEV_QMP_CLOSED };
+	char			*cause = NULL;
+
+	if (w->qmp != NULL) {
+		qmp_close(w->qmp);
+		w->qmp = NULL;
+		w->query_inflight = 0;
+	}
+	w->qmp = qmp_connect_start(w->loop, w->qmp_path, QMP_TIMEOUT,
+	    on_reconnected, w, &cause);
+	if (w->qmp != NULL) {
+		qmp_set_close_cb(w->qmp, on_close, w);
+		qmp_subscribe(w->qmp, NULL, on_event, w);
+		return;
+	}
+	ev.t = mig_watch_now();
+	ev.reason = cause;
+	mig_watch_step(w, &ev);		/* queued: a step is running */
+	free(cause);
+}
+
 static void
 execute(struct mig_watch *w, const struct sess_action *a)
 {
@@ -317,9 +437,10 @@ execute(struct mig_watch *w, const struct sess_action *a)
 		poll_now(w);
 		break;
 	case SA_QUERY_STATUS:
-		if (qmp_send(w->qmp, "query-status", NULL, QMP_TIMEOUT,
-		    on_run_state, w, &cause) != 0) {
-			log_warnx("query-status: %s", cause);
+		if (w->qmp == NULL || qmp_send(w->qmp, "query-status", NULL,
+		    QMP_TIMEOUT, on_run_state, w, &cause) != 0) {
+			log_warnx("query-status: %s", cause != NULL ? cause :
+			    "not connected");
 			free(cause);
 		}
 		break;
@@ -330,6 +451,17 @@ execute(struct mig_watch *w, const struct sess_action *a)
 		ev_timer_stop(w->loop, &mt->timer);
 		ev_timer_init(&mt->timer, on_session_timer, a->seconds, 0);
 		ev_timer_start(w->loop, &mt->timer);
+		break;
+	case SA_RECONNECT:
+		reconnect(w);
+		break;
+	case SA_LOG:
+		if (a->value == 0)
+			log_debug("%s", a->reason);
+		else if (a->value == 1)
+			log_info("%s", a->reason);
+		else
+			log_warnx("%s", a->reason);
 		break;
 	case SA_FINISH:
 		w->stop = 1;
@@ -342,7 +474,55 @@ execute(struct mig_watch *w, const struct sess_action *a)
 	case SA_UNLISTEN:
 		w->execute(w, a);
 		break;
+	default:
+		apply_status(w, a);
+		break;
 	}
+}
+
+static void
+on_job_done(struct mig_job *job, int ok, const char *cause, void *arg)
+{
+	struct mig_watch *w = arg;
+
+	(void)job;
+	if (!w->stop)
+		mig_watch_job_done(w, w->job_kind, ok, cause);
+}
+
+void
+mig_watch_job(struct mig_watch *w, enum sess_job kind, mig_job_fn fn,
+    void *ctx)
+{
+	static const char *names[] = {
+		[SJ_START_MIRRORS] = "start mirrors",
+		[SJ_FINISH_MIRRORS] = "finish mirrors",
+		[SJ_PREPARE_TARGET] = "prepare target",
+		[SJ_RELEASE_DISKS] = "release disks",
+		[SJ_STOP_EXPORTS] = "stop exports",
+	};
+
+	w->job_kind = kind;
+	if (w->qmp == NULL) {
+		mig_watch_job_done(w, kind, 0, "not connected to QEMU");
+		return;
+	}
+	mig_job_start(&w->job, w->loop, w->qmp, names[kind], fn, ctx,
+	    on_job_done, w);
+}
+
+void
+mig_watch_job_done(struct mig_watch *w, enum sess_job kind, int ok,
+    const char *reason)
+{
+	struct sess_event ev = { .kind = SEV_JOB_DONE };
+
+	ev.t = mig_watch_now();
+	ev.job = kind;
+	ev.ok = ok;
+	ev.fail = ok ? FAIL_NONE : FAIL_CONTROL;
+	ev.reason = reason;
+	mig_watch_step(w, &ev);
 }
 
 static void
@@ -390,6 +570,7 @@ mig_watch_arm(struct mig_watch *w, double deadline)
 	ev_signal_start(w->loop, &w->sigint);
 	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
 	ev_signal_start(w->loop, &w->sigterm);
+	w->signals_armed = 1;
 	if (deadline > 0) {
 		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
 		ev_timer_start(w->loop, &w->deadline);
@@ -422,19 +603,23 @@ on_close(struct qmp_conn *conn, const char *reason, void *arg)
 	struct mig_watch	*w = arg;
 	struct sess_event	 ev = { .kind = SEV_QMP_CLOSED };
 
-	if (w->stop)
+	if (w->stop || conn != w->qmp)
 		return;
 	ev.t = mig_watch_now();
 	ev.reason = reason;
 	mig_watch_step(w, &ev);
 }
 
-/* Connects to QEMU's monitor.  0, or -1 with *cause. */
+/*
+ * Starts connecting to QEMU's monitor without waiting; ready gets
+ * qmp_capabilities' answer.  0, or -1 with *cause.
+ */
 int
-mig_watch_connect(struct mig_watch *w, const char *qmp_path, char **cause)
+mig_watch_connect_start(struct mig_watch *w, qmp_reply_cb ready, void *arg,
+    char **cause)
 {
-	w->qmp = qmp_connect(w->loop, qmp_path, QMP_PROTO_MONITOR, QMP_TIMEOUT,
-	    cause);
+	w->qmp = qmp_connect_start(w->loop, w->qmp_path, QMP_TIMEOUT, ready,
+	    arg, cause);
 	if (w->qmp == NULL)
 		return -1;
 	qmp_set_close_cb(w->qmp, on_close, w);
@@ -450,15 +635,26 @@ mig_watch_run(struct mig_watch *w)
 
 	ev_timer_init(&w->poll, on_poll_timer, 0, POLL_SECONDS);
 	ev_timer_start(w->loop, &w->poll);
-	if (!w->stop)
-		ev_run(w->loop, 0);
+	/*
+	 * The one loop.  Work that must block (the source's pre-flight walk
+	 * and slot wait, outside mig-*.c) is deferred to here, between two
+	 * iterations, so it never runs inside a callback.
+	 */
+	while (!w->stop) {
+		ev_run(w->loop, EVRUN_ONCE);
+		while (w->deferred != NULL && !w->stop) {
+			void (*fn)(struct mig_watch *) = w->deferred;
+
+			w->deferred = NULL;
+			fn(w);
+		}
+	}
 	ev_timer_stop(w->loop, &w->poll);
 	ev_timer_stop(w->loop, &w->deadline);
-	ev_signal_stop(w->loop, &w->sigint);
-	ev_signal_stop(w->loop, &w->sigterm);
 	for (i = 0; i < STIMER_COUNT; i++)
 		if (w->timers[i].w != NULL)
 			ev_timer_stop(w->loop, &w->timers[i].timer);
+	/* The signals stay armed: the last document is not written yet. */
 }
 
 /* Writes the final status, prints it on stdout, returns the exit status. */
@@ -484,13 +680,25 @@ mig_watch_free(struct mig_watch *w)
 {
 	size_t i;
 
+	/*
+	 * Everything is written: from here a signal changes nothing, and
+	 * libev gives the default action back when its watchers stop.
+	 */
+	if (w->signals_armed) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		ev_signal_stop(w->loop, &w->sigint);
+		ev_signal_stop(w->loop, &w->sigterm);
+	}
 	w->stop = 1;
+	mig_job_stop(&w->job);
 	qmp_close(w->qmp);
 	w->qmp = NULL;
 	for (i = 0; i < w->nqueued; i++)
 		control_msg_free(&w->queue[i].msg);
 	w->nqueued = 0;
 	free(w->qemu_uri);
+	free(w->qmp_path);
 	status_free(&w->st);
 	ev_loop_destroy(w->loop);
 }

@@ -13,6 +13,8 @@
 #include <ev.h>
 
 #include "qmigrate.h"
+#include "qmp.h"
+#include "mig-job.h"
 #include "mig-session.h"
 
 struct json_object;
@@ -48,17 +50,24 @@ struct mig_watch {
 	struct mig_watch_timer	 timers[STIMER_COUNT];
 	int			 query_inflight;
 	int			 stop;		/* the session finished */
+	int			 signals_armed;
+	char			*qmp_path;	/* for reconnecting */
+	struct mig_job		 job;		/* the session's SA_JOB */
+	/* Blocking work to run between two loop iterations (mig_watch_run). */
+	void		(*deferred)(struct mig_watch *);
+	enum sess_job		 job_kind;
 	int			 stepping;
 	struct mig_watch_queued	 queue[MIG_WATCH_QUEUE];
 	size_t			 nqueued;
 
-	/* The side's own: fill a sample's disk fields before it is stepped. */
+	/* The side's own: fill a sample's disk fields before it is stepped
+	 * (from what it already knows: no QMP command waits here). */
 	void		(*before_sample)(struct mig_watch *,
 			    struct sess_event *);
 	/* Any QEMU event the side wants (borrowed data); may be NULL. */
 	void		(*on_event)(struct mig_watch *, const char *name,
 			    struct json_object *data);
-	/* SA_JOB, SA_ASK, SA_ANSWER, SA_CUT. */
+	/* SA_JOB, SA_ASK, SA_ANSWER, SA_CUT, SA_UNLISTEN. */
 	void		(*execute)(struct mig_watch *,
 			    const struct sess_action *);
 };
@@ -66,9 +75,16 @@ struct mig_watch {
 void	mig_watch_init(struct mig_watch *, const char *role,
 	    const char *status_file, int events);
 void	mig_watch_arm(struct mig_watch *, double deadline);
-int	mig_watch_connect(struct mig_watch *, const char *qmp_path,
-	    char **cause);
+/* Connecting to w->qmp_path without waiting (qmp_connect_start()). */
+int	mig_watch_connect_start(struct mig_watch *, qmp_reply_cb ready,
+	    void *arg, char **cause);
 void	mig_watch_step(struct mig_watch *, const struct sess_event *);
+/* Runs a session job (SA_JOB) on QMP; its end is stepped as SEV_JOB_DONE. */
+void	mig_watch_job(struct mig_watch *, enum sess_job, mig_job_fn,
+	    void *ctx);
+/* Steps SEV_JOB_DONE for a job that needed no QEMU (ok, or reason). */
+void	mig_watch_job_done(struct mig_watch *, enum sess_job, int ok,
+	    const char *reason);
 double	mig_watch_now(void);
 void	mig_watch_run(struct mig_watch *);
 int	mig_watch_report(struct mig_watch *);

@@ -37,6 +37,8 @@ enum qm_exit {
 	QM_EXIT_POSTCOPY_LOST = 6,	/* post-copy failed and not recovered */
 	QM_EXIT_EXTERNAL = 7,		/* eviction handed to an external
 					   controller: the VM still runs here */
+	QM_EXIT_UNKNOWN = 8,		/* QEMU stopped answering: where the
+					   guest runs is not known */
 };
 
 /*
@@ -226,6 +228,7 @@ enum mig_failure {
 	FAIL_DATA,		/* exit 4 */
 	FAIL_ABORTED,		/* exit 5 */
 	FAIL_POSTCOPY_LOST,	/* exit 6, data plane */
+	FAIL_UNKNOWN,		/* exit 8: QEMU stopped answering */
 };
 
 struct mig_progress {
@@ -348,8 +351,14 @@ struct mig_plan {
 /* mig-caps.c */
 void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
 	    enum ctl_kind, struct status *);
-int	 mig_plan_apply(struct qmp_conn *, const struct mig_plan *,
-	    int source, char **cause);
+/* The job that sets a plan on one side (mig-job.h), and its context. */
+struct mig_plan_apply {
+	struct mig_plan	plan;
+	int		source;
+};
+struct mig_job_cmd;
+enum mig_job_next mig_plan_apply_job(void *, int *, struct json_object *,
+	    const char *, struct mig_job_cmd *, char **);
 struct json_object *mig_plan_to_json(const struct mig_plan *);
 int	 mig_plan_from_json(struct mig_plan *, struct json_object *,
 	    char **cause);

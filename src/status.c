@@ -270,6 +270,8 @@ status_plane(const struct status *st)
 	case FAIL_DATA:
 	case FAIL_POSTCOPY_LOST:
 		return "data";
+	case FAIL_UNKNOWN:
+		return "unknown";
 	case FAIL_ABORTED:
 	case FAIL_NONE:
 		break;
@@ -296,6 +298,8 @@ status_exit_code(const struct status *st)
 		return QM_EXIT_ABORTED;
 	case FAIL_POSTCOPY_LOST:
 		return QM_EXIT_POSTCOPY_LOST;
+	case FAIL_UNKNOWN:
+		return QM_EXIT_UNKNOWN;
 	}
 	return QM_EXIT_CONTROL;
 }

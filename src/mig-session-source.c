@@ -1,0 +1,1106 @@
+/*
+ * mig-session-source.c: the source's transition table (mig-session.h).
+ * One handler per state, each switching on the event; what a state does
+ * with an event it does not list is nothing.  The promises it keeps
+ * (README, "What qmigrate promises when things break"): before post-copy
+ * every failure and abort leaves the guest on the source, running again
+ * if a decision paused it, before the last document is written; after,
+ * the target holds it, an abort is refused, and a broken stream is
+ * resumed until --recover-timeout.  An abort is reported only when it
+ * happened; a monitor that stops answering is given up on, and the exit
+ * status then says the guest's place is unknown.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mig-session.h"
+
+/* How long QEMU gets to cancel before the abort is declared failed. */
+#define CANCEL_TIMEOUT		30.0
+/* How long the target gets to say whether the guest runs there. */
+#define CONFIRM_TIMEOUT		30.0
+/* Between two migrate resume attempts. */
+#define RETRY_SECONDS		1.0
+/* A controller's abort is a data-plane failure if no byte moved this long. */
+#define STALL_SECONDS		5.0
+/* completed comes before total-time and downtime are stored: re-poll. */
+#define COMPLETED_REPOLLS	10
+#define REPOLL_SECONDS		0.05
+/* Reconnecting to a monitor whose connection closed. */
+#define RECONNECT_SECONDS	1.0
+#define RECONNECT_TIMEOUT	30.0
+/* The mirrors' end and the guest's cont, once the outcome is known. */
+#define FINISH_TIMEOUT		75.0
+#define MIRROR_FINISH_TIMEOUT	60.0
+
+static void	source_abort(struct session *, double, enum mig_failure, int,
+		    const char *);
+
+/* A question to the target (tls:). */
+static void
+ask(struct session *s, enum control_type question, const char *reason)
+{
+	struct sess_action *a = sess_act(s, SA_ASK);
+
+	a->question = question;
+	if (reason != NULL)
+		snprintf(a->reason, sizeof a->reason, "%s", reason);
+}
+
+/* ---- the end ------------------------------------------------------- */
+
+/*
+ * The outcome is known: the mirrors end (in sync only on success), the
+ * guest runs here again if a decision of ours paused it and it did not
+ * leave, and only then is the last document written (SS_FINISHING).
+ */
+static void
+source_end(struct session *s, enum mig_phase phase)
+{
+	if (s->state == SS_FINISHING || s->state == SS_DONE)
+		return;
+	s->end_phase = phase;
+	s->resume_guest = s->mode == MODE_PAUSED && phase != PHASE_SUCCEEDED &&
+	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN;
+	if (!s->mirrors_out && !s->resume_guest) {
+		sess_finish(s, phase);
+		return;
+	}
+	sess_enter(s, SS_FINISHING);
+	sess_timer(s, STIMER_FINISH, FINISH_TIMEOUT);
+	if (s->mirrors_out)
+		sess_job(s, SJ_FINISH_MIRRORS, phase == PHASE_SUCCEEDED);
+	else
+		sess_qmp(s, SC_CONT, 0, 0);
+}
+
+static void
+fail(struct session *s, enum mig_failure why, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Records the failure (the first one stands) and ends as Failed. */
+static void
+fail(struct session *s, enum mig_failure why, const char *fmt, ...)
+{
+	char	buf[SESS_REASON_MAX];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sess_failure(s, why, "%s", buf);
+	source_end(s, PHASE_FAILED);
+}
+
+static void
+source_succeed(struct session *s)
+{
+	if (s->abort == ABORT_ABORTING) {
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "the migration completed before QEMU could cancel "
+		    "it: the guest runs on the target");
+	}
+	sess_clear_failure(s);
+	sess_log(s, 1, "migration completed");
+	source_end(s, PHASE_SUCCEEDED);
+}
+
+/* QEMU's monitor stopped answering for good: say what is not known. */
+static void
+source_give_up(struct session *s, const char *why)
+{
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	fail(s, FAIL_UNKNOWN, "source QEMU %s: %s: where the guest runs is "
+	    "not known (QEMU may still be migrating it); run migrate again "
+	    "with the same --status-file to re-attach", s->cfg.qmp_path, why);
+}
+
+/* ---- helpers the migrating states share ---------------------------- */
+
+static void
+sample_of(const struct session *s, double t, const struct mig_info *mi,
+    struct ctl_sample *cs)
+{
+	memset(cs, 0, sizeof *cs);
+	cs->t = t - s->t0;
+	cs->postcopy = mi->status == QMS_POSTCOPY_ACTIVE;
+	cs->pass = mi->dirty_sync_count;
+	cs->total = mi->ram_total;
+	cs->remaining = mi->ram_remaining;
+	cs->transferred = mi->ram_transferred;
+	cs->dirty_rate = mig_info_dirty_rate(mi);
+	cs->bandwidth = mig_info_bandwidth(mi);
+	cs->expected_downtime_ms = mi->expected_downtime_ms;
+	cs->throttle_pct = mi->throttle_pct;
+}
+
+static int
+terminal(const struct mig_info *mi)
+{
+	return mi->status == QMS_COMPLETED || mi->status == QMS_FAILED ||
+	    mi->status == QMS_CANCELLED;
+}
+
+/*
+ * QEMU completed.  Returns 1 when the session moved on (to confirm, or the
+ * end), 0 when it re-polls for the final figures.
+ */
+static int
+source_completed(struct session *s, const struct mig_info *mi)
+{
+	if (!mi->has_total_time && s->completed_polls++ < COMPLETED_REPOLLS) {
+		sess_timer(s, STIMER_REPOLL, REPOLL_SECONDS);
+		return 0;
+	}
+	if (!s->cfg.tls) {
+		source_succeed(s);
+		return 1;
+	}
+	/*
+	 * Over tls:, the last bytes may still be in the proxy: like libvirt's
+	 * confirm phase, success is the target's to declare.
+	 */
+	sess_enter(s, SS_CONFIRM);
+	ask(s, CONTROL_COMPLETED, NULL);
+	sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
+	return 1;
+}
+
+/* QEMU failed or cancelled a migration nobody asked to cancel. */
+static void
+source_failed(struct session *s, const struct mig_info *mi)
+{
+	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
+	    "no reason given";
+
+	if (!s->saw_active && mi->ram_transferred == 0)
+		fail(s, FAIL_CONTROL, "target %s not ready: %s", s->cfg.peer,
+		    desc);
+	else
+		fail(s, FAIL_DATA, "migration stream failed: %s", desc);
+}
+
+/*
+ * Pre-copy that sends nothing at all is a broken data plane (link down,
+ * target gone silent), not a migration that fails to converge: when
+ * QEMU's transferred count has not grown for more than limit seconds,
+ * aborts with a data-plane failure and returns 1.
+ */
+static int
+source_stalled(struct session *s, double t, const struct ctl_sample *cs,
+    double limit)
+{
+	char reason[SESS_REASON_MAX];
+
+	if (s->moved_t < 0 || cs->transferred != s->moved_bytes) {
+		s->moved_bytes = cs->transferred;
+		s->moved_t = cs->t;
+		return 0;
+	}
+	if (limit <= 0 || cs->t - s->moved_t <= limit)
+		return 0;
+	snprintf(reason, sizeof reason, "no data moved for %.0f s: the "
+	    "migration stream to %s is stalled", cs->t - s->moved_t,
+	    s->cfg.peer);
+	source_abort(s, t, FAIL_DATA, 0, reason);
+	return 1;
+}
+
+/* Carries out one controller decision. */
+static void
+source_decide(struct session *s, double t, const struct ctl_decision *d,
+    const struct ctl_sample *cs)
+{
+	struct sess_action	*a;
+	int			 increment;
+
+	if (d->action == CTL_NONE)
+		return;
+	a = sess_act(s, SA_ST_DECISION);
+	a->value = d->action;
+	a->sample = *cs;
+	snprintf(a->reason, sizeof a->reason, "%s", d->reason);
+	switch (d->action) {
+	case CTL_NONE:
+		break;
+	case CTL_SET_DOWNTIME:
+		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0);
+		break;
+	case CTL_AUTO_CONVERGE:
+		/*
+		 * QEMU starts the throttle at cpu-throttle-initial, or, when
+		 * the 1% arming already started it, adds the increment:
+		 * either way it lands on d->value, then climbs 10 at a time.
+		 */
+		increment = cs->throttle_pct > 0 &&
+		    (int)d->value > cs->throttle_pct + 10 ?
+		    (int)d->value - cs->throttle_pct : 10;
+		sess_qmp(s, SC_AUTO_CONVERGE, d->value, increment);
+		break;
+	case CTL_POST_COPY:
+		sess_qmp(s, SC_START_POSTCOPY, 0, 0);
+		sess_mode(s, MODE_POSTCOPY);
+		sess_enter(s, SS_POSTCOPY);
+		break;
+	case CTL_PAUSE:
+		sess_qmp(s, SC_STOP, 0, 0);
+		sess_mode(s, MODE_PAUSED);
+		break;
+	case CTL_ABORT:
+		if (!source_stalled(s, t, cs, STALL_SECONDS))
+			source_abort(s, t, FAIL_ABORTED, 0, d->reason);
+		break;
+	}
+}
+
+/* Over tls:, the target may want to abort: ask while memory waits or moves. */
+static void
+source_watch(struct session *s)
+{
+	if (s->cfg.tls && s->watch_out == 0) {
+		s->watch_out = 1;
+		ask(s, CONTROL_WATCH, NULL);
+	}
+}
+
+/* The monitor's connection closed: connect again, or give up. */
+static void
+source_reconnect(struct session *s, const struct sess_event *ev)
+{
+	sess_log(s, 2, "source QEMU %s: %s: connecting again",
+	    s->cfg.qmp_path, ev->reason != NULL ? ev->reason : "closed");
+	s->back_to = s->state;
+	s->reconnect_deadline = ev->t + RECONNECT_TIMEOUT;
+	sess_enter(s, SS_RECONNECT);
+	sess_act(s, SA_RECONNECT);
+}
+
+/* Post-copy is paused: the stream broke.  Resume it, or give up. */
+static void
+source_recover(struct session *s, double t)
+{
+	struct sess_recover *r = &s->recover;
+
+	sess_enter(s, SS_RECOVER);
+	if (r->deadline == 0) {
+		r->deadline = t + s->cfg.recover_timeout;
+		sess_note(s, "post-copy stream broken: both QEMUs paused in "
+		    "postcopy-paused; recovering for up to %.0f s",
+		    s->cfg.recover_timeout);
+		sess_publish(s, "recovery");
+	}
+	if (t > r->deadline) {
+		fail(s, FAIL_POSTCOPY_LOST, "post-copy could not be recovered "
+		    "within %.0f s: the guest is irrecoverable; both QEMUs are "
+		    "left paused for the operator", s->cfg.recover_timeout);
+		return;
+	}
+	if (t - r->last_try < RETRY_SECONDS)
+		return;
+	/*
+	 * Over tls:, resume only once the target says its QEMU listens: a
+	 * resume that finds no one leaves QEMU 7.2 stuck in postcopy-recover
+	 * for good.  The question waits in the control connection while the
+	 * network is down and is answered when it is back.
+	 */
+	if (s->cfg.tls && !r->ready) {
+		if (!r->asked) {
+			r->asked = 1;
+			ask(s, CONTROL_RESUME, NULL);
+		}
+		return;
+	}
+	r->ready = 0;
+	r->last_try = t;
+	sess_qmp(s, SC_MIGRATE_RESUME, 0, 0);
+}
+
+/*
+ * An abort: requested (signal, `qmigrate abort`, the target's abort), or
+ * the controller's or the deadline's (requested 0), or a stalled stream
+ * (why FAIL_DATA).  Before memory moves it ends at once (the mirrors are
+ * cancelled); in pre-copy it cancels and waits for QEMU to say cancelled;
+ * once post-copy started, or QEMU completed, it is refused and the status
+ * says why.  States that cannot act yet keep it pending.
+ */
+static void
+source_abort(struct session *s, double t, enum mig_failure why,
+    int requested, const char *reason)
+{
+	switch (s->state) {
+	case SS_SETUP:
+	case SS_MIRROR_START:
+	case SS_RECONNECT:
+		sess_pend_abort(s, why, requested, reason);
+		return;
+	case SS_POSTCOPY:
+	case SS_RECOVER:
+	case SS_CONFIRM:
+		if (requested)
+			sess_abort_requested(s);
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "abort refused: %s (%s)", s->state == SS_CONFIRM ?
+		    "QEMU completed the migration and the target is "
+		    "confirming the guest" : "post-copy has started and the "
+		    "target already holds the guest", reason);
+		sess_publish(s, "abort");
+		return;
+	case SS_CANCELLING:
+	case SS_UNCANCELLED:
+	case SS_FINISHING:
+	case SS_DONE:
+		if (requested)
+			sess_log(s, 1, "abort already under way: %s", reason);
+		return;
+	case SS_OFFER:
+	case SS_MIRROR:
+		/* No memory moved: nothing to cancel in QEMU. */
+		if (requested)
+			sess_abort_requested(s);
+		sess_log(s, 2, "aborting: %s", reason);
+		if (why != FAIL_DATA)
+			sess_abort_status(s, ABORT_SUCCEEDED);
+		if (s->cfg.tls && why != FAIL_DATA)
+			ask(s, CONTROL_ABORT, reason);
+		sess_publish(s, "abort");
+		fail(s, why, "%s%s", reason, s->state == SS_OFFER ?
+		    " (before the migration started)" : " (while the disks "
+		    "were copied: no memory had moved)");
+		return;
+	default:
+		break;
+	}
+	if (requested)
+		sess_abort_requested(s);
+	sess_log(s, 2, "aborting: %s", reason);
+	sess_failure(s, why, "%s", reason);
+	if (why != FAIL_DATA)
+		sess_abort_status(s, ABORT_ABORTING);
+	sess_publish(s, "abort");
+	/* The target learns it too, unless the stream merely stalled. */
+	if (s->cfg.tls && why != FAIL_DATA)
+		ask(s, CONTROL_ABORT, reason);
+	sess_qmp(s, SC_CANCEL, 0, 0);
+	sess_enter(s, SS_CANCELLING);
+	sess_timer(s, STIMER_CANCEL, CANCEL_TIMEOUT);
+	sess_act(s, SA_POLL);
+	(void)t;
+}
+
+/* An abort kept while the state could not act, now that it can. */
+static void
+source_pending_abort(struct session *s, double t)
+{
+	struct sess_pending_abort p = s->pending;
+
+	if (!p.asked)
+		return;
+	memset(&s->pending, 0, sizeof s->pending);
+	if (p.why != FAIL_DATA && s->abort == ABORT_ABORTING)
+		s->abort = ABORT_NONE;	/* source_abort says it again */
+	source_abort(s, t, p.why, 0, p.reason);
+}
+
+/* Signals, the deadline, the target's abort: one entry. */
+static void
+source_abort_event(struct session *s, const struct sess_event *ev)
+{
+	char reason[SESS_REASON_MAX];
+
+	if (ev->kind == SEV_SIGNAL) {
+		snprintf(reason, sizeof reason, "abort requested (%s)",
+		    sess_signal_name(ev->signum));
+		source_abort(s, ev->t, FAIL_ABORTED, 1, reason);
+	} else {
+		snprintf(reason, sizeof reason, "the --timeout deadline of "
+		    "%.0f s passed before the migration completed",
+		    s->cfg.timeout);
+		source_abort(s, ev->t, FAIL_ABORTED, 0, reason);
+	}
+}
+
+/* The memory starts moving (migrate), or the disks first. */
+static void
+source_start_memory(struct session *s)
+{
+	if (s->cfg.disks) {
+		sess_enter(s, SS_MIRROR_START);
+		sess_job(s, SJ_START_MIRRORS, 0);
+		return;
+	}
+	sess_qmp(s, SC_MIGRATE, 0, 0);
+	sess_enter(s, SS_PRECOPY);
+}
+
+/* ---- SS_SETUP ------------------------------------------------------ */
+
+/* An abort asked for during the setup, now that it is over. */
+static void
+setup_then_abort(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->setup) {
+	case SETUP_FAILED:
+	case SETUP_CLOSE_RECORD:
+		sess_abort_status(s, ABORT_SUCCEEDED);
+		fail(s, ev->fail, "%s", ev->reason);
+		return;
+	case SETUP_ALREADY_DONE:
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "abort refused: QEMU had already completed the "
+		    "migration (%s)", s->pending.reason);
+		source_end(s, PHASE_SUCCEEDED);
+		return;
+	case SETUP_FRESH:
+		/* Nothing started: the guest never left the source. */
+		sess_abort_status(s, ABORT_SUCCEEDED);
+		fail(s, s->pending.why, "%s (before the migration started)",
+		    s->pending.reason);
+		return;
+	case SETUP_REATTACH:
+		break;
+	}
+}
+
+static void
+setup_done(struct session *s, const struct sess_event *ev)
+{
+	if (s->pending.asked && ev->setup != SETUP_REATTACH) {
+		setup_then_abort(s, ev);
+		return;
+	}
+	switch (ev->setup) {
+	case SETUP_FAILED:
+		fail(s, ev->fail, "%s", ev->reason);
+		return;
+	case SETUP_CLOSE_RECORD:
+		sess_note(s, "this run started no migration: it closed the "
+		    "record of the earlier one, which QEMU had ended; run "
+		    "migrate again to start a new one");
+		fail(s, FAIL_DATA, "%s", ev->reason);
+		return;
+	case SETUP_ALREADY_DONE:
+		sess_note(s, "re-attached after QEMU had completed the "
+		    "migration: the guest left this QEMU, nothing more to do");
+		source_end(s, PHASE_SUCCEEDED);
+		return;
+	case SETUP_REATTACH:
+		s->t0 = ev->t;
+		s->saw_active = 1;
+		s->mode = ev->mode;	/* the document already says it */
+		sess_enter(s, ev->mode == MODE_POSTCOPY ? SS_POSTCOPY :
+		    SS_PRECOPY);
+		sess_note(s, "re-attached to the migration already %s in "
+		    "QEMU", ev->reason != NULL ? ev->reason : "under way");
+		sess_phase(s, PHASE_RUNNING);
+		sess_act(s, SA_POLL);
+		source_pending_abort(s, ev->t);
+		return;
+	case SETUP_FRESH:
+		break;
+	}
+	if (s->cfg.tls) {
+		sess_phase(s, PHASE_PREPARING_TARGET);
+		sess_enter(s, SS_OFFER);
+		ask(s, CONTROL_OFFER, NULL);
+	} else
+		source_start_memory(s);
+}
+
+static void
+state_setup(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_SETUP_DONE:
+		setup_done(s, ev);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_OFFER ------------------------------------------------------ */
+
+static void
+state_offer(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+
+	switch (ev->kind) {
+	case SEV_ANSWER:
+		if (ev->question != CONTROL_OFFER)
+			break;
+		if (ev->answer == ANSWER_READY) {
+			sess_phase(s, PHASE_TARGET_READY);
+			source_start_memory(s);
+		} else if (ev->answer == ANSWER_REFUSED)
+			fail(s, FAIL_CONTROL, "target %s refused the "
+			    "migration: %s", s->cfg.peer, why);
+		else
+			fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer,
+			    why);
+		break;
+	case SEV_CONTROL_LOST:
+		fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer, why);
+		break;
+	case SEV_QMP_CLOSED:
+		fail(s, FAIL_CONTROL, "source QEMU %s: %s", s->cfg.qmp_path,
+		    why);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_MIRROR_START ----------------------------------------------- */
+
+static void
+state_mirror_start(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_JOB_DONE:
+		if (ev->job != SJ_START_MIRRORS)
+			break;
+		if (!ev->ok) {
+			/* The job undid what it did: nothing copies. */
+			if (s->pending.asked) {
+				sess_abort_status(s, ABORT_SUCCEEDED);
+				fail(s, s->pending.why, "%s (the disks' mirrors "
+				    "had not started)", s->pending.reason);
+			} else
+				fail(s, ev->fail != FAIL_NONE ? ev->fail :
+				    FAIL_CONTROL, "target %s: %s", s->cfg.peer,
+				    ev->reason);
+			break;
+		}
+		s->mirrors_out = 1;
+		s->t0 = ev->t;
+		if (s->cfg.mirror_timeout > 0)
+			s->mirror_deadline = ev->t + s->cfg.mirror_timeout;
+		sess_phase(s, PHASE_RUNNING);
+		sess_enter(s, SS_MIRROR);
+		source_watch(s);
+		source_pending_abort(s, ev->t);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_MIRROR ----------------------------------------------------- */
+
+static void
+mirror_sample(struct session *s, const struct sess_event *ev)
+{
+	s->silent_since = 0;
+	sess_progress(s, ev->mi, ev->t - s->t0);
+	if (ev->disks == DISKS_FAILED) {
+		fail(s, FAIL_DATA, "%s", ev->reason != NULL ? ev->reason :
+		    "a disk's mirror failed");
+		return;
+	}
+	if (ev->disks != DISKS_READY) {
+		if (s->mirror_deadline > 0 && ev->t > s->mirror_deadline)
+			fail(s, FAIL_DATA, "the disks were not in sync within "
+			    "%.0f s (completionTimeoutPerGiB)",
+			    s->cfg.mirror_timeout);
+		else {
+			source_watch(s);
+			sess_publish(s, "progress");
+		}
+		return;
+	}
+	sess_note(s, "disks in sync (write-blocking mirrors): migrating "
+	    "memory");
+	sess_qmp(s, SC_MIGRATE, 0, 0);
+	sess_enter(s, SS_PRECOPY);
+	sess_publish(s, "progress");
+}
+
+/* The target's answers while memory waits or moves. */
+static void
+migrating_answer(struct session *s, const struct sess_event *ev)
+{
+	char reason[SESS_REASON_MAX];
+
+	if (ev->question == CONTROL_WATCH)
+		s->watch_out = 0;
+	if (ev->question != CONTROL_WATCH || ev->answer != ANSWER_ABORT)
+		return;
+	snprintf(reason, sizeof reason, "the target %s aborted the migration: "
+	    "%s", s->cfg.peer, ev->reason != NULL ? ev->reason :
+	    "no reason given");
+	source_abort(s, ev->t, FAIL_ABORTED, 1, reason);
+}
+
+static void
+state_mirror(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_SAMPLE:
+		mirror_sample(s, ev);
+		break;
+	case SEV_ANSWER:
+		migrating_answer(s, ev);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	case SEV_QMP_CLOSED:
+		source_reconnect(s, ev);
+		break;
+	case SEV_QMP_SILENT:
+		if (sess_monitor_silent(s, ev))
+			source_give_up(s, "the monitor stopped answering");
+		break;
+	case SEV_CONTROL_LOST:
+		s->watch_out = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_PRECOPY and SS_POSTCOPY ------------------------------------ */
+
+static void
+migrating_sample(struct session *s, const struct sess_event *ev)
+{
+	const struct mig_info	*mi = ev->mi;
+	struct ctl_sample	 cs;
+	struct ctl_decision	 d;
+
+	s->silent_since = 0;
+	sample_of(s, ev->t, mi, &cs);
+	sess_progress(s, mi, cs.t);
+	if (mi->status == QMS_COMPLETED) {
+		if (source_completed(s, mi))
+			sess_publish(s, "progress");
+		return;
+	}
+	if (terminal(mi)) {
+		source_failed(s, mi);
+		return;
+	}
+	if (ev->disks == DISKS_FAILED) {
+		source_abort(s, ev->t, FAIL_DATA, 0, ev->reason != NULL ?
+		    ev->reason : "a disk's mirror failed");
+		return;
+	}
+	if (mi->status == QMS_POSTCOPY_PAUSED) {
+		source_recover(s, ev->t);
+		sess_publish(s, "progress");
+		return;
+	}
+	if (mi->status == QMS_ACTIVE || qemu_mig_status_postcopy(mi->status))
+		s->saw_active = 1;
+	if (mi->status == QMS_POSTCOPY_ACTIVE && s->state != SS_POSTCOPY) {
+		sess_mode(s, MODE_POSTCOPY);
+		sess_enter(s, SS_POSTCOPY);
+	}
+	if (mi->status == QMS_ACTIVE && s->state == SS_PRECOPY &&
+	    source_stalled(s, ev->t, &cs, s->cfg.stall_timeout)) {
+		sess_publish(s, "progress");
+		return;
+	}
+	if (mi->status == QMS_ACTIVE || mi->status == QMS_POSTCOPY_ACTIVE) {
+		ctl_step(&s->ctl, &cs, &d);
+		source_decide(s, ev->t, &d, &cs);
+	}
+	if (s->state == SS_PRECOPY)
+		source_watch(s);
+	sess_publish(s, "progress");
+}
+
+static void
+state_migrating(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_SAMPLE:
+		migrating_sample(s, ev);
+		break;
+	case SEV_QMP_DONE:
+		if (ev->ok) {
+			if (ev->cmd == SC_MIGRATE && s->state == SS_PRECOPY &&
+			    !s->saw_active && s->t0 == 0) {
+				s->t0 = ev->t;
+				sess_phase(s, PHASE_RUNNING);
+				sess_log(s, 1, "migrating %s to %s (%s "
+				    "controller)", s->cfg.qmp_path,
+				    s->cfg.peer, ctl_kind_name(s->ctl.kind));
+			}
+		} else if (ev->cmd == SC_MIGRATE && !s->saw_active)
+			fail(s, FAIL_CONTROL, "source QEMU %s: migrate: %s",
+			    s->cfg.qmp_path, ev->reason);
+		else
+			sess_log(s, 2, "source QEMU refused a command: %s",
+			    ev->reason);
+		break;
+	case SEV_ANSWER:
+		migrating_answer(s, ev);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	case SEV_QMP_CLOSED:
+		source_reconnect(s, ev);
+		break;
+	case SEV_QMP_SILENT:
+		if (sess_monitor_silent(s, ev))
+			source_give_up(s, "the monitor stopped answering");
+		break;
+	case SEV_CONTROL_LOST:
+		s->watch_out = 0;
+		s->recover.asked = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_RECOVER ---------------------------------------------------- */
+
+static void
+state_recover(struct session *s, const struct sess_event *ev)
+{
+	const struct mig_info *mi;
+
+	switch (ev->kind) {
+	case SEV_SAMPLE:
+		mi = ev->mi;
+		s->silent_since = 0;
+		sess_progress(s, mi, ev->t - s->t0);
+		if (mi->status == QMS_POSTCOPY_ACTIVE) {
+			sess_note(s, "post-copy recovered");
+			memset(&s->recover, 0, sizeof s->recover);
+			sess_enter(s, SS_POSTCOPY);
+		} else if (mi->status == QMS_COMPLETED) {
+			source_completed(s, mi);
+		} else if (terminal(mi)) {
+			fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
+			    mi->error_desc[0] != '\0' ? mi->error_desc :
+			    "no reason given");
+		} else
+			source_recover(s, ev->t);
+		sess_publish(s, "progress");
+		break;
+	case SEV_ANSWER:
+		if (ev->question != CONTROL_RESUME)
+			break;
+		s->recover.asked = 0;
+		if (ev->answer == ANSWER_READY) {
+			s->recover.ready = 1;
+			sess_act(s, SA_POLL);
+		}
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	case SEV_QMP_CLOSED:
+		source_reconnect(s, ev);
+		break;
+	case SEV_QMP_SILENT:
+		if (sess_monitor_silent(s, ev))
+			source_give_up(s, "the monitor stopped answering");
+		break;
+	case SEV_CONTROL_LOST:
+		s->recover.asked = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_CANCELLING and SS_UNCANCELLED ------------------------------ */
+
+static void
+cancel_sample(struct session *s, const struct sess_event *ev)
+{
+	const struct mig_info *mi = ev->mi;
+
+	s->silent_since = 0;
+	sess_progress(s, mi, ev->t - s->t0);
+	if (mi->status == QMS_COMPLETED) {
+		source_completed(s, mi);
+		return;
+	}
+	if (mi->status == QMS_CANCELLED || mi->status == QMS_FAILED) {
+		/* Either way the stream ended and the guest is here. */
+		if (s->abort == ABORT_ABORTING || s->abort == ABORT_FAILED)
+			sess_abort_status(s, ABORT_SUCCEEDED);
+		if (s->failure == FAIL_DATA)
+			fail(s, FAIL_DATA, "migration stream failed");
+		else
+			fail(s, FAIL_ABORTED, "migration cancelled");
+		return;
+	}
+	if (qemu_mig_status_postcopy(mi->status) && s->state !=
+	    SS_POSTCOPY) {
+		/* Post-copy began before the cancel: the target holds it. */
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "abort refused: post-copy began before QEMU "
+		    "could cancel");
+		sess_clear_failure(s);
+		sess_mode(s, MODE_POSTCOPY);
+		sess_enter(s, SS_POSTCOPY);
+	}
+	sess_publish(s, "progress");
+}
+
+static void
+state_cancelling(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_SAMPLE:
+		cancel_sample(s, ev);
+		break;
+	case SEV_QMP_DONE:
+		if (ev->cmd == SC_MIGRATE && !ev->ok && !s->saw_active) {
+			/* Nothing started: the abort asked for is done. */
+			if (s->abort == ABORT_ABORTING)
+				sess_abort_status(s, ABORT_SUCCEEDED);
+			fail(s, FAIL_ABORTED, "%s", s->failure_reason);
+		} else if (ev->cmd == SC_CANCEL && !ev->ok)
+			sess_note(s, "migrate_cancel: %s", ev->reason);
+		break;
+	case SEV_TIMER:
+		if (ev->timer == STIMER_REPOLL)
+			sess_act(s, SA_POLL);
+		if (ev->timer != STIMER_CANCEL || s->state != SS_CANCELLING)
+			break;
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "QEMU did not cancel within %.0f s: the migration "
+		    "is watched to its end", CANCEL_TIMEOUT);
+		sess_publish(s, "abort");
+		sess_enter(s, SS_UNCANCELLED);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		sess_log(s, 1, "abort already under way");
+		break;
+	case SEV_QMP_CLOSED:
+		source_reconnect(s, ev);
+		break;
+	case SEV_QMP_SILENT:
+		if (sess_monitor_silent(s, ev))
+			source_give_up(s, "the monitor stopped answering while "
+			    "QEMU was cancelling");
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_CONFIRM ---------------------------------------------------- */
+
+static void
+state_confirm(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+
+	switch (ev->kind) {
+	case SEV_ANSWER:
+		if (ev->question != CONTROL_COMPLETED)
+			break;
+		if (ev->answer == ANSWER_RUNNING)
+			source_succeed(s);
+		else if (ev->answer != ANSWER_FAILED) {
+			sess_note(s, "the target did not confirm the guest "
+			    "(%s); QEMU reported the migration completed",
+			    why);
+			source_succeed(s);
+		} else if (s->mode == MODE_POSTCOPY)
+			fail(s, FAIL_POSTCOPY_LOST, "the target lost the guest "
+			    "after post-copy: %s", why);
+		else {
+			sess_mode(s, MODE_PAUSED);	/* QEMU stopped it */
+			fail(s, FAIL_DATA, "the target could not load the "
+			    "guest (%s): it runs on the source again", why);
+		}
+		break;
+	case SEV_CONTROL_LOST:
+		sess_note(s, "the target did not confirm the guest (%s); QEMU "
+		    "reported the migration completed", why);
+		source_succeed(s);
+		break;
+	case SEV_TIMER:
+		if (ev->timer != STIMER_CONFIRM)
+			break;
+		sess_note(s, "the target did not confirm the guest within "
+		    "%.0f s; QEMU reported the migration completed",
+		    CONFIRM_TIMEOUT);
+		source_succeed(s);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		/* The monitor may go: QEMU completed, the target decides. */
+		break;
+	}
+}
+
+/* ---- SS_RECONNECT -------------------------------------------------- */
+
+static void
+state_reconnect(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_QMP_UP:
+		sess_log(s, 1, "source QEMU %s: connected again",
+		    s->cfg.qmp_path);
+		s->silent_since = 0;
+		sess_enter(s, s->back_to);
+		sess_act(s, SA_POLL);
+		source_pending_abort(s, ev->t);
+		break;
+	case SEV_QMP_CLOSED:
+		if (ev->t < s->reconnect_deadline) {
+			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
+			break;
+		}
+		if (s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER)
+			fail(s, FAIL_POSTCOPY_LOST, "source QEMU gone during "
+			    "post-copy (%s): the guest's pages that were still "
+			    "on the source are lost", ev->reason);
+		else
+			source_give_up(s, ev->reason != NULL ? ev->reason :
+			    "the monitor is gone");
+		break;
+	case SEV_TIMER:
+		if (ev->timer == STIMER_RECONNECT)
+			sess_act(s, SA_RECONNECT);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	case SEV_ANSWER:
+		migrating_answer(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- SS_FINISHING -------------------------------------------------- */
+
+static void
+state_finishing(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_JOB_DONE:
+		if (ev->job != SJ_FINISH_MIRRORS)
+			break;
+		s->mirrors_out = 0;
+		if (!ev->ok)
+			sess_note(s, "disks: %s", ev->reason);
+		else
+			sess_log(s, 1, "mirror jobs %s, NBD nodes removed",
+			    s->end_phase == PHASE_SUCCEEDED ? "ended in sync" :
+			    "cancelled");
+		if (s->resume_guest)
+			sess_qmp(s, SC_CONT, 0, 0);
+		else
+			sess_finish(s, s->end_phase);
+		break;
+	case SEV_QMP_DONE:
+		if (ev->cmd != SC_CONT)
+			break;
+		if (ev->ok) {
+			sess_mode(s, MODE_PRECOPY);
+			sess_log(s, 1, "guest resumed on the source");
+		} else
+			sess_note(s, "the guest stays paused on the source: %s",
+			    ev->reason);
+		sess_finish(s, s->end_phase);
+		break;
+	case SEV_TIMER:
+		if (ev->timer != STIMER_FINISH)
+			break;
+		sess_note(s, "the last steps (%s) got no answer within %.0f s",
+		    s->mirrors_out ? "the mirrors' end" : "cont",
+		    FINISH_TIMEOUT);
+		sess_finish(s, s->end_phase);
+		break;
+	case SEV_SIGNAL:
+		sess_log(s, 1, "%s ignored: the migration has ended, finishing",
+		    sess_signal_name(ev->signum));
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the table ----------------------------------------------------- */
+
+void
+source_step(struct session *s, const struct sess_event *ev)
+{
+	switch (s->state) {
+	case SS_SETUP:
+		state_setup(s, ev);
+		break;
+	case SS_OFFER:
+		state_offer(s, ev);
+		break;
+	case SS_MIRROR_START:
+		state_mirror_start(s, ev);
+		break;
+	case SS_MIRROR:
+		state_mirror(s, ev);
+		break;
+	case SS_PRECOPY:
+	case SS_POSTCOPY:
+		state_migrating(s, ev);
+		break;
+	case SS_RECOVER:
+		state_recover(s, ev);
+		break;
+	case SS_CANCELLING:
+		state_cancelling(s, ev);
+		break;
+	case SS_UNCANCELLED:
+		/* Watched like pre-copy, with no controller or abort. */
+		if (ev->kind == SEV_SAMPLE)
+			cancel_sample(s, ev);
+		else if (ev->kind == SEV_QMP_CLOSED)
+			source_reconnect(s, ev);
+		else if (ev->kind == SEV_QMP_SILENT &&
+		    sess_monitor_silent(s, ev))
+			source_give_up(s, "the monitor stopped answering");
+		break;
+	case SS_CONFIRM:
+		state_confirm(s, ev);
+		break;
+	case SS_RECONNECT:
+		state_reconnect(s, ev);
+		break;
+	case SS_FINISHING:
+		state_finishing(s, ev);
+		break;
+	default:
+		break;
+	}
+	/* Timers every state shares. */
+	if (ev->kind == SEV_TIMER && ev->timer == STIMER_REPOLL &&
+	    s->state != SS_CANCELLING && s->state != SS_DONE)
+		sess_act(s, SA_POLL);
+}
