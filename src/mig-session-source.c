@@ -112,6 +112,9 @@ source_give_up(struct session *s, const char *why)
 {
 	if (s->abort == ABORT_ABORTING)
 		sess_abort_status(s, ABORT_FAILED);
+	/* Whatever was recorded before, this is what is known now. */
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
 	fail(s, FAIL_UNKNOWN, "source QEMU %s: %s: where the guest runs is "
 	    "not known (QEMU may still be migrating it); run migrate again "
 	    "with the same --status-file to re-attach", s->cfg.qmp_path, why);

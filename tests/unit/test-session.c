@@ -872,6 +872,309 @@ test_target_resumes_paused_guest(void **state)
 	rig_free(r);
 }
 
+/* Issue 22 defect 1: a signal while the mirrors start is an abort. */
+static void
+test_signal_during_mirror_start(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_START_MIRRORS, .ok = 1 };
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(sent(r, SA_JOB), 1);
+	r->t = 0.25;
+	ev_signal(r, SIGTERM);
+	assert_false(session_done(&r->s));	/* the job is out */
+	step(r, &job);
+	/* No memory moves; the mirrors are cancelled, not completed. */
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->log[r->nlog - 1].kind, SA_JOB);
+	assert_int_equal(r->log[r->nlog - 1].job, SJ_FINISH_MIRRORS);
+	assert_int_equal(r->log[r->nlog - 1].value, 0);
+	job.job = SJ_FINISH_MIRRORS;
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_true(r->s.abort_requested);
+	rig_free(r);
+}
+
+/* Issue 22 defect 1: the deadline while the disks copy: nothing moved. */
+static void
+test_deadline_during_mirror(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_START_MIRRORS, .ok = 1 };
+	struct mig_info		 mi = { .status = QMS_NONE };
+	struct sess_event	 sample = { .kind = SEV_SAMPLE, .mi = &mi,
+	    .disks = DISKS_SYNCING };
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	step(r, &job);
+	step(r, &sample);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	job.job = SJ_FINISH_MIRRORS;
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_false(r->s.abort_requested);
+	assert_non_null(strstr(r->s.failure_reason, "--timeout"));
+	rig_free(r);
+}
+
+/* Issue 22 defect 2: over tls:, the source asks "watch" while disks copy. */
+static void
+test_target_abort_during_mirror(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 1);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_START_MIRRORS, .ok = 1 };
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_answer(r, CONTROL_OFFER, ANSWER_READY, NULL);
+	step(r, &job);
+	assert_int_equal(asked(r, CONTROL_WATCH), 1);
+	ev_answer(r, CONTROL_WATCH, ANSWER_ABORT, "abort requested (SIGTERM)");
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	job.job = SJ_FINISH_MIRRORS;
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* Issue 22 defect 2: the target whose source never cancels ends anyway. */
+static void
+test_target_cut_before_stream(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	r->t = 5;
+	ev_timer(r, STIMER_CUT);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	/* Nobody asked "completed?": the answer waits a little, then ends. */
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* Issue 22 defect 3: QEMU never confirms the cancel: a bounded wait. */
+static void
+test_cancel_timeout(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	r->t = 31;
+	ev_timer(r, STIMER_CANCEL);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_false(session_done(&r->s));
+	/* Still answering and migrating: watched to its real end. */
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 100 * MiB);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Issue 22 defect 3: a monitor that stops answering: exit 8, bounded. */
+static void
+test_monitor_silent(void **state)
+{
+	struct rig		*r = source_migrating(0);
+	struct sess_event	 silent = { .kind = SEV_QMP_SILENT,
+	    .reason = "query-migrate: no reply within 10 s" };
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	while (!session_done(&r->s) && r->t < 120) {
+		r->t += 10;
+		step(r, &silent);
+		if (r->t >= 30 && r->t < 40)
+			ev_timer(r, STIMER_CANCEL);
+	}
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_FAILED);
+	assert_true(r->t <= 45);
+	assert_non_null(strstr(r->s.failure_reason, "not known"));
+	rig_free(r);
+}
+
+/* Issue 22 defect 3: a monitor silent for a few seconds only. */
+static void
+test_monitor_silent_briefly(void **state)
+{
+	struct rig		*r = source_migrating(0);
+	struct sess_event	 silent = { .kind = SEV_QMP_SILENT,
+	    .reason = "no reply" };
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	r->t = 11;
+	step(r, &silent);
+	r->t = 12;
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* Issue 22 defect 4: the monitor lost in confirm: the target decides. */
+static void
+test_confirm_qmp_lost(void **state)
+{
+	struct rig		*r = source_migrating(1);
+	struct sess_event	 closed = { .kind = SEV_QMP_CLOSED,
+	    .reason = "connection reset by peer" };
+
+	(void)state;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	step(r, &closed);
+	assert_false(session_done(&r->s));
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* Issue 22 defect 4: the monitor lost in pre-copy: connect again. */
+static void
+test_precopy_qmp_reconnect(void **state)
+{
+	struct rig		*r = source_migrating(0);
+	struct sess_event	 closed = { .kind = SEV_QMP_CLOSED,
+	    .reason = "connection reset by peer" };
+
+	(void)state;
+	step(r, &closed);
+	assert_int_equal(sent(r, SA_RECONNECT), 1);
+	assert_false(session_done(&r->s));
+	/* A signal meanwhile waits for the monitor. */
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* Issue 22 defect 4: the monitor never comes back: not "nothing moved". */
+static void
+test_precopy_qmp_gone(void **state)
+{
+	struct rig		*r = source_migrating(0);
+	struct sess_event	 closed = { .kind = SEV_QMP_CLOSED,
+	    .reason = "connect: No such file or directory" };
+
+	(void)state;
+	while (!session_done(&r->s) && r->t < 100) {
+		step(r, &closed);
+		r->t += 1;
+		ev_timer(r, STIMER_RECONNECT);
+	}
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_true(r->t <= 33);
+	rig_free(r);
+}
+
+/* Issue 22 defect 5: cont comes before the end, and signals wait. */
+static void
+test_paused_abort_resumes_first(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->s.mode = MODE_PAUSED;	/* a pause decision carried out */
+	ev_signal(r, SIGTERM);
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_int_equal(sent_cmd(r, SC_CONT), 1);
+	assert_int_equal(sent(r, SA_FINISH), 0);
+	ev_signal(r, SIGTERM);			/* ignored, not fatal */
+	assert_false(session_done(&r->s));
+	ev_qmp_done(r, SC_CONT, NULL);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(r->s.mode, MODE_PRECOPY);
+	rig_free(r);
+}
+
+/* Issue 22 defect 9: a re-run closes the record QEMU's failure left. */
+static void
+test_rerun_closes_record(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_CLOSE_RECORD, .fail = FAIL_DATA,
+	    .reason = "migration 1-2 failed in QEMU while no qmigrate watched "
+	    "it: Unable to write to socket: Broken pipe" };
+
+	(void)state;
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_int_equal(asked(r, CONTROL_OFFER), 0);
+	assert_true(has_note(r, "started no migration"));
+	rig_free(r);
+}
+
+/* Issue 22 defect 9: incoming ends once its source is gone for good. */
+static void
+test_target_source_gone_midstream(void **state)
+{
+	struct rig		*r = target_tls_ready();
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "closed" };
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	step(r, &lost);
+	assert_false(session_done(&r->s));
+	r->t = 40;
+	ev_timer(r, STIMER_SOURCE_GONE);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
+/* The target's exports go before its last document when it fails. */
+static void
+test_target_failed_exports_removed(void **state)
+{
+	struct rig		*r = rig_new(SESS_TARGET, 0);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_STOP_EXPORTS, .ok = 1 };
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_FAILED, 10 * MiB, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->log[r->nlog - 1].job, SJ_STOP_EXPORTS);
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -904,6 +1207,20 @@ main(void)
 		cmocka_unit_test(test_confirm_silent),
 		cmocka_unit_test(test_target_source_gone),
 		cmocka_unit_test(test_target_resumes_paused_guest),
+		cmocka_unit_test(test_signal_during_mirror_start),
+		cmocka_unit_test(test_deadline_during_mirror),
+		cmocka_unit_test(test_target_abort_during_mirror),
+		cmocka_unit_test(test_target_cut_before_stream),
+		cmocka_unit_test(test_cancel_timeout),
+		cmocka_unit_test(test_monitor_silent),
+		cmocka_unit_test(test_monitor_silent_briefly),
+		cmocka_unit_test(test_confirm_qmp_lost),
+		cmocka_unit_test(test_precopy_qmp_reconnect),
+		cmocka_unit_test(test_precopy_qmp_gone),
+		cmocka_unit_test(test_paused_abort_resumes_first),
+		cmocka_unit_test(test_rerun_closes_record),
+		cmocka_unit_test(test_target_source_gone_midstream),
+		cmocka_unit_test(test_target_failed_exports_removed),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
