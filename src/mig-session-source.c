@@ -484,8 +484,9 @@ setup_done(struct session *s, const struct sess_event *ev)
 		fail(s, FAIL_DATA, "%s", ev->reason);
 		return;
 	case SETUP_ALREADY_DONE:
-		sess_note(s, "re-attached after QEMU had completed the "
-		    "migration: the guest left this QEMU, nothing more to do");
+		sess_note(s, "re-attached to migration %s after QEMU had "
+		    "completed it: the guest left this QEMU, nothing more to "
+		    "do", ev->reason != NULL ? ev->reason : "?");
 		source_end(s, PHASE_SUCCEEDED);
 		return;
 	case SETUP_REATTACH:
@@ -494,8 +495,9 @@ setup_done(struct session *s, const struct sess_event *ev)
 		s->mode = ev->mode;	/* the document already says it */
 		sess_enter(s, ev->mode == MODE_POSTCOPY ? SS_POSTCOPY :
 		    SS_PRECOPY);
-		sess_note(s, "re-attached to the migration already %s in "
-		    "QEMU", ev->reason != NULL ? ev->reason : "under way");
+		sess_note(s, "re-attached to migration %s already %s in QEMU",
+		    ev->uid != NULL ? ev->uid : "?", ev->reason != NULL ?
+		    ev->reason : "under way");
 		sess_phase(s, PHASE_RUNNING);
 		sess_act(s, SA_POLL);
 		source_pending_abort(s, ev->t);

@@ -163,6 +163,7 @@ struct sess_event {
 	const char		*reason;
 	enum sess_setup		 setup;
 	enum mig_mode		 mode;	/* REATTACH: as the status file had it */
+	const char		*uid;	/* REATTACH, ALREADY_DONE: the record's */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */

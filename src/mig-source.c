@@ -97,6 +97,7 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_mode mode,
 	ev.t = mig_watch_now();
 	ev.setup = setup;
 	ev.mode = mode;
+	ev.uid = ms->w.st.uid;
 	ev.reason = reason;
 	mig_watch_step(&ms->w, &ev);
 }
@@ -249,7 +250,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 			source_took_over(ms, mode);
 			status_set_progress(&ms->w.st, mi, 0);
 			status_release(&ms->w.st);
-			setup_done(ms, SETUP_ALREADY_DONE, mode, NULL);
+			setup_done(ms, SETUP_ALREADY_DONE, mode, ms->w.st.uid);
 			return 1;
 		}
 	}
