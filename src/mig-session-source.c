@@ -435,6 +435,7 @@ source_start_memory(struct session *s)
 	}
 	sess_qmp(s, SC_MIGRATE, 0, 0);
 	sess_enter(s, SS_PRECOPY);
+	source_watch(s);
 }
 
 /* ---- SS_SETUP ------------------------------------------------------ */
@@ -643,8 +644,15 @@ migrating_answer(struct session *s, const struct sess_event *ev)
 
 	if (ev->question == CONTROL_WATCH)
 		s->watch_out = 0;
-	if (ev->question != CONTROL_WATCH || ev->answer != ANSWER_ABORT)
+	if (ev->question != CONTROL_WATCH)
 		return;
+	if (ev->answer != ANSWER_ABORT) {
+		/* The target holds each watch a moment: ask again at once. */
+		if (ev->answer == ANSWER_OK && (s->state == SS_MIRROR ||
+		    s->state == SS_PRECOPY))
+			source_watch(s);
+		return;
+	}
 	snprintf(reason, sizeof reason, "the target %s aborted the migration: "
 	    "%s", s->cfg.peer, ev->reason != NULL ? ev->reason :
 	    "no reason given");
@@ -985,9 +993,15 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			fail(s, FAIL_POSTCOPY_LOST, "source QEMU gone during "
 			    "post-copy (%s): the guest's pages that were still "
 			    "on the source are lost", ev->reason);
-		else
-			source_give_up(s, ev->reason != NULL ? ev->reason :
-			    "the monitor is gone");
+		else {
+			char why[SESS_REASON_MAX];
+
+			snprintf(why, sizeof why, "its monitor could not be "
+			    "reached again within %.0f s (%s)",
+			    RECONNECT_TIMEOUT, ev->reason != NULL ? ev->reason :
+			    "closed");
+			source_give_up(s, why);
+		}
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_RECONNECT)

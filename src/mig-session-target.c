@@ -26,6 +26,12 @@
 #define DISKS_RELEASE_SECONDS	60.0
 /* A stream whose source's control connection ended gets this long. */
 #define SOURCE_GONE_SECONDS	30.0
+/*
+ * The source's "watch" is held this long before "ok": an abort asked for
+ * here meanwhile is its answer at once, whatever QEMU is doing (the
+ * source asks again as soon as it hears "ok").
+ */
+#define WATCH_HOLD_SECONDS	1.0
 
 static void
 answer(struct session *s, enum control_answer a, const char *reason)
@@ -35,6 +41,19 @@ answer(struct session *s, enum control_answer a, const char *reason)
 	act->answer = a;
 	if (reason != NULL)
 		snprintf(act->reason, sizeof act->reason, "%s", reason);
+}
+
+/* Answers a held "watch": abort when one was asked for here, else ok. */
+static void
+release_watch(struct session *s)
+{
+	if (!s->watch_held)
+		return;
+	s->watch_held = 0;
+	if (s->abort_asked_here)
+		answer(s, ANSWER_ABORT, s->failure_reason);
+	else
+		answer(s, ANSWER_OK, NULL);
 }
 
 /* ---- the end ------------------------------------------------------- */
@@ -74,6 +93,7 @@ target_end(struct session *s, enum mig_phase phase)
 	if (s->state == SS_ENDING || s->state == SS_CLEANUP ||
 	    s->state == SS_DONE)
 		return;
+	release_watch(s);
 	s->end_phase = phase;
 	if (phase == PHASE_FAILED && s->mirrors_out) {
 		sess_enter(s, SS_CLEANUP);
@@ -166,6 +186,7 @@ target_recover(struct session *s, double t)
 static void
 target_arrived(struct session *s)
 {
+	release_watch(s);
 	sess_enter(s, SS_ARRIVED);
 	if (s->mirrors_out)
 		sess_job(s, SJ_RELEASE_DISKS, 0);
@@ -217,6 +238,7 @@ target_sample(struct session *s, const struct sess_event *ev)
 		}
 		if (s->mode != MODE_POSTCOPY)
 			sess_mode(s, MODE_POSTCOPY);
+		release_watch(s);
 		sess_enter(s, SS_POSTCOPY);
 		break;
 	case QMS_POSTCOPY_PAUSED:
@@ -302,8 +324,13 @@ target_control(struct session *s, const struct sess_event *ev)
 	case CONTROL_WATCH:
 		if (s->abort_asked_here)
 			answer(s, ANSWER_ABORT, s->failure_reason);
-		else
+		else if (s->watch_held || (s->state != SS_LISTEN &&
+		    s->state != SS_PRECOPY && s->state != SS_PREPARING))
 			answer(s, ANSWER_OK, NULL);
+		else {
+			s->watch_held = 1;
+			sess_timer(s, STIMER_WATCH, WATCH_HOLD_SECONDS);
+		}
 		return;
 	case CONTROL_ABORT:
 		s->source_aborted = 1;
@@ -407,6 +434,7 @@ target_signal(struct session *s, const struct sess_event *ev)
 	    "the source is told to cancel", sig);
 	sess_publish(s, "abort");
 	sess_timer(s, STIMER_CUT, CUT_SECONDS);
+	release_watch(s);
 }
 
 /* ---- states -------------------------------------------------------- */
@@ -540,6 +568,8 @@ state_common(struct session *s, const struct sess_event *ev)
 			sess_note(s, "the source did not cancel within %.0f s: "
 			    "the stream is cut", CUT_SECONDS);
 			sess_act(s, SA_CUT);
+			s->control_lost = 1;	/* cut with the stream */
+			s->watch_held = 0;
 			if (!s->started)
 				target_aborted_early(s, "aborted here before "
 				    "any memory moved: the connection to the "
@@ -548,9 +578,13 @@ state_common(struct session *s, const struct sess_event *ev)
 			else
 				sess_timer(s, STIMER_SOURCE_GONE,
 				    CONFIRM_WAIT_SECONDS);
-		} else if (ev->timer == STIMER_SOURCE_GONE &&
+		} else if (ev->timer == STIMER_WATCH)
+			release_watch(s);
+		else if (ev->timer == STIMER_SOURCE_GONE &&
 		    s->state == SS_PRECOPY) {
 			sess_act(s, SA_CUT);
+			s->control_lost = 1;
+			s->watch_held = 0;
 			if (s->abort_asked_here) {
 				sess_abort_status(s, ABORT_SUCCEEDED);
 				target_fail(s, FAIL_ABORTED, "aborted here: "
@@ -725,8 +759,10 @@ state_cleanup(struct session *s, const struct sess_event *ev)
 void
 target_step(struct session *s, const struct sess_event *ev)
 {
-	if (ev->kind == SEV_CONTROL_LOST)
+	if (ev->kind == SEV_CONTROL_LOST) {
 		s->control_lost = 1;	/* nobody to answer any more */
+		s->watch_held = 0;
+	}
 	switch (s->state) {
 	case SS_SETUP:
 		state_setup(s, ev);

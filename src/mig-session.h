@@ -126,6 +126,7 @@ enum sess_timer {
 	STIMER_END,		/* target: finish (an answer had time) */
 	STIMER_CUT,		/* target: the source did not cancel */
 	STIMER_SOURCE_GONE,	/* target: the control connection ended */
+	STIMER_WATCH,		/* target: a held "watch" is answered */
 	STIMER_COUNT,
 };
 
@@ -306,6 +307,7 @@ struct session {
 	int			 source_aborted;
 	int			 confirm_asked;
 	int			 control_lost;	/* the source is gone */
+	int			 watch_held;	/* a "watch" waits for its answer */
 	int			 abort_asked_here; /* tls: watch answers abort */
 	int			 unlisten_signum; /* unix: socket removed */
 	int			 setup_signum;	/* a signal during setup */

@@ -70,6 +70,16 @@ st=$TMP/b-src.status
 [ "$(status_get "$st" .abortStatus)" = Failed ] || fail "stopped: abortStatus $(status_get "$st" .abortStatus)"
 status_get "$st" .failureReason | grep -Eqi 'monitor|answer' ||
 	fail "stopped: failureReason does not say the monitor did not answer: $(status_get "$st" .failureReason)"
+# QEMU dropped the cancel with the connection and migrates on: as the
+# README tells the operator, migrate again with the same status file
+# re-attaches, and an abort then cancels.
+bg_start b-again "$QMIGRATE" migrate --qmp "$TMP/b-src.qmp" \
+	--to "unix:$TMP/b-mig.sock" --policy "$TMP/stuck.json" \
+	--status-file "$st" --events
+wait_for 30 "the re-run re-attached" eval \
+	'status_get "$st" ".notes[]?" | grep -q "re-attached to migration"'
+kill -TERM "$(guest_pid b-again)"
+expect_exit b-again 5 60
 wait_for 60 "the source QEMU's migration to end" eval \
 	'case $(qemu_mig_status b-src) in completed|failed|cancelled) true ;; *) false ;; esac'
 s=$(run_state b-src) d=$(mon b-dst query-status 2>/dev/null | jq -r .status || echo gone)
