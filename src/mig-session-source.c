@@ -18,6 +18,8 @@
 
 /* How long QEMU gets to cancel before the abort is declared failed. */
 #define CANCEL_TIMEOUT		30.0
+/* Then migrate_cancel again this often: the abort was still asked for. */
+#define CANCEL_RETRY_SECONDS	10.0
 /* How long the target gets to say whether the guest runs there. */
 #define CONFIRM_TIMEOUT		30.0
 /* Between two migrate resume attempts. */
@@ -899,8 +901,11 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 			break;
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "QEMU did not cancel within %.0f s: the migration "
-		    "is watched to its end", CANCEL_TIMEOUT);
+		    "is watched to its end, and the cancel asked again every "
+		    "%.0f s", CANCEL_TIMEOUT, CANCEL_RETRY_SECONDS);
 		sess_publish(s, "abort");
+		s->cancel_sent = ev->t;
+		sess_qmp(s, SC_CANCEL, 0, 0);
 		sess_enter(s, SS_UNCANCELLED);
 		break;
 	case SEV_SIGNAL:
@@ -1097,9 +1102,19 @@ source_step(struct session *s, const struct sess_event *ev)
 		state_cancelling(s, ev);
 		break;
 	case SS_UNCANCELLED:
-		/* Watched like pre-copy, with no controller or abort. */
-		if (ev->kind == SEV_SAMPLE)
+		/*
+		 * Watched to its end with no controller; the cancel is asked
+		 * again now and then (a monitor may have lost it), and what
+		 * QEMU does decides the outcome.
+		 */
+		if (ev->kind == SEV_SAMPLE) {
 			cancel_sample(s, ev);
+			if (s->state == SS_UNCANCELLED &&
+			    ev->t - s->cancel_sent >= CANCEL_RETRY_SECONDS) {
+				s->cancel_sent = ev->t;
+				sess_qmp(s, SC_CANCEL, 0, 0);
+			}
+		}
 		else if (ev->kind == SEV_QMP_CLOSED)
 			source_reconnect(s, ev);
 		else if (ev->kind == SEV_QMP_SILENT &&

@@ -286,6 +286,11 @@ target_offer(struct session *s, const struct control_msg *m)
 		target_refuse(s, "the target's qmigrate was asked to abort");
 		return;
 	}
+	/* A malformed offer, or another migration than this target's. */
+	if (m->offer_error[0] != '\0') {
+		target_refuse(s, m->offer_error);
+		return;
+	}
 	if (o->has_version && (o->qemu_major > s->cfg.qemu_major ||
 	    (o->qemu_major == s->cfg.qemu_major &&
 	    o->qemu_minor > s->cfg.qemu_minor))) {

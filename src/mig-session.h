@@ -289,6 +289,7 @@ struct session {
 	double			 moved_t;	/* -1: nothing seen yet */
 	double			 mirror_deadline;
 	double			 silent_since;	/* 0: the monitor answers */
+	double			 cancel_sent;	/* UNCANCELLED: the last cancel */
 	enum sess_state		 back_to;	/* RECONNECT: where from */
 	double			 reconnect_deadline;
 

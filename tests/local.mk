@@ -55,16 +55,15 @@ integration_tests += tests/integration/fault-random.sh \
 	tests/integration/session-controller-abort.sh \
 	tests/integration/session-incoming-killed-tls.sh
 
-# Issue 22's defects, each a real-QEMU test that fails before the session
-# rewrite: `make check-defects` runs them (they join integration_tests
-# once the rewrite is on main).
+# Issue 22's defects, each a real-QEMU test that failed before the session
+# rewrite (one transition table per side, a pure step, no nested loop).
 defect_tests = tests/integration/session-disk-abort-start.sh \
 	tests/integration/session-incoming-term-tls.sh \
 	tests/integration/session-qemu-stopped.sh \
 	tests/integration/session-qmp-lost.sh \
 	tests/integration/session-pause-abort.sh \
 	tests/integration/session-reattach-tls.sh
-EXTRA_DIST += $(defect_tests)
+integration_tests += $(defect_tests)
 check-defects: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(defect_tests)'
 .PHONY: check-defects
