@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-job.h"
 #include "mig-negotiate.h"
 #include "policy.h"
 #include "qmp.h"
@@ -43,6 +44,55 @@ check_print_condition(json_object *c)
 	}
 }
 
+/* The job's end, for qemu_side_read(). */
+struct side_read {
+	int	 done;
+	int	 ok;
+	char	*cause;
+};
+
+static void
+on_side_read(struct mig_job *job, int ok, const char *cause, void *arg)
+{
+	struct side_read *r = arg;
+
+	(void)job;
+	r->done = 1;
+	r->ok = ok;
+	if (!ok)
+		r->cause = xstrdup(cause);
+}
+
+/*
+ * Reads this QEMU's side (qemu_side_job) the way a one-shot command may:
+ * running the loop until the job ends.  0, or -1 with *cause.
+ */
+static int
+qemu_side_read(struct ev_loop *loop, struct qmp_conn *qmp,
+    struct qemu_side *self, char **cause)
+{
+	struct mig_job		job;
+	struct side_read	r = { 0 };
+
+	memset(&job, 0, sizeof job);
+	memset(self, 0, sizeof *self);
+	qmp_qemu_version(qmp, &self->major, &self->minor, &self->micro);
+	mig_job_start(&job, loop, qmp, "qemu side", qemu_side_job, self,
+	    on_side_read, &r);
+	if (qmp_run_until(qmp, &r.done, 60, cause) != 0 || !r.done) {
+		mig_job_stop(&job);
+		free(r.cause);
+		if (*cause == NULL)
+			*cause = xstrdup("no answer from QEMU");
+		return -1;
+	}
+	if (!r.ok) {
+		*cause = r.cause;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * What a migration of this VM under settings would negotiate with a target
  * QEMU like this one (mig-negotiate.c): the reasons, one per capability
@@ -50,8 +100,8 @@ check_print_condition(json_object *c)
  * list its capabilities (logged).
  */
 static json_object *
-check_capabilities(struct qmp_conn *qmp, const struct mig_settings *s,
-    struct qemu_side *self)
+check_capabilities(struct ev_loop *loop, struct qmp_conn *qmp,
+    const struct mig_settings *s, struct qemu_side *self)
 {
 	struct mig_wants	 w = {
 		.postcopy = s->allow_post_copy,
@@ -60,7 +110,7 @@ check_capabilities(struct qmp_conn *qmp, const struct mig_settings *s,
 	struct mig_plan		 plan;
 	char			*cause = NULL;
 
-	if (qemu_side_read(qmp, self, &cause) != 0) {
+	if (qemu_side_read(loop, qmp, self, &cause) != 0) {
 		log_warnx("capabilities: %s", cause);
 		free(cause);
 		return NULL;
@@ -113,7 +163,7 @@ cmd_check_exec(struct args *args)
 	} else
 		rc = preflight_run(qmp, &settings, &conds, &summary);
 	if (rc != -1)
-		why = check_capabilities(qmp, &settings, &self);
+		why = check_capabilities(loop, qmp, &settings, &self);
 	qmp_close(qmp);
 	ev_loop_destroy(loop);
 

@@ -27,6 +27,7 @@ struct qemu_side {
 	char		cpu_model[QEMU_SIDE_NAME_MAX + 1]; /* qemu64 */
 	char		uuid[37];	/* query-uuid; "" when not set */
 	int		kvm;		/* 1 KVM, 0 TCG, -1 not known */
+	char		cpu_target[32];	/* reading it: the vCPU's target */
 };
 /* What the policy asks for (the plan before negotiation). */
 struct mig_wants {
@@ -46,6 +47,9 @@ struct json_object *mig_negotiate(const struct mig_wants *,
 int	 mig_multifd_postcopy_ok(const struct qemu_side *);
 
 /* mig-qemu-side.c */
-int	 qemu_side_read(struct qmp_conn *, struct qemu_side *, char **cause);
+/* A job (mig-job.h) filling the struct qemu_side ctx; the version first. */
+struct mig_job_cmd;
+enum mig_job_next qemu_side_job(void *, int *, struct json_object *,
+	    const char *, struct mig_job_cmd *, char **);
 
 #endif
