@@ -45,11 +45,18 @@ void	 set_cause(char **cause, const char *fmt, ...)
  */
 int	 unix_addr(struct sockaddr_un *sun, const char *path, char **cause);
 /*
- * A non-blocking, close-on-exec stream socket connected to path: a unix
- * socket connects at once or fails at once (EAGAIN when the listener's
- * backlog is full), so there is nothing to wait for.  Returns the fd, or
- * -1 with *cause ("PATH: connect: ...").
+ * A close-on-exec stream socket connected to path, non-blocking when flags
+ * has SOCK_NONBLOCK: a unix socket connects at once or fails at once
+ * (EAGAIN when the listener's backlog is full), so there is nothing to
+ * wait for.  Returns the fd, or -1 with *cause ("PATH: connect: ...").
  */
-int	 unix_connect(const char *path, char **cause);
+int	 unix_connect(const char *path, int flags, char **cause);
+/*
+ * A close-on-exec stream socket listening at path (whatever was there is
+ * removed first: for test peers and tools, not for the proxy, which keeps
+ * a live socket and sets its mode), non-blocking when flags has
+ * SOCK_NONBLOCK.  Returns the fd, or -1 with *cause.
+ */
+int	 unix_listen(const char *path, int flags, int backlog, char **cause);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * unix-socket.c: a unix socket's address and a connect to it, written once
- * for the QMP client, the exporter's collectors and the proxy.
+ * unix-socket.c: a unix socket's address, a connect to it and a listener
+ * on it, written once for the QMP client, the exporter's collectors and
+ * the test peers.
  */
 #include <errno.h>
 #include <string.h>
@@ -22,14 +23,14 @@ unix_addr(struct sockaddr_un *sun, const char *path, char **cause)
 }
 
 int
-unix_connect(const char *path, char **cause)
+unix_connect(const char *path, int flags, char **cause)
 {
 	struct sockaddr_un	sun;
 	int			fd;
 
 	if (unix_addr(&sun, path, cause) != 0)
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
 	if (fd == -1) {
 		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
 		return -1;
@@ -38,6 +39,29 @@ unix_connect(const char *path, char **cause)
 		if (errno == EINTR)
 			continue;
 		xasprintf(cause, "%s: connect: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
+unix_listen(const char *path, int flags, int backlog, char **cause)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	if (unix_addr(&sun, path, cause) != 0)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
+	if (fd == -1) {
+		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
+		return -1;
+	}
+	(void)unlink(path);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
+	    listen(fd, backlog) == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

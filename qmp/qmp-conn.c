@@ -119,7 +119,7 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 	char			*c = NULL, *class = NULL;
 	int			 fd;
 
-	if ((fd = unix_connect(path, cause)) == -1)
+	if ((fd = unix_connect(path, SOCK_NONBLOCK, cause)) == -1)
 		return NULL;
 	conn = qmp_new(loop, fd, proto, path);
 	deadline = ev_time() + timeout;

@@ -154,7 +154,7 @@ collect_agent_round(struct vm_collector *c)
 		return;
 	}
 	c->agent_settled = 0;
-	if ((fd = unix_connect(c->spec->qga, &cause)) == -1) {
+	if ((fd = unix_connect(c->spec->qga, SOCK_NONBLOCK, &cause)) == -1) {
 		log_debug("exporter: vm %s: %s", c->spec->name, cause);
 		free(c->agent_error);
 		c->agent_error = cause;

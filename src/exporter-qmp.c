@@ -148,7 +148,7 @@ collect_qmp_connect(struct vm_collector *c)
 
 	if (c->state != C_DOWN)
 		return;
-	if ((fd = unix_connect(c->spec->qmp, &cause)) == -1) {
+	if ((fd = unix_connect(c->spec->qmp, SOCK_NONBLOCK, &cause)) == -1) {
 		collector_down(c, cause);
 		free(cause);
 		return;

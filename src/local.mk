@@ -127,6 +127,7 @@ EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
 check_PROGRAMS += tests/prom-lint tests/observe-hang-peer
 tests_prom_lint_SOURCES = tests/prom-lint.c
 tests_observe_hang_peer_SOURCES = tests/observe-hang-peer.c
+tests_observe_hang_peer_LDADD = libcommon.a
 unit_tests += tests/unit/test-observe
 tests_unit_test_observe_SOURCES = tests/unit/test-observe.c
 tests_unit_test_observe_LDADD = $(unit_ldadd)

@@ -13,28 +13,24 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
+
+#include "common.h"
 
 #define MAX_HELD 64
 
 int
 main(int argc, char **argv)
 {
-	struct sockaddr_un	sun;
-	int			fd, held[MAX_HELD], n = 0, c;
+	char	*cause;
+	int	 fd, held[MAX_HELD], n = 0, c;
 
-	if (argc != 2 || strlen(argv[1]) >= sizeof sun.sun_path) {
+	if (argc != 2) {
 		fprintf(stderr, "usage: observe-hang-peer PATH\n");
 		return 1;
 	}
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	strcpy(sun.sun_path, argv[1]);
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd == -1 || bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
-	    listen(fd, 16) == -1) {
-		perror(argv[1]);
+	if ((fd = unix_listen(argv[1], 0, 16, &cause)) == -1) {
+		fprintf(stderr, "observe-hang-peer: %s\n", cause);
 		return 1;
 	}
 	printf("ready\n");

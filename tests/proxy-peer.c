@@ -44,6 +44,7 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 
+#include "common.h"
 #include "proxy.h"
 
 #define CHUNK	(64 * 1024)
@@ -95,18 +96,27 @@ fill(uint8_t *buf, size_t len, uint64_t *state)
 	}
 }
 
+/* A blocking connect to the "QEMU" socket path; exits 3 when it fails. */
 static int
-unix_connect(const char *path)
+peer_connect(const char *path)
 {
-	struct sockaddr_un	sun;
-	int			fd;
+	char	*cause;
+	int	 fd;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd == -1 || connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
-		die(3, "connect %s: %s", path, strerror(errno));
+	if ((fd = unix_connect(path, 0, &cause)) == -1)
+		die(3, "%s", cause);
+	return fd;
+}
+
+/* A blocking listener at path (replacing what was there); exits 1. */
+static int
+peer_listen(const char *path, int backlog)
+{
+	char	*cause;
+	int	 fd;
+
+	if ((fd = unix_listen(path, 0, backlog, &cause)) == -1)
+		die(1, "%s", cause);
 	return fd;
 }
 
@@ -232,7 +242,7 @@ mode_send(int n, const char *path, const char *onetag, uint64_t bytes)
 			snprintf(tag, sizeof tag, "%s", onetag);
 		else
 			snprintf(tag, sizeof tag, "conn %d", i);
-		sender_init(&s[i], unix_connect(path), tag, bytes,
+		sender_init(&s[i], peer_connect(path), tag, bytes,
 		    (uint64_t)i + 1);
 	}
 	for (i = 0; i < n; i++) {
@@ -311,21 +321,13 @@ sink_finish(struct sinkconn *c, const char *outdir, const char *status)
 static int
 mode_sink(const char *path, const char *outdir, int n)
 {
-	struct sockaddr_un	 sun;
 	struct sinkconn		*c;
 	struct pollfd		*pfd;
 	uint8_t			*buf;
 	int			 lfd, accepted = 0, left = n, i;
 	ssize_t			 r;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	unlink(path);
-	if (lfd == -1 || bind(lfd, (struct sockaddr *)&sun, sizeof sun) ||
-	    listen(lfd, 64))
-		die(1, "%s: %s", path, strerror(errno));
+	lfd = peer_listen(path, 64);
 	c = calloc((size_t)n, sizeof *c);
 	pfd = calloc((size_t)n + 1, sizeof *pfd);
 	buf = malloc(256 * 1024);
@@ -391,7 +393,7 @@ mode_stall(const char *path, uint64_t bytes)
 	char		 b[4096];
 	ssize_t		 n;
 
-	sender_init(&s, unix_connect(path), "stall", bytes, 7);
+	sender_init(&s, peer_connect(path), "stall", bytes, 7);
 	s.noshut = 1;
 	while (s.left > 0 || s.off < s.len) {
 		pfd.fd = s.fd;
@@ -551,17 +553,9 @@ mode_tls_order(const char *host, const char *port, const char *dir,
 static int
 mode_deaf(const char *path)
 {
-	struct sockaddr_un	sun;
-	int			lfd, fd;
+	int	lfd, fd;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	unlink(path);
-	if (lfd == -1 || bind(lfd, (struct sockaddr *)&sun, sizeof sun) ||
-	    listen(lfd, 8))
-		die(1, "%s: %s", path, strerror(errno));
+	lfd = peer_listen(path, 8);
 	fd = accept(lfd, NULL, NULL);
 	printf("accepted %d\n", fd);
 	for (;;)

@@ -9,7 +9,6 @@
  * covered by tests/integration/proxy-*.sh.
  */
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -27,6 +26,7 @@
 #include <ev.h>
 #include <json-c/json.h>
 
+#include "common.h"
 #include "proxy.h"
 
 struct fixture {
@@ -126,34 +126,24 @@ on_answer(struct json_object *answer, const char *error, void *arg)
 	f->answers++;
 }
 
+/* A non-blocking listener and connect for the test's "QEMU" ends. */
 static int
-unix_listen(const char *path)
+test_listen(const char *path)
 {
-	struct sockaddr_un	sun;
-	int			fd;
+	char	*cause = NULL;
+	int	 fd = unix_listen(path, SOCK_NONBLOCK, 8, &cause);
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
-	assert_int_not_equal(fd, -1);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
-	assert_int_equal(listen(fd, 8), 0);
+	assert_null(cause);
 	return fd;
 }
 
 static int
-unix_connect(const char *path)
+test_connect(const char *path)
 {
-	struct sockaddr_un	sun;
-	int			fd;
+	char	*cause = NULL;
+	int	 fd = unix_connect(path, SOCK_NONBLOCK, &cause);
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
-	assert_int_not_equal(fd, -1);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	assert_null(cause);
 	return fd;
 }
 
@@ -209,8 +199,8 @@ test_control_and_data(void **state)
 	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
 	f.deadline.data = &f;
 
-	lfd = unix_listen(f.qemu_path);
-	nfd = unix_listen(f.nbd_path);
+	lfd = test_listen(f.qemu_path);
+	nfd = test_listen(f.nbd_path);
 	f.tgt = proxy_target_start(f.loop, NULL, "127.0.0.1", "0",
 	    "/nonexistent", on_control, &f, &cause);
 	assert_non_null(f.tgt);
@@ -247,7 +237,7 @@ test_control_and_data(void **state)
 	assert_true(proxy_source_session_live(f.src));
 
 	/* QEMU's connection: bytes both ways, half-close forwarded. */
-	cfd = unix_connect(f.src_path);
+	cfd = test_connect(f.src_path);
 	assert_int_equal(write(cfd, "abc", 3), 3);
 	shutdown(cfd, SHUT_WR);
 	wait_readable(&f, lfd);
@@ -271,12 +261,12 @@ test_control_and_data(void **state)
 	 * The NBD channel: refused while the target has no socket for it,
 	 * then delivered to that socket, not to QEMU's migration socket.
 	 */
-	cfd = unix_connect(f.nbd_src_path);
+	cfd = test_connect(f.nbd_src_path);
 	wait_readable(&f, cfd);
 	assert_int_equal(read(cfd, buf, sizeof buf), 0);
 	close(cfd);
 	proxy_target_set_path(f.tgt, PROXY_CHAN_NBD, f.nbd_path);
-	cfd = unix_connect(f.nbd_src_path);
+	cfd = test_connect(f.nbd_src_path);
 	assert_int_equal(write(cfd, "nbd", 3), 3);
 	wait_readable(&f, nfd);
 	qfd = accept(nfd, NULL, NULL);
