@@ -4,14 +4,16 @@
  * plan; migrationConfiguration.capabilities, each capability on or off
  * and why; the two QEMUs).
  *
- *	source setup	mig_agree_local(): its QEMU read, the plan for a peer
- *			not known yet (all a unix: migration gets)
+ *	source setup	mig_agree_local(): the plan for a peer not known
+ *			yet (all a unix: migration gets)
  *	target, offer	mig_agree_target(): the two QEMUs compared (a guest
  *			that does not fit is refused before memory moves),
  *			the plan both apply, answered with the ready
- *	source, ready	mig_agree_apply(): the agreed plan applied to the
- *			source's QEMU before migrate
- * A target without an offer (unix:) uses mig_agree_local() too.
+ *	source, ready	mig_agree_answer(): the agreed plan, for the source
+ *			to apply to its QEMU before migrate
+ * A target without an offer (unix:) uses mig_agree_local() too.  No QMP
+ * here: each side reads its QEMU (qemu_side_job) and applies the plan
+ * (mig_plan_apply_job) as jobs on its one event loop (mig-job.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,46 +66,39 @@ wants_of(const struct mig_settings *s, struct mig_wants *w)
 }
 
 /*
- * One side before it knows the other: reads this QEMU into *self and
- * chooses plan's capabilities for a peer not known (mig_negotiate()),
+ * One side before it knows the other: chooses plan's capabilities for
+ * this QEMU (*self, already read) and a peer not known (mig_negotiate()),
  * recorded in the status, with notes of what was dropped when final (no
- * agreement will follow: unix:).  Returns 0, or -1 with *cause when this
- * QEMU cannot say what it supports.
+ * agreement will follow: unix:).
  */
-int
-mig_agree_local(struct qmp_conn *qmp, const struct mig_settings *s,
-    struct mig_plan *plan, struct qemu_side *self, int source, int final,
-    struct status *st, char **cause)
+void
+mig_agree_local(const struct mig_settings *s, struct mig_plan *plan,
+    const struct qemu_side *self, int source, int final, struct status *st)
 {
 	struct qemu_side	unknown;
 	struct mig_wants	w;
 
-	if (qemu_side_read(qmp, self, cause) != 0)
-		return -1;
 	wants_of(s, &w);
 	memset(&unknown, 0, sizeof unknown);
 	record(st, &w, self, NULL, source, plan,
 	    mig_negotiate(&w, self, &unknown, plan), final);
-	return 0;
 }
 
 /*
- * The target on an offer that describes the source's QEMU: reads its own
- * into *self, refuses a guest it cannot hold (-1 with *cause naming the
- * difference: "target QEMU has 256 MiB of RAM, the guest 384 MiB"), else
- * chooses plan's capabilities for both, records them, and returns 0 with
- * *why (a new reference) for the ready answer.
+ * The target on an offer that describes the source's QEMU: with its own
+ * (*self, already read), refuses a guest it cannot hold (-1 with *cause
+ * naming the difference: "target QEMU has 256 MiB of RAM, the guest 384
+ * MiB"), else chooses plan's capabilities for both, records them, and
+ * returns 0 with *why (a new reference) for the ready answer.
  */
 int
-mig_agree_target(struct qmp_conn *qmp, const struct control_offer *o,
-    struct mig_plan *plan, struct qemu_side *self, json_object **why,
-    struct status *st, char **cause)
+mig_agree_target(const struct control_offer *o, struct mig_plan *plan,
+    const struct qemu_side *self, json_object **why, struct status *st,
+    char **cause)
 {
 	char reason[320];
 
 	*why = NULL;
-	if (qemu_side_read(qmp, self, cause) != 0)
-		return -1;
 	if (qemu_side_compare(&o->qemu, self, reason, sizeof reason) != 0) {
 		xasprintf(cause, "%s", reason);
 		return -1;
@@ -115,15 +110,16 @@ mig_agree_target(struct qmp_conn *qmp, const struct control_offer *o,
 }
 
 /*
- * The source on the target's ready answer (borrowed): applies the plan the
- * target agreed (capabilities and parameters) to the source's QEMU and
- * records it.  An answer without an agreement (a target from before the
- * negotiation) leaves the plan as offered.  Returns 0, or -1 with *cause.
+ * The source on the target's ready answer (borrowed): takes the plan the
+ * target agreed into *plan and records it; the caller applies it to its
+ * QEMU (capabilities and parameters) before migrate.  An answer without
+ * an agreement (a target from before the negotiation) leaves the plan as
+ * offered (0).  Returns 1 when the plan changed, 0, or -1 with *cause.
  */
 int
-mig_agree_apply(struct qmp_conn *qmp, json_object *answer,
-    const struct mig_settings *s, const struct qemu_side *self,
-    struct mig_plan *plan, struct status *st, char **cause)
+mig_agree_answer(json_object *answer, const struct mig_settings *s,
+    const struct qemu_side *self, struct mig_plan *plan, struct status *st,
+    char **cause)
 {
 	struct qemu_side	 target;
 	struct mig_plan		 agreed;
@@ -144,7 +140,5 @@ mig_agree_apply(struct qmp_conn *qmp, json_object *answer,
 	if (why == NULL)
 		why = json_object_new_object();
 	record(st, &w, self, &target, 1, plan, why, 1);
-	if (mig_plan_apply(qmp, plan, 1, cause) != 0)
-		return -1;
-	return 0;
+	return 1;
 }

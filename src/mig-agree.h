@@ -12,13 +12,13 @@
 struct mig_settings;
 struct status;
 
-int	 mig_agree_local(struct qmp_conn *, const struct mig_settings *,
-	    struct mig_plan *, struct qemu_side *, int source, int final,
+/* No QMP: each side reads its QEMU with qemu_side_job first. */
+void	 mig_agree_local(const struct mig_settings *, struct mig_plan *,
+	    const struct qemu_side *, int source, int final, struct status *);
+int	 mig_agree_target(const struct control_offer *, struct mig_plan *,
+	    const struct qemu_side *, struct json_object **why,
 	    struct status *, char **cause);
-int	 mig_agree_target(struct qmp_conn *, const struct control_offer *,
-	    struct mig_plan *, struct qemu_side *, struct json_object **why,
-	    struct status *, char **cause);
-int	 mig_agree_apply(struct qmp_conn *, struct json_object *answer,
+int	 mig_agree_answer(struct json_object *answer,
 	    const struct mig_settings *, const struct qemu_side *,
 	    struct mig_plan *, struct status *, char **cause);
 
