@@ -179,7 +179,7 @@ qmp_connect_start(struct ev_loop *loop, const char *path, double timeout,
 	struct qmp_conn	*conn;
 	int		 fd;
 
-	if ((fd = unix_connect(path, cause)) == -1)
+	if ((fd = unix_connect(path, SOCK_NONBLOCK, cause)) == -1)
 		return NULL;
 	conn = qmp_new(loop, fd, QMP_PROTO_MONITOR, path);
 	if (qmp_send(conn, "qmp_capabilities", NULL, timeout, ready, arg,
