@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -1195,6 +1196,77 @@ test_target_watch_held(void **state)
 	rig_free(r);
 }
 
+/*
+ * Row: that status file damaged on re-attach.  The executor reads it
+ * before any step (mig-source.c) and refuses it, naming the member; the
+ * session never starts (exit 1).  Here: what it reads it with.
+ */
+static void
+test_damaged_status_file(void **state)
+{
+	static const char	 garbage[] = "{\"migrationUid\": 7, \"phase\": "
+	    "\"Running\", \"mode\": \"PreCopy\"}";
+	static const char	 nul[] = "{\"phase\": \"Run\0ning\"}";
+	struct status		 st;
+	json_object		*doc;
+	enum mig_phase		 phase;
+	enum mig_mode		 mode;
+	char			*cause = NULL;
+
+	(void)state;
+	doc = status_parse("status file f", nul, sizeof nul - 1, &cause);
+	assert_null(doc);
+	assert_non_null(strstr(cause, "status file f"));
+	free(cause);
+	cause = NULL;
+	doc = status_parse("status file f", garbage, sizeof garbage - 1,
+	    &cause);
+	assert_non_null(doc);
+	status_init(&st, "source", NULL, 0);
+	assert_int_equal(status_restore(&st, doc, "status file f", &phase,
+	    &mode, &cause), -1);
+	assert_non_null(strstr(cause, "migrationUid"));
+	free(cause);
+	json_object_put(doc);
+	status_free(&st);
+}
+
+/* Row: target incoming killed over tls:: its proxy dies, the stream too. */
+static void
+test_incoming_killed_tls(void **state)
+{
+	struct rig		*r = source_migrating(1);
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "connection reset by peer" };
+
+	(void)state;
+	step(r, &lost);
+	assert_false(session_done(&r->s));
+	r->t = 2;
+	ev_sample(r, QMS_FAILED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * Row: the status file's disk full.  The step has no file at all: only
+ * the executor's writer sees the failure, logs it once and goes on.
+ */
+static void
+test_status_disk_full(void **state)
+{
+	struct status st;
+
+	(void)state;
+	status_init(&st, "source", "/proc/self/no-such-dir/status.json", 0);
+	status_changed(&st, "start");
+	status_changed(&st, "progress");
+	assert_true(st.write_failed);
+	status_set_phase(&st, PHASE_SUCCEEDED);
+	assert_int_equal(status_exit_code(&st), QM_EXIT_OK);
+	status_free(&st);
+}
+
 int
 main(void)
 {
@@ -1242,6 +1314,9 @@ main(void)
 		cmocka_unit_test(test_target_source_gone_midstream),
 		cmocka_unit_test(test_target_failed_exports_removed),
 		cmocka_unit_test(test_target_watch_held),
+		cmocka_unit_test(test_damaged_status_file),
+		cmocka_unit_test(test_incoming_killed_tls),
+		cmocka_unit_test(test_status_disk_full),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
