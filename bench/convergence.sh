@@ -49,6 +49,8 @@
 #        kubevirt kubevirt-stall adaptive"), BENCH_BW_MIB (the bandwidth
 #        cap, MiB/s, default 100), BENCH_HOT (percent of the guest's pages
 #        it rewrites, memguest hot=), BENCH_ALT_QMIGRATE (for adaptive-alt),
+#        BENCH_STALL (the stallDetector object of kubevirt-stall, JSON,
+#        default {}),
 #        BENCH_PLAIN_CAP (s), BENCH_PLAIN_CAP_B (s,
 #        permission b; 3x the cap), BENCH_REPEAT_TIMED=1
 #        (repeat timer-bound cases too), BENCH_OUT (raw data directory,
@@ -110,11 +112,11 @@ for p in $perms; do
 		"$p" "$bw_mib" "$m" >"$TMP/policy-$p.json"
 	for x in stall tuning; do
 		case $x in
-		stall) e=stallDetector ;;
-		tuning) e=downtimeTuning ;;
+		stall) e=stallDetector o=${BENCH_STALL:-'{}'} ;;
+		tuning) e=downtimeTuning o='{}' ;;
 		esac
-		printf '{ "apiVersion": "migrations.kubevirt.io/v1alpha1", "kind": "MigrationPolicy", "metadata": { "name": "bench-%s-%s" }, "spec": { "selectors": { "virtualMachineInstanceSelector": { "bench": "yes" } }, "bandwidthPerMigration": "%sMi", %s, "experimental": { "%s": {} } } }\n' \
-			"$p" "$x" "$bw_mib" "$m" "$e" >"$TMP/policy-$p-$x.yaml"
+		printf '{ "apiVersion": "migrations.kubevirt.io/v1alpha1", "kind": "MigrationPolicy", "metadata": { "name": "bench-%s-%s" }, "spec": { "selectors": { "virtualMachineInstanceSelector": { "bench": "yes" } }, "bandwidthPerMigration": "%sMi", %s, "experimental": { "%s": %s } } }\n' \
+			"$p" "$x" "$bw_mib" "$m" "$e" "$o" >"$TMP/policy-$p-$x.yaml"
 	done
 done
 
@@ -424,11 +426,17 @@ rep=$out/report.md
 	echo "$load_before before, $load_after after (the machine is shared with other"
 	echo "jobs: figures are noisy, the drivers run interleaved so ratios stay fair)."
 	echo
-	case $mode in
-	quick) echo "Command: \`BENCH_QUICK=1 bench/convergence.sh --write BUILD\`" ;;
-	full) echo "Command: \`BENCH_FULL=1 bench/convergence.sh --write BUILD\`" ;;
-	*) echo "Command: \`make bench\` (bench/convergence.sh --write BUILD)" ;;
-	esac
+	# The BENCH_ variables given, as they were.
+	given=$(for v in BENCH_QUICK BENCH_FULL BENCH_MIB BENCH_RUNS BENCH_RATES \
+		BENCH_PERMS BENCH_DRIVERS BENCH_BW_MIB BENCH_HOT BENCH_STALL \
+		BENCH_PLAIN_CAP BENCH_PLAIN_CAP_B BENCH_REPEAT_TIMED; do
+		[ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"
+	done)
+	if [ -z "$given" ]; then
+		echo "Command: \`make bench\` (bench/convergence.sh --write BUILD)"
+	else
+		echo "Command: \`${given}bench/convergence.sh BUILD\`"
+	fi
 	echo "(memguest $mib MiB$([ "$hot" = 100 ] || echo ", hot set $hot% of it"), workloads $rates MB/s, permissions $perms,"
 	echo "bandwidth $bw_mib MiB/s (one pass of the guest's memory: $one_pass s), $runs run(s) per case, plain driver cancelled after $cap s, $cap_b s with auto-converge$(
 		[ -n "$repeat_timed" ] || [ "$runs" = 1 ] ||
