@@ -1,6 +1,6 @@
 /*
  * fuzz-http.c: a client of the exporter's HTTP server (exporter-http.c)
- * is the fuzz input, in segments as fuzz-peer.h describes (each written
+ * is the fuzz input, in segments as fake-peer.h describes (each written
  * when the loop is idle, so a request head arrives in pieces, then the
  * client shuts its side down).  The server must answer or close within
  * the run: it ends when the server has no connection left (a run that
@@ -14,7 +14,7 @@
 
 #include <ev.h>
 
-#include "fuzz-peer.h"
+#include "fake-peer.h"
 #include "qmigrate.h"
 #include "exporter.h"
 
@@ -44,7 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ev_loop		*loop;
 	struct http_server	*srv;
-	struct fuzz_peer	*peer;
+	struct fake_peer	*peer;
 	ev_check		 check;
 	ev_timer		 too_long;
 	int			 sv[2];
@@ -54,7 +54,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	loop = ev_loop_new(EVFLAG_AUTO);
 	srv = http_server_new(loop, body, NULL);
 	http_server_add_client(srv, sv[0]);
-	peer = fuzz_peer_new(loop, sv[1], data, size);
+	peer = fake_peer_play(loop, sv[1], data, size);
 	ev_check_init(&check, check_cb);
 	check.data = srv;
 	ev_check_start(loop, &check);
@@ -67,7 +67,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ev_timer_stop(loop, &too_long);
 	ev_check_stop(loop, &check);
 	http_server_free(srv);
-	fuzz_peer_free(peer);
+	fake_peer_free(peer);
 	ev_loop_destroy(loop);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * fuzz-qga.c: the guest agent's side of a connection is the fuzz input
- * (segments as fuzz-peer.h describes; "@ID" is the id of the resync the
+ * (segments as fake-peer.h describes; "@ID" is the id of the resync the
  * agent was sent).  libqmp queues guest-info and guest-ping, then resyncs
  * (0xFF, guest-sync-delimited; everything before the answer's 0xFF is
  * stale), then sends guest-shutdown, which expects no answer.  The run
@@ -16,7 +16,7 @@
 #include <ev.h>
 #include <json-c/json.h>
 
-#include "fuzz-peer.h"
+#include "fake-peer.h"
 #include "qmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -48,7 +48,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ev_loop		*loop;
 	struct qmp_conn		*conn;
-	struct fuzz_peer	*peer;
+	struct fake_peer	*peer;
 	char			*cause = NULL;
 	int			 sv[2], replies = 0, never = 0;
 
@@ -58,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	conn = qmp_attach_fd(loop, sv[0], QMP_PROTO_AGENT, "fuzz-agent");
 	qmp_set_max_message(conn, 4096);
 	(void)qmp_subscribe(conn, NULL, on_event, NULL);
-	peer = fuzz_peer_new(loop, sv[1], data, size);
+	peer = fake_peer_play(loop, sv[1], data, size);
 
 	if (qmp_send(conn, "guest-info", NULL, 0, on_reply, &replies,
 	    &cause) != 0 ||
@@ -79,7 +79,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(cause);
 
 	qmp_close(conn);
-	fuzz_peer_free(peer);
+	fake_peer_free(peer);
 	ev_loop_destroy(loop);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * fuzz-qmp.c: QEMU's side of a monitor connection is the fuzz input
- * (segments as fuzz-peer.h describes).  libqmp has three commands pending
+ * (segments as fake-peer.h describes).  libqmp has three commands pending
  * (ids qm-1, qm-2, qm-3), a subscriber to every event and one to STOP that
  * makes a synchronous call from inside its callback (a nested loop that
  * consumes input), one to RESUME that unsubscribes, one to SHUTDOWN that
@@ -16,7 +16,7 @@
 #include <ev.h>
 #include <json-c/json.h>
 
-#include "fuzz-peer.h"
+#include "fake-peer.h"
 #include "qmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -109,7 +109,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ev_loop		*loop;
-	struct fuzz_peer	*peer;
+	struct fake_peer	*peer;
 	struct run		 r;
 	char			*cause = NULL;
 	int			 sv[2], major, minor, micro;
@@ -126,7 +126,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)qmp_subscribe(r.conn, "STOP", on_stop, &r);
 	r.resume_handle = qmp_subscribe(r.conn, "RESUME", on_resume, &r);
 	(void)qmp_subscribe(r.conn, "SHUTDOWN", on_shutdown, &r);
-	peer = fuzz_peer_new(loop, sv[1], data, size);
+	peer = fake_peer_play(loop, sv[1], data, size);
 
 	if (qmp_send(r.conn, "qmp_capabilities", NULL, 0, on_reply, &r,
 	    &cause) != 0 ||
@@ -144,7 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)strlen(qmp_close_reason(r.conn));
 
 	qmp_close(r.conn);
-	fuzz_peer_free(peer);
+	fake_peer_free(peer);
 	ev_loop_destroy(loop);
 	return 0;
 }

@@ -4,7 +4,9 @@
 # and, with --enable-fuzzing (clang), as a libFuzzer program for make fuzz.
 fuzz_names = qmp qga policy yaml inventory proxy-hdr proxy-control \
 	mig-control status-file http exporter proxy-record
-fuzz_peer = fuzz/fuzz-peer.c fuzz/fuzz-peer.h
+# The tests' one fake peer, played from the input (tests/unit/fake-peer.h).
+fuzz_peer = tests/unit/fake-peer.c tests/unit/fake-peer.h
+fuzz_peer_cppflags = -I$(top_srcdir)/tests/unit
 fuzz_file = fuzz/fuzz-file.c fuzz/fuzz-file.h
 # Each replay program reads fuzz/corpus/NAME and fuzz/regress/NAME.
 EXTRA_DIST += fuzz/README.md fuzz/corpus fuzz/regress fuzz/http.dict \
@@ -26,11 +28,11 @@ fuzz_replay_status_file_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"status-file"'
 fuzz_replay_status_file_LDADD = $(qmigrate_libs)
 fuzz_replay_qmp_SOURCES = fuzz/replay.c fuzz/fuzz-qmp.c $(fuzz_peer)
-fuzz_replay_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+fuzz_replay_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) $(fuzz_peer_cppflags) \
 	-DFUZZ_NAME='"qmp"'
 fuzz_replay_qmp_LDADD = $(qmigrate_libs)
 fuzz_replay_qga_SOURCES = fuzz/replay.c fuzz/fuzz-qga.c $(fuzz_peer)
-fuzz_replay_qga_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+fuzz_replay_qga_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) $(fuzz_peer_cppflags) \
 	-DFUZZ_NAME='"qga"'
 fuzz_replay_qga_LDADD = $(qmigrate_libs)
 fuzz_replay_policy_SOURCES = fuzz/replay.c fuzz/fuzz-policy.c $(fuzz_file)
@@ -55,7 +57,7 @@ fuzz_replay_proxy_control_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
 	-DFUZZ_NAME='"proxy-control"'
 fuzz_replay_proxy_control_LDADD = $(qmigrate_libs)
 fuzz_replay_http_SOURCES = fuzz/replay.c fuzz/fuzz-http.c $(fuzz_peer)
-fuzz_replay_http_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) \
+fuzz_replay_http_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_dir) $(fuzz_peer_cppflags) \
 	-DFUZZ_NAME='"http"'
 fuzz_replay_http_LDADD = $(qmigrate_libs)
 fuzz_replay_exporter_SOURCES = fuzz/replay.c fuzz/fuzz-exporter.c
@@ -80,9 +82,11 @@ fuzz_programs = fuzz/fuzz-qmp fuzz/fuzz-qga fuzz/fuzz-policy \
 	fuzz/fuzz-http fuzz/fuzz-exporter fuzz/fuzz-proxy-record
 noinst_PROGRAMS += $(fuzz_programs)
 fuzz_fuzz_qmp_SOURCES = fuzz/fuzz-qmp.c $(fuzz_peer)
+fuzz_fuzz_qmp_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_peer_cppflags)
 fuzz_fuzz_qmp_LDADD = $(qmigrate_libs)
 fuzz_fuzz_qmp_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_qga_SOURCES = fuzz/fuzz-qga.c $(fuzz_peer)
+fuzz_fuzz_qga_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_peer_cppflags)
 fuzz_fuzz_qga_LDADD = $(qmigrate_libs)
 fuzz_fuzz_qga_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_policy_SOURCES = fuzz/fuzz-policy.c $(fuzz_file)
@@ -101,6 +105,7 @@ fuzz_fuzz_proxy_control_SOURCES = fuzz/fuzz-proxy-control.c
 fuzz_fuzz_proxy_control_LDADD = $(qmigrate_libs)
 fuzz_fuzz_proxy_control_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_http_SOURCES = fuzz/fuzz-http.c $(fuzz_peer)
+fuzz_fuzz_http_CPPFLAGS = $(AM_CPPFLAGS) $(fuzz_peer_cppflags)
 fuzz_fuzz_http_LDADD = $(qmigrate_libs)
 fuzz_fuzz_http_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_exporter_SOURCES = fuzz/fuzz-exporter.c

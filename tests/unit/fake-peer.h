@@ -1,6 +1,7 @@
 /*
- * fake-peer.h: a scripted QMP / guest-agent peer on one end of a
- * socketpair, served by the same libev loop as the client under test.
+ * fake-peer.h: the one fake peer of the tests and fuzz targets: a scripted
+ * QMP / guest-agent peer on one end of a socketpair, served by the same
+ * libev loop as the client under test.
  *
  * It is fake on purpose: real QEMU and qemu-ga cannot be made to split a
  * reply byte by byte, send garbage, oversize messages, unknown ids, stale
@@ -11,19 +12,34 @@
  * arrival; a command with no entry fails the test.  In a reply, @ID@ is
  * replaced by the command's "id" (monitor) and @SYNC@ by the id argument of
  * guest-sync-delimited.  A NULL reply means stay silent; FAKE_CLOSE closes
- * the socket.
+ * the socket.  Anything else (an unknown command, a message that is not
+ * JSON) ends the process with a message: the test fails.
+ *
+ * The fuzz targets play it instead (fake_peer_play): the input is cut into
+ * segments at every FAKE_PEER_SEP, written one each time the loop goes idle
+ * (so the client sees them as separate reads, and its own commands go out
+ * in between), then the peer shuts its side down, so every run ends with
+ * the connection closing.  "@ID" in a segment becomes the id of the last
+ * guest-sync-delimited received; everything else the client sends is
+ * read and dropped.
  */
 #ifndef FAKE_PEER_H
 #define FAKE_PEER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct ev_loop;
 struct fake_peer;
 
 #define FAKE_CLOSE "@CLOSE@"
+#define FAKE_PEER_SEP	"\n--\n"
 
 struct fake_peer *fake_peer_new(struct ev_loop *, int fd);
+/* Plays data (borrowed until fake_peer_free()) as segments, above. */
+struct fake_peer *fake_peer_play(struct ev_loop *, int fd,
+	    const uint8_t *data, size_t size);
+/* Closes the fd and frees the peer. */
 void	 fake_peer_free(struct fake_peer *);
 void	 fake_peer_on(struct fake_peer *, const char *command,
 	    const char *reply);
