@@ -68,24 +68,7 @@ session_setup_abandoned(const struct session *s)
 int
 session_exit_code(const struct session *s)
 {
-	switch (s->failure) {
-	case FAIL_NONE:
-		return s->phase == PHASE_SUCCEEDED ? QM_EXIT_OK :
-		    QM_EXIT_CONTROL;
-	case FAIL_NOT_MIGRATABLE:
-		return QM_EXIT_NOT_MIGRATABLE;
-	case FAIL_CONTROL:
-		return QM_EXIT_CONTROL;
-	case FAIL_DATA:
-		return QM_EXIT_DATA;
-	case FAIL_ABORTED:
-		return QM_EXIT_ABORTED;
-	case FAIL_POSTCOPY_LOST:
-		return QM_EXIT_POSTCOPY_LOST;
-	case FAIL_UNKNOWN:
-		return QM_EXIT_UNKNOWN;
-	}
-	return QM_EXIT_CONTROL;
+	return mig_exit_code(s->failure, s->phase);
 }
 
 /*

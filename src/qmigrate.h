@@ -319,6 +319,8 @@ void		 status_changed(struct status *, const char *event);
 struct json_object *status_to_json(const struct status *);
 int		 status_exit_code(const struct status *);
 const char	*status_plane(const struct status *);
+int		 mig_exit_code(enum mig_failure, enum mig_phase);
+const char	*mig_failure_plane(enum mig_failure);
 struct json_object *status_read_file(const char *path, char **cause);
 struct json_object *status_parse(const char *what, const char *buf,
 		    size_t len, char **cause);

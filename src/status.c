@@ -260,10 +260,11 @@ status_decision(struct status *st, double t, const char *action,
 	status_changed(st, "decision");
 }
 
+/* failurePlane for a failure: control, data, unknown, or NULL. */
 const char *
-status_plane(const struct status *st)
+mig_failure_plane(enum mig_failure failure)
 {
-	switch (st->failure) {
+	switch (failure) {
 	case FAIL_NOT_MIGRATABLE:
 	case FAIL_CONTROL:
 		return "control";
@@ -279,14 +280,15 @@ status_plane(const struct status *st)
 	return NULL;
 }
 
+/* The exit status of README's table, for a failure and the phase. */
 int
-status_exit_code(const struct status *st)
+mig_exit_code(enum mig_failure failure, enum mig_phase phase)
 {
-	switch (st->failure) {
+	switch (failure) {
 	case FAIL_NONE:
-		if (st->phase == PHASE_HANDED_OVER)
+		if (phase == PHASE_HANDED_OVER)
 			return QM_EXIT_EXTERNAL;
-		return st->phase == PHASE_SUCCEEDED ? QM_EXIT_OK :
+		return phase == PHASE_SUCCEEDED ? QM_EXIT_OK :
 		    QM_EXIT_CONTROL;
 	case FAIL_NOT_MIGRATABLE:
 		return QM_EXIT_NOT_MIGRATABLE;
@@ -302,6 +304,18 @@ status_exit_code(const struct status *st)
 		return QM_EXIT_UNKNOWN;
 	}
 	return QM_EXIT_CONTROL;
+}
+
+const char *
+status_plane(const struct status *st)
+{
+	return mig_failure_plane(st->failure);
+}
+
+int
+status_exit_code(const struct status *st)
+{
+	return mig_exit_code(st->failure, st->phase);
 }
 
 static void

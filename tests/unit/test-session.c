@@ -245,18 +245,7 @@ has_note(const struct rig *r, const char *part)
 static const char *
 plane(const struct session *s)
 {
-	switch (s->failure) {
-	case FAIL_NOT_MIGRATABLE:
-	case FAIL_CONTROL:
-		return "control";
-	case FAIL_DATA:
-	case FAIL_POSTCOPY_LOST:
-		return "data";
-	case FAIL_UNKNOWN:
-		return "unknown";
-	default:
-		return NULL;
-	}
+	return mig_failure_plane(s->failure);
 }
 
 /* The status a node agent reads at the end. */
