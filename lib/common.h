@@ -1,8 +1,8 @@
 /*
  * common.h: the helpers every part of qmigrate links, the libraries in
  * qmp/ and proxy/ as much as the command in src/ (tmux's xmalloc.c and
- * compat/): allocation that cannot fail, container_of, and a unix-socket
- * connect.  Nothing here logs: each library keeps its own log hook.
+ * compat/): allocation that cannot fail, container_of, the clocks, and a
+ * unix socket's connect and listen.  Nothing here logs: each library keeps its own log hook.
  */
 #ifndef COMMON_H
 #define COMMON_H
@@ -37,6 +37,10 @@ int	 xvasprintf(char **ret, const char *fmt, va_list ap);
  */
 void	 set_cause(char **cause, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/* clock.c: CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME, in seconds. */
+double	 now_monotonic(void);
+double	 now_realtime(void);
 
 /* unix-socket.c */
 /*

@@ -22,19 +22,29 @@ unix_addr(struct sockaddr_un *sun, const char *path, char **cause)
 	return 0;
 }
 
+/* A close-on-exec stream socket for path (its address in *sun), or -1. */
+static int
+unix_socket(struct sockaddr_un *sun, const char *path, int flags,
+    char **cause)
+{
+	int fd;
+
+	if (unix_addr(sun, path, cause) != 0)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
+	if (fd == -1)
+		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
+	return fd;
+}
+
 int
 unix_connect(const char *path, int flags, char **cause)
 {
 	struct sockaddr_un	sun;
 	int			fd;
 
-	if (unix_addr(&sun, path, cause) != 0)
+	if ((fd = unix_socket(&sun, path, flags, cause)) == -1)
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
-	if (fd == -1) {
-		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
-		return -1;
-	}
 	while (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
 		if (errno == EINTR)
 			continue;
@@ -51,13 +61,8 @@ unix_listen(const char *path, int flags, int backlog, char **cause)
 	struct sockaddr_un	sun;
 	int			fd;
 
-	if (unix_addr(&sun, path, cause) != 0)
+	if ((fd = unix_socket(&sun, path, flags, cause)) == -1)
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
-	if (fd == -1) {
-		xasprintf(cause, "%s: socket: %s", path, strerror(errno));
-		return -1;
-	}
 	(void)unlink(path);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
 	    listen(fd, backlog) == -1) {

@@ -30,7 +30,6 @@ struct proxy_rec;
 /* proxy-util.c */
 void	 proxy_log(enum proxy_log_level, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-double	 proxy_now(void);
 /* Session id as 32 hex digits into out[33]. */
 void	 proxy_session_hex(const uint8_t *id, char *out);
 int	 proxy_set_nonblock(int fd);

@@ -160,7 +160,7 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 	p->name = xstrdup(name);
 	p->cap = bufsize;
 	p->idle_timeout = idle;
-	p->started = proxy_now();
+	p->started = now_monotonic();
 	p->stat[END_QEMU] = stat_q2n;
 	p->stat[END_NET] = stat_n2q;
 	p->done = done;
@@ -217,7 +217,7 @@ pair_finish(struct proxy_pair *p)
 	    "%llu bytes from peer, %.1f s)", p->name, p->close_reason,
 	    (unsigned long long)p->total[END_QEMU],
 	    (unsigned long long)p->total[END_NET],
-	    proxy_now() - p->started);
+	    now_monotonic() - p->started);
 	ev_timer_stop(p->loop, &p->idle);
 	for (i = 0; i < 2; i++)
 		ev_io_stop(p->loop, &p->end[i].io);

@@ -38,15 +38,6 @@ proxy_log(enum proxy_log_level level, const char *fmt, ...)
 	free(msg);
 }
 
-double
-proxy_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void
 proxy_session_hex(const uint8_t *id, char *out)
 {

@@ -446,8 +446,6 @@ int	 parse_seconds(const char *s, double *out);
 int	 parse_u64(const char *s, uint64_t *out);
 int	 write_file_atomic(const char *path, const char *data, size_t len,
 	    char **cause);
-double	 now_monotonic(void);
-double	 now_realtime(void);
 char	*format_rfc3339(double when);
 int	 proc_start_time(pid_t, unsigned long long *ticks);
 char	*node_name(const char *given);

@@ -102,24 +102,6 @@ fail:
 	return -1;
 }
 
-double
-now_monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-double
-now_realtime(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Returns a malloc'd UTC timestamp such as 2026-11-23T03:40:13.123Z. */
 char *
 format_rfc3339(double when)

@@ -62,15 +62,6 @@ die(int code, const char *fmt, ...)
 	exit(code);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 hexdigest(EVP_MD_CTX *md, char *out)
 {
@@ -403,13 +394,13 @@ mode_stall(const char *path, uint64_t bytes)
 			die(3, "write: %s", strerror(errno));
 	}
 	EVP_MD_CTX_free(s.md);
-	start = now();
+	start = now_monotonic();
 	for (;;) {
 		n = read(s.fd, b, sizeof b);
 		if (n <= 0)
 			break;
 	}
-	printf("closed after %.1f s\n", now() - start);
+	printf("closed after %.1f s\n", now_monotonic() - start);
 	return 0;
 }
 
@@ -461,11 +452,11 @@ static void
 wait_held(const char *file, int seq)
 {
 	char	 line[1024], want[64];
-	double	 end = now() + 10;
+	double	 end = now_monotonic() + 10;
 	FILE	*f;
 
 	snprintf(want, sizeof want, "conn %d from ", seq);
-	while (now() < end) {
+	while (now_monotonic() < end) {
 		if ((f = fopen(file, "r")) != NULL) {
 			while (fgets(line, sizeof line, f) != NULL) {
 				if (strstr(line, want) != NULL &&
@@ -595,9 +586,9 @@ mode_flood(const char *host, const char *port, int n)
 	printf("open %d\n", n);
 	fflush(stdout);
 	/* Send the byte for a while, then just hold the sockets. */
-	end = now() + 5;
+	end = now_monotonic() + 5;
 	left = n;
-	while (left > 0 && now() < end) {
+	while (left > 0 && now_monotonic() < end) {
 		if (poll(pfd, (nfds_t)n, 100) <= 0)
 			continue;
 		for (i = 0; i < n; i++) {
