@@ -98,6 +98,7 @@ tests_unit_test_mig_info_CFLAGS = $(unit_cflags)
 integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-control.sh \
 	tests/integration/migrate-tls.sh \
+	tests/integration/migrate-negotiate.sh \
 	tests/integration/converge-postcopy-adaptive.sh \
 	tests/integration/converge-postcopy-kubevirt.sh \
 	tests/integration/converge-pause-adaptive.sh \

@@ -36,14 +36,8 @@ mig_plan_make(struct mig_plan *plan, const struct mig_settings *s,
 	plan->bandwidth = s->bandwidth;
 	plan->max_cpu_throttle = 99;
 
-	if (plan->multifd && plan->postcopy) {
-		plan->multifd = 0;
-		plan->channels = 0;
-		status_note(st, "multifd dropped: the policy allows post-copy "
-		    "and QEMU 7.2 crashes the destination when post-copy ends "
-		    "on a multifd migration; post-copy was kept because it is "
-		    "what lets a busy guest finish");
-	}
+	/* Which of post-copy, multifd and the others both QEMUs get is
+	 * negotiated (mig-agree.c, mig-negotiate.c). */
 
 	/* The policy's maxDowntimeMs, else QEMU's default. */
 	plan->downtime_max_ms = s->max_downtime_ms != 0 ?

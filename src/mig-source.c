@@ -21,6 +21,7 @@
 #include "qmigrate.h"
 #include "slot.h"
 #include "dirty-rate.h"
+#include "mig-agree.h"
 #include "mig-options.h"
 #include "mig-tls.h"
 #include "qmp.h"
@@ -49,6 +50,10 @@ struct mig_source {
 	struct run_info		 ri;
 	int			 apply_pc;	/* plan: mig_plan_apply_job's */
 	struct mig_plan_apply	 apply;
+	struct qemu_side	 self;		/* this QEMU (major 0: not read) */
+	int			 side_pc;	/* plan: qemu_side_job's */
+	struct mig_job		 agree_job;	/* the agreed plan applied */
+	char			 agree_reason[SESS_REASON_MAX];
 	struct ctl_config	 ctl_cfg;
 	double			 rate_deadline;	/* plan: calc-dirty-rate's */
 };
@@ -345,8 +350,16 @@ source_controller(struct mig_source *ms)
 
 	mig_plan_make(&ms->plan, &ms->settings, ms->settings.convergence,
 	    &ms->w.st);
-	json_object_object_add(ms->w.st.configuration, "qemu",
-	    mig_plan_to_json(&ms->plan));
+	if (ms->self.major != 0)
+		mig_agree_local(&ms->settings, &ms->plan, &ms->self, 1,
+		    ms->tls == NULL, &ms->w.st);
+	else {
+		/* Without the list, only what every QEMU runs. */
+		if (ms->plan.postcopy)
+			ms->plan.multifd = ms->plan.channels = 0;
+		json_object_object_add(ms->w.st.configuration, "qemu",
+		    mig_plan_to_json(&ms->plan));
+	}
 
 	memset(cfg, 0, sizeof *cfg);
 	/* KubeVirt adds the disks to the completion timeout's size. */
@@ -422,8 +435,8 @@ fail:
 }
 
 enum {
-	PLAN_BLOCKS, PLAN_SELECT, PLAN_RATE_ASKED, PLAN_RATE_QUERY,
-	PLAN_RATE_ANSWER, PLAN_COMMIT, PLAN_APPLY,
+	PLAN_SIDE_START, PLAN_SIDE, PLAN_BLOCKS, PLAN_SELECT, PLAN_RATE_ASKED,
+	PLAN_RATE_QUERY, PLAN_RATE_ANSWER, PLAN_COMMIT, PLAN_APPLY,
 };
 
 /* A second of calc-dirty-rate, for the adaptive controller's first look. */
@@ -446,9 +459,35 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 {
 	struct mig_source	*ms = ctx;
 	struct session		*sess = &ms->w.sess;
+	enum mig_job_next	 next;
+	char			*why = NULL;
 	double			 gib;
 
 	switch (*pc) {
+	case PLAN_SIDE_START:
+		/* What this QEMU can do, for the negotiation. */
+		memset(&ms->self, 0, sizeof ms->self);
+		qmp_qemu_version(ms->w.qmp, &ms->self.major, &ms->self.minor,
+		    &ms->self.micro);
+		ms->side_pc = 0;
+		*pc = PLAN_SIDE;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
+	case PLAN_SIDE:
+		next = qemu_side_job(&ms->self, &ms->side_pc, reply, error,
+		    cmd, &why);
+		if (next == JOB_FAILED) {
+			log_warnx("source QEMU %s: %s: only what every QEMU "
+			    "has", ms->o->qmp_path, why);
+			free(why);
+			ms->self.major = 0;
+		} else if (next != JOB_DONE)
+			return next;
+		*pc = PLAN_BLOCKS;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
 	case PLAN_BLOCKS:
 		if (ms->settings.block_migration != BLOCK_MIGRATION_NEVER) {
 			*pc = PLAN_SELECT;
@@ -701,6 +740,10 @@ source_offer(struct mig_source *ms)
 	/* As the setup found it, moments ago. */
 	m.offer.guest_running = ms->ri.state_name[0] == '\0' || ms->ri.running;
 	m.offer.plan = ms->plan;
+	m.offer.has_qemu = ms->self.major != 0;
+	m.offer.qemu = ms->self;
+	m.offer.wants.postcopy = ms->settings.allow_post_copy;
+	m.offer.wants.channels = ms->settings.parallel_migration_threads;
 	if (ms->disks != NULL) {
 		jobs = mig_disks_to_json(ms->disks);
 		m.offer.disks = xcalloc(mig_disks_count(ms->disks) + 1,
@@ -716,6 +759,64 @@ source_offer(struct mig_source *ms)
 	doc = control_encode(&m);
 	control_msg_free(&m);
 	return doc;
+}
+
+/* The agreed plan is on the source's QEMU: the ready goes to the session. */
+static void
+on_agreed(struct mig_job *job, int ok, const char *cause, void *arg)
+{
+	struct mig_source	*ms = arg;
+	struct sess_event	 ev = { .kind = SEV_ANSWER };
+
+	(void)job;
+	if (ms->w.stop)
+		return;
+	ev.t = mig_watch_now();
+	ev.question = CONTROL_OFFER;
+	ev.answer = ANSWER_READY;
+	ev.reason = ms->agree_reason;
+	if (!ok) {
+		ev.answer = ANSWER_REFUSED;
+		snprintf(ms->agree_reason, sizeof ms->agree_reason,
+		    "source QEMU %s: the plan agreed with the target: %s",
+		    ms->o->qmp_path, cause);
+	}
+	mig_watch_step(&ms->w, &ev);
+}
+
+/*
+ * The target's ready answer to the offer may carry the plan both QEMUs
+ * agreed on: applied to the source's QEMU first (a job), the ready reaches
+ * the session once it is (on_agreed).  Returns 1 when that job runs, 0
+ * when the answer goes to the session as it is (ev->answer turned into a
+ * refusal when the agreement is malformed).
+ */
+static int
+source_agreed(struct mig_source *ms, json_object *answer,
+    struct sess_event *ev)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	rc = mig_agree_answer(answer, &ms->settings, &ms->self, &ms->plan,
+	    &ms->w.st, &cause);
+	if (rc == 0)
+		return 0;
+	if (rc < 0) {
+		ev->answer = ANSWER_REFUSED;
+		snprintf(ms->agree_reason, sizeof ms->agree_reason, "the "
+		    "target's answer: %s", cause);
+		ev->reason = ms->agree_reason;
+		free(cause);
+		return 0;
+	}
+	snprintf(ms->agree_reason, sizeof ms->agree_reason, "%s",
+	    ev->reason != NULL ? ev->reason : "");
+	ms->apply.plan = ms->plan;
+	ms->apply.source = 1;
+	mig_job_start(&ms->agree_job, ms->w.loop, ms->w.qmp, "agreed plan",
+	    mig_plan_apply_job, &ms->apply, on_agreed, ms);
+	return 1;
 }
 
 static void
@@ -747,6 +848,9 @@ on_answer(json_object *answer, const char *error, void *arg)
 		ev.answer = control_answer_decode(answer, reason,
 		    sizeof reason);
 		ev.reason = reason;
+		if (ev.question == CONTROL_OFFER &&
+		    ev.answer == ANSWER_READY && source_agreed(ms, answer, &ev))
+			return;
 	} else {
 		ev.answer = ANSWER_UNKNOWN;
 		ev.reason = error != NULL ? error : "no answer";
@@ -909,6 +1013,7 @@ mig_source_run(const struct mig_options *o)
 	if (!ms.w.stop)
 		mig_watch_run(&ms.w);
 	mig_job_stop(&ms.setup_job);
+	mig_job_stop(&ms.agree_job);
 	if (ms.usage_error) {
 		/* Nothing was touched, nothing is written. */
 		status_discard(&ms.w.st);

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-agree.h"
 #include "mig-options.h"
 #include "mig-tls.h"
 #include "qmp.h"
@@ -37,6 +38,9 @@ struct mig_target {
 	/* The source's offer (tls:), for SJ_PREPARE_TARGET. */
 	struct mig_plan		 offer_plan;
 	char			**offer_disks;	/* NULL-terminated, or NULL */
+	struct control_offer	 offer_qemu;	/* its has_qemu, qemu, wants */
+	struct qemu_side	 self;		/* this QEMU (major 0: not read) */
+	struct json_object	*agreed;	/* why, for the ready answer */
 	struct mig_job		 setup_job;
 	struct mig_plan_apply	 apply;
 	int			 sub_pc;	/* a delegated job's */
@@ -54,7 +58,7 @@ free_list(char **list)
 }
 
 enum {
-	PREP_CHECK, PREP_CHECKED, PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
+	PREP_CHECK, PREP_CHECKED, PREP_SIDE, PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
 	PREP_SELECT, PREP_EXPORT, PREP_LISTEN, PREP_LISTENED,
 };
 
@@ -87,11 +91,39 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			    "defer", mt->o->qmp_path, ri.state_name);
 			return JOB_FAILED;
 		}
+		/* What this QEMU can do, for the negotiation. */
+		memset(&mt->self, 0, sizeof mt->self);
+		mt->self.major = mt->w.sess.cfg.qemu_major;
+		mt->self.minor = mt->w.sess.cfg.qemu_minor;
+		mt->self.micro = mt->w.sess.cfg.qemu_micro;
+		mt->sub_pc = 0;
+		*pc = PREP_SIDE;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
+	case PREP_SIDE:
+		next = qemu_side_job(&mt->self, &mt->sub_pc, reply, error,
+		    cmd, &why);
+		if (next == JOB_FAILED) {
+			log_warnx("target QEMU %s: %s: only what every QEMU "
+			    "has", mt->o->qmp_path, why);
+			free(why);
+			why = NULL;
+			mt->self.major = 0;
+		} else if (next != JOB_DONE)
+			return next;
 		mig_plan_make(&mt->plan, &mt->settings,
 		    mt->settings.convergence, &mt->w.st);
+		if (mt->self.major != 0 && !mt->tls_only)
+			mig_agree_local(&mt->settings, &mt->plan, &mt->self, 0,
+			    1, &mt->w.st);
+		else if (mt->plan.postcopy)
+			mt->plan.multifd = mt->plan.channels = 0;
 		if (mt->tls_only)
 			return JOB_DONE;
 		*pc = PREP_PLAN;
+		reply = NULL;
+		error = NULL;
 		continue;
 	case PREP_PLAN:
 		json_object_object_add(mt->w.st.configuration, "qemu",
@@ -273,6 +305,20 @@ target_prepare(struct mig_target *mt)
 	}
 	mt->plan = mt->offer_plan;
 	mt->tls_only = 0;
+	json_object_put(mt->agreed);
+	mt->agreed = NULL;
+	if (mt->offer_qemu.has_qemu && mt->self.major != 0) {
+		char *cause = NULL;
+
+		/* A guest this QEMU cannot hold: refused, nothing moved. */
+		if (mig_agree_target(&mt->offer_qemu, &mt->plan, &mt->self,
+		    &mt->agreed, &mt->w.st, &cause) != 0) {
+			mig_watch_job_done(&mt->w, SJ_PREPARE_TARGET, 0, cause);
+			free(cause);
+			return;
+		}
+	} else if (mt->plan.postcopy)
+		mt->plan.multifd = mt->plan.channels = 0;
 	mig_watch_job(&mt->w, SJ_PREPARE_TARGET, prepare_job_offered, mt);
 }
 
@@ -330,6 +376,10 @@ on_control(json_object *msg, const char *error, void *arg)
 	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0') {
 		target_offer_identity(mt, &m.offer);
 		mt->offer_plan = m.offer.plan;
+		memset(&mt->offer_qemu, 0, sizeof mt->offer_qemu);
+		mt->offer_qemu.has_qemu = m.offer.has_qemu;
+		mt->offer_qemu.qemu = m.offer.qemu;
+		mt->offer_qemu.wants = m.offer.wants;
 		free_list(mt->offer_disks);
 		mt->offer_disks = NULL;
 		if (m.offer.ndisks > 0) {
@@ -357,6 +407,9 @@ target_answer(struct mig_target *mt, const struct sess_action *a)
 	    a->reason : NULL);
 	control_answer_identify(answer, mt->w.st.target_node,
 	    mt->w.st.target_pod);
+	if (a->answer == ANSWER_READY && mt->agreed != NULL)
+		control_answer_agree(answer, &mt->self, &mt->plan,
+		    json_object_get(mt->agreed));
 	if (mig_tls_target_answer(mt->tls, answer, &cause) != 0) {
 		log_warnx("answer to the source: %s", cause);
 		free(cause);
@@ -471,6 +524,7 @@ mig_target_run(const struct mig_options *o)
 	rc = mig_watch_report(&mt.w);
 	mig_tls_target_close(mt.tls);
 	free_list(mt.offer_disks);
+	json_object_put(mt.agreed);
 	mig_settings_free(&mt.settings);
 	mig_watch_free(&mt.w);
 	/* After the connection: a job's last answer points at them. */

@@ -9,11 +9,11 @@
 # The core migration tests: pre-copy, tls: with post-copy and multifd,
 # multifd, abort, post-copy recovery, re-attach, disks, post-copy under the
 # adaptive controller; and what depends on the version: the pre-flight's
-# TCG dirty-tracking warning and the capabilities check negotiates.
+# TCG dirty-tracking warning and the capabilities negotiated.
 MATRIX_CORE=(migrate-precopy.sh migrate-tls.sh migrate-multifd.sh
 	migrate-abort.sh migrate-postcopy-recover.sh migrate-reattach.sh
 	disk-migrate.sh converge-postcopy-adaptive.sh evict-check-tcg.sh
-	check-capabilities.sh)
+	check-capabilities.sh migrate-negotiate.sh)
 
 # matrix_has VERSION: VERSION is in QEMU_VERSIONS.
 matrix_has() {

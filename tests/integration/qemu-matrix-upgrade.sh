@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Upgrade migrations, as a cluster upgrade makes them: 7.2 -> 10.0 and
 # 10.0 -> 11.1, both sides on the source's machine type (pc-i440fx-7.2,
-# pc-i440fx-10.0): pre-copy, and post-copy and multifd over tls:.
+# pc-i440fx-10.0): pre-copy, post-copy and multifd over tls:, and the
+# capabilities the two QEMUs negotiate (migrate-negotiate.sh).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/qemu-matrix-lib.sh"
 pairs=()
@@ -17,5 +18,6 @@ for p in "${pairs[@]}"; do
 	matrix_want "${p%:*}" "${p#*:}"
 	export QEMU_SRC_VERSION=${p%:*} QEMU_DST_VERSION=${p#*:}
 	export QEMU_MACHINE=pc-i440fx-${p%:*}
-	matrix_run "QEMU ${p%:*} -> ${p#*:}" migrate-precopy.sh migrate-tls.sh
+	matrix_run "QEMU ${p%:*} -> ${p#*:}" migrate-precopy.sh migrate-tls.sh \
+		migrate-negotiate.sh
 done
