@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "ctl.h"
 
 #define GiB (1024.0 * 1024 * 1024)
@@ -957,6 +958,57 @@ test_kubevirt_stall_completion_deadline(void **state)
 	assert_true(t >= 17 && t < 18);
 }
 
+/*
+ * The settings' spec.experimental into the kubevirt controller's bounds:
+ * KubeVirt's defaults for what is not given, maxDowntimeMs 900 when unset;
+ * nothing for the classic monitor or the adaptive controller.
+ */
+static void
+test_ctl_config_experimental(void **state)
+{
+	struct mig_settings	s;
+	struct ctl_config	cfg;
+
+	(void)state;
+	policy_defaults(&s);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.max_downtime_ms = 300;
+	ctl_config_experimental(&cfg, CTL_KUBEVIRT, &s);
+	assert_false(cfg.stall.enabled);
+	assert_false(cfg.tuning.enabled);
+	assert_int_equal(cfg.max_downtime_ms, 300);
+
+	s.stall_detector.enabled = 1;
+	ctl_config_experimental(&cfg, CTL_ADAPTIVE, &s);
+	assert_false(cfg.stall.enabled);
+	assert_int_equal(cfg.max_downtime_ms, 300);
+	ctl_config_experimental(&cfg, CTL_KUBEVIRT, &s);
+	assert_true(cfg.stall.enabled);
+	assert_int_equal(cfg.stall.margin_pct, 4);
+	assert_true(cfg.stall.ewma_alpha == 0.4);
+	assert_int_equal(cfg.stall.window_s, 40);
+	assert_int_equal(cfg.stall.switchover_timeout_s, 60);
+	assert_true(cfg.stall.precopy_factor == 1.5);
+	assert_true(cfg.stall.patience_decay == 0.5);
+	assert_true(cfg.stall.search_local_minima);
+	assert_true(cfg.stall.completion_factor == 2);
+	assert_int_equal(cfg.max_downtime_ms, CTL_KUBEVIRT_MAX_DOWNTIME_MS);
+
+	policy_defaults(&s);
+	s.downtime_tuning.enabled = 1;
+	s.downtime_tuning.steps = 3;
+	s.max_downtime_ms = 600;
+	memset(&cfg, 0, sizeof cfg);
+	ctl_config_experimental(&cfg, CTL_KUBEVIRT, &s);
+	assert_false(cfg.stall.enabled);
+	assert_true(cfg.tuning.enabled);
+	assert_int_equal(cfg.tuning.initial_ms, 150);
+	assert_int_equal(cfg.tuning.steps, 3);
+	assert_int_equal(cfg.tuning.start_after_iteration, 3);
+	assert_int_equal(cfg.tuning.cooldown_s, 10);
+	assert_int_equal(cfg.max_downtime_ms, 600);
+}
+
 int
 main(void)
 {
@@ -980,6 +1032,7 @@ main(void)
 		cmocka_unit_test(test_kubevirt_downtime_tuning),
 		cmocka_unit_test(test_kubevirt_stall_detector),
 		cmocka_unit_test(test_kubevirt_stall_completion_deadline),
+		cmocka_unit_test(test_ctl_config_experimental),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
