@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 #include "mig-job.h"
 #include "mig-negotiate.h"
 #include "policy.h"

@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 #include "evict.h"
 #include "mig-options.h"
 #include "qmp.h"

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 #include "mig-job.h"
 
 struct json_object;

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 #include "slot.h"
 #include "dirty-rate.h"
 #include "mig-agree.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 
 #define PF_MOUNTINFO_MAX	(4 * 1024 * 1024)
 

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 #include "dirty-rate.h"
 #include "qmp.h"
 #include "mig-disks.h"

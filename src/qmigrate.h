@@ -5,7 +5,7 @@
  * helpers.  An area's own model has its own header: policy.h (policies
  * and the VM's identity), ctl.h (controllers), mig-options.h,
  * mig-control.h, mig-info.h, mig-negotiate.h, mig-tls.h, dirty-rate.h,
- * slot.h, evict.h, drain.h, exporter.h.
+ * slot.h, preflight.h, evict.h, drain.h, exporter.h.
  */
 #ifndef QMIGRATE_H
 #define QMIGRATE_H
@@ -432,14 +432,6 @@ struct json_object *status_to_kubevirt(struct json_object *doc,
 	    struct json_object *vmi_conditions, const char *now);
 struct json_object *status_to_kubevirt_migration(struct json_object *doc,
 	    char **cause);
-
-/* preflight-storage.c: whether file is on storage the target sees too */
-int	 preflight_disk_shared(const struct mig_settings *, const char *file,
-	    char *why, size_t len);
-
-/* preflight.c */
-int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
-	    struct json_object **conditions, char **summary);
 
 /* util.c */
 int	 parse_seconds(const char *s, double *out);

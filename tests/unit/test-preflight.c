@@ -30,6 +30,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "preflight.h"
 #include "policy.h"
 #include "qmp.h"
 

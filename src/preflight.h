@@ -1,0 +1,18 @@
+/*
+ * preflight.h: can this guest move live (preflight.c), and is a disk's
+ * file on storage the target sees too (preflight-storage.c).
+ */
+#ifndef PREFLIGHT_H
+#define PREFLIGHT_H
+
+#include "qmigrate.h"
+
+/* preflight-storage.c: whether file is on storage the target sees too */
+int	 preflight_disk_shared(const struct mig_settings *, const char *file,
+	    char *why, size_t len);
+
+/* preflight.c */
+int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
+	    struct json_object **conditions, char **summary);
+
+#endif
