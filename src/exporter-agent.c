@@ -13,7 +13,7 @@
 #include "qmigrate.h"
 #include "qmp.h"
 #include "exporter.h"
-#include "exporter-collect.h"
+#include "exporter-sources.h"
 
 static const char *aq_cmd[AQ_COUNT] = {
 	"guest-get-osinfo", "guest-get-host-name",

@@ -1,6 +1,6 @@
 /*
  * exporter-collect.c: one VM's collector, on the caller's libev loop,
- * over four data sources, each a file (exporter-collect.h): QEMU's
+ * over four data sources, each a file (exporter-sources.h): QEMU's
  * monitor (exporter-qmp.c), the guest agent (exporter-agent.c), the
  * node's /proc and /sys (exporter-node.c) and the status file of
  * qmigrate's migration (exporter-status.c).  Everything lands in one
@@ -14,7 +14,7 @@
 #include "qmigrate.h"
 #include "qmp.h"
 #include "exporter.h"
-#include "exporter-collect.h"
+#include "exporter-sources.h"
 
 int
 collector_settled(const struct vm_collector *c)

@@ -15,7 +15,7 @@
 
 #include "qmigrate.h"
 #include "exporter.h"
-#include "exporter-collect.h"
+#include "exporter-sources.h"
 
 /*
  * Reads at most PROC_FILE_MAX - 1 bytes of path into buf (NUL-ended).

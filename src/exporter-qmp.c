@@ -13,7 +13,7 @@
 #include "qmigrate.h"
 #include "qmp.h"
 #include "exporter.h"
-#include "exporter-collect.h"
+#include "exporter-sources.h"
 
 static void	collector_round_done(struct vm_collector *);
 

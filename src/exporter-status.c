@@ -10,7 +10,7 @@
 
 #include "qmigrate.h"
 #include "exporter.h"
-#include "exporter-collect.h"
+#include "exporter-sources.h"
 
 #define DISK_RATE_IDLE	5.0	/* s without mirror progress: rate 0 */
 

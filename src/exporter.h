@@ -5,7 +5,7 @@
  *	exporter-decode.c   replies, /proc, /sys and the status document into
  *	                    a struct vm_snapshot (pure: buffers in, values out)
  *	exporter-collect.c  one VM's collector, refreshed on the loop, over
- *	                    its data sources (exporter-collect.h): QMP
+ *	                    its data sources (exporter-sources.h): QMP
  *	                    (exporter-qmp.c), the guest agent
  *	                    (exporter-agent.c), /proc and /sys
  *	                    (exporter-node.c), the status file

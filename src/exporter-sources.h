@@ -1,5 +1,5 @@
 /*
- * exporter-collect.h: what one VM's collector (exporter-collect.c) and
+ * exporter-sources.h: what one VM's collector (exporter-collect.c) and
  * its data sources share; nothing else uses it (the exporter sees
  * exporter.h).  Each source is a file and fills the collector's snapshot:
  *
@@ -12,8 +12,8 @@
  * The collector sits on top: it starts, refreshes and frees the sources
  * and answers the exporter; the sources use only what is below them.
  */
-#ifndef EXPORTER_COLLECT_H
-#define EXPORTER_COLLECT_H
+#ifndef EXPORTER_SOURCES_H
+#define EXPORTER_SOURCES_H
 
 #include <ev.h>
 #include <json-c/json.h>
