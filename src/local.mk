@@ -57,7 +57,8 @@ qmigrate_LDADD = $(qmigrate_libs)
 
 # The pre-flight's reasons on a recorded QEMU (real-QEMU ones: check-reasons.sh).
 unit_tests += tests/unit/test-preflight
-tests_unit_test_preflight_SOURCES = tests/unit/test-preflight.c
+tests_unit_test_preflight_SOURCES = tests/unit/test-preflight.c \
+	tests/unit/fake-peer.c tests/unit/fake-peer.h
 tests_unit_test_preflight_LDADD = $(unit_ldadd)
 tests_unit_test_preflight_CFLAGS = $(unit_cflags)
 tests_unit_test_preflight_CPPFLAGS = $(AM_CPPFLAGS) \

@@ -23,7 +23,6 @@
 #include "fake-peer.h"
 
 #define FAKE_MAX_SCRIPT		32
-#define FAKE_MAX_SEEN		64
 
 struct fake_step {
 	char	*command;
@@ -50,10 +49,12 @@ struct fake_peer {
 
 	struct fake_step	 script[FAKE_MAX_SCRIPT];
 	int			 nscript;
-	char			*seen[FAKE_MAX_SEEN];
-	char			*seen_id[FAKE_MAX_SEEN];
+	char			**seen;		/* every command, in order */
+	char			**seen_id;
 	int			 nseen;
 	int			 nff;
+	fake_peer_answer_cb	 answer;	/* instead of the script */
+	void			*answer_arg;
 };
 
 static void play_scan(struct fake_peer *, const char *, size_t);
@@ -92,7 +93,7 @@ fake_replace(const char *s, const char *token, const char *with)
 static void
 fake_answer(struct fake_peer *fp, struct json_object *msg)
 {
-	struct json_object	*v, *args, *id;
+	struct json_object	*v, *args, *id, *out;
 	const char		*name, *idstr = "null";
 	char			 syncbuf[32] = "null";
 	char			*a, *b;
@@ -109,11 +110,22 @@ fake_answer(struct fake_peer *fp, struct json_object *msg)
 	    json_object_object_get_ex(args, "id", &v))
 		snprintf(syncbuf, sizeof syncbuf, "%lld",
 		    (long long)json_object_get_int64(v));
-	if (fp->nseen >= FAKE_MAX_SEEN)
-		fake_fail("more than %d commands", FAKE_MAX_SEEN);
+	fp->seen = xreallocarray(fp->seen, (size_t)fp->nseen + 1,
+	    sizeof *fp->seen);
+	fp->seen_id = xreallocarray(fp->seen_id, (size_t)fp->nseen + 1,
+	    sizeof *fp->seen_id);
 	fp->seen[fp->nseen] = xstrdup(name);
 	fp->seen_id[fp->nseen++] = xstrdup(idstr);
 
+	if (fp->answer != NULL) {
+		if ((out = fp->answer(msg, fp->answer_arg)) == NULL)
+			return;
+		if (json_object_object_get_ex(msg, "id", &id))
+			json_object_object_add(out, "id", json_object_get(id));
+		fake_peer_send(fp, out);
+		json_object_put(out);
+		return;
+	}
 	for (i = 0; i < fp->nscript; i++) {
 		if (!fp->script[i].used &&
 		    strcmp(fp->script[i].command, name) == 0)
@@ -364,6 +376,8 @@ fake_peer_free(struct fake_peer *fp)
 		free(fp->seen[i]);
 		free(fp->seen_id[i]);
 	}
+	free(fp->seen);
+	free(fp->seen_id);
 	json_tokener_free(fp->tok);
 	free(fp);
 }
@@ -399,6 +413,22 @@ void
 fake_peer_puts(struct fake_peer *fp, const char *s)
 {
 	fake_peer_write(fp, s, strlen(s));
+}
+
+void
+fake_peer_send(struct fake_peer *fp, struct json_object *msg)
+{
+	fake_peer_puts(fp, json_object_to_json_string_ext(msg,
+	    JSON_C_TO_STRING_PLAIN));
+	fake_peer_puts(fp, "\r\n");
+}
+
+void
+fake_peer_answer_with(struct fake_peer *fp, fake_peer_answer_cb cb,
+    void *arg)
+{
+	fp->answer = cb;
+	fp->answer_arg = arg;
 }
 
 int

@@ -31,6 +31,7 @@
 
 struct ev_loop;
 struct fake_peer;
+struct json_object;
 
 #define FAKE_CLOSE "@CLOSE@"
 #define FAKE_PEER_SEP	"\n--\n"
@@ -43,6 +44,17 @@ struct fake_peer *fake_peer_play(struct ev_loop *, int fd,
 void	 fake_peer_free(struct fake_peer *);
 void	 fake_peer_on(struct fake_peer *, const char *command,
 	    const char *reply);
+/*
+ * Instead of the script: each command gets what cb returns for it (a new
+ * reference, NULL for silence), the command's id added, as one line
+ * (tests/unit/test-preflight.c answers from a recorded QEMU).
+ */
+typedef struct json_object *(*fake_peer_answer_cb)(struct json_object *msg,
+	    void *arg);
+void	 fake_peer_answer_with(struct fake_peer *, fake_peer_answer_cb,
+	    void *arg);
+/* Writes msg as one line. */
+void	 fake_peer_send(struct fake_peer *, struct json_object *msg);
 void	 fake_peer_write(struct fake_peer *, const char *data, size_t len);
 void	 fake_peer_puts(struct fake_peer *, const char *s);
 /* Commands received so far, and 0xFF bytes seen. */

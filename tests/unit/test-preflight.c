@@ -33,48 +33,28 @@
 #include "preflight.h"
 #include "policy.h"
 #include "qmp.h"
+#include "fake-peer.h"
 
 #ifndef PREFLIGHT_RECORDING
 #error "PREFLIGHT_RECORDING must name tests/preflight/pc-tcg.json"
 #endif
 
-/* The recorded monitor: answers each command from the recording. */
+/* The recorded monitor: the fake peer answers from the recording. */
 struct recorded {
-	struct ev_loop		*loop;
-	int			 fd;
-	ev_io			 io;
-	struct json_tokener	*tok;
 	json_object		*doc;		/* greeting, replies */
 	json_object		*replies;	/* borrowed from doc */
 };
-
-static void
-rec_write(struct recorded *r, json_object *msg)
-{
-	const char	*s = json_object_to_json_string_ext(msg,
-			    JSON_C_TO_STRING_PLAIN);
-	size_t		 len = strlen(s), off = 0;
-	ssize_t		 n;
-
-	while (off < len) {
-		n = write(r->fd, s + off, len - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		assert_true(n > 0);
-		off += (size_t)n;
-	}
-	assert_int_equal(write(r->fd, "\r\n", 2), 2);
-}
 
 /*
  * The reply to msg: the recording's under "COMMAND[ PATH[ PROPERTY]]" (or
  * "human-monitor-command COMMAND-LINE"); an unrecorded qom-list is a node
  * without children, anything else unrecorded an error.
  */
-static void
-rec_answer(struct recorded *r, json_object *msg)
+static json_object *
+rec_answer(json_object *msg, void *arg)
 {
-	json_object	*args = NULL, *reply, *out, *id, *err;
+	struct recorded	*r = arg;
+	json_object	*args = NULL, *reply, *out, *err;
 	const char	*cmd = json_str_at(msg, "execute");
 	char		 key[512];
 
@@ -108,47 +88,14 @@ rec_answer(struct recorded *r, json_object *msg)
 		    json_object_new_string("not in the recording"));
 		json_object_object_add(out, "error", err);
 	}
-	if (json_object_object_get_ex(msg, "id", &id))
-		json_object_object_add(out, "id", json_object_get(id));
-	rec_write(r, out);
-	json_object_put(out);
-}
-
-static void
-rec_read_cb(struct ev_loop *loop, ev_io *w, int revents)
-{
-	struct recorded	*r = w->data;
-	json_object	*msg;
-	char		 buf[4096], *p;
-	ssize_t		 n;
-	size_t		 len, off;
-
-	if ((n = read(r->fd, buf, sizeof buf)) <= 0) {
-		ev_io_stop(loop, &r->io);
-		return;
-	}
-	for (p = buf, len = (size_t)n; len > 0; ) {
-		if (*p == ' ' || *p == '\n' || *p == '\r') {
-			p++;
-			len--;
-			continue;
-		}
-		msg = json_tokener_parse_ex(r->tok, p, (int)len);
-		if (json_tokener_get_error(r->tok) == json_tokener_continue)
-			break;
-		assert_non_null(msg);
-		off = json_tokener_get_parse_end(r->tok);
-		p += off;
-		len -= off;
-		rec_answer(r, msg);
-		json_object_put(msg);
-	}
+	return out;
 }
 
 struct fixture {
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
 	struct recorded		 rec;
+	struct fake_peer	*peer;
 	json_object		*conditions;
 	char			*summary;
 	int			 rc;
@@ -171,15 +118,11 @@ setup(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	f->loop = ev_loop_new(EVFLAG_AUTO);
 	f->qmp = qmp_attach_fd(f->loop, sv[0], QMP_PROTO_MONITOR, "recorded");
-	f->rec.loop = f->loop;
-	f->rec.fd = sv[1];
-	f->rec.tok = json_tokener_new();
-	ev_io_init(&f->rec.io, rec_read_cb, sv[1], EV_READ);
-	f->rec.io.data = &f->rec;
-	ev_io_start(f->loop, &f->rec.io);
+	f->peer = fake_peer_new(f->loop, sv[1]);
+	fake_peer_answer_with(f->peer, rec_answer, &f->rec);
 	assert_true(json_object_object_get_ex(f->rec.doc, "greeting",
 	    &greeting));
-	rec_write(&f->rec, greeting);
+	fake_peer_send(f->peer, greeting);
 	*state = f;
 	return 0;
 }
@@ -190,9 +133,7 @@ teardown(void **state)
 	struct fixture *f = *state;
 
 	qmp_close(f->qmp);
-	ev_io_stop(f->loop, &f->rec.io);
-	close(f->rec.fd);
-	json_tokener_free(f->rec.tok);
+	fake_peer_free(f->peer);
 	json_object_put(f->rec.doc);
 	json_object_put(f->conditions);
 	free(f->summary);
