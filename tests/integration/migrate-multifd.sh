@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # multifd: parallelMigrationThreads 4 on both sides moves the guest over 4
 # channels (QEMU counts multifd bytes).  A policy asking for multifd and
-# post-copy: QEMU 7.2 crashes the destination when post-copy ends on a
-# multifd migration, so multifd is dropped, the status notes say so, and the
-# busy guest is finished by post-copy.
+# post-copy over unix:: QEMU 7.2 crashes the destination when post-copy
+# ends on a multifd migration and 10.0 refuses the pair, and without a
+# control channel neither side knows the other's QEMU, so multifd is
+# dropped, the status notes say so, and the busy guest is finished by
+# post-copy (over tls: the two QEMUs negotiate: migrate-negotiate.sh).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
