@@ -5,7 +5,6 @@
  * so that an answer arriving after the job was stopped or restarted is
  * dropped instead of stepping a program that moved on.
  */
-#include <stddef.h>
 #include <stdlib.h>
 
 #include <json-c/json.h>
@@ -51,8 +50,7 @@ on_job_reply(struct qmp_conn *conn, struct json_object *reply,
 static void
 on_job_wait(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct mig_job *job = (struct mig_job *)((char *)w -
-	    offsetof(struct mig_job, wait));
+	struct mig_job *job = container_of(w, struct mig_job, wait);
 
 	(void)loop;
 	(void)revents;

@@ -23,9 +23,6 @@
 #define POLL_SECONDS	0.5
 #define QMP_TIMEOUT	10
 
-#define WATCH_OF(ptr, field) \
-	((struct mig_watch *)((char *)(ptr) - offsetof(struct mig_watch, field)))
-
 double
 mig_watch_now(void)
 {
@@ -528,13 +525,13 @@ mig_watch_job_done(struct mig_watch *w, enum sess_job kind, int ok,
 static void
 on_poll_timer(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	poll_now(WATCH_OF(t, poll));
+	poll_now(container_of(t, struct mig_watch, poll));
 }
 
 static void
 on_deadline_timer(struct ev_loop *loop, ev_timer *t, int revents)
 {
-	step_simple(WATCH_OF(t, deadline), SEV_DEADLINE);
+	step_simple(container_of(t, struct mig_watch, deadline), SEV_DEADLINE);
 }
 
 static void
@@ -550,13 +547,13 @@ on_signal(struct mig_watch *w, int signum)
 static void
 on_sigint(struct ev_loop *loop, ev_signal *s, int revents)
 {
-	on_signal(WATCH_OF(s, sigint), SIGINT);
+	on_signal(container_of(s, struct mig_watch, sigint), SIGINT);
 }
 
 static void
 on_sigterm(struct ev_loop *loop, ev_signal *s, int revents)
 {
-	on_signal(WATCH_OF(s, sigterm), SIGTERM);
+	on_signal(container_of(s, struct mig_watch, sigterm), SIGTERM);
 }
 
 /*
