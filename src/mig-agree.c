@@ -86,20 +86,22 @@ mig_agree_local(const struct mig_settings *s, struct mig_plan *plan,
 
 /*
  * The target on an offer that describes the source's QEMU: with its own
- * (*self, already read), refuses a guest it cannot hold (-1 with *cause
+ * (*self, already read; machines: its machine types as machines_listed()
+ * writes them, or NULL), refuses a guest it cannot hold (-1 with *cause
  * naming the difference: "target QEMU has 256 MiB of RAM, the guest 384
  * MiB"), else chooses plan's capabilities for both, records them, and
  * returns 0 with *why (a new reference) for the ready answer.
  */
 int
 mig_agree_target(const struct control_offer *o, struct mig_plan *plan,
-    const struct qemu_side *self, json_object **why, struct status *st,
-    char **cause)
+    const struct qemu_side *self, const char *machines, json_object **why,
+    struct status *st, char **cause)
 {
 	char reason[320];
 
 	*why = NULL;
-	if (qemu_side_compare(&o->qemu, self, reason, sizeof reason) != 0) {
+	if (qemu_side_compare(&o->qemu, self, machines, reason,
+	    sizeof reason) != 0) {
 		xasprintf(cause, "%s", reason);
 		return -1;
 	}

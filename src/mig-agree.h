@@ -16,7 +16,8 @@ struct status;
 void	 mig_agree_local(const struct mig_settings *, struct mig_plan *,
 	    const struct qemu_side *, int source, int final, struct status *);
 int	 mig_agree_target(const struct control_offer *, struct mig_plan *,
-	    const struct qemu_side *, struct json_object **why,
+	    const struct qemu_side *, const char *machines,
+	    struct json_object **why,
 	    struct status *, char **cause);
 int	 mig_agree_answer(struct json_object *answer,
 	    const struct mig_settings *, const struct qemu_side *,

@@ -240,15 +240,64 @@ bad:
 }
 
 /*
+ * The machine types of a query-machines answer (borrowed), names and
+ * aliases, space-separated into out (len bytes; those that do not fit are
+ * left out).  Returns how many were written.
+ */
+int
+machines_listed(json_object *reply, char *out, size_t len)
+{
+	const char	*keys[] = { "name", "alias" };
+	const char	*name;
+	size_t		 i, k, used = 0, n;
+	int		 count = 0;
+
+	if (len > 0)
+		out[0] = '\0';
+	if (!json_object_is_type(reply, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(reply); i++)
+		for (k = 0; k < NITEMS(keys); k++) {
+			name = json_str_at(json_object_array_get_idx(reply, i),
+			    keys[k]);
+			if (name == NULL || (n = strlen(name)) == 0 ||
+			    strchr(name, ' ') != NULL || used + n + 2 > len)
+				continue;
+			memcpy(out + used, name, n);
+			used += n;
+			out[used++] = ' ';
+			out[used] = '\0';
+			count++;
+		}
+	return count;
+}
+
+/* Whether name is one of the space-separated words of list. */
+static int
+listed(const char *list, const char *name)
+{
+	size_t		 n = strlen(name);
+	const char	*p;
+
+	for (p = list; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/*
  * Whether the target QEMU can hold the guest the source runs, compared
- * before any memory moves: RAM size, machine type, CPU model and UUID, each
+ * before any memory moves: RAM size, machine type (and, with
+ * target_machines, the target QEMU's machine types as machines_listed()
+ * writes them, whether it knows the guest's), CPU model and UUID, each
  * only when both sides know it.  Returns 0, or -1 with reason (len bytes)
  * naming the first difference, target first: "target QEMU has 256 MiB of
  * RAM, the guest 384 MiB".
  */
 int
 qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
-    char *reason, size_t len)
+    const char *target_machines, char *reason, size_t len)
 {
 	if (src->ram_bytes != 0 && dst->ram_bytes != 0 &&
 	    src->ram_bytes != dst->ram_bytes) {
@@ -265,9 +314,19 @@ qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
 	}
 	if (src->machine[0] != '\0' && dst->machine[0] != '\0' &&
 	    strcmp(src->machine, dst->machine) != 0) {
-		snprintf(reason, len, "target QEMU runs machine type %s, the "
-		    "guest %s: start the target with -machine %s",
-		    dst->machine, src->machine, src->machine);
+		if (target_machines != NULL && *target_machines != '\0' &&
+		    !listed(target_machines, src->machine))
+			snprintf(reason, len, "target QEMU runs machine type "
+			    "%s, the guest %s, which the target QEMU %d.%d.%d "
+			    "does not know: the guest needs a QEMU that has "
+			    "it", dst->machine, src->machine, dst->major,
+			    dst->minor, dst->micro);
+		else
+			snprintf(reason, len, "target QEMU runs machine type "
+			    "%s, the guest %s: start the target with -machine "
+			    "%s%s", dst->machine, src->machine, src->machine,
+			    target_machines != NULL &&
+			    *target_machines != '\0' ? " (it knows it)" : "");
 		return -1;
 	}
 	if (src->cpu_model[0] != '\0' && dst->cpu_model[0] != '\0' &&

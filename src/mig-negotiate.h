@@ -40,7 +40,9 @@ struct json_object *qemu_side_encode(const struct qemu_side *);
 int	 qemu_side_decode(struct json_object *, struct qemu_side *,
 	    char **cause);
 int	 qemu_side_compare(const struct qemu_side *source,
-	    const struct qemu_side *target, char *reason, size_t len);
+	    const struct qemu_side *target, const char *target_machines,
+	    char *reason, size_t len);
+int	 machines_listed(struct json_object *, char *out, size_t len);
 struct json_object *mig_negotiate(const struct mig_wants *,
 	    const struct qemu_side *source, const struct qemu_side *target,
 	    struct mig_plan *);

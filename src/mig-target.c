@@ -41,6 +41,7 @@ struct mig_target {
 	struct control_offer	 offer_qemu;	/* its has_qemu, qemu, wants */
 	struct qemu_side	 self;		/* this QEMU (major 0: not read) */
 	struct json_object	*agreed;	/* why, for the ready answer */
+	char			 machines[8192]; /* its machine types, or "" */
 	struct mig_job		 setup_job;
 	struct mig_plan_apply	 apply;
 	int			 sub_pc;	/* a delegated job's */
@@ -58,7 +59,8 @@ free_list(char **list)
 }
 
 enum {
-	PREP_CHECK, PREP_CHECKED, PREP_SIDE, PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
+	PREP_CHECK, PREP_CHECKED, PREP_SIDE, PREP_MACHINES, PREP_MADE,
+	PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
 	PREP_SELECT, PREP_EXPORT, PREP_LISTEN, PREP_LISTENED,
 };
 
@@ -112,6 +114,24 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			mt->self.major = 0;
 		} else if (next != JOB_DONE)
 			return next;
+		*pc = PREP_MACHINES;
+		/* FALLTHROUGH */
+	case PREP_MACHINES:
+		/* Whether it knows a source's machine type, for a refusal. */
+		mt->machines[0] = '\0';
+		if (mt->tls_only) {
+			*pc = PREP_MADE;
+			cmd->name = "query-machines";
+			return JOB_SEND;
+		}
+		*pc = PREP_MADE;
+		reply = NULL;
+		error = NULL;
+		/* FALLTHROUGH */
+	case PREP_MADE:
+		if (reply != NULL && error == NULL)
+			machines_listed(reply, mt->machines,
+			    sizeof mt->machines);
 		mig_plan_make(&mt->plan, &mt->settings,
 		    mt->settings.convergence, &mt->w.st);
 		if (mt->self.major != 0 && !mt->tls_only)
@@ -312,7 +332,7 @@ target_prepare(struct mig_target *mt)
 
 		/* A guest this QEMU cannot hold: refused, nothing moved. */
 		if (mig_agree_target(&mt->offer_qemu, &mt->plan, &mt->self,
-		    &mt->agreed, &mt->w.st, &cause) != 0) {
+		    mt->machines, &mt->agreed, &mt->w.st, &cause) != 0) {
 			mig_watch_job_done(&mt->w, SJ_PREPARE_TARGET, 0, cause);
 			free(cause);
 			return;

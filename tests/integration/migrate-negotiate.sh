@@ -12,8 +12,9 @@
 #    what was chosen and why (migrationConfiguration.capabilities); the
 #    guest arrives intact;
 # 2. a target QEMU with more RAM than the guest, and one of another
-#    machine type: refused in the control plane (exit 3) with the
-#    difference as failureReason, nothing moved.
+#    machine type (saying that the target QEMU knows the guest's): refused
+#    in the control plane (exit 3) with the difference as failureReason,
+#    nothing moved.
 # The version matrix runs it on 10.0 and 11.1 (tests/qemu-matrix-lib.sh).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
@@ -123,5 +124,5 @@ neg_pair m 16 16 10 -machine "$other"
 neg_migrate m plain
 mt=$(mon m-src qom-get '{"path":"/machine","property":"type"}' | jq -r 'sub("-machine$"; "")')
 dt=$(mon m-dst qom-get '{"path":"/machine","property":"type"}' | jq -r 'sub("-machine$"; "")')
-refused m "target QEMU runs machine type $dt, the guest $mt"
+refused m "target QEMU runs machine type $dt, the guest $mt: start the target with -machine $mt (it knows it)"
 echo "ok: $src_ver -> $dst_ver: post-copy with postcopy-preempt, validate-uuid, postcopy-blocktime, multifd $mfd; RAM and machine type mismatches refused"

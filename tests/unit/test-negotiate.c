@@ -251,30 +251,61 @@ test_compare(void **state)
 	char			why[256];
 
 	(void)state;
-	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), 0);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), 0);
 	a.ram_bytes = 384ull << 20;
 	b.ram_bytes = 256ull << 20;
-	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
 	assert_string_equal(why, "target QEMU has 256 MiB of RAM, the guest "
 	    "384 MiB");
 	b.ram_bytes = a.ram_bytes;
 	strcpy(a.machine, "pc-i440fx-7.2");
 	strcpy(b.machine, "pc-i440fx-10.0");
-	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
 	assert_string_equal(why, "target QEMU runs machine type "
 	    "pc-i440fx-10.0, the guest pc-i440fx-7.2: start the target with "
 	    "-machine pc-i440fx-7.2");
+	/* Whether the target QEMU knows the guest's machine type. */
+	{
+		json_object	*machines = json_tokener_parse(
+		    "[{\"name\":\"pc-i440fx-10.0\",\"alias\":\"pc\"},"
+		    "{\"name\":\"pc-i440fx-7.2\"},{\"name\":\"none\"}]");
+		char		 list[64];
+
+		assert_int_equal(machines_listed(machines, list,
+		    sizeof list), 4);
+		assert_string_equal(list, "pc-i440fx-10.0 pc pc-i440fx-7.2 "
+		    "none ");
+		b.major = 10;
+		b.micro = 13;
+		assert_int_equal(qemu_side_compare(&a, &b, list, why,
+		    sizeof why), -1);
+		assert_string_equal(why, "target QEMU runs machine type "
+		    "pc-i440fx-10.0, the guest pc-i440fx-7.2: start the "
+		    "target with -machine pc-i440fx-7.2 (it knows it)");
+		strcpy(a.machine, "pc-i440fx-7");
+		assert_int_equal(qemu_side_compare(&a, &b, list, why,
+		    sizeof why), -1);
+		assert_string_equal(why, "target QEMU runs machine type "
+		    "pc-i440fx-10.0, the guest pc-i440fx-7, which the target "
+		    "QEMU 10.0.13 does not know: the guest needs a QEMU that "
+		    "has it");
+		/* Too small a buffer: what fits. */
+		assert_int_equal(machines_listed(machines, list, 20), 2);
+		assert_string_equal(list, "pc-i440fx-10.0 pc ");
+		json_object_put(machines);
+		strcpy(a.machine, "pc-i440fx-7.2");
+	}
 	strcpy(b.machine, a.machine);
 	strcpy(a.cpu_model, "qemu64");
 	strcpy(b.cpu_model, "max");
-	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
 	assert_string_equal(why, "target QEMU's CPU model is max, the "
 	    "guest's qemu64");
 	b.cpu_model[0] = '\0';	/* not known: not compared */
-	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), 0);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), 0);
 	strcpy(a.uuid, "7b0c4e2a-1d3f-4a5b-8c6d-9e0f1a2b3c4d");
 	strcpy(b.uuid, "00000000-1d3f-4a5b-8c6d-9e0f1a2b3c4d");
-	assert_int_equal(qemu_side_compare(&a, &b, why, sizeof why), -1);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
 	assert_non_null(strstr(why, "another VM's target"));
 }
 
