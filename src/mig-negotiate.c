@@ -143,6 +143,16 @@ qemu_side_encode(const struct qemu_side *q)
 	if (q->kvm >= 0)
 		json_object_object_add(o, "kvm",
 		    json_object_new_boolean(q->kvm));
+	if (q->has_devices) {
+		json_object	*devs = json_object_new_array();
+		char		*copy = xstrdup(q->devices), *p, *save = NULL;
+
+		for (p = strtok_r(copy, " ", &save); p != NULL;
+		    p = strtok_r(NULL, " ", &save))
+			json_object_array_add(devs, json_object_new_string(p));
+		free(copy);
+		json_object_object_add(o, "devices", devs);
+	}
 	return o;
 }
 
@@ -233,6 +243,31 @@ qemu_side_decode(json_object *o, struct qemu_side *q, char **cause)
 			goto bad;
 		q->kvm = json_object_get_boolean(v);
 	}
+	bad = "devices: expected a list of device type names";
+	if (json_object_object_get_ex(o, "devices", &v)) {
+		if (!json_object_is_type(v, json_type_array) ||
+		    (n = json_object_array_length(v)) > 256)
+			goto bad;
+		for (i = 0; i < n; i++) {
+			char name[QEMU_SIDE_NAME_MAX + 1];
+			json_object *holder = json_object_new_object();
+			int r;
+
+			json_object_object_add(holder, "d",
+			    json_object_get(json_object_array_get_idx(v, i)));
+			r = copy_name(holder, "d", name, sizeof name);
+			json_object_put(holder);
+			if (r != 0 || name[0] == '\0' ||
+			    strlen(q->devices) + strlen(name) + 2 >
+			    sizeof q->devices)
+				goto bad;
+			if (q->devices[0] != '\0')
+				strcat(q->devices, " ");
+			strcat(q->devices, name);
+		}
+		devices_sort(q->devices);
+		q->has_devices = 1;
+	}
 	return 0;
 bad:
 	xasprintf(cause, "the peer's QEMU description: %s", bad);
@@ -270,6 +305,95 @@ machines_listed(json_object *reply, char *out, size_t len)
 			count++;
 		}
 	return count;
+}
+
+/*
+ * Adds the types of the devices in a qom-list answer (borrowed: children
+ * "child<TYPE>") to list (len bytes, space-separated; what does not fit is
+ * left out).
+ */
+void
+devices_add(json_object *reply, char *list, size_t len)
+{
+	const char	*t;
+	size_t		 i, n, used = strlen(list);
+
+	if (!json_object_is_type(reply, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(reply); i++) {
+		t = json_str_at(json_object_array_get_idx(reply, i), "type");
+		if (t == NULL || strncmp(t, "child<", 6) != 0)
+			continue;
+		t += 6;
+		n = strcspn(t, ">");
+		if (n == 0 || t[n] != '>' || memchr(t, ' ', n) != NULL ||
+		    used + n + 2 > len)
+			continue;
+		if (used > 0)
+			list[used++] = ' ';
+		memcpy(list + used, t, n);
+		used += n;
+		list[used] = '\0';
+	}
+}
+
+static int
+cmp_words(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the space-separated words of list in place. */
+void
+devices_sort(char *list)
+{
+	char	*copy = xstrdup(list), *words[QEMU_SIDE_DEVICES_MAX / 2 + 1];
+	char	*p, *save = NULL;
+	size_t	 n = 0, i;
+
+	for (p = strtok_r(copy, " ", &save); p != NULL && n < NITEMS(words);
+	    p = strtok_r(NULL, " ", &save))
+		words[n++] = p;
+	qsort(words, n, sizeof *words, cmp_words);
+	list[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(list, " ");
+		strcat(list, words[i]);
+	}
+	free(copy);
+}
+
+/*
+ * The difference of two sorted device lists: the words only in a into
+ * only_a, those only in b into only_b (each len bytes, ", "-separated).
+ */
+static void
+devices_diff(const char *a, const char *b, char *only_a, char *only_b,
+    size_t len)
+{
+	char	*ca = xstrdup(a), *cb = xstrdup(b), *sa = NULL, *sb = NULL;
+	char	*wa, *wb;
+	int	 c;
+
+	only_a[0] = only_b[0] = '\0';
+	wa = strtok_r(ca, " ", &sa);
+	wb = strtok_r(cb, " ", &sb);
+	while (wa != NULL || wb != NULL) {
+		c = wa == NULL ? 1 : wb == NULL ? -1 : strcmp(wa, wb);
+		if (c < 0 || c > 0) {
+			char *out = c < 0 ? only_a : only_b;
+
+			snprintf(out + strlen(out), len - strlen(out), "%s%s",
+			    *out != '\0' ? ", " : "", c < 0 ? wa : wb);
+		}
+		if (c <= 0)
+			wa = strtok_r(NULL, " ", &sa);
+		if (c >= 0)
+			wb = strtok_r(NULL, " ", &sb);
+	}
+	free(ca);
+	free(cb);
 }
 
 /* Whether name is one of the space-separated words of list. */
@@ -333,6 +457,21 @@ qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
 	    strcmp(src->cpu_model, dst->cpu_model) != 0) {
 		snprintf(reason, len, "target QEMU's CPU model is %s, the "
 		    "guest's %s", dst->cpu_model, src->cpu_model);
+		return -1;
+	}
+	if (src->has_devices && dst->has_devices &&
+	    strcmp(src->devices, dst->devices) != 0) {
+		char only_src[256], only_dst[256];
+
+		devices_diff(src->devices, dst->devices, only_src, only_dst,
+		    sizeof only_src);
+		if (only_dst[0] != '\0')
+			snprintf(reason, len, "target QEMU has devices the "
+			    "guest lacks: %s%s%s", only_dst, only_src[0] !=
+			    '\0' ? "; and lacks the guest's: " : "", only_src);
+		else
+			snprintf(reason, len, "target QEMU lacks devices of the "
+			    "guest: %s", only_src);
 		return -1;
 	}
 	if (src->uuid[0] != '\0' && dst->uuid[0] != '\0' &&

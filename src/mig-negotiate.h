@@ -18,6 +18,7 @@ enum mig_cap {
 };
 #define MIG_CAP_BIT(c)	(1u << (c))
 #define QEMU_SIDE_NAME_MAX 63
+#define QEMU_SIDE_DEVICES_MAX 1023
 /* One side's QEMU, as its qmigrate reads it (0 or "": not known). */
 struct qemu_side {
 	int		major, minor, micro;
@@ -28,6 +29,10 @@ struct qemu_side {
 	char		uuid[37];	/* query-uuid; "" when not set */
 	int		kvm;		/* 1 KVM, 0 TCG, -1 not known */
 	char		cpu_target[32];	/* reading it: the vCPU's target */
+	/* The devices added with -device (their QOM types, sorted,
+	 * space-separated), when has_devices: they carry state. */
+	int		has_devices;
+	char		devices[QEMU_SIDE_DEVICES_MAX + 1];
 };
 /* What the policy asks for (the plan before negotiation). */
 struct mig_wants {
@@ -43,6 +48,8 @@ int	 qemu_side_compare(const struct qemu_side *source,
 	    const struct qemu_side *target, const char *target_machines,
 	    char *reason, size_t len);
 int	 machines_listed(struct json_object *, char *out, size_t len);
+void	 devices_add(struct json_object *, char *list, size_t len);
+void	 devices_sort(char *list);
 struct json_object *mig_negotiate(const struct mig_wants *,
 	    const struct qemu_side *source, const struct qemu_side *target,
 	    struct mig_plan *);

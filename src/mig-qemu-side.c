@@ -53,7 +53,7 @@ string_answer(json_object *reply, const char *error)
 
 enum {
 	SIDE_CAPS, SIDE_MEMORY, SIDE_KVM, SIDE_MACHINE, SIDE_CPUS,
-	SIDE_CPU_TYPE, SIDE_UUID, SIDE_END,
+	SIDE_CPU_TYPE, SIDE_UUID, SIDE_PERIPH, SIDE_PERIPH_ANON, SIDE_END,
 };
 
 /*
@@ -134,12 +134,36 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 		}
 		cmd->name = "query-uuid";
 		return JOB_SEND;
-	default:
+	case SIDE_PERIPH:
 		/* The UUID (-uuid), "" when QEMU has none (all zeros). */
 		t = error == NULL ? json_str_at(reply, "UUID") : NULL;
 		if (t != NULL && strlen(t) == 36 &&
 		    strcmp(t, "00000000-0000-0000-0000-000000000000") != 0)
 			memcpy(q->uuid, t, 37);
+		/* The devices added with -device, which carry state. */
+		q->devices[0] = '\0';
+		cmd->name = "qom-list";
+		cmd->args = json_object_new_object();
+		json_object_object_add(cmd->args, "path",
+		    json_object_new_string("/machine/peripheral"));
+		return JOB_SEND;
+	case SIDE_PERIPH_ANON:
+		q->has_devices = error == NULL;
+		if (error == NULL)
+			devices_add(reply, q->devices, sizeof q->devices);
+		cmd->name = "qom-list";
+		cmd->args = json_object_new_object();
+		json_object_object_add(cmd->args, "path",
+		    json_object_new_string("/machine/peripheral-anon"));
+		return JOB_SEND;
+	case SIDE_END:
+		if (error != NULL)
+			q->has_devices = 0;
+		else
+			devices_add(reply, q->devices, sizeof q->devices);
+		devices_sort(q->devices);
+		return JOB_DONE;
+	default:
 		return JOB_DONE;
 	}
 }

@@ -11,8 +11,9 @@
 #    7.2 and 10.0 it is dropped with a note); both status documents say
 #    what was chosen and why (migrationConfiguration.capabilities); the
 #    guest arrives intact;
-# 2. a target QEMU with more RAM than the guest, and one of another
-#    machine type (saying that the target QEMU knows the guest's): refused
+# 2. a target QEMU with more RAM than the guest, one of another machine
+#    type (saying that the target QEMU knows the guest's), and one with a
+#    device (-device) the guest lacks, which would carry state: refused
 #    in the control plane (exit 3) with the difference as failureReason,
 #    nothing moved.
 # The version matrix runs it on 10.0 and 11.1 (tests/qemu-matrix-lib.sh).
@@ -125,4 +126,7 @@ neg_migrate m plain
 mt=$(mon m-src qom-get '{"path":"/machine","property":"type"}' | jq -r 'sub("-machine$"; "")')
 dt=$(mon m-dst qom-get '{"path":"/machine","property":"type"}' | jq -r 'sub("-machine$"; "")')
 refused m "target QEMU runs machine type $dt, the guest $mt: start the target with -machine $mt (it knows it)"
-echo "ok: $src_ver -> $dst_ver: post-copy with postcopy-preempt, validate-uuid, postcopy-blocktime, multifd $mfd; RAM and machine type mismatches refused"
+neg_pair d 16 16 10 -device virtio-rng-pci
+neg_migrate d plain
+refused d "target QEMU has devices the guest lacks: virtio-rng-pci"
+echo "ok: $src_ver -> $dst_ver: post-copy with postcopy-preempt, validate-uuid, postcopy-blocktime, multifd $mfd; RAM, machine type and device mismatches refused"

@@ -353,6 +353,60 @@ test_encode_decode(void **state)
 	json_object_put(bad);
 }
 
+/* The devices added with -device: listed, sorted, carried, compared. */
+static void
+test_devices(void **state)
+{
+	struct qemu_side	 a = q100(), b = q100(), c;
+	json_object		*periph, *anon, *o;
+	char			 why[256], *cause = NULL;
+
+	(void)state;
+	periph = json_tokener_parse("[{\"name\":\"type\",\"type\":"
+	    "\"string\"},{\"name\":\"disk0\",\"type\":"
+	    "\"child<virtio-blk-pci>\"}]");
+	anon = json_tokener_parse("[{\"name\":\"device[0]\",\"type\":"
+	    "\"child<virtio-rng-pci>\"},{\"name\":\"device[1]\",\"type\":"
+	    "\"child<isa-serial>\"}]");
+	devices_add(periph, a.devices, sizeof a.devices);
+	devices_add(anon, a.devices, sizeof a.devices);
+	devices_sort(a.devices);
+	a.has_devices = 1;
+	assert_string_equal(a.devices,
+	    "isa-serial virtio-blk-pci virtio-rng-pci");
+
+	/* Through the offer and back. */
+	o = qemu_side_encode(&a);
+	assert_int_equal(qemu_side_decode(o, &c, &cause), 0);
+	assert_true(c.has_devices);
+	assert_string_equal(c.devices, a.devices);
+	json_object_put(o);
+
+	/* The same devices: no difference; others: named. */
+	b.has_devices = 1;
+	strcpy(b.devices, a.devices);
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), 0);
+	strcpy(b.devices, "isa-serial virtio-blk-pci virtio-net-pci "
+	    "virtio-rng-pci");
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
+	assert_string_equal(why, "target QEMU has devices the guest lacks: "
+	    "virtio-net-pci");
+	strcpy(b.devices, "isa-serial virtio-net-pci");
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
+	assert_string_equal(why, "target QEMU has devices the guest lacks: "
+	    "virtio-net-pci; and lacks the guest's: virtio-blk-pci, "
+	    "virtio-rng-pci");
+	strcpy(b.devices, "isa-serial");
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), -1);
+	assert_string_equal(why, "target QEMU lacks devices of the guest: "
+	    "virtio-blk-pci, virtio-rng-pci");
+	/* A side that did not say: not compared. */
+	b.has_devices = 0;
+	assert_int_equal(qemu_side_compare(&a, &b, NULL, why, sizeof why), 0);
+	json_object_put(periph);
+	json_object_put(anon);
+}
+
 /* The offer carries the source's QEMU and wants; the answer the deal. */
 static void
 test_control(void **state)
@@ -426,6 +480,7 @@ main(void)
 		cmocka_unit_test(test_validate_uuid),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_encode_decode),
+		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_control),
 	};
 
