@@ -515,9 +515,8 @@ kube_experimental(struct policy_ctx *c, const char *base,
 	}
 	if (sd != NULL) {
 		f = policy_field(base, "stallDetector");
+		/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
 		err = kube_stall_detector(c, f, sd, &s->stall_detector);
-		if (err == 0)
-			add_unapplied(unapplied, f);
 		free(f);
 		if (err != 0)
 			return -1;
@@ -525,9 +524,8 @@ kube_experimental(struct policy_ctx *c, const char *base,
 	if (json_object_object_get_ex(x, "downtimeTuning", &dt) &&
 	    dt != NULL) {
 		f = policy_field(base, "downtimeTuning");
+		/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
 		err = kube_downtime_tuning(c, f, dt, &s->downtime_tuning);
-		if (err == 0)
-			add_unapplied(unapplied, f);
 		free(f);
 		if (err != 0)
 			return -1;
