@@ -9,7 +9,8 @@
 #    Succeeded, else Failed) and its exitCode is that status;
 #  - the guest runs in exactly one place, the one the exit status names:
 #    0 the target; 3, 4, 5 the source (and the source QEMU's migration has
-#    ended: it cannot move later); 6 nowhere, both QEMUs paused, recovered
+#    ended: it cannot move later); 6 nowhere, both QEMUs' migrations
+#    paused (postcopy-paused) and the source stopped, recovered
 #    by hand (migrate-recover, migrate resume: the README's operator
 #    column), or with the target QEMU killed, lost, as the README says;
 #    8 (outcome unknown): as the README tells the operator, migrate
@@ -42,7 +43,9 @@
 #   cut-link                   every connection between the two qmigrates
 #                              (control, memory, disks) cut at once, by a
 #                              tests/qmp-relay on the tls: port (this fault
-#                              makes the run a tls: one)
+#                              makes the run a tls: one); half the time the
+#                              link stays down 30 s (new connections
+#                              refused), longer than --recover-timeout 5
 #   abort                      qmigrate abort --status-file
 #   none
 #
@@ -219,7 +222,7 @@ started() {
 
 # run_one RUN SEED: one migration, one fault, the invariants.
 run_one() {
-	local t0 now transport disk pc cap rate fault delay stop_s stop_long=0
+	local t0 now transport disk pc cap rate fault delay stop_s stop_long=0 link_down
 	local src dst st policy to mig_to qmp_path rc rc_in fired=yes where
 	local blk_s=() blk_d=() in_args=() mig_args=() pol mig mig_done=0
 	local out n s_state d_state
@@ -235,17 +238,24 @@ run_one() {
 	[ "$fault" != cut-link ] || transport=tls
 	# The moment: within what the migration would take unfaulted (the
 	# disk and one and a half passes over the memory at the cap, half a
-	# second of setup), up to 8 s for a guest that never converges.
+	# second of setup), twice that for a guest that post-copy finishes,
+	# up to 8 s for one that never ends but by --timeout.
 	delay=$((500 + (MIB + disk * 32) * 1500 / cap))
-	[ "$rate" -lt 200 ] || delay=8000
+	if [ "$rate" -eq 200 ]; then
+		# Post-copy ends it in about twice that; without, --timeout.
+		[ "$pc" = 1 ] && delay=$((delay * 2)) || delay=8000
+	fi
 	delay=$((200 + RANDOM % delay))
 	stop_s=$((2 + RANDOM % 5))
 	if [ "$long" = 1 ] && [ $((RANDOM % 4)) -eq 0 ]; then
 		stop_long=1
 		stop_s=50
 	fi
+	link_down=0
+	[ "$fault" != cut-link ] || link_down=$((RANDOM % 2 * 30))
 	setting="$transport disk=$disk postcopy=$pc cap=${cap}Mi rate=$rate $fault at $delay ms"
 	[ "$fault" = stop-src ] && setting+=" for $stop_s s"
+	[ "$fault" = cut-link ] && setting+=", down $link_down s"
 	echo "run $run seed $seed: $setting"
 	by_kind[$fault]=$((${by_kind[$fault]:-0} + 1))
 
@@ -296,7 +306,8 @@ run_one() {
 		qmp_path=$TMP/${PAIR}relay.sock
 	elif [ "$fault" = cut-link ]; then
 		mig_to=tls:127.0.0.1:$((port_base + 1000 + run))
-		bg_start "${PAIR}relay" "$relay" "tcp:${mig_to#tls:}" "tcp:${to#tls:}"
+		bg_start "${PAIR}relay" "$relay" --refuse-for "$link_down" \
+			"tcp:${mig_to#tls:}" "tcp:${to#tls:}"
 		wait_log "$TMP/${PAIR}relay.out" '^ready' 10
 	fi
 	mig_args=(--qmp "$qmp_path" --to "$mig_to" --policy "$policy"
@@ -436,8 +447,13 @@ run_one() {
 		sweep "$dst" || { stop_pair; return 0; }
 		;;
 	none)
-		[ "$s_state" != running ] && [ "$d_state" != running ] ||
-			{ violation "exit 6: the guest runs (source $s_state, target $d_state)"; stop_pair; return 0; }
+		# Both paused in post-copy: the source stopped, and the
+		# target's migration paused (its run state stays "running":
+		# its vCPUs wait for the pages the source still holds).
+		[ "$s_state" != running ] && [ "$(qmig "$src")" = postcopy-paused ] ||
+			{ violation "exit 6: the source is $s_state, its migration $(qmig "$src")"; stop_pair; return 0; }
+		[ "$d_state" = gone ] || [ "$(qmig "$dst")" = postcopy-paused ] ||
+			{ violation "exit 6: the target's migration is $(qmig "$dst")"; stop_pair; return 0; }
 		if [ "$d_state" = gone ]; then
 			# The pages written since the switch died with the
 			# target: nothing to sweep (the README's "accept the loss").
