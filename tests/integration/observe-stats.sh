@@ -54,9 +54,11 @@ check '.interfaces[] | select(.guestName.value == "lo") |
 	(.ipAddresses.value | index("127.0.0.1/8") != null)'
 
 # Kill the agent for real: qemu-ga runs the kill itself (guest-exec), and
-# nothing respawns it in the test guest.
+# nothing respawns it in the test guest.  The kill may reach qemu-ga
+# before its answer leaves (seen under load: no reply within 10 s): what
+# counts is that it is gone, which agent_gone checks.
 qga lg guest-exec '{"path": "/bin/sh", "arg": ["-c", "kill -9 -1"]}' \
-	>/dev/null || fail "guest-exec failed"
+	>/dev/null 2>&1 || echo "guest-exec: no answer (the agent died first)"
 agent_gone() {
 	! "$QMIGRATE" guest --qga "$TMP/lg.qga" --timeout 1 ping \
 		>/dev/null 2>&1
