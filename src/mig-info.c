@@ -23,6 +23,7 @@ static const char *qemu_mig_names[] = {
 	[QMS_POSTCOPY_ACTIVE] = "postcopy-active",
 	[QMS_POSTCOPY_PAUSED] = "postcopy-paused",
 	[QMS_POSTCOPY_RECOVER] = "postcopy-recover",
+	[QMS_POSTCOPY_DEVICE] = "postcopy-device",
 	[QMS_COMPLETED] = "completed",
 	[QMS_FAILED] = "failed",
 	[QMS_COLO] = "colo",
@@ -96,7 +97,7 @@ int
 qemu_mig_status_postcopy(enum qemu_mig_status s)
 {
 	return s == QMS_POSTCOPY_ACTIVE || s == QMS_POSTCOPY_PAUSED ||
-	    s == QMS_POSTCOPY_RECOVER;
+	    s == QMS_POSTCOPY_RECOVER || s == QMS_POSTCOPY_DEVICE;
 }
 
 const char *

@@ -723,7 +723,8 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	}
 	if (mi->status == QMS_ACTIVE || qemu_mig_status_postcopy(mi->status))
 		s->saw_active = 1;
-	if (mi->status == QMS_POSTCOPY_ACTIVE && s->state != SS_POSTCOPY) {
+	if ((mi->status == QMS_POSTCOPY_ACTIVE ||
+	    mi->status == QMS_POSTCOPY_DEVICE) && s->state != SS_POSTCOPY) {
 		sess_mode(s, MODE_POSTCOPY);
 		sess_enter(s, SS_POSTCOPY);
 	}

@@ -232,6 +232,7 @@ target_sample(struct session *s, const struct sess_event *ev)
 	}
 	switch (mi->status) {
 	case QMS_POSTCOPY_ACTIVE:
+	case QMS_POSTCOPY_DEVICE:
 		if (s->state == SS_RECOVER) {
 			sess_note(s, "post-copy recovered");
 			memset(&s->recover, 0, sizeof s->recover);

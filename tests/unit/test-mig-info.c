@@ -143,6 +143,10 @@ test_every_status_round_trips(void **state)
 		    qemu_mig_status_name((enum qemu_mig_status)s)), s);
 	assert_true(qemu_mig_status_postcopy(QMS_POSTCOPY_PAUSED));
 	assert_true(qemu_mig_status_postcopy(QMS_POSTCOPY_RECOVER));
+	/* QEMU 11.1 moves the device state after the switch in it. */
+	assert_int_equal(qemu_mig_status_parse("postcopy-device"),
+	    QMS_POSTCOPY_DEVICE);
+	assert_true(qemu_mig_status_postcopy(QMS_POSTCOPY_DEVICE));
 }
 
 static void
