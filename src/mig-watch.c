@@ -678,14 +678,24 @@ mig_watch_free(struct mig_watch *w)
 	size_t i;
 
 	/*
-	 * Everything is written: from here a signal changes nothing, and
-	 * libev gives the default action back when its watchers stop.
+	 * Everything is written: from here a signal changes nothing.  libev
+	 * puts the default action back when its watchers stop, so the two
+	 * signals are blocked meanwhile and ignored after (a pending one is
+	 * then discarded): none can kill the process between the two.
 	 */
 	if (w->signals_armed) {
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
+		sigset_t both, old;
+
+		sigemptyset(&both);
+		sigaddset(&both, SIGINT);
+		sigaddset(&both, SIGTERM);
+		sigprocmask(SIG_BLOCK, &both, &old);
 		ev_signal_stop(w->loop, &w->sigint);
 		ev_signal_stop(w->loop, &w->sigterm);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		w->signals_armed = 0;
 	}
 	w->stop = 1;
 	mig_job_stop(&w->job);
