@@ -19,9 +19,10 @@ spam() {
 	bg_start "$1-spam" bash -c '
 		until [ "$(jq -r .phase "$2" 2>/dev/null)" = Succeeded ]; do
 			kill -0 "$1" 2>/dev/null || exit 0
-			sleep 0.005
+			sleep 0.005	# bounded polling of the file: no event says it
 		done
-		while kill -TERM "$1" 2>/dev/null; do sleep 0.005; done' spam "$pid" "$2"
+		# The fault itself: a SIGTERM every 5 ms until the process is gone.
+		while kill -TERM "$1" 2>/dev/null; do sleep 0.005; done	# cadence' spam "$pid" "$2"
 }
 
 mig_policy quick '{ "bandwidthPerMigration": "64Mi" }'
