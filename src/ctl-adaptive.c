@@ -367,6 +367,13 @@ ctl_adaptive_step(struct ctl *ctl, const struct ctl_sample *sample,
 	if (ctl->pass_bandwidth > 0)
 		s->bandwidth = ctl->pass_bandwidth;
 	/*
+	 * No bandwidth measured yet: nothing to judge by.  QEMU 11.1 with
+	 * post-copy allowed counts two dirty-bitmap syncs before any byte
+	 * is sent, and judging that "pass" switched to post-copy at once.
+	 */
+	if (s->bandwidth <= 0 && !late)
+		return;
+	/*
 	 * QEMU's rate for the bulk pass is the dirty set over the whole
 	 * pass: a guest rewriting a hot set of 10% of its RAM seems to dirty
 	 * a tenth of the bandwidth, and the truth shows only a pass later.

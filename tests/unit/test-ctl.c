@@ -1009,6 +1009,35 @@ test_ctl_config_experimental(void **state)
 	assert_int_equal(cfg.max_downtime_ms, 600);
 }
 
+/*
+ * QEMU 11.1 with post-copy allowed: its dirty-sync count is already 2 at
+ * the first sample, before any byte was sent.  No bandwidth is known yet:
+ * no decision; the bulk pass then goes on as on 7.2.
+ */
+static void
+test_adaptive_no_judgement_without_bandwidth(void **state)
+{
+	struct ctl_config	cfg = config(1, 0, 0);
+	struct ctl		ctl;
+	struct ctl_sample	s;
+	struct ctl_decision	d;
+
+	(void)state;
+	ctl_init(&ctl, CTL_ADAPTIVE, &cfg);
+	memset(&s, 0, sizeof s);
+	s.t = 0.1;
+	s.pass = 2;
+	s.total = (uint64_t)GiB;
+	s.remaining = (uint64_t)GiB;
+	s.dirty_rate = 50 * MiB;
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_NONE);
+	s.t = 0.6;
+	s.pass = 7;
+	ctl_step(&ctl, &s, &d);
+	assert_int_equal(d.action, CTL_NONE);
+}
+
 int
 main(void)
 {
@@ -1027,6 +1056,7 @@ main(void)
 		cmocka_unit_test(test_adaptive_hopeless_goes_straight_to_postcopy),
 		cmocka_unit_test(test_adaptive_hot_set_postcopy_bytes),
 		cmocka_unit_test(test_adaptive_keeps_low_downtime_when_converging),
+		cmocka_unit_test(test_adaptive_no_judgement_without_bandwidth),
 		cmocka_unit_test(test_adaptive_measured_rate_early_postcopy),
 		cmocka_unit_test(test_ctl_wants_dirty_rate),
 		cmocka_unit_test(test_kubevirt_downtime_tuning),
