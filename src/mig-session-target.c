@@ -492,7 +492,12 @@ state_setup(struct session *s, const struct sess_event *ev)
 	}
 }
 
-/* What the waiting and migrating states share. */
+/*
+ * What the waiting and migrating states share.  The guest running here
+ * during post-copy is not the end: its pages still come from the source,
+ * and a broken stream must be recovered here; the end is QEMU's
+ * "completed" (SS_ARRIVED).
+ */
 static void
 state_common(struct session *s, const struct sess_event *ev)
 {
@@ -516,16 +521,6 @@ state_common(struct session *s, const struct sess_event *ev)
 			}
 			s->recover.listening = 1;
 			resume_ready(s);
-		}
-		break;
-	case SEV_RESUMED:
-		if (s->mode == MODE_POSTCOPY && !s->mirrors_out)
-			sess_act(s, SA_QUERY_STATUS);
-		break;
-	case SEV_RUN_STATE:
-		if (ev->ri->state == RUN_RUNNING) {
-			sess_log(s, 1, "guest running on the target");
-			target_end(s, PHASE_SUCCEEDED);
 		}
 		break;
 	case SEV_QMP_CLOSED:

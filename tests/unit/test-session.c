@@ -1256,6 +1256,35 @@ test_status_disk_full(void **state)
 	status_free(&st);
 }
 
+/*
+ * The guest running on the target during post-copy is not the end: a
+ * stream that breaks then must still be recovered here (QEMU 11.1's
+ * postcopy-device status made the target end at its RESUME before).
+ */
+static void
+test_target_postcopy_ends_at_completed(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_POSTCOPY_DEVICE, 100 * MiB, 0);
+	assert_int_equal(r->s.mode, MODE_POSTCOPY);
+	ev_simple(r, SEV_RESUMED);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 0);
+	r->t = 2;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 150 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 1);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 200 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_true(has_note(r, "post-copy recovered"));
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -1306,6 +1335,7 @@ main(void)
 		cmocka_unit_test(test_damaged_status_file),
 		cmocka_unit_test(test_incoming_killed_tls),
 		cmocka_unit_test(test_status_disk_full),
+		cmocka_unit_test(test_target_postcopy_ends_at_completed),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
