@@ -801,6 +801,24 @@ mig_disks_target_stop_job(void *ctx, int *pc, json_object *reply,
 	}
 }
 
+/*
+ * A target job's way out: the stop job's program from pc base on (every
+ * export removed, the server stopped), then the failure kept before it.
+ */
+static enum mig_job_next
+stop_then_fail(struct mig_disks *ds, int *pc, int base, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, char **cause)
+{
+	enum mig_job_next	next;
+	int			sub = *pc - base;
+
+	next = mig_disks_target_stop_job(ds, &sub, reply, error, cmd, cause);
+	*pc = base + sub;
+	if (next == JOB_DONE)
+		return job_fail_kept(ds, cause);
+	return next;
+}
+
 enum {
 	TSTART_SERVER, TSTART_SERVED, TSTART_EXPORT, TSTART_EXPORTED,
 	TSTART_UNDO = 100,
@@ -813,8 +831,6 @@ mig_disks_target_start_job(void *ctx, int *pc, json_object *reply,
 	struct mig_disks	*ds = ctx;
 	json_object		*args;
 	struct mig_disk		*d;
-	int			 sub;
-	enum mig_job_next	 next;
 
 	for (;;) switch (*pc) {
 	case TSTART_SERVER:
@@ -876,13 +892,8 @@ mig_disks_target_start_job(void *ctx, int *pc, json_object *reply,
 		*pc = TSTART_EXPORT;
 		continue;
 	default:
-		sub = *pc - TSTART_UNDO;
-		next = mig_disks_target_stop_job(ctx, &sub, reply, error, cmd,
+		return stop_then_fail(ds, pc, TSTART_UNDO, reply, error, cmd,
 		    cause);
-		*pc = TSTART_UNDO + sub;
-		if (next == JOB_DONE)
-			return job_fail_kept(ds, cause);
-		return next;
 	}
 }
 
@@ -908,8 +919,6 @@ mig_disks_target_release_job(void *ctx, int *pc, json_object *reply,
 	struct mig_disks	*ds = ctx;
 	json_object		*args;
 	struct mig_disk		*d;
-	int			 sub;
-	enum mig_job_next	 next;
 
 	for (;;) switch (*pc) {
 	case REL_DEL:
@@ -971,13 +980,8 @@ mig_disks_target_release_job(void *ctx, int *pc, json_object *reply,
 			log_warn("%s", ds->unix_path);
 		return JOB_DONE;
 	default:
-		sub = *pc - REL_FORCE;
-		next = mig_disks_target_stop_job(ctx, &sub, reply, error, cmd,
+		return stop_then_fail(ds, pc, REL_FORCE, reply, error, cmd,
 		    cause);
-		*pc = REL_FORCE + sub;
-		if (next == JOB_DONE)
-			return job_fail_kept(ds, cause);
-		return next;
 	}
 }
 
