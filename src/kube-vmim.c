@@ -55,26 +55,30 @@ uid_ok(const char *s)
 	return 1;
 }
 
-/* A string field of m that must be there: a copy, or NULL with the error. */
-static char *
+/*
+ * A string field of m that must be there, borrowed from the document, or
+ * NULL with the error.
+ */
+static const char *
 need_string(struct policy_ctx *c, struct json_object *m,
     const char *base, const char *key, size_t maxlen, const char *why)
 {
 	struct json_object	*v;
-	const char		*s;
-	char			*f = policy_field(base, key), *out = NULL;
+	const char		*out = NULL;
+	char			*f = policy_field(base, key);
 
 	if (m == NULL || !json_object_object_get_ex(m, key, &v))
 		policy_err(c, f, "missing: %s", why);
-	else if ((s = policy_get_string(c, f, v, 1, maxlen)) != NULL)
-		out = xstrdup(s);
+	else
+		out = policy_get_string(c, f, v, 1, maxlen);
 	free(f);
 	return out;
 }
 
 /*
- * The VMIM object o into vmim.  Returns 0, or -1 with the error in c
- * ("vmim FILE: document N: FIELD: ...").
+ * The VMIM object o into vmim, whose strings are borrowed from o.
+ * Returns 0, or -1 with the error in c ("vmim FILE: document N: FIELD:
+ * ...").
  */
 static int
 vmim_object(struct policy_ctx *c, struct json_object *o,
@@ -127,10 +131,10 @@ vmim_object(struct policy_ctx *c, struct json_object *o,
 	    "a VirtualMachineInstanceMigration has a name")) == NULL)
 		return -1;
 	if (m != NULL && json_object_object_get_ex(m, "namespace", &v)) {
-		s = policy_get_string(c, "metadata.namespace", v, 1, 63);
-		if (s == NULL)
+		vmim->namespace = policy_get_string(c, "metadata.namespace", v,
+		    1, 63);
+		if (vmim->namespace == NULL)
 			return -1;
-		vmim->namespace = xstrdup(s);
 	}
 	if ((vmim->uid = need_string(c, m, "metadata", "uid", 36,
 	    "the API server gives every object one: give the manifest as "
@@ -159,15 +163,16 @@ vmim_object(struct policy_ctx *c, struct json_object *o,
 
 /*
  * --vmim FILE: reads a VMIM manifest (YAML or JSON, one document) into
- * vmim (free with kube_vmim_free()).  Returns 0, or -1 with *cause
- * naming the file, the document and the field.
+ * vmim, which keeps the parsed document and borrows its strings from it
+ * (free with kube_vmim_free()).  Returns 0, or -1 with *cause naming the
+ * file, the document and the field.
  */
 int
 kube_vmim_load(const char *path, struct kube_vmim *vmim, char **cause)
 {
 	struct policy_ctx	 c = { "vmim", path, 1, NULL, 1, cause };
 	struct json_object	*o;
-	int			 yaml, rc;
+	int			 yaml;
 
 	memset(vmim, 0, sizeof *vmim);
 	if ((o = kube_one_document("vmim", path, &yaml, cause)) == NULL)
@@ -175,12 +180,12 @@ kube_vmim_load(const char *path, struct kube_vmim *vmim, char **cause)
 	c.yaml = yaml;
 	if (!yaml)
 		c.doc = 0;
-	rc = vmim_object(&c, o, vmim);
-	json_object_put(o);
-	if (rc != 0) {
-		kube_vmim_free(vmim);
+	if (vmim_object(&c, o, vmim) != 0) {
+		json_object_put(o);
+		memset(vmim, 0, sizeof *vmim);
 		return -1;
 	}
+	vmim->doc = o;
 	vmim->file = xstrdup(path);
 	return 0;
 }
@@ -236,9 +241,6 @@ void
 kube_vmim_free(struct kube_vmim *vmim)
 {
 	free(vmim->file);
-	free(vmim->name);
-	free(vmim->namespace);
-	free(vmim->uid);
-	free(vmim->vmi_name);
+	json_object_put(vmim->doc);
 	memset(vmim, 0, sizeof *vmim);
 }

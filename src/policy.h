@@ -125,11 +125,12 @@ struct policy_choice {
  * out (kube-vmim.c).
  */
 struct kube_vmim {
-	char	*file;		/* NULL: no --vmim */
-	char	*name;		/* metadata.name */
-	char	*namespace;	/* metadata.namespace, or NULL */
-	char	*uid;		/* metadata.uid: the migrationUid */
-	char	*vmi_name;	/* spec.vmiName */
+	char			*file;		/* NULL: no --vmim */
+	struct json_object	*doc;		/* the manifest: owns the strings */
+	const char		*name;		/* metadata.name */
+	const char		*namespace;	/* metadata.namespace, or NULL */
+	const char		*uid;		/* metadata.uid: the migrationUid */
+	const char		*vmi_name;	/* spec.vmiName */
 };
 
 /*
