@@ -22,6 +22,7 @@ EXTRA_PROGRAMS = bench/proxy-pump
 bench_proxy_pump_SOURCES = bench/proxy-pump.c
 bench_proxy_pump_CFLAGS = $(AM_CFLAGS) -pthread
 bench_proxy_pump_LDFLAGS = $(AM_LDFLAGS) -pthread
+bench_proxy_pump_LDADD =
 CLEANFILES += bench/proxy-pump
 
 .PHONY: bench

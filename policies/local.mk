@@ -17,8 +17,6 @@ nobase_dist_policyexamples_DATA = policies/README.md $(policy_examples)
 unit_tmpdir = tests/unit/tmpdir.c tests/unit/tmpdir.h
 unit_tests += tests/unit/test-policy
 tests_unit_test_policy_SOURCES = tests/unit/test-policy.c $(unit_tmpdir)
-tests_unit_test_policy_LDADD = $(unit_ldadd)
-tests_unit_test_policy_CFLAGS = $(unit_cflags)
 # The examples are read from the source tree, also under valgrind where
 # the harness's environment is not set.
 tests_unit_test_policy_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -45,7 +43,5 @@ kubevirt_fixtures = tests/kubevirt/precedence/1-small-gpu-high-medium.yaml \
 EXTRA_DIST += $(kubevirt_fixtures)
 unit_tests += tests/unit/test-kube
 tests_unit_test_kube_SOURCES = tests/unit/test-kube.c $(unit_tmpdir)
-tests_unit_test_kube_LDADD = $(unit_ldadd)
-tests_unit_test_kube_CFLAGS = $(unit_cflags)
 tests_unit_test_kube_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKUBEVIRT_TESTS_DIR='"$(abs_top_srcdir)/tests/kubevirt"'

@@ -9,9 +9,6 @@ libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
 	proxy/proxy-target.c
 
 unit_tests += tests/unit/test-proxy-order
-tests_unit_test_proxy_order_SOURCES = tests/unit/test-proxy-order.c
-tests_unit_test_proxy_order_LDADD = $(unit_ldadd)
-tests_unit_test_proxy_order_CFLAGS = $(unit_cflags)
 
 # The peers of the proxy's shell tests (never installed).
 check_PROGRAMS += tests/proxy-peer
@@ -25,11 +22,5 @@ integration_tests += tests/integration/proxy-migrate.sh \
 EXTRA_DIST += contrib/make-certs.sh tests/proxy-lib.sh proxy/README.md
 
 unit_tests += tests/unit/test-proxy-control
-tests_unit_test_proxy_control_SOURCES = tests/unit/test-proxy-control.c
-tests_unit_test_proxy_control_LDADD = $(unit_ldadd)
-tests_unit_test_proxy_control_CFLAGS = $(unit_cflags)
 
 unit_tests += tests/unit/test-proxy-record
-tests_unit_test_proxy_record_SOURCES = tests/unit/test-proxy-record.c
-tests_unit_test_proxy_record_LDADD = $(unit_ldadd)
-tests_unit_test_proxy_record_CFLAGS = $(unit_cflags)

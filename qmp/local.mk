@@ -8,12 +8,8 @@ unit_tests += tests/unit/test-qmp-framing tests/unit/test-qmp-agent
 qmp_fake_peer = tests/unit/fake-peer.c tests/unit/fake-peer.h
 tests_unit_test_qmp_framing_SOURCES = tests/unit/test-qmp-framing.c \
 	$(qmp_fake_peer)
-tests_unit_test_qmp_framing_LDADD = $(unit_ldadd)
-tests_unit_test_qmp_framing_CFLAGS = $(unit_cflags)
 tests_unit_test_qmp_agent_SOURCES = tests/unit/test-qmp-agent.c \
 	$(qmp_fake_peer)
-tests_unit_test_qmp_agent_LDADD = $(unit_ldadd)
-tests_unit_test_qmp_agent_CFLAGS = $(unit_cflags)
 
 # Real QEMU and a real qemu-ga on the host.
 integration_tests += tests/integration/qmp-qemu.sh

@@ -60,41 +60,21 @@ qmigrate_LDADD = $(qmigrate_libs)
 unit_tests += tests/unit/test-preflight
 tests_unit_test_preflight_SOURCES = tests/unit/test-preflight.c \
 	tests/unit/fake-peer.c tests/unit/fake-peer.h
-tests_unit_test_preflight_LDADD = $(unit_ldadd)
-tests_unit_test_preflight_CFLAGS = $(unit_cflags)
 tests_unit_test_preflight_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPREFLIGHT_RECORDING='"$(abs_top_srcdir)/tests/preflight/pc-tcg.json"'
 EXTRA_DIST += tests/preflight/pc-tcg.json
 
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args
-tests_unit_test_args_SOURCES = tests/unit/test-args.c
-tests_unit_test_args_LDADD = $(unit_ldadd)
-tests_unit_test_args_CFLAGS = $(unit_cflags)
 
 # Migration driver tests.
 unit_tests += tests/unit/test-ctl
-tests_unit_test_ctl_SOURCES = tests/unit/test-ctl.c
-tests_unit_test_ctl_LDADD = $(unit_ldadd)
-tests_unit_test_ctl_CFLAGS = $(unit_cflags)
 unit_tests += tests/unit/test-mig-info tests/unit/test-session \
 	tests/unit/test-trace
-tests_unit_test_trace_SOURCES = tests/unit/test-trace.c
 tests_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DTRACE_DIR='"$(abs_top_srcdir)/tests/traces"'
-tests_unit_test_trace_LDADD = $(unit_ldadd)
-tests_unit_test_trace_CFLAGS = $(unit_cflags)
 EXTRA_DIST += tests/traces
-tests_unit_test_session_SOURCES = tests/unit/test-session.c
-tests_unit_test_session_LDADD = $(unit_ldadd)
-tests_unit_test_session_CFLAGS = $(unit_cflags)
 unit_tests += tests/unit/test-negotiate
-tests_unit_test_negotiate_SOURCES = tests/unit/test-negotiate.c
-tests_unit_test_negotiate_LDADD = $(unit_ldadd)
-tests_unit_test_negotiate_CFLAGS = $(unit_cflags)
-tests_unit_test_mig_info_SOURCES = tests/unit/test-mig-info.c
-tests_unit_test_mig_info_LDADD = $(unit_ldadd)
-tests_unit_test_mig_info_CFLAGS = $(unit_cflags)
 
 # Migration driver tests (real QEMU).
 integration_tests += tests/integration/migrate-precopy.sh \
@@ -130,16 +110,11 @@ EXTRA_DIST += tests/migrate-lib.sh tests/migrate-converge.sh
 # promtool: see tests/prom-lint.c) and a silent peer.
 check_PROGRAMS += tests/prom-lint tests/observe-hang-peer
 tests_prom_lint_SOURCES = tests/prom-lint.c
+tests_prom_lint_LDADD =
 tests_observe_hang_peer_SOURCES = tests/observe-hang-peer.c
 tests_observe_hang_peer_LDADD = libcommon.a
 unit_tests += tests/unit/test-observe
-tests_unit_test_observe_SOURCES = tests/unit/test-observe.c
-tests_unit_test_observe_LDADD = $(unit_ldadd)
-tests_unit_test_observe_CFLAGS = $(unit_cflags)
 unit_tests += tests/unit/test-exporter
-tests_unit_test_exporter_SOURCES = tests/unit/test-exporter.c
-tests_unit_test_exporter_LDADD = $(unit_ldadd)
-tests_unit_test_exporter_CFLAGS = $(unit_cflags)
 EXTRA_DIST += tests/observe-lib.sh
 integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \

@@ -11,8 +11,11 @@ endif
 AM_SH_LOG_FLAGS =
 EXTRA_DIST += tests/lib.sh tests/skip-qemu.sh tests/qemu-roots.sh tests/qemu-wrap.sh
 
-unit_ldadd = $(qmigrate_libs) $(CMOCKA_LIBS)
-unit_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+# What every program links unless it says otherwise: the unit tests
+# (one file each, tests/unit/test-NAME.c, automake's default source)
+# need nothing more than their line in unit_tests.
+LDADD = $(qmigrate_libs) $(CMOCKA_LIBS)
+AM_CPPFLAGS += $(CMOCKA_CFLAGS)
 
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests) $(host_tests) $(integration_tests)
@@ -33,12 +36,14 @@ check-valgrind: $(unit_tests)
 # link_slow): this kernel has no sch_netem.
 check_PROGRAMS += tests/slow-wire
 tests_slow_wire_SOURCES = tests/slow-wire.c
+tests_slow_wire_LDADD =
 
 # A relay between qmigrate and a QEMU monitor that hangs up or holds a
 # command on cue (the session's fault tests: a real QEMU cannot be made to
 # drop its monitor).
 check_PROGRAMS += tests/qmp-relay
 tests_qmp_relay_SOURCES = tests/qmp-relay.c
+tests_qmp_relay_LDADD =
 
 # The version matrix (tests/qemu-matrix-lib.sh): the core migration tests
 # against each QEMU of QEMU_VERSIONS beside the host's, and the upgrade pairs.
