@@ -60,5 +60,10 @@ int	 mig_multifd_postcopy_ok(const struct qemu_side *);
 struct mig_job_cmd;
 enum mig_job_next qemu_side_job(void *, int *, struct json_object *,
 	    const char *, struct mig_job_cmd *, char **);
+/* The same, a failure taken as a QEMU with only what every QEMU has
+ * (a warning naming the ROLE's QEMU at QMP_PATH). */
+enum mig_job_next qemu_side_job_or_least(struct qemu_side *, int *,
+	    struct json_object *, const char *, struct mig_job_cmd *,
+	    const char *role, const char *qmp_path);
 
 #endif

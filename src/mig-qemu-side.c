@@ -167,3 +167,26 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 		return JOB_DONE;
 	}
 }
+
+/*
+ * qemu_side_job for a migration's own QEMU, where not knowing is no
+ * failure: a QEMU that cannot say what it has is taken as having only
+ * what every QEMU has (major 0: the negotiation then asks nothing new).
+ */
+enum mig_job_next
+qemu_side_job_or_least(struct qemu_side *side, int *pc, json_object *reply,
+    const char *error, struct mig_job_cmd *cmd, const char *role,
+    const char *qmp_path)
+{
+	enum mig_job_next	 next;
+	char			*why = NULL;
+
+	next = qemu_side_job(side, pc, reply, error, cmd, &why);
+	if (next != JOB_FAILED)
+		return next;
+	log_warnx("%s QEMU %s: %s: only what every QEMU has", role, qmp_path,
+	    why);
+	free(why);
+	side->major = 0;
+	return JOB_DONE;
+}

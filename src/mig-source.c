@@ -36,9 +36,8 @@
 #define WATCH_TIMEOUT		10
 
 struct mig_source {
-	struct mig_watch	 w;	/* first: loop, QMP, status, session */
-	const struct mig_options *o;
-	struct mig_settings	 settings;
+	struct mig_watch	 w;	/* first: loop, QMP, status, session,
+					   options, settings */
 	struct mig_plan		 plan;
 	struct mig_tls_source	*tls;		/* tls: URIs only */
 	uint64_t		 guest_bytes;
@@ -134,8 +133,8 @@ source_restore(struct mig_source *ms, enum mig_phase *phase,
 	json_object	*doc;
 	char		*cause = NULL, *what;
 
-	doc = status_read_file(ms->o->status_file, &cause);
-	xasprintf(&what, "status file %s", ms->o->status_file);
+	doc = status_read_file(ms->w.o->status_file, &cause);
+	xasprintf(&what, "status file %s", ms->w.o->status_file);
 	if (doc == NULL || status_restore(&ms->w.st, doc, what, phase, mode,
 	    &cause) != 0) {
 		fprintf(stderr, "qmigrate migrate: %s: cannot re-attach to "
@@ -206,10 +205,10 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	char		*reason;
 
 	if (qemu_mig_status_in_progress(mi->status)) {
-		if (ms->o->status_file == NULL) {
+		if (ms->w.o->status_file == NULL) {
 			setup_failed(ms, FAIL_CONTROL, "source QEMU %s is "
 			    "already migrating (%s) and no --status-file names "
-			    "it", ms->o->qmp_path, mi->status_name);
+			    "it", ms->w.o->qmp_path, mi->status_name);
 			return -1;
 		}
 		if (source_restore(ms, &phase, &mode) != 0)
@@ -225,7 +224,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		return 1;
 	}
 	if ((mi->status == QMS_FAILED || mi->status == QMS_CANCELLED) &&
-	    record_open(ms->o->status_file)) {
+	    record_open(ms->w.o->status_file)) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
 		source_took_over(ms, mode);
@@ -249,7 +248,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	 * it again: that file's migration, unless it had failed, is the one
 	 * QEMU completed.
 	 */
-	if (ms->o->status_file != NULL && access(ms->o->status_file, F_OK) == 0) {
+	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file, F_OK) == 0) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
 		if (phase != PHASE_FAILED) {
@@ -262,7 +261,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	}
 	setup_failed(ms, FAIL_NOT_MIGRATABLE, "source QEMU %s already migrated "
 	    "its guest away (run state postmigrate): nothing to migrate",
-	    ms->o->qmp_path);
+	    ms->w.o->qmp_path);
 	return -1;
 }
 
@@ -275,7 +274,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 static void
 source_state_unknown(struct mig_source *ms)
 {
-	const char *file = ms->o->status_file;
+	const char *file = ms->w.o->status_file;
 
 	if (file == NULL || access(file, F_OK) != 0)
 		return;
@@ -292,11 +291,11 @@ source_preflight(struct mig_source *ms)
 	char		*summary = NULL;
 	int		 rc;
 
-	rc = preflight_run(ms->w.qmp, &ms->settings, &st->conditions,
+	rc = preflight_run(ms->w.qmp, &ms->w.settings, &st->conditions,
 	    &summary);
 	if (rc == -1)
 		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
-		    ms->o->qmp_path, summary);
+		    ms->w.o->qmp_path, summary);
 	else if (rc == 0)
 		setup_failed(ms, FAIL_NOT_MIGRATABLE, "%s", summary);
 	else if (strstr(summary, "; warning ") != NULL)
@@ -314,16 +313,16 @@ source_disks_select(struct mig_source *ms, json_object *blocks)
 {
 	char *cause = NULL, *list;
 
-	if (mig_disks_select(blocks, &ms->settings, 1, &ms->disks,
+	if (mig_disks_select(blocks, &ms->w.settings, 1, &ms->disks,
 	    &cause) != 0)
 		goto fail;
 	if (ms->disks == NULL)
 		return 0;
 	/* Over tls:, the proxy's NBD channel carries them. */
 	if (ms->tls != NULL)
-		ms->nbd_uri = mig_tls_source_nbd_uri(ms->tls, ms->o, &cause);
+		ms->nbd_uri = mig_tls_source_nbd_uri(ms->tls, ms->w.o, &cause);
 	else
-		ms->nbd_uri = mig_disks_nbd_uri(ms->o->uri, ms->o->nbd,
+		ms->nbd_uri = mig_disks_nbd_uri(ms->w.o->uri, ms->w.o->nbd,
 		    &cause);
 	if (ms->nbd_uri == NULL)
 		goto fail;
@@ -333,7 +332,7 @@ source_disks_select(struct mig_source *ms, json_object *blocks)
 	free(list);
 	return 0;
 fail:
-	setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s", ms->o->qmp_path,
+	setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s", ms->w.o->qmp_path,
 	    cause);
 	free(cause);
 	return -1;
@@ -349,10 +348,10 @@ source_controller(struct mig_source *ms)
 {
 	struct ctl_config *cfg = &ms->ctl_cfg;
 
-	mig_plan_make(&ms->plan, &ms->settings, ms->settings.convergence,
+	mig_plan_make(&ms->plan, &ms->w.settings, ms->w.settings.convergence,
 	    &ms->w.st);
 	if (ms->self.major != 0)
-		mig_agree_local(&ms->settings, &ms->plan, &ms->self, 1,
+		mig_agree_local(&ms->w.settings, &ms->plan, &ms->self, 1,
 		    ms->tls == NULL, &ms->w.st);
 	else {
 		/* Without the list, only what every QEMU runs. */
@@ -366,24 +365,24 @@ source_controller(struct mig_source *ms)
 	/* KubeVirt adds the disks to the completion timeout's size. */
 	cfg->guest_bytes = ms->guest_bytes + mig_disks_bytes(ms->disks);
 	cfg->completion_timeout_per_gib =
-	    ms->settings.completion_timeout_per_gib;
-	cfg->progress_timeout = ms->settings.progress_timeout;
+	    ms->w.settings.completion_timeout_per_gib;
+	cfg->progress_timeout = ms->w.settings.progress_timeout;
 	cfg->max_downtime_ms = ms->plan.downtime_max_ms;
 	cfg->initial_downtime_ms = ms->plan.downtime_ms;
 	cfg->allow_auto_converge = ms->plan.auto_converge;
 	cfg->allow_post_copy = ms->plan.postcopy;
 	cfg->allow_workload_disruption =
-	    ms->settings.allow_workload_disruption;
-	ctl_config_experimental(cfg, ms->settings.convergence, &ms->settings);
+	    ms->w.settings.allow_workload_disruption;
+	ctl_config_experimental(cfg, ms->w.settings.convergence, &ms->w.settings);
 }
 
 static void
 source_controller_commit(struct mig_source *ms)
 {
-	session_set_controller(&ms->w.sess, ms->settings.convergence,
+	session_set_controller(&ms->w.sess, ms->w.settings.convergence,
 	    &ms->ctl_cfg);
 	json_object_object_add(ms->w.st.configuration, "controller",
-	    ctl_config_to_json(ms->settings.convergence, &ms->ctl_cfg));
+	    ctl_config_to_json(ms->w.settings.convergence, &ms->ctl_cfg));
 }
 
 /* The guest's RAM in a query-memory-size-summary answer. */
@@ -431,7 +430,7 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 		return JOB_DONE;
 	}
 fail:
-	xasprintf(cause, "source QEMU %s: %s", ms->o->qmp_path, error);
+	xasprintf(cause, "source QEMU %s: %s", ms->w.o->qmp_path, error);
 	return JOB_FAILED;
 }
 
@@ -461,7 +460,6 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 	struct mig_source	*ms = ctx;
 	struct session		*sess = &ms->w.sess;
 	enum mig_job_next	 next;
-	char			*why = NULL;
 	double			 gib;
 
 	switch (*pc) {
@@ -476,21 +474,16 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		error = NULL;
 		/* FALLTHROUGH */
 	case PLAN_SIDE:
-		next = qemu_side_job(&ms->self, &ms->side_pc, reply, error,
-		    cmd, &why);
-		if (next == JOB_FAILED) {
-			log_warnx("source QEMU %s: %s: only what every QEMU "
-			    "has", ms->o->qmp_path, why);
-			free(why);
-			ms->self.major = 0;
-		} else if (next != JOB_DONE)
+		next = qemu_side_job_or_least(&ms->self, &ms->side_pc, reply,
+		    error, cmd, "source", ms->w.o->qmp_path);
+		if (next != JOB_DONE)
 			return next;
 		*pc = PLAN_BLOCKS;
 		reply = NULL;
 		error = NULL;
 		/* FALLTHROUGH */
 	case PLAN_BLOCKS:
-		if (ms->settings.block_migration != BLOCK_MIGRATION_NEVER) {
+		if (ms->w.settings.block_migration != BLOCK_MIGRATION_NEVER) {
 			*pc = PLAN_SELECT;
 			cmd->name = "query-block";
 			return JOB_SEND;
@@ -501,21 +494,21 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 	case PLAN_SELECT:
 		if (error != NULL) {
 			xasprintf(cause, "source QEMU %s: %s",
-			    ms->o->qmp_path, error);
+			    ms->w.o->qmp_path, error);
 			return JOB_FAILED;
 		}
 		if (reply != NULL && source_disks_select(ms, reply) != 0)
 			return JOB_DONE;	/* stepped: setup failed */
 		source_controller(ms);
 		if (ms->disks != NULL &&
-		    ms->settings.completion_timeout_per_gib > 0) {
+		    ms->w.settings.completion_timeout_per_gib > 0) {
 			gib = ceil((double)mig_disks_bytes(ms->disks) /
 			    MIG_DISKS_GIB);
 			sess->cfg.mirror_timeout = 60 +
-			    (double)ms->settings.completion_timeout_per_gib * gib;
+			    (double)ms->w.settings.completion_timeout_per_gib * gib;
 		}
 		sess->cfg.disks = ms->disks != NULL;
-		if (!ctl_wants_dirty_rate(ms->settings.convergence,
+		if (!ctl_wants_dirty_rate(ms->w.settings.convergence,
 		    &ms->ctl_cfg, ms->plan.bandwidth)) {
 			*pc = PLAN_COMMIT;
 			return plan_job(ctx, pc, NULL, NULL, cmd, cause);
@@ -621,7 +614,7 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (error != NULL) {
 		source_state_unknown(ms);
 		status_release(&ms->w.st);
-		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->o->qmp_path,
+		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->w.o->qmp_path,
 		    error);
 		return;
 	}
@@ -644,8 +637,8 @@ setup_preflight(struct mig_watch *w)
 	}
 	if (source_preflight(ms) != 0)
 		return;
-	if (ms->o->slot_dir != NULL && slot_wait(w->loop, w->qmp,
-	    ms->o->slot_dir, ms->o->max_parallel, ms->o->timeout,
+	if (ms->w.o->slot_dir != NULL && slot_wait(w->loop, w->qmp,
+	    ms->w.o->slot_dir, ms->w.o->max_parallel, ms->w.o->timeout,
 	    &sess->pending.asked, &w->st) != 0) {
 		if (!sess->pending.asked)
 			setup_failed(ms, w->st.failure, "%s",
@@ -713,7 +706,7 @@ source_setup(struct mig_source *ms)
 	char *cause = NULL;
 
 	free(ms->w.qmp_path);
-	ms->w.qmp_path = xstrdup(ms->o->qmp_path);
+	ms->w.qmp_path = xstrdup(ms->w.o->qmp_path);
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
 		source_state_unknown(ms);
 		status_release(&ms->w.st);
@@ -743,8 +736,8 @@ source_offer(struct mig_source *ms)
 	m.offer.plan = ms->plan;
 	m.offer.has_qemu = ms->self.major != 0;
 	m.offer.qemu = ms->self;
-	m.offer.wants.postcopy = ms->settings.allow_post_copy;
-	m.offer.wants.channels = ms->settings.parallel_migration_threads;
+	m.offer.wants.postcopy = ms->w.settings.allow_post_copy;
+	m.offer.wants.channels = ms->w.settings.parallel_migration_threads;
 	if (ms->disks != NULL) {
 		jobs = mig_disks_to_json(ms->disks);
 		m.offer.disks = xcalloc(mig_disks_count(ms->disks) + 1,
@@ -780,7 +773,7 @@ on_agreed(struct mig_job *job, int ok, const char *cause, void *arg)
 		ev.answer = ANSWER_REFUSED;
 		snprintf(ms->agree_reason, sizeof ms->agree_reason,
 		    "source QEMU %s: the plan agreed with the target: %s",
-		    ms->o->qmp_path, cause);
+		    ms->w.o->qmp_path, cause);
 	}
 	mig_watch_step(&ms->w, &ev);
 }
@@ -799,7 +792,7 @@ source_agreed(struct mig_source *ms, json_object *answer,
 	char	*cause = NULL;
 	int	 rc;
 
-	rc = mig_agree_answer(answer, &ms->settings, &ms->self, &ms->plan,
+	rc = mig_agree_answer(answer, &ms->w.settings, &ms->self, &ms->plan,
 	    &ms->w.st, &cause);
 	if (rc == 0)
 		return 0;
@@ -957,27 +950,30 @@ source_session_init(struct mig_source *ms)
 {
 	struct sess_config cfg;
 
-	memset(&cfg, 0, sizeof cfg);
-	cfg.role = SESS_SOURCE;
-	cfg.tls = ms->tls != NULL;
-	cfg.timeout = ms->o->timeout;
-	cfg.recover_timeout = ms->o->recover_timeout;
-	cfg.stall_timeout = (double)ms->settings.progress_timeout;
-	cfg.peer = ms->o->uri;
-	cfg.qmp_path = ms->o->qmp_path;
+	mig_watch_session_config(&ms->w, &cfg, SESS_SOURCE, ms->tls != NULL);
+	cfg.stall_timeout = (double)ms->w.settings.progress_timeout;
 	session_init(&ms->w.sess, &cfg);
+}
+
+/* tls: the source's proxy, which QEMU migrates into. */
+static int
+source_open_tls(struct mig_watch *w, char **cause)
+{
+	struct mig_source *ms = (struct mig_source *)w;
+
+	ms->tls = mig_tls_source_open(w->loop, w->o, w->st.uid, &w->qemu_uri,
+	    cause);
+	return ms->tls != NULL ? 0 : -1;
 }
 
 int
 mig_source_run(const struct mig_options *o)
 {
 	struct mig_source	 ms;
-	char			*cause = NULL;
 	int			 rc;
 
 	memset(&ms, 0, sizeof ms);
-	ms.o = o;
-	mig_watch_init(&ms.w, "source", o->status_file, o->events);
+	mig_watch_init(&ms.w, "source", o);
 	ms.w.execute = source_execute;
 	ms.w.before_sample = source_before_sample;
 	ms.w.on_event = source_on_event;
@@ -986,24 +982,10 @@ mig_source_run(const struct mig_options *o)
 	if (o->eviction != NULL)
 		ms.w.st.eviction = json_object_get(o->eviction);
 
-	if (mig_settings_resolve(o, &ms.settings, &ms.w.st, &cause) != 0) {
-		fprintf(stderr, "qmigrate migrate: %s\n", cause);
-		free(cause);
+	if (mig_watch_begin(&ms.w, "migrate", source_open_tls) != 0) {
 		mig_watch_free(&ms.w);
 		return QM_EXIT_USAGE;
 	}
-	if (strncmp(o->uri, "tls:", 4) == 0) {
-		ms.tls = mig_tls_source_open(ms.w.loop, o, ms.w.st.uid,
-		    &ms.w.qemu_uri, &cause);
-		if (ms.tls == NULL) {
-			fprintf(stderr, "qmigrate migrate: %s\n", cause);
-			free(cause);
-			mig_settings_free(&ms.settings);
-			mig_watch_free(&ms.w);
-			return QM_EXIT_USAGE;
-		}
-	} else
-		ms.w.qemu_uri = xstrdup(o->uri);
 	source_session_init(&ms);
 
 	/* Signals and the deadline first: from now on they are events. */
@@ -1020,20 +1002,15 @@ mig_source_run(const struct mig_options *o)
 		status_discard(&ms.w.st);
 		ms.w.stop = 1;
 		mig_tls_source_close(ms.tls);
-		mig_settings_free(&ms.settings);
 		mig_watch_free(&ms.w);
 		mig_disks_free(ms.disks);
 		return QM_EXIT_USAGE;
 	}
-	if (ms.w.st.phase != PHASE_SUCCEEDED && ms.w.st.failure == FAIL_NONE)
-		status_fail(&ms.w.st, FAIL_CONTROL, "migration ended without "
-		    "a result");
 	rc = mig_watch_report(&ms.w);
 	free(ms.nbd_uri);
 	free(ms.disks_cause);
 	slot_release();
 	mig_tls_source_close(ms.tls);
-	mig_settings_free(&ms.settings);
 	mig_watch_free(&ms.w);
 	/* After the connection: a pending query-block-jobs points at it. */
 	mig_disks_free(ms.disks);

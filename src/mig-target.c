@@ -27,9 +27,8 @@
 #define DISKS_RELEASE_SECONDS	60.0
 
 struct mig_target {
-	struct mig_watch	 w;	/* first: loop, QMP, status, session */
-	const struct mig_options *o;
-	struct mig_settings	 settings;
+	struct mig_watch	 w;	/* first: loop, QMP, status, session,
+					   options, settings */
 	struct mig_plan		 plan;
 	struct mig_tls_target	*tls;		/* tls: URIs only */
 	struct mig_disks	*disks;		/* exported over NBD, or NULL */
@@ -90,7 +89,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (ri.state != RUN_INMIGRATE) {
 			xasprintf(cause, "target QEMU %s is not waiting for a "
 			    "migration (run state %s): start it with -incoming "
-			    "defer", mt->o->qmp_path, ri.state_name);
+			    "defer", mt->w.o->qmp_path, ri.state_name);
 			return JOB_FAILED;
 		}
 		/* What this QEMU can do, for the negotiation. */
@@ -104,15 +103,9 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		error = NULL;
 		/* FALLTHROUGH */
 	case PREP_SIDE:
-		next = qemu_side_job(&mt->self, &mt->sub_pc, reply, error,
-		    cmd, &why);
-		if (next == JOB_FAILED) {
-			log_warnx("target QEMU %s: %s: only what every QEMU "
-			    "has", mt->o->qmp_path, why);
-			free(why);
-			why = NULL;
-			mt->self.major = 0;
-		} else if (next != JOB_DONE)
+		next = qemu_side_job_or_least(&mt->self, &mt->sub_pc, reply,
+		    error, cmd, "target", mt->w.o->qmp_path);
+		if (next != JOB_DONE)
 			return next;
 		*pc = PREP_MACHINES;
 		/* FALLTHROUGH */
@@ -132,10 +125,10 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (reply != NULL && error == NULL)
 			machines_listed(reply, mt->machines,
 			    sizeof mt->machines);
-		mig_plan_make(&mt->plan, &mt->settings,
-		    mt->settings.convergence, &mt->w.st);
+		mig_plan_make(&mt->plan, &mt->w.settings,
+		    mt->w.settings.convergence, &mt->w.st);
 		if (mt->self.major != 0 && !mt->tls_only)
-			mig_agree_local(&mt->settings, &mt->plan, &mt->self, 0,
+			mig_agree_local(&mt->w.settings, &mt->plan, &mt->self, 0,
 			    1, &mt->w.st);
 		else if (mt->plan.postcopy)
 			mt->plan.multifd = mt->plan.channels = 0;
@@ -159,7 +152,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		next = mig_plan_apply_job(&mt->apply, &mt->sub_pc, reply,
 		    error, cmd, &why);
 		if (next == JOB_FAILED) {
-			xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path,
+			xasprintf(cause, "target QEMU %s: %s", mt->w.o->qmp_path,
 			    why);
 			free(why);
 			return JOB_FAILED;
@@ -171,7 +164,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		error = NULL;
 		continue;
 	case PREP_BLOCKS:
-		if (mt->settings.block_migration == BLOCK_MIGRATION_NEVER) {
+		if (mt->w.settings.block_migration == BLOCK_MIGRATION_NEVER) {
 			*pc = PREP_LISTEN;
 			continue;
 		}
@@ -181,7 +174,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 	case PREP_SELECT:
 		if (error != NULL)
 			goto fail;
-		if (mig_disks_select(reply, &mt->settings, 0, &mt->disks,
+		if (mig_disks_select(reply, &mt->w.settings, 0, &mt->disks,
 		    &why) != 0)
 			goto fail_why;
 		if (mt->disks == NULL) {
@@ -189,10 +182,10 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			continue;
 		}
 		if (mt->tls != NULL)
-			mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->o,
+			mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->w.o,
 			    &why);
 		else
-			mt->nbd_uri = mig_disks_nbd_uri(mt->o->uri, mt->o->nbd,
+			mt->nbd_uri = mig_disks_nbd_uri(mt->w.o->uri, mt->w.o->nbd,
 			    &why);
 		if (mt->nbd_uri == NULL)
 			goto fail_why;
@@ -229,15 +222,15 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 	default:
 		if (error != NULL)
 			goto fail;
-		log_info("target ready: %s listening on %s", mt->o->qmp_path,
+		log_info("target ready: %s listening on %s", mt->w.o->qmp_path,
 		    mt->w.qemu_uri);
 		return JOB_DONE;
 	}
 fail:
-	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, error);
+	xasprintf(cause, "target QEMU %s: %s", mt->w.o->qmp_path, error);
 	return JOB_FAILED;
 fail_why:
-	xasprintf(cause, "target QEMU %s: %s", mt->o->qmp_path, why);
+	xasprintf(cause, "target QEMU %s: %s", mt->w.o->qmp_path, why);
 	free(why);
 	return JOB_FAILED;
 }
@@ -281,7 +274,7 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (mt->w.stop || conn != mt->w.qmp)
 		return;
 	if (error != NULL) {
-		xasprintf(&cause, "%s: %s", mt->o->qmp_path, error);
+		xasprintf(&cause, "%s: %s", mt->w.o->qmp_path, error);
 		on_setup_job(&mt->setup_job, 0, cause, mt);
 		free(cause);
 		return;
@@ -301,7 +294,7 @@ target_setup(struct mig_target *mt)
 	char *cause = NULL, *why;
 
 	free(mt->w.qmp_path);
-	mt->w.qmp_path = xstrdup(mt->o->qmp_path);
+	mt->w.qmp_path = xstrdup(mt->w.o->qmp_path);
 	if (mig_watch_connect_start(&mt->w, on_connected, mt, &cause) == 0)
 		return;
 	xasprintf(&why, "%s", cause);
@@ -314,7 +307,7 @@ target_setup(struct mig_target *mt)
 static void
 target_prepare(struct mig_target *mt)
 {
-	struct mig_settings *s = &mt->settings;
+	struct mig_settings *s = &mt->w.settings;
 
 	if (mt->offer_disks != NULL) {
 		/* Over tls:, the target exports what the source copies. */
@@ -486,49 +479,38 @@ target_session_init(struct mig_target *mt)
 {
 	struct sess_config	cfg;
 
-	memset(&cfg, 0, sizeof cfg);
-	cfg.role = SESS_TARGET;
-	cfg.tls = mt->tls != NULL;
-	cfg.timeout = mt->o->timeout;
-	cfg.recover_timeout = mt->o->recover_timeout;
-	cfg.keep_paused = mt->o->keep_paused;
-	cfg.unix_listen = strncmp(mt->o->uri, "unix:", 5) == 0;
-	cfg.peer = mt->o->uri;
-	cfg.qmp_path = mt->o->qmp_path;
+	mig_watch_session_config(&mt->w, &cfg, SESS_TARGET, mt->tls != NULL);
+	cfg.keep_paused = mt->w.o->keep_paused;
+	cfg.unix_listen = strncmp(mt->w.o->uri, "unix:", 5) == 0;
 	session_init(&mt->w.sess, &cfg);
+}
+
+/* tls: the target's proxy: it listens, QEMU listens on its socket. */
+static int
+target_open_tls(struct mig_watch *w, char **cause)
+{
+	struct mig_target *mt = (struct mig_target *)w;
+
+	mt->tls = mig_tls_target_open(w->loop, w->o, on_control, mt,
+	    &w->qemu_uri, cause);
+	return mt->tls != NULL ? 0 : -1;
 }
 
 int
 mig_target_run(const struct mig_options *o)
 {
 	struct mig_target	 mt;
-	char			*cause = NULL;
 	int			 rc;
 
 	memset(&mt, 0, sizeof mt);
-	mt.o = o;
-	mig_watch_init(&mt.w, "target", o->status_file, o->events);
+	mig_watch_init(&mt.w, "target", o);
 	mt.w.execute = target_execute;
 	mt.w.st.target = xstrdup(o->qmp_path);
 
-	if (mig_settings_resolve(o, &mt.settings, &mt.w.st, &cause) != 0) {
-		fprintf(stderr, "qmigrate incoming: %s\n", cause);
-		free(cause);
+	if (mig_watch_begin(&mt.w, "incoming", target_open_tls) != 0) {
 		mig_watch_free(&mt.w);
 		return QM_EXIT_USAGE;
 	}
-	if (strncmp(o->uri, "tls:", 4) == 0) {
-		mt.tls = mig_tls_target_open(mt.w.loop, o, on_control, &mt,
-		    &mt.w.qemu_uri, &cause);
-		if (mt.tls == NULL) {
-			fprintf(stderr, "qmigrate incoming: %s\n", cause);
-			free(cause);
-			mig_settings_free(&mt.settings);
-			mig_watch_free(&mt.w);
-			return QM_EXIT_USAGE;
-		}
-	} else
-		mt.w.qemu_uri = xstrdup(o->uri);
 	target_session_init(&mt);
 
 	/* Signals and the deadline first: from now on they are events. */
@@ -538,14 +520,10 @@ mig_target_run(const struct mig_options *o)
 	if (!mt.w.stop)
 		mig_watch_run(&mt.w);
 	mig_job_stop(&mt.setup_job);
-	if (mt.w.st.phase != PHASE_SUCCEEDED && mt.w.st.failure == FAIL_NONE)
-		status_fail(&mt.w.st, FAIL_CONTROL, "migration ended without "
-		    "a result");
 	rc = mig_watch_report(&mt.w);
 	mig_tls_target_close(mt.tls);
 	free_list(mt.offer_disks);
 	json_object_put(mt.agreed);
-	mig_settings_free(&mt.settings);
 	mig_watch_free(&mt.w);
 	/* After the connection: a job's last answer points at them. */
 	mig_disks_free(mt.disks);

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "qmp.h"
+#include "mig-options.h"
 #include "mig-watch.h"
 
 #define POLL_SECONDS	0.5
@@ -30,14 +31,54 @@ mig_watch_now(void)
 }
 
 void
-mig_watch_init(struct mig_watch *w, const char *role, const char *status_file,
-    int events)
+mig_watch_init(struct mig_watch *w, const char *role,
+    const struct mig_options *o)
 {
 	memset(w, 0, sizeof *w);
 	w->loop = ev_loop_new(EVFLAG_AUTO);
 	if (w->loop == NULL)
 		fatalx("cannot create an event loop");
-	status_init(&w->st, role, status_file, events);
+	w->o = o;
+	status_init(&w->st, role, o->status_file, o->events);
+}
+
+/*
+ * What either side does before its loop: the policy's settings for this
+ * VM, then the transport: a tls: URI through the side's open_tls (it sets
+ * w->qemu_uri to its proxy's socket), any other straight to QEMU.  A
+ * failure is the command's usage error: printed, nothing touched, nothing
+ * written.
+ */
+int
+mig_watch_begin(struct mig_watch *w, const char *cmd,
+    int (*open_tls)(struct mig_watch *, char **))
+{
+	char *cause = NULL;
+
+	if (mig_settings_resolve(w->o, &w->settings, &w->st, &cause) == 0) {
+		if (strncmp(w->o->uri, "tls:", 4) != 0) {
+			w->qemu_uri = xstrdup(w->o->uri);
+			return 0;
+		}
+		if (open_tls(w, &cause) == 0)
+			return 0;
+	}
+	fprintf(stderr, "qmigrate %s: %s\n", cmd, cause);
+	free(cause);
+	return -1;
+}
+
+void
+mig_watch_session_config(const struct mig_watch *w, struct sess_config *cfg,
+    enum sess_role role, int tls)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->role = role;
+	cfg->tls = tls;
+	cfg->timeout = w->o->timeout;
+	cfg->recover_timeout = w->o->recover_timeout;
+	cfg->peer = w->o->uri;
+	cfg->qmp_path = w->o->qmp_path;
 }
 
 /* Keeps an event that arrived during a step, with copies of what it points
@@ -660,6 +701,9 @@ mig_watch_report(struct mig_watch *w)
 {
 	json_object *doc;
 
+	if (w->st.phase != PHASE_SUCCEEDED && w->st.failure == FAIL_NONE)
+		status_fail(&w->st, FAIL_CONTROL, "migration ended without "
+		    "a result");
 	status_changed(&w->st, "end");
 	doc = status_to_json(&w->st);
 	printf("%s\n", json_object_to_json_string_ext(doc,
@@ -706,6 +750,7 @@ mig_watch_free(struct mig_watch *w)
 	w->nqueued = 0;
 	free(w->qemu_uri);
 	free(w->qmp_path);
+	mig_settings_free(&w->settings);
 	status_free(&w->st);
 	ev_loop_destroy(w->loop);
 }

@@ -40,6 +40,8 @@ struct mig_watch_timer {
 struct mig_watch {
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
+	const struct mig_options *o;	/* the command's */
+	struct mig_settings	 settings; /* the policy's for this VM */
 	struct status		 st;
 	struct session		 sess;
 	char			*qemu_uri;	/* where QEMU migrates/listens */
@@ -73,7 +75,14 @@ struct mig_watch {
 };
 
 void	mig_watch_init(struct mig_watch *, const char *role,
-	    const char *status_file, int events);
+	    const struct mig_options *);
+/* The policy's settings, then the transport; 0, or -1 with the error
+ * printed as CMD's (nothing touched: QM_EXIT_USAGE). */
+int	mig_watch_begin(struct mig_watch *, const char *cmd,
+	    int (*open_tls)(struct mig_watch *, char **cause));
+/* What both sides' sessions are given by the options. */
+void	mig_watch_session_config(const struct mig_watch *,
+	    struct sess_config *, enum sess_role, int tls);
 void	mig_watch_arm(struct mig_watch *, double deadline);
 /* Connecting to w->qmp_path without waiting (qmp_connect_start()). */
 int	mig_watch_connect_start(struct mig_watch *, qmp_reply_cb ready,
