@@ -14,6 +14,7 @@
  * errors, as everywhere.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,103 +374,87 @@ kube_factor(struct policy_ctx *c, const char *field, struct json_object *v,
 	return -1;
 }
 
-/* spec.experimental.stallDetector (StallDetectorOptions) into sd. */
+/* A factor at least pf->min thousandths, at most pf->max. */
 static int
-kube_stall_detector(struct policy_ctx *c, const char *base,
-    struct json_object *o, struct mig_stall_detector *sd)
+read_factor(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
 {
-	static const char *const known[] = { "completionTimeoutFactor",
-	    "ewmaAlpha", "patienceWindowDecayFactor", "precopyPossibleFactor",
-	    "searchLocalMinima", "stallMargin", "stallProgressTimeout",
-	    "switchoverTimeout", NULL };
-	const uint64_t	 huge = 1000000000000000ULL;
-	char		*f;
-	int		 err;
-
-	if (policy_check_object(c, base, o) != 0 ||
-	    policy_check_known(c, base, o, known) != 0)
-		return -1;
-	sd->enabled = 1;
-	json_object_object_foreach(o, key, v) {
-		f = policy_field(base, key);
-		if (strcmp(key, "stallMargin") == 0) {
-			err = policy_get_uint(c, f, v, 0, 100,
-			    &sd->stall_margin_pct);
-			sd->set |= MIG_SD_MARGIN;
-		} else if (strcmp(key, "ewmaAlpha") == 0) {
-			err = kube_factor(c, f, v, 0, 1, 1000,
-			    &sd->ewma_alpha);
-			sd->set |= MIG_SD_EWMA;
-		} else if (strcmp(key, "stallProgressTimeout") == 0) {
-			err = policy_get_uint(c, f, v, 0, INT64_MAX,
-			    &sd->stall_progress_timeout);
-			sd->set |= MIG_SD_PROGRESS;
-		} else if (strcmp(key, "switchoverTimeout") == 0) {
-			err = policy_get_uint(c, f, v, 0, INT64_MAX,
-			    &sd->switchover_timeout);
-			sd->set |= MIG_SD_SWITCHOVER;
-		} else if (strcmp(key, "precopyPossibleFactor") == 0) {
-			err = kube_factor(c, f, v, 1000, 0, huge,
-			    &sd->precopy_possible_factor);
-			sd->set |= MIG_SD_PRECOPY;
-		} else if (strcmp(key, "patienceWindowDecayFactor") == 0) {
-			err = kube_factor(c, f, v, 0, 0, 1000,
-			    &sd->patience_window_decay_factor);
-			sd->set |= MIG_SD_PATIENCE;
-		} else if (strcmp(key, "searchLocalMinima") == 0) {
-			err = policy_get_bool(c, f, v,
-			    &sd->search_local_minima);
-			sd->set |= MIG_SD_LOCAL_MINIMA;
-		} else {
-			err = kube_factor(c, f, v, 1000, 0, huge,
-			    &sd->completion_timeout_factor);
-			sd->set |= MIG_SD_COMPLETION;
-		}
-		free(f);
-		if (err != 0)
-			return -1;
-	}
-	return 0;
+	return kube_factor(c, f, v, pf->min, 0, pf->max, out);
 }
 
-/* spec.experimental.downtimeTuning (DowntimeTuningOptions) into dt. */
+/* A factor above pf->min thousandths, at most pf->max. */
 static int
-kube_downtime_tuning(struct policy_ctx *c, const char *base,
-    struct json_object *o, struct mig_downtime_tuning *dt)
+read_factor_above(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
 {
-	static const char *const known[] = { "initialMs", "steps",
-	    "startAfterIteration", "cooldownSeconds", NULL };
-	char	*f;
-	int	 err;
+	return kube_factor(c, f, v, pf->min, 1, pf->max, out);
+}
 
+#define SD(key, read, min, max, m, bit) \
+	POLICY_FIELD(struct mig_stall_detector, key, read, min, max, m, bit)
+#define FACTOR_MAX	1000000000000000ULL
+
+/* spec.experimental.stallDetector (StallDetectorOptions). */
+static const struct policy_field stall_detector_fields[] = {
+	SD("stallMargin", policy_read_uint, 0, 100,
+	    stall_margin_pct, MIG_SD_MARGIN),
+	SD("ewmaAlpha", read_factor_above, 0, 1000,
+	    ewma_alpha, MIG_SD_EWMA),
+	SD("stallProgressTimeout", policy_read_uint, 0, INT64_MAX,
+	    stall_progress_timeout, MIG_SD_PROGRESS),
+	SD("switchoverTimeout", policy_read_uint, 0, INT64_MAX,
+	    switchover_timeout, MIG_SD_SWITCHOVER),
+	SD("precopyPossibleFactor", read_factor, 1000, FACTOR_MAX,
+	    precopy_possible_factor, MIG_SD_PRECOPY),
+	SD("patienceWindowDecayFactor", read_factor, 0, 1000,
+	    patience_window_decay_factor, MIG_SD_PATIENCE),
+	SD("searchLocalMinima", policy_read_bool, 0, 0,
+	    search_local_minima, MIG_SD_LOCAL_MINIMA),
+	SD("completionTimeoutFactor", read_factor, 1000, FACTOR_MAX,
+	    completion_timeout_factor, MIG_SD_COMPLETION),
+};
+
+#undef FACTOR_MAX
+#undef SD
+#define DT(key, max, m, bit) POLICY_FIELD(struct mig_downtime_tuning, \
+	key, policy_read_uint, 1, max, m, bit)
+
+/* spec.experimental.downtimeTuning (DowntimeTuningOptions), all >= 1. */
+static const struct policy_field downtime_tuning_fields[] = {
+	DT("initialMs", INT64_MAX, initial_ms, MIG_DT_INITIAL),
+	DT("steps", INT32_MAX, steps, MIG_DT_STEPS),
+	DT("startAfterIteration", INT64_MAX, start_after_iteration,
+	    MIG_DT_START_AFTER),
+	DT("cooldownSeconds", INT32_MAX, cooldown_seconds, MIG_DT_COOLDOWN),
+};
+
+#undef DT
+
+/*
+ * The object o at base, whose keys must be those of the table's fields
+ * (n of them), read into record (its *set gains their bits) and marked
+ * given (*enabled).
+ */
+static int
+kube_experimental_object(struct policy_ctx *c, const char *base,
+    struct json_object *o, const struct policy_field *fields, size_t n,
+    void *record, int *enabled, unsigned *set)
+{
+	/* The larger of the two tables. */
+	const char	*known[NITEMS(stall_detector_fields) + 1];
+	size_t		 i;
+
+	_Static_assert(NITEMS(downtime_tuning_fields) <=
+	    NITEMS(stall_detector_fields), "known[] holds every key");
+
+	for (i = 0; i < n; i++)
+		known[i] = fields[i].key;
+	known[n] = NULL;
 	if (policy_check_object(c, base, o) != 0 ||
 	    policy_check_known(c, base, o, known) != 0)
 		return -1;
-	dt->enabled = 1;
-	json_object_object_foreach(o, key, v) {
-		f = policy_field(base, key);
-		if (strcmp(key, "initialMs") == 0) {
-			err = policy_get_uint(c, f, v, 1, INT64_MAX,
-			    &dt->initial_ms);
-			dt->set |= MIG_DT_INITIAL;
-		} else if (strcmp(key, "steps") == 0) {
-			err = policy_get_uint(c, f, v, 1, INT32_MAX,
-			    &dt->steps);
-			dt->set |= MIG_DT_STEPS;
-		} else if (strcmp(key, "startAfterIteration") == 0) {
-			err = policy_get_uint(c, f, v, 1, INT64_MAX,
-			    &dt->start_after_iteration);
-			dt->set |= MIG_DT_START_AFTER;
-		} else {
-			err = policy_get_uint(c, f, v, 1, INT32_MAX,
-			    &dt->cooldown_seconds);
-			dt->set |= MIG_DT_COOLDOWN;
-		}
-		free(f);
-		if (err != 0)
-			return -1;
-	}
-	return 0;
+	*enabled = 1;
+	return policy_read_fields(c, base, o, fields, n, record, set);
 }
 
 /*
@@ -516,7 +501,9 @@ kube_experimental(struct policy_ctx *c, const char *base,
 	if (sd != NULL) {
 		f = policy_field(base, "stallDetector");
 		/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
-		err = kube_stall_detector(c, f, sd, &s->stall_detector);
+		err = kube_experimental_object(c, f, sd, stall_detector_fields,
+		    NITEMS(stall_detector_fields), &s->stall_detector,
+		    &s->stall_detector.enabled, &s->stall_detector.set);
 		free(f);
 		if (err != 0)
 			return -1;
@@ -525,7 +512,9 @@ kube_experimental(struct policy_ctx *c, const char *base,
 	    dt != NULL) {
 		f = policy_field(base, "downtimeTuning");
 		/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
-		err = kube_downtime_tuning(c, f, dt, &s->downtime_tuning);
+		err = kube_experimental_object(c, f, dt, downtime_tuning_fields,
+		    NITEMS(downtime_tuning_fields), &s->downtime_tuning,
+		    &s->downtime_tuning.enabled, &s->downtime_tuning.set);
 		free(f);
 		if (err != 0)
 			return -1;
@@ -533,63 +522,51 @@ kube_experimental(struct policy_ctx *c, const char *base,
 	return 0;
 }
 
+/* bandwidthPerMigration: a Kubernetes quantity of bytes/s. */
+static int
+read_quantity(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
+{
+	return policy_get_quantity(c, f, v, pf->max, out);
+}
+
+#define MIG(key, read, min, max, m, bit) \
+	POLICY_FIELD(struct mig_settings, key, read, min, max, m, bit)
+
 /*
  * The fields a MigrationPolicy's spec and a KubeVirt object's
- * spec.configuration.migrations share (VMMigrationConfiguration), into s
- * with their MIG_SET_ bits.  base is the object's path ("spec").
+ * spec.configuration.migrations share (VMMigrationConfiguration), with
+ * their MIG_SET_ bits, in the order they are read.  KubeVirt refuses
+ * only a negative completionTimeoutPerGiB (an int64).
  */
+static const struct policy_field kube_migration_fields[] = {
+	MIG("allowAutoConverge", policy_read_bool, 0, 0,
+	    allow_auto_converge, MIG_SET_AUTO_CONVERGE),
+	MIG("bandwidthPerMigration", read_quantity, 0, POLICY_MAX_BANDWIDTH,
+	    bandwidth, MIG_SET_BANDWIDTH),
+	MIG("completionTimeoutPerGiB", policy_read_uint, 0, INT64_MAX,
+	    completion_timeout_per_gib, MIG_SET_COMPLETION),
+	MIG("maxDowntimeMs", policy_read_uint, 1, POLICY_MAX_DOWNTIME_MS,
+	    max_downtime_ms, MIG_SET_DOWNTIME),
+	MIG("allowPostCopy", policy_read_bool, 0, 0,
+	    allow_post_copy, MIG_SET_POST_COPY),
+	MIG("allowWorkloadDisruption", policy_read_bool, 0, 0,
+	    allow_workload_disruption, MIG_SET_DISRUPTION),
+};
+
+#undef MIG
+
+/* Those fields of o (at base, "spec") into s. */
 static int
-kube_migration_fields(struct policy_ctx *c, const char *base,
+kube_migration_settings(struct policy_ctx *c, const char *base,
     struct json_object *o, struct mig_settings *s)
 {
-	struct json_object	*v;
-	char			*f = NULL;
-	int			 rc = -1;
-
-#define FIELD(name) (free(f), f = policy_field(base, name), \
-	json_object_object_get_ex(o, name, &v))
-	if (FIELD("allowAutoConverge")) {
-		if (policy_get_bool(c, f, v, &s->allow_auto_converge) != 0)
-			goto out;
-		s->set |= MIG_SET_AUTO_CONVERGE;
-	}
-	if (FIELD("bandwidthPerMigration")) {
-		if (policy_get_quantity(c, f, v, POLICY_MAX_BANDWIDTH,
-		    &s->bandwidth) != 0)
-			goto out;
-		s->set |= MIG_SET_BANDWIDTH;
-	}
-	/* KubeVirt refuses only a negative one (an int64). */
-	if (FIELD("completionTimeoutPerGiB")) {
-		if (policy_get_uint(c, f, v, 0, INT64_MAX,
-		    &s->completion_timeout_per_gib) != 0)
-			goto out;
-		s->set |= MIG_SET_COMPLETION;
-	}
-	if (FIELD("maxDowntimeMs")) {
-		if (policy_get_uint(c, f, v, 1, POLICY_MAX_DOWNTIME_MS,
-		    &s->max_downtime_ms) != 0)
-			goto out;
-		s->set |= MIG_SET_DOWNTIME;
-	}
-	if (FIELD("allowPostCopy")) {
-		if (policy_get_bool(c, f, v, &s->allow_post_copy) != 0)
-			goto out;
-		s->set |= MIG_SET_POST_COPY;
-	}
-	if (FIELD("allowWorkloadDisruption")) {
-		if (policy_get_bool(c, f, v,
-		    &s->allow_workload_disruption) != 0)
-			goto out;
-		s->set |= MIG_SET_DISRUPTION;
-	}
-#undef FIELD
+	if (policy_read_fields(c, base, o, kube_migration_fields,
+	    NITEMS(kube_migration_fields), s, &s->set) != 0)
+		return -1;
 	if (!(s->set & MIG_SET_DISRUPTION))
 		s->allow_workload_disruption = s->allow_post_copy;
-	rc = 0;
-out:
-	free(f);
-	return rc;
+	return 0;
 }
 
 /* Appends a new policy (built-in defaults, nothing set) to set. */
@@ -678,7 +655,7 @@ kube_migration_policy(struct policy_set *set, struct policy_ctx *c,
 	    policy_get_labels(c, "spec.selectors.namespaceSelector", v,
 	    &p->ns_selector, &p->nns_selector) != 0)
 		return -1;
-	if (kube_migration_fields(c, "spec", spec, &p->migration) != 0)
+	if (kube_migration_settings(c, "spec", spec, &p->migration) != 0)
 		return -1;
 	if (json_object_object_get_ex(spec, "experimental", &v) &&
 	    kube_experimental(c, "spec.experimental", v, &p->migration,
@@ -710,7 +687,7 @@ kube_cluster_migrations(struct policy_ctx *c, struct json_object *m,
 	    m, known) != 0)
 		return -1;
 	policy_defaults(&s);
-	if (kube_migration_fields(c, base, m, &s) != 0)
+	if (kube_migration_settings(c, base, m, &s) != 0)
 		goto out;
 	json_object_object_foreach(m, key, val) {
 		f = policy_field(base, key);
@@ -742,7 +719,7 @@ kube_cluster_migrations(struct policy_ctx *c, struct json_object *m,
 			    253) == NULL ? -1 : 0;
 			add_unapplied(&cl->unapplied, f);
 		} else
-			err = 0;	/* read by kube_migration_fields() */
+			err = 0;	/* read by kube_migration_settings() */
 		free(f);
 		if (err != 0)
 			goto out;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,89 @@
 #include "policy.h"
 #include "policy-parse.h"
 
-/* A policy's migration section in qmigrate's JSON shape. */
+/* migration.bandwidthPerMigration: bytes/s as an integer or "64Mi". */
+static int
+read_bandwidth(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
+{
+	const char *str;
+
+	if (json_object_is_type(v, json_type_string)) {
+		if ((str = policy_get_string(c, f, v, 1, 64)) == NULL)
+			return -1;
+		if (policy_parse_bandwidth(str, out) != 0) {
+			policy_err_got(c, f, "bytes/s up to 1Ti, as an "
+			    "integer or a string with a Ki, Mi, Gi or "
+			    "Ti suffix such as \"64Mi\"", v);
+			return -1;
+		}
+		return 0;
+	}
+	if (json_object_is_type(v, json_type_int))
+		return policy_read_uint(c, f, v, pf, out);
+	policy_err_got(c, f, "bytes/s as an integer or a string such as "
+	    "\"64Mi\"", v);
+	return -1;
+}
+
+/* The lists, each of which sets its own bit. */
+static int
+read_shared_paths(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *s)
+{
+	(void)pf;
+	return policy_get_shared_paths(c, f, v, s);
+}
+
+static int
+read_disks(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *s)
+{
+	(void)pf;
+	return policy_get_disks(c, f, v, s);
+}
+
+_Static_assert(sizeof (enum ctl_kind) == sizeof (int) &&
+    sizeof (enum block_migration) == sizeof (int),
+    "policy_read_choice() stores an int");
+
+#define FIELD(key, read, max, m, bit) \
+	POLICY_FIELD(struct mig_settings, key, read, 0, max, m, bit)
+#define CHOICE(key, names, expected, m, bit) \
+	POLICY_CHOICE(struct mig_settings, key, names, expected, m, bit)
+
+/* A policy's migration section in qmigrate's JSON shape, in this order. */
+static const struct policy_field migration_fields[] = {
+	FIELD("bandwidthPerMigration", read_bandwidth, POLICY_MAX_BANDWIDTH,
+	    bandwidth, MIG_SET_BANDWIDTH),
+	FIELD("completionTimeoutPerGiB", policy_read_uint, POLICY_MAX_TIMEOUT,
+	    completion_timeout_per_gib, MIG_SET_COMPLETION),
+	FIELD("progressTimeout", policy_read_uint, POLICY_MAX_TIMEOUT,
+	    progress_timeout, MIG_SET_PROGRESS),
+	FIELD("maxDowntimeMs", policy_read_uint, POLICY_MAX_DOWNTIME_MS,
+	    max_downtime_ms, MIG_SET_DOWNTIME),
+	FIELD("allowAutoConverge", policy_read_bool, 0,
+	    allow_auto_converge, MIG_SET_AUTO_CONVERGE),
+	FIELD("allowPostCopy", policy_read_bool, 0,
+	    allow_post_copy, MIG_SET_POST_COPY),
+	FIELD("allowWorkloadDisruption", policy_read_bool, 0,
+	    allow_workload_disruption, MIG_SET_DISRUPTION),
+	FIELD("parallelMigrationThreads", policy_read_int, POLICY_MAX_MULTIFD,
+	    parallel_migration_threads, MIG_SET_MULTIFD),
+	FIELD("disableTLS", policy_read_bool, 0,
+	    disable_tls, MIG_SET_DISABLE_TLS),
+	CHOICE("convergence", policy_convergences,
+	    "\"adaptive\" or \"kubevirt\"", convergence, MIG_SET_CONVERGENCE),
+	{ .key = "sharedStoragePaths", .read = read_shared_paths },
+	CHOICE("blockMigration", policy_block_migrations,
+	    "\"never\", \"auto\" or \"always\"", block_migration,
+	    MIG_SET_BLOCK_MIGRATION),
+	{ .key = "disks", .read = read_disks },
+};
+
+#undef CHOICE
+#undef FIELD
+
 static int
 parse_migration(struct policy_ctx *c, struct json_object *m,
     struct mig_settings *s)
@@ -35,113 +118,15 @@ parse_migration(struct policy_ctx *c, struct json_object *m,
 		"parallelMigrationThreads", "disableTLS", "convergence",
 		"sharedStoragePaths", "blockMigration", "disks", NULL
 	};
-	struct json_object	*v;
-	uint64_t		 u;
-	const char		*str;
-	int			 choice;
 
 	if (policy_check_object(c, "migration", m) != 0 ||
 	    policy_check_known(c, "migration", m, known) != 0)
 		return -1;
-
-	if (json_object_object_get_ex(m, "bandwidthPerMigration", &v)) {
-		const char *f = "migration.bandwidthPerMigration";
-
-		if (json_object_is_type(v, json_type_string)) {
-			if ((str = policy_get_string(c, f, v, 1, 64)) == NULL)
-				return -1;
-			if (policy_parse_bandwidth(str, &s->bandwidth) != 0) {
-				policy_err_got(c, f, "bytes/s up to 1Ti, as an "
-				    "integer or a string with a Ki, Mi, Gi or "
-				    "Ti suffix such as \"64Mi\"", v);
-				return -1;
-			}
-		} else if (json_object_is_type(v, json_type_int)) {
-			if (policy_get_uint(c, f, v, 0, POLICY_MAX_BANDWIDTH,
-			    &s->bandwidth) != 0)
-				return -1;
-		} else {
-			policy_err_got(c, f,
-			    "bytes/s as an integer or a string "
-			    "such as \"64Mi\"", v);
-			return -1;
-		}
-		s->set |= MIG_SET_BANDWIDTH;
-	}
-	if (json_object_object_get_ex(m, "completionTimeoutPerGiB", &v)) {
-		if (policy_get_uint(c, "migration.completionTimeoutPerGiB", v,
-		    0, POLICY_MAX_TIMEOUT, &s->completion_timeout_per_gib) != 0)
-			return -1;
-		s->set |= MIG_SET_COMPLETION;
-	}
-	if (json_object_object_get_ex(m, "progressTimeout", &v)) {
-		if (policy_get_uint(c, "migration.progressTimeout", v, 0,
-		    POLICY_MAX_TIMEOUT, &s->progress_timeout) != 0)
-			return -1;
-		s->set |= MIG_SET_PROGRESS;
-	}
-	if (json_object_object_get_ex(m, "maxDowntimeMs", &v)) {
-		if (policy_get_uint(c, "migration.maxDowntimeMs", v, 0,
-		    POLICY_MAX_DOWNTIME_MS, &s->max_downtime_ms) != 0)
-			return -1;
-		s->set |= MIG_SET_DOWNTIME;
-	}
-	if (json_object_object_get_ex(m, "allowAutoConverge", &v)) {
-		if (policy_get_bool(c, "migration.allowAutoConverge", v,
-		    &s->allow_auto_converge) != 0)
-			return -1;
-		s->set |= MIG_SET_AUTO_CONVERGE;
-	}
-	if (json_object_object_get_ex(m, "allowPostCopy", &v)) {
-		if (policy_get_bool(c, "migration.allowPostCopy", v,
-		    &s->allow_post_copy) != 0)
-			return -1;
-		s->set |= MIG_SET_POST_COPY;
-	}
-	if (json_object_object_get_ex(m, "allowWorkloadDisruption", &v)) {
-		if (policy_get_bool(c, "migration.allowWorkloadDisruption", v,
-		    &s->allow_workload_disruption) != 0)
-			return -1;
-		s->set |= MIG_SET_DISRUPTION;
-	}
+	if (policy_read_fields(c, "migration", m, migration_fields,
+	    NITEMS(migration_fields), s, &s->set) != 0)
+		return -1;
 	if (!(s->set & MIG_SET_DISRUPTION))
 		s->allow_workload_disruption = s->allow_post_copy;
-	if (json_object_object_get_ex(m, "parallelMigrationThreads", &v)) {
-		if (policy_get_uint(c, "migration.parallelMigrationThreads", v,
-		    0, POLICY_MAX_MULTIFD, &u) != 0)
-			return -1;
-		s->parallel_migration_threads = (int)u;
-		s->set |= MIG_SET_MULTIFD;
-	}
-	if (json_object_object_get_ex(m, "disableTLS", &v)) {
-		if (policy_get_bool(c, "migration.disableTLS", v,
-		    &s->disable_tls) != 0)
-			return -1;
-		s->set |= MIG_SET_DISABLE_TLS;
-	}
-	if (json_object_object_get_ex(m, "convergence", &v)) {
-		if (policy_get_choice(c, "migration.convergence", v,
-		    policy_convergences, NITEMS(policy_convergences),
-		    "\"adaptive\" or \"kubevirt\"", &choice) != 0)
-			return -1;
-		s->convergence = (enum ctl_kind)choice;
-		s->set |= MIG_SET_CONVERGENCE;
-	}
-	if (json_object_object_get_ex(m, "sharedStoragePaths", &v) &&
-	    policy_get_shared_paths(c, "migration.sharedStoragePaths", v,
-	    s) != 0)
-		return -1;
-	if (json_object_object_get_ex(m, "blockMigration", &v)) {
-		if (policy_get_choice(c, "migration.blockMigration", v,
-		    policy_block_migrations, NITEMS(policy_block_migrations),
-		    "\"never\", \"auto\" or \"always\"", &choice) != 0)
-			return -1;
-		s->block_migration = (enum block_migration)choice;
-		s->set |= MIG_SET_BLOCK_MIGRATION;
-	}
-	if (json_object_object_get_ex(m, "disks", &v) &&
-	    policy_get_disks(c, "migration.disks", v, s) != 0)
-		return -1;
 	return 0;
 }
 

@@ -188,6 +188,76 @@ policy_get_choice(struct policy_ctx *c, const char *field,
 }
 
 /*
+ * Reads the fields of o that the table gives (n of them, in the table's
+ * order) into record, each through its reader at its offset, and sets
+ * its bit in *set.  A key the table does not name is left alone (the
+ * caller refuses unknown ones).  Returns 0, or -1 at the first field
+ * refused.
+ */
+int
+policy_read_fields(struct policy_ctx *c, const char *base,
+    struct json_object *o, const struct policy_field *fields, size_t n,
+    void *record, unsigned *set)
+{
+	struct json_object	*v;
+	char			*f;
+	size_t			 i;
+	int			 err;
+
+	for (i = 0; i < n; i++) {
+		if (!json_object_object_get_ex(o, fields[i].key, &v))
+			continue;
+		f = policy_field(base, fields[i].key);
+		err = fields[i].read(c, f, v, &fields[i],
+		    (char *)record + fields[i].off);
+		free(f);
+		if (err != 0)
+			return -1;
+		*set |= fields[i].bit;
+	}
+	return 0;
+}
+
+/* A uint64_t in [min, max]. */
+int
+policy_read_uint(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *out)
+{
+	return policy_get_uint(c, field, v, pf->min, pf->max, out);
+}
+
+/* An int in [min, max] (max at most INT_MAX). */
+int
+policy_read_int(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *out)
+{
+	uint64_t u;
+
+	if (policy_get_uint(c, field, v, pf->min, pf->max, &u) != 0)
+		return -1;
+	*(int *)out = (int)u;
+	return 0;
+}
+
+/* A boolean, as an int 0 or 1. */
+int
+policy_read_bool(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *out)
+{
+	(void)pf;
+	return policy_get_bool(c, field, v, out);
+}
+
+/* One of pf->names, as its value (an int or an enum of int's size). */
+int
+policy_read_choice(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *out)
+{
+	return policy_get_choice(c, field, v, pf->names, pf->nnames,
+	    pf->expected, out);
+}
+
+/*
  * Returns the string in v, refusing other types, embedded NULs, control
  * characters and lengths outside [minlen, maxlen].
  */

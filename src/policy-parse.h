@@ -41,6 +41,48 @@ struct policy_keyword {
 	int		 value;
 };
 
+/*
+ * A field of a settings record, read by policy_read_fields(): its key,
+ * its reader (policy_read_uint() and friends, or the caller's own), what
+ * that reader takes (bounds, or names and what they say to expect), where
+ * the value goes in the record (offsetof) and the bit it sets in the
+ * record's set.
+ */
+struct policy_field {
+	const char	*key;
+	int		(*read)(struct policy_ctx *, const char *field,
+			    struct json_object *, const struct policy_field *,
+			    void *out);
+	uint64_t	 min, max;
+	const struct policy_keyword *names;
+	size_t		 nnames;
+	const char	*expected;
+	size_t		 off;
+	unsigned	 bit;
+};
+
+/* A row: key K read by RD, within [LO, HI], into member M of TYPE, bit B. */
+#define POLICY_FIELD(type, k, rd, lo, hi, m, b) \
+	{ .key = (k), .read = (rd), .min = (lo), .max = (hi), \
+	    .off = offsetof(type, m), .bit = (b) }
+/* A row of a field that takes one of the names NM (policy_read_choice()). */
+#define POLICY_CHOICE(type, k, nm, expect, m, b) \
+	{ .key = (k), .read = policy_read_choice, .names = (nm), \
+	    .nnames = NITEMS(nm), .expected = (expect), \
+	    .off = offsetof(type, m), .bit = (b) }
+
+int	 policy_read_fields(struct policy_ctx *, const char *base,
+	    struct json_object *, const struct policy_field *, size_t n,
+	    void *record, unsigned *set);
+int	 policy_read_uint(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *out);
+int	 policy_read_int(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *out);
+int	 policy_read_bool(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *out);
+int	 policy_read_choice(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *out);
+
 void	 policy_err(struct policy_ctx *, const char *field,
 	    const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));

@@ -4,6 +4,7 @@
  * cluster's defaults, copies and their JSON form.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,35 +41,38 @@ policy_convergence_name(enum ctl_kind k)
 	return "unknown";
 }
 
+/*
+ * KubeVirt's migration defaults: what is not named here is 0 (unlimited
+ * bandwidth, QEMU's downtime, no auto-converge, no post-copy and so no
+ * workload disruption, no multifd, TLS, no lists, nothing set).
+ */
+static const struct mig_settings kubevirt_defaults = {
+	.completion_timeout_per_gib = 150,
+	.progress_timeout = 150,
+	.convergence = CTL_ADAPTIVE,
+	.downtime_tuning = {
+		.initial_ms = MIG_DT_DEFAULT_INITIAL_MS,
+		.steps = MIG_DT_DEFAULT_STEPS,
+		.start_after_iteration = MIG_DT_DEFAULT_START_AFTER,
+		.cooldown_seconds = MIG_DT_DEFAULT_COOLDOWN,
+	},
+	.stall_detector = {
+		.stall_margin_pct = 4,
+		.ewma_alpha = 0.4,
+		.stall_progress_timeout = 40,
+		.switchover_timeout = 60,
+		.precopy_possible_factor = 1.5,
+		.patience_window_decay_factor = 0.5,
+		.search_local_minima = 1,
+		.completion_timeout_factor = 2,
+	},
+};
+
 /* Fills s with KubeVirt's migration defaults; s owns nothing afterwards. */
 void
 policy_defaults(struct mig_settings *s)
 {
-	memset(s, 0, sizeof *s);
-	s->bandwidth = 0;
-	s->completion_timeout_per_gib = 150;
-	s->progress_timeout = 150;
-	s->max_downtime_ms = 0;
-	s->allow_auto_converge = 0;
-	s->allow_post_copy = 0;
-	s->allow_workload_disruption = s->allow_post_copy;
-	s->parallel_migration_threads = 0;
-	s->disable_tls = 0;
-	s->convergence = CTL_ADAPTIVE;
-	s->shared_storage_paths = NULL;
-	s->downtime_tuning.initial_ms = MIG_DT_DEFAULT_INITIAL_MS;
-	s->downtime_tuning.steps = MIG_DT_DEFAULT_STEPS;
-	s->downtime_tuning.start_after_iteration = MIG_DT_DEFAULT_START_AFTER;
-	s->downtime_tuning.cooldown_seconds = MIG_DT_DEFAULT_COOLDOWN;
-	s->stall_detector.stall_margin_pct = 4;
-	s->stall_detector.ewma_alpha = 0.4;
-	s->stall_detector.stall_progress_timeout = 40;
-	s->stall_detector.switchover_timeout = 60;
-	s->stall_detector.precopy_possible_factor = 1.5;
-	s->stall_detector.patience_window_decay_factor = 0.5;
-	s->stall_detector.search_local_minima = 1;
-	s->stall_detector.completion_timeout_factor = 2;
-	s->set = 0;
+	*s = kubevirt_defaults;
 }
 
 static void
@@ -118,52 +122,65 @@ mig_settings_copy(struct mig_settings *dst, const struct mig_settings *src)
 	dst->shared_storage_paths = strv_copy(src->shared_storage_paths);
 }
 
+/* A field an overlay copies when its bit is in the source's set. */
+struct overlay_field {
+	unsigned	bit;
+	size_t		off, size;
+};
+#define OVERLAY(type, bit, m) \
+	{ bit, offsetof(struct type, m), sizeof ((struct type *)0)->m }
+
 /* KubeVirt's applyDowntimeTuningOptions: the fields src gives. */
-static void
-downtime_tuning_overlay(struct mig_downtime_tuning *dst,
-    const struct mig_downtime_tuning *src)
-{
-	if (!src->enabled)
-		return;
-	dst->enabled = 1;
-	if (src->set & MIG_DT_INITIAL)
-		dst->initial_ms = src->initial_ms;
-	if (src->set & MIG_DT_STEPS)
-		dst->steps = src->steps;
-	if (src->set & MIG_DT_START_AFTER)
-		dst->start_after_iteration = src->start_after_iteration;
-	if (src->set & MIG_DT_COOLDOWN)
-		dst->cooldown_seconds = src->cooldown_seconds;
-	dst->set |= src->set;
-}
+static const struct overlay_field downtime_tuning_overlay[] = {
+	OVERLAY(mig_downtime_tuning, MIG_DT_INITIAL, initial_ms),
+	OVERLAY(mig_downtime_tuning, MIG_DT_STEPS, steps),
+	OVERLAY(mig_downtime_tuning, MIG_DT_START_AFTER,
+	    start_after_iteration),
+	OVERLAY(mig_downtime_tuning, MIG_DT_COOLDOWN, cooldown_seconds),
+};
 
 /* KubeVirt's applyStallDetectorOptions: the fields src gives. */
+static const struct overlay_field stall_detector_overlay[] = {
+	OVERLAY(mig_stall_detector, MIG_SD_MARGIN, stall_margin_pct),
+	OVERLAY(mig_stall_detector, MIG_SD_EWMA, ewma_alpha),
+	OVERLAY(mig_stall_detector, MIG_SD_PROGRESS, stall_progress_timeout),
+	OVERLAY(mig_stall_detector, MIG_SD_SWITCHOVER, switchover_timeout),
+	OVERLAY(mig_stall_detector, MIG_SD_PRECOPY, precopy_possible_factor),
+	OVERLAY(mig_stall_detector, MIG_SD_PATIENCE,
+	    patience_window_decay_factor),
+	OVERLAY(mig_stall_detector, MIG_SD_LOCAL_MINIMA, search_local_minima),
+	OVERLAY(mig_stall_detector, MIG_SD_COMPLETION,
+	    completion_timeout_factor),
+};
+
+/* The plain fields of a mig_settings (its lists are copied apart). */
+static const struct overlay_field settings_overlay[] = {
+	OVERLAY(mig_settings, MIG_SET_BANDWIDTH, bandwidth),
+	OVERLAY(mig_settings, MIG_SET_COMPLETION, completion_timeout_per_gib),
+	OVERLAY(mig_settings, MIG_SET_PROGRESS, progress_timeout),
+	OVERLAY(mig_settings, MIG_SET_DOWNTIME, max_downtime_ms),
+	OVERLAY(mig_settings, MIG_SET_AUTO_CONVERGE, allow_auto_converge),
+	OVERLAY(mig_settings, MIG_SET_POST_COPY, allow_post_copy),
+	OVERLAY(mig_settings, MIG_SET_DISRUPTION, allow_workload_disruption),
+	OVERLAY(mig_settings, MIG_SET_MULTIFD, parallel_migration_threads),
+	OVERLAY(mig_settings, MIG_SET_DISABLE_TLS, disable_tls),
+	OVERLAY(mig_settings, MIG_SET_CONVERGENCE, convergence),
+	OVERLAY(mig_settings, MIG_SET_BLOCK_MIGRATION, block_migration),
+};
+
+#undef OVERLAY
+
+/* Copies from src to dst each field of the table (n) whose bit is in set. */
 static void
-stall_detector_overlay(struct mig_stall_detector *dst,
-    const struct mig_stall_detector *src)
+overlay_fields(void *dst, const void *src, unsigned set,
+    const struct overlay_field *fields, size_t n)
 {
-	if (!src->enabled)
-		return;
-	dst->enabled = 1;
-	if (src->set & MIG_SD_MARGIN)
-		dst->stall_margin_pct = src->stall_margin_pct;
-	if (src->set & MIG_SD_EWMA)
-		dst->ewma_alpha = src->ewma_alpha;
-	if (src->set & MIG_SD_PROGRESS)
-		dst->stall_progress_timeout = src->stall_progress_timeout;
-	if (src->set & MIG_SD_SWITCHOVER)
-		dst->switchover_timeout = src->switchover_timeout;
-	if (src->set & MIG_SD_PRECOPY)
-		dst->precopy_possible_factor = src->precopy_possible_factor;
-	if (src->set & MIG_SD_PATIENCE)
-		dst->patience_window_decay_factor =
-		    src->patience_window_decay_factor;
-	if (src->set & MIG_SD_LOCAL_MINIMA)
-		dst->search_local_minima = src->search_local_minima;
-	if (src->set & MIG_SD_COMPLETION)
-		dst->completion_timeout_factor =
-		    src->completion_timeout_factor;
-	dst->set |= src->set;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (set & fields[i].bit)
+			memcpy((char *)dst + fields[i].off,
+			    (const char *)src + fields[i].off, fields[i].size);
 }
 
 /*
@@ -201,45 +218,33 @@ mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
 {
 	unsigned set = src->set;
 
-	if (set & MIG_SET_BANDWIDTH)
-		dst->bandwidth = src->bandwidth;
-	if (set & MIG_SET_COMPLETION)
-		dst->completion_timeout_per_gib =
-		    src->completion_timeout_per_gib;
-	if (set & MIG_SET_PROGRESS)
-		dst->progress_timeout = src->progress_timeout;
-	if (set & MIG_SET_DOWNTIME)
-		dst->max_downtime_ms = src->max_downtime_ms;
-	if (set & MIG_SET_AUTO_CONVERGE)
-		dst->allow_auto_converge = src->allow_auto_converge;
-	if (set & MIG_SET_POST_COPY) {
-		dst->allow_post_copy = src->allow_post_copy;
-		if (!(set & MIG_SET_DISRUPTION))
-			dst->allow_workload_disruption = src->allow_post_copy;
-	}
-	if (set & MIG_SET_DISRUPTION)
-		dst->allow_workload_disruption =
-		    src->allow_workload_disruption;
-	if (set & MIG_SET_MULTIFD)
-		dst->parallel_migration_threads =
-		    src->parallel_migration_threads;
-	if (set & MIG_SET_DISABLE_TLS)
-		dst->disable_tls = src->disable_tls;
-	if (set & MIG_SET_CONVERGENCE)
-		dst->convergence = src->convergence;
+	overlay_fields(dst, src, set, settings_overlay,
+	    NITEMS(settings_overlay));
+	if ((set & MIG_SET_POST_COPY) && !(set & MIG_SET_DISRUPTION))
+		dst->allow_workload_disruption = src->allow_post_copy;
 	if (set & MIG_SET_SHARED_PATHS) {
 		strv_free(dst->shared_storage_paths);
 		dst->shared_storage_paths =
 		    strv_copy(src->shared_storage_paths);
 	}
-	if (set & MIG_SET_BLOCK_MIGRATION)
-		dst->block_migration = src->block_migration;
 	if (set & MIG_SET_DISKS) {
 		strv_free(dst->disks);
 		dst->disks = strv_copy(src->disks);
 	}
-	downtime_tuning_overlay(&dst->downtime_tuning, &src->downtime_tuning);
-	stall_detector_overlay(&dst->stall_detector, &src->stall_detector);
+	if (src->downtime_tuning.enabled) {
+		dst->downtime_tuning.enabled = 1;
+		overlay_fields(&dst->downtime_tuning, &src->downtime_tuning,
+		    src->downtime_tuning.set, downtime_tuning_overlay,
+		    NITEMS(downtime_tuning_overlay));
+		dst->downtime_tuning.set |= src->downtime_tuning.set;
+	}
+	if (src->stall_detector.enabled) {
+		dst->stall_detector.enabled = 1;
+		overlay_fields(&dst->stall_detector, &src->stall_detector,
+		    src->stall_detector.set, stall_detector_overlay,
+		    NITEMS(stall_detector_overlay));
+		dst->stall_detector.set |= src->stall_detector.set;
+	}
 	dst->set |= set;
 }
 
