@@ -1,9 +1,7 @@
 /*
  * cmd-evict.c: qmigrate evict: apply a VM's eviction strategy (evict.c).
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "qmigrate.h"
 #include "slot.h"
@@ -15,48 +13,18 @@ static int
 cmd_evict_exec(struct args *args)
 {
 	struct evict_options	 o;
-	const char		*s;
 	char			*cause = NULL;
 	int			 rc;
 
-	memset(&o, 0, sizeof o);
-	o.qmp_path = args_get(args, "qmp");
-	o.qga_path = args_get(args, "qga");
-	o.uri = args_get(args, "to");
-	o.policy_path = args_get(args, "policy");
-	o.status_file = args_get(args, "status-file");
-	o.events = args_has(args, "events");
-	o.node = args_get(args, "node");
-	o.pod = args_get(args, "pod");
-	o.timeout = args_number(args, "timeout", 0);
-	o.slot_dir = args_get(args, "slot-dir");
-	o.max_parallel = (int)args_number(args, "max-parallel", 0);
-	if (vm_ident_from_args(&o.vm, args, &cause) != 0)
-		goto bad;
-	if ((s = args_get(args, "vmim")) != NULL &&
-	    (kube_vmim_load(s, &o.vmim, &cause) != 0 ||
-	    kube_vmim_check_vmi(&o.vmim, &o.vm, &cause) != 0))
-		goto bad;
-	if (strncmp(o.uri, "unix:", 5) != 0 && strncmp(o.uri, "tcp:", 4) != 0 &&
-	    strncmp(o.uri, "tls:", 4) != 0) {
-		xasprintf(&cause, "--to: expected unix:PATH, tcp:HOST:PORT or "
-		    "tls:HOST:PORT, got \"%s\"", o.uri);
-		goto bad;
+	/* evict's options are migrate's (without its TLS and tuning) */
+	if (mig_options_from_args(args, &o.mig, 1, &cause) != 0) {
+		rc = cmd_usage_error(&cmd_evict_entry, "%s", cause);
+		free(cause);
+		return rc;
 	}
-	if (o.max_parallel != 0 && o.slot_dir == NULL)
-		o.slot_dir = SLOT_DEFAULT_DIR;
-	if (o.slot_dir != NULL && o.max_parallel == 0)
-		o.max_parallel = SLOT_DEFAULT_MAX;
+	o.qga_path = args_get(args, "qga");
 	rc = evict_run(&o);
-	vm_ident_free(&o.vm);
-	kube_vmim_free(&o.vmim);
-	return rc;
-
-bad:
-	rc = cmd_usage_error(&cmd_evict_entry, "%s", cause);
-	free(cause);
-	vm_ident_free(&o.vm);
-	kube_vmim_free(&o.vmim);
+	mig_options_free(&o.mig);
 	return rc;
 }
 

@@ -2,8 +2,6 @@
  * cmd-incoming.c: qmigrate incoming: prepare the target QEMU and wait for
  * the guest.
  */
-#include <stdlib.h>
-
 #include "qmigrate.h"
 #include "mig-options.h"
 
@@ -12,18 +10,7 @@ extern const struct cmd_entry cmd_incoming_entry;
 static int
 cmd_incoming_exec(struct args *args)
 {
-	struct mig_options	 o;
-	char			*cause = NULL;
-	int			 rc;
-
-	if (mig_options_from_args(args, &o, 0, &cause) != 0) {
-		rc = cmd_usage_error(&cmd_incoming_entry, "%s", cause);
-		free(cause);
-		return rc;
-	}
-	rc = mig_target_run(&o);
-	mig_options_free(&o);
-	return rc;
+	return cmd_migrate_side(&cmd_incoming_entry, args, 0);
 }
 
 static const struct args_option incoming_options[] = {

@@ -9,21 +9,32 @@
 
 extern const struct cmd_entry cmd_migrate_entry;
 
-static int
-cmd_migrate_exec(struct args *args)
+/*
+ * migrate (source) and incoming: the options read into a mig_options,
+ * then the engine's side runs.  Returns the exit status; a bad option is
+ * a usage error of cmd.
+ */
+int
+cmd_migrate_side(const struct cmd_entry *cmd, struct args *args, int source)
 {
 	struct mig_options	 o;
 	char			*cause = NULL;
 	int			 rc;
 
-	if (mig_options_from_args(args, &o, 1, &cause) != 0) {
-		rc = cmd_usage_error(&cmd_migrate_entry, "%s", cause);
+	if (mig_options_from_args(args, &o, source, &cause) != 0) {
+		rc = cmd_usage_error(cmd, "%s", cause);
 		free(cause);
 		return rc;
 	}
-	rc = mig_source_run(&o);
+	rc = source ? mig_source_run(&o) : mig_target_run(&o);
 	mig_options_free(&o);
 	return rc;
+}
+
+static int
+cmd_migrate_exec(struct args *args)
+{
+	return cmd_migrate_side(&cmd_migrate_entry, args, 1);
 }
 
 static const struct args_option migrate_options[] = {

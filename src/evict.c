@@ -96,8 +96,8 @@ evict_connect(struct evict *e)
 {
 	char *cause = NULL;
 
-	e->qmp = qmp_connect(e->loop, e->o->qmp_path, QMP_PROTO_MONITOR, 10,
-	    &cause);
+	e->qmp = qmp_connect(e->loop, e->o->mig.qmp_path, QMP_PROTO_MONITOR,
+	    10, &cause);
 	if (e->qmp == NULL) {
 		status_fail(&e->st, FAIL_CONTROL, "%s", cause);
 		free(cause);
@@ -164,7 +164,7 @@ evict_shutdown(struct evict *e, const char *why)
 		if (qmp_call(e->qmp, "system_powerdown", NULL, NULL, 10,
 		    &cause) != 0) {
 			status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
-			    e->o->qmp_path, cause);
+			    e->o->mig.qmp_path, cause);
 			free(cause);
 			return evict_report(e);
 		}
@@ -174,7 +174,7 @@ evict_shutdown(struct evict *e, const char *why)
 	json_object_object_add(sd, "gracePeriodSeconds",
 	    json_object_new_uint64(e->grace));
 	log_info("%s sent to %s; waiting up to %llu s", method,
-	    e->o->qmp_path, (unsigned long long)e->grace);
+	    e->o->mig.qmp_path, (unsigned long long)e->grace);
 	status_changed(st, "shutdown");
 
 	t0 = now_monotonic();
@@ -192,7 +192,7 @@ evict_shutdown(struct evict *e, const char *why)
 		if (qmp_call(e->qmp, "quit", NULL, NULL, 10, &cause) != 0 &&
 		    !e->gone) {
 			status_fail(st, FAIL_CONTROL, "source QEMU %s: %s",
-			    e->o->qmp_path, cause);
+			    e->o->mig.qmp_path, cause);
 			free(cause);
 			return evict_report(e);
 		}
@@ -201,7 +201,7 @@ evict_shutdown(struct evict *e, const char *why)
 		if (!e->gone && qmp_run_until(e->qmp, &e->gone,
 		    EVICT_QUIT_TIMEOUT, &cause) != 0 && !e->gone) {
 			status_fail(st, FAIL_CONTROL, "source QEMU %s did not "
-			    "exit after quit: %s", e->o->qmp_path, cause);
+			    "exit after quit: %s", e->o->mig.qmp_path, cause);
 			free(cause);
 			return evict_report(e);
 		}
@@ -222,21 +222,10 @@ evict_migrate(struct evict *e, const char *why)
 
 	record_str(e, "action", "migrate");
 	record_str(e, "actionReason", why);
-	memset(&mo, 0, sizeof mo);
-	mo.qmp_path = e->o->qmp_path;
-	mo.uri = e->o->uri;
+	mo = e->o->mig;	/* its vm and vmim borrowed: not freed here */
 	mo.policies = e->policies;
-	mo.vm = e->o->vm;	/* borrowed: mig_options_free() not called */
-	mo.vmim = e->o->vmim;
-	mo.status_file = e->o->status_file;
-	mo.events = e->o->events;
-	mo.timeout = e->o->timeout;
-	mo.recover_timeout = 120;
-	mo.slot_dir = e->o->slot_dir;
-	mo.max_parallel = e->o->max_parallel;
 	mo.eviction = e->record;
 	mo.node = e->node;
-	mo.pod = e->o->pod;
 	mo.evacuation_node = e->node;
 	return mig_source_run(&mo);
 }
@@ -278,7 +267,7 @@ evict_can_migrate(struct evict *e, char **summary)
 	rc = preflight_run(e->qmp, &e->settings, &conds, summary);
 	if (rc == -1)
 		status_fail(&e->st, FAIL_CONTROL, "source QEMU %s: %s",
-		    e->o->qmp_path, *summary);
+		    e->o->mig.qmp_path, *summary);
 	else
 		json_object_object_add(e->record, "conditions", conds);
 	qmp_close(e->qmp);
@@ -306,15 +295,15 @@ evict_run(const struct evict_options *o)
 
 	memset(&e, 0, sizeof e);
 	e.o = o;
-	e.node = node_name(o->node);
-	set = policy_load_or_default(o->policy_path, &cause);
+	e.node = node_name(o->mig.node);
+	set = policy_load_or_default(o->mig.policy_path, &cause);
 	if (set == NULL) {
 		fprintf(stderr, "qmigrate evict: %s\n", cause);
 		free(cause);
 		free(e.node);
 		return QM_EXIT_USAGE;
 	}
-	policy_choose(set, &o->vm, &choice, 1);
+	policy_choose(set, &o->mig.vm, &choice, 1);
 	p = choice.policy;
 	e.strategy = choice.eviction;
 	e.grace = choice.grace_seconds;
@@ -325,7 +314,7 @@ evict_run(const struct evict_options *o)
 	record_str(&e, "policy", p != NULL ? p->name : NULL);
 	record_str(&e, "policyFile", p != NULL ? p->file : NULL);
 	json_object_object_add(e.record, "labels",
-	    labels_to_json(o->vm.labels, o->vm.nlabels));
+	    labels_to_json(o->mig.vm.labels, o->mig.vm.nlabels));
 	json_object_object_add(e.record, "namespaceLabels",
 	    labels_to_json(choice.ns_labels, choice.nns_labels));
 	record_str(&e, "selection", choice.why);
@@ -343,12 +332,12 @@ evict_run(const struct evict_options *o)
 	e.loop = ev_loop_new(EVFLAG_AUTO);
 	if (e.loop == NULL)
 		fatalx("cannot create an event loop");
-	status_init(&e.st, "evict", o->status_file, o->events);
-	e.st.source = xstrdup(o->qmp_path);
+	status_init(&e.st, "evict", o->mig.status_file, o->mig.events);
+	e.st.source = xstrdup(o->mig.qmp_path);
 	e.st.source_node = xstrdup(e.node);
 	e.st.evacuation_node = xstrdup(e.node);
 	e.st.eviction = json_object_get(e.record);
-	kube_vmim_identify(&o->vmim, &e.st);
+	kube_vmim_identify(&o->mig.vmim, &e.st);
 	switch (e.strategy) {
 	case EVICT_EXTERNAL:
 		rc = evict_external(&e);

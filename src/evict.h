@@ -6,22 +6,16 @@
 
 #include "qmigrate.h"
 #include "policy.h"
+#include "mig-options.h"
 
-/* evict.c: one VM's eviction by its policy's strategy. */
+/*
+ * evict.c: one VM's eviction by its policy's strategy.  A live migration
+ * is qmigrate migrate's: mig holds what its options would (--to as uri),
+ * read by the same mig_options_from_args(); evict adds the agent.
+ */
 struct evict_options {
-	const char	*qmp_path;
+	struct mig_options mig;
 	const char	*qga_path;	/* NULL: system_powerdown only */
-	const char	*uri;
-	const char	*policy_path;	/* NULL: POLICY_DEFAULT_DIR if any */
-	struct vm_ident	 vm;		/* what selects the policy */
-	struct kube_vmim vmim;		/* --vmim, or none (file NULL) */
-	const char	*status_file;
-	int		 events;
-	const char	*node;		/* this node: NULL = node_name() */
-	const char	*pod;		/* this pod, or NULL: $POD_NAME */
-	double		 timeout;	/* migration deadline, 0 = policy's */
-	const char	*slot_dir;
-	int		 max_parallel;
 };
 int	 evict_run(const struct evict_options *);
 
