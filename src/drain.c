@@ -30,18 +30,19 @@
 
 enum vm_state { VM_WAITING, VM_RUNNING, VM_DONE };
 
+/* A VM of the inventory: its strings are borrowed from the document. */
 struct drain_vm {
-	char			*name;
-	char			*qmp;
-	char			*qga;
-	char			*to;
-	char			*status_file;
+	const char		*name;
+	const char		*qmp;
+	const char		*qga;
+	const char		*to;
+	char			*status_file;	/* owned: given or made */
 	char			*log_file;
 	struct label		*labels;
 	size_t			 nlabels;
 	struct label		*ns_labels;	/* the drain's, then its own */
 	size_t			 nns_labels;
-	char			*vmi;
+	const char		*vmi;
 
 	enum vm_state		 state;
 	pid_t			 pid;
@@ -58,6 +59,7 @@ struct drain_vm {
 struct drain {
 	const struct drain_options	*o;
 	struct ev_loop			*loop;
+	json_object			*inventory;	/* owns the VMs' strings */
 	struct drain_vm			*vms;
 	size_t				 nvms;
 	size_t				 running;
@@ -181,15 +183,13 @@ drain_parse_vm(const char *file, size_t i, json_object *e, struct drain_vm *vm,
 		    DRAIN_MAX_NAME, s);
 		return -1;
 	}
-	vm->name = xstrdup(s);
-	vm->qmp = xstrdup(field_str(e, "qmp"));
-	vm->to = xstrdup(field_str(e, "to"));
-	if ((s = field_str(e, "qga")) != NULL)
-		vm->qga = xstrdup(s);
+	vm->name = s;
+	vm->qmp = field_str(e, "qmp");
+	vm->to = field_str(e, "to");
+	vm->qga = field_str(e, "qga");
 	if ((s = field_str(e, "statusFile")) != NULL)
 		vm->status_file = xstrdup(s);
-	if ((s = field_str(e, "vmi")) != NULL)
-		vm->vmi = xstrdup(s);
+	vm->vmi = field_str(e, "vmi");
 	if (drain_parse_labels(file, i, e, "labels", &vm->labels,
 	    &vm->nlabels, cause) != 0)
 		return -1;
@@ -204,23 +204,31 @@ drain_parse_vm(const char *file, size_t i, json_object *e, struct drain_vm *vm,
 	return 0;
 }
 
+/* Frees the VMs and the inventory their strings come from. */
 static void
-drain_vm_free(struct drain_vm *vm)
+drain_free_vms(struct drain *d)
 {
-	free(vm->name);
-	free(vm->qmp);
-	free(vm->qga);
-	free(vm->to);
-	free(vm->status_file);
-	free(vm->log_file);
-	free(vm->reason);
-	free(vm->shown);
-	labels_free(vm->labels, vm->nlabels);
-	labels_free(vm->ns_labels, vm->nns_labels);
-	free(vm->vmi);
+	struct drain_vm	*vm;
+	size_t		 i;
+
+	for (i = 0; i < d->nvms; i++) {
+		vm = &d->vms[i];
+		free(vm->status_file);
+		free(vm->log_file);
+		free(vm->reason);
+		free(vm->shown);
+		labels_free(vm->labels, vm->nlabels);
+		labels_free(vm->ns_labels, vm->nns_labels);
+	}
+	free(d->vms);
+	json_object_put(d->inventory);
 }
 
-/* Reads the inventory strictly.  Returns 0 or -1 with *cause. */
+/*
+ * Reads the inventory strictly into d (which keeps the document: free
+ * with drain_free_vms(), also after a failure).  Returns 0 or -1 with
+ * *cause.
+ */
 static int
 drain_load(struct drain *d, const char *file, char **cause)
 {
@@ -243,26 +251,23 @@ drain_load(struct drain *d, const char *file, char **cause)
 		json_object_put(doc);
 		return -1;
 	}
+	d->inventory = doc;
 	d->vms = xcalloc(n, sizeof *d->vms);
 	for (i = 0; i < n; i++) {
 		d->nvms = i + 1;
 		if (drain_parse_vm(file, i, json_object_array_get_idx(doc, i),
 		    &d->vms[i], d->o->vm.ns_labels, d->o->vm.nns_labels,
-		    cause) != 0) {
-			json_object_put(doc);
+		    cause) != 0)
 			return -1;
-		}
 		for (j = 0; j < i; j++) {
 			if (strcmp(d->vms[j].name, d->vms[i].name) == 0) {
 				xasprintf(cause, "inventory %s: [%zu]: name: "
 				    "\"%s\" already used by [%zu]", file, i,
 				    d->vms[i].name, j);
-				json_object_put(doc);
 				return -1;
 			}
 		}
 	}
-	json_object_put(doc);
 	return 0;
 }
 
@@ -302,15 +307,12 @@ drain_check_inventory(const char *file, char **cause)
 {
 	static const struct drain_options	 o;
 	struct drain				 d;
-	size_t					 i;
 	int					 rc;
 
 	memset(&d, 0, sizeof d);
 	d.o = &o;
 	rc = drain_load(&d, file, cause);
-	for (i = 0; i < d.nvms; i++)
-		drain_vm_free(&d.vms[i]);
-	free(d.vms);
+	drain_free_vms(&d);
 	return rc;
 }
 
@@ -663,7 +665,6 @@ drain_run(const struct drain_options *o)
 {
 	struct drain	 d;
 	char		*cause = NULL;
-	size_t		 i;
 	int		 rc;
 
 	memset(&d, 0, sizeof d);
@@ -703,9 +704,7 @@ drain_run(const struct drain_options *o)
 	drain_show(&d);
 	rc = drain_summary(&d);
 out:
-	for (i = 0; i < d.nvms; i++)
-		drain_vm_free(&d.vms[i]);
-	free(d.vms);
+	drain_free_vms(&d);
 	free(d.work_dir);
 	return rc;
 }
