@@ -121,7 +121,7 @@ vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
 {
 	struct json_object	*v;
 	struct label		*l = NULL;
-	const char		*s;
+	const char		*s = NULL;
 	char			*f, *clash = NULL;
 	size_t			 n = 0, i;
 	int			 rc = -1;
@@ -129,20 +129,17 @@ vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
 	if (policy_check_object(c, base, m) != 0 ||
 	    policy_check_known(c, base, m, kube_meta_known) != 0)
 		return -1;
-	if (names && json_object_object_get_ex(m, "name", &v)) {
-		f = policy_field(base, "name");
-		s = policy_get_string(c, f, v, 1, 253);
-		free(f);
-		if (s == NULL)
+	if (names) {
+		if (policy_get_member_string(c, base, m, "name", 1, 253,
+		    &s) != 0)
 			return -1;
-		vm->name = xstrdup(s);
+		if (s != NULL)
+			vm->name = xstrdup(s);
+		if (policy_get_member_string(c, base, m, "namespace", 1, 63,
+		    &s) != 0)
+			return -1;
 	}
-	if (names && json_object_object_get_ex(m, "namespace", &v)) {
-		f = policy_field(base, "namespace");
-		s = policy_get_string(c, f, v, 1, 63);
-		free(f);
-		if (s == NULL)
-			return -1;
+	if (s != NULL) {
 		xasprintf(&f, "--vmi %s", c->file);
 		if (kube_namespace_set(vm, s, f, &clash) != 0) {
 			policy_err(c, "metadata.namespace", "%s", clash);

@@ -63,15 +63,16 @@ static const char *
 need_string(struct policy_ctx *c, struct json_object *m,
     const char *base, const char *key, size_t maxlen, const char *why)
 {
-	struct json_object	*v;
-	const char		*out = NULL;
-	char			*f = policy_field(base, key);
+	const char	*out;
+	char		*f;
 
-	if (m == NULL || !json_object_object_get_ex(m, key, &v))
+	if (policy_get_member_string(c, base, m, key, 1, maxlen, &out) != 0)
+		return NULL;
+	if (out == NULL) {
+		f = policy_field(base, key);
 		policy_err(c, f, "missing: %s", why);
-	else
-		out = policy_get_string(c, f, v, 1, maxlen);
-	free(f);
+		free(f);
+	}
 	return out;
 }
 
@@ -130,12 +131,9 @@ vmim_object(struct policy_ctx *c, struct json_object *o,
 	if ((vmim->name = need_string(c, m, "metadata", "name", 253,
 	    "a VirtualMachineInstanceMigration has a name")) == NULL)
 		return -1;
-	if (m != NULL && json_object_object_get_ex(m, "namespace", &v)) {
-		vmim->namespace = policy_get_string(c, "metadata.namespace", v,
-		    1, 63);
-		if (vmim->namespace == NULL)
-			return -1;
-	}
+	if (policy_get_member_string(c, "metadata", m, "namespace", 1, 63,
+	    &vmim->namespace) != 0)
+		return -1;
 	if ((vmim->uid = need_string(c, m, "metadata", "uid", 36,
 	    "the API server gives every object one: give the manifest as "
 	    "kubectl get vmim NAME -o yaml prints it")) == NULL)

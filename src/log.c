@@ -62,13 +62,16 @@ log_vwrite(const char *severity, const char *fmt, va_list ap, int with_errno)
 	errno = saved;
 }
 
-#define LOG_BODY(sev, min, err) do {				\
+/* Writes the caller's fmt and arguments (the function's "..."). */
+#define LOG_WRITE(sev, err) do {				\
 	va_list ap;						\
-	if (log_level < (min))					\
-		return;						\
 	va_start(ap, fmt);					\
 	log_vwrite((sev), fmt, ap, (err));			\
 	va_end(ap);						\
+} while (0)
+#define LOG_BODY(sev, min, err) do {				\
+	if (log_level >= (min))					\
+		LOG_WRITE((sev), (err));			\
 } while (0)
 
 void log_warn(const char *fmt, ...)  { LOG_BODY("warning", LOG_LEVEL_WARN, 1); }
@@ -76,24 +79,17 @@ void log_warnx(const char *fmt, ...) { LOG_BODY("warning", LOG_LEVEL_WARN, 0); }
 void log_info(const char *fmt, ...)  { LOG_BODY("info", LOG_LEVEL_INFO, 0); }
 void log_debug(const char *fmt, ...) { LOG_BODY("debug", LOG_LEVEL_DEBUG, 0); }
 
+/* Fatal errors show at every level, then end the program. */
 void
 fatal(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vwrite("fatal", fmt, ap, 1);
-	va_end(ap);
+	LOG_WRITE("fatal", 1);
 	exit(QM_EXIT_USAGE);
 }
 
 void
 fatalx(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vwrite("fatal", fmt, ap, 0);
-	va_end(ap);
+	LOG_WRITE("fatal", 0);
 	exit(QM_EXIT_USAGE);
 }

@@ -29,13 +29,16 @@ strip_suffix(const char *s, const char *suffix, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)(n - k), s);
 }
 
+/* The arguments of qom-get (prop) or qom-list (prop NULL) at path. */
 static json_object *
-qom_get_args(const char *path, const char *prop)
+qom_args(const char *path, const char *prop)
 {
 	json_object *args = json_object_new_object();
 
 	json_object_object_add(args, "path", json_object_new_string(path));
-	json_object_object_add(args, "property", json_object_new_string(prop));
+	if (prop != NULL)
+		json_object_object_add(args, "property",
+		    json_object_new_string(prop));
 	return args;
 }
 
@@ -99,7 +102,7 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 			q->kvm = json_object_get_boolean(v);
 		/* The machine type: QOM's type without "-machine". */
 		cmd->name = "qom-get";
-		cmd->args = qom_get_args("/machine", "type");
+		cmd->args = qom_args("/machine", "type");
 		return JOB_SEND;
 	case SIDE_CPUS:
 		if ((t = string_answer(reply, error)) != NULL)
@@ -118,7 +121,7 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 			snprintf(q->cpu_target, sizeof q->cpu_target, "%s",
 			    json_str_at(cpu, "target"));
 			cmd->name = "qom-get";
-			cmd->args = qom_get_args(json_str_at(cpu, "qom-path"),
+			cmd->args = qom_args(json_str_at(cpu, "qom-path"),
 			    "type");
 			return JOB_SEND;
 		}
@@ -143,18 +146,14 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 		/* The devices added with -device, which carry state. */
 		q->devices[0] = '\0';
 		cmd->name = "qom-list";
-		cmd->args = json_object_new_object();
-		json_object_object_add(cmd->args, "path",
-		    json_object_new_string("/machine/peripheral"));
+		cmd->args = qom_args("/machine/peripheral", NULL);
 		return JOB_SEND;
 	case SIDE_PERIPH_ANON:
 		q->has_devices = error == NULL;
 		if (error == NULL)
 			devices_add(reply, q->devices, sizeof q->devices);
 		cmd->name = "qom-list";
-		cmd->args = json_object_new_object();
-		json_object_object_add(cmd->args, "path",
-		    json_object_new_string("/machine/peripheral-anon"));
+		cmd->args = qom_args("/machine/peripheral-anon", NULL);
 		return JOB_SEND;
 	case SIDE_END:
 		if (error != NULL)

@@ -258,6 +258,28 @@ policy_read_choice(struct policy_ctx *c, const char *field,
 }
 
 /*
+ * The string member key of o (at base), borrowed from o, into *out: NULL
+ * when o or the member is absent.  Returns 0, or -1 with the error (as
+ * policy_get_string() refuses it).
+ */
+int
+policy_get_member_string(struct policy_ctx *c, const char *base,
+    struct json_object *o, const char *key, size_t minlen, size_t maxlen,
+    const char **out)
+{
+	struct json_object	*v;
+	char			*f;
+
+	*out = NULL;
+	if (o == NULL || !json_object_object_get_ex(o, key, &v))
+		return 0;
+	f = policy_field(base, key);
+	*out = policy_get_string(c, f, v, minlen, maxlen);
+	free(f);
+	return *out != NULL ? 0 : -1;
+}
+
+/*
  * Returns the string in v, refusing other types, embedded NULs, control
  * characters and lengths outside [minlen, maxlen].
  */

@@ -99,6 +99,9 @@ int	 policy_get_choice(struct policy_ctx *, const char *field,
 	    const char *expected, int *out);
 const char *policy_get_string(struct policy_ctx *, const char *field,
 	    struct json_object *, size_t minlen, size_t maxlen);
+int	 policy_get_member_string(struct policy_ctx *, const char *base,
+	    struct json_object *, const char *key, size_t minlen,
+	    size_t maxlen, const char **out);
 int	 policy_get_quantity(struct policy_ctx *, const char *field,
 	    struct json_object *, uint64_t max, uint64_t *out);
 int	 policy_check_object(struct policy_ctx *, const char *field,
