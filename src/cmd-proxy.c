@@ -38,12 +38,18 @@ signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-/* qmigrate proxy source and qmigrate proxy target. */
+/*
+ * qmigrate proxy source and qmigrate proxy target.  Each has QEMU's side, a
+ * unix socket, and the peer proxy's, a network address: the source listens
+ * on the first and goes to the second, the target the other way round.
+ */
 static int
 cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 {
-	const char		*listen = args_get(args, "listen");
-	const char		*to = args_get(args, "to");
+	const char		*local = is_source ? "listen" : "to";
+	const char		*net = is_source ? "to" : "listen";
+	const char		*path = args_get(args, local);
+	const char		*addr = args_get(args, net);
 	const char		*dir = args_get(args, "tls-dir");
 	const char		*name = args_get(args, "tls-name");
 	const char		*pin = args_get(args, "pin-subject");
@@ -60,21 +66,12 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 	ev_signal		 sigint, sigterm;
 
 	handshake = args_number(args, "handshake-timeout", 0);
-	if (is_source) {
-		if (strncmp(listen, "unix:", 5) != 0 || listen[5] == '\0')
-			return cmd_usage_error(me, "--listen: expected "
-			    "unix:PATH, got \"%s\"", listen);
-		if (parse_net(to, &host, &port, &plain) != 0)
-			return cmd_usage_error(me, "--to: expected "
-			    "tls:HOST:PORT, got \"%s\"", to);
-	} else {
-		if (strncmp(to, "unix:", 5) != 0 || to[5] == '\0')
-			return cmd_usage_error(me, "--to: expected unix:PATH, "
-			    "got \"%s\"", to);
-		if (parse_net(listen, &host, &port, &plain) != 0)
-			return cmd_usage_error(me, "--listen: expected "
-			    "tls:ADDR:PORT, got \"%s\"", listen);
-	}
+	if (strncmp(path, "unix:", 5) != 0 || path[5] == '\0')
+		return cmd_usage_error(me, "--%s: expected unix:PATH, got "
+		    "\"%s\"", local, path);
+	if (parse_net(addr, &host, &port, &plain) != 0)
+		return cmd_usage_error(me, "--%s: expected tls:%s:PORT, got "
+		    "\"%s\"", net, is_source ? "HOST" : "ADDR", addr);
 	if (!plain && dir == NULL) {
 		rc = cmd_usage_error(me, "--tls-dir is required with tls:");
 		goto out;
@@ -92,14 +89,14 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 	}
 	loop = ev_loop_new(EVFLAG_AUTO);
 	if (is_source) {
-		src = proxy_source_start(loop, tls, listen + 5, host, port,
+		src = proxy_source_start(loop, tls, path + 5, host, port,
 		    name, &cause);
 		if (src != NULL) {
 			proxy_source_auto_session(src, 1);
 			proxy_source_set_timeouts(src, idle, handshake);
 		}
 	} else {
-		tgt = proxy_target_start(loop, tls, host, port, to + 5, NULL,
+		tgt = proxy_target_start(loop, tls, host, port, path + 5, NULL,
 		    NULL, &cause);
 		if (tgt != NULL)
 			proxy_target_set_timeouts(tgt, idle, handshake);

@@ -362,14 +362,9 @@ status_to_kubevirt_migration(json_object *doc, char **cause)
 	    migration_state_json(doc));
 	if (json_bool_at(doc, "abortRequested")) {
 		conds = json_object_new_array();
-		c = json_object_new_object();
-		json_object_object_add(c, "type",
-		    json_object_new_string("migrationAbortRequested"));
-		json_object_object_add(c, "status",
-		    json_object_new_string("True"));
-		json_object_object_add(c, "lastProbeTime", NULL);
-		json_object_object_add(c, "lastTransitionTime", NULL);
-		json_object_array_add(conds, c);
+		json_object_array_add(conds, json_tokener_parse("{\"type\": "
+		    "\"migrationAbortRequested\", \"status\": \"True\", "
+		    "\"lastProbeTime\": null, \"lastTransitionTime\": null}"));
 		json_object_object_add(status, "conditions", conds);
 	}
 	patch = json_object_new_object();
