@@ -126,8 +126,7 @@ vmi_meta(struct policy_ctx *c, const char *base, struct json_object *m,
 	size_t			 n = 0, i;
 	int			 rc = -1;
 
-	if (policy_check_object(c, base, m) != 0 ||
-	    policy_check_known(c, base, m, kube_meta_known) != 0)
+	if (policy_check_object(c, base, m, kube_meta_known) != 0)
 		return -1;
 	if (names) {
 		if (policy_get_member_string(c, base, m, "name", 1, 253,
@@ -179,8 +178,7 @@ vmi_spec(struct policy_ctx *c, const char *base, struct json_object *spec,
 	char			*f;
 	int			 choice, rc = 0;
 
-	if (policy_check_object(c, base, spec) != 0 ||
-	    policy_check_known(c, base, spec, vmi_spec_known) != 0)
+	if (policy_check_object(c, base, spec, vmi_spec_known) != 0)
 		return -1;
 	if (json_object_object_get_ex(spec, "evictionStrategy", &v)) {
 		f = policy_field(base, "evictionStrategy");
@@ -215,17 +213,12 @@ vm_object(struct policy_ctx *c, struct json_object *o, struct vm_ident *vm)
 	    "updateVolumesStrategy", NULL };
 	static const char *const tmpl_known[] = { "metadata", "spec", NULL };
 	struct json_object	*spec, *tmpl, *v;
+	int			 rc;
 
-	if (!json_object_object_get_ex(o, "spec", &spec))
-		return 0;
-	if (policy_check_object(c, "spec", spec) != 0 ||
-	    policy_check_known(c, "spec", spec, spec_known) != 0)
-		return -1;
-	if (!json_object_object_get_ex(spec, "template", &tmpl))
-		return 0;
-	if (policy_check_object(c, "spec.template", tmpl) != 0 ||
-	    policy_check_known(c, "spec.template", tmpl, tmpl_known) != 0)
-		return -1;
+	if ((rc = policy_get_object(c, NULL, o, "spec", spec_known,
+	    &spec)) <= 0 || (rc = policy_get_object(c, "spec", spec,
+	    "template", tmpl_known, &tmpl)) <= 0)
+		return rc;
 	if (json_object_object_get_ex(tmpl, "metadata", &v) &&
 	    vmi_meta(c, "spec.template.metadata", v, vm, 0, 1) != 0)
 		return -1;
@@ -352,8 +345,7 @@ kube_namespace_labels_load(const char *path, struct label **out, size_t *n,
 		rc = 0;
 		goto out;
 	}
-	if (policy_check_object(&c, "metadata", m) != 0 ||
-	    policy_check_known(&c, "metadata", m, kube_meta_known) != 0)
+	if (policy_check_object(&c, "metadata", m, kube_meta_known) != 0)
 		goto out;
 	if (json_object_object_get_ex(m, "name", &v)) {
 		if ((s = policy_get_string(&c, "metadata.name", v, 1, 63)) ==
@@ -409,7 +401,7 @@ kube_vmi_conditions(const char *path, struct json_object **out,
 		goto fail;
 	}
 	if (json_object_object_get_ex(o, "status", &status) &&
-	    (policy_check_object(&c, "status", status) != 0 ||
+	    (policy_check_object(&c, "status", status, NULL) != 0 ||
 	    (json_object_object_get_ex(status, "conditions", &conds) &&
 	    !json_object_is_type(conds, json_type_array)))) {
 		if (conds != NULL)
@@ -421,7 +413,7 @@ kube_vmi_conditions(const char *path, struct json_object **out,
 	    i++) {
 		v = json_object_array_get_idx(conds, i);
 		xasprintf(&f, "status.conditions[%zu]", i);
-		if (policy_check_object(&c, f, v) != 0 ||
+		if (policy_check_object(&c, f, v, NULL) != 0 ||
 		    json_str_at(v, "type") == NULL) {
 			if (json_object_is_type(v, json_type_object))
 				policy_err(&c, f, "expected a condition with a "

@@ -124,9 +124,8 @@ vmim_object(struct policy_ctx *c, struct json_object *o,
 	}
 	if (policy_check_known(c, NULL, o, vmim_top_known) != 0)
 		return -1;
-	if (json_object_object_get_ex(o, "metadata", &m) &&
-	    (policy_check_object(c, "metadata", m) != 0 ||
-	    policy_check_known(c, "metadata", m, kube_meta_known) != 0))
+	if (policy_get_object(c, NULL, o, "metadata", kube_meta_known,
+	    &m) < 0)
 		return -1;
 	if ((vmim->name = need_string(c, m, "metadata", "name", 253,
 	    "a VirtualMachineInstanceMigration has a name")) == NULL)
@@ -150,8 +149,7 @@ vmim_object(struct policy_ctx *c, struct json_object *o,
 		    "spec.vmiName");
 		return -1;
 	}
-	if (policy_check_object(c, "spec", spec) != 0 ||
-	    policy_check_known(c, "spec", spec, vmim_spec_known) != 0)
+	if (policy_check_object(c, "spec", spec, vmim_spec_known) != 0)
 		return -1;
 	if ((vmim->vmi_name = need_string(c, spec, "spec", "vmiName", 253,
 	    "a VirtualMachineInstanceMigration names its VMI")) == NULL)

@@ -100,8 +100,7 @@ kube_meta(struct policy_ctx *c, struct json_object *o, const char **name,
 		    "missing: every object needs a name");
 		return -1;
 	}
-	if (policy_check_object(c, "metadata", m) != 0 ||
-	    policy_check_known(c, "metadata", m, meta_known) != 0)
+	if (policy_check_object(c, "metadata", m, meta_known) != 0)
 		return -1;
 	if (!json_object_object_get_ex(m, "name", &v)) {
 		policy_err(c, "metadata.name",
@@ -125,7 +124,8 @@ kube_meta(struct policy_ctx *c, struct json_object *o, const char **name,
 	}
 	if (json_object_object_get_ex(m, "annotations", &v)) {
 		if (!json_object_is_type(v, json_type_null) &&
-		    policy_check_object(c, "metadata.annotations", v) != 0)
+		    policy_check_object(c, "metadata.annotations", v,
+		    NULL) != 0)
 			return -1;
 		if (json_object_is_type(v, json_type_object)) {
 			json_object_object_foreach(v, key, val) {
@@ -450,8 +450,7 @@ kube_experimental_object(struct policy_ctx *c, const char *base,
 	for (i = 0; i < n; i++)
 		known[i] = fields[i].key;
 	known[n] = NULL;
-	if (policy_check_object(c, base, o) != 0 ||
-	    policy_check_known(c, base, o, known) != 0)
+	if (policy_check_object(c, base, o, known) != 0)
 		return -1;
 	*enabled = 1;
 	return policy_read_fields(c, base, o, fields, n, record, set);
@@ -477,8 +476,7 @@ kube_experimental(struct policy_ctx *c, const char *base,
 	char			*f;
 	int			 zstd, err;
 
-	if (policy_check_object(c, base, x) != 0 || policy_check_known(c, base,
-	    x, known) != 0)
+	if (policy_check_object(c, base, x, known) != 0)
 		return -1;
 	if (json_object_object_get_ex(x, "compression", &v)) {
 		f = policy_field(base, "compression");
@@ -627,8 +625,7 @@ kube_migration_policy(struct policy_set *set, struct policy_ctx *c,
 		    "selectors");
 		return -1;
 	}
-	if (policy_check_object(c, "spec", spec) != 0 ||
-	    policy_check_known(c, "spec", spec, spec_known) != 0)
+	if (policy_check_object(c, "spec", spec, spec_known) != 0)
 		return -1;
 	if ((p = new_policy(set, c, name, item)) == NULL)
 		return -1;
@@ -641,8 +638,7 @@ kube_migration_policy(struct policy_set *set, struct policy_ctx *c,
 	if (!json_object_object_get_ex(spec, "selectors", &sel) ||
 	    sel == NULL)
 		p->selectors_absent = 1;
-	else if (policy_check_object(c, "spec.selectors", sel) != 0 ||
-	    policy_check_known(c, "spec.selectors", sel, sel_known) != 0)
+	else if (policy_check_object(c, "spec.selectors", sel, sel_known) != 0)
 		return -1;
 	if (!p->selectors_absent && json_object_object_get_ex(sel,
 	    "virtualMachineInstanceSelector", &v) && v != NULL &&
@@ -683,8 +679,7 @@ kube_cluster_migrations(struct policy_ctx *c, struct json_object *m,
 	char			*f;
 	int			 rc = -1, b, err;
 
-	if (policy_check_object(c, base, m) != 0 || policy_check_known(c, base,
-	    m, known) != 0)
+	if (policy_check_object(c, base, m, known) != 0)
 		return -1;
 	policy_defaults(&s);
 	if (kube_migration_settings(c, base, m, &s) != 0)
@@ -774,7 +769,7 @@ kube_kubevirt(struct policy_set *set, struct policy_ctx *c,
 	struct cluster_config	*cl = &set->cluster;
 	struct json_object	*spec, *conf, *v, *annotations;
 	const char		*name;
-	int			 choice;
+	int			 choice, rc;
 
 	if (kube_api(c, o, "KubeVirt", versions) != 0 ||
 	    policy_check_known(c, NULL, o, known) != 0 ||
@@ -803,16 +798,10 @@ kube_kubevirt(struct policy_set *set, struct policy_ctx *c,
 	}
 	cl->file = xstrdup(c->file);
 	cl->name = xstrdup(name);
-	if (!json_object_object_get_ex(o, "spec", &spec))
-		return 0;
-	if (policy_check_object(c, "spec", spec) != 0 ||
-	    policy_check_known(c, "spec", spec, spec_known) != 0)
-		return -1;
-	if (!json_object_object_get_ex(spec, "configuration", &conf))
-		return 0;
-	if (policy_check_object(c, "spec.configuration", conf) != 0 ||
-	    policy_check_known(c, "spec.configuration", conf, conf_known) != 0)
-		return -1;
+	if ((rc = policy_get_object(c, NULL, o, "spec", spec_known,
+	    &spec)) <= 0 || (rc = policy_get_object(c, "spec", spec,
+	    "configuration", conf_known, &conf)) <= 0)
+		return rc;
 	if (json_object_object_get_ex(conf, "evictionStrategy", &v)) {
 		if (policy_get_choice(c, "spec.configuration.evictionStrategy",
 		    v, policy_strategies, NITEMS(policy_strategies),

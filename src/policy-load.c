@@ -119,8 +119,7 @@ parse_migration(struct policy_ctx *c, struct json_object *m,
 		"sharedStoragePaths", "blockMigration", "disks", NULL
 	};
 
-	if (policy_check_object(c, "migration", m) != 0 ||
-	    policy_check_known(c, "migration", m, known) != 0)
+	if (policy_check_object(c, "migration", m, known) != 0)
 		return -1;
 	if (policy_read_fields(c, "migration", m, migration_fields,
 	    NITEMS(migration_fields), s, &s->set) != 0)
@@ -188,8 +187,7 @@ parse_policy(struct policy_ctx *c, struct json_object *o, struct policy *p)
 	p->name = xstrdup(str);
 
 	if (json_object_object_get_ex(o, "selector", &v)) {
-		if (policy_check_object(c, "selector", v) != 0 ||
-		    policy_check_known(c, "selector", v, sel_known) != 0)
+		if (policy_check_object(c, "selector", v, sel_known) != 0)
 			return -1;
 		if (json_object_object_get_ex(v, "labels", &labels) &&
 		    (json_object_is_type(labels, json_type_null) ||

@@ -345,15 +345,41 @@ policy_get_quantity(struct policy_ctx *c, const char *field,
 	return -1;
 }
 
+/*
+ * Refuses v (at field) unless it is an object whose keys are all in known
+ * (NULL-terminated; NULL: any keys).
+ */
 int
 policy_check_object(struct policy_ctx *c, const char *field,
-    struct json_object *v)
+    struct json_object *v, const char *const *known)
 {
 	if (!json_object_is_type(v, json_type_object)) {
 		policy_err_got(c, field, "an object", v);
 		return -1;
 	}
-	return 0;
+	return known != NULL ? policy_check_known(c, field, v, known) : 0;
+}
+
+/*
+ * The member key of o (at base) into *out when o has it: it must be an
+ * object whose keys are all in known (as policy_check_object() says).
+ * Returns 1, 0 when o or the member is absent (*out NULL), or -1.
+ */
+int
+policy_get_object(struct policy_ctx *c, const char *base,
+    struct json_object *o, const char *key, const char *const *known,
+    struct json_object **out)
+{
+	char	*f;
+	int	 rc;
+
+	*out = NULL;
+	if (o == NULL || !json_object_object_get_ex(o, key, out))
+		return 0;
+	f = policy_field(base, key);
+	rc = policy_check_object(c, f, *out, known) != 0 ? -1 : 1;
+	free(f);
+	return rc;
 }
 
 /* Refuses any key of o not in known (NULL-terminated). */

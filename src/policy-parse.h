@@ -105,7 +105,10 @@ int	 policy_get_member_string(struct policy_ctx *, const char *base,
 int	 policy_get_quantity(struct policy_ctx *, const char *field,
 	    struct json_object *, uint64_t max, uint64_t *out);
 int	 policy_check_object(struct policy_ctx *, const char *field,
-	    struct json_object *);
+	    struct json_object *, const char *const *known);
+int	 policy_get_object(struct policy_ctx *, const char *base,
+	    struct json_object *, const char *key, const char *const *known,
+	    struct json_object **out);
 int	 policy_check_known(struct policy_ctx *, const char *prefix,
 	    struct json_object *, const char *const *known);
 int	 policy_get_labels(struct policy_ctx *, const char *field,
