@@ -460,134 +460,139 @@ policy_get_labels(struct policy_ctx *c, const char *field,
 	return 0;
 }
 
+/* Frees a NULL-terminated vector of strings (NULL: nothing). */
+void
+policy_strv_free(char **v)
+{
+	char **p;
+
+	if (v == NULL)
+		return;
+	for (p = v; *p != NULL; p++)
+		free(*p);
+	free(v);
+}
+
 /*
- * Reads sharedStoragePaths: absolute paths without "." or ".." components
- * (matching is by path prefix, which those would fool); a trailing slash is
- * dropped.
+ * An array of at most max strings at base (expected: what else it says
+ * v should be; what: its elements, in "at most N what"), each checked by
+ * one, which returns the copy to keep or NULL having reported the error
+ * at its field.  When all are good, the NULL-terminated copies replace
+ * *list (freed).  Returns 0 or -1.
  */
+static int
+get_string_list(struct policy_ctx *c, const char *base,
+    struct json_object *v, size_t max, const char *expected,
+    const char *what, char *(*one)(struct policy_ctx *, const char *field,
+    struct json_object *, const char *), char ***list)
+{
+	struct json_object	*e;
+	const char		*str;
+	char			*field, **out;
+	size_t			 n, i;
+
+	if (!json_object_is_type(v, json_type_array)) {
+		policy_err_got(c, base, expected, v);
+		return -1;
+	}
+	n = json_object_array_length(v);
+	if (n > max) {
+		policy_err(c, base, "out of range: expected at most %zu %s, "
+		    "got %zu", max, what, n);
+		return -1;
+	}
+	out = xcalloc(n + 1, sizeof *out);
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(v, i);
+		xasprintf(&field, "%s[%zu]", base, i);
+		str = policy_get_string(c, field, e, 1, PATH_MAX - 1);
+		out[i] = str != NULL ? one(c, field, e, str) : NULL;
+		free(field);
+		if (out[i] == NULL) {
+			policy_strv_free(out);
+			return -1;
+		}
+	}
+	policy_strv_free(*list);
+	*list = out;
+	return 0;
+}
+
+/*
+ * A shared storage path: absolute, without "." or ".." components
+ * (matching is by path prefix, which those would fool); a trailing slash
+ * is dropped.
+ */
+static char *
+shared_path(struct policy_ctx *c, const char *field, struct json_object *e,
+    const char *str)
+{
+	char	*path, *comp, *save;
+
+	if (str[0] != '/') {
+		policy_err_got(c, field, "an absolute path", e);
+		return NULL;
+	}
+	path = xstrdup(str);
+	for (comp = strtok_r(path, "/", &save); comp != NULL;
+	    comp = strtok_r(NULL, "/", &save))
+		if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+			break;
+	free(path);
+	if (comp != NULL) {
+		policy_err_got(c, field,
+		    "an absolute path without . or .. components", e);
+		return NULL;
+	}
+	path = xstrdup(str);
+	while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
+		path[strlen(path) - 1] = '\0';
+	return path;
+}
+
+/* A disk: a node name or drive id (a QMP identifier) or an absolute path. */
+static char *
+disk_name(struct policy_ctx *c, const char *field, struct json_object *e,
+    const char *str)
+{
+	size_t j;
+
+	for (j = 0; str[0] != '/' && str[j] != '\0'; j++)
+		if (!((str[j] >= 'a' && str[j] <= 'z') ||
+		    (str[j] >= 'A' && str[j] <= 'Z') ||
+		    (j > 0 && ((str[j] >= '0' && str[j] <= '9') ||
+		    str[j] == '-' || str[j] == '_' || str[j] == '.'))))
+			break;
+	if (str[0] != '/' && (str[j] != '\0' || j > 31)) {
+		policy_err_got(c, field, "a node name (a letter, then up to "
+		    "30 letters, digits, -, _ or .) or an absolute path", e);
+		return NULL;
+	}
+	return xstrdup(str);
+}
+
+/* Reads sharedStoragePaths into s. */
 int
 policy_get_shared_paths(struct policy_ctx *c, const char *base,
     struct json_object *v, struct mig_settings *s)
 {
-	size_t		 n, i;
-	char		*field, *path, *comp, *save;
-	const char	*str;
-	char	       **paths;
-
-	if (!json_object_is_type(v, json_type_array)) {
-		policy_err_got(c, base, "an array of absolute paths", v);
+	if (get_string_list(c, base, v, POLICY_MAX_SHARED_PATHS,
+	    "an array of absolute paths", "paths", shared_path,
+	    &s->shared_storage_paths) != 0)
 		return -1;
-	}
-	n = json_object_array_length(v);
-	if (n > POLICY_MAX_SHARED_PATHS) {
-		policy_err(c, base,
-		    "out of range: expected at most %d paths, got %zu",
-		    POLICY_MAX_SHARED_PATHS, n);
-		return -1;
-	}
-	paths = xcalloc(n + 1, sizeof (char *));
-	for (i = 0; i < n; i++) {
-		xasprintf(&field, "%s[%zu]", base, i);
-		str = policy_get_string(c, field, json_object_array_get_idx(v,
-		    i), 1, PATH_MAX - 1);
-		if (str == NULL)
-			goto fail;
-		if (str[0] != '/') {
-			policy_err_got(c, field, "an absolute path",
-			    json_object_array_get_idx(v, i));
-			goto fail;
-		}
-		path = xstrdup(str);
-		for (comp = strtok_r(path, "/", &save); comp != NULL;
-		    comp = strtok_r(NULL, "/", &save))
-			if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
-				break;
-		free(path);
-		if (comp != NULL) {
-			policy_err_got(c, field,
-			    "an absolute path without . or .. components",
-			    json_object_array_get_idx(v, i));
-			goto fail;
-		}
-		free(field);
-		path = xstrdup(str);
-		while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
-			path[strlen(path) - 1] = '\0';
-		paths[i] = path;
-	}
-	for (i = 0; s->shared_storage_paths != NULL &&
-	    s->shared_storage_paths[i] != NULL; i++)
-		free(s->shared_storage_paths[i]);
-	free(s->shared_storage_paths);
-	s->shared_storage_paths = paths;
 	s->set |= MIG_SET_SHARED_PATHS;
 	return 0;
-fail:
-	free(field);
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-	return -1;
 }
 
-/*
- * Reads disks: node names or drive ids (QMP identifiers) and absolute file
- * paths, the disks blockMigration copies.
- */
+/* Reads disks, the disks blockMigration copies, into s. */
 int
 policy_get_disks(struct policy_ctx *c, const char *base, struct json_object *v,
     struct mig_settings *s)
 {
-	const char	*str;
-	size_t		 n, i, j;
-	char		*field;
-	char	       **disks;
-
-	if (!json_object_is_type(v, json_type_array)) {
-		policy_err_got(c, base,
-		    "an array of node names or absolute paths", v);
+	if (get_string_list(c, base, v, POLICY_MAX_DISKS,
+	    "an array of node names or absolute paths", "disks", disk_name,
+	    &s->disks) != 0)
 		return -1;
-	}
-	n = json_object_array_length(v);
-	if (n > POLICY_MAX_DISKS) {
-		policy_err(c, base,
-		    "out of range: expected at most %d disks, got "
-		    "%zu", POLICY_MAX_DISKS, n);
-		return -1;
-	}
-	disks = xcalloc(n + 1, sizeof (char *));
-	for (i = 0; i < n; i++) {
-		xasprintf(&field, "%s[%zu]", base, i);
-		str = policy_get_string(c, field, json_object_array_get_idx(v,
-		    i), 1, PATH_MAX - 1);
-		if (str == NULL)
-			goto fail;
-		for (j = 0; str[0] != '/' && str[j] != '\0'; j++)
-			if (!((str[j] >= 'a' && str[j] <= 'z') ||
-			    (str[j] >= 'A' && str[j] <= 'Z') ||
-			    (j > 0 && ((str[j] >= '0' && str[j] <= '9') ||
-			    str[j] == '-' || str[j] == '_' || str[j] == '.'))))
-				break;
-		if (str[0] != '/' && (str[j] != '\0' || j > 31)) {
-			policy_err_got(c, field,
-			    "a node name (a letter, then up to "
-			    "30 letters, digits, -, _ or .) or an absolute "
-			    "path", json_object_array_get_idx(v, i));
-			goto fail;
-		}
-		free(field);
-		disks[i] = xstrdup(str);
-	}
-	for (i = 0; s->disks != NULL && s->disks[i] != NULL; i++)
-		free(s->disks[i]);
-	free(s->disks);
-	s->disks = disks;
 	s->set |= MIG_SET_DISKS;
 	return 0;
-fail:
-	free(field);
-	for (i = 0; i < n; i++)
-		free(disks[i]);
-	free(disks);
-	return -1;
 }

@@ -115,6 +115,7 @@ int	 policy_get_labels(struct policy_ctx *, const char *field,
 	    struct json_object *, struct label **out, size_t *n);
 int	 policy_get_shared_paths(struct policy_ctx *, const char *field,
 	    struct json_object *, struct mig_settings *);
+void	 policy_strv_free(char **);
 int	 policy_get_disks(struct policy_ctx *, const char *field,
 	    struct json_object *, struct mig_settings *);
 

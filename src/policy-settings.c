@@ -12,6 +12,7 @@
 
 #include "qmigrate.h"
 #include "policy.h"
+#include "policy-parse.h"
 
 const char *
 policy_eviction_name(enum eviction_strategy e)
@@ -75,18 +76,6 @@ policy_defaults(struct mig_settings *s)
 	*s = kubevirt_defaults;
 }
 
-static void
-strv_free(char **v)
-{
-	char **p;
-
-	if (v == NULL)
-		return;
-	for (p = v; *p != NULL; p++)
-		free(*p);
-	free(v);
-}
-
 static char **
 strv_copy(char **v)
 {
@@ -107,9 +96,9 @@ strv_copy(char **v)
 void
 mig_settings_free(struct mig_settings *s)
 {
-	strv_free(s->shared_storage_paths);
+	policy_strv_free(s->shared_storage_paths);
 	s->shared_storage_paths = NULL;
-	strv_free(s->disks);
+	policy_strv_free(s->disks);
 	s->disks = NULL;
 }
 
@@ -223,12 +212,12 @@ mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
 	if ((set & MIG_SET_POST_COPY) && !(set & MIG_SET_DISRUPTION))
 		dst->allow_workload_disruption = src->allow_post_copy;
 	if (set & MIG_SET_SHARED_PATHS) {
-		strv_free(dst->shared_storage_paths);
+		policy_strv_free(dst->shared_storage_paths);
 		dst->shared_storage_paths =
 		    strv_copy(src->shared_storage_paths);
 	}
 	if (set & MIG_SET_DISKS) {
-		strv_free(dst->disks);
+		policy_strv_free(dst->disks);
 		dst->disks = strv_copy(src->disks);
 	}
 	if (src->downtime_tuning.enabled) {
