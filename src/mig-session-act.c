@@ -55,6 +55,16 @@ sess_act(struct session *s, enum sess_act_kind kind)
 	return a;
 }
 
+struct sess_action *
+sess_act_why(struct session *s, enum sess_act_kind kind, const char *reason)
+{
+	struct sess_action *a = sess_act(s, kind);
+
+	if (reason != NULL)
+		snprintf(a->reason, sizeof a->reason, "%s", reason);
+	return a;
+}
+
 static void
 set_reason(struct sess_action *a, const char *fmt, va_list ap)
 {
@@ -140,6 +150,47 @@ sess_failure(struct session *s, enum mig_failure why, const char *fmt, ...)
 	va_end(ap);
 	s->failure = why;
 	snprintf(s->failure_reason, sizeof s->failure_reason, "%s", a->reason);
+}
+
+void
+sess_fail(struct session *s, enum mig_failure why, const char *fmt, ...)
+{
+	char	buf[SESS_REASON_MAX];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sess_failure(s, why, "%s", buf);
+	s->end(s, PHASE_FAILED);
+}
+
+/*
+ * Post-copy's stream broke: SS_RECOVER from t.  The first time, the
+ * recovery's deadline starts (cfg.recover_timeout) and the status says
+ * what is happening (NOW, then for how long).  Returns 1 once that
+ * deadline has passed, with the failure recorded (the guest is lost,
+ * LEFT paused for the operator): the caller ends.
+ */
+int
+sess_recover_lost(struct session *s, double t, const char *now,
+    const char *left)
+{
+	struct sess_recover *r = &s->recover;
+
+	sess_enter(s, SS_RECOVER);
+	if (r->deadline == 0) {
+		r->deadline = t + s->cfg.recover_timeout;
+		sess_note(s, "post-copy stream broken: %s for up to %.0f s", now,
+		    s->cfg.recover_timeout);
+		sess_publish(s, "recovery");
+	}
+	if (t <= r->deadline)
+		return 0;
+	sess_failure(s, FAIL_POSTCOPY_LOST, "post-copy could not be recovered "
+	    "within %.0f s: the guest is irrecoverable; %s left paused for "
+	    "the operator", s->cfg.recover_timeout, left);
+	return 1;
 }
 
 void

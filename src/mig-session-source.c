@@ -10,7 +10,6 @@
  * happened; a monitor that stops answering is given up on, and the exit
  * status then says the guest's place is unknown.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,11 +42,7 @@ static void	source_abort(struct session *, double, enum mig_failure, int,
 static void
 ask(struct session *s, enum control_type question, const char *reason)
 {
-	struct sess_action *a = sess_act(s, SA_ASK);
-
-	a->question = question;
-	if (reason != NULL)
-		snprintf(a->reason, sizeof a->reason, "%s", reason);
+	sess_act_why(s, SA_ASK, reason)->question = question;
 }
 
 /* ---- the end ------------------------------------------------------- */
@@ -57,7 +52,7 @@ ask(struct session *s, enum control_type question, const char *reason)
  * guest runs here again if a decision of ours paused it and it did not
  * leave, and only then is the last document written (SS_FINISHING).
  */
-static void
+void
 source_end(struct session *s, enum mig_phase phase)
 {
 	if (s->state == SS_FINISHING || s->state == SS_DONE)
@@ -75,24 +70,6 @@ source_end(struct session *s, enum mig_phase phase)
 		sess_job(s, SJ_FINISH_MIRRORS, phase == PHASE_SUCCEEDED);
 	else
 		sess_qmp(s, SC_CONT, 0, 0);
-}
-
-static void
-fail(struct session *s, enum mig_failure why, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Records the failure (the first one stands) and ends as Failed. */
-static void
-fail(struct session *s, enum mig_failure why, const char *fmt, ...)
-{
-	char	buf[SESS_REASON_MAX];
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	sess_failure(s, why, "%s", buf);
-	source_end(s, PHASE_FAILED);
 }
 
 static void
@@ -117,7 +94,7 @@ source_give_up(struct session *s, const char *why)
 	/* Whatever was recorded before, this is what is known now. */
 	if (s->failure != FAIL_NONE)
 		sess_clear_failure(s);
-	fail(s, FAIL_UNKNOWN, "source QEMU %s: %s: where the guest runs is "
+	sess_fail(s, FAIL_UNKNOWN, "source QEMU %s: %s: where the guest runs is "
 	    "not known (QEMU may still be migrating it); run migrate again "
 	    "with the same --status-file to re-attach", s->cfg.qmp_path, why);
 }
@@ -181,10 +158,10 @@ source_failed(struct session *s, const struct mig_info *mi)
 	    "no reason given";
 
 	if (!s->saw_active && mi->ram_transferred == 0)
-		fail(s, FAIL_CONTROL, "target %s not ready: %s", s->cfg.peer,
+		sess_fail(s, FAIL_CONTROL, "target %s not ready: %s", s->cfg.peer,
 		    desc);
 	else
-		fail(s, FAIL_DATA, "migration stream failed: %s", desc);
+		sess_fail(s, FAIL_DATA, "migration stream failed: %s", desc);
 }
 
 /*
@@ -288,18 +265,9 @@ source_recover(struct session *s, double t)
 {
 	struct sess_recover *r = &s->recover;
 
-	sess_enter(s, SS_RECOVER);
-	if (r->deadline == 0) {
-		r->deadline = t + s->cfg.recover_timeout;
-		sess_note(s, "post-copy stream broken: both QEMUs paused in "
-		    "postcopy-paused; recovering for up to %.0f s",
-		    s->cfg.recover_timeout);
-		sess_publish(s, "recovery");
-	}
-	if (t > r->deadline) {
-		fail(s, FAIL_POSTCOPY_LOST, "post-copy could not be recovered "
-		    "within %.0f s: the guest is irrecoverable; both QEMUs are "
-		    "left paused for the operator", s->cfg.recover_timeout);
+	if (sess_recover_lost(s, t, "both QEMUs paused in postcopy-paused; "
+	    "recovering", "both QEMUs are")) {
+		source_end(s, PHASE_FAILED);
 		return;
 	}
 	if (t - r->last_try < RETRY_SECONDS)
@@ -370,7 +338,7 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		if (s->cfg.tls && why != FAIL_DATA)
 			ask(s, CONTROL_ABORT, reason);
 		sess_publish(s, "abort");
-		fail(s, why, "%s%s", reason, s->state == SS_OFFER ?
+		sess_fail(s, why, "%s%s", reason, s->state == SS_OFFER ?
 		    " (before the migration started)" : " (while the disks "
 		    "were copied: no memory had moved)");
 		return;
@@ -450,7 +418,7 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 	case SETUP_FAILED:
 	case SETUP_CLOSE_RECORD:
 		sess_abort_status(s, ABORT_SUCCEEDED);
-		fail(s, ev->fail, "%s", ev->reason);
+		sess_fail(s, ev->fail, "%s", ev->reason);
 		return;
 	case SETUP_ALREADY_DONE:
 		sess_abort_status(s, ABORT_FAILED);
@@ -461,7 +429,7 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 	case SETUP_FRESH:
 		/* Nothing started: the guest never left the source. */
 		sess_abort_status(s, ABORT_SUCCEEDED);
-		fail(s, s->pending.why, "%s (before the migration started)",
+		sess_fail(s, s->pending.why, "%s (before the migration started)",
 		    s->pending.reason);
 		return;
 	case SETUP_REATTACH:
@@ -478,13 +446,13 @@ setup_done(struct session *s, const struct sess_event *ev)
 	}
 	switch (ev->setup) {
 	case SETUP_FAILED:
-		fail(s, ev->fail, "%s", ev->reason);
+		sess_fail(s, ev->fail, "%s", ev->reason);
 		return;
 	case SETUP_CLOSE_RECORD:
 		sess_note(s, "this run started no migration: it closed the "
 		    "record of the earlier one, which QEMU had ended; run "
 		    "migrate again to start a new one");
-		fail(s, FAIL_DATA, "%s", ev->reason);
+		sess_fail(s, FAIL_DATA, "%s", ev->reason);
 		return;
 	case SETUP_ALREADY_DONE:
 		sess_note(s, "re-attached to migration %s after QEMU had "
@@ -547,17 +515,17 @@ state_offer(struct session *s, const struct sess_event *ev)
 			sess_phase(s, PHASE_TARGET_READY);
 			source_start_memory(s);
 		} else if (ev->answer == ANSWER_REFUSED)
-			fail(s, FAIL_CONTROL, "target %s refused the "
+			sess_fail(s, FAIL_CONTROL, "target %s refused the "
 			    "migration: %s", s->cfg.peer, why);
 		else
-			fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer,
+			sess_fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer,
 			    why);
 		break;
 	case SEV_CONTROL_LOST:
-		fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer, why);
+		sess_fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer, why);
 		break;
 	case SEV_QMP_CLOSED:
-		fail(s, FAIL_CONTROL, "source QEMU %s: %s", s->cfg.qmp_path,
+		sess_fail(s, FAIL_CONTROL, "source QEMU %s: %s", s->cfg.qmp_path,
 		    why);
 		break;
 	case SEV_SIGNAL:
@@ -582,10 +550,10 @@ state_mirror_start(struct session *s, const struct sess_event *ev)
 			/* The job undid what it did: nothing copies. */
 			if (s->pending.asked) {
 				sess_abort_status(s, ABORT_SUCCEEDED);
-				fail(s, s->pending.why, "%s (the disks' mirrors "
+				sess_fail(s, s->pending.why, "%s (the disks' mirrors "
 				    "had not started)", s->pending.reason);
 			} else
-				fail(s, ev->fail != FAIL_NONE ? ev->fail :
+				sess_fail(s, ev->fail != FAIL_NONE ? ev->fail :
 				    FAIL_CONTROL, "target %s: %s", s->cfg.peer,
 				    ev->reason);
 			break;
@@ -616,13 +584,13 @@ mirror_sample(struct session *s, const struct sess_event *ev)
 	s->silent_since = 0;
 	sess_progress(s, ev->mi, ev->t - s->t0);
 	if (ev->disks == DISKS_FAILED) {
-		fail(s, FAIL_DATA, "%s", ev->reason != NULL ? ev->reason :
+		sess_fail(s, FAIL_DATA, "%s", ev->reason != NULL ? ev->reason :
 		    "a disk's mirror failed");
 		return;
 	}
 	if (ev->disks != DISKS_READY) {
 		if (s->mirror_deadline > 0 && ev->t > s->mirror_deadline)
-			fail(s, FAIL_DATA, "the disks were not in sync within "
+			sess_fail(s, FAIL_DATA, "the disks were not in sync within "
 			    "%.0f s (completionTimeoutPerGiB)",
 			    s->cfg.mirror_timeout);
 		else {
@@ -760,7 +728,7 @@ state_migrating(struct session *s, const struct sess_event *ev)
 				    s->cfg.peer, ctl_kind_name(s->ctl.kind));
 			}
 		} else if (ev->cmd == SC_MIGRATE && !s->saw_active)
-			fail(s, FAIL_CONTROL, "source QEMU %s: migrate: %s",
+			sess_fail(s, FAIL_CONTROL, "source QEMU %s: migrate: %s",
 			    s->cfg.qmp_path, ev->reason);
 		else
 			sess_log(s, 2, "source QEMU refused a command: %s",
@@ -808,7 +776,7 @@ state_recover(struct session *s, const struct sess_event *ev)
 		} else if (mi->status == QMS_COMPLETED) {
 			source_completed(s, mi);
 		} else if (terminal(mi)) {
-			fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
+			sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
 			    mi->error_desc[0] != '\0' ? mi->error_desc :
 			    "no reason given");
 		} else
@@ -861,9 +829,9 @@ cancel_sample(struct session *s, const struct sess_event *ev)
 		if (s->abort == ABORT_ABORTING || s->abort == ABORT_FAILED)
 			sess_abort_status(s, ABORT_SUCCEEDED);
 		if (s->failure == FAIL_DATA)
-			fail(s, FAIL_DATA, "migration stream failed");
+			sess_fail(s, FAIL_DATA, "migration stream failed");
 		else
-			fail(s, FAIL_ABORTED, "migration cancelled");
+			sess_fail(s, FAIL_ABORTED, "migration cancelled");
 		return;
 	}
 	if (qemu_mig_status_postcopy(mi->status) && s->state !=
@@ -891,7 +859,7 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 			/* Nothing started: the abort asked for is done. */
 			if (s->abort == ABORT_ABORTING)
 				sess_abort_status(s, ABORT_SUCCEEDED);
-			fail(s, FAIL_ABORTED, "%s", s->failure_reason);
+			sess_fail(s, FAIL_ABORTED, "%s", s->failure_reason);
 		} else if (ev->cmd == SC_CANCEL && !ev->ok)
 			sess_note(s, "migrate_cancel: %s", ev->reason);
 		break;
@@ -945,11 +913,11 @@ state_confirm(struct session *s, const struct sess_event *ev)
 			    why);
 			source_succeed(s);
 		} else if (s->mode == MODE_POSTCOPY)
-			fail(s, FAIL_POSTCOPY_LOST, "the target lost the guest "
+			sess_fail(s, FAIL_POSTCOPY_LOST, "the target lost the guest "
 			    "after post-copy: %s", why);
 		else {
 			sess_mode(s, MODE_PAUSED);	/* QEMU stopped it */
-			fail(s, FAIL_DATA, "the target could not load the "
+			sess_fail(s, FAIL_DATA, "the target could not load the "
 			    "guest (%s): it runs on the source again", why);
 		}
 		break;
@@ -996,7 +964,7 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			break;
 		}
 		if (s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER)
-			fail(s, FAIL_POSTCOPY_LOST, "source QEMU gone during "
+			sess_fail(s, FAIL_POSTCOPY_LOST, "source QEMU gone during "
 			    "post-copy (%s): the guest's pages that were still "
 			    "on the source are lost", ev->reason);
 		else {

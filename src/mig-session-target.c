@@ -8,7 +8,6 @@
  * "resume?"), asks the source to abort on a signal, and cuts the stream
  * if the source does not.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,11 +35,7 @@
 static void
 answer(struct session *s, enum control_answer a, const char *reason)
 {
-	struct sess_action *act = sess_act(s, SA_ANSWER);
-
-	act->answer = a;
-	if (reason != NULL)
-		snprintf(act->reason, sizeof act->reason, "%s", reason);
+	sess_act_why(s, SA_ANSWER, reason)->answer = a;
 }
 
 /* Answers a held "watch": abort when one was asked for here, else ok. */
@@ -87,7 +82,7 @@ target_conclude(struct session *s)
  * The end of an incoming migration; the first outcome stands.  A failed
  * one removes the disks' exports first (SS_CLEANUP).
  */
-static void
+void
 target_end(struct session *s, enum mig_phase phase)
 {
 	if (s->state == SS_ENDING || s->state == SS_CLEANUP ||
@@ -101,23 +96,6 @@ target_end(struct session *s, enum mig_phase phase)
 		return;
 	}
 	target_conclude(s);
-}
-
-static void
-target_fail(struct session *s, enum mig_failure why, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-target_fail(struct session *s, enum mig_failure why, const char *fmt, ...)
-{
-	char	buf[SESS_REASON_MAX];
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	sess_failure(s, why, "%s", buf);
-	target_end(s, PHASE_FAILED);
 }
 
 /* Refuses the source's offer: the answer leaves, then the end. */
@@ -138,7 +116,7 @@ static void
 target_aborted_early(struct session *s, const char *reason)
 {
 	sess_abort_status(s, ABORT_SUCCEEDED);
-	target_fail(s, FAIL_ABORTED, "%s", reason);
+	sess_fail(s, FAIL_ABORTED, "%s", reason);
 }
 
 /* ---- post-copy recovery -------------------------------------------- */
@@ -158,18 +136,8 @@ target_recover(struct session *s, double t)
 {
 	struct sess_recover *r = &s->recover;
 
-	sess_enter(s, SS_RECOVER);
-	if (r->deadline == 0) {
-		r->deadline = t + s->cfg.recover_timeout;
-		sess_note(s, "post-copy stream broken: target paused in "
-		    "postcopy-paused; waiting up to %.0f s for the source to "
-		    "resume", s->cfg.recover_timeout);
-	}
-	if (t > r->deadline) {
-		sess_failure(s, FAIL_POSTCOPY_LOST, "post-copy was not "
-		    "recovered within %.0f s: the guest is irrecoverable; the "
-		    "target QEMU is left paused for the operator",
-		    s->cfg.recover_timeout);
+	if (sess_recover_lost(s, t, "target paused in postcopy-paused; "
+	    "waiting for the source to resume", "the target QEMU is")) {
 		sess_finish(s, PHASE_FAILED);
 		return;
 	}
@@ -253,13 +221,13 @@ target_sample(struct session *s, const struct sess_event *ev)
 	case QMS_FAILED:
 		if (s->abort_asked_here) {
 			sess_abort_status(s, ABORT_SUCCEEDED);
-			target_fail(s, FAIL_ABORTED, "aborted here: the stream "
+			sess_fail(s, FAIL_ABORTED, "aborted here: the stream "
 			    "was stopped; the guest runs on the source");
 		} else if (s->source_aborted)
-			target_fail(s, FAIL_ABORTED, "the source aborted the "
+			sess_fail(s, FAIL_ABORTED, "the source aborted the "
 			    "migration");
 		else
-			target_fail(s, FAIL_DATA, "incoming migration failed: "
+			sess_fail(s, FAIL_DATA, "incoming migration failed: "
 			    "%s", mi->error_desc[0] != '\0' ? mi->error_desc :
 			    "no reason given");
 		return;
@@ -349,7 +317,7 @@ target_control(struct session *s, const struct sess_event *ev)
 				    "source cancelled before any memory moved; "
 				    "the guest runs on the source");
 			else
-				target_fail(s, FAIL_ABORTED, "the source "
+				sess_fail(s, FAIL_ABORTED, "the source "
 				    "aborted the migration before any memory "
 				    "moved: %s", m->reason);
 		}
@@ -527,30 +495,30 @@ state_common(struct session *s, const struct sess_event *ev)
 		/* QEMU exits when an incoming migration fails. */
 		s->mirrors_out = 0;
 		if (s->state == SS_POSTCOPY || s->state == SS_RECOVER)
-			target_fail(s, FAIL_POSTCOPY_LOST, "target QEMU gone "
+			sess_fail(s, FAIL_POSTCOPY_LOST, "target QEMU gone "
 			    "during post-copy: %s", ev->reason);
 		else if (s->abort_asked_here) {
 			sess_abort_status(s, ABORT_SUCCEEDED);
-			target_fail(s, FAIL_ABORTED, "aborted here: the stream "
+			sess_fail(s, FAIL_ABORTED, "aborted here: the stream "
 			    "was stopped and the target QEMU exited (%s); the "
 			    "guest runs on the source", ev->reason);
 		} else if (s->source_aborted)
-			target_fail(s, FAIL_ABORTED, "the source aborted the "
+			sess_fail(s, FAIL_ABORTED, "the source aborted the "
 			    "migration; the target QEMU exited (%s)",
 			    ev->reason);
 		else
-			target_fail(s, FAIL_DATA, "target QEMU gone before the "
+			sess_fail(s, FAIL_DATA, "target QEMU gone before the "
 			    "guest arrived: %s", ev->reason);
 		break;
 	case SEV_QMP_SILENT:
 		if (sess_monitor_silent(s, ev))
-			target_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
+			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
 			    "monitor stopped answering: whether the guest "
 			    "arrived is not known", s->cfg.qmp_path);
 		break;
 	case SEV_CONTROL_LOST:
 		if (!s->started && s->state == SS_LISTEN) {
-			target_fail(s, FAIL_CONTROL, "the source ended the "
+			sess_fail(s, FAIL_CONTROL, "the source ended the "
 			    "session before any guest memory moved: %s",
 			    ev->reason);
 		} else if (s->state == SS_PRECOPY)
@@ -559,7 +527,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_DEADLINE:
 		if (!s->started)
-			target_fail(s, FAIL_CONTROL, "no migration arrived "
+			sess_fail(s, FAIL_CONTROL, "no migration arrived "
 			    "within %.0f s (--timeout)", s->cfg.timeout);
 		break;
 	case SEV_TIMER:
@@ -588,11 +556,11 @@ state_common(struct session *s, const struct sess_event *ev)
 			s->watch_held = 0;
 			if (s->abort_asked_here) {
 				sess_abort_status(s, ABORT_SUCCEEDED);
-				target_fail(s, FAIL_ABORTED, "aborted here: "
+				sess_fail(s, FAIL_ABORTED, "aborted here: "
 				    "the stream was cut; the guest runs on the "
 				    "source");
 			} else
-				target_fail(s, FAIL_DATA, "the source's "
+				sess_fail(s, FAIL_DATA, "the source's "
 				    "control connection ended and the "
 				    "migration did not end within %.0f s: the "
 				    "stream is cut", SOURCE_GONE_SECONDS);
@@ -630,7 +598,7 @@ state_preparing(struct session *s, const struct sess_event *ev)
 		sess_enter(s, SS_LISTEN);
 		break;
 	case SEV_CONTROL_LOST:
-		target_fail(s, FAIL_CONTROL, "the source ended the session "
+		sess_fail(s, FAIL_CONTROL, "the source ended the session "
 		    "before any guest memory moved: %s", ev->reason);
 		break;
 	default:
@@ -682,7 +650,7 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_QMP_DONE:
 		if (ev->cmd == SC_CONT && !ev->ok)
-			target_fail(s, FAIL_DATA, "the guest arrived but cannot "
+			sess_fail(s, FAIL_DATA, "the guest arrived but cannot "
 			    "be resumed on the target: %s", ev->reason);
 		break;
 	case SEV_SAMPLE:
@@ -696,12 +664,12 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		target_signal(s, ev);
 		break;
 	case SEV_QMP_CLOSED:
-		target_fail(s, FAIL_DATA, "target QEMU gone after the guest "
+		sess_fail(s, FAIL_DATA, "target QEMU gone after the guest "
 		    "arrived: %s", ev->reason);
 		break;
 	case SEV_QMP_SILENT:
 		if (sess_monitor_silent(s, ev))
-			target_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
+			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
 			    "monitor stopped answering after the migration "
 			    "completed", s->cfg.qmp_path);
 		break;

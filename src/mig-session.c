@@ -13,6 +13,7 @@ session_init(struct session *s, const struct sess_config *cfg)
 {
 	memset(s, 0, sizeof *s);
 	s->cfg = *cfg;
+	s->end = cfg->role == SESS_SOURCE ? source_end : target_end;
 	s->state = SS_SETUP;
 	s->phase = PHASE_PENDING;
 	s->moved_t = -1;

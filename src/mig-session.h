@@ -268,6 +268,9 @@ struct sess_recover {
 struct session {
 	struct sess_config	 cfg;
 	enum sess_state		 state;
+	/* The side's end (source_end or target_end): what sess_fail() ends
+	 * with, so the helpers below both tables need not know the side. */
+	void			(*end)(struct session *, enum mig_phase);
 
 	/* What the session decided; the status document follows it. */
 	enum mig_phase		 phase;
@@ -333,6 +336,9 @@ int	 session_exit_code(const struct session *);
 
 /* For mig-session-source.c and mig-session-target.c only. */
 struct sess_action *sess_act(struct session *, enum sess_act_kind);
+/* An action carrying REASON (may be NULL): a question or an answer. */
+struct sess_action *sess_act_why(struct session *, enum sess_act_kind,
+	    const char *reason);
 void	 sess_enter(struct session *, enum sess_state);
 void	 sess_qmp(struct session *, enum sess_cmd, uint64_t, int);
 void	 sess_timer(struct session *, enum sess_timer, double);
@@ -343,7 +349,12 @@ void	 sess_note(struct session *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 sess_failure(struct session *, enum mig_failure, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
+/* Records the failure (the first one stands) and ends as Failed. */
+void	 sess_fail(struct session *, enum mig_failure, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 void	 sess_clear_failure(struct session *);
+int	 sess_recover_lost(struct session *, double t, const char *now,
+	    const char *left);
 void	 sess_phase(struct session *, enum mig_phase);
 void	 sess_mode(struct session *, enum mig_mode);
 void	 sess_abort_status(struct session *, enum abort_status);
@@ -357,5 +368,7 @@ const char *sess_signal_name(int);
 int	 sess_monitor_silent(struct session *, const struct sess_event *);
 void	 source_step(struct session *, const struct sess_event *);
 void	 target_step(struct session *, const struct sess_event *);
+void	 source_end(struct session *, enum mig_phase);
+void	 target_end(struct session *, enum mig_phase);
 
 #endif
