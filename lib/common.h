@@ -1,13 +1,15 @@
 /*
  * common.h: the helpers every part of qmigrate links, the libraries in
  * qmp/ and proxy/ as much as the command in src/ (tmux's xmalloc.c and
- * compat/): allocation that cannot fail, container_of, the clocks, and a
- * unix socket's connect and listen.  Nothing here logs: each library keeps its own log hook.
+ * compat/): allocation that cannot fail, container_of, the clocks, a
+ * unix socket's connect and listen, a TCP listener and a full read.
+ * Nothing here logs: each library keeps its own log hook.
  */
 #ifndef COMMON_H
 #define COMMON_H
 
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <sys/un.h>
 
 #include <stdarg.h>
@@ -62,5 +64,23 @@ int	 unix_connect(const char *path, int flags, char **cause);
  * SOCK_NONBLOCK.  Returns the fd, or -1 with *cause.
  */
 int	 unix_listen(const char *path, int flags, int backlog, char **cause);
+
+/* tcp-socket.c */
+/*
+ * A close-on-exec, non-blocking TCP socket listening on host (NULL or "":
+ * every address) and port, on the first address getaddrinfo() gives
+ * (AI_PASSIVE and ai_flags) that binds.  Returns the fd, or -1 with
+ * *cause: the resolver's or the last socket error, for the caller to
+ * prefix with what listens.
+ */
+int	 tcp_listen(const char *host, const char *port, int ai_flags,
+	    char **cause);
+
+/* read-full.c */
+/*
+ * Reads fd into buf until end of file or size bytes, again after EINTR.
+ * Returns the bytes read, or -1 with errno on a read error.
+ */
+ssize_t	 read_full(int fd, void *buf, size_t size);
 
 #endif

@@ -390,10 +390,10 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 {
 	struct proxy_target	*t;
 	struct proxy_side	*s;
-	struct addrinfo		 hints, *res, *ai;
 	struct sockaddr_storage	 ss;
 	socklen_t		 len = sizeof ss;
-	int			 fd = -1, r, one = 1, err = 0;
+	char			*why;
+	int			 fd;
 
 	t = xcalloc(1, sizeof *t);
 	s = &t->side;
@@ -407,35 +407,9 @@ proxy_target_start(struct ev_loop *loop, struct proxy_tls *tls,
 	set_cause(&s->listen_name, "%s:%s",
 	    addr != NULL && *addr != '\0' ? addr : "*", port);
 
-	memset(&hints, 0, sizeof hints);
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_flags = AI_PASSIVE;
-	r = getaddrinfo(addr != NULL && *addr != '\0' ? addr : NULL, port,
-	    &hints, &res);
-	if (r != 0) {
-		set_cause(cause, "%s: %s", s->listen_name,
-		    gai_strerror(r));
-		goto fail;
-	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd == -1) {
-			err = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-		    listen(fd, 128) == 0)
-			break;
-		err = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd == -1) {
-		set_cause(cause, "%s: %s", s->listen_name, strerror(err));
+	if ((fd = tcp_listen(addr, port, 0, &why)) == -1) {
+		set_cause(cause, "%s: %s", s->listen_name, why);
+		free(why);
 		goto fail;
 	}
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)

@@ -122,7 +122,7 @@ tls_read_key(const char *path, char **cause)
 	EVP_PKEY	*key = NULL;
 	BIO		*bio;
 	ssize_t		 n;
-	size_t		 len = 0;
+	size_t		 len;
 	int		 fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -143,14 +143,9 @@ tls_read_key(const char *path, char **cause)
 		return NULL;
 	}
 	buf = xmalloc(KEY_FILE_MAX);
-	while (len < KEY_FILE_MAX) {
-		n = read(fd, buf + len, KEY_FILE_MAX - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	/* A read error leaves nothing: the key then does not parse. */
+	n = read_full(fd, buf, KEY_FILE_MAX);
+	len = n > 0 ? (size_t)n : 0;
 	close(fd);
 	if (len == KEY_FILE_MAX) {
 		set_cause(cause, "%s: larger than %d bytes", path,

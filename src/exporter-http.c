@@ -287,12 +287,11 @@ http_server_new(struct ev_loop *loop, http_body_cb body, void *arg)
 int
 http_server_listen(struct http_server *srv, const char *spec, char **cause)
 {
-	struct addrinfo		 hints, *res, *ai;
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen = sizeof ss;
-	char			*host, *port, hbuf[NI_MAXHOST],
+	char			*host, *port, *why, hbuf[NI_MAXHOST],
 				 pbuf[NI_MAXSERV];
-	int			 fd = -1, one = 1, e;
+	int			 fd;
 
 	host = xstrdup(spec);
 	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0') {
@@ -306,33 +305,10 @@ http_server_listen(struct http_server *srv, const char *spec, char **cause)
 		host[strlen(host) - 1] = '\0';
 		memmove(host, host + 1, strlen(host));
 	}
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	if ((e = getaddrinfo(*host ? host : NULL, port, &hints, &res)) != 0) {
-		xasprintf(cause, "--listen %s: %s", spec, gai_strerror(e));
-		free(host);
-		return -1;
-	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, 0);
-		if (fd == -1)
-			continue;
-		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
-		    sizeof one);
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-		    listen(fd, 128) == 0)
-			break;
-		e = errno;
-		close(fd);
-		fd = -1;
-		errno = e;
-	}
-	if (fd == -1)
-		xasprintf(cause, "--listen %s: %s", spec, strerror(errno));
-	else if (getsockname(fd, (struct sockaddr *)&ss, &sslen) == 0 &&
+	if ((fd = tcp_listen(host, port, AI_NUMERICSERV, &why)) == -1) {
+		xasprintf(cause, "--listen %s: %s", spec, why);
+		free(why);
+	} else if (getsockname(fd, (struct sockaddr *)&ss, &sslen) == 0 &&
 	    getnameinfo((struct sockaddr *)&ss, sslen, hbuf, sizeof hbuf,
 	    pbuf, sizeof pbuf, NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
 		fprintf(stderr, "qmigrate exporter: listening on %s%s%s:%s\n",
@@ -340,7 +316,6 @@ http_server_listen(struct http_server *srv, const char *spec, char **cause)
 		    strchr(hbuf, ':') ? "]" : "", pbuf);
 		fflush(stderr);
 	}
-	freeaddrinfo(res);
 	free(host);
 	if (fd == -1)
 		return -1;

@@ -25,22 +25,14 @@ static int
 read_small(const char *path, char *buf, size_t size)
 {
 	ssize_t	n;
-	size_t	off = 0;
 	int	fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
-	while (off < size - 1) {
-		n = read(fd, buf + off, size - 1 - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
+	n = read_full(fd, buf, size - 1);
 	close(fd);
-	buf[off] = '\0';
-	return off > 0 ? 0 : -1;
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? 0 : -1;
 }
 
 static int

@@ -48,7 +48,6 @@ policy_read_file(const char *what, const char *path, size_t *lenp,
 {
 	struct stat	 st;
 	char		*buf;
-	size_t		 len = 0;
 	ssize_t		 n;
 	int		 fd;
 
@@ -69,28 +68,19 @@ policy_read_file(const char *what, const char *path, size_t *lenp,
 	if (st.st_size > POLICY_MAX_FILE_SIZE)
 		goto too_big;
 	buf = xmalloc(POLICY_MAX_FILE_SIZE + 2);
-	for (;;) {
-		n = read(fd, buf + len, POLICY_MAX_FILE_SIZE + 1 - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			xasprintf(cause, "%s %s: %s", what, path,
-			    strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > POLICY_MAX_FILE_SIZE) {
-			free(buf);
-			goto too_big;
-		}
+	if ((n = read_full(fd, buf, POLICY_MAX_FILE_SIZE + 1)) == -1) {
+		xasprintf(cause, "%s %s: %s", what, path, strerror(errno));
+		free(buf);
+		close(fd);
+		return NULL;
+	}
+	if (n > POLICY_MAX_FILE_SIZE) {
+		free(buf);
+		goto too_big;
 	}
 	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
+	buf[n] = '\0';
+	*lenp = (size_t)n;
 	return buf;
 too_big:
 	close(fd);
