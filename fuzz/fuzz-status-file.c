@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct status	 st;
+	struct status	*st;
 	json_object	*doc, *patch;
 	enum mig_phase	 phase;
 	enum mig_mode	 mode;
@@ -41,12 +41,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cause = NULL;
 	(void)json_object_to_json_string(patch);
 	json_object_put(patch);
-	status_init(&st, "source", NULL, 0);
-	if (status_restore(&st, doc, "fuzz", &phase, &mode, &cause) != 0)
+	st = status_create("source", NULL, 0);
+	if (status_restore(st, doc, "fuzz", &phase, &mode, &cause) != 0)
 		free(cause);
 	else
-		json_object_put(status_to_json(&st));
-	status_free(&st);
+		json_object_put(status_to_json(st));
+	status_free(st);
 	json_object_put(doc);
 	return 0;
 }

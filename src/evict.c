@@ -38,13 +38,13 @@ struct evict {
 	const struct evict_options	*o;
 	struct ev_loop			*loop;
 	struct qmp_conn			*qmp;
-	struct status			 st;
+	struct status			*st;
 	enum eviction_strategy		 strategy;
 	uint64_t			 grace;
 	struct mig_settings		 settings;
 	const struct policy_set		*policies;	/* the run's one set */
 	char				*node;		/* being evacuated */
-	json_object			*record;	/* st.eviction */
+	json_object			*record;	/* evict's record */
 	int				 shutdown_seen;
 	int				 gone;
 };
@@ -77,18 +77,8 @@ record_str(struct evict *e, const char *key, const char *value)
 static int
 evict_report(struct evict *e)
 {
-	json_object *doc;
-
-	status_changed(&e->st, "end");
-	doc = status_to_json(&e->st);
-	printf("%s\n", json_object_to_json_string_ext(doc,
-	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-	    JSON_C_TO_STRING_NOSLASHESCAPE));
-	fflush(stdout);
-	json_object_put(doc);
-	if (e->st.failure_reason != NULL)
-		fprintf(stderr, "qmigrate evict: %s\n", e->st.failure_reason);
-	return status_exit_code(&e->st);
+	return status_report(e->st, JSON_C_TO_STRING_PRETTY |
+	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 static int
@@ -99,7 +89,7 @@ evict_connect(struct evict *e)
 	e->qmp = qmp_connect(e->loop, e->o->mig.qmp_path, QMP_PROTO_MONITOR,
 	    10, &cause);
 	if (e->qmp == NULL) {
-		status_fail(&e->st, FAIL_CONTROL, "%s", cause);
+		status_fail(e->st, FAIL_CONTROL, "%s", cause);
 		free(cause);
 		return -1;
 	}
@@ -138,7 +128,7 @@ evict_agent_shutdown(struct evict *e, char **why)
 static int
 evict_shutdown(struct evict *e, const char *why)
 {
-	struct status	*st = &e->st;
+	struct status	*st = e->st;
 	json_object	*sd = json_object_new_object();
 	char		*cause = NULL, *agent_err = NULL;
 	const char	*method = NULL;
@@ -246,9 +236,9 @@ evict_external(struct evict *e)
 	json_object_object_add(e->record, "evictionRequested",
 	    json_object_new_boolean(1));
 	record_str(e, "evacuationNodeName", host);
-	status_note(&e->st, "eviction handed to an external controller "
+	status_note(e->st, "eviction handed to an external controller "
 	    "(evictionStrategy External): the VM still runs on node %s", host);
-	status_set_phase(&e->st, PHASE_HANDED_OVER);
+	status_set_phase(e->st, PHASE_HANDED_OVER);
 	return evict_report(e);
 }
 
@@ -266,7 +256,7 @@ evict_can_migrate(struct evict *e, char **summary)
 		return -1;
 	rc = preflight_run(e->qmp, &e->settings, &conds, summary);
 	if (rc == -1)
-		status_fail(&e->st, FAIL_CONTROL, "source QEMU %s: %s",
+		status_fail(e->st, FAIL_CONTROL, "source QEMU %s: %s",
 		    e->o->mig.qmp_path, *summary);
 	else
 		json_object_object_add(e->record, "conditions", conds);
@@ -332,12 +322,11 @@ evict_run(const struct evict_options *o)
 	e.loop = ev_loop_new(EVFLAG_AUTO);
 	if (e.loop == NULL)
 		fatalx("cannot create an event loop");
-	status_init(&e.st, "evict", o->mig.status_file, o->mig.events);
-	e.st.source = xstrdup(o->mig.qmp_path);
-	e.st.source_node = xstrdup(e.node);
-	e.st.evacuation_node = xstrdup(e.node);
-	e.st.eviction = json_object_get(e.record);
-	kube_vmim_identify(&o->mig.vmim, &e.st);
+	e.st = status_create("evict", o->mig.status_file, o->mig.events);
+	status_set_ends(e.st, o->mig.qmp_path, NULL);
+	status_set_side(e.st, STATUS_SOURCE, e.node, NULL);
+	status_set_eviction(e.st, e.node, e.record);
+	kube_vmim_identify(&o->mig.vmim, e.st);
 	switch (e.strategy) {
 	case EVICT_EXTERNAL:
 		rc = evict_external(&e);
@@ -346,7 +335,7 @@ evict_run(const struct evict_options *o)
 		rc = evict_can_migrate(&e, &summary);
 		if (rc == 1) {
 			free(summary);
-			status_free(&e.st);
+			status_free(e.st);
 			ev_loop_destroy(e.loop);
 			e.loop = NULL;
 			rc = evict_migrate(&e, "evictionStrategy "
@@ -371,7 +360,7 @@ evict_run(const struct evict_options *o)
 		break;
 	}
 	qmp_close(e.qmp);
-	status_free(&e.st);
+	status_free(e.st);
 	ev_loop_destroy(e.loop);
 out:
 	json_object_put(e.record);

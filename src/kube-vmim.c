@@ -224,13 +224,7 @@ kube_vmim_identify(const struct kube_vmim *vmim, struct status *st)
 {
 	if (vmim->file == NULL)
 		return;
-	snprintf(st->uid, sizeof st->uid, "%s", vmim->uid);
-	st->uid_from_vmim = 1;
-	free(st->vmim_name);
-	st->vmim_name = xstrdup(vmim->name);
-	free(st->vmim_namespace);
-	st->vmim_namespace = vmim->namespace != NULL ?
-	    xstrdup(vmim->namespace) : NULL;
+	status_set_vmim(st, vmim->uid, vmim->name, vmim->namespace);
 }
 
 void

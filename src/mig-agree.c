@@ -37,15 +37,14 @@ record(struct status *st, const struct mig_wants *w,
 	json_object	*q = json_object_new_object();
 	const char	*r;
 
-	json_object_object_add(st->configuration, "qemu",
-	    mig_plan_to_json(plan));
-	json_object_object_add(st->configuration, "capabilities", why);
+	status_configure(st, "qemu", mig_plan_to_json(plan));
+	status_configure(st, "capabilities", why);
 	json_object_object_add(q, source ? "source" : "target",
 	    qemu_side_encode(self));
 	if (peer != NULL)
 		json_object_object_add(q, source ? "target" : "source",
 		    qemu_side_encode(peer));
-	json_object_object_add(st->configuration, "qemus", q);
+	status_configure(st, "qemus", q);
 	if (!notes)
 		return;
 	r = json_str_at(why, "multifd");

@@ -43,29 +43,24 @@ uri_host(const char *uri)
  * Names this side in the status as KubeVirt's migrationState does: its
  * node and pod (sourceNode and sourcePod, or targetNode and targetPod);
  * the other side's come over tls: (the offer, the answers).  The target's
- * address is the host of the URI.
+ * address is the host of the URI.  Under evict, the eviction too.
  */
 static void
 mig_identity(const struct mig_options *o, struct status *st)
 {
 	const char	*env = getenv("POD_NAME");
 	const char	*pod = o->pod != NULL ? o->pod : env;
-	int		 source = strcmp(st->role, "target") != 0;
-	char		**node_slot, **pod_slot;
+	char		*node = node_name(o->node), *host = uri_host(o->uri);
+	char		*pod_name = pod != NULL ? xstrndup(pod, 253) : NULL;
 
-	node_slot = source ? &st->source_node : &st->target_node;
-	pod_slot = source ? &st->source_pod : &st->target_pod;
-	free(*node_slot);
-	*node_slot = node_name(o->node);
-	free(*pod_slot);
-	*pod_slot = pod != NULL && *pod != '\0' ? xstrndup(pod, 253) : NULL;
-	free(st->target_address);
-	st->target_address = uri_host(o->uri);
-	if (o->evacuation_node != NULL) {
-		free(st->evacuation_node);
-		st->evacuation_node = xstrdup(o->evacuation_node);
-	}
+	status_set_side(st, strcmp(status_role(st), "target") == 0 ?
+	    STATUS_TARGET : STATUS_SOURCE, node, pod_name);
+	status_set_target_address(st, host);
+	status_set_eviction(st, o->evacuation_node, o->eviction);
 	kube_vmim_identify(&o->vmim, st);
+	free(node);
+	free(host);
+	free(pod_name);
 }
 
 /*
@@ -83,6 +78,7 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	struct policy_set	*loaded = NULL;
 	const struct policy_set	*set = o->policies;
 	struct policy_choice	 choice;
+	json_object		*configuration;
 	int64_t			 per_cluster = CLUSTER_DEFAULT_PARALLEL;
 	int64_t			 per_node = CLUSTER_DEFAULT_OUTBOUND;
 
@@ -94,7 +90,7 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	policy_choose(set, &o->vm, &choice, set != NULL);
 	mig_settings_copy(s, &choice.migration);
 	if (choice.policy != NULL)
-		st->policy_name = xstrdup(choice.policy->name);
+		status_set_policy(st, choice.policy->name);
 	if (choice.why != NULL)
 		log_info("policy: %s", choice.why);
 	policy_choice_free(&choice);
@@ -114,16 +110,15 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	if (strncmp(o->uri, "tcp:", 4) == 0)
 		status_note(st, "migration stream in PLAINTEXT over %s: the "
 		    "policy sets disableTLS", o->uri);
-	json_object_put(st->configuration);
-	st->configuration = mig_settings_to_json(s);
+	configuration = mig_settings_to_json(s);
 	/* A VMI's migrationConfiguration has the cluster's limits too. */
-	json_object_object_add(st->configuration,
+	json_object_object_add(configuration,
 	    "parallelMigrationsPerCluster", json_object_new_int64(per_cluster));
-	json_object_object_add(st->configuration,
+	json_object_object_add(configuration,
 	    "parallelOutboundMigrationsPerNode",
 	    json_object_new_int64(per_node));
-	free(st->controller);
-	st->controller = xstrdup(ctl_kind_name(s->convergence));
+	status_set_configuration(st, ctl_kind_name(s->convergence),
+	    configuration);
 	mig_identity(o, st);
 	return 0;
 }

@@ -83,7 +83,7 @@ setup_failed(struct mig_source *ms, enum mig_failure why, const char *fmt,
 	va_start(ap, fmt);
 	xvasprintf(&reason, fmt, ap);
 	va_end(ap);
-	status_release(&ms->w.st);	/* the setup's hold, if still on */
+	status_release(ms->w.st);	/* the setup's hold, if still on */
 	ev.t = mig_watch_now();
 	ev.setup = SETUP_FAILED;
 	ev.fail = why;
@@ -98,11 +98,11 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_mode mode,
 {
 	struct sess_event ev = { .kind = SEV_SETUP_DONE };
 
-	status_release(&ms->w.st);	/* the setup's hold, if still on */
+	status_release(ms->w.st);	/* the setup's hold, if still on */
 	ev.t = mig_watch_now();
 	ev.setup = setup;
 	ev.mode = mode;
-	ev.uid = ms->w.st.uid;
+	ev.uid = status_uid(ms->w.st);
 	ev.reason = reason;
 	mig_watch_step(&ms->w, &ev);
 }
@@ -135,7 +135,7 @@ source_restore(struct mig_source *ms, enum mig_phase *phase,
 
 	doc = status_read_file(ms->w.o->status_file, &cause);
 	xasprintf(&what, "status file %s", ms->w.o->status_file);
-	if (doc == NULL || status_restore(&ms->w.st, doc, what, phase, mode,
+	if (doc == NULL || status_restore(ms->w.st, doc, what, phase, mode,
 	    &cause) != 0) {
 		fprintf(stderr, "qmigrate migrate: %s: cannot re-attach to "
 		    "the migration QEMU runs; it is left as it is\n", cause);
@@ -158,9 +158,9 @@ source_restore(struct mig_source *ms, enum mig_phase *phase,
 static void
 source_took_over(struct mig_source *ms, enum mig_mode mode)
 {
-	status_set_mode(&ms->w.st, mode);
-	status_forget_held(&ms->w.st);
-	status_changed(&ms->w.st, "start");
+	status_set_mode(ms->w.st, mode);
+	status_forget_held(ms->w.st);
+	status_changed(ms->w.st, "start");
 }
 
 /*
@@ -219,7 +219,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		source_took_over(ms, mode);
 		source_controller(ms);
 		source_controller_commit(ms);
-		status_release(&ms->w.st);
+		status_release(ms->w.st);
 		setup_done(ms, SETUP_REATTACH, mode, mi->status_name);
 		return 1;
 	}
@@ -228,12 +228,12 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
 		source_took_over(ms, mode);
-		status_set_progress(&ms->w.st, mi, 0);
-		status_release(&ms->w.st);
+		status_set_progress(ms->w.st, mi, 0);
+		status_release(ms->w.st);
 		xasprintf(&reason, "migration %s failed in QEMU while no "
 		    "qmigrate watched it: %s; the guest runs on the source",
-		    ms->w.st.uid, mi->error_desc[0] != '\0' ? mi->error_desc :
-		    mi->status_name);
+		    status_uid(ms->w.st), mi->error_desc[0] != '\0' ?
+		    mi->error_desc : mi->status_name);
 		setup_failed_close(ms, reason);
 		free(reason);
 		return 1;
@@ -253,9 +253,10 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 			return -1;
 		if (phase != PHASE_FAILED) {
 			source_took_over(ms, mode);
-			status_set_progress(&ms->w.st, mi, 0);
-			status_release(&ms->w.st);
-			setup_done(ms, SETUP_ALREADY_DONE, mode, ms->w.st.uid);
+			status_set_progress(ms->w.st, mi, 0);
+			status_release(ms->w.st);
+			setup_done(ms, SETUP_ALREADY_DONE, mode,
+			    status_uid(ms->w.st));
 			return 1;
 		}
 	}
@@ -278,7 +279,7 @@ source_state_unknown(struct mig_source *ms)
 
 	if (file == NULL || access(file, F_OK) != 0)
 		return;
-	status_keep_file(&ms->w.st);
+	status_keep_file(ms->w.st);
 	log_warnx("status file %s left as it was: QEMU's migration state is "
 	    "unknown", file);
 }
@@ -287,12 +288,14 @@ source_state_unknown(struct mig_source *ms)
 static int
 source_preflight(struct mig_source *ms)
 {
-	struct status	*st = &ms->w.st;
+	struct status	*st = ms->w.st;
+	json_object	*conditions;
 	char		*summary = NULL;
 	int		 rc;
 
-	rc = preflight_run(ms->w.qmp, &ms->w.settings, &st->conditions,
+	rc = preflight_run(ms->w.qmp, &ms->w.settings, &conditions,
 	    &summary);
+	status_set_conditions(st, conditions);
 	if (rc == -1)
 		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
 		    ms->w.o->qmp_path, summary);
@@ -327,7 +330,7 @@ source_disks_select(struct mig_source *ms, json_object *blocks)
 	if (ms->nbd_uri == NULL)
 		goto fail;
 	list = mig_disks_describe(ms->disks);
-	status_note(&ms->w.st, "disks copied to the target over NBD %s: %s",
+	status_note(ms->w.st, "disks copied to the target over NBD %s: %s",
 	    ms->nbd_uri, list);
 	free(list);
 	return 0;
@@ -349,16 +352,15 @@ source_controller(struct mig_source *ms)
 	struct ctl_config *cfg = &ms->ctl_cfg;
 
 	mig_plan_make(&ms->plan, &ms->w.settings, ms->w.settings.convergence,
-	    &ms->w.st);
+	    ms->w.st);
 	if (ms->self.major != 0)
 		mig_agree_local(&ms->w.settings, &ms->plan, &ms->self, 1,
-		    ms->tls == NULL, &ms->w.st);
+		    ms->tls == NULL, ms->w.st);
 	else {
 		/* Without the list, only what every QEMU runs. */
 		if (ms->plan.postcopy)
 			ms->plan.multifd = ms->plan.channels = 0;
-		json_object_object_add(ms->w.st.configuration, "qemu",
-		    mig_plan_to_json(&ms->plan));
+		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
 	}
 
 	memset(cfg, 0, sizeof *cfg);
@@ -381,7 +383,7 @@ source_controller_commit(struct mig_source *ms)
 {
 	session_set_controller(&ms->w.sess, ms->w.settings.convergence,
 	    &ms->ctl_cfg);
-	json_object_object_add(ms->w.st.configuration, "controller",
+	status_configure(ms->w.st, "controller",
 	    ctl_config_to_json(ms->w.settings.convergence, &ms->ctl_cfg));
 }
 
@@ -449,7 +451,7 @@ enum {
 static void
 plan_rate_failed(struct mig_source *ms, const char *why)
 {
-	status_note(&ms->w.st, "dirty rate not measured: %s", why);
+	status_note(ms->w.st, "dirty rate not measured: %s", why);
 }
 
 /* The disks to copy, the plan, and the plan set on QEMU (a job). */
@@ -547,7 +549,7 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		    strcmp(json_str_at(reply, "status"), "measured") == 0) {
 			ms->ctl_cfg.measured_dirty_rate = json_double_at(reply,
 			    "dirty-rate") * 1024 * 1024;
-			status_note(&ms->w.st, "dirty rate measured before "
+			status_note(ms->w.st, "dirty rate measured before "
 			    "migrating: %.1f MiB/s (calc-dirty-rate, %d s)",
 			    json_double_at(reply, "dirty-rate"),
 			    PLAN_RATE_SECONDS);
@@ -590,7 +592,7 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 	if (!ok) {
 		if (job->fn == inspect_job) {
 			source_state_unknown(ms);
-			status_release(&ms->w.st);
+			status_release(ms->w.st);
 		}
 		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		return;
@@ -613,7 +615,7 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 		return;
 	if (error != NULL) {
 		source_state_unknown(ms);
-		status_release(&ms->w.st);
+		status_release(ms->w.st);
 		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->w.o->qmp_path,
 		    error);
 		return;
@@ -639,10 +641,10 @@ setup_preflight(struct mig_watch *w)
 		return;
 	if (ms->w.o->slot_dir != NULL && slot_wait(w->loop, w->qmp,
 	    ms->w.o->slot_dir, ms->w.o->max_parallel, ms->w.o->timeout,
-	    &sess->pending.asked, &w->st) != 0) {
+	    &sess->pending.asked, w->st) != 0) {
 		if (!sess->pending.asked)
-			setup_failed(ms, w->st.failure, "%s",
-			    w->st.failure_reason);
+			setup_failed(ms, status_failure(w->st), "%s",
+			    status_failure_reason(w->st));
 		else
 			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;
@@ -664,7 +666,7 @@ setup_stage(struct mig_source *ms, int stage)
 	int		 rc;
 
 	if (stage != STAGE_INSPECTED && session_setup_abandoned(sess)) {
-		status_release(&ms->w.st);
+		status_release(ms->w.st);
 		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;
 	}
@@ -682,7 +684,7 @@ setup_stage(struct mig_source *ms, int stage)
 			}
 			return;
 		}
-		status_release(&ms->w.st);
+		status_release(ms->w.st);
 		if (session_setup_abandoned(sess)) {
 			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 			return;
@@ -709,7 +711,7 @@ source_setup(struct mig_source *ms)
 	ms->w.qmp_path = xstrdup(ms->w.o->qmp_path);
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
 		source_state_unknown(ms);
-		status_release(&ms->w.st);
+		status_release(ms->w.st);
 		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		free(cause);
 	}
@@ -721,14 +723,16 @@ source_offer(struct mig_source *ms)
 {
 	struct control_msg	 m;
 	json_object		*jobs, *v, *doc;
+	const char		*node, *pod;
 
 	memset(&m, 0, sizeof m);
 	m.type = CONTROL_OFFER;
-	snprintf(m.offer.uid, sizeof m.offer.uid, "%s", ms->w.st.uid);
+	snprintf(m.offer.uid, sizeof m.offer.uid, "%s", status_uid(ms->w.st));
+	status_side(ms->w.st, STATUS_SOURCE, &node, &pod);
 	snprintf(m.offer.source_node, sizeof m.offer.source_node, "%s",
-	    ms->w.st.source_node != NULL ? ms->w.st.source_node : "");
+	    node != NULL ? node : "");
 	snprintf(m.offer.source_pod, sizeof m.offer.source_pod, "%s",
-	    ms->w.st.source_pod != NULL ? ms->w.st.source_pod : "");
+	    pod != NULL ? pod : "");
 	qmp_qemu_version(ms->w.qmp, &m.offer.qemu_major, &m.offer.qemu_minor,
 	    &m.offer.qemu_micro);
 	/* As the setup found it, moments ago. */
@@ -793,7 +797,7 @@ source_agreed(struct mig_source *ms, json_object *answer,
 	int	 rc;
 
 	rc = mig_agree_answer(answer, &ms->w.settings, &ms->self, &ms->plan,
-	    &ms->w.st, &cause);
+	    ms->w.st, &cause);
 	if (rc == 0)
 		return 0;
 	if (rc < 0) {
@@ -830,14 +834,7 @@ on_answer(json_object *answer, const char *error, void *arg)
 		return;
 	/* The target names itself in its answers (status: targetNode). */
 	control_answer_identity(answer, node, pod);
-	if (node[0] != '\0') {
-		free(ms->w.st.target_node);
-		ms->w.st.target_node = xstrdup(node);
-	}
-	if (pod[0] != '\0') {
-		free(ms->w.st.target_pod);
-		ms->w.st.target_pod = xstrdup(pod);
-	}
+	status_set_side(ms->w.st, STATUS_TARGET, node, pod);
 	if (answer != NULL) {
 		ev.answer = control_answer_decode(answer, reason,
 		    sizeof reason);
@@ -894,8 +891,7 @@ source_execute(struct mig_watch *w, const struct sess_action *a)
 		if (a->job == SJ_START_MIRRORS) {
 			mig_disks_source_start_prepare(ms->disks, ms->nbd_uri,
 			    ms->plan.bandwidth);
-			json_object_put(w->st.progress.disks);
-			w->st.progress.disks = mig_disks_to_json(ms->disks);
+			status_set_disks(w->st, mig_disks_to_json(ms->disks));
 			mig_watch_job(w, a->job, mig_disks_source_start_job,
 			    ms->disks);
 		} else if (a->job == SJ_FINISH_MIRRORS) {
@@ -919,14 +915,12 @@ static void
 source_before_sample(struct mig_watch *w, struct sess_event *ev)
 {
 	struct mig_source	*ms = (struct mig_source *)w;
-	struct status		*st = &w->st;
 	int			 rc;
 
 	if (ms->disks == NULL)
 		return;
 	mig_disks_refresh(ms->disks, w->qmp);
-	json_object_put(st->progress.disks);
-	st->progress.disks = mig_disks_to_json(ms->disks);
+	status_set_disks(w->st, mig_disks_to_json(ms->disks));
 	free(ms->disks_cause);
 	ms->disks_cause = NULL;
 	rc = mig_disks_state(ms->disks, &ms->disks_cause);
@@ -961,8 +955,8 @@ source_open_tls(struct mig_watch *w, char **cause)
 {
 	struct mig_source *ms = (struct mig_source *)w;
 
-	ms->tls = mig_tls_source_open(w->loop, w->o, w->st.uid, &w->qemu_uri,
-	    cause);
+	ms->tls = mig_tls_source_open(w->loop, w->o, status_uid(w->st),
+	    &w->qemu_uri, cause);
 	return ms->tls != NULL ? 0 : -1;
 }
 
@@ -977,10 +971,7 @@ mig_source_run(const struct mig_options *o)
 	ms.w.execute = source_execute;
 	ms.w.before_sample = source_before_sample;
 	ms.w.on_event = source_on_event;
-	ms.w.st.source = xstrdup(o->qmp_path);
-	ms.w.st.target = xstrdup(o->uri);
-	if (o->eviction != NULL)
-		ms.w.st.eviction = json_object_get(o->eviction);
+	status_set_ends(ms.w.st, o->qmp_path, o->uri);
 
 	if (mig_watch_begin(&ms.w, "migrate", source_open_tls) != 0) {
 		mig_watch_free(&ms.w);
@@ -990,8 +981,8 @@ mig_source_run(const struct mig_options *o)
 
 	/* Signals and the deadline first: from now on they are events. */
 	mig_watch_arm(&ms.w, o->timeout);
-	status_hold(&ms.w.st);
-	status_changed(&ms.w.st, "start");
+	status_hold(ms.w.st);
+	status_changed(ms.w.st, "start");
 	source_setup(&ms);
 	if (!ms.w.stop)
 		mig_watch_run(&ms.w);
@@ -999,7 +990,7 @@ mig_source_run(const struct mig_options *o)
 	mig_job_stop(&ms.agree_job);
 	if (ms.usage_error) {
 		/* Nothing was touched, nothing is written. */
-		status_discard(&ms.w.st);
+		status_discard(ms.w.st);
 		ms.w.stop = 1;
 		mig_tls_source_close(ms.tls);
 		mig_watch_free(&ms.w);

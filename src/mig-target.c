@@ -126,10 +126,10 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			machines_listed(reply, mt->machines,
 			    sizeof mt->machines);
 		mig_plan_make(&mt->plan, &mt->w.settings,
-		    mt->w.settings.convergence, &mt->w.st);
+		    mt->w.settings.convergence, mt->w.st);
 		if (mt->self.major != 0 && !mt->tls_only)
 			mig_agree_local(&mt->w.settings, &mt->plan, &mt->self, 0,
-			    1, &mt->w.st);
+			    1, mt->w.st);
 		else if (mt->plan.postcopy)
 			mt->plan.multifd = mt->plan.channels = 0;
 		if (mt->tls_only)
@@ -139,7 +139,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		error = NULL;
 		continue;
 	case PREP_PLAN:
-		json_object_object_add(mt->w.st.configuration, "qemu",
+		status_configure(mt->w.st, "qemu",
 		    mig_plan_to_json(&mt->plan));
 		mt->apply.plan = mt->plan;
 		mt->apply.source = 0;
@@ -206,7 +206,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (next != JOB_DONE)
 			return next;
 		list = mig_disks_describe(mt->disks);
-		status_note(&mt->w.st, "disks exported on %s: %s", mt->nbd_uri,
+		status_note(mt->w.st, "disks exported on %s: %s", mt->nbd_uri,
 		    list);
 		free(list);
 		mt->w.sess.cfg.disks = 1;
@@ -325,7 +325,7 @@ target_prepare(struct mig_target *mt)
 
 		/* A guest this QEMU cannot hold: refused, nothing moved. */
 		if (mig_agree_target(&mt->offer_qemu, &mt->plan, &mt->self,
-		    mt->machines, &mt->agreed, &mt->w.st, &cause) != 0) {
+		    mt->machines, &mt->agreed, mt->w.st, &cause) != 0) {
 			mig_watch_job_done(&mt->w, SJ_PREPARE_TARGET, 0, cause);
 			free(cause);
 			return;
@@ -343,18 +343,9 @@ target_prepare(struct mig_target *mt)
 static void
 target_offer_identity(struct mig_target *mt, const struct control_offer *o)
 {
-	struct status *st = &mt->w.st;
-
-	if (o->uid[0] != '\0')
-		snprintf(st->uid, sizeof st->uid, "%s", o->uid);
-	if (o->source_node[0] != '\0') {
-		free(st->source_node);
-		st->source_node = xstrdup(o->source_node);
-	}
-	if (o->source_pod[0] != '\0') {
-		free(st->source_pod);
-		st->source_pod = xstrdup(o->source_pod);
-	}
+	status_set_uid(mt->w.st, o->uid);
+	status_set_side(mt->w.st, STATUS_SOURCE, o->source_node,
+	    o->source_pod);
 }
 
 static void
@@ -382,10 +373,11 @@ on_control(json_object *msg, const char *error, void *arg)
 		memset(&m, 0, sizeof m);
 	}
 	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0' &&
-	    mt->w.st.uid_from_vmim && strcmp(m.offer.uid, mt->w.st.uid) != 0)
+	    status_uid_from_vmim(mt->w.st) &&
+	    strcmp(m.offer.uid, status_uid(mt->w.st)) != 0)
 		snprintf(m.offer_error, sizeof m.offer_error, "the source's "
 		    "migration uid %.40s is not this target's --vmim uid %s",
-		    m.offer.uid, mt->w.st.uid);
+		    m.offer.uid, status_uid(mt->w.st));
 	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0') {
 		target_offer_identity(mt, &m.offer);
 		mt->offer_plan = m.offer.plan;
@@ -412,14 +404,15 @@ static void
 target_answer(struct mig_target *mt, const struct sess_action *a)
 {
 	json_object	*answer;
+	const char	*node, *pod;
 	char		*cause = NULL;
 
 	if (mt->tls == NULL)
 		return;
 	answer = control_answer_encode(a->answer, a->reason[0] != '\0' ?
 	    a->reason : NULL);
-	control_answer_identify(answer, mt->w.st.target_node,
-	    mt->w.st.target_pod);
+	status_side(mt->w.st, STATUS_TARGET, &node, &pod);
+	control_answer_identify(answer, node, pod);
 	if (a->answer == ANSWER_READY && mt->agreed != NULL)
 		control_answer_agree(answer, &mt->self, &mt->plan,
 		    json_object_get(mt->agreed));
@@ -505,7 +498,7 @@ mig_target_run(const struct mig_options *o)
 	memset(&mt, 0, sizeof mt);
 	mig_watch_init(&mt.w, "target", o);
 	mt.w.execute = target_execute;
-	mt.w.st.target = xstrdup(o->qmp_path);
+	status_set_ends(mt.w.st, NULL, o->qmp_path);
 
 	if (mig_watch_begin(&mt.w, "incoming", target_open_tls) != 0) {
 		mig_watch_free(&mt.w);
@@ -515,7 +508,7 @@ mig_target_run(const struct mig_options *o)
 
 	/* Signals and the deadline first: from now on they are events. */
 	mig_watch_arm(&mt.w, o->timeout);
-	status_changed(&mt.w.st, "start");
+	status_changed(mt.w.st, "start");
 	target_setup(&mt);
 	if (!mt.w.stop)
 		mig_watch_run(&mt.w);

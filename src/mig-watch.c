@@ -39,7 +39,7 @@ mig_watch_init(struct mig_watch *w, const char *role,
 	if (w->loop == NULL)
 		fatalx("cannot create an event loop");
 	w->o = o;
-	status_init(&w->st, role, o->status_file, o->events);
+	w->st = status_create(role, o->status_file, o->events);
 }
 
 /*
@@ -55,7 +55,7 @@ mig_watch_begin(struct mig_watch *w, const char *cmd,
 {
 	char *cause = NULL;
 
-	if (mig_settings_resolve(w->o, &w->settings, &w->st, &cause) == 0) {
+	if (mig_settings_resolve(w->o, &w->settings, w->st, &cause) == 0) {
 		if (strncmp(w->o->uri, "tls:", 4) != 0) {
 			w->qemu_uri = xstrdup(w->o->uri);
 			return 0;
@@ -137,13 +137,13 @@ mig_watch_step(struct mig_watch *w, const struct sess_event *ev)
 	}
 	w->stepping = 1;
 	for (;;) {
-		status_hold(&w->st);
+		status_hold(w->st);
 		session_step(&w->sess, ev);
 		n = w->sess.nacts;
 		memcpy(acts, w->sess.acts, n * sizeof acts[0]);
 		for (i = 0; i < n; i++)
 			execute(w, &acts[i]);
-		status_release(&w->st);
+		status_release(w->st);
 		if (ev == &q.ev)
 			control_msg_free(&q.msg);
 		if (w->nqueued == 0)
@@ -372,7 +372,7 @@ on_session_timer(struct ev_loop *loop, ev_timer *t, int revents)
 static void
 apply_status(struct mig_watch *w, const struct sess_action *a)
 {
-	struct status *st = &w->st;
+	struct status *st = w->st;
 
 	switch (a->kind) {
 	case SA_ST_PHASE:
@@ -699,21 +699,12 @@ mig_watch_run(struct mig_watch *w)
 int
 mig_watch_report(struct mig_watch *w)
 {
-	json_object *doc;
-
-	if (w->st.phase != PHASE_SUCCEEDED && w->st.failure == FAIL_NONE)
-		status_fail(&w->st, FAIL_CONTROL, "migration ended without "
+	if (status_phase(w->st) != PHASE_SUCCEEDED &&
+	    status_failure(w->st) == FAIL_NONE)
+		status_fail(w->st, FAIL_CONTROL, "migration ended without "
 		    "a result");
-	status_changed(&w->st, "end");
-	doc = status_to_json(&w->st);
-	printf("%s\n", json_object_to_json_string_ext(doc,
-	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	fflush(stdout);
-	json_object_put(doc);
-	if (w->st.failure_reason != NULL)
-		fprintf(stderr, "qmigrate %s: %s\n", w->st.role,
-		    w->st.failure_reason);
-	return status_exit_code(&w->st);
+	return status_report(w->st,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 void
@@ -751,6 +742,6 @@ mig_watch_free(struct mig_watch *w)
 	free(w->qemu_uri);
 	free(w->qmp_path);
 	mig_settings_free(&w->settings);
-	status_free(&w->st);
+	status_free(w->st);
 	ev_loop_destroy(w->loop);
 }

@@ -42,7 +42,7 @@ struct mig_watch {
 	struct qmp_conn		*qmp;
 	const struct mig_options *o;	/* the command's */
 	struct mig_settings	 settings; /* the policy's for this VM */
-	struct status		 st;
+	struct status		*st;		/* owned */
 	struct session		 sess;
 	char			*qemu_uri;	/* where QEMU migrates/listens */
 	ev_timer		 poll;

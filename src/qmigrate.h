@@ -23,6 +23,7 @@ struct args;
 struct ctl_sample;
 struct ev_loop;
 struct json_object;
+struct status;
 struct yaml_docs;
 struct qmp_conn;
 
@@ -231,70 +232,41 @@ enum mig_failure {
 	FAIL_UNKNOWN,		/* exit 8: QEMU stopped answering */
 };
 
-struct mig_progress {
-	double		elapsed;		/* s since migrate, at the sample */
-	char		qemu_status[32];
-	uint64_t	data_total;
-	uint64_t	data_processed;
-	uint64_t	data_remaining;
-	double		bandwidth;		/* bytes/s */
-	double		dirty_rate;		/* bytes/s */
-	uint64_t	iteration;
-	uint64_t	expected_downtime_ms;
-	uint64_t	downtime_ms;
-	int		throttle_pct;
-	uint64_t	postcopy_requests;
-	uint64_t	total_time_ms;
-	struct json_object *disks;	/* owned: mirror jobs, or NULL */
-};
-
-struct status {
-	char			 uid[40];
-	const char		*role;		/* "source" or "target" */
-	enum mig_phase		 phase;
-	enum mig_mode		 mode;
-	double			 start;		/* realtime */
-	double			 end;
-	char			*source;
-	char			*target;
-	char			*source_node;	/* KubeVirt's migrationState */
-	char			*source_pod;
-	char			*target_node;
-	char			*target_pod;
-	char			*target_address; /* targetNodeAddress */
-	char			*evacuation_node; /* EvictionRequested */
-	enum mig_failure	 failure;
-	char			*failure_reason;
-	int			 abort_requested;
-	enum abort_status	 abort_status;
-	char			*policy_name;
-	char			*controller;
-	struct json_object	*configuration;	/* owned */
-	struct json_object	*conditions;	/* owned: pre-flight's, or NULL */
-	struct json_object	*eviction;	/* owned: evict's record, or NULL */
-	struct json_object	*notes;		/* owned array of strings */
-	struct json_object	*decisions;	/* owned array */
-	struct mig_progress	 progress;
-	struct json_object	*phase_times;	/* owned: one {phase, time} per
-						   phase entered, in order */
-	char			*vmim_name;	/* --vmim's metadata, or NULL */
-	char			*vmim_namespace;
-	int			 uid_from_vmim;	/* uid is --vmim's metadata.uid */
-
-	char			*file;		/* --status-file, or NULL */
-	int			 events;	/* --events: JSON lines */
-	int			 write_failed;	/* logged once */
-	int			 held;		/* status_hold() depth */
-	int			 file_kept;	/* never write the file */
-	struct json_object	*pending;	/* held: [event, document]... */
-};
+/* The two sides of a migration, as the status names their places. */
+enum status_side { STATUS_SOURCE, STATUS_TARGET };
 
 /* status.c */
 const char	*status_phase_name(enum mig_phase);
 const char	*status_mode_name(enum mig_mode);
-void		 status_init(struct status *, const char *role,
-		    const char *file, int events);
+struct status	*status_create(const char *role, const char *file,
+		    int events);
 void		 status_free(struct status *);
+const char	*status_role(const struct status *);
+const char	*status_uid(const struct status *);
+int		 status_uid_from_vmim(const struct status *);
+enum mig_phase	 status_phase(const struct status *);
+enum mig_failure status_failure(const struct status *);
+const char	*status_failure_reason(const struct status *);
+void		 status_side(const struct status *, enum status_side,
+		    const char **node, const char **pod);
+void		 status_set_uid(struct status *, const char *uid);
+void		 status_set_vmim(struct status *, const char *uid,
+		    const char *name, const char *namespace);
+void		 status_set_ends(struct status *, const char *source,
+		    const char *target);
+void		 status_set_side(struct status *, enum status_side,
+		    const char *node, const char *pod);
+void		 status_set_target_address(struct status *, const char *);
+void		 status_set_eviction(struct status *, const char *node,
+		    struct json_object *record);
+void		 status_set_conditions(struct status *, struct json_object *);
+void		 status_set_policy(struct status *, const char *name);
+void		 status_set_configuration(struct status *,
+		    const char *controller, struct json_object *);
+void		 status_configure(struct status *, const char *key,
+		    struct json_object *value);
+void		 status_set_disks(struct status *, struct json_object *);
+int		 status_report(struct status *, int json_flags);
 void		 status_set_phase(struct status *, enum mig_phase);
 void		 status_set_mode(struct status *, enum mig_mode);
 void		 status_note(struct status *, const char *fmt, ...)

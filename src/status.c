@@ -1,8 +1,9 @@
 /*
  * status.c: the migration's status document, the one truth a node agent
- * reads.  Every part of a session updates struct status and calls
- * status_changed(); this file writes it atomically to --status-file and
- * emits the --events JSON lines.  The exit status is derived here too.
+ * reads.  Every part of a session updates it through the functions here
+ * (struct status is private to this file) and calls status_changed();
+ * this file writes it atomically to --status-file and emits the --events
+ * JSON lines.  The exit status is derived here too.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -18,6 +19,69 @@
 #include "qmigrate.h"
 #include "ctl.h"
 #include "mig-info.h"
+
+/* QEMU's figures, the document's progress. */
+struct mig_progress {
+	double		elapsed;		/* s since migrate, at the sample */
+	char		qemu_status[32];
+	uint64_t	data_total;
+	uint64_t	data_processed;
+	uint64_t	data_remaining;
+	double		bandwidth;		/* bytes/s */
+	double		dirty_rate;		/* bytes/s */
+	uint64_t	iteration;
+	uint64_t	expected_downtime_ms;
+	uint64_t	downtime_ms;
+	int		throttle_pct;
+	uint64_t	postcopy_requests;
+	uint64_t	total_time_ms;
+	struct json_object *disks;	/* owned: mirror jobs, or NULL */
+};
+
+/* One side's place, as KubeVirt's migrationState names it. */
+struct status_place {
+	char			*node;		/* sourceNode, targetNode */
+	char			*pod;		/* sourcePod, targetPod */
+};
+
+/* Private: the rest of qmigrate goes through the functions below. */
+struct status {
+	char			 uid[40];
+	const char		*role;		/* source, target or evict */
+	enum mig_phase		 phase;
+	enum mig_mode		 mode;
+	double			 start;		/* realtime */
+	double			 end;
+	char			*source;
+	char			*target;
+	struct status_place	 place[2];	/* by enum status_side */
+	char			*target_address; /* targetNodeAddress */
+	char			*evacuation_node; /* EvictionRequested */
+	enum mig_failure	 failure;
+	char			*failure_reason;
+	int			 abort_requested;
+	enum abort_status	 abort_status;
+	char			*policy_name;
+	char			*controller;
+	struct json_object	*configuration;	/* owned */
+	struct json_object	*conditions;	/* owned: pre-flight's, or NULL */
+	struct json_object	*eviction;	/* owned: evict's record, or NULL */
+	struct json_object	*notes;		/* owned array of strings */
+	struct json_object	*decisions;	/* owned array */
+	struct mig_progress	 progress;
+	struct json_object	*phase_times;	/* owned: one {phase, time} per
+						   phase entered, in order */
+	char			*vmim_name;	/* --vmim's metadata, or NULL */
+	char			*vmim_namespace;
+	int			 uid_from_vmim;	/* uid is --vmim's metadata.uid */
+
+	char			*file;		/* --status-file, or NULL */
+	int			 events;	/* --events: JSON lines */
+	int			 write_failed;	/* logged once */
+	int			 held;		/* status_hold() depth */
+	int			 file_kept;	/* never write the file */
+	struct json_object	*pending;	/* held: [event, document]... */
+};
 
 static const char *phase_names[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
@@ -99,10 +163,16 @@ phase_time_add(struct status *st, enum mig_phase phase, double when)
 	json_object_array_add(st->phase_times, t);
 }
 
-void
-status_init(struct status *st, const char *role, const char *file, int events)
+/*
+ * A new status for role ("source", "target", "evict": a static string),
+ * written to file (copied; NULL for none) and as event lines when events
+ * is set.  The caller frees it with status_free().
+ */
+struct status *
+status_create(const char *role, const char *file, int events)
 {
-	memset(st, 0, sizeof *st);
+	struct status *st = xcalloc(1, sizeof *st);
+
 	make_uid(st->uid, sizeof st->uid);
 	st->role = role;
 	st->phase = PHASE_PENDING;
@@ -115,17 +185,23 @@ status_init(struct status *st, const char *role, const char *file, int events)
 	st->phase_times = json_object_new_array();
 	phase_time_add(st, st->phase, st->start);
 	strcpy(st->progress.qemu_status, "none");
+	return st;
 }
 
+/* Frees st and everything it holds; NULL is nothing. */
 void
 status_free(struct status *st)
 {
+	size_t i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < NITEMS(st->place); i++) {
+		free(st->place[i].node);
+		free(st->place[i].pod);
+	}
 	free(st->source);
 	free(st->target);
-	free(st->source_node);
-	free(st->source_pod);
-	free(st->target_node);
-	free(st->target_pod);
 	free(st->target_address);
 	free(st->evacuation_node);
 	free(st->failure_reason);
@@ -142,7 +218,181 @@ status_free(struct status *st)
 	free(st->vmim_namespace);
 	json_object_put(st->progress.disks);
 	json_object_put(st->pending);
-	memset(st, 0, sizeof *st);
+	free(st);
+}
+
+const char *
+status_role(const struct status *st)
+{
+	return st->role;
+}
+
+/* The migrationUid: generated, the VMIM's, the offer's or restored. */
+const char *
+status_uid(const struct status *st)
+{
+	return st->uid;
+}
+
+/* Whether the uid is --vmim's metadata.uid (an offer must carry it). */
+int
+status_uid_from_vmim(const struct status *st)
+{
+	return st->uid_from_vmim;
+}
+
+enum mig_phase
+status_phase(const struct status *st)
+{
+	return st->phase;
+}
+
+/* The failure recorded so far (the first), FAIL_NONE when none. */
+enum mig_failure
+status_failure(const struct status *st)
+{
+	return st->failure;
+}
+
+/* Why it failed (borrowed), or NULL. */
+const char *
+status_failure_reason(const struct status *st)
+{
+	return st->failure_reason;
+}
+
+/* Where side runs, as far as known: *node and *pod borrowed, or NULL. */
+void
+status_side(const struct status *st, enum status_side side,
+    const char **node, const char **pod)
+{
+	*node = st->place[side].node;
+	*pod = st->place[side].pod;
+}
+
+/* Replaces *slot with a copy of value; NULL leaves it as it was. */
+static void
+set_str(char **slot, const char *value)
+{
+	if (value == NULL)
+		return;
+	free(*slot);
+	*slot = xstrdup(value);
+}
+
+/* The migrationUid (a source's offer names it); "" leaves it as it was. */
+void
+status_set_uid(struct status *st, const char *uid)
+{
+	if (uid != NULL && *uid != '\0')
+		snprintf(st->uid, sizeof st->uid, "%s", uid);
+}
+
+/*
+ * Names the migration as its VMIM does (--vmim): the uid becomes the
+ * VMIM's metadata.uid, the name and namespace go in the document
+ * (migrationName, migrationNamespace; NULL leaves one as it was).
+ */
+void
+status_set_vmim(struct status *st, const char *uid, const char *name,
+    const char *namespace)
+{
+	status_set_uid(st, uid);
+	st->uid_from_vmim = 1;
+	set_str(&st->vmim_name, name);
+	set_str(&st->vmim_namespace, namespace);
+}
+
+/* The two ends the user named (source, target); NULL leaves one as it was. */
+void
+status_set_ends(struct status *st, const char *source, const char *target)
+{
+	set_str(&st->source, source);
+	set_str(&st->target, target);
+}
+
+/*
+ * Where side runs: its node and pod, as KubeVirt's migrationState names
+ * them (each side names itself, the other learns it over tls:); NULL or
+ * "" leaves one as it was.
+ */
+void
+status_set_side(struct status *st, enum status_side side, const char *node,
+    const char *pod)
+{
+	if (node != NULL && *node != '\0')
+		set_str(&st->place[side].node, node);
+	if (pod != NULL && *pod != '\0')
+		set_str(&st->place[side].pod, pod);
+}
+
+/* targetNodeAddress: the host the stream goes to; NULL leaves it. */
+void
+status_set_target_address(struct status *st, const char *address)
+{
+	set_str(&st->target_address, address);
+}
+
+/*
+ * An eviction: the node being evacuated (evacuationNodeName and the
+ * EvictionRequested condition) and evict's record (borrowed: the status
+ * takes a reference); NULL leaves either as it was.
+ */
+void
+status_set_eviction(struct status *st, const char *node,
+    json_object *record)
+{
+	set_str(&st->evacuation_node, node);
+	if (record != NULL) {
+		json_object_put(st->eviction);
+		st->eviction = json_object_get(record);
+	}
+}
+
+/* The pre-flight's conditions (taken over; NULL for none). */
+void
+status_set_conditions(struct status *st, json_object *conditions)
+{
+	json_object_put(st->conditions);
+	st->conditions = conditions;
+}
+
+/* migrationPolicyName: the policy that gave the settings. */
+void
+status_set_policy(struct status *st, const char *name)
+{
+	set_str(&st->policy_name, name);
+}
+
+/*
+ * The effective settings: the convergence controller's name and
+ * migrationConfiguration (taken over), which status_configure() completes.
+ */
+void
+status_set_configuration(struct status *st, const char *controller,
+    json_object *configuration)
+{
+	set_str(&st->controller, controller);
+	json_object_put(st->configuration);
+	st->configuration = configuration;
+}
+
+/*
+ * Adds key to migrationConfiguration (value taken over): what was agreed
+ * with QEMU and the peer once the setup knows it.
+ */
+void
+status_configure(struct status *st, const char *key, json_object *value)
+{
+	json_object_object_add(st->configuration, key, value);
+}
+
+/* The mirror jobs' figures in progress.disks (taken over; NULL: none). */
+void
+status_set_disks(struct status *st, json_object *disks)
+{
+	json_object_put(st->progress.disks);
+	st->progress.disks = disks;
 }
 
 void
@@ -426,10 +676,10 @@ status_to_json(const struct status *st)
 	add_time(o, "endTimestamp", st->end);
 	add_str(o, "source", st->source);
 	add_str(o, "target", st->target);
-	add_str(o, "sourceNode", st->source_node);
-	add_str(o, "sourcePod", st->source_pod);
-	add_str(o, "targetNode", st->target_node);
-	add_str(o, "targetPod", st->target_pod);
+	add_str(o, "sourceNode", st->place[STATUS_SOURCE].node);
+	add_str(o, "sourcePod", st->place[STATUS_SOURCE].pod);
+	add_str(o, "targetNode", st->place[STATUS_TARGET].node);
+	add_str(o, "targetPod", st->place[STATUS_TARGET].pod);
 	add_str(o, "targetNodeAddress", st->target_address);
 	json_object_object_add(o, "completed",
 	    json_object_new_boolean(st->phase == PHASE_SUCCEEDED));
@@ -520,6 +770,27 @@ publish(struct status *st, const char *event, json_object *doc,
 		fflush(stdout);
 		json_object_put(line);
 	}
+}
+
+/*
+ * The end of a run: writes the final document, prints it on stdout (with
+ * json-c's json_flags) and the failure on stderr as "qmigrate ROLE:
+ * reason".  Returns the exit status.
+ */
+int
+status_report(struct status *st, int json_flags)
+{
+	json_object *doc;
+
+	status_changed(st, "end");
+	doc = status_to_json(st);
+	printf("%s\n", json_object_to_json_string_ext(doc, json_flags));
+	fflush(stdout);
+	json_object_put(doc);
+	if (st->failure_reason != NULL)
+		fprintf(stderr, "qmigrate %s: %s\n", st->role,
+		    st->failure_reason);
+	return status_exit_code(st);
 }
 
 void

@@ -1204,7 +1204,8 @@ test_vmim(void **state)
 {
 	struct kube_vmim	 vmim;
 	struct vm_ident		 vm;
-	struct status		 st;
+	struct status		*st;
+	json_object		*doc;
 	char			*dir = tmpdir_new("test-kube"), *path, *want;
 	char			*cause = NULL;
 
@@ -1232,12 +1233,15 @@ test_vmim(void **state)
 	vm_ident_free(&vm);
 
 	/* The status names the migration by the VMIM. */
-	status_init(&st, "source", NULL, 0);
-	kube_vmim_identify(&vmim, &st);
-	assert_string_equal(st.uid, vmim.uid);
-	assert_true(st.uid_from_vmim);
-	assert_string_equal(st.vmim_name, "migration-testvmi");
-	status_free(&st);
+	st = status_create("source", NULL, 0);
+	kube_vmim_identify(&vmim, st);
+	assert_string_equal(status_uid(st), vmim.uid);
+	assert_true(status_uid_from_vmim(st));
+	doc = status_to_json(st);
+	assert_string_equal(json_str_at(doc, "migrationName"),
+	    "migration-testvmi");
+	json_object_put(doc);
+	status_free(st);
 	kube_vmim_free(&vmim);
 
 	/* Errors name the file, the document and the field. */
@@ -1324,18 +1328,18 @@ at(json_object *o, const char *path)
 static void
 test_status_vmim(void **state)
 {
-	struct status	 st;
+	struct status	*st;
 	json_object	*doc, *patch, *times;
 	char		*cause = NULL;
 	size_t		 i;
 
 	(void)state;
-	status_init(&st, "source", NULL, 0);
-	status_set_phase(&st, PHASE_PREPARING_TARGET);
-	status_set_phase(&st, PHASE_TARGET_READY);
-	status_set_phase(&st, PHASE_RUNNING);
-	status_set_phase(&st, PHASE_SUCCEEDED);
-	doc = status_to_json(&st);
+	st = status_create("source", NULL, 0);
+	status_set_phase(st, PHASE_PREPARING_TARGET);
+	status_set_phase(st, PHASE_TARGET_READY);
+	status_set_phase(st, PHASE_RUNNING);
+	status_set_phase(st, PHASE_SUCCEEDED);
+	doc = status_to_json(st);
 	times = json_obj_at(doc, "phaseTransitionTimestamps");
 	assert_int_equal(json_object_array_length(times), 5);
 	patch = status_to_kubevirt_migration(doc, &cause);
@@ -1355,7 +1359,7 @@ test_status_vmim(void **state)
 		snprintf(prev, sizeof prev, "%s", at(patch, key));
 	}
 	assert_string_equal(at(patch, "status.migrationState.migrationUid"),
-	    st.uid);
+	    status_uid(st));
 	assert_string_equal(at(patch, "status.migrationState.completed"),
 	    "true");
 	assert_string_equal(at(patch, "status.conditions"), "");
@@ -1363,10 +1367,10 @@ test_status_vmim(void **state)
 	json_object_put(doc);
 
 	/* A phase entered again keeps its first timestamp. */
-	status_set_phase(&st, PHASE_RUNNING);
-	status_set_phase(&st, PHASE_FAILED);
-	status_set_abort_requested(&st);
-	doc = status_to_json(&st);
+	status_set_phase(st, PHASE_RUNNING);
+	status_set_phase(st, PHASE_FAILED);
+	status_set_abort_requested(st);
+	doc = status_to_json(st);
 	assert_int_equal(json_object_array_length(json_obj_at(doc,
 	    "phaseTransitionTimestamps")), 6);
 	patch = status_to_kubevirt_migration(doc, &cause);
@@ -1375,16 +1379,16 @@ test_status_vmim(void **state)
 	    "migrationAbortRequested");
 	json_object_put(patch);
 	json_object_put(doc);
-	status_free(&st);
+	status_free(st);
 
-	status_init(&st, "evict", NULL, 0);
-	status_set_phase(&st, PHASE_HANDED_OVER);
-	doc = status_to_json(&st);
+	st = status_create("evict", NULL, 0);
+	status_set_phase(st, PHASE_HANDED_OVER);
+	doc = status_to_json(st);
 	assert_null(status_to_kubevirt_migration(doc, &cause));
 	assert_non_null(strstr(cause, "role evict, phase HandedOver"));
 	free(cause);
 	json_object_put(doc);
-	status_free(&st);
+	status_free(st);
 }
 
 /*
@@ -1395,18 +1399,19 @@ test_status_vmim(void **state)
 static void
 test_status_vmi_patch(void **state)
 {
-	struct status	 st;
-	json_object	*doc, *patch, *vmi;
+	struct status	*st;
+	json_object	*doc, *patch, *vmi, *eviction;
 	char		*dir = tmpdir_new("test-kube"), *path, *cause = NULL;
 
 	(void)state;
-	status_init(&st, "source", NULL, 0);
-	st.evacuation_node = xstrdup("node-a");
-	st.eviction = json_tokener_parse("{\"strategy\": \"LiveMigrate\"}");
-	st.conditions = json_tokener_parse("[{\"type\": \"LiveMigratable\", "
-	    "\"status\": \"True\"}]");
-	status_set_phase(&st, PHASE_RUNNING);
-	doc = status_to_json(&st);
+	st = status_create("source", NULL, 0);
+	eviction = json_tokener_parse("{\"strategy\": \"LiveMigrate\"}");
+	status_set_eviction(st, "node-a", eviction);
+	json_object_put(eviction);
+	status_set_conditions(st, json_tokener_parse("[{\"type\": "
+	    "\"LiveMigratable\", \"status\": \"True\"}]"));
+	status_set_phase(st, PHASE_RUNNING);
+	doc = status_to_json(st);
 	/* During the eviction: the node being drained, the condition. */
 	patch = status_to_kubevirt(doc, NULL, "2026-11-25T12:00:00Z");
 	assert_string_equal(at(patch, "status.evacuationNodeName"), "node-a");
@@ -1417,8 +1422,8 @@ test_status_vmi_patch(void **state)
 	json_object_put(patch);
 	json_object_put(doc);
 
-	status_set_phase(&st, PHASE_SUCCEEDED);
-	doc = status_to_json(&st);
+	status_set_phase(st, PHASE_SUCCEEDED);
+	doc = status_to_json(st);
 	patch = status_to_kubevirt(doc, NULL, "2026-11-25T12:00:00Z");
 	assert_string_equal(at(patch, "status.evacuationNodeName"), "null");
 	assert_string_equal(at(patch, "status.conditions.0.type"),
@@ -1450,12 +1455,12 @@ test_status_vmi_patch(void **state)
 	    "    lastProbeTime: null\n"
 	    "    lastTransitionTime: \"2026-11-25T10:00:02Z\"\n");
 	assert_int_equal(kube_vmi_conditions(path, &vmi, &cause), 0);
-	json_object_put(st.conditions);
-	st.conditions = json_tokener_parse("[{\"type\": \"LiveMigratable\", "
-	    "\"status\": \"True\"}, {\"type\": \"StorageLiveMigratable\", "
-	    "\"status\": \"True\", \"reason\": \"Shared\"}]");
+	status_set_conditions(st, json_tokener_parse("[{\"type\": "
+	    "\"LiveMigratable\", \"status\": \"True\"}, {\"type\": "
+	    "\"StorageLiveMigratable\", \"status\": \"True\", "
+	    "\"reason\": \"Shared\"}]"));
 	json_object_put(doc);
-	doc = status_to_json(&st);
+	doc = status_to_json(st);
 	patch = status_to_kubevirt(doc, vmi, "2026-11-25T12:00:00Z");
 	assert_string_equal(at(patch, "status.conditions.0.type"), "Ready");
 	assert_string_equal(at(patch, "status.conditions.0.lastTransitionTime"),
@@ -1473,7 +1478,7 @@ test_status_vmi_patch(void **state)
 	json_object_put(patch);
 	json_object_put(vmi);
 	json_object_put(doc);
-	status_free(&st);
+	status_free(st);
 	free(path);
 
 	path = tmpdir_write(dir, "vm.yaml", "apiVersion: kubevirt.io/v1\n"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -1196,7 +1197,7 @@ test_damaged_status_file(void **state)
 	static const char	 garbage[] = "{\"migrationUid\": 7, \"phase\": "
 	    "\"Running\", \"mode\": \"PreCopy\"}";
 	static const char	 nul[] = "{\"phase\": \"Run\0ning\"}";
-	struct status		 st;
+	struct status		*st;
 	json_object		*doc;
 	enum mig_phase		 phase;
 	enum mig_mode		 mode;
@@ -1211,13 +1212,13 @@ test_damaged_status_file(void **state)
 	doc = status_parse("status file f", garbage, sizeof garbage - 1,
 	    &cause);
 	assert_non_null(doc);
-	status_init(&st, "source", NULL, 0);
-	assert_int_equal(status_restore(&st, doc, "status file f", &phase,
+	st = status_create("source", NULL, 0);
+	assert_int_equal(status_restore(st, doc, "status file f", &phase,
 	    &mode, &cause), -1);
 	assert_non_null(strstr(cause, "migrationUid"));
 	free(cause);
 	json_object_put(doc);
-	status_free(&st);
+	status_free(st);
 }
 
 /* Row: target incoming killed over tls:: its proxy dies, the stream too. */
@@ -1239,21 +1240,44 @@ test_incoming_killed_tls(void **state)
 
 /*
  * Row: the status file's disk full.  The step has no file at all: only
- * the executor's writer sees the failure, logs it once and goes on.
+ * the executor's writer sees the failure, logs it once (naming the file)
+ * and goes on.
  */
 static void
 test_status_disk_full(void **state)
 {
-	struct status st;
+	static const char	 file[] = "/proc/self/no-such-dir/status.json";
+	struct status		*st;
+	FILE			*err = tmpfile();
+	char			 logged[4096];
+	const char		*first;
+	size_t			 n;
+	int			 saved;
 
 	(void)state;
-	status_init(&st, "source", "/proc/self/no-such-dir/status.json", 0);
-	status_changed(&st, "start");
-	status_changed(&st, "progress");
-	assert_true(st.write_failed);
-	status_set_phase(&st, PHASE_SUCCEEDED);
-	assert_int_equal(status_exit_code(&st), QM_EXIT_OK);
-	status_free(&st);
+	assert_non_null(err);
+	st = status_create("source", file, 0);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_int_not_equal(saved, -1);
+	assert_int_not_equal(dup2(fileno(err), STDERR_FILENO), -1);
+	status_changed(st, "start");
+	status_changed(st, "progress");
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(err);
+	n = fread(logged, 1, sizeof logged - 1, err);
+	logged[n] = '\0';
+	fclose(err);
+	assert_non_null(strstr(logged, "status file /proc/self/no-such-dir/"
+	    "status.json: "));
+	first = strstr(logged, "(the migration goes on)");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "(the migration goes on)"));
+	status_set_phase(st, PHASE_SUCCEEDED);
+	assert_int_equal(status_exit_code(st), QM_EXIT_OK);
+	status_free(st);
 }
 
 /*
