@@ -33,6 +33,41 @@ plain_buf(struct proxy_pair *p, int i)
 	return &st->buf[i];
 }
 
+/*
+ * SSL_read_ex (write 0) or SSL_write_ex on e, answering as pair_end_readv()
+ * and pair_end_writev() do: the bytes moved, 0 at the peer's close_notify
+ * (a read), -1 when TLS would block (e then waits for what TLS asks for),
+ * -2 after failing the pair.
+ */
+static ssize_t
+plain_ssl_io(struct proxy_pair *p, struct pair_end *e, void *buf, size_t len,
+    int write)
+{
+	size_t	n;
+	int	ret, err;
+
+	ERR_clear_error();
+	ret = write ? SSL_write_ex(e->ssl, buf, len, &n) :
+	    SSL_read_ex(e->ssl, buf, len, &n);
+	if (ret > 0)
+		return (ssize_t)n;
+	err = SSL_get_error(e->ssl, ret);
+	if (!write && err == SSL_ERROR_ZERO_RETURN)
+		return 0;
+	if (err != SSL_ERROR_WANT_READ && err != SSL_ERROR_WANT_WRITE) {
+		pair_fail_ssl(p, e, write ? "write to" : "read from", ret, err);
+		return -2;
+	}
+	if (write) {
+		e->writable = 0;
+		e->wr_ev = err == SSL_ERROR_WANT_WRITE ? EV_WRITE : EV_READ;
+	} else {
+		e->readable = 0;
+		e->rd_ev = err == SSL_ERROR_WANT_READ ? EV_READ : EV_WRITE;
+	}
+	return -1;
+}
+
 /* Reads what end[i] has into its buffer until full or it would block. */
 static enum io_result
 plain_fill(struct proxy_pair *p, int i)
@@ -43,7 +78,6 @@ plain_fill(struct proxy_pair *p, int i)
 	struct iovec		 iov;
 	size_t			 space, got;
 	ssize_t			 n;
-	int			 ret, err;
 
 	while (e->readable) {
 		if (b->len == 0)
@@ -59,33 +93,16 @@ plain_fill(struct proxy_pair *p, int i)
 			iov.iov_base = b->data + b->off + b->len;
 			iov.iov_len = space;
 			n = pair_end_readv(p, e, &iov, 1, space);
-			if (n == -2)
-				return IO_ERROR;
-			if (n == -1)
-				break;
-			if (n == 0)
-				return IO_EOF;
-			got = (size_t)n;
-		} else {
-			ERR_clear_error();
-			ret = SSL_read_ex(e->ssl, b->data + b->off + b->len,
-			    space, &got);
-			if (ret <= 0) {
-				err = SSL_get_error(e->ssl, ret);
-				if (err == SSL_ERROR_ZERO_RETURN)
-					return IO_EOF;
-				if (err != SSL_ERROR_WANT_READ &&
-				    err != SSL_ERROR_WANT_WRITE) {
-					pair_fail_ssl(p, e, "read from", ret,
-					    err);
-					return IO_ERROR;
-				}
-				e->readable = 0;
-				e->rd_ev = err == SSL_ERROR_WANT_READ ?
-				    EV_READ : EV_WRITE;
-				break;
-			}
-		}
+		} else
+			n = plain_ssl_io(p, e, b->data + b->off + b->len,
+			    space, 0);
+		if (n == -2)
+			return IO_ERROR;
+		if (n == -1)
+			break;
+		if (n == 0)
+			return IO_EOF;
+		got = (size_t)n;
 		b->len += got;
 		p->total[i] += got;
 		res = IO_PROGRESS;
@@ -103,36 +120,19 @@ plain_drain(struct proxy_pair *p, int i)
 	struct iovec		 iov;
 	size_t			 done;
 	ssize_t			 n;
-	int			 ret, err;
 
 	while (b->len > 0 && e->writable) {
 		if (e->ssl == NULL) {
 			iov.iov_base = b->data + b->off;
 			iov.iov_len = b->len;
 			n = pair_end_writev(p, e, &iov, 1, b->len);
-			if (n == -2)
-				return IO_ERROR;
-			if (n == -1)
-				break;
-			done = (size_t)n;
-		} else {
-			ERR_clear_error();
-			ret = SSL_write_ex(e->ssl, b->data + b->off, b->len,
-			    &done);
-			if (ret <= 0) {
-				err = SSL_get_error(e->ssl, ret);
-				if (err != SSL_ERROR_WANT_READ &&
-				    err != SSL_ERROR_WANT_WRITE) {
-					pair_fail_ssl(p, e, "write to", ret,
-					    err);
-					return IO_ERROR;
-				}
-				e->writable = 0;
-				e->wr_ev = err == SSL_ERROR_WANT_WRITE ?
-				    EV_WRITE : EV_READ;
-				break;
-			}
-		}
+		} else
+			n = plain_ssl_io(p, e, b->data + b->off, b->len, 1);
+		if (n == -2)
+			return IO_ERROR;
+		if (n == -1)
+			break;
+		done = (size_t)n;
 		b->off += done;
 		b->len -= done;
 		if (p->stat[i] != NULL)
