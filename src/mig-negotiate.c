@@ -410,6 +410,13 @@ listed(const char *list, const char *name)
 	return 0;
 }
 
+/* Whether two strings are both known (not "") and differ. */
+static int
+known_and_differ(const char *a, const char *b)
+{
+	return a[0] != '\0' && b[0] != '\0' && strcmp(a, b) != 0;
+}
+
 /*
  * Whether the target QEMU can hold the guest the source runs, compared
  * before any memory moves: RAM size, machine type (and, with
@@ -436,8 +443,7 @@ qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
 			    src->ram_bytes);
 		return -1;
 	}
-	if (src->machine[0] != '\0' && dst->machine[0] != '\0' &&
-	    strcmp(src->machine, dst->machine) != 0) {
+	if (known_and_differ(src->machine, dst->machine)) {
 		if (target_machines != NULL && *target_machines != '\0' &&
 		    !listed(target_machines, src->machine))
 			snprintf(reason, len, "target QEMU runs machine type "
@@ -453,8 +459,7 @@ qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
 			    *target_machines != '\0' ? " (it knows it)" : "");
 		return -1;
 	}
-	if (src->cpu_model[0] != '\0' && dst->cpu_model[0] != '\0' &&
-	    strcmp(src->cpu_model, dst->cpu_model) != 0) {
+	if (known_and_differ(src->cpu_model, dst->cpu_model)) {
 		snprintf(reason, len, "target QEMU's CPU model is %s, the "
 		    "guest's %s", dst->cpu_model, src->cpu_model);
 		return -1;
@@ -474,8 +479,7 @@ qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
 			    "guest: %s", only_src);
 		return -1;
 	}
-	if (src->uuid[0] != '\0' && dst->uuid[0] != '\0' &&
-	    strcmp(src->uuid, dst->uuid) != 0) {
+	if (known_and_differ(src->uuid, dst->uuid)) {
 		snprintf(reason, len, "target QEMU's UUID is %s, the guest's "
 		    "%s: another VM's target", dst->uuid, src->uuid);
 		return -1;
@@ -483,33 +487,71 @@ qemu_side_compare(const struct qemu_side *src, const struct qemu_side *dst,
 	return 0;
 }
 
-/* Records one decision: "on: why" or "off: why" under the capability. */
+/* Where mig_negotiate() writes: the reasons and the plan. */
+struct decisions {
+	json_object		*why;
+	struct mig_plan		*plan;
+};
+
+/* The plan's flag for capability c, or NULL for one qmigrate leaves off. */
+static int *
+plan_flag(struct mig_plan *plan, enum mig_cap c)
+{
+	switch (c) {
+	case MIG_CAP_POSTCOPY_RAM:
+		return &plan->postcopy;
+	case MIG_CAP_MULTIFD:
+		return &plan->multifd;
+	case MIG_CAP_POSTCOPY_PREEMPT:
+		return &plan->postcopy_preempt;
+	case MIG_CAP_POSTCOPY_BLOCKTIME:
+		return &plan->postcopy_blocktime;
+	case MIG_CAP_VALIDATE_UUID:
+		return &plan->validate_uuid;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Records one decision, "on: why" or "off: why" under the capability, and
+ * sets the plan's flag for it to on.
+ */
 static void
-decide(json_object *why, enum mig_cap c, int on, const char *fmt, ...)
+decide(struct decisions *d, enum mig_cap c, int on, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void
-decide(json_object *why, enum mig_cap c, int on, const char *fmt, ...)
+decide(struct decisions *d, enum mig_cap c, int on, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	 text[256];
 	char	*line;
+	int	*flag;
 
+	if ((flag = plan_flag(d->plan, c)) != NULL)
+		*flag = on;
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
 	xasprintf(&line, "%s: %s", on ? "on" : "off", text);
-	json_object_object_add(why, mig_cap_name(c),
+	json_object_object_add(d->why, mig_cap_name(c),
 	    json_object_new_string(line));
 	free(line);
 }
 
-/* "the source's QEMU 7.2.22" or "both QEMUs", whichever lacks c. */
+/*
+ * Which QEMU lacks c, into buf ("the source's QEMU 7.2.22 does not list
+ * it"), or NULL when the source lists it and so does the target, or the
+ * target is not known.
+ */
 static const char *
-lacking(const struct qemu_side *src, const struct qemu_side *dst,
+lacking(const struct qemu_side *src, const struct qemu_side *dst, int known,
     enum mig_cap c, char *buf, size_t len)
 {
 	int s = has(src, c), d = has(dst, c);
 
+	if (s && (d || !known))
+		return NULL;
 	if (!s && !d)
 		snprintf(buf, len, "neither QEMU lists it");
 	else if (!s)
@@ -535,132 +577,116 @@ json_object *
 mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
     const struct qemu_side *dst, struct mig_plan *plan)
 {
-	json_object	*why = json_object_new_object();
-	int		 known = dst->major != 0;
-	char		 buf[128];
+	struct decisions	 d = { json_object_new_object(), plan };
+	int			 known = dst->major != 0;
+	const char		*no;
+	char			 buf[128];
 
 	/* post-copy: both sides set postcopy-ram. */
-	plan->postcopy = 0;
 	if (!w->postcopy)
-		decide(why, MIG_CAP_POSTCOPY_RAM, 0, "the policy does not "
+		decide(&d, MIG_CAP_POSTCOPY_RAM, 0, "the policy does not "
 		    "allow post-copy");
-	else if (!has(src, MIG_CAP_POSTCOPY_RAM) ||
-	    (known && !has(dst, MIG_CAP_POSTCOPY_RAM)))
-		decide(why, MIG_CAP_POSTCOPY_RAM, 0, "%s", lacking(src, dst,
-		    MIG_CAP_POSTCOPY_RAM, buf, sizeof buf));
-	else {
-		plan->postcopy = 1;
-		decide(why, MIG_CAP_POSTCOPY_RAM, 1, "the policy allows "
+	else if ((no = lacking(src, dst, known, MIG_CAP_POSTCOPY_RAM, buf,
+	    sizeof buf)) != NULL)
+		decide(&d, MIG_CAP_POSTCOPY_RAM, 0, "%s", no);
+	else
+		decide(&d, MIG_CAP_POSTCOPY_RAM, 1, "the policy allows "
 		    "post-copy");
-	}
 
 	/* multifd: both sides; with post-copy only where both run it. */
-	plan->multifd = 0;
 	plan->channels = 0;
 	if (w->channels <= 0)
-		decide(why, MIG_CAP_MULTIFD, 0, "the policy sets no "
+		decide(&d, MIG_CAP_MULTIFD, 0, "the policy sets no "
 		    "parallelMigrationThreads");
-	else if (!has(src, MIG_CAP_MULTIFD) ||
-	    (known && !has(dst, MIG_CAP_MULTIFD)))
-		decide(why, MIG_CAP_MULTIFD, 0, "%s", lacking(src, dst,
-		    MIG_CAP_MULTIFD, buf, sizeof buf));
+	else if ((no = lacking(src, dst, known, MIG_CAP_MULTIFD, buf,
+	    sizeof buf)) != NULL)
+		decide(&d, MIG_CAP_MULTIFD, 0, "%s", no);
 	else if (plan->postcopy && (!known || !mig_multifd_postcopy_ok(src) ||
 	    !mig_multifd_postcopy_ok(dst))) {
 		const struct qemu_side *old = !known ||
 		    mig_multifd_postcopy_ok(src) ? dst : src;
 
 		if (!known)
-			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
+			decide(&d, MIG_CAP_MULTIFD, 0, "the policy allows "
 			    "post-copy, and whether the other side's QEMU "
 			    "runs multifd with post-copy is not known (no "
 			    "control channel: use tls:); post-copy was kept because "
 			    "it is what lets a busy guest finish");
 		else if (old->major == 7)
-			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
+			decide(&d, MIG_CAP_MULTIFD, 0, "the policy allows "
 			    "post-copy and QEMU %d.%d.%d crashes the "
 			    "destination when post-copy ends on a multifd "
 			    "migration; post-copy was kept because it is "
 			    "what lets a busy guest finish", old->major,
 			    old->minor, old->micro);
 		else
-			decide(why, MIG_CAP_MULTIFD, 0, "the policy allows "
+			decide(&d, MIG_CAP_MULTIFD, 0, "the policy allows "
 			    "post-copy and QEMU %d.%d.%d refuses multifd with "
 			    "post-copy (10.1 and later run both); post-copy "
 			    "was kept because it is what lets a busy guest "
 			    "finish", old->major, old->minor, old->micro);
 	} else {
-		plan->multifd = 1;
 		plan->channels = w->channels;
 		if (plan->postcopy)
-			decide(why, MIG_CAP_MULTIFD, 1, "%d channels, with "
+			decide(&d, MIG_CAP_MULTIFD, 1, "%d channels, with "
 			    "post-copy: QEMU %d.%d.%d and %d.%d.%d run both",
 			    w->channels, src->major, src->minor, src->micro,
 			    dst->major, dst->minor, dst->micro);
 		else
-			decide(why, MIG_CAP_MULTIFD, 1, "%d channels",
+			decide(&d, MIG_CAP_MULTIFD, 1, "%d channels",
 			    w->channels);
 	}
 
 	/* postcopy-preempt: both sides, only with post-copy. */
-	plan->postcopy_preempt = 0;
 	if (!plan->postcopy)
-		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "no post-copy");
+		decide(&d, MIG_CAP_POSTCOPY_PREEMPT, 0, "no post-copy");
 	else if (!known)
-		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "the other "
+		decide(&d, MIG_CAP_POSTCOPY_PREEMPT, 0, "the other "
 		    "side's QEMU is not known (no control channel: use "
 		    "tls:)");
-	else if (!has(src, MIG_CAP_POSTCOPY_PREEMPT) ||
-	    !has(dst, MIG_CAP_POSTCOPY_PREEMPT))
-		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 0, "%s", lacking(src,
-		    dst, MIG_CAP_POSTCOPY_PREEMPT, buf, sizeof buf));
-	else {
-		plan->postcopy_preempt = 1;
-		decide(why, MIG_CAP_POSTCOPY_PREEMPT, 1, "post-copy is "
+	else if ((no = lacking(src, dst, known, MIG_CAP_POSTCOPY_PREEMPT,
+	    buf, sizeof buf)) != NULL)
+		decide(&d, MIG_CAP_POSTCOPY_PREEMPT, 0, "%s", no);
+	else
+		decide(&d, MIG_CAP_POSTCOPY_PREEMPT, 1, "post-copy is "
 		    "allowed and both QEMUs list it: the target's page "
 		    "faults are served on a channel of their own");
-	}
 
 	/* postcopy-blocktime: the target's, to report the vCPUs' stall. */
-	plan->postcopy_blocktime = 0;
 	if (!plan->postcopy)
-		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "no post-copy");
+		decide(&d, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "no post-copy");
 	else if (!known || !has(dst, MIG_CAP_POSTCOPY_BLOCKTIME))
-		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "%s", !known ?
+		decide(&d, MIG_CAP_POSTCOPY_BLOCKTIME, 0, "%s", !known ?
 		    "the other side's QEMU is not known" : lacking(src, dst,
-		    MIG_CAP_POSTCOPY_BLOCKTIME, buf, sizeof buf));
-	else {
-		plan->postcopy_blocktime = 1;
-		decide(why, MIG_CAP_POSTCOPY_BLOCKTIME, 1, "the target "
+		    known, MIG_CAP_POSTCOPY_BLOCKTIME, buf, sizeof buf));
+	else
+		decide(&d, MIG_CAP_POSTCOPY_BLOCKTIME, 1, "the target "
 		    "reports how long post-copy blocked the guest's vCPUs");
-	}
 
 	/* validate-uuid: the source sends it, the target compares. */
-	plan->validate_uuid = 0;
 	if (src->uuid[0] == '\0' || !known || dst->uuid[0] == '\0')
-		decide(why, MIG_CAP_VALIDATE_UUID, 0, "%s",
+		decide(&d, MIG_CAP_VALIDATE_UUID, 0, "%s",
 		    src->uuid[0] == '\0' ? "the source's QEMU has no UUID "
 		    "(-uuid)" : !known ? "the other side's UUID is not known (no "
 		    "control channel: use tls:)" : "the target's QEMU has no "
 		    "UUID (-uuid)");
 	else if (!has(src, MIG_CAP_VALIDATE_UUID))
-		decide(why, MIG_CAP_VALIDATE_UUID, 0, "the source's QEMU "
+		decide(&d, MIG_CAP_VALIDATE_UUID, 0, "the source's QEMU "
 		    "%d.%d.%d does not list it", src->major, src->minor,
 		    src->micro);
-	else {
-		plan->validate_uuid = 1;
-		decide(why, MIG_CAP_VALIDATE_UUID, 1, "both QEMUs know the "
+	else
+		decide(&d, MIG_CAP_VALIDATE_UUID, 1, "both QEMUs know the "
 		    "VM's UUID: the target refuses a stream from another VM");
-	}
 
 	/* Offered by newer QEMUs, not used (yet): say why. */
 	if (has(src, MIG_CAP_DIRTY_LIMIT)) {
 		if (src->kvm == 0)
-			decide(why, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
+			decide(&d, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
 			    "ring: the guest runs under TCG");
 		else
-			decide(why, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
+			decide(&d, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
 			    "ring; the controllers throttle with "
 			    "auto-converge");
 	}
-	return why;
+	return d.why;
 }
