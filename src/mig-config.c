@@ -89,18 +89,26 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	}
 	policy_choose(set, &o->vm, &choice, set != NULL);
 	mig_settings_copy(s, &choice.migration);
-	if (choice.policy != NULL)
-		status_set_policy(st, choice.policy->name);
 	if (choice.why != NULL)
 		log_info("policy: %s", choice.why);
-	policy_choice_free(&choice);
 	if (set != NULL) {
 		per_cluster = (int64_t)set->cluster.parallel_per_cluster;
 		per_node = (int64_t)set->cluster.parallel_outbound_per_node;
 	}
-	policy_set_free(loaded);
 	if (o->convergence_set)
 		s->convergence = o->convergence;
+	configuration = mig_settings_to_json(s);
+	/* A VMI's migrationConfiguration has the cluster's limits too. */
+	json_object_object_add(configuration,
+	    "parallelMigrationsPerCluster", json_object_new_int64(per_cluster));
+	json_object_object_add(configuration,
+	    "parallelOutboundMigrationsPerNode",
+	    json_object_new_int64(per_node));
+	status_set_configuration(st, choice.policy != NULL ?
+	    choice.policy->name : NULL, ctl_kind_name(s->convergence),
+	    configuration);
+	policy_choice_free(&choice);
+	policy_set_free(loaded);
 	if (strncmp(o->uri, "tcp:", 4) == 0 && !s->disable_tls) {
 		mig_settings_free(s);
 		xasprintf(cause, "%s: plaintext migration refused: use tls: or "
@@ -110,15 +118,6 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	if (strncmp(o->uri, "tcp:", 4) == 0)
 		status_note(st, "migration stream in PLAINTEXT over %s: the "
 		    "policy sets disableTLS", o->uri);
-	configuration = mig_settings_to_json(s);
-	/* A VMI's migrationConfiguration has the cluster's limits too. */
-	json_object_object_add(configuration,
-	    "parallelMigrationsPerCluster", json_object_new_int64(per_cluster));
-	json_object_object_add(configuration,
-	    "parallelOutboundMigrationsPerNode",
-	    json_object_new_int64(per_node));
-	status_set_configuration(st, ctl_kind_name(s->convergence),
-	    configuration);
 	mig_identity(o, st);
 	return 0;
 }

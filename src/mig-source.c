@@ -630,6 +630,7 @@ setup_preflight(struct mig_watch *w)
 {
 	struct mig_source	*ms = (struct mig_source *)w;
 	struct session		*sess = &w->sess;
+	const char		*reason;
 
 	if (sess->state != SS_SETUP)
 		return;
@@ -643,8 +644,8 @@ setup_preflight(struct mig_watch *w)
 	    ms->w.o->slot_dir, ms->w.o->max_parallel, ms->w.o->timeout,
 	    &sess->pending.asked, w->st) != 0) {
 		if (!sess->pending.asked)
-			setup_failed(ms, status_failure(w->st), "%s",
-			    status_failure_reason(w->st));
+			setup_failed(ms, status_failure(w->st, &reason), "%s",
+			    reason);
 		else
 			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
 		return;

@@ -373,8 +373,7 @@ on_control(json_object *msg, const char *error, void *arg)
 		memset(&m, 0, sizeof m);
 	}
 	if (m.type == CONTROL_OFFER && m.offer_error[0] == '\0' &&
-	    status_uid_from_vmim(mt->w.st) &&
-	    strcmp(m.offer.uid, status_uid(mt->w.st)) != 0)
+	    !status_uid_accepts(mt->w.st, m.offer.uid))
 		snprintf(m.offer_error, sizeof m.offer_error, "the source's "
 		    "migration uid %.40s is not this target's --vmim uid %s",
 		    m.offer.uid, status_uid(mt->w.st));

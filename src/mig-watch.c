@@ -700,7 +700,7 @@ int
 mig_watch_report(struct mig_watch *w)
 {
 	if (status_phase(w->st) != PHASE_SUCCEEDED &&
-	    status_failure(w->st) == FAIL_NONE)
+	    status_failure(w->st, NULL) == FAIL_NONE)
 		status_fail(w->st, FAIL_CONTROL, "migration ended without "
 		    "a result");
 	return status_report(w->st,

@@ -243,10 +243,9 @@ struct status	*status_create(const char *role, const char *file,
 void		 status_free(struct status *);
 const char	*status_role(const struct status *);
 const char	*status_uid(const struct status *);
-int		 status_uid_from_vmim(const struct status *);
+int		 status_uid_accepts(const struct status *, const char *uid);
 enum mig_phase	 status_phase(const struct status *);
-enum mig_failure status_failure(const struct status *);
-const char	*status_failure_reason(const struct status *);
+enum mig_failure status_failure(const struct status *, const char **reason);
 void		 status_side(const struct status *, enum status_side,
 		    const char **node, const char **pod);
 void		 status_set_uid(struct status *, const char *uid);
@@ -260,8 +259,7 @@ void		 status_set_target_address(struct status *, const char *);
 void		 status_set_eviction(struct status *, const char *node,
 		    struct json_object *record);
 void		 status_set_conditions(struct status *, struct json_object *);
-void		 status_set_policy(struct status *, const char *name);
-void		 status_set_configuration(struct status *,
+void		 status_set_configuration(struct status *, const char *policy,
 		    const char *controller, struct json_object *);
 void		 status_configure(struct status *, const char *key,
 		    struct json_object *value);

@@ -234,11 +234,14 @@ status_uid(const struct status *st)
 	return st->uid;
 }
 
-/* Whether the uid is --vmim's metadata.uid (an offer must carry it). */
+/*
+ * Whether a source's offer naming uid may be this migration: any uid
+ * while this one is generated, only the same once it is --vmim's.
+ */
 int
-status_uid_from_vmim(const struct status *st)
+status_uid_accepts(const struct status *st, const char *uid)
 {
-	return st->uid_from_vmim;
+	return !st->uid_from_vmim || strcmp(uid, st->uid) == 0;
 }
 
 enum mig_phase
@@ -247,18 +250,16 @@ status_phase(const struct status *st)
 	return st->phase;
 }
 
-/* The failure recorded so far (the first), FAIL_NONE when none. */
+/*
+ * The failure recorded so far (the first), FAIL_NONE when none; *reason
+ * (when reason is not NULL) why, borrowed, or NULL.
+ */
 enum mig_failure
-status_failure(const struct status *st)
+status_failure(const struct status *st, const char **reason)
 {
+	if (reason != NULL)
+		*reason = st->failure_reason;
 	return st->failure;
-}
-
-/* Why it failed (borrowed), or NULL. */
-const char *
-status_failure_reason(const struct status *st)
-{
-	return st->failure_reason;
 }
 
 /* Where side runs, as far as known: *node and *pod borrowed, or NULL. */
@@ -278,6 +279,16 @@ set_str(char **slot, const char *value)
 		return;
 	free(*slot);
 	*slot = xstrdup(value);
+}
+
+/* Replaces *slot with value (a reference taken over); NULL leaves it. */
+static void
+set_json(json_object **slot, json_object *value)
+{
+	if (value == NULL)
+		return;
+	json_object_put(*slot);
+	*slot = value;
 }
 
 /* The migrationUid (a source's offer names it); "" leaves it as it was. */
@@ -343,38 +354,28 @@ status_set_eviction(struct status *st, const char *node,
     json_object *record)
 {
 	set_str(&st->evacuation_node, node);
-	if (record != NULL) {
-		json_object_put(st->eviction);
-		st->eviction = json_object_get(record);
-	}
+	set_json(&st->eviction, json_object_get(record));
 }
 
-/* The pre-flight's conditions (taken over; NULL for none). */
+/* The pre-flight's conditions (taken over); NULL leaves them. */
 void
 status_set_conditions(struct status *st, json_object *conditions)
 {
-	json_object_put(st->conditions);
-	st->conditions = conditions;
-}
-
-/* migrationPolicyName: the policy that gave the settings. */
-void
-status_set_policy(struct status *st, const char *name)
-{
-	set_str(&st->policy_name, name);
+	set_json(&st->conditions, conditions);
 }
 
 /*
- * The effective settings: the convergence controller's name and
+ * The effective settings: the policy that gave them (migrationPolicyName;
+ * NULL for KubeVirt's defaults), the convergence controller's name and
  * migrationConfiguration (taken over), which status_configure() completes.
  */
 void
-status_set_configuration(struct status *st, const char *controller,
-    json_object *configuration)
+status_set_configuration(struct status *st, const char *policy,
+    const char *controller, json_object *configuration)
 {
+	set_str(&st->policy_name, policy);
 	set_str(&st->controller, controller);
-	json_object_put(st->configuration);
-	st->configuration = configuration;
+	set_json(&st->configuration, configuration);
 }
 
 /*
@@ -387,12 +388,11 @@ status_configure(struct status *st, const char *key, json_object *value)
 	json_object_object_add(st->configuration, key, value);
 }
 
-/* The mirror jobs' figures in progress.disks (taken over; NULL: none). */
+/* The mirror jobs' figures in progress.disks (taken over). */
 void
 status_set_disks(struct status *st, json_object *disks)
 {
-	json_object_put(st->progress.disks);
-	st->progress.disks = disks;
+	set_json(&st->progress.disks, disks);
 }
 
 void
@@ -1029,18 +1029,9 @@ status_restore(struct status *st, json_object *doc, const char *what,
 	if (start != NULL && strptime(start, "%Y-%m-%dT%H:%M:%S", &tm) != NULL)
 		st->start = (double)timegm(&tm);
 	snprintf(st->uid, sizeof st->uid, "%s", uid);
-	if (notes != NULL) {
-		json_object_put(st->notes);
-		st->notes = json_object_get(notes);
-	}
-	if (decisions != NULL) {
-		json_object_put(st->decisions);
-		st->decisions = json_object_get(decisions);
-	}
-	if (times != NULL) {
-		json_object_put(st->phase_times);
-		st->phase_times = json_object_get(times);
-	}
+	set_json(&st->notes, json_object_get(notes));
+	set_json(&st->decisions, json_object_get(decisions));
+	set_json(&st->phase_times, json_object_get(times));
 	*phase = (enum mig_phase)p;
 	*mode = (enum mig_mode)m;
 	return 0;

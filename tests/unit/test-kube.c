@@ -1236,7 +1236,8 @@ test_vmim(void **state)
 	st = status_create("source", NULL, 0);
 	kube_vmim_identify(&vmim, st);
 	assert_string_equal(status_uid(st), vmim.uid);
-	assert_true(status_uid_from_vmim(st));
+	assert_true(status_uid_accepts(st, vmim.uid));
+	assert_false(status_uid_accepts(st, "another-uid"));
 	doc = status_to_json(st);
 	assert_string_equal(json_str_at(doc, "migrationName"),
 	    "migration-testvmi");
