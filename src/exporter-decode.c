@@ -169,33 +169,60 @@ is_object(json_object *o)
 }
 
 /* query-cpus-fast: each vCPU's index and thread. */
+/*
+ * The entries of the array reply, at most max of size sz each, through
+ * one(), which fills its zeroed slot and says whether to keep it.
+ * Returns the new array (*n kept: free() it), or NULL when reply is no
+ * array.
+ */
+static void *
+decode_array(json_object *reply, size_t max, size_t sz,
+    int (*one)(json_object *, void *), size_t *n)
+{
+	char	*v;
+	size_t	 i, len;
+
+	if (!is_array(reply))
+		return NULL;
+	len = json_object_array_length(reply);
+	if (len > max)
+		len = max;
+	v = xcalloc(len == 0 ? 1 : len, sz);
+	*n = 0;
+	for (i = 0; i < len; i++) {
+		if (one(json_object_array_get_idx(reply, i), v + *n * sz))
+			(*n)++;
+		else
+			memset(v + *n * sz, 0, sz);
+	}
+	return v;
+}
+
+/* A vCPU of query-cpus-fast. */
+static int
+vcpu_of(json_object *e, void *slot)
+{
+	struct snap_vcpu	*v = slot;
+	uint64_t		 index, tid;
+
+	if (!u64_of(e, "cpu-index", &index) || index > INT32_MAX ||
+	    !u64_of(e, "thread-id", &tid) || tid > INT32_MAX)
+		return 0;
+	v->index = (int)index;
+	v->thread_id = (int64_t)tid;
+	return 1;
+}
+
 int
 decode_cpus(json_object *reply, struct vm_snapshot *s)
 {
 	struct snap_vcpu	*v;
-	json_object		*e;
-	uint64_t		 index, tid;
-	size_t			 i, n;
+	size_t			 n;
 
-	if (!is_array(reply))
+	if ((v = decode_array(reply, SNAP_MAX_CPUS, sizeof *v, vcpu_of,
+	    &n)) == NULL)
 		return -1;
-	n = json_object_array_length(reply);
-	if (n > SNAP_MAX_CPUS)
-		n = SNAP_MAX_CPUS;
-	v = xcalloc(n == 0 ? 1 : n, sizeof *v);
-	s->ncpus = 0;
-	for (i = 0; i < n; i++) {
-		e = json_object_array_get_idx(reply, i);
-		if (!u64_of(e, "cpu-index", &index) || index > INT32_MAX ||
-		    !u64_of(e, "thread-id", &tid) || tid > INT32_MAX)
-			continue;
-		v[s->ncpus].index = (int)index;
-		v[s->ncpus].thread_id = (int64_t)tid;
-		s->ncpus++;
-	}
-	free(s->cpus);
-	s->cpus = v;
-	s->have_cpus = 1;
+	SNAP_SET_LIST(s, cpus, v, n);
 	return 0;
 }
 
@@ -222,47 +249,44 @@ decode_balloon(json_object *reply, struct snap_u64 *out)
 	return out->have ? 0 : -1;
 }
 
+/* A drive of query-blockstats, by the first name it has. */
+static int
+drive_of(json_object *e, void *slot)
+{
+	struct snap_drive	*d = slot;
+	json_object		*st;
+	const char		*name;
+
+	name = str_of(e, "device");
+	if (name == NULL || *name == '\0')
+		name = str_of(e, "qdev");
+	if (name == NULL || *name == '\0')
+		name = str_of(e, "node-name");
+	st = json_obj_at(e, "stats");
+	if (name == NULL || *name == '\0' || !is_object(st))
+		return 0;
+	copy_text(d->name, sizeof d->name, name);
+	(void)u64_of(st, "rd_bytes", &d->rd_bytes);
+	(void)u64_of(st, "wr_bytes", &d->wr_bytes);
+	(void)u64_of(st, "rd_operations", &d->rd_ops);
+	(void)u64_of(st, "wr_operations", &d->wr_ops);
+	(void)u64_of(st, "flush_operations", &d->flush_ops);
+	(void)u64_of(st, "rd_total_time_ns", &d->rd_ns);
+	(void)u64_of(st, "wr_total_time_ns", &d->wr_ns);
+	(void)u64_of(st, "flush_total_time_ns", &d->flush_ns);
+	return 1;
+}
+
 int
 decode_blockstats(json_object *reply, struct vm_snapshot *s)
 {
 	struct snap_drive	*d;
-	json_object		*e, *st;
-	const char		*name;
-	size_t			 i, n;
+	size_t			 n;
 
-	if (!is_array(reply))
+	if ((d = decode_array(reply, SNAP_MAX_DRIVES, sizeof *d, drive_of,
+	    &n)) == NULL)
 		return -1;
-	n = json_object_array_length(reply);
-	if (n > SNAP_MAX_DRIVES)
-		n = SNAP_MAX_DRIVES;
-	d = xcalloc(n == 0 ? 1 : n, sizeof *d);
-	s->ndrives = 0;
-	for (i = 0; i < n; i++) {
-		e = json_object_array_get_idx(reply, i);
-		name = str_of(e, "device");
-		if (name == NULL || *name == '\0')
-			name = str_of(e, "qdev");
-		if (name == NULL || *name == '\0')
-			name = str_of(e, "node-name");
-		st = json_obj_at(e, "stats");
-		if (name == NULL || *name == '\0' || !is_object(st))
-			continue;
-		copy_text(d[s->ndrives].name, sizeof d->name, name);
-		(void)u64_of(st, "rd_bytes", &d[s->ndrives].rd_bytes);
-		(void)u64_of(st, "wr_bytes", &d[s->ndrives].wr_bytes);
-		(void)u64_of(st, "rd_operations", &d[s->ndrives].rd_ops);
-		(void)u64_of(st, "wr_operations", &d[s->ndrives].wr_ops);
-		(void)u64_of(st, "flush_operations",
-		    &d[s->ndrives].flush_ops);
-		(void)u64_of(st, "rd_total_time_ns", &d[s->ndrives].rd_ns);
-		(void)u64_of(st, "wr_total_time_ns", &d[s->ndrives].wr_ns);
-		(void)u64_of(st, "flush_total_time_ns",
-		    &d[s->ndrives].flush_ns);
-		s->ndrives++;
-	}
-	free(s->drives);
-	s->drives = d;
-	s->have_drives = 1;
+	SNAP_SET_LIST(s, drives, d, n);
 	return 0;
 }
 
@@ -377,10 +401,7 @@ decode_info_network(const char *text, struct vm_snapshot *s)
 		    ifname_ok(val))
 			snprintf(cur->tap, sizeof cur->tap, "%s", val);
 	}
-	free(s->nics);
-	s->nics = nics;
-	s->nnics = nn;
-	s->have_nics = 1;
+	SNAP_SET_LIST(s, nics, nics, nn);
 	return 0;
 }
 
@@ -645,35 +666,32 @@ decode_osinfo(json_object *reply, struct snap_os *os)
 	return 0;
 }
 
+/* A mounted file system of guest-get-fsinfo. */
+static int
+fs_of(json_object *e, void *slot)
+{
+	struct snap_fs	*fs = slot;
+	const char	*mp;
+
+	if ((mp = str_of(e, "mountpoint")) == NULL || *mp == '\0')
+		return 0;
+	copy_text(fs->mountpoint, sizeof fs->mountpoint, mp);
+	copy_text(fs->type, sizeof fs->type, str_of(e, "type"));
+	set_u64(&fs->used, e, "used-bytes");
+	set_u64(&fs->total, e, "total-bytes");
+	return 1;
+}
+
 int
 decode_fsinfo(json_object *reply, struct vm_snapshot *s)
 {
 	struct snap_fs	*fs;
-	json_object	*e;
-	const char	*mp;
-	size_t		 i, n;
+	size_t		 n;
 
-	if (!is_array(reply))
+	if ((fs = decode_array(reply, SNAP_MAX_FS, sizeof *fs, fs_of,
+	    &n)) == NULL)
 		return -1;
-	n = json_object_array_length(reply);
-	if (n > SNAP_MAX_FS)
-		n = SNAP_MAX_FS;
-	fs = xcalloc(n == 0 ? 1 : n, sizeof *fs);
-	s->nfs = 0;
-	for (i = 0; i < n; i++) {
-		e = json_object_array_get_idx(reply, i);
-		if ((mp = str_of(e, "mountpoint")) == NULL || *mp == '\0')
-			continue;
-		copy_text(fs[s->nfs].mountpoint, sizeof fs->mountpoint, mp);
-		copy_text(fs[s->nfs].type, sizeof fs->type,
-		    str_of(e, "type"));
-		set_u64(&fs[s->nfs].used, e, "used-bytes");
-		set_u64(&fs[s->nfs].total, e, "total-bytes");
-		s->nfs++;
-	}
-	free(s->fs);
-	s->fs = fs;
-	s->have_fs = 1;
+	SNAP_SET_LIST(s, fs, fs, n);
 	return 0;
 }
 
@@ -712,56 +730,51 @@ guest_if_stats(json_object *st, struct snap_netstats *n)
 	(void)u64_of(st, "tx-dropped", &n->tx_dropped);
 }
 
+/* An interface of guest-network-get-interfaces: name, MAC, addresses. */
+static int
+guest_if_of(json_object *e, void *slot)
+{
+	struct snap_guest_if	*gi = slot;
+	json_object		*addrs, *a;
+	const char		*ip;
+	uint64_t		 prefix;
+	size_t			 j;
+
+	if (str_of(e, "name") == NULL)
+		return 0;
+	copy_text(gi->name, sizeof gi->name, str_of(e, "name"));
+	(void)decode_mac(str_of(e, "hardware-address"), gi->mac);
+	addrs = json_obj_at(e, "ip-addresses");
+	for (j = 0; is_array(addrs) && j < json_object_array_length(addrs) &&
+	    gi->naddrs < SNAP_MAX_ADDRS; j++) {
+		a = json_object_array_get_idx(addrs, j);
+		if ((ip = str_of(a, "ip-address")) == NULL || strlen(ip) > 45)
+			continue;
+		if (u64_of(a, "prefix", &prefix) && prefix <= 128)
+			snprintf(gi->addrs[gi->naddrs], sizeof gi->addrs[0],
+			    "%s/%" PRIu64, ip, prefix);
+		else
+			snprintf(gi->addrs[gi->naddrs], sizeof gi->addrs[0],
+			    "%s", ip);
+		copy_text(gi->addrs[gi->naddrs], sizeof gi->addrs[0],
+		    gi->addrs[gi->naddrs]);
+		gi->naddrs++;
+	}
+	guest_if_stats(json_obj_at(e, "statistics"), &gi->stats);
+	return 1;
+}
+
 /* guest-network-get-interfaces: names, MACs, addresses, counters. */
 int
 decode_guest_ifs(json_object *reply, struct vm_snapshot *s)
 {
 	struct snap_guest_if	*g;
-	json_object		*e, *addrs, *a;
-	const char		*ip;
-	uint64_t		 prefix;
-	size_t			 i, j, n;
+	size_t			 n;
 
-	if (!is_array(reply))
+	if ((g = decode_array(reply, SNAP_MAX_GUEST_IFS, sizeof *g,
+	    guest_if_of, &n)) == NULL)
 		return -1;
-	n = json_object_array_length(reply);
-	if (n > SNAP_MAX_GUEST_IFS)
-		n = SNAP_MAX_GUEST_IFS;
-	g = xcalloc(n == 0 ? 1 : n, sizeof *g);
-	s->nguest_ifs = 0;
-	for (i = 0; i < n; i++) {
-		struct snap_guest_if *gi = &g[s->nguest_ifs];
-
-		e = json_object_array_get_idx(reply, i);
-		if (str_of(e, "name") == NULL)
-			continue;
-		copy_text(gi->name, sizeof gi->name, str_of(e, "name"));
-		(void)decode_mac(str_of(e, "hardware-address"), gi->mac);
-		addrs = json_obj_at(e, "ip-addresses");
-		for (j = 0; is_array(addrs) &&
-		    j < json_object_array_length(addrs) &&
-		    gi->naddrs < SNAP_MAX_ADDRS; j++) {
-			a = json_object_array_get_idx(addrs, j);
-			if ((ip = str_of(a, "ip-address")) == NULL ||
-			    strlen(ip) > 45)
-				continue;
-			if (u64_of(a, "prefix", &prefix) && prefix <= 128)
-				snprintf(gi->addrs[gi->naddrs],
-				    sizeof gi->addrs[0], "%s/%" PRIu64, ip,
-				    prefix);
-			else
-				snprintf(gi->addrs[gi->naddrs],
-				    sizeof gi->addrs[0], "%s", ip);
-			copy_text(gi->addrs[gi->naddrs], sizeof gi->addrs[0],
-			    gi->addrs[gi->naddrs]);
-			gi->naddrs++;
-		}
-		guest_if_stats(json_obj_at(e, "statistics"), &gi->stats);
-		s->nguest_ifs++;
-	}
-	free(s->guest_ifs);
-	s->guest_ifs = g;
-	s->have_guest_ifs = 1;
+	SNAP_SET_LIST(s, guest_ifs, g, n);
 	return 0;
 }
 

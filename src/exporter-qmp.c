@@ -261,27 +261,12 @@ collector_round_done(struct vm_collector *c)
 		s->memory = r->memory;
 	s->balloon = r->balloon;
 	s->dirty_rate = r->dirty_rate;
-	if (c->round_ok[CQ_CPUS]) {
-		free(s->cpus);
-		s->cpus = r->cpus;
-		s->ncpus = r->ncpus;
-		s->have_cpus = 1;
-		r->cpus = NULL;
-	}
-	if (c->round_ok[CQ_BLOCK]) {
-		free(s->drives);
-		s->drives = r->drives;
-		s->ndrives = r->ndrives;
-		s->have_drives = 1;
-		r->drives = NULL;
-	}
-	if (c->round_ok[CQ_NETWORK]) {
-		free(s->nics);
-		s->nics = r->nics;
-		s->nnics = r->nnics;
-		s->have_nics = 1;
-		r->nics = NULL;
-	}
+	if (c->round_ok[CQ_CPUS])
+		SNAP_TAKE_LIST(s, r, cpus);
+	if (c->round_ok[CQ_BLOCK])
+		SNAP_TAKE_LIST(s, r, drives);
+	if (c->round_ok[CQ_NETWORK])
+		SNAP_TAKE_LIST(s, r, nics);
 	snap_free(r);
 	if (!c->round_failed)
 		c->last_ok = ev_now(c->loop);

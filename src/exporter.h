@@ -228,6 +228,21 @@ struct vm_snapshot {
 
 /* exporter-decode.c: each returns 0, or -1 when the input is unusable. */
 void	 snap_free(struct vm_snapshot *);
+/*
+ * Puts list v (count items) in the snapshot's list NAME (cpus, drives,
+ * nics, fs or guest_ifs), freeing the one it had: known from now on.
+ */
+#define SNAP_SET_LIST(s, name, v, count) do {				\
+	free((s)->name);						\
+	(s)->name = (v);						\
+	(s)->n##name = (count);						\
+	(s)->have_##name = 1;						\
+} while (0)
+/* Moves list NAME of r into s: r no longer has it. */
+#define SNAP_TAKE_LIST(s, r, name) do {					\
+	SNAP_SET_LIST((s), name, (r)->name, (r)->n##name);		\
+	(r)->name = NULL;						\
+} while (0)
 int	 decode_cpus(struct json_object *, struct vm_snapshot *);
 int	 decode_memory(struct json_object *, struct snap_u64 *);
 int	 decode_balloon(struct json_object *, struct snap_u64 *);
