@@ -63,3 +63,54 @@ quit_guest() {
 	mon "$1" quit >/dev/null || true
 	wait_guest_exit "$1" 30
 }
+
+# disk_mirror_slow: the pair with 64 MiB disks migrating them at 1 MiB/s
+# (policy $TMP/disks.json): the 16 MiB of data take far longer than a test
+# waits; returns once the source's mirror job runs.
+disk_mirror_slow() {
+	disk_pair 64 50 64M 64M
+	mig_policy disks '{ "blockMigration": "auto", "bandwidthPerMigration": "1Mi" }'
+	mig_incoming --policy "$TMP/disks.json"
+	mig_migrate --policy "$TMP/disks.json"
+	wait_for 30 "the source's mirror job" mirroring
+}
+
+# assert_disk_kept PLANE: the migration failed in PLANE before the source
+# QEMU sent any memory, and left no disk job or NBD node there: the guest
+# runs on on the source, intact.
+assert_disk_kept() {
+	expect_status "$TMP/src.status" .failurePlane "$1"
+	expect_qemu_mig src "$1 failure" none
+	assert_no_disk_jobs src
+	assert_stayed
+}
+
+# assert_no_exports: the target exports no disk and its NBD socket is gone.
+assert_no_exports() {
+	[ "$(mon dst query-block-exports | jq length)" = 0 ] || fail "target still exports disks"
+	[ ! -e "$TMP/mig.sock.nbd" ] || fail "NBD socket left on the target"
+}
+
+# disk_target_stop: SIGTERM to the target's qmigrate incoming: it exits 5
+# and leaves no export behind.
+disk_target_stop() {
+	kill -TERM "$(guest_pid incoming)"
+	expect_exit incoming 5 30
+	assert_no_exports
+}
+
+# assert_image_holds IMAGE WHAT PATTERN OFFSET LEN...: each (PATTERN,
+# OFFSET, LEN) triple reads back from qcow2 IMAGE (qemu-io read -P; sizes
+# as qemu-io writes them, e.g. 16M), else the test fails naming WHAT.
+assert_image_holds() {
+	local image=$1 what=$2 reads=()
+	shift 2
+	while [ $# -ge 3 ]; do
+		reads+=(-c "read -q -P $1 $2 $3")
+		shift 3
+	done
+	qemu-io "${reads[@]}" "$image" >"$TMP/verify.out" 2>&1
+	if grep -q "Pattern verification failed" "$TMP/verify.out"; then
+		fail "$what: $(cat "$TMP/verify.out")"
+	fi
+}

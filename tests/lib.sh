@@ -497,6 +497,53 @@ last_progress() {
 	grep -a '^memguest: progress ' <<<"$s" | tail -n 1 || true
 }
 
+# _lib_migrated NAME: QEMU NAME's migration completed (fails the test if
+# it failed or was cancelled).
+_lib_migrated() {
+	local st
+	st=$(qmp "$1" query-migrate)
+	case $st in
+	*'"status": "completed"'*) return 0 ;;
+	*'"status": "failed"'* | *'"status": "cancelled"'*)
+		fail "migration did not complete: $st" ;;
+	esac
+	return 1
+}
+
+# qemu_migrate SRC DST BANDWIDTH TIMEOUT: a plain QEMU pre-copy migration
+# (QMP commands only, no qmigrate driver) of guest SRC to guest DST (started
+# -incoming) over unix:$TMP/mig.sock at BANDWIDTH bytes/s; fails unless
+# QEMU reports it completed within TIMEOUT s.
+qemu_migrate() {
+	qmp "$2" migrate-incoming "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
+	qmp "$1" migrate-set-parameters "{\"max-bandwidth\": $3}" >/dev/null
+	qmp "$1" migrate "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
+	wait_for "$4" "the migration to complete" _lib_migrated "$1"
+}
+
+# run_qmigrate CODE ARGS...: runs qmigrate ARGS, stdout in $TMP/out and
+# stderr in $TMP/err; fails, showing both, unless it exits CODE.
+run_qmigrate() {
+	local want=$1 rc=0
+	shift
+	"$QMIGRATE" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		cat "$TMP/out" "$TMP/err" >&2
+		fail "qmigrate $*: exit $rc, expected $want"
+	fi
+}
+
+# expect_out TEXT, expect_err TEXT: the last run_qmigrate printed TEXT on
+# stdout, on stderr.
+expect_out() { grep -qF -- "$1" "$TMP/out" || { cat "$TMP/out" >&2; fail "stdout lacks: $1"; }; }
+expect_err() { grep -qF -- "$1" "$TMP/err" || { cat "$TMP/err" >&2; fail "stderr lacks: $1"; }; }
+
+# one_line_err TEXT: the last run_qmigrate's stderr is one line, with TEXT.
+one_line_err() {
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "expected one line: $(cat "$TMP/err")"
+	expect_err "$1"
+}
+
 # qmp NAME COMMAND [JSON]: runs one QMP command on guest NAME's monitor,
 # printing the reply.
 qmp() {

@@ -34,9 +34,7 @@ hmp_write 32 1 0x77
 [ "$(status_get "$TMP/src.status" .migrationConfiguration.blockMigration)" = auto ] ||
 	fail "blockMigration not in the status configuration"
 
-expect_exit migrate 0 180
-expect_exit incoming 0 60
-assert_moved
+expect_moved 180 60
 [ "$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].ready')" = true ] ||
 	fail "mirror not ready in the final status: $(status_get "$TMP/src.status" .progress.disks)"
 # The mirror covered the whole disk, and finished: a write that lands
@@ -53,16 +51,12 @@ off=$(status_get "$TMP/src.status" '.progress.disks["qm-mirror-data"].offset')
 jq -e '.conditions[0].warnings[] | select(.reason == "DiskCopied")' "$TMP/src.status" >/dev/null ||
 	fail "pre-flight did not report the copied disk"
 assert_no_disk_jobs src
-[ "$(mon dst query-block-exports | jq length)" = 0 ] || fail "target still exports disks"
-[ ! -e "$TMP/mig.sock.nbd" ] || fail "NBD socket left on the target"
+assert_no_exports
 
 # Every block written before and during the migration is on the target.
 quit_guest src
 quit_guest dst
 qemu-img compare -q "$TMP/src.qcow2" "$TMP/dst.qcow2" ||
 	fail "source and target images differ"
-qemu-io -c "read -q -P 0x5a 0 16M" -c "read -q -P 0x77 32M 1M" "$TMP/dst.qcow2" >"$TMP/verify.out" 2>&1
-if grep -q "Pattern verification failed" "$TMP/verify.out"; then
-	fail "target image lacks the data: $(cat "$TMP/verify.out")"
-fi
+assert_image_holds "$TMP/dst.qcow2" "target image lacks the data" 0x5a 0 16M 0x77 32M 1M
 echo "ok: the local disk moved with the guest, images identical"

@@ -10,21 +10,7 @@ setup_tmp
 
 start_linux_guest src
 start_linux_guest_incoming dst
-qmp dst migrate-incoming "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
-qmp src migrate-set-parameters '{"max-bandwidth": 1073741824}' >/dev/null
-qmp src migrate "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
-
-migration_done() {
-	local st
-	st=$(qmp src query-migrate)
-	case $st in
-	*'"status": "completed"'*) return 0 ;;
-	*'"status": "failed"'* | *'"status": "cancelled"'*)
-		fail "migration did not complete: $st" ;;
-	esac
-	return 1
-}
-wait_for 120 "the migration to complete" migration_done
+qemu_migrate src dst 1073741824 120
 
 host=$(qga dst guest-get-host-name) || fail "guest-get-host-name on the target failed"
 [[ $host =~ \"host-name\":\ *\"qmguest\" ]] || fail "guest-get-host-name: $host"

@@ -11,22 +11,8 @@ setup_tmp
 
 start_memguest src 64 200
 start_memguest_incoming dst 64
-qmp dst migrate-incoming "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
-qmp src migrate-set-parameters '{"max-bandwidth": 268435456}' >/dev/null
 wait_progress "$TMP/src.serial"
-qmp src migrate "{\"uri\":\"unix:$TMP/mig.sock\"}" >/dev/null
-
-migration_done() {
-	local st
-	st=$(qmp src query-migrate)
-	case $st in
-	*'"status": "completed"'*) return 0 ;;
-	*'"status": "failed"'* | *'"status": "cancelled"'*)
-		fail "migration did not complete: $st" ;;
-	esac
-	return 1
-}
-wait_for 120 "the migration to complete" migration_done
+qemu_migrate src dst 268435456 120
 status=$(qmp dst query-status)
 [[ $status =~ \"status\":\ *\"running\" ]] || fail "target not running: $status"
 

@@ -14,13 +14,6 @@
 need_cmd openssl
 setup_tmp
 
-# moved_mib N: the source of PAIR has moved N MiB.
-moved_mib() {
-	local done
-	done=$(status_get "$TMP/${PAIR}src.status" .progress.dataProcessed)
-	[ "${done:-0}" -ge $(($1 * 1024 * 1024)) ] 2>/dev/null
-}
-
 # abort_refused HOW: the target's status says the abort failed; fails at
 # once if incoming exited instead.
 abort_refused() {

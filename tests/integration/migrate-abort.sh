@@ -12,13 +12,6 @@ setup_tmp
 
 mig_policy stuck '{ "bandwidthPerMigration": "20Mi", "convergence": "kubevirt" }'
 
-# moved_mib N: the source's migration has moved N MiB.
-moved_mib() {
-	local done
-	done=$(status_get "$TMP/${PAIR}src.status" .progress.dataProcessed)
-	[ "${done:-0}" -ge $(($1 * 1024 * 1024)) ]
-}
-
 # check_aborted HOW: the aborted pair's user-visible outcome.
 check_aborted() {
 	local st=$TMP/${PAIR}src.status

@@ -12,39 +12,21 @@
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
 
-# 10 MiB/s and 64 MiB: post-copy lasts ~10 s, time to break it.
-mig_policy busy '{ "bandwidthPerMigration": "10Mi", "allowPostCopy": true }'
-
-qemu_mig_status() {
-	mon "$1" query-migrate | jq -r .status
-}
-
-# in_postcopy: the source QEMU has been in post-copy for a few MiB.
-in_postcopy() {
-	local st=$TMP/src.status
-	status_is "$st" .progress.qemuStatus postcopy-active &&
-		[ "$(status_get "$st" .progress.postCopyRequests)" -gt 0 ]
-}
-
-mig_start_pair 64 200
-mig_incoming --policy "$TMP/busy.json"
-mig_migrate --policy "$TMP/busy.json" --recover-timeout 5
-wait_for 60 "source in post-copy" in_postcopy
+mig_postcopy_busy --recover-timeout 5
 kill -KILL "$(guest_pid incoming)"
 rm "$TMP/mig.sock"
 mon src migrate-pause >/dev/null
 expect_exit migrate 6 30
 st=$TMP/src.status
-[ "$(status_get "$st" .phase)" = Failed ] || fail "phase $(status_get "$st" .phase)"
-[ "$(status_get "$st" .failurePlane)" = data ] || fail "failurePlane $(status_get "$st" .failurePlane)"
+expect_failed "$st" 6 data
 status_get "$st" .failureReason | grep -q 'irrecoverable' ||
 	fail "failureReason: $(status_get "$st" .failureReason)"
 grep -q 'irrecoverable' "$TMP/migrate.err" || fail "no irrecoverable line on stderr"
 # Both QEMUs are alive and paused where post-copy stopped.
 _lib_guest_up src
 _lib_guest_up dst
-[ "$(qemu_mig_status src)" = postcopy-paused ] || fail "src migration is $(qemu_mig_status src)"
-[ "$(qemu_mig_status dst)" = postcopy-paused ] || fail "dst migration is $(qemu_mig_status dst)"
+expect_qemu_mig src "after the break" postcopy-paused
+expect_qemu_mig dst "after the break" postcopy-paused
 state=$(run_state src)  # finish-migrate in QEMU 7.2
 [ "$state" != running ] || fail "src runs the guest again: its memory is on the target"
 echo "ok: irrecoverable after 5 s, source left $state in postcopy-paused"

@@ -25,17 +25,15 @@ status_get "$TMP/src.status" .progress.dataTotal | grep -Eq '^[1-9][0-9]+$' ||
 [ "$(status_get "$TMP/src.status" .migrationConfiguration.bandwidthPerMigration)" = 67108864 ] ||
 	fail "effective configuration not in the status"
 
-expect_exit migrate 0 120
-expect_exit incoming 0 60
-assert_moved
+expect_moved 120 60
 
 src=$TMP/src.status
-[ "$(status_get "$src" .phase)" = Succeeded ] || fail "phase not Succeeded"
-[ "$(status_get "$src" .completed)" = true ] || fail "completed not true"
-[ "$(status_get "$src" .migrationPolicyName)" = slow ] || fail "policy name missing"
+expect_status "$src" .phase Succeeded
+expect_status "$src" .completed true
+expect_status "$src" .migrationPolicyName slow
 [ "$(status_get "$src" .progress.downtimeMs)" -lt 2000 ] || fail "downtime too long"
 [ -n "$(status_get "$src" .endTimestamp)" ] || fail "no endTimestamp"
-[ "$(status_get "$TMP/dst.status" .phase)" = Succeeded ] || fail "target not Succeeded"
+expect_status "$TMP/dst.status" .phase Succeeded
 
 # Events: valid JSON lines, phases in order, progress samples between.
 jq -e . "$TMP/migrate.out" >/dev/null || fail "--events output is not JSON lines"

@@ -16,11 +16,16 @@
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
 
-# kill_and_reattach MODE: SIGKILLs PAIR's migrate once its status says
-# MODE, re-attaches a new one (background name PAIR"again"), and checks
-# what it reports.
-kill_and_reattach() {
-	local mode=$1 st=$TMP/${PAIR}src.status uid notes decisions bad
+# reattach POLICY MIGRATION-JSON MODE: PAIR's migration under policy
+# POLICY (mig_policy's MIGRATION-JSON); SIGKILLs its migrate once its
+# status says MODE, re-attaches a new one (background name PAIR"again"),
+# and checks what it reports.
+reattach() {
+	local mode=$3 st=$TMP/${PAIR}src.status uid notes decisions bad
+	mig_policy "$1" "$2"
+	mig_start_pair 64 200
+	mig_incoming --policy "$TMP/$1.json"
+	mig_migrate --policy "$TMP/$1.json"
 	wait_for 60 "${PAIR}src in mode $mode" status_is "$st" .mode "$mode"
 	kill -KILL "$(guest_pid "${PAIR}migrate")"
 	wait_for 10 "the first qmigrate gone" _lib_gone "$(guest_pid "${PAIR}migrate")"
@@ -34,7 +39,7 @@ kill_and_reattach() {
 	esac
 	bg_start "${PAIR}again" "$QMIGRATE" migrate --qmp "$TMP/${PAIR}src.qmp" \
 		--to "unix:$TMP/${PAIR}mig.sock" --status-file "$st" \
-		--policy "$TMP/$POLICY.json" --events
+		--policy "$TMP/$1.json" --events
 	wait_for 30 "the new qmigrate re-attached" eval \
 		'status_get "$st" ".notes[]" 2>/dev/null | grep -q re-attached && status_is "$st" .phase Running'
 	[ "$(status_get "$st" .migrationUid)" = "$uid" ] ||
@@ -54,38 +59,26 @@ kill_and_reattach() {
 }
 
 # 1. Post-copy: the abort is refused, the guest arrives.
-POLICY=pc
-mig_policy pc '{ "bandwidthPerMigration": "4Mi", "allowPostCopy": true,
-	"convergence": "kubevirt", "completionTimeoutPerGiB": 48 }'
-mig_start_pair 64 200
-mig_incoming --policy "$TMP/pc.json"
-mig_migrate --policy "$TMP/pc.json"
-kill_and_reattach PostCopy
+reattach pc '{ "bandwidthPerMigration": "4Mi", "allowPostCopy": true,
+	"convergence": "kubevirt", "completionTimeoutPerGiB": 48 }' PostCopy
 rc=0
 "$QMIGRATE" abort --status-file "$TMP/src.status" >"$TMP/abort.out" 2>"$TMP/abort.err" || rc=$?
 [ "$rc" -eq 5 ] || fail "abort in post-copy exited $rc, expected 5: $(cat "$TMP/abort.err")"
 grep -qx 'abortStatus: Failed' "$TMP/abort.out" || fail "qmigrate abort printed: $(cat "$TMP/abort.out")"
-[ "$(qemu_mig_status src)" = postcopy-active ] ||
-	fail "the source QEMU's migration is $(qemu_mig_status src) after the refused abort"
+expect_qemu_mig src "after the refused abort" postcopy-active
 expect_exit again 0 90
 expect_exit incoming 0 30
-[ "$(status_get "$TMP/src.status" .abortStatus)" = Failed ] ||
-	fail "abortStatus $(status_get "$TMP/src.status" .abortStatus)"
+expect_status "$TMP/src.status" .abortStatus Failed
 assert_moved
 
 # 2. Paused by qmigrate: the abort cancels and resumes the guest on the source.
-PAIR=p- POLICY=pause
-mig_policy pause '{ "bandwidthPerMigration": "4Mi", "allowWorkloadDisruption": true,
-	"convergence": "kubevirt", "completionTimeoutPerGiB": 48 }'
-mig_start_pair 64 200
-mig_incoming --policy "$TMP/pause.json"
-mig_migrate --policy "$TMP/pause.json"
-kill_and_reattach Paused
+PAIR=p-
+reattach pause '{ "bandwidthPerMigration": "4Mi", "allowWorkloadDisruption": true,
+	"convergence": "kubevirt", "completionTimeoutPerGiB": 48 }' Paused
 "$QMIGRATE" abort --status-file "$TMP/p-src.status" >"$TMP/p-abort.out" 2>"$TMP/p-abort.err" ||
 	fail "qmigrate abort exited $?: $(cat "$TMP/p-abort.err")"
 expect_exit p-again 5 30
-[ "$(status_get "$TMP/p-src.status" .abortStatus)" = Succeeded ] ||
-	fail "abortStatus $(status_get "$TMP/p-src.status" .abortStatus)"
-[ "$(qemu_mig_status p-src)" = cancelled ] || fail "p-src's migration is $(qemu_mig_status p-src)"
+expect_status "$TMP/p-src.status" .abortStatus Succeeded
+expect_qemu_mig p-src "after the abort" cancelled
 assert_stayed
 echo "ok: re-attached sessions kept their mode: the post-copy abort was refused, the paused guest resumed on the source"

@@ -17,10 +17,7 @@
 setup_tmp
 
 # 1. Pre-copy.
-mig_policy stuck '{ "bandwidthPerMigration": "20Mi", "convergence": "kubevirt" }'
-mig_start_pair 64 200
-mig_incoming --policy "$TMP/stuck.json"
-mig_migrate --policy "$TMP/stuck.json" --timeout 6
+mig_stuck --timeout 6
 wait_for 30 "the source migrating" status_is "$TMP/src.status" .progress.qemuStatus active
 rc=0
 bg_wait migrate 60 || rc=$?

@@ -8,22 +8,30 @@
 setup_tmp
 make_pki source target
 
+# send_checked WHAT SOCKET SINK TAG BYTES: sends BYTES as TAG on one
+# connection to the source proxy at SOCKET; once start_sink's SINK is done,
+# what it got (length and SHA-256) must be what was sent.  Sets GOT.
+send_checked() {
+	local sent out=$TMP/$4.send
+	"$PEER" send "$2" "$4" "$5" >"$out" ||
+		fail "$1 transfer failed: $(cat "$out")"
+	bg_wait "$3" 10
+	sent=$(awk '{ sub(/,$/, "", $4); print $3, $4 }' "$out")
+	GOT=$(awk '{ print $2, $3 }' "$TMP/$3.d/0")
+	[ "$sent" = "$GOT" ] || fail "$1: sink got \"$GOT\", sender sent \"$sent\""
+}
+
 # 1. One connection, 64 MiB: length and SHA-256 at the sink match what was
 # sent; the sink's answer (sent after our half-close) comes back.
 start_sink sink1 "$TMP/sink1.sock" 1
 start_target tgt1 "$TMP/sink1.sock"
 start_source src1 "$TMP/src1.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
-"$PEER" send "$TMP/src1.sock" big 67108864 >"$TMP/send1.out" ||
-	fail "64 MiB transfer failed: $(cat "$TMP/send1.out")"
-bg_wait sink1 10
-sent=$(awk '{ sub(/,$/, "", $4); print $3, $4 }' "$TMP/send1.out")
-got=$(awk '{ print $2, $3 }' "$TMP/sink1.d/0")
-[ "$sent" = "$got" ] || fail "sink got \"$got\", sender sent \"$sent\""
+send_checked "64 MiB" "$TMP/src1.sock" sink1 big 67108864
 grep -q ' eof$' "$TMP/sink1.d/0" || fail "sink did not see a clean end"
 wait_log "$TMP/tgt1.err" 'conn 0 from .*closed: both sides closed \(77 bytes from qemu, 67108868 bytes from peer' 10
 wait_log "$TMP/src1.err" 'conn 0 to .*closed: both sides closed \(67108868 bytes from qemu, 77 bytes from peer' 10
 grep -q 'TLS TLSv1.3' "$TMP/tgt1.err" || fail "target did not log TLS 1.3"
-echo "ok: 64 MiB end to end, sha256 $got"
+echo "ok: 64 MiB end to end, sha256 $GOT"
 
 # 2. Eight parallel connections through the source proxy: the source
 # opens its TLS connections at once, so handshakes finish in any order;
@@ -78,13 +86,8 @@ start_sink sink2 "$TMP/sink2.sock" 1
 OPENSSL_CONF=$TMP/tls12.cnf start_target tgt2 "$TMP/sink2.sock" --tls12
 OPENSSL_CONF=$TMP/tls12.cnf start_source src2 "$TMP/src2.sock" "$TARGET_PORT" \
 	--tls-dir "$TMP/pki/source" --tls12
-"$PEER" send "$TMP/src2.sock" tls12 16777216 >"$TMP/send2.out" ||
-	fail "TLS 1.2 transfer failed: $(cat "$TMP/send2.out")"
-bg_wait sink2 10
-sent=$(awk '{ sub(/,$/, "", $4); print $3, $4 }' "$TMP/send2.out")
-got=$(awk '{ print $2, $3 }' "$TMP/sink2.d/0")
-[ "$sent" = "$got" ] || fail "TLS 1.2: sink got \"$got\", sender sent \"$sent\""
+send_checked "TLS 1.2" "$TMP/src2.sock" sink2 tls12 16777216
 grep -q 'TLS TLSv1.2' "$TMP/tgt2.err" || fail "target did not log TLS 1.2"
 grep -q 'OpenSSL carries the records: TLSv1.2' "$TMP/src2.err" ||
 	fail "the source did not leave TLS 1.2 to OpenSSL"
-echo "ok: TLS 1.2 under a system policy, carried by OpenSSL, sha256 $got"
+echo "ok: TLS 1.2 under a system policy, carried by OpenSSL, sha256 $GOT"

@@ -13,19 +13,6 @@ need_cmd "$QEMU"
 setup_tmp
 make_pki source target
 
-start_memguest src 64 20
-start_memguest_incoming dst 64
-for side in src dst; do
-	qmp "$side" migrate-set-capabilities \
-		'{"capabilities":[{"capability":"multifd","state":true}]}' >/dev/null
-	qmp "$side" migrate-set-parameters '{"multifd-channels":8}' >/dev/null
-done
-start_target tgt "$TMP/incoming.sock"
-start_source srcp "$TMP/outgoing.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
-qmp dst migrate-incoming '{"uri":"unix:'"$TMP"'/incoming.sock"}' >/dev/null
-wait_for 10 "target QEMU's incoming socket" test -S "$TMP/incoming.sock"
-qmp src migrate '{"uri":"unix:'"$TMP"'/outgoing.sock"}' >/dev/null
-
 # mig_status NAME: the status field of NAME's query-migrate.
 mig_status() {
 	qmp "$1" query-migrate | sed -n 's/^ *"status": "\([a-z-]*\)".*/\1/p' | head -n 1
@@ -41,10 +28,45 @@ migration_is() {
 	esac
 	return 1
 }
+
+# guests P RATE [CAPABILITY]: memory guests Psrc (64 MiB written at RATE
+# MB/s) and Pdst (-incoming), both with the migration CAPABILITY if given.
+guests() {
+	local side
+	start_memguest "$1src" 64 "$2"
+	start_memguest_incoming "$1dst" 64
+	[ $# -ge 3 ] || return 0
+	for side in "$1src" "$1dst"; do
+		qmp "$side" migrate-set-capabilities \
+			"{\"capabilities\":[{\"capability\":\"$3\",\"state\":true}]}" >/dev/null
+	done
+}
+
+# migrate_through P: guest Psrc migrates to Pdst (started -incoming) by
+# plain QMP through a source proxy Psrcp (unix $TMP/Poutgoing.sock) and a
+# target proxy Ptgt (to $TMP/Pincoming.sock, where Pdst listens).
+migrate_through() {
+	start_target "$1tgt" "$TMP/$1incoming.sock"
+	start_source "$1srcp" "$TMP/$1outgoing.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
+	qmp "$1dst" migrate-incoming "{\"uri\":\"unix:$TMP/$1incoming.sock\"}" >/dev/null
+	wait_for 10 "target QEMU's incoming socket" test -S "$TMP/$1incoming.sock"
+	qmp "$1src" migrate "{\"uri\":\"unix:$TMP/$1outgoing.sock\"}" >/dev/null
+}
+
+# assert_runs NAME WHAT: guest NAME runs, with every page intact.
+assert_runs() {
+	qmp "$1" query-status | grep -q '"status": "running"' ||
+		fail "$2 not running: $(qmp "$1" query-status)"
+	assert_memory_intact "$TMP/$1.serial"
+}
+
+guests "" 20 multifd
+for side in src dst; do
+	qmp "$side" migrate-set-parameters '{"multifd-channels":8}' >/dev/null
+done
+migrate_through ""
 wait_for 120 "migration to complete" migration_is src completed
-qmp dst query-status | grep -q '"status": "running"' ||
-	fail "target not running: $(qmp dst query-status)"
-assert_memory_intact "$TMP/dst.serial"
+assert_runs dst target
 
 # The main stream and 8 channels went through the proxy, in order.
 n=$(count_lines "$TMP/tgt.err" 'conn [0-9]+ from .*: forwarding')
@@ -54,46 +76,28 @@ echo "ok: multifd 8 channels through the TLS proxy, $bytes bytes, target guest r
 
 # 2. Post-copy: pre-copy at 16 MiB/s cannot catch a guest dirtying 50 MB/s;
 # switch to post-copy and let the target pull the rest.
-start_memguest psrc 64 50
-start_memguest_incoming pdst 64
-for side in psrc pdst; do
-	qmp "$side" migrate-set-capabilities \
-		'{"capabilities":[{"capability":"postcopy-ram","state":true}]}' >/dev/null
-done
+guests p 50 postcopy-ram
 qmp psrc migrate-set-parameters '{"max-bandwidth":16777216}' >/dev/null
-start_target ptgt "$TMP/pincoming.sock"
-start_source psrcp "$TMP/poutgoing.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
-qmp pdst migrate-incoming '{"uri":"unix:'"$TMP"'/pincoming.sock"}' >/dev/null
-wait_for 10 "target QEMU's incoming socket" test -S "$TMP/pincoming.sock"
-qmp psrc migrate '{"uri":"unix:'"$TMP"'/poutgoing.sock"}' >/dev/null
+migrate_through p
 wait_for 30 "post-copy migration active" migration_is psrc active
 qmp psrc migrate-start-postcopy >/dev/null
 wait_for 120 "post-copy migration to complete" migration_is psrc completed
 pbytes=$(qmp psrc query-migrate | sed -n 's/^ *"postcopy-bytes": \([0-9]*\).*/\1/p' | head -n 1)
 [ "${pbytes:-0}" -gt 0 ] || fail "no bytes moved in post-copy: $(qmp psrc query-migrate)"
-qmp pdst query-status | grep -q '"status": "running"' ||
-	fail "post-copy target not running: $(qmp pdst query-status)"
-assert_memory_intact "$TMP/pdst.serial"
+assert_runs pdst "post-copy target"
 echo "ok: post-copy through the TLS proxy ($pbytes bytes in post-copy), target guest runs clean"
 
 # 3. The target proxy dies mid-migration (8 MiB/s: the migration lasts):
 # the source QEMU sees its connection close, the migration fails and the
 # source guest keeps running.
-start_memguest ksrc 64 20
-start_memguest_incoming kdst 64
+guests k 20
 qmp ksrc migrate-set-parameters '{"max-bandwidth":8388608}' >/dev/null
-start_target ktgt "$TMP/kincoming.sock"
-start_source ksrcp "$TMP/koutgoing.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
-qmp kdst migrate-incoming '{"uri":"unix:'"$TMP"'/kincoming.sock"}' >/dev/null
-wait_for 10 "target QEMU's incoming socket" test -S "$TMP/kincoming.sock"
-qmp ksrc migrate '{"uri":"unix:'"$TMP"'/koutgoing.sock"}' >/dev/null
+migrate_through k
 wait_log "$TMP/ktgt.err" 'conn 0 from .*: forwarding' 10
 wait_for 30 "migration active" migration_is ksrc active
 _lib_pid_of ktgt
 kill -KILL "$_lib_pid"
 wait_for 60 "migration to fail" migration_is ksrc failed
 wait_log "$TMP/ksrcp.err" 'conn 0 to .*closed: (read from|write to) peer' 10
-qmp ksrc query-status | grep -q '"status": "running"' ||
-	fail "source guest not running after the failed migration: $(qmp ksrc query-status)"
-assert_memory_intact "$TMP/ksrc.serial"
+assert_runs ksrc "source guest after the failed migration"
 echo "ok: target proxy killed: migration failed, source guest runs on"

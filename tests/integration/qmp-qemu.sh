@@ -41,6 +41,31 @@ one_line() {
 		fail "$1: expected a one-line error, got: $(cat "$TMP/$1.e")"
 }
 
+# expect_error CODE NAME [REGEX]: the last run exited CODE with a one-line
+# error (on stderr) matching REGEX.
+expect_error() {
+	expect_rc "$1" "$2"
+	one_line "$2"
+	[ $# -lt 3 ] || expect_grep "$2" e "$3"
+}
+
+# connected NAME: QEMU NAME's socket chardev is connected (its filename
+# says "disconnected:..." until then).
+connected() {
+	"$QMIGRATE" qmp --qmp "$TMP/$1.qmp" query-chardev |
+		grep -q '"filename": "unix:"'
+}
+
+# hold_socket NAME PATH: a QEMU NAME whose socket chardev connects to PATH
+# as a client, and stays: returns once it is connected.
+hold_socket() {
+	bg_start "$1" "$QEMU" -machine none -nodefaults -display none -S \
+		-qmp "unix:$TMP/$1.qmp,server=on,wait=off" \
+		-chardev "socket,id=hold,path=$2,server=off"
+	wait_for 30 "QMP socket of $1" test -S "$TMP/$1.qmp"
+	wait_for 10 "$1 connected to $2" connected "$1"
+}
+
 # --- The QMP monitor of a paused machine.  Its serial port is also a
 # "guest agent" socket nobody answers on (no guest runs).
 bg_start vm "$QEMU" -machine pc -nodefaults -display none -m 64 -S \
@@ -59,19 +84,13 @@ expect_rc 0 version
 expect_grep version o '"major": 7'
 
 run nocmd "$QMIGRATE" qmp --qmp "$TMP/q.qmp" no-such-command
-expect_rc 3 nocmd
-one_line nocmd
-expect_grep nocmd e "^qmigrate qmp: $TMP/q.qmp: no-such-command: .*not been found"
+expect_error 3 nocmd "^qmigrate qmp: $TMP/q.qmp: no-such-command: .*not been found"
 
 run badargs "$QMIGRATE" qmp --qmp "$TMP/q.qmp" query-status '{"x":'
-expect_rc 1 badargs
-one_line badargs
-expect_grep badargs e 'JSON-ARGS'
+expect_error 1 badargs 'JSON-ARGS'
 
 run badarg2 "$QMIGRATE" qmp --qmp "$TMP/q.qmp" query-status '{"x": 1}'
-expect_rc 3 badarg2
-one_line badarg2
-expect_grep badarg2 e 'query-status: .*x'
+expect_error 3 badarg2 'query-status: .*x'
 
 # Events: cont delivers RESUME, stop delivers STOP, each with a timestamp.
 ts_re='"timestamp":[0-9]{9,}\.[0-9]{6}\}$'
@@ -89,22 +108,16 @@ expect_grep paused o '"status": "paused"'
 # An event that does not come: exit 3 after --timeout, not a hang.
 run noevent "$QMIGRATE" qmp --qmp "$TMP/q.qmp" --timeout 1 \
 	--wait-event RESUME query-status
-expect_rc 3 noevent
-one_line noevent
-expect_grep noevent e 'no RESUME event within 1 s after query-status'
+expect_error 3 noevent 'no RESUME event within 1 s after query-status'
 [ "$MS" -lt 5000 ] || fail "noevent took $MS ms"
 
 # An agent socket with nothing behind it: a clear error within --timeout.
 run deaf "$QMIGRATE" guest --qga "$TMP/deaf.qga" --timeout 1
-expect_rc 3 deaf
-one_line deaf
-expect_grep deaf e "^qmigrate guest: $TMP/deaf.qga: no answer from the guest agent within 1 s"
+expect_error 3 deaf "^qmigrate guest: $TMP/deaf.qga: no answer from the guest agent within 1 s"
 [ "$MS" -lt 5000 ] || fail "deaf agent took $MS ms"
 
 run noagent "$QMIGRATE" guest --qga "$TMP/absent.qga"
-expect_rc 3 noagent
-one_line noagent
-expect_grep noagent e "$TMP/absent.qga: connect: No such file"
+expect_error 3 noagent "$TMP/absent.qga: connect: No such file"
 
 # --- qemu-ga on the host.  -t keeps its state file in $TMP; guest-get-users
 # is blocked too, to see how `qmigrate guest` reports a refused part.
@@ -125,9 +138,7 @@ expect_grep info o '"name": "guest-sync-delimited"'
 
 # A blocked command is QEMU's error, named, exit 3.
 run shutdown "$QMIGRATE" qmp --qga "$TMP/ga.sock" guest-shutdown
-expect_rc 3 shutdown
-one_line shutdown
-expect_grep shutdown e 'guest-shutdown: .*disabled'
+expect_error 3 shutdown 'guest-shutdown: .*disabled'
 
 run guestall "$QMIGRATE" guest --qga "$TMP/ga.sock" all
 expect_rc 0 guestall
@@ -150,30 +161,17 @@ if grep -q '"info"\|"fs"' "$TMP/guestsome.o"; then
 fi
 
 run badpart "$QMIGRATE" guest --qga "$TMP/ga.sock" memory
-expect_rc 1 badpart
-one_line badpart
-expect_grep badpart e 'unknown part "memory"'
+expect_error 1 badpart 'unknown part "memory"'
 
 # qemu-ga serves one client at a time: while another holds it (a QEMU
 # socket chardev connected as a client), we time out with a clear error.
-bg_start holder "$QEMU" -machine none -nodefaults -display none -S \
-	-qmp "unix:$TMP/holder.qmp,server=on,wait=off" \
-	-chardev "socket,id=hold,path=$TMP/ga.sock,server=off"
-wait_for 30 "QMP socket of holder" test -S "$TMP/holder.qmp"
-holder_connected() {
-	"$QMIGRATE" qmp --qmp "$TMP/holder.qmp" query-chardev |
-		grep -q '"filename": "unix:"'	# "disconnected:..." until then
-}
-wait_for 10 "holder connected to qemu-ga" holder_connected
+hold_socket holder "$TMP/ga.sock"
 
 run busy "$QMIGRATE" qmp --qga "$TMP/ga.sock" --timeout 2 guest-ping
-expect_rc 3 busy
-one_line busy
-expect_grep busy e "$TMP/ga.sock: no answer from the guest agent within 2 s \(not running, or another client is connected\)"
+expect_error 3 busy "$TMP/ga.sock: no answer from the guest agent within 2 s \(not running, or another client is connected\)"
 [ "$MS" -lt 6000 ] || fail "busy agent took $MS ms"
 run busyguest "$QMIGRATE" guest --qga "$TMP/ga.sock" --timeout 1 ping
-expect_rc 3 busyguest
-one_line busyguest
+expect_error 3 busyguest
 [ "$MS" -lt 5000 ] || fail "busy agent (guest) took $MS ms"
 
 # Once the other client is gone the agent answers again.
@@ -185,19 +183,9 @@ agent_answers() {
 wait_for 20 "qemu-ga answering after the other client left" agent_answers
 
 # QEMU's monitor also serves one client at a time: no greeting, clear error.
-bg_start qmpholder "$QEMU" -machine none -nodefaults -display none -S \
-	-qmp "unix:$TMP/qmpholder.qmp,server=on,wait=off" \
-	-chardev "socket,id=hold,path=$TMP/q.qmp,server=off"
-wait_for 30 "QMP socket of qmpholder" test -S "$TMP/qmpholder.qmp"
-qmpholder_connected() {
-	"$QMIGRATE" qmp --qmp "$TMP/qmpholder.qmp" query-chardev |
-		grep -q '"filename": "unix:"'
-}
-wait_for 10 "qmpholder connected to the monitor" qmpholder_connected
+hold_socket qmpholder "$TMP/q.qmp"
 run qmpbusy "$QMIGRATE" qmp --qmp "$TMP/q.qmp" --timeout 1 query-status
-expect_rc 3 qmpbusy
-one_line qmpbusy
-expect_grep qmpbusy e "$TMP/q.qmp: no QMP greeting within 1 s \(is another client connected\?\)"
+expect_error 3 qmpbusy "$TMP/q.qmp: no QMP greeting within 1 s \(is another client connected\?\)"
 [ "$MS" -lt 5000 ] || fail "busy monitor took $MS ms"
 
 echo "PASS: qmp-qemu"

@@ -14,33 +14,8 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/disk-lib.sh"
-need_cmd openssl
 setup_tmp
-
-relay=$top_builddir/tests/qmp-relay
-need_file "$relay" "tests/qmp-relay"
-make_pki src dst
-port=$((20000 + RANDOM % 20000))
-mkdir "$TMP/priv"
-export TMPDIR=$TMP/priv
-
-# tls_incoming: PAIR's incoming listens with TLS on the next port.
-tls_incoming() {
-	port=$((port + 1))
-	bg_start "${PAIR}incoming" "$QMIGRATE" incoming --qmp "$TMP/${PAIR}dst.qmp" \
-		--listen "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/dst" \
-		--status-file "$TMP/${PAIR}dst.status"
-	wait_log "$TMP/${PAIR}incoming.err" "listening for the source" 30
-}
-
-# tls_migrate QMP [ARGS...]: PAIR's migrate to it through the monitor QMP.
-tls_migrate() {
-	local qmp=$1
-	shift
-	bg_start "${PAIR}migrate" "$QMIGRATE" migrate --qmp "$qmp" \
-		--to "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/src" --tls-name dst \
-		--status-file "$TMP/${PAIR}src.status" --events "$@"
-}
+mig_tls
 
 # both_aborted HOW: what each side says after the target's SIGTERM.
 both_aborted() {
@@ -49,15 +24,10 @@ both_aborted() {
 	expect_exit "${PAIR}migrate" 5 60
 	for f in "$TMP/${PAIR}src.status" "$TMP/${PAIR}dst.status"; do
 		jq -e . "$f" >/dev/null || fail "$1: $f does not parse"
-		[ "$(status_get "$f" .phase)" = Failed ] || fail "$1: $f: phase $(status_get "$f" .phase)"
-		[ "$(status_get "$f" .exitCode)" = 5 ] || fail "$1: $f: exitCode $(status_get "$f" .exitCode)"
-		[ "$(status_get "$f" .abortStatus)" = Succeeded ] ||
-			fail "$1: $f: abortStatus $(status_get "$f" .abortStatus)"
+		expect_failed "$f" 5 - "$1: $f"
+		expect_status "$f" .abortStatus Succeeded "$1: $f"
 	done
-	case $(qemu_mig_status "${PAIR}src") in
-	none | cancelled | failed) ;;
-	*) fail "$1: the source QEMU's migration is $(qemu_mig_status "${PAIR}src")" ;;
-	esac
+	expect_qemu_mig "${PAIR}src" "$1" none cancelled failed
 	[ "$(mon "${PAIR}src" query-block-jobs | jq length)" = 0 ] ||
 		fail "$1: the source still runs block jobs: $(mon "${PAIR}src" query-block-jobs)"
 	assert_stayed
@@ -67,8 +37,8 @@ both_aborted() {
 # 1. While the source mirrors its disk.
 disk_pair 32 2 32M 32M
 mig_policy disks '{ "blockMigration": "auto", "bandwidthPerMigration": "1Mi" }'
-tls_incoming
-tls_migrate "$TMP/src.qmp" --policy "$TMP/disks.json"
+mig_tls_incoming
+mig_tls_migrate migrate "$TMP/src.qmp" --policy "$TMP/disks.json"
 wait_for 30 "the source's mirror job" mirroring
 kill -TERM "$(guest_pid incoming)"
 both_aborted "during the mirror"
@@ -76,11 +46,9 @@ both_aborted "during the mirror"
 # 2. The offer accepted, the source's `migrate` not yet in QEMU.
 PAIR=b-
 mig_start_pair 32 2
-tls_incoming
-bg_start b-relay "$relay" --hold '"execute":"migrate",' --hold-for 6 \
-	"$TMP/b-relay.sock" "$TMP/b-src.qmp"
-wait_log "$TMP/b-relay.out" '^ready' 10
-tls_migrate "$TMP/b-relay.sock"
+mig_tls_incoming
+mig_relay --hold '"execute":"migrate",' --hold-for 6
+mig_tls_migrate b-migrate "$TMP/b-relay.sock"
 wait_log "$TMP/b-relay.out" 'holding' 30
 status_is "$TMP/b-dst.status" .phase Failed && fail "the target had failed before the SIGTERM"
 kill -TERM "$(guest_pid b-incoming)"

@@ -16,36 +16,20 @@
 #   runs on the new target, intact.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
-need_cmd openssl
 setup_tmp
-
-make_pki src dst
-port=$((20000 + RANDOM % 20000))
-mkdir "$TMP/priv"
-export TMPDIR=$TMP/priv
+mig_tls
 st=$TMP/src.status
 
 # 64 MiB at 8 MiB/s of a lightly busy guest: ~8 s of pre-copy.
 mig_policy slow '{ "bandwidthPerMigration": "8Mi" }'
 
-# tls_incoming NAME DST: incoming NAME for QEMU DST on the next port.
-tls_incoming() {
-	port=$((port + 1))
-	bg_start "$1" "$QMIGRATE" incoming --qmp "$TMP/$2.qmp" \
-		--listen "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/dst" \
-		--status-file "$TMP/$2.status"
-	wait_log "$TMP/$1.err" "listening for the source" 30
-}
-
-# tls_migrate NAME: migrate NAME for src to the last port, status $st.
+# tls_migrate NAME: migrate NAME for src to the last incoming, status $st.
 tls_migrate() {
-	bg_start "$1" "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
-		--to "tls:127.0.0.1:$port" --tls-dir "$TMP/pki/src" --tls-name dst \
-		--policy "$TMP/slow.json" --status-file "$st" --events
+	mig_tls_migrate "$1" "$TMP/src.qmp" --policy "$TMP/slow.json"
 }
 
 mig_start_pair 64 2
-tls_incoming incoming dst
+mig_tls_incoming
 tls_migrate migrate
 wait_for 30 "pre-copy under way" eval \
 	'[ "$(status_get "$st" .progress.dataProcessed)" -ge 1048576 ] 2>/dev/null'
@@ -61,18 +45,13 @@ tls_migrate again
 expect_exit again 4 60
 [ "$(status_get "$st" .migrationUid)" = "$uid" ] ||
 	fail "re-run: migrationUid $(status_get "$st" .migrationUid), the earlier one was $uid: a new migration"
-[ "$(status_get "$st" .phase)" = Failed ] || fail "re-run: phase $(status_get "$st" .phase)"
-[ "$(status_get "$st" .exitCode)" = 4 ] || fail "re-run: exitCode $(status_get "$st" .exitCode)"
-[ "$(status_get "$st" .failurePlane)" = data ] || fail "re-run: failurePlane $(status_get "$st" .failurePlane)"
+expect_failed "$st" 4 data re-run
 [ -n "$(status_get "$st" '.failureReason // empty')" ] || fail "re-run: no failureReason"
 while IFS= read -r note; do
 	status_get "$st" '.notes[]' | grep -qxF -- "$note" ||
 		fail "re-run: the earlier note \"$note\" is gone: $(status_get "$st" .notes)"
 done < <(status_get "$TMP/first.status" '.notes[]?')
-case $(qemu_mig_status src) in
-failed | cancelled) ;;
-*) fail "re-run: the source QEMU's migration is $(qemu_mig_status src)" ;;
-esac
+expect_qemu_mig src re-run failed cancelled
 assert_stayed
 echo "ok: the re-run closed $uid: $(status_get "$st" .failureReason)"
 
@@ -84,12 +63,12 @@ echo "ok: incoming exited $rc $((SECONDS - killed_at)) s after the kill"
 
 # A new, explicit run, to a new target.
 start_memguest_incoming dst2 64 -qmp "unix:$TMP/dst2.mon,server=on,wait=off"
-tls_incoming incoming2 dst2
+mig_tls_incoming incoming2 dst2
 tls_migrate third
 expect_exit third 0 120
 expect_exit incoming2 0 60
 [ "$(status_get "$st" .migrationUid)" != "$uid" ] || fail "the new run kept the old uid $uid"
-[ "$(status_get "$st" .phase)" = Succeeded ] || fail "new run: phase $(status_get "$st" .phase)"
+expect_status "$st" .phase Succeeded "new run"
 [ "$(run_state dst2)" = running ] || fail "dst2 is $(run_state dst2)"
 [ "$(run_state src)" = postmigrate ] || fail "src is $(run_state src)"
 assert_memory_intact "$TMP/dst2.serial"
