@@ -21,6 +21,7 @@
 
 #include "common.h"
 #include "fake-peer.h"
+#include "qmp.h"
 
 #define FAKE_MAX_SCRIPT		32
 
@@ -493,4 +494,56 @@ run_briefly(struct ev_loop *loop)
 
 	for (i = 0; i < 4; i++)
 		ev_run(loop, EVRUN_NOWAIT);
+}
+
+void
+fake_peer_pair(struct ev_loop **loop, struct qmp_conn **conn,
+    struct fake_peer **peer, int proto, const char *name)
+{
+	int	 sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		fake_fail("socketpair: %s", strerror(errno));
+	*loop = ev_loop_new(EVFLAG_AUTO);
+	*conn = qmp_attach_fd(*loop, sv[0], proto, name);
+	*peer = fake_peer_new(*loop, sv[1]);
+}
+
+void
+fake_peer_pair_free(struct ev_loop *loop, struct qmp_conn *conn,
+    struct fake_peer *peer)
+{
+	qmp_close(conn);
+	fake_peer_free(peer);
+	ev_loop_destroy(loop);
+}
+
+void
+fake_result_cb(struct qmp_conn *conn, struct json_object *reply,
+    const char *error_class, const char *error, void *arg)
+{
+	struct fake_result	*r = arg;
+
+	(void)conn;
+	r->calls++;
+	if (reply != NULL) {
+		if (error_class != NULL || error != NULL)
+			fake_fail("a reply with an error: %s", error);
+		r->reply = xstrdup(json_object_to_json_string_ext(reply,
+		    JSON_C_TO_STRING_PLAIN));
+	} else {
+		if (error_class == NULL || error == NULL)
+			fake_fail("neither a reply nor an error");
+		r->error_class = xstrdup(error_class);
+		r->error = xstrdup(error);
+	}
+}
+
+void
+fake_result_free(struct fake_result *r)
+{
+	free(r->reply);
+	free(r->error_class);
+	free(r->error);
+	memset(r, 0, sizeof *r);
 }

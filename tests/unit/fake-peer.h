@@ -32,6 +32,7 @@
 struct ev_loop;
 struct fake_peer;
 struct json_object;
+struct qmp_conn;
 
 #define FAKE_CLOSE "@CLOSE@"
 #define FAKE_PEER_SEP	"\n--\n"
@@ -64,6 +65,33 @@ int	 fake_peer_nff(struct fake_peer *);
 const char *fake_peer_command(struct fake_peer *, int n);
 const char *fake_peer_id(struct fake_peer *, int n);
 void	 fake_peer_close(struct fake_peer *);
+
+/*
+ * A client under test and its fake peer: makes *loop, a socketpair, the
+ * QMP connection *conn (proto, a QMP_PROTO_*; name for its logs) on one end
+ * and the fake peer *peer on the other.  fake_peer_pair_free() closes both
+ * and destroys the loop.
+ */
+void	 fake_peer_pair(struct ev_loop **loop, struct qmp_conn **conn,
+	    struct fake_peer **peer, int proto, const char *name);
+void	 fake_peer_pair_free(struct ev_loop *, struct qmp_conn *,
+	    struct fake_peer *);
+
+/*
+ * What one command's reply callback saw: fake_result_cb (a qmp_reply_cb
+ * whose arg is a struct fake_result) counts the calls and keeps copies of
+ * the reply serialised, or of the error; fake_result_free() frees them and
+ * zeroes the result.
+ */
+struct fake_result {
+	int	 calls;
+	char	*reply;
+	char	*error_class;
+	char	*error;
+};
+void	 fake_result_cb(struct qmp_conn *, struct json_object *reply,
+	    const char *error_class, const char *error, void *arg);
+void	 fake_result_free(struct fake_result *);
 
 /* Runs loop until *flag is non-zero or seconds pass; returns *flag. */
 int	 run_until(struct ev_loop *, const int *flag, double seconds);

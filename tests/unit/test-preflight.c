@@ -107,7 +107,6 @@ setup(void **state)
 	struct fixture	*f = xcalloc(1, sizeof *f);
 	json_object	*greeting;
 	char		*cause = NULL;
-	int		 sv[2];
 
 	f->rec.doc = policy_read_json("recording", PREFLIGHT_RECORDING,
 	    &cause);
@@ -115,10 +114,8 @@ setup(void **state)
 		fail_msg("%s", cause);
 	assert_true(json_object_object_get_ex(f->rec.doc, "replies",
 	    &f->rec.replies));
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	f->loop = ev_loop_new(EVFLAG_AUTO);
-	f->qmp = qmp_attach_fd(f->loop, sv[0], QMP_PROTO_MONITOR, "recorded");
-	f->peer = fake_peer_new(f->loop, sv[1]);
+	fake_peer_pair(&f->loop, &f->qmp, &f->peer, QMP_PROTO_MONITOR,
+	    "recorded");
 	fake_peer_answer_with(f->peer, rec_answer, &f->rec);
 	assert_true(json_object_object_get_ex(f->rec.doc, "greeting",
 	    &greeting));
@@ -132,12 +129,10 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	qmp_close(f->qmp);
-	fake_peer_free(f->peer);
+	fake_peer_pair_free(f->loop, f->qmp, f->peer);
 	json_object_put(f->rec.doc);
 	json_object_put(f->conditions);
 	free(f->summary);
-	ev_loop_destroy(f->loop);
 	free(f);
 	return 0;
 }

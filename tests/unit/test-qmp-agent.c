@@ -28,25 +28,15 @@ struct fixture {
 	struct fake_peer	*peer;
 };
 
-struct result {
-	int	 calls;
-	char	*reply;
-	char	*error_class;
-	char	*error;
-};
-
 static int
 setup(void **state)
 {
 	struct fixture	*f;
-	int		 sv[2];
 
 	f = calloc(1, sizeof *f);
 	assert_non_null(f);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	f->loop = ev_loop_new(EVFLAG_AUTO);
-	f->conn = qmp_attach_fd(f->loop, sv[0], QMP_PROTO_AGENT, "fake-ga");
-	f->peer = fake_peer_new(f->loop, sv[1]);
+	fake_peer_pair(&f->loop, &f->conn, &f->peer, QMP_PROTO_AGENT,
+	    "fake-ga");
 	*state = f;
 	return 0;
 }
@@ -56,36 +46,9 @@ teardown(void **state)
 {
 	struct fixture	*f = *state;
 
-	qmp_close(f->conn);
-	fake_peer_free(f->peer);
-	ev_loop_destroy(f->loop);
+	fake_peer_pair_free(f->loop, f->conn, f->peer);
 	free(f);
 	return 0;
-}
-
-static void
-on_reply(struct qmp_conn *conn, struct json_object *reply,
-    const char *error_class, const char *error, void *arg)
-{
-	struct result	*r = arg;
-
-	r->calls++;
-	if (reply != NULL)
-		r->reply = strdup(json_object_to_json_string_ext(reply,
-		    JSON_C_TO_STRING_PLAIN));
-	else {
-		r->error_class = strdup(error_class);
-		r->error = strdup(error);
-	}
-}
-
-static void
-result_free(struct result *r)
-{
-	free(r->reply);
-	free(r->error_class);
-	free(r->error);
-	memset(r, 0, sizeof *r);
 }
 
 /*
@@ -136,16 +99,16 @@ test_sync_timeout(void **state)
 static void
 test_fifo(void **state)
 {
-	struct fixture	*f = *state;
-	struct result	 r1 = { 0 }, r2 = { 0 };
-	char		*cause = NULL;
+	struct fixture		*f = *state;
+	struct fake_result	 r1 = { 0 }, r2 = { 0 };
+	char			*cause = NULL;
 
 	fake_peer_on(f->peer, "guest-info", NULL);
 	fake_peer_on(f->peer, "guest-ping", "{\"return\": {}}\n");
-	assert_int_equal(qmp_send(f->conn, "guest-info", NULL, 5, on_reply,
-	    &r1, &cause), 0);
-	assert_int_equal(qmp_send(f->conn, "guest-ping", NULL, 5, on_reply,
-	    &r2, &cause), 0);
+	assert_int_equal(qmp_send(f->conn, "guest-info", NULL, 5,
+	    fake_result_cb, &r1, &cause), 0);
+	assert_int_equal(qmp_send(f->conn, "guest-ping", NULL, 5,
+	    fake_result_cb, &r2, &cause), 0);
 	run_briefly(f->loop);
 	run_briefly(f->loop);
 	assert_int_equal(fake_peer_ncommands(f->peer), 1);
@@ -158,8 +121,8 @@ test_fifo(void **state)
 	assert_int_equal(fake_peer_ncommands(f->peer), 2);
 	assert_string_equal(r1.reply, "{\"version\":\"7.2\"}");
 	assert_string_equal(r2.reply, "{}");
-	result_free(&r1);
-	result_free(&r2);
+	fake_result_free(&r1);
+	fake_result_free(&r2);
 }
 
 /*
@@ -169,13 +132,13 @@ test_fifo(void **state)
 static void
 test_resync_after_timeout(void **state)
 {
-	struct fixture	*f = *state;
-	struct result	 r1 = { 0 }, r2 = { 0 };
-	char		*cause = NULL;
+	struct fixture		*f = *state;
+	struct fake_result	 r1 = { 0 }, r2 = { 0 };
+	char			*cause = NULL;
 
 	fake_peer_on(f->peer, "guest-get-fsinfo", NULL);
 	assert_int_equal(qmp_send(f->conn, "guest-get-fsinfo", NULL, 0.1,
-	    on_reply, &r1, &cause), 0);
+	    fake_result_cb, &r1, &cause), 0);
 	assert_true(run_until(f->loop, &r1.calls, 5));
 	assert_string_equal(r1.error_class, "Timeout");
 
@@ -184,7 +147,7 @@ test_resync_after_timeout(void **state)
 	fake_peer_on(f->peer, "guest-get-host-name",
 	    "{\"return\": {\"host-name\": \"vm1\"}}\n");
 	assert_int_equal(qmp_send(f->conn, "guest-get-host-name", NULL, 5,
-	    on_reply, &r2, &cause), 0);
+	    fake_result_cb, &r2, &cause), 0);
 	assert_true(run_until(f->loop, &r2.calls, 5));
 	assert_string_equal(fake_peer_command(f->peer, 1),
 	    "guest-sync-delimited");
@@ -193,8 +156,8 @@ test_resync_after_timeout(void **state)
 	assert_int_equal(fake_peer_nff(f->peer), 1);
 	assert_string_equal(r2.reply, "{\"host-name\":\"vm1\"}");
 	assert_false(qmp_is_closed(f->conn));
-	result_free(&r1);
-	result_free(&r2);
+	fake_result_free(&r1);
+	fake_result_free(&r2);
 }
 
 /* A reply nobody asked for is a protocol error. */
