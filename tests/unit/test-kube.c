@@ -51,30 +51,7 @@ load_as(const char *name, const char *text)
 static void
 expect_error_as(const char *name, const char *text, const char *expected)
 {
-	char	*dir = tmpdir_new("test-kube"), *path, *cause = NULL, *want, *tail;
-	char	*joined;
-	size_t	 i;
-
-	path = tmpdir_write(dir, name, text);
-	if (policy_load(path, &cause) != NULL)
-		fail_msg("accepted: %s", text);
-	tail = xstrdup("");
-	for (i = 0; expected[i] != '\0'; i++) {
-		if (expected[i] == '@')
-			xasprintf(&joined, "%s%s", tail, path);
-		else
-			xasprintf(&joined, "%s%c", tail, expected[i]);
-		free(tail);
-		tail = joined;
-	}
-	xasprintf(&want, "policy %s: %s", path, tail);
-	free(tail);
-	if (strcmp(cause, want) != 0)
-		fail_msg("for %s\n got: %s\nwant: %s", text, cause, want);
-	free(want);
-	free(cause);
-	free(path);
-	tmpdir_free(dir);
+	policy_expect_refused("test-kube", name, text, expected);
 }
 
 static void
@@ -467,47 +444,37 @@ match_policy(const struct mp_info *infos, size_t n, const char *spoil)
 	struct policy_set	*set;
 	const struct policy	*p;
 	struct vm_ident		 vm;
-	char			*yaml = xstrdup(""), *more, *cause = NULL;
+	char			*yaml = xstrdup(""), *cause = NULL;
 	char			 kv[128];
 	size_t			 i;
 	int			 k;
 
 	memset(&vm, 0, sizeof vm);
 	for (i = 0; i < n; i++) {
-		xasprintf(&more, "%s%sapiVersion: migrations.kubevirt.io/"
+		str_append(&yaml, "%sapiVersion: migrations.kubevirt.io/"
 		    "v1alpha1\nkind: MigrationPolicy\nmetadata: {name: %s}\n"
 		    "spec:\n  selectors:\n    virtualMachineInstanceSelector:"
-		    " {", yaml, i == 0 ? "" : "---\n", infos[i].name);
-		free(yaml);
-		yaml = more;
+		    " {", i == 0 ? "" : "---\n", infos[i].name);
 		for (k = 0; k < infos[i].nvmi; k++) {
 			snprintf(kv, sizeof kv, "%s-key-%d=%s-value-%d",
 			    infos[i].name, k, infos[i].name, k);
 			assert_int_equal(vm_ident_option(&vm, "label", kv,
 			    &cause), 0);
-			xasprintf(&more, "%s%s%s-key-%d: %s", yaml, k == 0 ?
+			str_append(&yaml, "%s%s-key-%d: %s", k == 0 ?
 			    "" : ", ", infos[i].name, k, spoil != NULL &&
 			    k == 0 && strcmp(spoil, infos[i].name) == 0 ?
 			    "XYZ" : strchr(kv, '=') + 1);
-			free(yaml);
-			yaml = more;
 		}
-		xasprintf(&more, "%s}\n    namespaceSelector: {", yaml);
-		free(yaml);
-		yaml = more;
+		str_append(&yaml, "}\n    namespaceSelector: {");
 		for (k = 0; k < infos[i].nns; k++) {
 			snprintf(kv, sizeof kv, "%s-ns-key-%d=%s-ns-value-%d",
 			    infos[i].name, k, infos[i].name, k);
 			assert_int_equal(vm_ident_option(&vm,
 			    "namespace-label", kv, &cause), 0);
-			xasprintf(&more, "%s%s%s-ns-key-%d: %s", yaml, k == 0 ?
+			str_append(&yaml, "%s%s-ns-key-%d: %s", k == 0 ?
 			    "" : ", ", infos[i].name, k, strchr(kv, '=') + 1);
-			free(yaml);
-			yaml = more;
 		}
-		xasprintf(&more, "%s}\n", yaml);
-		free(yaml);
-		yaml = more;
+		str_append(&yaml, "}\n");
 	}
 	set = n > 0 ? load_as("p.yaml", yaml) : policy_set_new("none");
 	p = policy_select(set, &vm, NULL);
@@ -1589,7 +1556,7 @@ test_match_random(void **state)
 	unsigned		 st = 24;
 	int			 vmi[5], ns[5], round, k;
 	size_t			 n, i, j;
-	char			*yaml, *more, *cause = NULL, kv[96];
+	char			*yaml, *cause = NULL, kv[96];
 	const char		*want;
 
 	(void)state;
@@ -1629,43 +1596,27 @@ test_match_random(void **state)
 			ps[i].absent = rnd(&st, 10) == 0;
 			ps[i].nv = rnd_side(&st, ps[i].vk, ps[i].vv, 5);
 			ps[i].nn = rnd_side(&st, ps[i].nk, ps[i].nvv, 5);
-			xasprintf(&more, "%s---\napiVersion: migrations."
+			str_append(&yaml, "---\napiVersion: migrations."
 			    "kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
-			    "metadata: {name: %s}\nspec:\n", yaml,
-			    ps[i].name);
-			free(yaml);
-			yaml = more;
+			    "metadata: {name: %s}\nspec:\n", ps[i].name);
 			if (ps[i].absent) {
-				xasprintf(&more, "%s  allowPostCopy: true\n",
-				    yaml);
-				free(yaml);
-				yaml = more;
+				str_append(&yaml, "  allowPostCopy: true\n");
 				continue;
 			}
-			xasprintf(&more, "%s  selectors:\n    "
-			    "virtualMachineInstanceSelector: {", yaml);
-			free(yaml);
-			yaml = more;
+			str_append(&yaml, "  selectors:\n    "
+			    "virtualMachineInstanceSelector: {");
 			for (j = 0; j < ps[i].nv; j++) {
-				xasprintf(&more, "%s%s%s: %s", yaml, j == 0 ?
+				str_append(&yaml, "%s%s: %s", j == 0 ?
 				    "" : ", ", rnd_keys[ps[i].vk[j]],
 				    rnd_values[ps[i].vk[j]][ps[i].vv[j]]);
-				free(yaml);
-				yaml = more;
 			}
-			xasprintf(&more, "%s}\n    namespaceSelector: {", yaml);
-			free(yaml);
-			yaml = more;
+			str_append(&yaml, "}\n    namespaceSelector: {");
 			for (j = 0; j < ps[i].nn; j++) {
-				xasprintf(&more, "%s%s%s: %s", yaml, j == 0 ?
+				str_append(&yaml, "%s%s: %s", j == 0 ?
 				    "" : ", ", rnd_keys[ps[i].nk[j]],
 				    rnd_values[ps[i].nk[j]][ps[i].nvv[j]]);
-				free(yaml);
-				yaml = more;
 			}
-			xasprintf(&more, "%s}\n", yaml);
-			free(yaml);
-			yaml = more;
+			str_append(&yaml, "}\n");
 		}
 		set = load_as("p.yaml", yaml);
 		p = policy_select(set, &vm, NULL);

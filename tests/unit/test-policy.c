@@ -33,22 +33,7 @@
 static void
 expect_error(const char *text, const char *expected)
 {
-	char			*dir = tmpdir_new("test-policy"), *path, *cause = NULL;
-	char			*want;
-	struct policy_set	*set;
-
-	path = tmpdir_write(dir, "p.json", text);
-	set = policy_load(path, &cause);
-	if (set != NULL)
-		fail_msg("accepted: %s", text);
-	assert_non_null(cause);
-	xasprintf(&want, "policy %s: %s", path, expected);
-	if (strcmp(cause, want) != 0)
-		fail_msg("for %s\n got: %s\nwant: %s", text, cause, want);
-	free(want);
-	free(cause);
-	free(path);
-	tmpdir_free(dir);
+	policy_expect_refused("test-policy", "p.json", text, expected);
 }
 
 /* Loads text as a policy file that must parse; caller frees the set. */
@@ -66,6 +51,16 @@ load_text(const char *text)
 	free(path);
 	tmpdir_free(dir);
 	return set;
+}
+
+/* The migration settings of the one policy in text (copied into *s). */
+static void
+settings_of(struct mig_settings *s, const char *text)
+{
+	struct policy_set	*set = load_text(text);
+
+	mig_settings_copy(s, &set->policies[0].migration);
+	policy_set_free(set);
 }
 
 static const struct policy *
@@ -392,24 +387,19 @@ test_comments(void **state)
 static void
 test_too_many_labels(void **state)
 {
-	char	*text, *joined, *want;
+	char	*text, *want;
 	int	 i;
 
 	(void)state;
 	text = xstrdup("{\"name\": \"a\", \"selector\": {\"labels\": {");
-	for (i = 0; i <= POLICY_MAX_LABELS; i++) {
-		xasprintf(&joined, "%s%s\"k%d\": \"v\"", text, i ? ", " : "",
-		    i);
-		free(text);
-		text = joined;
-	}
-	xasprintf(&joined, "%s}}}", text);
-	free(text);
+	for (i = 0; i <= POLICY_MAX_LABELS; i++)
+		str_append(&text, "%s\"k%d\": \"v\"", i ? ", " : "", i);
+	str_append(&text, "}}}");
 	xasprintf(&want, "selector.labels: out of range: expected at most %d "
 	    "labels, got %d", POLICY_MAX_LABELS, POLICY_MAX_LABELS + 1);
-	expect_error(joined, want);
+	expect_error(text, want);
 	free(want);
-	free(joined);
+	free(text);
 }
 
 static void
@@ -702,17 +692,14 @@ test_labels(void **state)
 static void
 test_to_json(void **state)
 {
-	struct policy_set	*set;
 	struct mig_settings	 copy;
 	struct json_object	*o, *v;
 
 	(void)state;
-	set = load_text("{\"name\": \"a\", \"migration\": {"
+	settings_of(&copy, "{\"name\": \"a\", \"migration\": {"
 	    "\"bandwidthPerMigration\": \"64Mi\", \"allowPostCopy\": true, "
 	    "\"convergence\": \"kubevirt\", \"sharedStoragePaths\": "
 	    "[\"/srv/nfs/\"]}}");
-	mig_settings_copy(&copy, &set->policies[0].migration);
-	policy_set_free(set);
 	o = mig_settings_to_json(&copy);
 	mig_settings_free(&copy);
 	assert_true(json_object_object_get_ex(o, "bandwidthPerMigration", &v));
@@ -745,12 +732,10 @@ test_block_migration(void **state)
 	struct mig_settings	 copy;
 
 	(void)state;
-	set = load_text("{\"name\": \"a\", \"migration\": {"
+	settings_of(&copy, "{\"name\": \"a\", \"migration\": {"
 	    "\"disks\": [\"data\", \"/var/lib/vm/a.qcow2\"], "
 	    "\"sharedStoragePaths\": [\"/srv\"], "
 	    "\"blockMigration\": \"auto\"}}");
-	mig_settings_copy(&copy, &set->policies[0].migration);
-	policy_set_free(set);
 	assert_int_equal(copy.block_migration, BLOCK_MIGRATION_AUTO);
 	assert_string_equal(copy.disks[0], "data");
 	assert_string_equal(copy.disks[1], "/var/lib/vm/a.qcow2");

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "qmigrate.h"
+#include "policy.h"
 #include "tmpdir.h"
 
 char *
@@ -66,4 +67,45 @@ char *
 tmpdir_write(const char *dir, const char *name, const char *text)
 {
 	return tmpdir_write_len(dir, name, text, strlen(text));
+}
+
+void
+str_append(char **s, const char *fmt, ...)
+{
+	char	*add, *joined;
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	xvasprintf(&add, fmt, ap);
+	va_end(ap);
+	xasprintf(&joined, "%s%s", *s, add);
+	free(*s);
+	free(add);
+	*s = joined;
+}
+
+void
+policy_expect_refused(const char *prefix, const char *name, const char *text,
+    const char *expected)
+{
+	char	*dir = tmpdir_new(prefix), *path, *cause = NULL, *want;
+	size_t	 i;
+
+	path = tmpdir_write(dir, name, text);
+	if (policy_load(path, &cause) != NULL)
+		fail_msg("accepted: %s", text);
+	assert_non_null(cause);
+	xasprintf(&want, "policy %s: ", path);
+	for (i = 0; expected[i] != '\0'; i++) {
+		if (expected[i] == '@')
+			str_append(&want, "%s", path);
+		else
+			str_append(&want, "%c", expected[i]);
+	}
+	if (strcmp(cause, want) != 0)
+		fail_msg("for %s\n got: %s\nwant: %s", text, cause, want);
+	free(want);
+	free(cause);
+	free(path);
+	tmpdir_free(dir);
 }
