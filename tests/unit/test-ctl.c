@@ -702,30 +702,21 @@ test_adaptive_keeps_low_downtime_when_converging(void **state)
 	assert_true(ctl.downtime_ms >= 300 && ctl.downtime_ms <= 900);
 }
 
-/* KubeVirt's defaults for spec.experimental.stallDetector (virt-config). */
+/*
+ * KubeVirt's spec.experimental with its defaults: the stall detector
+ * (virt-config's) and the downtime tuning (virt-launcher's), each when
+ * asked, as a policy enabling them hands them to the kubevirt controller
+ * (test_ctl_config_experimental checks that mapping); maxDowntimeMs 900.
+ */
 static void
-ctl_stall_defaults(struct ctl_stall *sd)
+kv_experimental(struct ctl_config *cfg, int stall, int tuning)
 {
-	memset(sd, 0, sizeof *sd);
-	sd->margin_pct = 4;
-	sd->ewma_alpha = 0.4;
-	sd->window_s = 40;
-	sd->switchover_timeout_s = 60;
-	sd->precopy_factor = 1.5;
-	sd->patience_decay = 0.5;
-	sd->search_local_minima = 1;
-	sd->completion_factor = 2;
-}
+	struct mig_settings	s;
 
-/* KubeVirt's defaults for spec.experimental.downtimeTuning (virt-launcher). */
-static void
-ctl_tuning_defaults(struct ctl_tuning *dt)
-{
-	memset(dt, 0, sizeof *dt);
-	dt->initial_ms = 150;
-	dt->steps = 7;
-	dt->start_after_iteration = 3;
-	dt->cooldown_s = 10;
+	policy_defaults(&s);
+	s.stall_detector.enabled = stall;
+	s.downtime_tuning.enabled = tuning;
+	ctl_config_experimental(cfg, CTL_KUBEVIRT, &s);
 }
 
 /*
@@ -775,10 +766,8 @@ kv_newest(int postcopy, int disruption)
 {
 	struct ctl_config cfg = config(postcopy, 0, disruption);
 
-	cfg.max_downtime_ms = CTL_KUBEVIRT_MAX_DOWNTIME_MS;
 	cfg.initial_downtime_ms = 300;
-	ctl_stall_defaults(&cfg.stall);
-	cfg.stall.enabled = 1;
+	kv_experimental(&cfg, 1, 0);
 	return cfg;
 }
 
@@ -799,10 +788,8 @@ test_kubevirt_downtime_tuning(void **state)
 	int			n = 0;
 
 	(void)state;
-	cfg.max_downtime_ms = CTL_KUBEVIRT_MAX_DOWNTIME_MS;
 	cfg.progress_timeout = 0;
-	ctl_tuning_defaults(&cfg.tuning);
-	cfg.tuning.enabled = 1;
+	kv_experimental(&cfg, 0, 1);
 	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
 	memset(&s, 0, sizeof s);
 	for (s.t = 0.5; s.t < 120 && n < 16; s.t += 0.5) {
@@ -829,9 +816,7 @@ test_kubevirt_downtime_tuning(void **state)
 
 	/* The classic rules still apply on top. */
 	cfg = config(1, 0, 1);
-	cfg.max_downtime_ms = CTL_KUBEVIRT_MAX_DOWNTIME_MS;
-	ctl_tuning_defaults(&cfg.tuning);
-	cfg.tuning.enabled = 1;
+	kv_experimental(&cfg, 0, 1);
 	ctl_init(&ctl, CTL_KUBEVIRT, &cfg);
 	for (s.t = 0.5, d.action = CTL_NONE; s.t < 400 &&
 	    (d.action == CTL_NONE || d.action == CTL_SET_DOWNTIME);

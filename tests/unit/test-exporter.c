@@ -322,9 +322,19 @@ test_phase_hist(void **state)
 	struct phase_hist	 h;
 	struct snap_migration	 m;
 	json_object		*doc;
+	/* Series of the histogram (name and labels after node) and values. */
+	static const struct {
+		const char	*name, *labels, *value;
+	} series[] = {
+		{ "bucket", "phase=\"PreparingTarget\",le=\"1\"", "1" },
+		{ "bucket", "phase=\"Running\",le=\"+Inf\"", "1" },
+		{ "count", "phase=\"Pending\"", "1" },
+		{ "sum", "phase=\"Running\"", "3" },
+	};
 	const char		*base = "qmigrate_migration_phase_transition_"
 	    "time_from_creation_seconds";
 	char			 key[256];
+	size_t			 i;
 
 	(void)state;
 	memset(&h, 0, sizeof h);
@@ -370,18 +380,11 @@ test_phase_hist(void **state)
 	render_metrics(&b, &vm, 1, "node-a", NULL);
 	assert_non_null(strstr(b.p, "# TYPE qmigrate_migration_phase_"
 	    "transition_time_from_creation_seconds histogram\n"));
-	snprintf(key, sizeof key, "%s_bucket{name=\"db1\",node=\"node-a\","
-	    "phase=\"PreparingTarget\",le=\"1\"}", base);
-	assert_string_equal(value_of(b.p, key), "1");
-	snprintf(key, sizeof key, "%s_bucket{name=\"db1\",node=\"node-a\","
-	    "phase=\"Running\",le=\"+Inf\"}", base);
-	assert_string_equal(value_of(b.p, key), "1");
-	snprintf(key, sizeof key, "%s_count{name=\"db1\",node=\"node-a\","
-	    "phase=\"Pending\"}", base);
-	assert_string_equal(value_of(b.p, key), "1");
-	snprintf(key, sizeof key, "%s_sum{name=\"db1\",node=\"node-a\","
-	    "phase=\"Running\"}", base);
-	assert_string_equal(value_of(b.p, key), "3");
+	for (i = 0; i < sizeof series / sizeof series[0]; i++) {
+		snprintf(key, sizeof key, "%s_%s{name=\"db1\",node=\"node-a\","
+		    "%s}", base, series[i].name, series[i].labels);
+		assert_string_equal(value_of(b.p, key), series[i].value);
+	}
 	assert_null(strstr(b.p, "phase=\"Succeeded\",le"));
 	free(b.p);
 }

@@ -18,58 +18,53 @@
 
 #define MiB (1024.0 * 1024)
 
+/*
+ * The estimate for a GiB of RAM at a dirty rate and a bandwidth (0: no
+ * limit) with 300 ms of downtime: its verdict and, where given (passes not
+ * 0), the passes, the seconds between smin and smax, and the ratio of the
+ * dirty rate to the bandwidth (within 0.001).
+ */
 static void
-test_estimate_unlimited(void **state)
+test_estimate(void **state)
 {
-	struct dirty_estimate e;
+	static const struct {
+		double			 dirty, bw;
+		enum dirty_verdict	 verdict;
+		int			 passes;
+		double			 smin, smax, ratio;
+	} cases[] = {
+		/* No bandwidth limit: nothing to estimate. */
+		{ 100 * MiB, 0, DIRTY_UNKNOWN, 0, 0, 0, 0 },
+		/* Nothing dirtied: one pass at 100 MiB/s, then a tiny stop. */
+		{ 0, 100 * MiB, DIRTY_CONVERGES, 2, 10.23, 10.25, 0 },
+		/*
+		 * Ratio 0.5: passes of 1024, 512, 256, 128, 64, 32 MiB, then
+		 * 16 MiB is under 100 MiB/s x 0.3 s = 30 MiB and goes with the
+		 * guest stopped: (1024 + ... + 32 + 16) / 100 = 20.32 s in 7
+		 * passes.
+		 */
+		{ 50 * MiB, 100 * MiB, DIRTY_CONVERGES, 7, 20.31, 20.33, 0.5 },
+		/* 0.8 x bandwidth: where pre-copy is judged not to converge. */
+		{ 80 * MiB, 100 * MiB, DIRTY_DIVERGES, 0, 0, 0, 0 },
+		{ 79 * MiB, 100 * MiB, DIRTY_CONVERGES, 0, 0, 0, 0 },
+	};
+	struct dirty_estimate	e;
+	size_t			i;
 
-	dirty_rate_estimate(1024 * MiB, 100 * MiB, 0, 300, &e);
-	assert_int_equal(e.verdict, DIRTY_UNKNOWN);
-}
-
-static void
-test_estimate_idle(void **state)
-{
-	struct dirty_estimate e;
-
-	/* 1 GiB at 100 MiB/s, nothing dirtied: one pass, then a tiny stop. */
-	dirty_rate_estimate((uint64_t)(1024 * MiB), 0, (uint64_t)(100 * MiB),
-	    300, &e);
-	assert_int_equal(e.verdict, DIRTY_CONVERGES);
-	assert_int_equal(e.passes, 2);
-	assert_true(e.seconds > 10.23 && e.seconds < 10.25);
-}
-
-static void
-test_estimate_series(void **state)
-{
-	struct dirty_estimate e;
-
-	/*
-	 * Ratio 0.5: passes of 1024, 512, 256, 128, 64, 32 MiB, then 16 MiB
-	 * is under 100 MiB/s x 0.3 s = 30 MiB and goes with the guest
-	 * stopped: (1024 + ... + 32 + 16) / 100 = 20.32 s in 7 passes.
-	 */
-	dirty_rate_estimate((uint64_t)(1024 * MiB), 50 * MiB,
-	    (uint64_t)(100 * MiB), 300, &e);
-	assert_int_equal(e.verdict, DIRTY_CONVERGES);
-	assert_true(e.ratio > 0.499 && e.ratio < 0.501);
-	assert_int_equal(e.passes, 7);
-	assert_true(e.seconds > 20.31 && e.seconds < 20.33);
-}
-
-static void
-test_estimate_diverges(void **state)
-{
-	struct dirty_estimate e;
-
-	/* 0.8 x bandwidth is where pre-copy is judged not to converge. */
-	dirty_rate_estimate((uint64_t)(1024 * MiB), 80 * MiB,
-	    (uint64_t)(100 * MiB), 300, &e);
-	assert_int_equal(e.verdict, DIRTY_DIVERGES);
-	dirty_rate_estimate((uint64_t)(1024 * MiB), 79 * MiB,
-	    (uint64_t)(100 * MiB), 300, &e);
-	assert_int_equal(e.verdict, DIRTY_CONVERGES);
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		dirty_rate_estimate((uint64_t)(1024 * MiB), cases[i].dirty,
+		    (uint64_t)cases[i].bw, 300, &e);
+		assert_int_equal(e.verdict, cases[i].verdict);
+		if (cases[i].passes == 0)
+			continue;
+		assert_int_equal(e.passes, cases[i].passes);
+		assert_true(e.seconds > cases[i].smin &&
+		    e.seconds < cases[i].smax);
+		if (cases[i].ratio != 0)
+			assert_true(e.ratio > cases[i].ratio - 0.001 &&
+			    e.ratio < cases[i].ratio + 0.001);
+	}
 }
 
 static void
@@ -132,10 +127,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_estimate_unlimited),
-		cmocka_unit_test(test_estimate_idle),
-		cmocka_unit_test(test_estimate_series),
-		cmocka_unit_test(test_estimate_diverges),
+		cmocka_unit_test(test_estimate),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_vm_spec),

@@ -86,6 +86,21 @@ answer_later_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	free(cause);
 }
 
+/* A loop, a private directory and in it src_path; the timers armed. */
+static void
+fixture_init(struct fixture *f)
+{
+	memset(f, 0, sizeof *f);
+	f->loop = ev_loop_new(EVFLAG_AUTO);
+	ev_timer_init(&f->deadline, deadline_cb, 10, 0);
+	f->deadline.data = f;
+	ev_timer_init(&f->answer_later, answer_later_cb, 0.05, 0);
+	f->answer_later.data = f;
+	strcpy(f->dir, "/tmp/test-proxy-control.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->src_path, sizeof f->src_path, "%s/src.sock", f->dir);
+}
+
 static void
 on_control(struct proxy_target *t, struct json_object *msg,
     const char *error, void *arg)
@@ -174,6 +189,22 @@ wait_readable(struct fixture *f, int fd)
 	ev_io_stop(f->loop, &r.io);
 }
 
+/*
+ * Waits until fd is readable and reads exactly want from it (NULL: the
+ * end of the stream).
+ */
+static void
+expect_read(struct fixture *f, int fd, const char *want)
+{
+	char	buf[16];
+	size_t	len = want != NULL ? strlen(want) : 0;
+
+	wait_readable(f, fd);
+	assert_int_equal(read(fd, buf, sizeof buf), (ssize_t)len);
+	if (len > 0)
+		assert_memory_equal(buf, want, len);
+}
+
 static void
 test_control_and_data(void **state)
 {
@@ -182,22 +213,14 @@ test_control_and_data(void **state)
 	struct proxy_stats	 st;
 	struct proxy_hdr	 h;
 	uint8_t			 hdr[PROXY_HDR_SIZE];
-	char			*cause = NULL, port[16], buf[16];
+	char			*cause = NULL, port[16];
 	int			 lfd, cfd, qfd, sfd, nfd;
 
-	memset(&f, 0, sizeof f);
-	f.loop = ev_loop_new(EVFLAG_AUTO);
-	strcpy(f.dir, "/tmp/test-proxy-control.XXXXXX");
-	assert_non_null(mkdtemp(f.dir));
-	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
+	fixture_init(&f);
 	snprintf(f.qemu_path, sizeof f.qemu_path, "%s/qemu.sock", f.dir);
 	snprintf(f.nbd_src_path, sizeof f.nbd_src_path, "%s/nbd-src.sock",
 	    f.dir);
 	snprintf(f.nbd_path, sizeof f.nbd_path, "%s/nbd.sock", f.dir);
-	ev_timer_init(&f.answer_later, answer_later_cb, 0.05, 0);
-	f.answer_later.data = &f;
-	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
-	f.deadline.data = &f;
 
 	lfd = test_listen(f.qemu_path);
 	nfd = test_listen(f.nbd_path);
@@ -243,18 +266,12 @@ test_control_and_data(void **state)
 	wait_readable(&f, lfd);
 	qfd = accept(lfd, NULL, NULL);
 	assert_int_not_equal(qfd, -1);
-	wait_readable(&f, qfd);
-	assert_int_equal(read(qfd, buf, sizeof buf), 3);
-	assert_memory_equal(buf, "abc", 3);
-	wait_readable(&f, qfd);
-	assert_int_equal(read(qfd, buf, sizeof buf), 0);	/* EOF */
+	expect_read(&f, qfd, "abc");
+	expect_read(&f, qfd, NULL);	/* EOF */
 	assert_int_equal(write(qfd, "wxyz", 4), 4);
 	close(qfd);
-	wait_readable(&f, cfd);
-	assert_int_equal(read(cfd, buf, sizeof buf), 4);
-	assert_memory_equal(buf, "wxyz", 4);
-	wait_readable(&f, cfd);
-	assert_int_equal(read(cfd, buf, sizeof buf), 0);
+	expect_read(&f, cfd, "wxyz");
+	expect_read(&f, cfd, NULL);
 	close(cfd);
 
 	/*
@@ -262,8 +279,7 @@ test_control_and_data(void **state)
 	 * then delivered to that socket, not to QEMU's migration socket.
 	 */
 	cfd = test_connect(f.nbd_src_path);
-	wait_readable(&f, cfd);
-	assert_int_equal(read(cfd, buf, sizeof buf), 0);
+	expect_read(&f, cfd, NULL);
 	close(cfd);
 	proxy_target_set_path(f.tgt, PROXY_CHAN_NBD, f.nbd_path);
 	cfd = test_connect(f.nbd_src_path);
@@ -271,13 +287,9 @@ test_control_and_data(void **state)
 	wait_readable(&f, nfd);
 	qfd = accept(nfd, NULL, NULL);
 	assert_int_not_equal(qfd, -1);
-	wait_readable(&f, qfd);
-	assert_int_equal(read(qfd, buf, sizeof buf), 3);
-	assert_memory_equal(buf, "nbd", 3);
+	expect_read(&f, qfd, "nbd");
 	assert_int_equal(write(qfd, "ok", 2), 2);
-	wait_readable(&f, cfd);
-	assert_int_equal(read(cfd, buf, sizeof buf), 2);
-	assert_memory_equal(buf, "ok", 2);
+	expect_read(&f, cfd, "ok");
 	close(qfd);
 	close(cfd);
 	assert_int_equal(accept(lfd, NULL, NULL), -1);	/* none for QEMU */
@@ -308,8 +320,7 @@ test_control_and_data(void **state)
 		    sizeof sin), 0);
 	}
 	assert_int_equal(write(sfd, hdr, sizeof hdr), (ssize_t)sizeof hdr);
-	wait_readable(&f, sfd);
-	assert_int_equal(read(sfd, buf, sizeof buf), 0);
+	expect_read(&f, sfd, NULL);
 	close(sfd);
 
 	proxy_source_stats(f.src, &st);
@@ -351,13 +362,7 @@ test_control_unreachable(void **state)
 	socklen_t		 len = sizeof sin;
 	char			 port[16];
 
-	memset(&f, 0, sizeof f);
-	f.loop = ev_loop_new(EVFLAG_AUTO);
-	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
-	f.deadline.data = &f;
-	strcpy(f.dir, "/tmp/test-proxy-control.XXXXXX");
-	assert_non_null(mkdtemp(f.dir));
-	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
+	fixture_init(&f);
 	/* A port nobody listens on: bind one, close it. */
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	memset(&sin, 0, sizeof sin);
@@ -422,13 +427,7 @@ test_standalone_target(void **state)
 	struct fixture	 f;
 	char		*cause = NULL, port[16], st[32];
 
-	memset(&f, 0, sizeof f);
-	f.loop = ev_loop_new(EVFLAG_AUTO);
-	ev_timer_init(&f.deadline, deadline_cb, 10, 0);
-	f.deadline.data = &f;
-	strcpy(f.dir, "/tmp/test-proxy-control.XXXXXX");
-	assert_non_null(mkdtemp(f.dir));
-	snprintf(f.src_path, sizeof f.src_path, "%s/src.sock", f.dir);
+	fixture_init(&f);
 	f.tgt = proxy_target_start(f.loop, NULL, "127.0.0.1", "0",
 	    "/nonexistent", NULL, NULL, &cause);
 	assert_non_null(f.tgt);

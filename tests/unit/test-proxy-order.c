@@ -76,9 +76,28 @@ expect_bad(const uint8_t *buf, size_t len, const char *needle)
 static void
 test_hdr_garbage(void **state)
 {
+	/* A good header with up to two bytes changed (at -1: none). */
+	static const struct {
+		int		 at[2];
+		uint8_t		 to[2];
+		const char	*want;
+	} cases[] = {
+		{ { 4, -1 }, { 3, 0 }, "unsupported header version 3" },
+		/* A qmigrate from before the channels: told plainly. */
+		{ { 4, -1 }, { 1, 0 }, "peer runs an older qmigrate" },
+		{ { 6, -1 }, { PROXY_CHANNELS, 0 },
+		  "unknown channel 2 for a data" },
+		{ { 5, 6 }, { PROXY_KIND_CONTROL, PROXY_CHAN_NBD },
+		  "unknown channel 1 for a control" },
+		{ { 5, -1 }, { 0, 0 }, "unknown connection kind 0" },
+		{ { 5, -1 }, { 3, 0 }, "unknown connection kind 3" },
+		{ { 7, -1 }, { 1, 0 }, "reserved" },
+	};
 	struct proxy_hdr	h;
 	uint8_t			buf[PROXY_HDR_SIZE], bad[PROXY_HDR_SIZE];
+	size_t			i, k;
 
+	(void)state;
 	memset(&h, 0, sizeof h);
 	h.kind = PROXY_KIND_DATA;
 	proxy_hdr_encode(&h, buf);
@@ -87,27 +106,12 @@ test_hdr_garbage(void **state)
 	memcpy(bad, buf, sizeof bad);
 	memcpy(bad, "GET ", 4);		/* an HTTP client */
 	expect_bad(bad, sizeof bad, "bad header magic");
-	memcpy(bad, buf, sizeof bad);
-	bad[4] = 3;
-	expect_bad(bad, sizeof bad, "unsupported header version 3");
-	/* A qmigrate from before the channels: told plainly. */
-	bad[4] = 1;
-	expect_bad(bad, sizeof bad, "peer runs an older qmigrate");
-	memcpy(bad, buf, sizeof bad);
-	bad[6] = PROXY_CHANNELS;
-	expect_bad(bad, sizeof bad, "unknown channel 2 for a data");
-	memcpy(bad, buf, sizeof bad);
-	bad[5] = PROXY_KIND_CONTROL;
-	bad[6] = PROXY_CHAN_NBD;
-	expect_bad(bad, sizeof bad, "unknown channel 1 for a control");
-	memcpy(bad, buf, sizeof bad);
-	bad[5] = 0;
-	expect_bad(bad, sizeof bad, "unknown connection kind 0");
-	bad[5] = 3;
-	expect_bad(bad, sizeof bad, "unknown connection kind 3");
-	memcpy(bad, buf, sizeof bad);
-	bad[7] = 1;
-	expect_bad(bad, sizeof bad, "reserved");
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memcpy(bad, buf, sizeof bad);
+		for (k = 0; k < 2 && cases[i].at[k] >= 0; k++)
+			bad[cases[i].at[k]] = cases[i].to[k];
+		expect_bad(bad, sizeof bad, cases[i].want);
+	}
 	memset(bad, 0xff, sizeof bad);
 	expect_bad(bad, sizeof bad, "bad header magic");
 }

@@ -299,21 +299,43 @@ test_pending_refused(void **state)
 	tls_pair_close(&t);
 }
 
+/*
+ * A call that refused (rc -1) with a *cause containing want (any cause
+ * when want is NULL); frees the cause.
+ */
+static void
+refused(int rc, char **cause, const char *want)
+{
+	assert_int_equal(rc, -1);
+	assert_non_null(*cause);
+	if (want != NULL)
+		assert_non_null(strstr(*cause, want));
+	free(*cause);
+	*cause = NULL;
+}
+
 static void
 test_refusals(void **state)
 {
+	static const struct {
+		const char	*msg;
+		size_t		 len;
+		const char	*want;	/* in the cause, if not NULL */
+	} bad[] = {
+		{ "\x18\x00\x00\x01\x00", 4, "split" },
+		{ "\x18\x00\x00\x01\x02", 5, NULL },
+		{ "\x14\x00\x00\x00", 4, "message 20" },
+	};
 	uint8_t			 secret[48], rec[SLOT], copy[SLOT], type;
 	struct proxy_rec	*wr, *rd;
-	size_t			 n, reclen, len;
+	size_t			 n, reclen, len, i;
 	char			*cause = NULL;
 	int			 asked;
 
 	memset(secret, 7, sizeof secret);
 	assert_null(proxy_rec_new("TLS_CHACHA20_POLY1305_SHA256", secret, 32,
 	    1, 0, &cause));
-	assert_non_null(strstr(cause, "not AES-GCM"));
-	free(cause);
-	cause = NULL;
+	refused(-1, &cause, "not AES-GCM");
 
 	wr = proxy_rec_new("TLS_AES_256_GCM_SHA384", secret, 48, 1, 5, &cause);
 	rd = proxy_rec_new("TLS_AES_256_GCM_SHA384", secret, 48, 0, 5, &cause);
@@ -333,11 +355,8 @@ test_refusals(void **state)
 	    &cause), 0);
 	/* One bit flipped: refused, and nothing is taken as content. */
 	rec[100] ^= 1;
-	assert_int_equal(proxy_rec_open(rd, rec, n, &reclen, &len, &type,
-	    &cause), -1);
-	assert_non_null(strstr(cause, "bad record MAC"));
-	free(cause);
-	cause = NULL;
+	refused(proxy_rec_open(rd, rec, n, &reclen, &len, &type,
+	    &cause), &cause, "bad record MAC");
 	proxy_rec_free(rd);
 	rd = proxy_rec_new("TLS_AES_256_GCM_SHA384", secret, 48, 0, 5, &cause);
 	assert_int_equal(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
@@ -348,40 +367,21 @@ test_refusals(void **state)
 	/* Replayed: the sequence number moved on. */
 	memcpy(copy, rec, n);
 	copy[100] ^= 1;
-	assert_int_equal(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
-	    &cause), -1);
-	free(cause);
-	cause = NULL;
+	refused(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
+	    &cause), &cause, NULL);
 
 	/* Not an encrypted record, or longer than TLS allows. */
 	memcpy(copy, "\x16\x03\x03\x00\x20", 5);
-	assert_int_equal(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
-	    &cause), -1);
-	assert_non_null(strstr(cause, "type 22"));
-	free(cause);
-	cause = NULL;
+	refused(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
+	    &cause), &cause, "type 22");
 	memcpy(copy, "\x17\x03\x03\x41\x01", 5);
-	assert_int_equal(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
-	    &cause), -1);
-	assert_non_null(strstr(cause, "record overflow"));
-	free(cause);
-	cause = NULL;
+	refused(proxy_rec_open(rd, copy, n, &reclen, &len, &type,
+	    &cause), &cause, "record overflow");
 
 	/* Post-handshake messages a peer must not send. */
-	assert_int_equal(proxy_rec_handshake(rd, (const uint8_t *)
-	    "\x18\x00\x00\x01\x00", 4, &asked, &cause), -1);
-	assert_non_null(strstr(cause, "split"));
-	free(cause);
-	cause = NULL;
-	assert_int_equal(proxy_rec_handshake(rd, (const uint8_t *)
-	    "\x18\x00\x00\x01\x02", 5, &asked, &cause), -1);
-	free(cause);
-	cause = NULL;
-	assert_int_equal(proxy_rec_handshake(rd, (const uint8_t *)
-	    "\x14\x00\x00\x00", 4, &asked, &cause), -1);
-	assert_non_null(strstr(cause, "message 20"));
-	free(cause);
-	cause = NULL;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		refused(proxy_rec_handshake(rd, (const uint8_t *)bad[i].msg,
+		    bad[i].len, &asked, &cause), &cause, bad[i].want);
 	assert_int_equal(proxy_rec_handshake(rd, (const uint8_t *)
 	    "\x04\x00\x00\x01\x00", 5, &asked, &cause), 0);
 	assert_int_equal(asked, 0);
