@@ -22,10 +22,10 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <err.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,19 +34,6 @@
 #include <unistd.h>
 
 #define BLOCK	(1024 * 1024)
-
-static void
-die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "proxy-pump: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(code);
-}
 
 static double
 now(void)
@@ -76,39 +63,24 @@ unix_addr(const char *path)
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof sun.sun_path)
-		die(1, "%s: path too long", path);
+		errx(1, "%s: path too long", path);
 	strcpy(sun.sun_path, path);
 	return sun;
 }
 
-/* Writes all of buf[0..len); returns 0 or -1 (errno set). */
+/*
+ * Moves exactly len bytes between fd and buf: reads them into buf when rd,
+ * else writes buf.  Returns 0, or -1 on an error (errno set) or an early
+ * end of the stream.
+ */
 static int
-write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t	*p = buf;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Reads exactly len bytes; returns 0, or -1 on error or early EOF. */
-static int
-read_all(int fd, void *buf, size_t len)
+move_all(int fd, void *buf, size_t len, int rd)
 {
 	uint8_t	*p = buf;
 	ssize_t	 n;
 
 	while (len > 0) {
-		n = read(fd, p, len);
+		n = rd ? read(fd, p, len) : write(fd, p, len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -149,20 +121,20 @@ sink_conn(void *arg)
 	ssize_t		 n;
 
 	if (buf == NULL)
-		die(1, "out of memory");
+		errx(1, "out of memory");
 	for (;;) {
 		n = read(fd, buf, BLOCK);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
-			die(3, "sink read: %s", strerror(errno));
+			errx(3, "sink read: %s", strerror(errno));
 		if (n == 0)
 			break;
 		total += (uint64_t)n;
 	}
 	put_be64(count, total);
-	if (write_all(fd, count, sizeof count) != 0)
-		die(3, "sink answer: %s", strerror(errno));
+	if (move_all(fd, count, sizeof count, 0) != 0)
+		errx(3, "sink answer: %s", strerror(errno));
 	close(fd);
 	free(buf);
 	return NULL;
@@ -181,13 +153,13 @@ mode_sink(const char *path, int n)
 	if (t == NULL || lfd == -1 ||
 	    bind(lfd, (struct sockaddr *)&sun, sizeof sun) == -1 ||
 	    listen(lfd, 64) == -1)
-		die(1, "%s: %s", path, strerror(errno));
+		errx(1, "%s: %s", path, strerror(errno));
 	for (i = 0; i < n; i++) {
 		if ((fd = accept(lfd, NULL, NULL)) == -1)
-			die(3, "accept: %s", strerror(errno));
+			errx(3, "accept: %s", strerror(errno));
 		if (pthread_create(&t[i], NULL, sink_conn,
 		    (void *)(intptr_t)fd) != 0)
-			die(1, "pthread_create failed");
+			errx(1, "pthread_create failed");
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
@@ -203,7 +175,7 @@ struct sender {
 	pthread_t	 thread;
 	int		 fd;
 	uint64_t	 bytes;
-	const uint8_t	*payload;
+	uint8_t		*payload;	/* shared, never written */
 	uint64_t	 counted;	/* the sink's answer */
 	int		 failed;
 };
@@ -218,14 +190,14 @@ send_conn(void *arg)
 
 	while (left > 0) {
 		len = left < BLOCK ? (size_t)left : BLOCK;
-		if (write_all(s->fd, s->payload, len) != 0) {
+		if (move_all(s->fd, s->payload, len, 0) != 0) {
 			s->failed = errno;
 			return NULL;
 		}
 		left -= len;
 	}
 	shutdown(s->fd, SHUT_WR);
-	if (read_all(s->fd, count, sizeof count) != 0) {
+	if (move_all(s->fd, count, sizeof count, 1) != 0) {
 		s->failed = errno != 0 ? errno : EPIPE;
 		return NULL;
 	}
@@ -248,7 +220,7 @@ mode_send(const char *path, int n, uint64_t bytes)
 	s = calloc((size_t)n, sizeof *s);
 	payload = malloc(BLOCK);
 	if (s == NULL || payload == NULL)
-		die(1, "out of memory");
+		errx(1, "out of memory");
 	/* Random-looking bytes, made once: the generator is not measured. */
 	for (i = 0; i + 8 <= BLOCK; i += 8) {
 		x ^= x << 13;
@@ -261,13 +233,13 @@ mode_send(const char *path, int n, uint64_t bytes)
 		s[k].fd = socket(AF_UNIX, SOCK_STREAM, 0);
 		if (s[k].fd == -1 || connect(s[k].fd, (struct sockaddr *)&sun,
 		    sizeof sun) == -1)
-			die(3, "connect %s: %s", path, strerror(errno));
+			errx(3, "connect %s: %s", path, strerror(errno));
 		s[k].bytes = bytes;
 		s[k].payload = payload;
 	}
 	for (k = 0; k < n; k++)
 		if (pthread_create(&s[k].thread, NULL, send_conn, &s[k]) != 0)
-			die(1, "pthread_create failed");
+			errx(1, "pthread_create failed");
 	for (k = 0; k < n; k++)
 		pthread_join(s[k].thread, NULL);
 	for (k = 0; k < n; k++) {
@@ -301,6 +273,6 @@ main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "send") == 0 && atoi(argv[3]) > 0)
 		return mode_send(argv[2], atoi(argv[3]),
 		    strtoull(argv[4], NULL, 10));
-	die(1, "usage: proxy-pump sink PATH N | send PATH N BYTES");
+	errx(1, "usage: proxy-pump sink PATH N | send PATH N BYTES");
 	return 1;
 }

@@ -29,6 +29,7 @@
 
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <err.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -48,19 +49,6 @@
 #include "proxy.h"
 
 #define CHUNK	(64 * 1024)
-
-static void
-die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "proxy-peer: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(code);
-}
 
 static void
 hexdigest(EVP_MD_CTX *md, char *out)
@@ -95,7 +83,7 @@ peer_connect(const char *path)
 	int	 fd;
 
 	if ((fd = unix_connect(path, 0, &cause)) == -1)
-		die(3, "%s", cause);
+		errx(3, "%s", cause);
 	return fd;
 }
 
@@ -107,7 +95,7 @@ peer_listen(const char *path, int backlog)
 	int	 fd;
 
 	if ((fd = unix_listen(path, 0, backlog, &cause)) == -1)
-		die(1, "%s", cause);
+		errx(1, "%s", cause);
 	return fd;
 }
 
@@ -120,10 +108,10 @@ tcp_connect(const char *host, const char *port)
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
 	if (getaddrinfo(host, port, &hints, &res) != 0)
-		die(1, "%s:%s: cannot resolve", host, port);
+		errx(1, "%s:%s: cannot resolve", host, port);
 	fd = socket(res->ai_family, SOCK_STREAM, 0);
 	if (fd == -1 || connect(fd, res->ai_addr, res->ai_addrlen) == -1)
-		die(3, "connect %s:%s: %s", host, port, strerror(errno));
+		errx(3, "connect %s:%s: %s", host, port, strerror(errno));
 	freeaddrinfo(res);
 	return fd;
 }
@@ -242,7 +230,7 @@ mode_send(int n, const char *path, const char *onetag, uint64_t bytes)
 	}
 	while (left > 0) {
 		if (poll(pfd, (nfds_t)n, -1) == -1 && errno != EINTR)
-			die(1, "poll: %s", strerror(errno));
+			errx(1, "poll: %s", strerror(errno));
 		for (i = 0; i < n; i++) {
 			if (pfd[i].fd == -1 || pfd[i].revents == 0)
 				continue;
@@ -302,7 +290,7 @@ sink_finish(struct sinkconn *c, const char *outdir, const char *status)
 	snprintf(path, sizeof path, "%s/%d", outdir, c->index);
 	f = fopen(path, "w");
 	if (f == NULL)
-		die(1, "%s: %s", path, strerror(errno));
+		errx(1, "%s: %s", path, strerror(errno));
 	fprintf(f, "%s %llu %s %s\n", c->tagdone ? c->tag : "(none)",
 	    (unsigned long long)c->bytes, sha, status);
 	fclose(f);
@@ -328,12 +316,12 @@ mode_sink(const char *path, const char *outdir, int n)
 	pfd[n].events = POLLIN;
 	while (left > 0) {
 		if (poll(pfd, (nfds_t)n + 1, -1) == -1 && errno != EINTR)
-			die(1, "poll: %s", strerror(errno));
+			errx(1, "poll: %s", strerror(errno));
 		if ((pfd[n].revents & POLLIN) && accepted < n) {
 			i = accepted++;
 			c[i].fd = accept(lfd, NULL, NULL);
 			if (c[i].fd == -1)
-				die(1, "accept: %s", strerror(errno));
+				errx(1, "accept: %s", strerror(errno));
 			c[i].index = i;
 			c[i].md = EVP_MD_CTX_new();
 			EVP_DigestInit_ex(c[i].md, EVP_sha256(), NULL);
@@ -391,7 +379,7 @@ mode_stall(const char *path, uint64_t bytes)
 		pfd.events = POLLOUT;
 		poll(&pfd, 1, -1);
 		if (sender_step(&s, POLLOUT) == -1)
-			die(3, "write: %s", strerror(errno));
+			errx(3, "write: %s", strerror(errno));
 	}
 	EVP_MD_CTX_free(s.md);
 	start = now_monotonic();
@@ -412,13 +400,13 @@ client_ctx(const char *dir)
 
 	snprintf(p, sizeof p, "%s/ca.pem", dir);
 	if (SSL_CTX_load_verify_locations(ctx, p, NULL) != 1)
-		die(1, "%s: cannot load", p);
+		errx(1, "%s: cannot load", p);
 	snprintf(p, sizeof p, "%s/cert.pem", dir);
 	if (SSL_CTX_use_certificate_chain_file(ctx, p) != 1)
-		die(1, "%s: cannot load", p);
+		errx(1, "%s: cannot load", p);
 	snprintf(p, sizeof p, "%s/key.pem", dir);
 	if (SSL_CTX_use_PrivateKey_file(ctx, p, SSL_FILETYPE_PEM) != 1)
-		die(1, "%s: cannot load", p);
+		errx(1, "%s: cannot load", p);
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
 	return ctx;
 }
@@ -432,7 +420,7 @@ tls_open(SSL_CTX *ctx, const char *host, const char *port, const char *name)
 	SSL_set1_host(ssl, name);
 	if (SSL_connect(ssl) != 1) {
 		ERR_print_errors_fp(stderr);
-		die(3, "TLS handshake with %s:%s failed", host, port);
+		errx(3, "TLS handshake with %s:%s failed", host, port);
 	}
 	return ssl;
 }
@@ -441,7 +429,7 @@ static void
 tls_write_all(SSL *ssl, const void *buf, size_t len)
 {
 	if (len > 0 && SSL_write(ssl, buf, (int)len) != (int)len)
-		die(3, "TLS write failed");
+		errx(3, "TLS write failed");
 }
 
 /*
@@ -469,7 +457,7 @@ wait_held(const char *file, int seq)
 		}
 		usleep(20000);	/* poll the log: the proxy emits no event */
 	}
-	die(1, "%s: conn %d never held", file, seq);
+	errx(1, "%s: conn %d never held", file, seq);
 }
 
 static int
@@ -499,7 +487,7 @@ mode_tls_order(const char *host, const char *port, const char *dir,
 	tls_write_all(control, msg, strlen(msg));
 	if (SSL_read(control, len, 4) != 4 ||
 	    (r = SSL_read(control, ans, len[3])) != len[3])
-		die(3, "no control answer");
+		errx(3, "no control answer");
 	ans[r] = '\0';
 	printf("control answer: %s\n", ans);
 
@@ -570,15 +558,15 @@ mode_flood(const char *host, const char *port, int n)
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
 	if (getaddrinfo(host, port, &hints, &res) != 0)
-		die(1, "%s:%s: cannot resolve", host, port);
+		errx(1, "%s:%s: cannot resolve", host, port);
 	pfd = calloc((size_t)n, sizeof *pfd);
 	for (i = 0; i < n; i++) {
 		fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
 		if (fd == -1)
-			die(3, "socket %d: %s", i, strerror(errno));
+			errx(3, "socket %d: %s", i, strerror(errno));
 		if (connect(fd, res->ai_addr, res->ai_addrlen) == -1 &&
 		    errno != EINPROGRESS)
-			die(3, "connect %d: %s", i, strerror(errno));
+			errx(3, "connect %d: %s", i, strerror(errno));
 		pfd[i].fd = fd;
 		pfd[i].events = POLLOUT;
 	}
@@ -629,6 +617,6 @@ main(int argc, char **argv)
 		return mode_deaf(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "flood") == 0)
 		return mode_flood(argv[2], argv[3], atoi(argv[4]));
-	die(1, "usage: see the comment at the top of tests/proxy-peer.c");
+	errx(1, "usage: see the comment at the top of tests/proxy-peer.c");
 	return 1;
 }

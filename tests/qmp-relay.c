@@ -303,6 +303,22 @@ flush(int fd, struct flow *f, size_t limit)
 	return 1;
 }
 
+/*
+ * Where cue (NULL: none) ends in the new bytes of f, or -1: not there, or
+ * no cue, or its trigger done already.  The flow's tail is kept for the
+ * next read either way.
+ */
+static ssize_t
+cue_end(struct flow *f, const char *cue, int done)
+{
+	ssize_t	end = -1;
+
+	if (cue != NULL && !done)
+		end = match_end(f, f->buf, f->len, cue);
+	keep_tail(f, f->buf, f->len);
+	return end;
+}
+
 /* After new bytes came down from TARGET: the --cut-after trigger. */
 static void
 check_cut(struct pair *p)
@@ -311,13 +327,7 @@ check_cut(struct pair *p)
 	ssize_t		 end;
 	char		*nl;
 
-	if (cut_after == NULL || cut_done) {
-		keep_tail(f, f->buf, f->len);
-		return;
-	}
-	end = match_end(f, f->buf, f->len, cut_after);
-	keep_tail(f, f->buf, f->len);
-	if (end < 0)
+	if ((end = cue_end(f, cut_after, cut_done)) < 0)
 		return;
 	/* The whole line that matched goes on; nothing after it. */
 	nl = memchr(f->buf + end, '\n', f->len - (size_t)end);
@@ -383,13 +393,7 @@ check_hold(struct pair *p)
 	ssize_t		 end;
 	size_t		 start;
 
-	if (hold_str == NULL || hold_done) {
-		keep_tail(f, f->buf, f->len);
-		return;
-	}
-	end = match_end(f, f->buf, f->len, hold_str);
-	keep_tail(f, f->buf, f->len);
-	if (end < 0)
+	if ((end = cue_end(f, hold_str, hold_done)) < 0)
 		return;
 	start = (size_t)end >= strlen(hold_str) ? (size_t)end - strlen(hold_str) : 0;
 	hold_done = 1;
