@@ -307,9 +307,15 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
 		} else {
 			json_object_put(v);
 			v = anno_list(str);
-			rc = strcmp(name, "disks") == 0 ?
-			    policy_get_disks(c, f, v, s) :
-			    policy_get_shared_paths(c, f, v, s);
+			if (strcmp(name, "disks") == 0) {
+				rc = policy_read_disks(c, f, v, NULL,
+				    &s->disks);
+				s->set |= MIG_SET_DISKS;
+			} else {
+				rc = policy_read_shared_paths(c, f, v, NULL,
+				    &s->shared_storage_paths);
+				s->set |= MIG_SET_SHARED_PATHS;
+			}
 		}
 		json_object_put(v);
 		free(f);

@@ -49,23 +49,6 @@ read_bandwidth(struct policy_ctx *c, const char *f, struct json_object *v,
 	return -1;
 }
 
-/* The lists, each of which sets its own bit. */
-static int
-read_shared_paths(struct policy_ctx *c, const char *f, struct json_object *v,
-    const struct policy_field *pf, void *s)
-{
-	(void)pf;
-	return policy_get_shared_paths(c, f, v, s);
-}
-
-static int
-read_disks(struct policy_ctx *c, const char *f, struct json_object *v,
-    const struct policy_field *pf, void *s)
-{
-	(void)pf;
-	return policy_get_disks(c, f, v, s);
-}
-
 _Static_assert(sizeof (enum ctl_kind) == sizeof (int) &&
     sizeof (enum block_migration) == sizeof (int),
     "policy_read_choice() stores an int");
@@ -97,11 +80,12 @@ static const struct policy_field migration_fields[] = {
 	    disable_tls, MIG_SET_DISABLE_TLS),
 	CHOICE("convergence", policy_convergences,
 	    "\"adaptive\" or \"kubevirt\"", convergence, MIG_SET_CONVERGENCE),
-	{ .key = "sharedStoragePaths", .read = read_shared_paths },
+	FIELD("sharedStoragePaths", policy_read_shared_paths, 0,
+	    shared_storage_paths, MIG_SET_SHARED_PATHS),
 	CHOICE("blockMigration", policy_block_migrations,
 	    "\"never\", \"auto\" or \"always\"", block_migration,
 	    MIG_SET_BLOCK_MIGRATION),
-	{ .key = "disks", .read = read_disks },
+	FIELD("disks", policy_read_disks, 0, disks, MIG_SET_DISKS),
 };
 
 #undef CHOICE

@@ -571,28 +571,23 @@ disk_name(struct policy_ctx *c, const char *field, struct json_object *e,
 	return xstrdup(str);
 }
 
-/* Reads sharedStoragePaths into s. */
+/* sharedStoragePaths into the char ** at out. */
 int
-policy_get_shared_paths(struct policy_ctx *c, const char *base,
-    struct json_object *v, struct mig_settings *s)
+policy_read_shared_paths(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *out)
 {
-	if (get_string_list(c, base, v, POLICY_MAX_SHARED_PATHS,
-	    "an array of absolute paths", "paths", shared_path,
-	    &s->shared_storage_paths) != 0)
-		return -1;
-	s->set |= MIG_SET_SHARED_PATHS;
-	return 0;
+	(void)pf;
+	return get_string_list(c, field, v, POLICY_MAX_SHARED_PATHS,
+	    "an array of absolute paths", "paths", shared_path, out);
 }
 
-/* Reads disks, the disks blockMigration copies, into s. */
+/* disks, the disks blockMigration copies, into the char ** at out. */
 int
-policy_get_disks(struct policy_ctx *c, const char *base, struct json_object *v,
-    struct mig_settings *s)
+policy_read_disks(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *out)
 {
-	if (get_string_list(c, base, v, POLICY_MAX_DISKS,
+	(void)pf;
+	return get_string_list(c, field, v, POLICY_MAX_DISKS,
 	    "an array of node names or absolute paths", "disks", disk_name,
-	    &s->disks) != 0)
-		return -1;
-	s->set |= MIG_SET_DISKS;
-	return 0;
+	    out);
 }

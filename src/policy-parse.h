@@ -113,11 +113,11 @@ int	 policy_check_known(struct policy_ctx *, const char *prefix,
 	    struct json_object *, const char *const *known);
 int	 policy_get_labels(struct policy_ctx *, const char *field,
 	    struct json_object *, struct label **out, size_t *n);
-int	 policy_get_shared_paths(struct policy_ctx *, const char *field,
-	    struct json_object *, struct mig_settings *);
+int	 policy_read_shared_paths(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *out);
 void	 policy_strv_free(char **);
-int	 policy_get_disks(struct policy_ctx *, const char *field,
-	    struct json_object *, struct mig_settings *);
+int	 policy_read_disks(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *out);
 
 /* The choices of the enumerated fields. */
 extern const struct policy_keyword policy_strategies[4];
