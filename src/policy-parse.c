@@ -34,6 +34,18 @@ const struct policy_keyword policy_block_migrations[3] = {
 	{ "always", BLOCK_MIGRATION_ALWAYS },
 };
 
+/* The name of value among the n keywords k, or "unknown". */
+const char *
+policy_keyword_name(const struct policy_keyword *k, size_t n, int value)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (k[i].value == value)
+			return k[i].name;
+	return "unknown";
+}
+
 /* "prefix.key", or key alone when prefix is NULL.  Malloc'd. */
 char *
 policy_field(const char *prefix, const char *key)

@@ -90,6 +90,8 @@ void	 policy_err_got(struct policy_ctx *, const char *field,
 	    const char *expected, struct json_object *);
 char	*policy_json_got(struct json_object *);
 char	*policy_field(const char *prefix, const char *key);
+const char *policy_keyword_name(const struct policy_keyword *, size_t n,
+	    int value);
 int	 policy_get_uint(struct policy_ctx *, const char *field,
 	    struct json_object *, uint64_t min, uint64_t max, uint64_t *out);
 int	 policy_get_bool(struct policy_ctx *, const char *field,

@@ -17,29 +17,15 @@
 const char *
 policy_eviction_name(enum eviction_strategy e)
 {
-	switch (e) {
-	case EVICT_NONE:
-		return "None";
-	case EVICT_LIVE_MIGRATE:
-		return "LiveMigrate";
-	case EVICT_LIVE_MIGRATE_IF_POSSIBLE:
-		return "LiveMigrateIfPossible";
-	case EVICT_EXTERNAL:
-		return "External";
-	}
-	return "unknown";
+	return policy_keyword_name(policy_strategies,
+	    NITEMS(policy_strategies), (int)e);
 }
 
 const char *
 policy_convergence_name(enum ctl_kind k)
 {
-	switch (k) {
-	case CTL_ADAPTIVE:
-		return "adaptive";
-	case CTL_KUBEVIRT:
-		return "kubevirt";
-	}
-	return "unknown";
+	return policy_keyword_name(policy_convergences,
+	    NITEMS(policy_convergences), (int)k);
 }
 
 /*
@@ -111,65 +97,170 @@ mig_settings_copy(struct mig_settings *dst, const struct mig_settings *src)
 	dst->shared_storage_paths = strv_copy(src->shared_storage_paths);
 }
 
-/* A field an overlay copies when its bit is in the source's set. */
-struct overlay_field {
-	unsigned	bit;
-	size_t		off, size;
-};
-#define OVERLAY(type, bit, m) \
-	{ bit, offsetof(struct type, m), sizeof ((struct type *)0)->m }
+static struct json_object *
+strv_to_json(char **v)
+{
+	struct json_object	*a = json_object_new_array();
+	char		       **p;
 
-/* KubeVirt's applyDowntimeTuningOptions: the fields src gives. */
-static const struct overlay_field downtime_tuning_overlay[] = {
-	OVERLAY(mig_downtime_tuning, MIG_DT_INITIAL, initial_ms),
-	OVERLAY(mig_downtime_tuning, MIG_DT_STEPS, steps),
-	OVERLAY(mig_downtime_tuning, MIG_DT_START_AFTER,
-	    start_after_iteration),
-	OVERLAY(mig_downtime_tuning, MIG_DT_COOLDOWN, cooldown_seconds),
+	for (p = v; p != NULL && *p != NULL; p++)
+		json_object_array_add(a, json_object_new_string(*p));
+	return a;
+}
+
+/* A number of the stall detector as KubeVirt writes a quantity ("0.4"). */
+static struct json_object *
+factor_json(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%.3f", v);
+	while (buf[strlen(buf) - 1] == '0')
+		buf[strlen(buf) - 1] = '\0';
+	if (buf[strlen(buf) - 1] == '.')
+		buf[strlen(buf) - 1] = '\0';
+	return json_object_new_string(buf);
+}
+
+/*
+ * A field of the settings as the status document writes it (its key, as
+ * a policy names it, and how) and as an overlay copies it (when its bit
+ * is in the source's set).
+ */
+struct settings_field {
+	const char			*key;
+	enum { SF_U64, SF_INT, SF_BOOL, SF_FACTOR, SF_NAME, SF_LIST } type;
+	const struct policy_keyword	*names;		/* SF_NAME */
+	size_t				 nnames;
+	unsigned			 bit;
+	size_t				 off, size;
+};
+#define FIELD(type, key, t, bit, m) { key, t, NULL, 0, bit, \
+	offsetof(struct type, m), sizeof ((struct type *)0)->m }
+#define NAMED(key, nm, bit, m) { key, SF_NAME, nm, NITEMS(nm), bit, \
+	offsetof(struct mig_settings, m), sizeof (int) }
+#define SET(key, t, bit, m)	FIELD(mig_settings, key, t, bit, m)
+#define DT(key, bit, m)		FIELD(mig_downtime_tuning, key, SF_U64, bit, m)
+#define SD(key, t, bit, m)	FIELD(mig_stall_detector, key, t, bit, m)
+
+/* A policy's migration settings, in the status document's order. */
+static const struct settings_field settings_fields[] = {
+	SET("bandwidthPerMigration", SF_U64, MIG_SET_BANDWIDTH, bandwidth),
+	SET("completionTimeoutPerGiB", SF_U64, MIG_SET_COMPLETION,
+	    completion_timeout_per_gib),
+	SET("progressTimeout", SF_U64, MIG_SET_PROGRESS, progress_timeout),
+	SET("maxDowntimeMs", SF_U64, MIG_SET_DOWNTIME, max_downtime_ms),
+	SET("allowAutoConverge", SF_BOOL, MIG_SET_AUTO_CONVERGE,
+	    allow_auto_converge),
+	SET("allowPostCopy", SF_BOOL, MIG_SET_POST_COPY, allow_post_copy),
+	SET("allowWorkloadDisruption", SF_BOOL, MIG_SET_DISRUPTION,
+	    allow_workload_disruption),
+	SET("parallelMigrationThreads", SF_INT, MIG_SET_MULTIFD,
+	    parallel_migration_threads),
+	SET("disableTLS", SF_BOOL, MIG_SET_DISABLE_TLS, disable_tls),
+	NAMED("convergence", policy_convergences, MIG_SET_CONVERGENCE,
+	    convergence),
+	SET("sharedStoragePaths", SF_LIST, MIG_SET_SHARED_PATHS,
+	    shared_storage_paths),
+	NAMED("blockMigration", policy_block_migrations,
+	    MIG_SET_BLOCK_MIGRATION, block_migration),
+	SET("disks", SF_LIST, MIG_SET_DISKS, disks),
 };
 
-/* KubeVirt's applyStallDetectorOptions: the fields src gives. */
-static const struct overlay_field stall_detector_overlay[] = {
-	OVERLAY(mig_stall_detector, MIG_SD_MARGIN, stall_margin_pct),
-	OVERLAY(mig_stall_detector, MIG_SD_EWMA, ewma_alpha),
-	OVERLAY(mig_stall_detector, MIG_SD_PROGRESS, stall_progress_timeout),
-	OVERLAY(mig_stall_detector, MIG_SD_SWITCHOVER, switchover_timeout),
-	OVERLAY(mig_stall_detector, MIG_SD_PRECOPY, precopy_possible_factor),
-	OVERLAY(mig_stall_detector, MIG_SD_PATIENCE,
+/* KubeVirt's DowntimeTuningOptions. */
+static const struct settings_field downtime_tuning_fields[] = {
+	DT("initialMs", MIG_DT_INITIAL, initial_ms),
+	DT("steps", MIG_DT_STEPS, steps),
+	DT("startAfterIteration", MIG_DT_START_AFTER, start_after_iteration),
+	DT("cooldownSeconds", MIG_DT_COOLDOWN, cooldown_seconds),
+};
+
+/* KubeVirt's StallDetectorOptions. */
+static const struct settings_field stall_detector_fields[] = {
+	SD("stallMargin", SF_U64, MIG_SD_MARGIN, stall_margin_pct),
+	SD("ewmaAlpha", SF_FACTOR, MIG_SD_EWMA, ewma_alpha),
+	SD("stallProgressTimeout", SF_U64, MIG_SD_PROGRESS,
+	    stall_progress_timeout),
+	SD("switchoverTimeout", SF_U64, MIG_SD_SWITCHOVER, switchover_timeout),
+	SD("precopyPossibleFactor", SF_FACTOR, MIG_SD_PRECOPY,
+	    precopy_possible_factor),
+	SD("patienceWindowDecayFactor", SF_FACTOR, MIG_SD_PATIENCE,
 	    patience_window_decay_factor),
-	OVERLAY(mig_stall_detector, MIG_SD_LOCAL_MINIMA, search_local_minima),
-	OVERLAY(mig_stall_detector, MIG_SD_COMPLETION,
+	SD("searchLocalMinima", SF_BOOL, MIG_SD_LOCAL_MINIMA,
+	    search_local_minima),
+	SD("completionTimeoutFactor", SF_FACTOR, MIG_SD_COMPLETION,
 	    completion_timeout_factor),
 };
 
-/* The plain fields of a mig_settings (its lists are copied apart). */
-static const struct overlay_field settings_overlay[] = {
-	OVERLAY(mig_settings, MIG_SET_BANDWIDTH, bandwidth),
-	OVERLAY(mig_settings, MIG_SET_COMPLETION, completion_timeout_per_gib),
-	OVERLAY(mig_settings, MIG_SET_PROGRESS, progress_timeout),
-	OVERLAY(mig_settings, MIG_SET_DOWNTIME, max_downtime_ms),
-	OVERLAY(mig_settings, MIG_SET_AUTO_CONVERGE, allow_auto_converge),
-	OVERLAY(mig_settings, MIG_SET_POST_COPY, allow_post_copy),
-	OVERLAY(mig_settings, MIG_SET_DISRUPTION, allow_workload_disruption),
-	OVERLAY(mig_settings, MIG_SET_MULTIFD, parallel_migration_threads),
-	OVERLAY(mig_settings, MIG_SET_DISABLE_TLS, disable_tls),
-	OVERLAY(mig_settings, MIG_SET_CONVERGENCE, convergence),
-	OVERLAY(mig_settings, MIG_SET_BLOCK_MIGRATION, block_migration),
-};
+#undef SD
+#undef DT
+#undef SET
+#undef NAMED
+#undef FIELD
 
-#undef OVERLAY
+_Static_assert(sizeof (enum ctl_kind) == sizeof (int) &&
+    sizeof (enum block_migration) == sizeof (int),
+    "a named field is an int");
 
-/* Copies from src to dst each field of the table (n) whose bit is in set. */
+/*
+ * Copies from src to dst each field of the table (n) whose bit is in set;
+ * a list is copied deep (dst's is freed).
+ */
 static void
 overlay_fields(void *dst, const void *src, unsigned set,
-    const struct overlay_field *fields, size_t n)
+    const struct settings_field *f, size_t n)
 {
-	size_t i;
+	char		*d;
+	const char	*s;
+	size_t		 i;
 
-	for (i = 0; i < n; i++)
-		if (set & fields[i].bit)
-			memcpy((char *)dst + fields[i].off,
-			    (const char *)src + fields[i].off, fields[i].size);
+	for (i = 0; i < n; i++) {
+		if (!(set & f[i].bit))
+			continue;
+		d = (char *)dst + f[i].off;
+		s = (const char *)src + f[i].off;
+		if (f[i].type == SF_LIST) {
+			policy_strv_free(*(char ***)d);
+			*(char ***)d = strv_copy(*(char **const *)s);
+		} else
+			memcpy(d, s, f[i].size);
+	}
+}
+
+/* Adds every field of the table (n) of rec to o, in the table's order. */
+static void
+fields_to_json(struct json_object *o, const void *rec,
+    const struct settings_field *f, size_t n)
+{
+	struct json_object	*v;
+	const char		*p;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		p = (const char *)rec + f[i].off;
+		switch (f[i].type) {
+		case SF_U64:
+			v = json_object_new_int64(*(const int64_t *)p);
+			break;
+		case SF_INT:
+			v = json_object_new_int(*(const int *)p);
+			break;
+		case SF_BOOL:
+			v = json_object_new_boolean(*(const int *)p);
+			break;
+		case SF_FACTOR:
+			v = factor_json(*(const double *)p);
+			break;
+		case SF_NAME:
+			v = json_object_new_string(policy_keyword_name(
+			    f[i].names, f[i].nnames, *(const int *)p));
+			break;
+		default:
+			v = strv_to_json(*(char **const *)p);
+			break;
+		}
+		json_object_object_add(o, f[i].key, v);
+	}
 }
 
 /*
@@ -207,146 +298,55 @@ mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
 {
 	unsigned set = src->set;
 
-	overlay_fields(dst, src, set, settings_overlay,
-	    NITEMS(settings_overlay));
+	overlay_fields(dst, src, set, settings_fields,
+	    NITEMS(settings_fields));
 	if ((set & MIG_SET_POST_COPY) && !(set & MIG_SET_DISRUPTION))
 		dst->allow_workload_disruption = src->allow_post_copy;
-	if (set & MIG_SET_SHARED_PATHS) {
-		policy_strv_free(dst->shared_storage_paths);
-		dst->shared_storage_paths =
-		    strv_copy(src->shared_storage_paths);
-	}
-	if (set & MIG_SET_DISKS) {
-		policy_strv_free(dst->disks);
-		dst->disks = strv_copy(src->disks);
-	}
 	if (src->downtime_tuning.enabled) {
 		dst->downtime_tuning.enabled = 1;
 		overlay_fields(&dst->downtime_tuning, &src->downtime_tuning,
-		    src->downtime_tuning.set, downtime_tuning_overlay,
-		    NITEMS(downtime_tuning_overlay));
+		    src->downtime_tuning.set, downtime_tuning_fields,
+		    NITEMS(downtime_tuning_fields));
 		dst->downtime_tuning.set |= src->downtime_tuning.set;
 	}
 	if (src->stall_detector.enabled) {
 		dst->stall_detector.enabled = 1;
 		overlay_fields(&dst->stall_detector, &src->stall_detector,
-		    src->stall_detector.set, stall_detector_overlay,
-		    NITEMS(stall_detector_overlay));
+		    src->stall_detector.set, stall_detector_fields,
+		    NITEMS(stall_detector_fields));
 		dst->stall_detector.set |= src->stall_detector.set;
 	}
 	dst->set |= set;
 }
 
-static struct json_object *
-strv_to_json(char **v)
-{
-	struct json_object	*a = json_object_new_array();
-	char		       **p;
-
-	for (p = v; p != NULL && *p != NULL; p++)
-		json_object_array_add(a, json_object_new_string(*p));
-	return a;
-}
-
-/* A number of the stall detector as KubeVirt writes a quantity ("0.4"). */
-static struct json_object *
-factor_json(double v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof buf, "%.3f", v);
-	while (buf[strlen(buf) - 1] == '0')
-		buf[strlen(buf) - 1] = '\0';
-	if (buf[strlen(buf) - 1] == '.')
-		buf[strlen(buf) - 1] = '\0';
-	return json_object_new_string(buf);
-}
-
-/*
- * spec.experimental as KubeVirt's ExperimentalMigrationOptions, with every
- * field the effective settings hold (defaults included).
- */
-static struct json_object *
-experimental_to_json(const struct mig_settings *s)
-{
-	const struct mig_downtime_tuning	*dt = &s->downtime_tuning;
-	const struct mig_stall_detector		*sd = &s->stall_detector;
-	struct json_object			*x, *o;
-
-	x = json_object_new_object();
-	if (dt->enabled) {
-		o = json_object_new_object();
-		json_object_object_add(o, "initialMs",
-		    json_object_new_int64((int64_t)dt->initial_ms));
-		json_object_object_add(o, "steps",
-		    json_object_new_int64((int64_t)dt->steps));
-		json_object_object_add(o, "startAfterIteration",
-		    json_object_new_int64((int64_t)dt->start_after_iteration));
-		json_object_object_add(o, "cooldownSeconds",
-		    json_object_new_int64((int64_t)dt->cooldown_seconds));
-		json_object_object_add(x, "downtimeTuning", o);
-	}
-	if (sd->enabled) {
-		o = json_object_new_object();
-		json_object_object_add(o, "stallMargin",
-		    json_object_new_int64((int64_t)sd->stall_margin_pct));
-		json_object_object_add(o, "ewmaAlpha",
-		    factor_json(sd->ewma_alpha));
-		json_object_object_add(o, "stallProgressTimeout",
-		    json_object_new_int64((int64_t)sd->stall_progress_timeout));
-		json_object_object_add(o, "switchoverTimeout",
-		    json_object_new_int64((int64_t)sd->switchover_timeout));
-		json_object_object_add(o, "precopyPossibleFactor",
-		    factor_json(sd->precopy_possible_factor));
-		json_object_object_add(o, "patienceWindowDecayFactor",
-		    factor_json(sd->patience_window_decay_factor));
-		json_object_object_add(o, "searchLocalMinima",
-		    json_object_new_boolean(sd->search_local_minima));
-		json_object_object_add(o, "completionTimeoutFactor",
-		    factor_json(sd->completion_timeout_factor));
-		json_object_object_add(x, "stallDetector", o);
-	}
-	return x;
-}
-
 /*
  * The settings as the status document's "configuration": the policy file's
- * camelCase names and units.  Returns a new reference.
+ * camelCase names and units, and spec.experimental as KubeVirt's
+ * ExperimentalMigrationOptions with every field the effective settings
+ * hold (defaults included).  Returns a new reference.
  */
 struct json_object *
 mig_settings_to_json(const struct mig_settings *s)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *x, *e;
 
-	json_object_object_add(o, "bandwidthPerMigration",
-	    json_object_new_int64((int64_t)s->bandwidth));
-	json_object_object_add(o, "completionTimeoutPerGiB",
-	    json_object_new_int64((int64_t)s->completion_timeout_per_gib));
-	json_object_object_add(o, "progressTimeout",
-	    json_object_new_int64((int64_t)s->progress_timeout));
-	json_object_object_add(o, "maxDowntimeMs",
-	    json_object_new_int64((int64_t)s->max_downtime_ms));
-	json_object_object_add(o, "allowAutoConverge",
-	    json_object_new_boolean(s->allow_auto_converge));
-	json_object_object_add(o, "allowPostCopy",
-	    json_object_new_boolean(s->allow_post_copy));
-	json_object_object_add(o, "allowWorkloadDisruption",
-	    json_object_new_boolean(s->allow_workload_disruption));
-	json_object_object_add(o, "parallelMigrationThreads",
-	    json_object_new_int(s->parallel_migration_threads));
-	json_object_object_add(o, "disableTLS",
-	    json_object_new_boolean(s->disable_tls));
-	json_object_object_add(o, "convergence",
-	    json_object_new_string(policy_convergence_name(s->convergence)));
-	json_object_object_add(o, "sharedStoragePaths",
-	    strv_to_json(s->shared_storage_paths));
-	json_object_object_add(o, "blockMigration", json_object_new_string(
-	    s->block_migration == BLOCK_MIGRATION_ALWAYS ? "always" :
-	    s->block_migration == BLOCK_MIGRATION_AUTO ? "auto" : "never"));
-	json_object_object_add(o, "disks", strv_to_json(s->disks));
-	if (s->downtime_tuning.enabled || s->stall_detector.enabled)
-		json_object_object_add(o, "experimental",
-		    experimental_to_json(s));
+	fields_to_json(o, s, settings_fields, NITEMS(settings_fields));
+	if (!s->downtime_tuning.enabled && !s->stall_detector.enabled)
+		return o;
+	x = json_object_new_object();
+	if (s->downtime_tuning.enabled) {
+		e = json_object_new_object();
+		fields_to_json(e, &s->downtime_tuning, downtime_tuning_fields,
+		    NITEMS(downtime_tuning_fields));
+		json_object_object_add(x, "downtimeTuning", e);
+	}
+	if (s->stall_detector.enabled) {
+		e = json_object_new_object();
+		fields_to_json(e, &s->stall_detector, stall_detector_fields,
+		    NITEMS(stall_detector_fields));
+		json_object_object_add(x, "stallDetector", e);
+	}
+	json_object_object_add(o, "experimental", x);
 	return o;
 }
 
