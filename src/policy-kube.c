@@ -13,7 +13,6 @@
  * (policy.unapplied) rather than silently dropped; unknown fields are
  * errors, as everywhere.
  */
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -324,145 +323,6 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
 }
 
 /*
- * A factor of the stall detector (a Kubernetes quantity: 0.4, "0.4",
- * "400m") into *out, as KubeVirt's admission checks it: not negative, at
- * most 3 decimal places, at least min_milli thousandths (more than, when
- * exclusive), at most max_milli.  Returns 0 or -1.
- */
-static int
-kube_factor(struct policy_ctx *c, const char *field, struct json_object *v,
-    uint64_t min_milli, int exclusive, uint64_t max_milli, double *out)
-{
-	const uint64_t	 limit = 1000000000000000ULL;	/* 10^12 */
-	uint64_t	 milli = 0;
-	double		 d;
-	char		*expected, *got;
-	int		 rc = -1;
-
-	if (json_object_is_type(v, json_type_double)) {
-		d = json_object_get_double(v) * 1000;
-		if (d < 0)
-			rc = -2;
-		else if (d > (double)limit)
-			rc = -1;
-		else if (fabs(d - round(d)) > 1e-6)
-			rc = -3;
-		else {
-			milli = (uint64_t)llround(d);
-			rc = 0;
-		}
-	} else if (json_object_is_type(v, json_type_int) ||
-	    json_object_is_type(v, json_type_string))
-		rc = quantity_parse_milli(json_object_get_string(v), limit,
-		    &milli);
-	if (rc == 0 && (milli < min_milli || (exclusive &&
-	    milli == min_milli) || milli > max_milli))
-		rc = -4;
-	if (rc == 0) {
-		*out = (double)milli / 1000;
-		return 0;
-	}
-	if (max_milli >= limit)
-		xasprintf(&expected, "a quantity of at least %g such as "
-		    "\"%g\"", (double)min_milli / 1000,
-		    (double)min_milli / 1000 + 0.5);
-	else
-		xasprintf(&expected, "a quantity %s %g and at most %g such as "
-		    "\"%g\"", exclusive ? "greater than" : "from",
-		    (double)min_milli / 1000, (double)max_milli / 1000,
-		    (double)(min_milli + max_milli) / 2000);
-	got = policy_json_got(v);
-	policy_err(c, field, "expected %s, got %s%s", expected, got, rc == -2 ?
-	    ": must not be negative" : rc == -3 ? ": must have at most 3 "
-	    "decimal places" : "");
-	free(got);
-	free(expected);
-	return -1;
-}
-
-/* A factor at least pf->min thousandths, at most pf->max. */
-static int
-read_factor(struct policy_ctx *c, const char *f, struct json_object *v,
-    const struct policy_field *pf, void *out)
-{
-	return kube_factor(c, f, v, pf->min, 0, pf->max, out);
-}
-
-/* A factor above pf->min thousandths, at most pf->max. */
-static int
-read_factor_above(struct policy_ctx *c, const char *f, struct json_object *v,
-    const struct policy_field *pf, void *out)
-{
-	return kube_factor(c, f, v, pf->min, 1, pf->max, out);
-}
-
-#define SD(key, read, min, max, m, bit) \
-	POLICY_FIELD(struct mig_stall_detector, key, read, min, max, m, bit)
-#define FACTOR_MAX	1000000000000000ULL
-
-/* spec.experimental.stallDetector (StallDetectorOptions). */
-static const struct policy_field stall_detector_fields[] = {
-	SD("stallMargin", policy_read_uint, 0, 100,
-	    stall_margin_pct, MIG_SD_MARGIN),
-	SD("ewmaAlpha", read_factor_above, 0, 1000,
-	    ewma_alpha, MIG_SD_EWMA),
-	SD("stallProgressTimeout", policy_read_uint, 0, INT64_MAX,
-	    stall_progress_timeout, MIG_SD_PROGRESS),
-	SD("switchoverTimeout", policy_read_uint, 0, INT64_MAX,
-	    switchover_timeout, MIG_SD_SWITCHOVER),
-	SD("precopyPossibleFactor", read_factor, 1000, FACTOR_MAX,
-	    precopy_possible_factor, MIG_SD_PRECOPY),
-	SD("patienceWindowDecayFactor", read_factor, 0, 1000,
-	    patience_window_decay_factor, MIG_SD_PATIENCE),
-	SD("searchLocalMinima", policy_read_bool, 0, 0,
-	    search_local_minima, MIG_SD_LOCAL_MINIMA),
-	SD("completionTimeoutFactor", read_factor, 1000, FACTOR_MAX,
-	    completion_timeout_factor, MIG_SD_COMPLETION),
-};
-
-#undef FACTOR_MAX
-#undef SD
-#define DT(key, max, m, bit) POLICY_FIELD(struct mig_downtime_tuning, \
-	key, policy_read_uint, 1, max, m, bit)
-
-/* spec.experimental.downtimeTuning (DowntimeTuningOptions), all >= 1. */
-static const struct policy_field downtime_tuning_fields[] = {
-	DT("initialMs", INT64_MAX, initial_ms, MIG_DT_INITIAL),
-	DT("steps", INT32_MAX, steps, MIG_DT_STEPS),
-	DT("startAfterIteration", INT64_MAX, start_after_iteration,
-	    MIG_DT_START_AFTER),
-	DT("cooldownSeconds", INT32_MAX, cooldown_seconds, MIG_DT_COOLDOWN),
-};
-
-#undef DT
-
-/*
- * The object o at base, whose keys must be those of the table's fields
- * (n of them), read into record (its *set gains their bits) and marked
- * given (*enabled).
- */
-static int
-kube_experimental_object(struct policy_ctx *c, const char *base,
-    struct json_object *o, const struct policy_field *fields, size_t n,
-    void *record, int *enabled, unsigned *set)
-{
-	/* The larger of the two tables. */
-	const char	*known[NITEMS(stall_detector_fields) + 1];
-	size_t		 i;
-
-	_Static_assert(NITEMS(downtime_tuning_fields) <=
-	    NITEMS(stall_detector_fields), "known[] holds every key");
-
-	for (i = 0; i < n; i++)
-		known[i] = fields[i].key;
-	known[n] = NULL;
-	if (policy_check_object(c, base, o, known) != 0)
-		return -1;
-	*enabled = 1;
-	return policy_read_fields(c, base, o, fields, n, record, set);
-}
-
-/*
  * spec.experimental (ExperimentalMigrationOptions) into s: stallDetector
  * and downtimeTuning read as KubeVirt's types (its defaults for what is
  * not given; mutually exclusive, as its admission says), compression
@@ -502,28 +362,8 @@ kube_experimental(struct policy_ctx *c, const char *base,
 		    "downtime schedule (KubeVirt's admission refuses both)");
 		return -1;
 	}
-	if (sd != NULL) {
-		f = policy_field(base, "stallDetector");
-		/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
-		err = kube_experimental_object(c, f, sd, stall_detector_fields,
-		    NITEMS(stall_detector_fields), &s->stall_detector,
-		    &s->stall_detector.enabled, &s->stall_detector.set);
-		free(f);
-		if (err != 0)
-			return -1;
-	}
-	if (json_object_object_get_ex(x, "downtimeTuning", &dt) &&
-	    dt != NULL) {
-		f = policy_field(base, "downtimeTuning");
-		/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
-		err = kube_experimental_object(c, f, dt, downtime_tuning_fields,
-		    NITEMS(downtime_tuning_fields), &s->downtime_tuning,
-		    &s->downtime_tuning.enabled, &s->downtime_tuning.set);
-		free(f);
-		if (err != 0)
-			return -1;
-	}
-	return 0;
+	/* Carried out by the kubevirt controller (ctl-kubevirt.c). */
+	return mig_experimental_read(c, base, x, s);
 }
 
 /* bandwidthPerMigration: a Kubernetes quantity of bytes/s. */
@@ -534,8 +374,8 @@ read_quantity(struct policy_ctx *c, const char *f, struct json_object *v,
 	return policy_get_quantity(c, f, v, pf->max, out);
 }
 
-#define MIG(key, read, min, max, m, bit) \
-	POLICY_FIELD(struct mig_settings, key, read, min, max, m, bit)
+#define MIG(key, read, v, min, max, m, bit) \
+	POLICY_FIELD(struct mig_settings, key, read, v, min, max, m, bit)
 
 /*
  * The fields a MigrationPolicy's spec and a KubeVirt object's
@@ -544,17 +384,20 @@ read_quantity(struct policy_ctx *c, const char *f, struct json_object *v,
  * only a negative completionTimeoutPerGiB (an int64).
  */
 static const struct policy_field kube_migration_fields[] = {
-	MIG("allowAutoConverge", policy_read_bool, 0, 0,
+	MIG("allowAutoConverge", policy_read_bool, PV_BOOL, 0, 0,
 	    allow_auto_converge, MIG_SET_AUTO_CONVERGE),
-	MIG("bandwidthPerMigration", read_quantity, 0, POLICY_MAX_BANDWIDTH,
+	MIG("bandwidthPerMigration", read_quantity, PV_U64, 0,
+	    POLICY_MAX_BANDWIDTH,
 	    bandwidth, MIG_SET_BANDWIDTH),
-	MIG("completionTimeoutPerGiB", policy_read_uint, 0, INT64_MAX,
+	MIG("completionTimeoutPerGiB", policy_read_uint, PV_U64, 0,
+	    INT64_MAX,
 	    completion_timeout_per_gib, MIG_SET_COMPLETION),
-	MIG("maxDowntimeMs", policy_read_uint, 1, POLICY_MAX_DOWNTIME_MS,
+	MIG("maxDowntimeMs", policy_read_uint, PV_U64, 1,
+	    POLICY_MAX_DOWNTIME_MS,
 	    max_downtime_ms, MIG_SET_DOWNTIME),
-	MIG("allowPostCopy", policy_read_bool, 0, 0,
+	MIG("allowPostCopy", policy_read_bool, PV_BOOL, 0, 0,
 	    allow_post_copy, MIG_SET_POST_COPY),
-	MIG("allowWorkloadDisruption", policy_read_bool, 0, 0,
+	MIG("allowWorkloadDisruption", policy_read_bool, PV_BOOL, 0, 0,
 	    allow_workload_disruption, MIG_SET_DISRUPTION),
 };
 

@@ -24,95 +24,6 @@
 #include "policy.h"
 #include "policy-parse.h"
 
-/* migration.bandwidthPerMigration: bytes/s as an integer or "64Mi". */
-static int
-read_bandwidth(struct policy_ctx *c, const char *f, struct json_object *v,
-    const struct policy_field *pf, void *out)
-{
-	const char *str;
-
-	if (json_object_is_type(v, json_type_string)) {
-		if ((str = policy_get_string(c, f, v, 1, 64)) == NULL)
-			return -1;
-		if (policy_parse_bandwidth(str, out) != 0) {
-			policy_err_got(c, f, "bytes/s up to 1Ti, as an "
-			    "integer or a string with a Ki, Mi, Gi or "
-			    "Ti suffix such as \"64Mi\"", v);
-			return -1;
-		}
-		return 0;
-	}
-	if (json_object_is_type(v, json_type_int))
-		return policy_read_uint(c, f, v, pf, out);
-	policy_err_got(c, f, "bytes/s as an integer or a string such as "
-	    "\"64Mi\"", v);
-	return -1;
-}
-
-_Static_assert(sizeof (enum ctl_kind) == sizeof (int) &&
-    sizeof (enum block_migration) == sizeof (int),
-    "policy_read_choice() stores an int");
-
-#define FIELD(key, read, max, m, bit) \
-	POLICY_FIELD(struct mig_settings, key, read, 0, max, m, bit)
-#define CHOICE(key, names, expected, m, bit) \
-	POLICY_CHOICE(struct mig_settings, key, names, expected, m, bit)
-
-/* A policy's migration section in qmigrate's JSON shape, in this order. */
-static const struct policy_field migration_fields[] = {
-	FIELD("bandwidthPerMigration", read_bandwidth, POLICY_MAX_BANDWIDTH,
-	    bandwidth, MIG_SET_BANDWIDTH),
-	FIELD("completionTimeoutPerGiB", policy_read_uint, POLICY_MAX_TIMEOUT,
-	    completion_timeout_per_gib, MIG_SET_COMPLETION),
-	FIELD("progressTimeout", policy_read_uint, POLICY_MAX_TIMEOUT,
-	    progress_timeout, MIG_SET_PROGRESS),
-	FIELD("maxDowntimeMs", policy_read_uint, POLICY_MAX_DOWNTIME_MS,
-	    max_downtime_ms, MIG_SET_DOWNTIME),
-	FIELD("allowAutoConverge", policy_read_bool, 0,
-	    allow_auto_converge, MIG_SET_AUTO_CONVERGE),
-	FIELD("allowPostCopy", policy_read_bool, 0,
-	    allow_post_copy, MIG_SET_POST_COPY),
-	FIELD("allowWorkloadDisruption", policy_read_bool, 0,
-	    allow_workload_disruption, MIG_SET_DISRUPTION),
-	FIELD("parallelMigrationThreads", policy_read_int, POLICY_MAX_MULTIFD,
-	    parallel_migration_threads, MIG_SET_MULTIFD),
-	FIELD("disableTLS", policy_read_bool, 0,
-	    disable_tls, MIG_SET_DISABLE_TLS),
-	CHOICE("convergence", policy_convergences,
-	    "\"adaptive\" or \"kubevirt\"", convergence, MIG_SET_CONVERGENCE),
-	FIELD("sharedStoragePaths", policy_read_shared_paths, 0,
-	    shared_storage_paths, MIG_SET_SHARED_PATHS),
-	CHOICE("blockMigration", policy_block_migrations,
-	    "\"never\", \"auto\" or \"always\"", block_migration,
-	    MIG_SET_BLOCK_MIGRATION),
-	FIELD("disks", policy_read_disks, 0, disks, MIG_SET_DISKS),
-};
-
-#undef CHOICE
-#undef FIELD
-
-static int
-parse_migration(struct policy_ctx *c, struct json_object *m,
-    struct mig_settings *s)
-{
-	static const char *const known[] = {
-		"bandwidthPerMigration", "completionTimeoutPerGiB",
-		"progressTimeout", "maxDowntimeMs", "allowAutoConverge",
-		"allowPostCopy", "allowWorkloadDisruption",
-		"parallelMigrationThreads", "disableTLS", "convergence",
-		"sharedStoragePaths", "blockMigration", "disks", NULL
-	};
-
-	if (policy_check_object(c, "migration", m, known) != 0)
-		return -1;
-	if (policy_read_fields(c, "migration", m, migration_fields,
-	    NITEMS(migration_fields), s, &s->set) != 0)
-		return -1;
-	if (!(s->set & MIG_SET_DISRUPTION))
-		s->allow_workload_disruption = s->allow_post_copy;
-	return 0;
-}
-
 static int
 name_ok(const char *s)
 {
@@ -201,7 +112,7 @@ parse_policy(struct policy_ctx *c, struct json_object *o, struct policy *p)
 		p->grace_set = 1;
 	}
 	if (json_object_object_get_ex(o, "migration", &v) &&
-	    parse_migration(c, v, &p->migration) != 0)
+	    mig_settings_read(c, "migration", v, &p->migration) != 0)
 		return -1;
 	return 0;
 }

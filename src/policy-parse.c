@@ -5,6 +5,7 @@
  * the document and the field.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +268,63 @@ policy_read_choice(struct policy_ctx *c, const char *field,
 {
 	return policy_get_choice(c, field, v, pf->names, pf->nnames,
 	    pf->expected, out);
+}
+
+/*
+ * A factor of the stall detector (a Kubernetes quantity: 0.4, "0.4",
+ * "400m") into *out, as KubeVirt's admission checks it: not negative, at
+ * most 3 decimal places, at least min_milli thousandths (more than, when
+ * exclusive), at most max_milli.  Returns 0 or -1.
+ */
+int
+policy_get_factor(struct policy_ctx *c, const char *field, struct json_object *v,
+    uint64_t min_milli, int exclusive, uint64_t max_milli, double *out)
+{
+	const uint64_t	 limit = 1000000000000000ULL;	/* 10^12 */
+	uint64_t	 milli = 0;
+	double		 d;
+	char		*expected, *got;
+	int		 rc = -1;
+
+	if (json_object_is_type(v, json_type_double)) {
+		d = json_object_get_double(v) * 1000;
+		if (d < 0)
+			rc = -2;
+		else if (d > (double)limit)
+			rc = -1;
+		else if (fabs(d - round(d)) > 1e-6)
+			rc = -3;
+		else {
+			milli = (uint64_t)llround(d);
+			rc = 0;
+		}
+	} else if (json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_string))
+		rc = quantity_parse_milli(json_object_get_string(v), limit,
+		    &milli);
+	if (rc == 0 && (milli < min_milli || (exclusive &&
+	    milli == min_milli) || milli > max_milli))
+		rc = -4;
+	if (rc == 0) {
+		*out = (double)milli / 1000;
+		return 0;
+	}
+	if (max_milli >= limit)
+		xasprintf(&expected, "a quantity of at least %g such as "
+		    "\"%g\"", (double)min_milli / 1000,
+		    (double)min_milli / 1000 + 0.5);
+	else
+		xasprintf(&expected, "a quantity %s %g and at most %g such as "
+		    "\"%g\"", exclusive ? "greater than" : "from",
+		    (double)min_milli / 1000, (double)max_milli / 1000,
+		    (double)(min_milli + max_milli) / 2000);
+	got = policy_json_got(v);
+	policy_err(c, field, "expected %s, got %s%s", expected, got, rc == -2 ?
+	    ": must not be negative" : rc == -3 ? ": must have at most 3 "
+	    "decimal places" : "");
+	free(got);
+	free(expected);
+	return -1;
 }
 
 /*

@@ -42,17 +42,31 @@ struct policy_keyword {
 };
 
 /*
+ * What a field holds: how the status document writes it and an overlay
+ * copies it (policy-settings.c).
+ */
+enum policy_value {
+	PV_U64,		/* uint64_t */
+	PV_INT,		/* int */
+	PV_BOOL,	/* int, 0 or 1 */
+	PV_FACTOR,	/* double, written as KubeVirt's quantity ("0.4") */
+	PV_NAME,	/* an int (or enum) named by the field's names */
+	PV_LIST		/* char **, NULL-terminated */
+};
+
+/*
  * A field of a settings record, read by policy_read_fields(): its key,
  * its reader (policy_read_uint() and friends, or the caller's own), what
- * that reader takes (bounds, or names and what they say to expect), where
- * the value goes in the record (offsetof) and the bit it sets in the
- * record's set.
+ * it holds, what that reader takes (bounds, or names and what they say to
+ * expect), where the value goes in the record (offsetof) and the bit it
+ * sets in the record's set.
  */
 struct policy_field {
 	const char	*key;
 	int		(*read)(struct policy_ctx *, const char *field,
 			    struct json_object *, const struct policy_field *,
 			    void *out);
+	enum policy_value value;
 	uint64_t	 min, max;
 	const struct policy_keyword *names;
 	size_t		 nnames;
@@ -61,14 +75,17 @@ struct policy_field {
 	unsigned	 bit;
 };
 
-/* A row: key K read by RD, within [LO, HI], into member M of TYPE, bit B. */
-#define POLICY_FIELD(type, k, rd, lo, hi, m, b) \
-	{ .key = (k), .read = (rd), .min = (lo), .max = (hi), \
+/*
+ * A row: key K read by RD, a V within [LO, HI], into member M of TYPE,
+ * bit B.
+ */
+#define POLICY_FIELD(type, k, rd, v, lo, hi, m, b) \
+	{ .key = (k), .read = (rd), .value = (v), .min = (lo), .max = (hi), \
 	    .off = offsetof(type, m), .bit = (b) }
 /* A row of a field that takes one of the names NM (policy_read_choice()). */
 #define POLICY_CHOICE(type, k, nm, expect, m, b) \
-	{ .key = (k), .read = policy_read_choice, .names = (nm), \
-	    .nnames = NITEMS(nm), .expected = (expect), \
+	{ .key = (k), .read = policy_read_choice, .value = PV_NAME, \
+	    .names = (nm), .nnames = NITEMS(nm), .expected = (expect), \
 	    .off = offsetof(type, m), .bit = (b) }
 
 int	 policy_read_fields(struct policy_ctx *, const char *base,
@@ -104,6 +121,9 @@ const char *policy_get_string(struct policy_ctx *, const char *field,
 int	 policy_get_member_string(struct policy_ctx *, const char *base,
 	    struct json_object *, const char *key, size_t minlen,
 	    size_t maxlen, const char **out);
+int	 policy_get_factor(struct policy_ctx *, const char *field,
+	    struct json_object *, uint64_t min_milli, int exclusive,
+	    uint64_t max_milli, double *out);
 int	 policy_get_quantity(struct policy_ctx *, const char *field,
 	    struct json_object *, uint64_t max, uint64_t *out);
 int	 policy_check_object(struct policy_ctx *, const char *field,
@@ -127,5 +147,16 @@ extern const struct policy_keyword policy_convergences[2];
 extern const struct policy_keyword policy_block_migrations[3];
 #define POLICY_STRATEGIES_EXPECTED \
 	"\"None\", \"LiveMigrate\", \"LiveMigrateIfPossible\" or \"External\""
+
+/*
+ * policy-settings.c: the settings' own objects, read by their field tables
+ * (which also write and overlay them): qmigrate's migration section, and
+ * KubeVirt's stallDetector and downtimeTuning of spec.experimental.  Each
+ * refuses keys it does not know.
+ */
+int	 mig_settings_read(struct policy_ctx *, const char *base,
+	    struct json_object *, struct mig_settings *);
+int	 mig_experimental_read(struct policy_ctx *, const char *base,
+	    struct json_object *, struct mig_settings *);
 
 #endif

@@ -122,85 +122,217 @@ factor_json(double v)
 	return json_object_new_string(buf);
 }
 
+/* migration.bandwidthPerMigration: bytes/s as an integer or "64Mi". */
+static int
+read_bandwidth(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
+{
+	const char *str;
+
+	if (json_object_is_type(v, json_type_string)) {
+		if ((str = policy_get_string(c, f, v, 1, 64)) == NULL)
+			return -1;
+		if (policy_parse_bandwidth(str, out) != 0) {
+			policy_err_got(c, f, "bytes/s up to 1Ti, as an "
+			    "integer or a string with a Ki, Mi, Gi or "
+			    "Ti suffix such as \"64Mi\"", v);
+			return -1;
+		}
+		return 0;
+	}
+	if (json_object_is_type(v, json_type_int))
+		return policy_read_uint(c, f, v, pf, out);
+	policy_err_got(c, f, "bytes/s as an integer or a string such as "
+	    "\"64Mi\"", v);
+	return -1;
+}
+
+/* A factor at least pf->min thousandths, at most pf->max. */
+static int
+read_factor(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
+{
+	return policy_get_factor(c, f, v, pf->min, 0, pf->max, out);
+}
+
+/* A factor above pf->min thousandths, at most pf->max. */
+static int
+read_factor_above(struct policy_ctx *c, const char *f, struct json_object *v,
+    const struct policy_field *pf, void *out)
+{
+	return policy_get_factor(c, f, v, pf->min, 1, pf->max, out);
+}
+
+#define SET(k, rd, v, hi, m, b) \
+	POLICY_FIELD(struct mig_settings, k, rd, v, 0, hi, m, b)
+#define NAMED(k, nm, expect, m, b) \
+	POLICY_CHOICE(struct mig_settings, k, nm, expect, m, b)
+#define DT(k, hi, m, b) POLICY_FIELD(struct mig_downtime_tuning, k, \
+	policy_read_uint, PV_U64, 1, hi, m, b)
+#define SD(k, rd, v, lo, hi, m, b) \
+	POLICY_FIELD(struct mig_stall_detector, k, rd, v, lo, hi, m, b)
+#define FACTOR_MAX	1000000000000000ULL
+
 /*
- * A field of the settings as the status document writes it (its key, as
- * a policy names it, and how) and as an overlay copies it (when its bit
- * is in the source's set).
+ * A policy's migration section in qmigrate's JSON shape, in the order it
+ * is read and written (the status document's "configuration").
  */
-struct settings_field {
-	const char			*key;
-	enum { SF_U64, SF_INT, SF_BOOL, SF_FACTOR, SF_NAME, SF_LIST } type;
-	const struct policy_keyword	*names;		/* SF_NAME */
-	size_t				 nnames;
-	unsigned			 bit;
-	size_t				 off, size;
-};
-#define FIELD(type, key, t, bit, m) { key, t, NULL, 0, bit, \
-	offsetof(struct type, m), sizeof ((struct type *)0)->m }
-#define NAMED(key, nm, bit, m) { key, SF_NAME, nm, NITEMS(nm), bit, \
-	offsetof(struct mig_settings, m), sizeof (int) }
-#define SET(key, t, bit, m)	FIELD(mig_settings, key, t, bit, m)
-#define DT(key, bit, m)		FIELD(mig_downtime_tuning, key, SF_U64, bit, m)
-#define SD(key, t, bit, m)	FIELD(mig_stall_detector, key, t, bit, m)
-
-/* A policy's migration settings, in the status document's order. */
-static const struct settings_field settings_fields[] = {
-	SET("bandwidthPerMigration", SF_U64, MIG_SET_BANDWIDTH, bandwidth),
-	SET("completionTimeoutPerGiB", SF_U64, MIG_SET_COMPLETION,
-	    completion_timeout_per_gib),
-	SET("progressTimeout", SF_U64, MIG_SET_PROGRESS, progress_timeout),
-	SET("maxDowntimeMs", SF_U64, MIG_SET_DOWNTIME, max_downtime_ms),
-	SET("allowAutoConverge", SF_BOOL, MIG_SET_AUTO_CONVERGE,
-	    allow_auto_converge),
-	SET("allowPostCopy", SF_BOOL, MIG_SET_POST_COPY, allow_post_copy),
-	SET("allowWorkloadDisruption", SF_BOOL, MIG_SET_DISRUPTION,
-	    allow_workload_disruption),
-	SET("parallelMigrationThreads", SF_INT, MIG_SET_MULTIFD,
-	    parallel_migration_threads),
-	SET("disableTLS", SF_BOOL, MIG_SET_DISABLE_TLS, disable_tls),
-	NAMED("convergence", policy_convergences, MIG_SET_CONVERGENCE,
-	    convergence),
-	SET("sharedStoragePaths", SF_LIST, MIG_SET_SHARED_PATHS,
-	    shared_storage_paths),
+static const struct policy_field migration_fields[] = {
+	SET("bandwidthPerMigration", read_bandwidth, PV_U64,
+	    POLICY_MAX_BANDWIDTH, bandwidth, MIG_SET_BANDWIDTH),
+	SET("completionTimeoutPerGiB", policy_read_uint, PV_U64,
+	    POLICY_MAX_TIMEOUT, completion_timeout_per_gib, MIG_SET_COMPLETION),
+	SET("progressTimeout", policy_read_uint, PV_U64, POLICY_MAX_TIMEOUT,
+	    progress_timeout, MIG_SET_PROGRESS),
+	SET("maxDowntimeMs", policy_read_uint, PV_U64, POLICY_MAX_DOWNTIME_MS,
+	    max_downtime_ms, MIG_SET_DOWNTIME),
+	SET("allowAutoConverge", policy_read_bool, PV_BOOL, 0,
+	    allow_auto_converge, MIG_SET_AUTO_CONVERGE),
+	SET("allowPostCopy", policy_read_bool, PV_BOOL, 0, allow_post_copy,
+	    MIG_SET_POST_COPY),
+	SET("allowWorkloadDisruption", policy_read_bool, PV_BOOL, 0,
+	    allow_workload_disruption, MIG_SET_DISRUPTION),
+	SET("parallelMigrationThreads", policy_read_int, PV_INT,
+	    POLICY_MAX_MULTIFD, parallel_migration_threads, MIG_SET_MULTIFD),
+	SET("disableTLS", policy_read_bool, PV_BOOL, 0, disable_tls,
+	    MIG_SET_DISABLE_TLS),
+	NAMED("convergence", policy_convergences,
+	    "\"adaptive\" or \"kubevirt\"", convergence, MIG_SET_CONVERGENCE),
+	SET("sharedStoragePaths", policy_read_shared_paths, PV_LIST, 0,
+	    shared_storage_paths, MIG_SET_SHARED_PATHS),
 	NAMED("blockMigration", policy_block_migrations,
-	    MIG_SET_BLOCK_MIGRATION, block_migration),
-	SET("disks", SF_LIST, MIG_SET_DISKS, disks),
+	    "\"never\", \"auto\" or \"always\"", block_migration,
+	    MIG_SET_BLOCK_MIGRATION),
+	SET("disks", policy_read_disks, PV_LIST, 0, disks, MIG_SET_DISKS),
 };
 
-/* KubeVirt's DowntimeTuningOptions. */
-static const struct settings_field downtime_tuning_fields[] = {
-	DT("initialMs", MIG_DT_INITIAL, initial_ms),
-	DT("steps", MIG_DT_STEPS, steps),
-	DT("startAfterIteration", MIG_DT_START_AFTER, start_after_iteration),
-	DT("cooldownSeconds", MIG_DT_COOLDOWN, cooldown_seconds),
+/* spec.experimental.downtimeTuning (DowntimeTuningOptions), all >= 1. */
+static const struct policy_field downtime_tuning_fields[] = {
+	DT("initialMs", INT64_MAX, initial_ms, MIG_DT_INITIAL),
+	DT("steps", INT32_MAX, steps, MIG_DT_STEPS),
+	DT("startAfterIteration", INT64_MAX, start_after_iteration,
+	    MIG_DT_START_AFTER),
+	DT("cooldownSeconds", INT32_MAX, cooldown_seconds, MIG_DT_COOLDOWN),
 };
 
-/* KubeVirt's StallDetectorOptions. */
-static const struct settings_field stall_detector_fields[] = {
-	SD("stallMargin", SF_U64, MIG_SD_MARGIN, stall_margin_pct),
-	SD("ewmaAlpha", SF_FACTOR, MIG_SD_EWMA, ewma_alpha),
-	SD("stallProgressTimeout", SF_U64, MIG_SD_PROGRESS,
-	    stall_progress_timeout),
-	SD("switchoverTimeout", SF_U64, MIG_SD_SWITCHOVER, switchover_timeout),
-	SD("precopyPossibleFactor", SF_FACTOR, MIG_SD_PRECOPY,
-	    precopy_possible_factor),
-	SD("patienceWindowDecayFactor", SF_FACTOR, MIG_SD_PATIENCE,
-	    patience_window_decay_factor),
-	SD("searchLocalMinima", SF_BOOL, MIG_SD_LOCAL_MINIMA,
-	    search_local_minima),
-	SD("completionTimeoutFactor", SF_FACTOR, MIG_SD_COMPLETION,
-	    completion_timeout_factor),
+/* spec.experimental.stallDetector (StallDetectorOptions). */
+static const struct policy_field stall_detector_fields[] = {
+	SD("stallMargin", policy_read_uint, PV_U64, 0, 100,
+	    stall_margin_pct, MIG_SD_MARGIN),
+	SD("ewmaAlpha", read_factor_above, PV_FACTOR, 0, 1000,
+	    ewma_alpha, MIG_SD_EWMA),
+	SD("stallProgressTimeout", policy_read_uint, PV_U64, 0, INT64_MAX,
+	    stall_progress_timeout, MIG_SD_PROGRESS),
+	SD("switchoverTimeout", policy_read_uint, PV_U64, 0, INT64_MAX,
+	    switchover_timeout, MIG_SD_SWITCHOVER),
+	SD("precopyPossibleFactor", read_factor, PV_FACTOR, 1000, FACTOR_MAX,
+	    precopy_possible_factor, MIG_SD_PRECOPY),
+	SD("patienceWindowDecayFactor", read_factor, PV_FACTOR, 0, 1000,
+	    patience_window_decay_factor, MIG_SD_PATIENCE),
+	SD("searchLocalMinima", policy_read_bool, PV_BOOL, 0, 0,
+	    search_local_minima, MIG_SD_LOCAL_MINIMA),
+	SD("completionTimeoutFactor", read_factor, PV_FACTOR, 1000, FACTOR_MAX,
+	    completion_timeout_factor, MIG_SD_COMPLETION),
 };
 
+#undef FACTOR_MAX
 #undef SD
 #undef DT
-#undef SET
 #undef NAMED
-#undef FIELD
+#undef SET
 
 _Static_assert(sizeof (enum ctl_kind) == sizeof (int) &&
     sizeof (enum block_migration) == sizeof (int),
     "a named field is an int");
+
+/*
+ * The object o at base, of the table's keys only (n fields), read into
+ * record: each field given sets its bit in *set.  Returns 0 or -1.
+ */
+static int
+read_object(struct policy_ctx *c, const char *base, struct json_object *o,
+    const struct policy_field *f, size_t n, void *record, unsigned *set)
+{
+	/* The largest table. */
+	const char	*known[NITEMS(migration_fields) + 1];
+	size_t		 i;
+
+	_Static_assert(NITEMS(stall_detector_fields) <=
+	    NITEMS(migration_fields), "known[] holds every key");
+	for (i = 0; i < n; i++)
+		known[i] = f[i].key;
+	known[n] = NULL;
+	if (policy_check_object(c, base, o, known) != 0)
+		return -1;
+	return policy_read_fields(c, base, o, f, n, record, set);
+}
+
+/*
+ * A policy's migration section (qmigrate's shape) into s: an
+ * allowWorkloadDisruption it leaves out follows its allowPostCopy.
+ */
+int
+mig_settings_read(struct policy_ctx *c, const char *base,
+    struct json_object *o, struct mig_settings *s)
+{
+	if (read_object(c, base, o, migration_fields, NITEMS(migration_fields),
+	    s, &s->set) != 0)
+		return -1;
+	if (!(s->set & MIG_SET_DISRUPTION))
+		s->allow_workload_disruption = s->allow_post_copy;
+	return 0;
+}
+
+/*
+ * The member key of x (at base) by the table, when x has it (null is
+ * not): given from then on (*enabled).  Returns 0 or -1.
+ */
+static int
+read_member(struct policy_ctx *c, const char *base, struct json_object *x,
+    const char *key, const struct policy_field *f, size_t n, void *record,
+    int *enabled, unsigned *set)
+{
+	struct json_object	*o;
+	char			*field;
+	int			 rc;
+
+	if (!json_object_object_get_ex(x, key, &o) || o == NULL)
+		return 0;
+	*enabled = 1;
+	field = policy_field(base, key);
+	rc = read_object(c, field, o, f, n, record, set);
+	free(field);
+	return rc;
+}
+
+/*
+ * spec.experimental's stallDetector and downtimeTuning (at base), those x
+ * has, into s as KubeVirt's types.  Returns 0 or -1.
+ */
+int
+mig_experimental_read(struct policy_ctx *c, const char *base,
+    struct json_object *x, struct mig_settings *s)
+{
+	struct mig_stall_detector	*sd = &s->stall_detector;
+	struct mig_downtime_tuning	*dt = &s->downtime_tuning;
+
+	if (read_member(c, base, x, "stallDetector", stall_detector_fields,
+	    NITEMS(stall_detector_fields), sd, &sd->enabled, &sd->set) != 0)
+		return -1;
+	return read_member(c, base, x, "downtimeTuning", downtime_tuning_fields,
+	    NITEMS(downtime_tuning_fields), dt, &dt->enabled, &dt->set);
+}
+
+/* The bytes of a field's value, for an overlay's copy. */
+static size_t
+value_size(enum policy_value v)
+{
+	if (v == PV_U64)
+		return sizeof (uint64_t);
+	if (v == PV_FACTOR)
+		return sizeof (double);
+	return sizeof (int);
+}
 
 /*
  * Copies from src to dst each field of the table (n) whose bit is in set;
@@ -208,7 +340,7 @@ _Static_assert(sizeof (enum ctl_kind) == sizeof (int) &&
  */
 static void
 overlay_fields(void *dst, const void *src, unsigned set,
-    const struct settings_field *f, size_t n)
+    const struct policy_field *f, size_t n)
 {
 	char		*d;
 	const char	*s;
@@ -219,18 +351,18 @@ overlay_fields(void *dst, const void *src, unsigned set,
 			continue;
 		d = (char *)dst + f[i].off;
 		s = (const char *)src + f[i].off;
-		if (f[i].type == SF_LIST) {
+		if (f[i].value == PV_LIST) {
 			policy_strv_free(*(char ***)d);
 			*(char ***)d = strv_copy(*(char **const *)s);
 		} else
-			memcpy(d, s, f[i].size);
+			memcpy(d, s, value_size(f[i].value));
 	}
 }
 
 /* Adds every field of the table (n) of rec to o, in the table's order. */
 static void
 fields_to_json(struct json_object *o, const void *rec,
-    const struct settings_field *f, size_t n)
+    const struct policy_field *f, size_t n)
 {
 	struct json_object	*v;
 	const char		*p;
@@ -238,20 +370,20 @@ fields_to_json(struct json_object *o, const void *rec,
 
 	for (i = 0; i < n; i++) {
 		p = (const char *)rec + f[i].off;
-		switch (f[i].type) {
-		case SF_U64:
+		switch (f[i].value) {
+		case PV_U64:
 			v = json_object_new_int64(*(const int64_t *)p);
 			break;
-		case SF_INT:
+		case PV_INT:
 			v = json_object_new_int(*(const int *)p);
 			break;
-		case SF_BOOL:
+		case PV_BOOL:
 			v = json_object_new_boolean(*(const int *)p);
 			break;
-		case SF_FACTOR:
+		case PV_FACTOR:
 			v = factor_json(*(const double *)p);
 			break;
-		case SF_NAME:
+		case PV_NAME:
 			v = json_object_new_string(policy_keyword_name(
 			    f[i].names, f[i].nnames, *(const int *)p));
 			break;
@@ -298,8 +430,8 @@ mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
 {
 	unsigned set = src->set;
 
-	overlay_fields(dst, src, set, settings_fields,
-	    NITEMS(settings_fields));
+	overlay_fields(dst, src, set, migration_fields,
+	    NITEMS(migration_fields));
 	if ((set & MIG_SET_POST_COPY) && !(set & MIG_SET_DISRUPTION))
 		dst->allow_workload_disruption = src->allow_post_copy;
 	if (src->downtime_tuning.enabled) {
@@ -330,7 +462,7 @@ mig_settings_to_json(const struct mig_settings *s)
 {
 	struct json_object *o = json_object_new_object(), *x, *e;
 
-	fields_to_json(o, s, settings_fields, NITEMS(settings_fields));
+	fields_to_json(o, s, migration_fields, NITEMS(migration_fields));
 	if (!s->downtime_tuning.enabled && !s->stall_detector.enabled)
 		return o;
 	x = json_object_new_object();
