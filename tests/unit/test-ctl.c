@@ -204,11 +204,12 @@ test_traces(void **state)
 		    (c->when_min != 0 && when < c->when_min) ||
 		    (c->when_max != 0 && when >= c->when_max) ||
 		    (c->value != -1 && d.value != (uint64_t)c->value) ||
-		    (c->reason != NULL && strstr(d.reason, c->reason) == NULL) ||
+		    (c->reason != NULL &&
+		    strstr(d.reason, c->reason) == NULL) ||
 		    (c->downtime_ms != 0 && ctl.downtime_ms != c->downtime_ms))
-			fail_msg("%s: action %d at %.1f s, value %llu, downtime "
-			    "%llu ms: %s", c->what, (int)d.action, when,
-			    (unsigned long long)d.value,
+			fail_msg("%s: action %d at %.1f s, value %llu, "
+			    "downtime %llu ms: %s", c->what, (int)d.action,
+			    when, (unsigned long long)d.value,
 			    (unsigned long long)ctl.downtime_ms, d.reason);
 	}
 }
@@ -905,12 +906,14 @@ test_kubevirt_stall(void **state)
 		d = kv_run(&ctl, c->floor_mib, c->wobble_mib, c->pass_s,
 		    c->bw_mib * MiB, 600, &t, &n, &last);
 		if (d.action != c->action || t < c->t_min || t >= c->t_max ||
-		    (c->reason != NULL && strstr(d.reason, c->reason) == NULL) ||
+		    (c->reason != NULL &&
+		    strstr(d.reason, c->reason) == NULL) ||
 		    (c->downtimes != -1 && n != c->downtimes) ||
 		    (c->last_downtime != 0 && last != c->last_downtime))
-			fail_msg("%s: action %d at %.1f s after %d set-downtime "
-			    "(last %llu ms): %s", c->what, (int)d.action, t, n,
-			    (unsigned long long)last, d.reason);
+			fail_msg("%s: action %d at %.1f s after %d "
+			    "set-downtime (last %llu ms): %s", c->what,
+			    (int)d.action, t, n, (unsigned long long)last,
+			    d.reason);
 	}
 }
 
