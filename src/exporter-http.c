@@ -158,6 +158,23 @@ client_request(struct http_client *c)
 	free(b.p);
 }
 
+/*
+ * Whether a read or send that moved n bytes lets c go on: not when the
+ * socket has nothing now (wait for the next event), nor after an error
+ * or the peer's end (c is then closed).
+ */
+static int
+client_io_ok(struct http_client *c, ssize_t n)
+{
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0) {
+		client_close(c);
+		return 0;
+	}
+	return 1;
+}
+
 static void
 client_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
@@ -165,12 +182,8 @@ client_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	ssize_t			 n;
 
 	n = read(c->fd, c->in + c->inlen, sizeof c->in - 1 - c->inlen);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+	if (!client_io_ok(c, n))
 		return;
-	if (n <= 0) {
-		client_close(c);
-		return;
-	}
 	c->inlen += (size_t)n;
 	c->in[c->inlen] = '\0';
 	/* A NUL inside the head is not HTTP: answer what came before it. */
@@ -195,12 +208,8 @@ client_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff,
 	    MSG_NOSIGNAL);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+	if (!client_io_ok(c, n))
 		return;
-	if (n <= 0) {
-		client_close(c);
-		return;
-	}
 	c->outoff += (size_t)n;
 	if (c->outoff == c->outlen) {
 		shutdown(c->fd, SHUT_WR);
