@@ -28,6 +28,10 @@
 #error "KUBEVIRT_TESTS_DIR must name the source tree's tests/kubevirt"
 #endif
 
+/* The first lines of a KubeVirt MigrationPolicy manifest. */
+#define MIGRATION_POLICY \
+	"apiVersion: migrations.kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
+
 /* Loads text as NAME in a fresh directory; must succeed. */
 static struct policy_set *
 load_as(const char *name, const char *text)
@@ -396,15 +400,15 @@ test_precedence_ties(void **state)
 
 	(void)state;
 	set = load_as("p.yaml",
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: b-vmi}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: b-vmi}\n"
 	    "spec: {selectors: {virtualMachineInstanceSelector: {a: x}, "
 	    "namespaceSelector: {b: z}}}\n---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: a-ns}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: a-ns}\n"
 	    "spec: {selectors: {namespaceSelector: {a: x, b: z}}}\n---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: c-both-vmi}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: c-both-vmi}\n"
 	    "spec: {selectors: {virtualMachineInstanceSelector: {a: x, "
 	    "b: z}}}\n");
 	memset(&vm, 0, sizeof vm);
@@ -451,8 +455,7 @@ match_policy(const struct mp_info *infos, size_t n, const char *spoil)
 
 	memset(&vm, 0, sizeof vm);
 	for (i = 0; i < n; i++) {
-		str_append(&yaml, "%sapiVersion: migrations.kubevirt.io/"
-		    "v1alpha1\nkind: MigrationPolicy\nmetadata: {name: %s}\n"
+		str_append(&yaml, "%s" MIGRATION_POLICY "metadata: {name: %s}\n"
 		    "spec:\n  selectors:\n    virtualMachineInstanceSelector:"
 		    " {", i == 0 ? "" : "---\n", infos[i].name);
 		for (k = 0; k < infos[i].nvmi; k++) {
@@ -516,20 +519,20 @@ test_match_policy(void **state)
 	 * kubernetes.io/metadata.name is implied from its name.
 	 */
 	set = load_as("p.yaml",
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: zz-same}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: zz-same}\n"
 	    "spec: {selectors: {virtualMachineInstanceSelector: {app: db}}}\n"
 	    "---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: mm-same}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: mm-same}\n"
 	    "spec: {selectors: {virtualMachineInstanceSelector: {app: db}}}\n"
 	    "---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: aa-none}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: aa-none}\n"
 	    "spec: {allowPostCopy: true}\n"
 	    "---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: by-ns-name}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: by-ns-name}\n"
 	    "spec: {selectors: {namespaceSelector: "
 	    "{kubernetes.io/metadata.name: prod}}}\n");
 	assert_int_equal(set->npolicies, 4);
@@ -575,8 +578,7 @@ test_manifest_fields(void **state)
 	(void)state;
 	/* The user guide's full manifest (its label value quoted). */
 	set = load_as("my-awesome-policy.yaml",
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\n"
+	    MIGRATION_POLICY
 	    "metadata:\n"
 	    "  name: my-awesome-policy\n"
 	    "spec:\n"
@@ -612,8 +614,7 @@ test_manifest_fields(void **state)
 
 	/* Every other field of the v1alpha1 type; experimental ones noted. */
 	set = load_as("p.yaml",
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\n"
+	    MIGRATION_POLICY
 	    "metadata:\n  name: all\n  labels: {team: infra}\n"
 	    "spec:\n"
 	    "  selectors: {}\n"
@@ -645,8 +646,7 @@ test_manifest_fields(void **state)
 
 	/* downtimeTuning, and a completion timeout KubeVirt accepts. */
 	set = load_as("p.yaml",
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\n"
+	    MIGRATION_POLICY
 	    "metadata: {name: dt}\n"
 	    "spec:\n"
 	    "  selectors: {}\n"
@@ -673,8 +673,7 @@ test_annotations(void **state)
 
 	(void)state;
 	set = load_as("p.yaml",
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\n"
+	    MIGRATION_POLICY
 	    "metadata:\n"
 	    "  name: db\n"
 	    "  annotations:\n"
@@ -709,8 +708,8 @@ test_annotations(void **state)
 static void
 test_manifest_errors(void **state)
 {
-	static const char *head = "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: a}\n";
+	static const char *head = MIGRATION_POLICY
+	    "metadata: {name: a}\n";
 	char *text;
 
 	(void)state;
@@ -788,8 +787,8 @@ test_manifest_errors(void **state)
 	free(text);
 	/* The second document's error names it. */
 	expect_error(WITH("spec: {selectors: {}}\n---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: b}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: b}\n"
 	    "spec: {selectors: {virtualMachineInstanceSelector: {a: b}}, "
 	    "allowPostCopy: maybe}\n"),
 	    "document 2: spec.allowPostCopy: expected true or false, got "
@@ -803,13 +802,13 @@ test_manifest_errors(void **state)
 	    "{}}\n", "document 1: apiVersion: expected "
 	    "\"migrations.kubevirt.io/v1alpha1\" for a MigrationPolicy, got "
 	    "\"migrations.kubevirt.io/v1\"");
-	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: My_Policy}\n"
+	expect_error(MIGRATION_POLICY
+	    "metadata: {name: My_Policy}\n"
 	    "spec: {selectors: {}}\n", "document 1: metadata.name: expected a "
 	    "DNS-1123 subdomain (lowercase letters, digits, '-' and '.'), got "
 	    "\"My_Policy\"");
-	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nspec: {selectors: {}}\n",
+	expect_error(MIGRATION_POLICY
+	    "spec: {selectors: {}}\n",
 	    "document 1: metadata.name: missing: every object needs a name");
 	expect_error("apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\n"
 	    "metadata: {name: a}\n", "document 1: kind: a "
@@ -818,34 +817,33 @@ test_manifest_errors(void **state)
 	expect_error("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n",
 	    "document 1: kind: expected MigrationPolicy, KubeVirt, Namespace or "
 	    "List, got \"Pod\"");
-	expect_error(WITH("spec: {selectors: {}}\n---\n" "apiVersion: "
-	    "migrations.kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
+	expect_error(WITH("spec: {selectors: {}}\n---\n" MIGRATION_POLICY
 	    "metadata: {name: a}\nspec: {selectors: {virtualMachineInstance"
 	    "Selector: {x: z}}}\n"), "document 2: metadata.name: duplicate "
 	    "name \"a\", also defined in @, document 1");
 	free(text);
-	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	expect_error(MIGRATION_POLICY
+	    "metadata:\n  name: a\n  annotations:\n"
 	    "    qmigrate.io/convergance: kubevirt\nspec: {selectors: {}}\n",
 	    "document 1: metadata.annotations.qmigrate.io/convergance: unknown "
 	    "field: qmigrate reads qmigrate.io/convergence, blockMigration, "
 	    "sharedStoragePaths, disks, evictionStrategy, "
 	    "terminationGracePeriodSeconds, progressTimeout, "
 	    "parallelMigrationThreads and disableTLS");
-	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	expect_error(MIGRATION_POLICY
+	    "metadata:\n  name: a\n  annotations:\n"
 	    "    qmigrate.io/progressTimeout: 60\nspec: {selectors: {}}\n",
 	    "document 1: metadata.annotations.qmigrate.io/progressTimeout: "
 	    "expected a string, got 60 (quote it: YAML reads it as a boolean "
 	    "or a number)");
-	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	expect_error(MIGRATION_POLICY
+	    "metadata:\n  name: a\n  annotations:\n"
 	    "    qmigrate.io/progressTimeout: soon\nspec: {selectors: {}}\n",
 	    "document 1: metadata.annotations.qmigrate.io/progressTimeout: "
 	    "expected an integer from 0 to 86400, as a string such as "
 	    "\"86400\", got \"soon\"");
-	expect_error("apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata:\n  name: a\n  annotations:\n"
+	expect_error(MIGRATION_POLICY
+	    "metadata:\n  name: a\n  annotations:\n"
 	    "    qmigrate.io/sharedStoragePaths: /srv,nfs\n"
 	    "spec: {selectors: {}}\n", "document 1: metadata.annotations."
 	    "qmigrate.io/sharedStoragePaths[1]: expected an absolute path, got "
@@ -949,13 +947,12 @@ test_cluster_defaults(void **state)
 	    "  customizeComponents: {}\n"
 	    "  workloadUpdateStrategy: {}\n"
 	    "---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\nmetadata: {name: db}\n"
+	    MIGRATION_POLICY
+	    "metadata: {name: db}\n"
 	    "spec:\n  allowAutoConverge: true\n  completionTimeoutPerGiB: 23\n"
 	    "  selectors: {virtualMachineInstanceSelector: {app: db}}\n"
 	    "---\n"
-	    "apiVersion: migrations.kubevirt.io/v1alpha1\n"
-	    "kind: MigrationPolicy\n"
+	    MIGRATION_POLICY
 	    "metadata:\n  name: web\n  annotations:\n"
 	    "    qmigrate.io/evictionStrategy: External\n"
 	    "spec:\n  allowPostCopy: false\n"
@@ -1596,8 +1593,7 @@ test_match_random(void **state)
 			ps[i].absent = rnd(&st, 10) == 0;
 			ps[i].nv = rnd_side(&st, ps[i].vk, ps[i].vv, 5);
 			ps[i].nn = rnd_side(&st, ps[i].nk, ps[i].nvv, 5);
-			str_append(&yaml, "---\napiVersion: migrations."
-			    "kubevirt.io/v1alpha1\nkind: MigrationPolicy\n"
+			str_append(&yaml, "---\n" MIGRATION_POLICY
 			    "metadata: {name: %s}\nspec:\n", ps[i].name);
 			if (ps[i].absent) {
 				str_append(&yaml, "  allowPostCopy: true\n");
