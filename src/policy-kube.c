@@ -174,29 +174,6 @@ kube_api(struct policy_ctx *c, struct json_object *o, const char *kind,
 	return -1;
 }
 
-/* An annotation's string as an integer in [min, max]. */
-static int
-anno_uint(struct policy_ctx *c, const char *field, const char *s, uint64_t min,
-    uint64_t max, uint64_t *out)
-{
-	struct json_object	*v;
-	size_t			 n = strlen(s);
-	int			 rc;
-
-	if (n == 0 || n > 19 || strspn(s, "0123456789") != n) {
-		policy_err(c, field,
-		    "expected an integer from %llu to %llu, as a "
-		    "string such as \"%llu\", got \"%.64s\"",
-		    (unsigned long long)min, (unsigned long long)max,
-		    (unsigned long long)max, s);
-		return -1;
-	}
-	v = json_object_new_int64(strtoll(s, NULL, 10));
-	rc = policy_get_uint(c, field, v, min, max, out);
-	json_object_put(v);
-	return rc;
-}
-
 /* An annotation's comma-separated list as a JSON array of strings. */
 static struct json_object *
 anno_list(const char *s)
@@ -224,8 +201,49 @@ anno_list(const char *s)
 }
 
 /*
+ * An annotation's string s as the JSON value a field of this kind reads:
+ * an integer (digits only; its reader checks the range, up to max), true
+ * or false, a list or the string itself.  NULL (reported at field) when s
+ * is not one.
+ */
+static struct json_object *
+anno_value(struct policy_ctx *c, const char *field, const char *s,
+    enum policy_value kind, uint64_t max)
+{
+	struct json_object	*v;
+	size_t			 n = strlen(s);
+
+	switch (kind) {
+	case PV_U64:
+	case PV_INT:
+		if (n == 0 || n > 19 || strspn(s, "0123456789") != n) {
+			policy_err(c, field,
+			    "expected an integer from 0 to %llu, as a "
+			    "string such as \"%llu\", got \"%.64s\"",
+			    (unsigned long long)max, (unsigned long long)max,
+			    s);
+			return NULL;
+		}
+		return json_object_new_int64(strtoll(s, NULL, 10));
+	case PV_BOOL:
+		if (strcmp(s, "true") != 0 && strcmp(s, "false") != 0) {
+			v = json_object_new_string(s);
+			policy_err_got(c, field, "\"true\" or \"false\"", v);
+			json_object_put(v);
+			return NULL;
+		}
+		return json_object_new_boolean(strcmp(s, "true") == 0);
+	case PV_LIST:
+		return anno_list(s);
+	default:
+		return json_object_new_string(s);
+	}
+}
+
+/*
  * qmigrate's own settings in a MigrationPolicy's annotations
- * (qmigrate.io/NAME).  Other annotations are not ours and are left alone.
+ * (qmigrate.io/NAME): those of the migration section are read as it reads
+ * them.  Other annotations are not ours and are left alone.
  */
 static int
 kube_annotations(struct policy_ctx *c, struct json_object *annotations,
@@ -237,13 +255,12 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
 		"progressTimeout", "parallelMigrationThreads", "disableTLS",
 		NULL
 	};
-	struct mig_settings	*s = &p->migration;
-	struct json_object	*v;
-	const char *const	*k;
-	const char		*name, *str;
-	char			*f;
-	uint64_t		 u;
-	int			 rc = 0, choice = 0;
+	const struct policy_field	*mf;
+	struct json_object		*v;
+	const char *const		*k;
+	const char			*name, *str;
+	char				*f;
+	int				 rc = 0, choice = 0;
 
 	if (annotations == NULL)
 		return 0;
@@ -255,7 +272,6 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
 		f = policy_field("metadata.annotations", key);
 		for (k = known; *k != NULL && strcmp(*k, name) != 0; k++)
 			;
-		v = json_object_new_string(str);
 		if (*k == NULL) {
 			policy_err(c, f, "unknown field: qmigrate reads %s"
 			    "convergence, blockMigration, sharedStoragePaths, "
@@ -264,59 +280,27 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
 			    "parallelMigrationThreads and disableTLS",
 			    ANNOTATION);
 			rc = -1;
-		} else if (strcmp(name, "convergence") == 0) {
-			rc = policy_get_choice(c, f, v, policy_convergences,
-			    NITEMS(policy_convergences),
-			    "\"adaptive\" or \"kubevirt\"", &choice);
-			s->convergence = (enum ctl_kind)choice;
-			s->set |= MIG_SET_CONVERGENCE;
-		} else if (strcmp(name, "blockMigration") == 0) {
-			rc = policy_get_choice(c, f, v, policy_block_migrations,
-			    NITEMS(policy_block_migrations),
-			    "\"never\", \"auto\" or \"always\"", &choice);
-			s->block_migration = (enum block_migration)choice;
-			s->set |= MIG_SET_BLOCK_MIGRATION;
 		} else if (strcmp(name, "evictionStrategy") == 0) {
+			v = json_object_new_string(str);
 			rc = policy_get_choice(c, f, v, policy_strategies,
 			    NITEMS(policy_strategies),
 			    POLICY_STRATEGIES_EXPECTED, &choice);
+			json_object_put(v);
 			p->eviction = (enum eviction_strategy)choice;
 			p->eviction_set = 1;
-		} else if (strcmp(name, "disableTLS") == 0) {
-			if (strcmp(str, "true") != 0 &&
-			    strcmp(str, "false") != 0) {
-				policy_err_got(c, f, "\"true\" or \"false\"",
-				    v);
-				rc = -1;
-			}
-			s->disable_tls = strcmp(str, "true") == 0;
-			s->set |= MIG_SET_DISABLE_TLS;
 		} else if (strcmp(name, "terminationGracePeriodSeconds") == 0) {
-			rc = anno_uint(c, f, str, 0, POLICY_MAX_TIMEOUT,
-			    &p->termination_grace_seconds);
-			p->grace_set = 1;
-		} else if (strcmp(name, "progressTimeout") == 0) {
-			rc = anno_uint(c, f, str, 0, POLICY_MAX_TIMEOUT,
-			    &s->progress_timeout);
-			s->set |= MIG_SET_PROGRESS;
-		} else if (strcmp(name, "parallelMigrationThreads") == 0) {
-			rc = anno_uint(c, f, str, 0, POLICY_MAX_MULTIFD, &u);
-			s->parallel_migration_threads = (int)u;
-			s->set |= MIG_SET_MULTIFD;
-		} else {
+			v = anno_value(c, f, str, PV_U64, POLICY_MAX_TIMEOUT);
+			rc = v == NULL ? -1 : policy_get_uint(c, f, v, 0,
+			    POLICY_MAX_TIMEOUT, &p->termination_grace_seconds);
 			json_object_put(v);
-			v = anno_list(str);
-			if (strcmp(name, "disks") == 0) {
-				rc = policy_read_disks(c, f, v, NULL,
-				    &s->disks);
-				s->set |= MIG_SET_DISKS;
-			} else {
-				rc = policy_read_shared_paths(c, f, v, NULL,
-				    &s->shared_storage_paths);
-				s->set |= MIG_SET_SHARED_PATHS;
-			}
+			p->grace_set = 1;
+		} else {
+			mf = mig_settings_field(name);
+			v = anno_value(c, f, str, mf->value, mf->max);
+			rc = v == NULL ? -1 : policy_read_field(c, f, v, mf,
+			    &p->migration, &p->migration.set);
+			json_object_put(v);
 		}
-		json_object_put(v);
 		free(f);
 	}
 	return rc;

@@ -221,13 +221,26 @@ policy_read_fields(struct policy_ctx *c, const char *base,
 		if (!json_object_object_get_ex(o, fields[i].key, &v))
 			continue;
 		f = policy_field(base, fields[i].key);
-		err = fields[i].read(c, f, v, &fields[i],
-		    (char *)record + fields[i].off);
+		err = policy_read_field(c, f, v, &fields[i], record, set);
 		free(f);
 		if (err != 0)
 			return -1;
-		*set |= fields[i].bit;
 	}
+	return 0;
+}
+
+/*
+ * One field, its value v (at field), into record through its reader: its
+ * bit goes in *set.  Returns 0 or -1.
+ */
+int
+policy_read_field(struct policy_ctx *c, const char *field,
+    struct json_object *v, const struct policy_field *pf, void *record,
+    unsigned *set)
+{
+	if (pf->read(c, field, v, pf, (char *)record + pf->off) != 0)
+		return -1;
+	*set |= pf->bit;
 	return 0;
 }
 

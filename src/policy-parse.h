@@ -91,6 +91,9 @@ struct policy_field {
 int	 policy_read_fields(struct policy_ctx *, const char *base,
 	    struct json_object *, const struct policy_field *, size_t n,
 	    void *record, unsigned *set);
+int	 policy_read_field(struct policy_ctx *, const char *field,
+	    struct json_object *, const struct policy_field *, void *record,
+	    unsigned *set);
 int	 policy_read_uint(struct policy_ctx *, const char *field,
 	    struct json_object *, const struct policy_field *, void *out);
 int	 policy_read_int(struct policy_ctx *, const char *field,
@@ -158,5 +161,6 @@ int	 mig_settings_read(struct policy_ctx *, const char *base,
 	    struct json_object *, struct mig_settings *);
 int	 mig_experimental_read(struct policy_ctx *, const char *base,
 	    struct json_object *, struct mig_settings *);
+const struct policy_field *mig_settings_field(const char *key);
 
 #endif

@@ -284,6 +284,22 @@ mig_settings_read(struct policy_ctx *c, const char *base,
 }
 
 /*
+ * The field of qmigrate's migration section named key, or NULL: for
+ * another shape that carries some of them (a MigrationPolicy's
+ * annotations) to read them as the section does.
+ */
+const struct policy_field *
+mig_settings_field(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NITEMS(migration_fields); i++)
+		if (strcmp(migration_fields[i].key, key) == 0)
+			return &migration_fields[i];
+	return NULL;
+}
+
+/*
  * The member key of x (at base) by the table, when x has it (null is
  * not): given from then on (*enabled).  Returns 0 or -1.
  */
