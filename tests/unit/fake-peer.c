@@ -547,3 +547,14 @@ fake_result_free(struct fake_result *r)
 	free(r->error);
 	memset(r, 0, sizeof *r);
 }
+
+void
+fake_send_ok(struct qmp_conn *conn, const char *command, double timeout,
+    struct fake_result *r)
+{
+	char	*cause = NULL;
+
+	if (qmp_send(conn, command, NULL, timeout, fake_result_cb, r,
+	    &cause) != 0 || cause != NULL)
+		fake_fail("%s: not sent: %s", command, cause);
+}

@@ -92,6 +92,9 @@ struct fake_result {
 void	 fake_result_cb(struct qmp_conn *, struct json_object *reply,
 	    const char *error_class, const char *error, void *arg);
 void	 fake_result_free(struct fake_result *);
+/* qmp_send() of command (no arguments), its reply to r; must be queued. */
+void	 fake_send_ok(struct qmp_conn *, const char *command, double timeout,
+	    struct fake_result *r);
 
 /* Runs loop until *flag is non-zero or seconds pass; returns *flag. */
 int	 run_until(struct ev_loop *, const int *flag, double seconds);

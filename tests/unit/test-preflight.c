@@ -54,7 +54,7 @@ static json_object *
 rec_answer(json_object *msg, void *arg)
 {
 	struct recorded	*r = arg;
-	json_object	*args = NULL, *reply, *out, *err;
+	json_object	*args = NULL, *reply, *out;
 	const char	*cmd = json_str_at(msg, "execute");
 	char		 key[512];
 
@@ -80,14 +80,10 @@ rec_answer(json_object *msg, void *arg)
 		json_object_object_add(out, "return",
 		    strcmp(cmd, "qom-list") == 0 ? json_object_new_array() :
 		    json_object_new_object());
-	else {
-		err = json_object_new_object();
-		json_object_object_add(err, "class",
-		    json_object_new_string("GenericError"));
-		json_object_object_add(err, "desc",
-		    json_object_new_string("not in the recording"));
-		json_object_object_add(out, "error", err);
-	}
+	else
+		json_object_object_add(out, "error", json_tokener_parse(
+		    "{\"class\": \"GenericError\", "
+		    "\"desc\": \"not in the recording\"}"));
 	return out;
 }
 

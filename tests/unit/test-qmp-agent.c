@@ -102,14 +102,11 @@ test_fifo(void **state)
 {
 	struct fixture		*f = *state;
 	struct fake_result	 r1 = { 0 }, r2 = { 0 };
-	char			*cause = NULL;
 
 	fake_peer_on(f->peer, "guest-info", NULL);
 	fake_peer_on(f->peer, "guest-ping", "{\"return\": {}}\n");
-	assert_int_equal(qmp_send(f->conn, "guest-info", NULL, 5,
-	    fake_result_cb, &r1, &cause), 0);
-	assert_int_equal(qmp_send(f->conn, "guest-ping", NULL, 5,
-	    fake_result_cb, &r2, &cause), 0);
+	fake_send_ok(f->conn, "guest-info", 5, &r1);
+	fake_send_ok(f->conn, "guest-ping", 5, &r2);
 	run_briefly(f->loop);
 	run_briefly(f->loop);
 	assert_int_equal(fake_peer_ncommands(f->peer), 1);
@@ -135,11 +132,9 @@ test_resync_after_timeout(void **state)
 {
 	struct fixture		*f = *state;
 	struct fake_result	 r1 = { 0 }, r2 = { 0 };
-	char			*cause = NULL;
 
 	fake_peer_on(f->peer, "guest-get-fsinfo", NULL);
-	assert_int_equal(qmp_send(f->conn, "guest-get-fsinfo", NULL, 0.1,
-	    fake_result_cb, &r1, &cause), 0);
+	fake_send_ok(f->conn, "guest-get-fsinfo", 0.1, &r1);
 	assert_true(run_until(f->loop, &r1.calls, 5));
 	assert_string_equal(r1.error_class, "Timeout");
 
@@ -147,8 +142,7 @@ test_resync_after_timeout(void **state)
 	    "{\"return\": [\"stale fsinfo\"]}\n\xff{\"return\": @SYNC@}\n");
 	fake_peer_on(f->peer, "guest-get-host-name",
 	    "{\"return\": {\"host-name\": \"vm1\"}}\n");
-	assert_int_equal(qmp_send(f->conn, "guest-get-host-name", NULL, 5,
-	    fake_result_cb, &r2, &cause), 0);
+	fake_send_ok(f->conn, "guest-get-host-name", 5, &r2);
 	assert_true(run_until(f->loop, &r2.calls, 5));
 	assert_string_equal(fake_peer_command(f->peer, 1),
 	    "guest-sync-delimited");

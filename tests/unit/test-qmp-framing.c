@@ -69,17 +69,6 @@ teardown(void **state)
 	return 0;
 }
 
-static void
-send_ok(struct fixture *f, const char *command, double timeout,
-    struct fake_result *r)
-{
-	char	*cause = NULL;
-
-	assert_int_equal(qmp_send(f->conn, command, NULL, timeout,
-	    fake_result_cb, r, &cause), 0);
-	assert_null(cause);
-}
-
 /* The greeting and a reply arrive one byte per read; both still parse. */
 static void
 test_split_byte_by_byte(void **state)
@@ -102,7 +91,7 @@ test_split_byte_by_byte(void **state)
 	assert_int_equal(micro, 1);
 
 	fake_peer_on(f->peer, "query-status", NULL);
-	send_ok(f, "query-status", 5, &r);
+	fake_send_ok(f->conn, "query-status", 5, &r);
 	run_briefly(f->loop);
 	assert_int_equal(fake_peer_ncommands(f->peer), 1);
 	assert_string_equal(fake_peer_id(f->peer, 0), "\"qm-1\"");
@@ -128,8 +117,8 @@ test_two_replies_one_write(void **state)
 
 	fake_peer_on(f->peer, "cmd-a", NULL);
 	fake_peer_on(f->peer, "cmd-b", NULL);
-	send_ok(f, "cmd-a", 5, &r1);
-	send_ok(f, "cmd-b", 5, &r2);
+	fake_send_ok(f->conn, "cmd-a", 5, &r1);
+	fake_send_ok(f->conn, "cmd-b", 5, &r2);
 	run_briefly(f->loop);
 	assert_int_equal(fake_peer_ncommands(f->peer), 2);
 	fake_peer_puts(f->peer, GREETING "\n\n"
@@ -179,7 +168,7 @@ test_oversize_complete(void **state)
 
 	qmp_set_max_message(f->conn, 100);
 	fake_peer_on(f->peer, "query-status", NULL);
-	send_ok(f, "query-status", 5, &r);
+	fake_send_ok(f->conn, "query-status", 5, &r);
 	memset(big, 'a', sizeof big);
 	big[sizeof big - 1] = '\0';
 	fake_peer_puts(f->peer, "{\"return\": \"");
@@ -200,7 +189,7 @@ test_oversize_endless(void **state)
 
 	qmp_set_max_message(f->conn, 1000);
 	fake_peer_on(f->peer, "query-status", NULL);
-	send_ok(f, "query-status", 5, &r);
+	fake_send_ok(f->conn, "query-status", 5, &r);
 	memset(chunk, 'x', sizeof chunk);
 	fake_peer_puts(f->peer, "{\"return\": \"");
 	for (i = 0; i < 20 && !f->closed; i++) {
@@ -253,7 +242,7 @@ test_bad_reply(void **state)
 		f = st;
 		memset(&r, 0, sizeof r);
 		fake_peer_on(f->peer, "query-status", NULL);
-		send_ok(f, "query-status", 5, &r);
+		fake_send_ok(f->conn, "query-status", 5, &r);
 		fake_peer_puts(f->peer, cases[i].reply);
 		assert_closed(f, &r, cases[i].reason);
 		if (cases[i].quoted != NULL)
@@ -273,8 +262,8 @@ test_peer_close_pending(void **state)
 
 	fake_peer_on(f->peer, "cmd-a", NULL);
 	fake_peer_on(f->peer, "cmd-b", FAKE_CLOSE);
-	send_ok(f, "cmd-a", 5, &r1);
-	send_ok(f, "cmd-b", 5, &r2);
+	fake_send_ok(f->conn, "cmd-a", 5, &r1);
+	fake_send_ok(f->conn, "cmd-b", 5, &r2);
 	assert_closed(f, &r1, "connection closed by the peer");
 	assert_int_equal(r2.calls, 1);
 	assert_string_equal(r2.error_class, "Closed");
@@ -309,7 +298,7 @@ test_timeout(void **state)
 
 	fake_peer_on(f->peer, "slow", NULL);
 	fake_peer_on(f->peer, "fast", "{\"return\": 7, \"id\": @ID@}");
-	send_ok(f, "slow", 0.1, &r);
+	fake_send_ok(f->conn, "slow", 0.1, &r);
 	assert_true(run_until(f->loop, &r.calls, 5));
 	assert_true(ev_time() - t0 >= 0.09);
 	assert_string_equal(r.error_class, "Timeout");
@@ -317,7 +306,7 @@ test_timeout(void **state)
 	assert_false(qmp_is_closed(f->conn));
 
 	fake_peer_puts(f->peer, "{\"return\": {}, \"id\": \"qm-1\"}\n");
-	send_ok(f, "fast", 5, &r2);
+	fake_send_ok(f->conn, "fast", 5, &r2);
 	assert_true(run_until(f->loop, &r2.calls, 5));
 	assert_string_equal(r2.reply, "7");
 	assert_int_equal(r.calls, 1);
