@@ -151,6 +151,25 @@ double_member(json_object *o, const char *key)
 }
 
 /*
+ * The section key of a query-migrate reply ("ram", "disk") and its total,
+ * remaining and transferred bytes; NULL (the three untouched) when the
+ * reply has no such object.
+ */
+static json_object *
+transfer_at(json_object *reply, const char *key, uint64_t *total,
+    uint64_t *remaining, uint64_t *transferred)
+{
+	json_object *o = json_obj_at(reply, key);
+
+	if (o == NULL || !json_object_is_type(o, json_type_object))
+		return NULL;
+	*total = u64_member(o, "total", NULL);
+	*remaining = u64_member(o, "remaining", NULL);
+	*transferred = u64_member(o, "transferred", NULL);
+	return o;
+}
+
+/*
  * Decodes a query-migrate reply.  Returns 0, or -1 when the reply is not an
  * object (out is then the state of no migration).  Unknown status strings
  * decode as QMS_UNKNOWN with QEMU's spelling kept in status_name.
@@ -158,7 +177,7 @@ double_member(json_object *o, const char *key)
 int
 mig_info_decode(json_object *reply, struct mig_info *out)
 {
-	json_object	*ram, *disk;
+	json_object	*ram;
 	const char	*status, *desc;
 
 	memset(out, 0, sizeof *out);
@@ -171,12 +190,9 @@ mig_info_decode(json_object *reply, struct mig_info *out)
 		snprintf(out->status_name, sizeof out->status_name, "%s",
 		    status);
 
-	ram = json_obj_at(reply, "ram");
-	if (ram != NULL && json_object_is_type(ram, json_type_object)) {
+	if ((ram = transfer_at(reply, "ram", &out->ram_total,
+	    &out->ram_remaining, &out->ram_transferred)) != NULL) {
 		out->has_ram = 1;
-		out->ram_total = u64_member(ram, "total", NULL);
-		out->ram_remaining = u64_member(ram, "remaining", NULL);
-		out->ram_transferred = u64_member(ram, "transferred", NULL);
 		out->dirty_sync_count = u64_member(ram, "dirty-sync-count",
 		    NULL);
 		out->dirty_pages_rate = u64_member(ram, "dirty-pages-rate",
@@ -188,13 +204,8 @@ mig_info_decode(json_object *reply, struct mig_info *out)
 	}
 	if (out->page_size == 0)
 		out->page_size = 4096;
-	disk = json_obj_at(reply, "disk");
-	if (disk != NULL && json_object_is_type(disk, json_type_object)) {
-		out->has_disk = 1;
-		out->disk_total = u64_member(disk, "total", NULL);
-		out->disk_remaining = u64_member(disk, "remaining", NULL);
-		out->disk_transferred = u64_member(disk, "transferred", NULL);
-	}
+	out->has_disk = transfer_at(reply, "disk", &out->disk_total,
+	    &out->disk_remaining, &out->disk_transferred) != NULL;
 	out->expected_downtime_ms = u64_member(reply, "expected-downtime",
 	    NULL);
 	out->downtime_ms = u64_member(reply, "downtime", &out->has_downtime);
