@@ -130,6 +130,9 @@ integration_tests += tests/integration/fault-link-down-precopy.sh \
 	tests/integration/fault-sockets.sh tests/integration/fault-netem.sh \
 	tests/integration/fault-delay.sh
 host_tests += tests/lint/no-shell.sh
+# The layers point one way (issue 26): no file cycle but qmp's trio and
+# the command table, read from the objects.
+host_tests += tests/lint/layers.sh
 EXTRA_DIST += tests/netns-lib.sh
 
 # Local disks copied over NBD during a live migration (real QEMU).
