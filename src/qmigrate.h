@@ -23,9 +23,12 @@ struct args;
 struct ctl_sample;
 struct ev_loop;
 struct json_object;
+struct mig_info;
+struct mig_job_cmd;
+struct mig_options;
+struct qmp_conn;
 struct status;
 struct yaml_docs;
-struct qmp_conn;
 
 /* Exit statuses: the table in the migration driver's issue. */
 enum qm_exit {
@@ -235,6 +238,41 @@ enum mig_failure {
 /* The two sides of a migration, as the status names their places. */
 enum status_side { STATUS_SOURCE, STATUS_TARGET };
 
+/*
+ * What both QEMUs are set to for one migration (mig-caps.c), derived from
+ * the effective settings, and sent to the target over tls:.
+ */
+struct mig_plan {
+	int		postcopy;	/* postcopy-ram, both sides */
+	int		auto_converge;	/* source */
+	int		multifd;	/* both sides */
+	int		channels;	/* multifd-channels */
+	uint64_t	bandwidth;	/* max-bandwidth, bytes/s (0: unlimited) */
+	uint64_t	downtime_ms;	/* initial downtime-limit */
+	uint64_t	downtime_max_ms; /* the most a controller may raise it to */
+	int		max_cpu_throttle; /* the adaptive controller arms it */
+	/* Negotiated by the two QEMUs' capabilities (mig-negotiate.c). */
+	int		postcopy_preempt; /* both sides */
+	int		validate_uuid;	/* source */
+	int		postcopy_blocktime; /* target */
+};
+
+/* The job that sets a plan on one side (mig-job.h), and its context. */
+struct mig_plan_apply {
+	struct mig_plan	plan;
+	int		source;
+};
+
+enum log_level { LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
+
+/* A one-shot command's answer from QMP (cmd_answer_cb). */
+struct cmd_answer {
+	int			 done;
+	struct json_object	*reply;
+	int			 fatal;	/* timeout or connection lost */
+	char			*error;
+};
+
 /* status.c */
 const char	*status_phase_name(enum mig_phase);
 const char	*status_mode_name(enum mig_mode);
@@ -280,7 +318,6 @@ void		 status_progress(struct status *);
 void		 status_set_abort(struct status *, enum abort_status);
 void		 status_set_abort_requested(struct status *);
 void		 status_clear_failure(struct status *);
-struct mig_info;
 void		 status_set_progress(struct status *, const struct mig_info *,
 		    double elapsed);
 void		 status_hold(struct status *);
@@ -301,34 +338,9 @@ void		 status_discard(struct status *);
 void		 status_forget_held(struct status *);
 void		 status_keep_file(struct status *);
 
-/*
- * What both QEMUs are set to for one migration (mig-caps.c), derived from
- * the effective settings, and sent to the target over tls:.
- */
-struct mig_plan {
-	int		postcopy;	/* postcopy-ram, both sides */
-	int		auto_converge;	/* source */
-	int		multifd;	/* both sides */
-	int		channels;	/* multifd-channels */
-	uint64_t	bandwidth;	/* max-bandwidth, bytes/s (0: unlimited) */
-	uint64_t	downtime_ms;	/* initial downtime-limit */
-	uint64_t	downtime_max_ms; /* the most a controller may raise it to */
-	int		max_cpu_throttle; /* the adaptive controller arms it */
-	/* Negotiated by the two QEMUs' capabilities (mig-negotiate.c). */
-	int		postcopy_preempt; /* both sides */
-	int		validate_uuid;	/* source */
-	int		postcopy_blocktime; /* target */
-};
-
 /* mig-caps.c */
 void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
 	    enum ctl_kind, struct status *);
-/* The job that sets a plan on one side (mig-job.h), and its context. */
-struct mig_plan_apply {
-	struct mig_plan	plan;
-	int		source;
-};
-struct mig_job_cmd;
 enum mig_job_next mig_plan_apply_job(void *, int *, struct json_object *,
 	    const char *, struct mig_job_cmd *, char **);
 struct json_object *mig_plan_to_json(const struct mig_plan *);
@@ -336,7 +348,6 @@ int	 mig_plan_from_json(struct mig_plan *, struct json_object *,
 	    char **cause);
 
 /* mig-source.c, mig-target.c: the engine (mig-options.h) */
-struct mig_options;
 int	 mig_source_run(const struct mig_options *);
 int	 mig_target_run(const struct mig_options *);
 
@@ -355,7 +366,6 @@ int	 json_bool_at(struct json_object *, const char *key);
 int	 split_hostport(const char *s, char **host, char **port);
 
 /* log.c */
-enum log_level { LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 void	log_init(const char *progname, enum log_level level, int json);
 void	log_set_level(enum log_level level);
 void	log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -382,12 +392,6 @@ char	*args_usage(const struct args_spec *, int all);
 void	 args_print_options(FILE *, const struct args_spec *);
 
 /* cmd.c */
-struct cmd_answer {
-	int			 done;
-	struct json_object	*reply;
-	int			 fatal;	/* timeout or connection lost */
-	char			*error;
-};
 void	 cmd_answer_cb(struct qmp_conn *, struct json_object *reply,
 	    const char *error_class, const char *error, void *arg);
 extern const struct cmd_entry *cmd_table[];
