@@ -16,7 +16,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 extern const struct cmd_entry cmd_exporter_entry;
 

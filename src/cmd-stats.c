@@ -34,7 +34,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 #define STATS_DEFAULT_TIMEOUT 5.0
 

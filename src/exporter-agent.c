@@ -12,7 +12,7 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
-#include "exporter.h"
+#include "observe.h"
 #include "exporter-sources.h"
 
 static const char *aq_cmd[AQ_COUNT] = {

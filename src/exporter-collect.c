@@ -13,7 +13,7 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
-#include "exporter.h"
+#include "observe.h"
 #include "exporter-sources.h"
 
 int

@@ -20,7 +20,7 @@
 
 #include "qmigrate.h"
 #include "mig-info.h"
-#include "exporter.h"
+#include "observe.h"
 
 void
 snap_free(struct vm_snapshot *s)

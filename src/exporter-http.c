@@ -20,7 +20,7 @@
 #include <ev.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 struct http_client {
 	struct http_server	*srv;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 #include "exporter-sources.h"
 
 /*

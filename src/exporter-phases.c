@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 /* The phases observed: KubeVirt's VMIM phases that qmigrate enters. */
 const char *const phase_hist_phases[PHASE_HIST_PHASES] = { "Pending",

@@ -12,7 +12,7 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
-#include "exporter.h"
+#include "observe.h"
 #include "exporter-sources.h"
 
 static void	collector_round_done(struct vm_collector *);

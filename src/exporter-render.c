@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 void
 render_printf(struct render_buf *b, const char *fmt, ...)

@@ -1,7 +1,7 @@
 /*
  * exporter-sources.h: what one VM's collector (exporter-collect.c) and
  * its data sources share; nothing else uses it (the exporter sees
- * exporter.h).  Each source is a file and fills the collector's snapshot:
+ * observe.h).  Each source is a file and fills the collector's snapshot:
  *
  *	exporter-qmp.c      QEMU's monitor: a persistent connection, one
  *	                    round of queries per refresh
@@ -19,7 +19,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 #define PROC_FILE_MAX	4096	/* /proc and /sys files read here */
 #define BACKOFF_MIN	0.5	/* seconds before reconnecting, at first */

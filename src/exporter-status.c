@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 #include "exporter-sources.h"
 
 #define DISK_RATE_IDLE	5.0	/* s without mirror progress: rate 0 */

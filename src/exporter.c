@@ -22,7 +22,7 @@
 #include <ev.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 /* One VM the exporter serves. */
 struct vm_entry {

@@ -28,7 +28,7 @@ src_policy = src/policy.h src/yaml-read.c src/quantity.c src/labels.c \
 	src/vm-ident.c src/cmd-policy.c
 src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
 	src/cmd-stats.c \
-	src/exporter.h src/exporter.c src/exporter-decode.c \
+	src/observe.h src/exporter.c src/exporter-decode.c \
 	src/exporter-sources.h src/exporter-collect.c src/exporter-qmp.c \
 	src/exporter-agent.c src/exporter-node.c src/exporter-status.c \
 	src/exporter-phases.c src/exporter-render.c src/exporter-http.c \

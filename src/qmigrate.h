@@ -5,7 +5,8 @@
  * helpers.  An area's own model has its own header: policy.h (policies
  * and the VM's identity), ctl.h (controllers), mig-options.h,
  * mig-control.h, mig-info.h, mig-negotiate.h, mig-tls.h, dirty-rate.h,
- * slot.h, preflight.h, evict.h, drain.h, exporter.h.
+ * slot.h, preflight.h, evict.h, drain.h, observe.h (a VM as the exporter
+ * and stats see it).
  */
 #ifndef QMIGRATE_H
 #define QMIGRATE_H

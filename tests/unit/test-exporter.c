@@ -24,7 +24,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
-#include "exporter.h"
+#include "observe.h"
 
 static json_object *
 parse(const char *text)

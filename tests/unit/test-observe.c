@@ -14,7 +14,7 @@
 
 #include "qmigrate.h"
 #include "dirty-rate.h"
-#include "exporter.h"
+#include "observe.h"
 
 #define MiB (1024.0 * 1024)
 

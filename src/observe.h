@@ -1,5 +1,5 @@
 /*
- * exporter.h: what a VM looks like to the observability commands, and the
+ * observe.h: what a VM looks like to the observability commands, and the
  * parts of `qmigrate exporter` that share it:
  *
  *	exporter-decode.c   replies, /proc, /sys and the status document into
@@ -17,8 +17,8 @@
  *
  * `qmigrate stats` runs one collector once and prints its snapshot as JSON.
  */
-#ifndef EXPORTER_H
-#define EXPORTER_H
+#ifndef OBSERVE_H
+#define OBSERVE_H
 
 #include <stddef.h>
 #include <stdint.h>
