@@ -2,7 +2,8 @@
  * common.h: the helpers every part of qmigrate links, the libraries in
  * qmp/ and proxy/ as much as the command in src/ (tmux's xmalloc.c and
  * compat/): allocation that cannot fail, container_of, the clocks, a
- * unix socket's connect and listen, a TCP listener and a full read.
+ * unix socket's connect and listen, a TCP listener, a full read and the
+ * escaping of a peer's bytes for a message.
  * Nothing here logs: each library keeps its own log hook.
  */
 #ifndef COMMON_H
@@ -75,6 +76,14 @@ int	 unix_listen(const char *path, int flags, int backlog, char **cause);
  */
 int	 tcp_listen(const char *host, const char *port, int ai_flags,
 	    char **cause);
+
+/* escape.c */
+/*
+ * Returns a malloc'd copy of at most max bytes of a peer's text that is
+ * safe in a one-line message: printable ASCII stays, a backslash and every
+ * other byte become \\ and \xNN, and "..." marks a cut.
+ */
+char	*escape_bytes(const char *bytes, size_t len, size_t max);
 
 /* read-full.c */
 /*

@@ -25,40 +25,10 @@ static void	qmp_write_cb(struct ev_loop *, ev_io *, int);
 static void	qmp_cmd_timeout_cb(struct ev_loop *, ev_timer *, int);
 static void	qmp_input(struct qmp_conn *);
 static void	qmp_message(struct qmp_conn *, struct json_object *);
+static void	qmp_dispatch_event(struct qmp_conn *, struct json_object *);
 static void	qmp_free(struct qmp_conn *);
 
-/*
- * Returns a malloc'd copy of at most max bytes of a peer's text that is
- * safe in a one-line message: printable ASCII stays, a backslash and every
- * other byte become \\ and \xNN, and "..." marks a cut.
- */
-char *
-qmp_escape(const char *bytes, size_t len, size_t max)
-{
-	size_t		 n = len < max ? len : max, i, o = 0;
-	char		*s;
-	unsigned char	 c;
-
-	s = xmalloc(n * 4 + 4);
-	for (i = 0; i < n; i++) {
-		c = (unsigned char)bytes[i];
-		if (c == '\\') {
-			s[o++] = '\\';
-			s[o++] = '\\';
-		} else if (c >= 0x20 && c < 0x7f)
-			s[o++] = (char)c;
-		else
-			o += (size_t)snprintf(s + o, 5, "\\x%02x", c);
-	}
-	if (len > max) {
-		memcpy(s + o, "...", 3);
-		o += 3;
-	}
-	s[o] = '\0';
-	return s;
-}
-
-/* Like qmp_escape() for a JSON value received from the peer. */
+/* Like escape_bytes() for a JSON value received from the peer. */
 char *
 qmp_escape_json(struct json_object *obj, size_t max)
 {
@@ -66,7 +36,7 @@ qmp_escape_json(struct json_object *obj, size_t max)
 
 	s = json_object_to_json_string_ext(obj,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	return qmp_escape(s, strlen(s), max);
+	return escape_bytes(s, strlen(s), max);
 }
 
 static struct qmp_conn *
@@ -215,15 +185,12 @@ qmp_end(struct qmp_conn *conn, const char *fmt, ...)
 	struct qmp_cmd		*cmd;
 	struct json_object	*empty;
 	va_list			 ap;
-	int			 n;
 
 	if (conn->reason != NULL)
 		return;
 	va_start(ap, fmt);
-	n = vasprintf(&conn->reason, fmt, ap);
+	xvasprintf(&conn->reason, fmt, ap);
 	va_end(ap);
-	if (n == -1)
-		abort();
 
 	qmp_hold(conn);
 	ev_io_stop(conn->loop, &conn->rio);
@@ -492,7 +459,7 @@ qmp_input(struct qmp_conn *conn)
 		used = json_tokener_get_parse_end(conn->tok);
 		if (jerr != json_tokener_success) {
 			from = used > 24 ? used - 24 : 0;
-			near = qmp_escape(p + from, avail - from, 48);
+			near = escape_bytes(p + from, avail - from, 48);
 			qmp_end(conn, "malformed JSON: %s near \"%s\"",
 			    json_tokener_error_desc(jerr), near);
 			free(near);
@@ -621,7 +588,7 @@ qmp_message(struct qmp_conn *conn, struct json_object *obj)
  * Calls every subscriber of the event in obj.  Subscribers may subscribe,
  * unsubscribe or close the connection from their callback.
  */
-void
+static void
 qmp_dispatch_event(struct qmp_conn *conn, struct json_object *obj)
 {
 	struct json_object	*name, *data = NULL, *ts, *v;
@@ -764,7 +731,8 @@ qmp_send(struct qmp_conn *conn, const char *command,
 	    cause);
 }
 
-void
+/* Takes cmd off its connection's queue (the queue's tail included). */
+static void
 qmp_cmd_unlink(struct qmp_cmd *cmd)
 {
 	struct qmp_conn	*conn = cmd->conn;
@@ -815,7 +783,7 @@ qmp_member_escaped(struct json_object *o, const char *key, size_t max)
 	if (!json_object_object_get_ex(o, key, &v) ||
 	    (s = json_object_get_string(v)) == NULL)
 		return NULL;
-	return qmp_escape(s, strlen(s), max);
+	return escape_bytes(s, strlen(s), max);
 }
 
 /*

@@ -100,7 +100,6 @@ struct qmp_conn {
 };
 
 /* qmp-conn.c */
-char	*qmp_escape(const char *bytes, size_t len, size_t max);
 char	*qmp_escape_json(struct json_object *, size_t max);
 
 void	 qmp_end(struct qmp_conn *, const char *fmt, ...)
@@ -113,9 +112,7 @@ int	 qmp_send_flags(struct qmp_conn *, const char *command,
 	    qmp_reply_cb cb, void *arg, char **cause);
 void	 qmp_cmd_finish(struct qmp_cmd *, struct json_object *reply,
 	    const char *error_class, const char *error);
-void	 qmp_cmd_unlink(struct qmp_cmd *);
 void	 qmp_cmd_reply(struct qmp_cmd *, struct json_object *);
-void	 qmp_dispatch_event(struct qmp_conn *, struct json_object *);
 
 /* qmp-agent.c: the agent's half of the framing. */
 void	 qga_kick(struct qmp_conn *);

@@ -49,7 +49,7 @@ static const char *answer_names[] = {
 	[ANSWER_FAILED] = "failed",
 };
 
-const char *
+static const char *
 control_type_name(enum control_type t)
 {
 	const char *name = (size_t)t < NITEMS(type_names) ? type_names[t] :
@@ -58,7 +58,7 @@ control_type_name(enum control_type t)
 	return name != NULL ? name : "unknown";
 }
 
-const char *
+static const char *
 control_answer_name(enum control_answer a)
 {
 	const char *name = (size_t)a < NITEMS(answer_names) ?
@@ -78,14 +78,23 @@ control_msg_free(struct control_msg *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* "reason" as a bounded string, or "no reason given". */
+/*
+ * "reason" as a bounded string, escaped (it is logged and the peer wrote
+ * it), or "no reason given".
+ */
 static void
 copy_reason(json_object *o, char *out, size_t len)
 {
-	const char *r = json_str_at(o, "reason");
+	const char	*r = json_str_at(o, "reason");
+	char		*esc;
 
-	snprintf(out, len, "%s", r != NULL && *r != '\0' ? r :
-	    "no reason given");
+	if (r == NULL || *r == '\0') {
+		snprintf(out, len, "no reason given");
+		return;
+	}
+	esc = escape_bytes(r, strlen(r), len);
+	snprintf(out, len, "%s", esc);
+	free(esc);
 }
 
 /*

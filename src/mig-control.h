@@ -39,8 +39,6 @@ struct control_msg {
 	struct control_offer	offer;		/* CONTROL_OFFER */
 	char			offer_error[256]; /* a malformed offer */
 };
-const char *control_type_name(enum control_type);
-const char *control_answer_name(enum control_answer);
 int	 control_decode(struct json_object *, struct control_msg *,
 	    char **cause);
 struct json_object *control_encode(const struct control_msg *);

@@ -7,6 +7,7 @@
  * of QEMU 7.2.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -100,13 +101,6 @@ qemu_mig_status_postcopy(enum qemu_mig_status s)
 	    s == QMS_POSTCOPY_RECOVER || s == QMS_POSTCOPY_DEVICE;
 }
 
-const char *
-run_state_name(enum run_state s)
-{
-	return (size_t)s < NITEMS(run_state_names) ? run_state_names[s] :
-	    "unknown";
-}
-
 static enum run_state
 run_state_parse(const char *name)
 {
@@ -179,6 +173,7 @@ mig_info_decode(json_object *reply, struct mig_info *out)
 {
 	json_object	*ram;
 	const char	*status, *desc;
+	char		*esc;
 
 	memset(out, 0, sizeof *out);
 	snprintf(out->status_name, sizeof out->status_name, "none");
@@ -226,9 +221,12 @@ mig_info_decode(json_object *reply, struct mig_info *out)
 	    NULL);
 	if (out->throttle_pct > 100)
 		out->throttle_pct = 100;
-	desc = json_str_at(reply, "error-desc");
-	if (desc != NULL)
-		snprintf(out->error_desc, sizeof out->error_desc, "%s", desc);
+	/* QEMU's words reach logs and the status: escaped. */
+	if ((desc = json_str_at(reply, "error-desc")) != NULL) {
+		esc = escape_bytes(desc, strlen(desc), sizeof out->error_desc);
+		snprintf(out->error_desc, sizeof out->error_desc, "%s", esc);
+		free(esc);
+	}
 	return 0;
 }
 

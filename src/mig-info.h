@@ -63,7 +63,6 @@ const char *qemu_mig_status_name(enum qemu_mig_status);
 enum qemu_mig_status qemu_mig_status_parse(const char *name);
 int	 qemu_mig_status_in_progress(enum qemu_mig_status);
 int	 qemu_mig_status_postcopy(enum qemu_mig_status);
-const char *run_state_name(enum run_state);
 int	 mig_info_decode(struct json_object *reply, struct mig_info *);
 double	 mig_info_dirty_rate(const struct mig_info *);
 double	 mig_info_bandwidth(const struct mig_info *);
