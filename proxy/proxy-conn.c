@@ -154,7 +154,7 @@ proxy_conn_io(struct conn *c, int dir, void *buf, size_t len, size_t *done,
 static void
 conn_io_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct conn *c = w->data;
+	struct conn *c = container_of(w, struct conn, io);
 
 	c->side->ops->step(c);
 }
@@ -162,7 +162,7 @@ conn_io_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void
 conn_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct conn	*c = w->data;
+	struct conn	*c = container_of(w, struct conn, deadline);
 	char		*reason;
 	int		 pre_auth;
 
@@ -180,7 +180,7 @@ conn_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 static void
 conn_retry_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct conn *c = w->data;
+	struct conn *c = container_of(w, struct conn, retry);
 
 	c->side->ops->step(c);
 }
@@ -196,11 +196,8 @@ proxy_conn_new(struct proxy_side *s, int nfd, int qfd, const char *name)
 	c->qfd = qfd;
 	c->name = xstrdup(name);
 	ev_io_init(&c->io, conn_io_cb, nfd, 0);
-	c->io.data = c;
 	ev_timer_init(&c->deadline, conn_deadline_cb, 0., s->handshake);
-	c->deadline.data = c;
 	ev_timer_init(&c->retry, conn_retry_cb, QEMU_RETRY, 0);
-	c->retry.data = c;
 	TAILQ_INSERT_TAIL(&s->conns, c, entry);
 	c->counted = 1;
 	s->npending++;
@@ -208,6 +205,7 @@ proxy_conn_new(struct proxy_side *s, int nfd, int qfd, const char *name)
 }
 
 static void	accept_update(struct proxy_side *);
+static void	proxy_session_end(struct proxy_side *, const char *reason);
 
 void
 proxy_conn_uncount(struct conn *c)
@@ -219,7 +217,8 @@ proxy_conn_uncount(struct conn *c)
 	accept_update(c->side);
 }
 
-void
+/* Forgets c without closing its fds or SSL (they moved elsewhere). */
+static void
 proxy_conn_free(struct conn *c)
 {
 	struct proxy_side *s = c->side;
@@ -290,7 +289,7 @@ proxy_session_clear(struct proxy_side *s)
  * connections still being set up for it are closed; pairs already
  * forwarding go on to their end.
  */
-void
+static void
 proxy_session_end(struct proxy_side *s, const char *reason)
 {
 	struct conn *c, *next;
@@ -376,8 +375,9 @@ accept_update(struct proxy_side *s)
 static void
 accept_pause_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct proxy_side *s = w->data;
+	struct proxy_side *s;
 
+	s = container_of(w, struct proxy_side, accept_pause);
 	s->accept_paused = 0;
 	accept_update(s);
 }
@@ -385,12 +385,14 @@ accept_pause_cb(struct ev_loop *loop, ev_timer *w, int revents)
 static void
 accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct listener		*lst = w->data;
-	struct proxy_side	*s = lst->side;
+	struct listener		*lst;
+	struct proxy_side	*s;
 	struct sockaddr_storage	 ss;
 	socklen_t		 len;
 	int			 fd, i;
 
+	lst = container_of(w, struct listener, io);
+	s = lst->side;
 	for (i = 0; i < ACCEPT_BURST && s->npending < s->max_pending; i++) {
 		len = sizeof ss;
 		fd = accept4(lst->fd, (struct sockaddr *)&ss, &len,
@@ -433,7 +435,6 @@ proxy_side_init(struct proxy_side *s, struct ev_loop *loop,
 	TAILQ_INIT(&s->conns);
 	TAILQ_INIT(&s->pairs);
 	ev_init(&s->accept_pause, accept_pause_cb);
-	s->accept_pause.data = s;
 	if (tls == NULL)
 		proxy_log(PROXY_LOG_WARN, "TLS IS DISABLED: migration data "
 		    "crosses the network in PLAINTEXT, unauthenticated");
@@ -452,7 +453,6 @@ proxy_side_listen(struct proxy_side *s, unsigned chan, int fd, const char *name,
 	if (unlink_path != NULL)
 		l->unlink_path = xstrdup(unlink_path);
 	ev_io_init(&l->io, accept_cb, fd, EV_READ);
-	l->io.data = l;
 	accept_update(s);
 }
 

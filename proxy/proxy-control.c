@@ -27,9 +27,7 @@ proxy_control_queue(struct conn *c, struct json_object *msg)
 		b->out = NULL;
 		b->out_off = b->out_len = 0;
 	}
-	b->out = realloc(b->out, b->out_len + 4 + len);
-	if (b->out == NULL)
-		abort();
+	b->out = xrealloc(b->out, b->out_len + 4 + len);
 	b->out[b->out_len] = (uint8_t)(len >> 24);
 	b->out[b->out_len + 1] = (uint8_t)(len >> 16);
 	b->out[b->out_len + 2] = (uint8_t)(len >> 8);

@@ -32,7 +32,6 @@ void	 proxy_log(enum proxy_log_level, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Session id as 32 hex digits into out[33]. */
 void	 proxy_session_hex(const uint8_t *id, char *out);
-int	 proxy_set_nonblock(int fd);
 
 /* proxy-tls.c */
 /*
@@ -301,8 +300,6 @@ void	 proxy_conn_uncount(struct conn *);
  * connection takes its session with it.
  */
 void	 proxy_conn_close(struct conn *, const char *reason, int refused);
-/* Forgets c without closing its fds or SSL (they moved elsewhere). */
-void	 proxy_conn_free(struct conn *);
 /* Hands c's fds and TLS to a forwarding pair; frees c. */
 void	 proxy_conn_forward(struct conn *);
 /* SSL_do_handshake once: 1 done, 0 waiting (watcher armed), -1 + cause. */
@@ -320,12 +317,6 @@ int	 proxy_conn_io(struct conn *, int dir, void *buf, size_t len,
 void	 proxy_conn_name_session(struct conn *, const char *peer);
 /* Frees the per-channel state and zeroes the session. */
 void	 proxy_session_clear(struct proxy_side *);
-/*
- * The session ended with its control connection: the owner is told,
- * connections still being set up for it are closed; pairs already
- * forwarding go on to their end.
- */
-void	 proxy_session_end(struct proxy_side *, const char *reason);
 
 /* Socket options. */
 void	 proxy_tcp_options(int fd);

@@ -124,7 +124,7 @@ out:
 static void
 pair_io_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
-	struct pair_end *e = w->data;
+	struct pair_end *e = container_of(w, struct pair_end, io);
 
 	if (revents & e->rd_ev)
 		e->readable = 1;
@@ -136,7 +136,7 @@ pair_io_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void
 pair_idle_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct proxy_pair	*p = w->data;
+	struct proxy_pair	*p = container_of(w, struct proxy_pair, idle);
 	char			*reason;
 
 	set_cause(&reason, "no data for %.0f s (idle timeout)",
@@ -175,7 +175,6 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 		p->end[i].rd_ev = EV_READ;
 		p->end[i].wr_ev = EV_WRITE;
 		ev_io_init(&p->end[i].io, pair_io_cb, p->end[i].fd, 0);
-		p->end[i].io.data = &p->end[i];
 	}
 	if (nssl == NULL)
 		pair_plain_start(p, NULL);
@@ -186,7 +185,6 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 		pair_plain_start(p, nssl);
 	}
 	ev_init(&p->idle, pair_idle_cb);
-	p->idle.data = p;
 	p->idle.repeat = idle;
 	if (idle > 0)
 		ev_timer_again(loop, &p->idle);

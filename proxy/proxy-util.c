@@ -2,7 +2,6 @@
  * proxy-util.c: the proxy's own small helpers (it must not depend on the
  * engine in src/; allocation is lib/'s): messages, the log hook.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +48,4 @@ proxy_session_hex(const uint8_t *id, char *out)
 		out[2 * i + 1] = hex[id[i] & 15];
 	}
 	out[2 * PROXY_SESSION_ID_SIZE] = '\0';
-}
-
-int
-proxy_set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl == -1 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
-		return -1;
-	return 0;
 }

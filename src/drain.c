@@ -424,7 +424,7 @@ static void	drain_start_more(struct drain *);
 static void
 on_child(struct ev_loop *loop, ev_child *w, int revents)
 {
-	struct drain_vm	*vm = w->data;
+	struct drain_vm	*vm = container_of(w, struct drain_vm, child);
 	struct drain	*d = ev_userdata(loop);
 
 	ev_child_stop(loop, w);
@@ -531,7 +531,6 @@ drain_spawn(struct drain *d, struct drain_vm *vm)
 		vm->pid = pid;
 		vm->state = VM_RUNNING;
 		ev_child_init(&vm->child, on_child, pid, 0);
-		vm->child.data = vm;
 		ev_child_start(d->loop, &vm->child);
 		d->running++;
 	}
