@@ -108,12 +108,6 @@ collector_snapshot(const struct vm_collector *c)
 	return &c->snap;
 }
 
-const struct exporter_vm_spec *
-collector_spec(const struct vm_collector *c)
-{
-	return c->spec;
-}
-
 void
 collector_failures(const struct vm_collector *c, uint64_t *control,
     uint64_t *data, uint64_t *abort_)

@@ -24,12 +24,6 @@ log_init(const char *progname, enum log_level level, int json)
 	log_json = json;
 }
 
-void
-log_set_level(enum log_level level)
-{
-	log_level = level;
-}
-
 static void
 log_vwrite(const char *severity, const char *fmt, va_list ap, int with_errno)
 {

@@ -131,9 +131,3 @@ mig_job_stop(struct mig_job *job)
 		ev_timer_stop(job->loop, &job->wait);
 	job->running = 0;
 }
-
-int
-mig_job_running(const struct mig_job *job)
-{
-	return job->running;
-}

@@ -69,6 +69,5 @@ void	mig_job_start(struct mig_job *, struct ev_loop *, struct qmp_conn *,
 	    void *arg);
 /* Forgets a running job: no further step, no done callback. */
 void	mig_job_stop(struct mig_job *);
-int	mig_job_running(const struct mig_job *);
 
 #endif

@@ -46,7 +46,7 @@ static const char *cap_names[MIG_CAP_COUNT] = {
 	[MIG_CAP_BLOCK] = "block",
 };
 
-const char *
+static const char *
 mig_cap_name(enum mig_cap c)
 {
 	return (size_t)c < NITEMS(cap_names) ? cap_names[c] : "unknown";

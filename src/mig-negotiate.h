@@ -39,7 +39,6 @@ struct mig_wants {
 	int		postcopy;	/* allowPostCopy */
 	int		channels;	/* parallelMigrationThreads (0: none) */
 };
-const char *mig_cap_name(enum mig_cap);
 uint32_t mig_caps_listed(struct json_object *);
 struct json_object *qemu_side_encode(const struct qemu_side *);
 int	 qemu_side_decode(struct json_object *, struct qemu_side *,

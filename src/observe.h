@@ -277,7 +277,6 @@ void	 collector_refresh(struct vm_collector *);
 int	 collector_settled(const struct vm_collector *);
 int	 collector_stale(const struct vm_collector *, double interval);
 const struct vm_snapshot *collector_snapshot(const struct vm_collector *);
-const struct exporter_vm_spec *collector_spec(const struct vm_collector *);
 void	 collector_failures(const struct vm_collector *, uint64_t *control,
 	    uint64_t *data, uint64_t *abort);
 const struct phase_hist *collector_phase_hist(const struct vm_collector *);

@@ -91,7 +91,7 @@ policy_err(struct policy_ctx *c, const char *field, const char *fmt, ...)
  * escapes control characters in strings), long ones cut, containers by kind.
  * Returns a malloc'd string.
  */
-char *
+static char *
 policy_json_got(struct json_object *v)
 {
 	const char	*s;

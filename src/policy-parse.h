@@ -108,7 +108,6 @@ void	 policy_err(struct policy_ctx *, const char *field,
 	    __attribute__((format(printf, 3, 4)));
 void	 policy_err_got(struct policy_ctx *, const char *field,
 	    const char *expected, struct json_object *);
-char	*policy_json_got(struct json_object *);
 char	*policy_field(const char *prefix, const char *key);
 const char *policy_keyword_name(const struct policy_keyword *, size_t n,
 	    int value);

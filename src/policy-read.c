@@ -42,7 +42,7 @@ line_col(const char *buf, size_t off, size_t *line, size_t *col)
  * (its length in *lenp) or NULL with *cause set to "WHAT PATH: ...".  Used
  * for policy, label, manifest and inventory files.
  */
-char *
+static char *
 policy_read_file(const char *what, const char *path, size_t *lenp,
     char **cause)
 {

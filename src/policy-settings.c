@@ -21,13 +21,6 @@ policy_eviction_name(enum eviction_strategy e)
 	    NITEMS(policy_strategies), (int)e);
 }
 
-const char *
-policy_convergence_name(enum ctl_kind k)
-{
-	return policy_keyword_name(policy_convergences,
-	    NITEMS(policy_convergences), (int)k);
-}
-
 /*
  * KubeVirt's migration defaults: what is not named here is 0 (unlimited
  * bandwidth, QEMU's downtime, no auto-converge, no post-copy and so no

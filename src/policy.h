@@ -157,8 +157,6 @@ void	 labels_free(struct label *labels, size_t n);
 struct json_object *labels_to_json(const struct label *, size_t n);
 
 /* policy-read.c */
-char	*policy_read_file(const char *what, const char *path, size_t *len,
-	    char **cause);
 struct json_object *policy_read_json(const char *what, const char *path,
 	    char **cause);
 int	 policy_read_docs(const char *what, const char *path,
@@ -178,7 +176,6 @@ struct json_object *policy_to_json(const struct policy *);
 char	*policy_origin(const struct policy *);
 int	 policy_parse_bandwidth(const char *s, uint64_t *out);
 const char *policy_eviction_name(enum eviction_strategy);
-const char *policy_convergence_name(enum ctl_kind);
 
 /* policy-kube.c: KubeVirt's objects in a policy file or directory */
 int	 policy_kube_doc(struct policy_set *, const char *file, size_t doc,

@@ -368,7 +368,6 @@ int	 split_hostport(const char *s, char **host, char **port);
 
 /* log.c */
 void	log_init(const char *progname, enum log_level level, int json);
-void	log_set_level(enum log_level level);
 void	log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
