@@ -418,6 +418,11 @@ accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	accept_update(s);
 }
 
+/*
+ * Fills s, owned by the caller, for ops on loop with tls (NULL: plaintext,
+ * logged loudly), the limits at their defaults and no listener yet
+ * (proxy_side_listen()); proxy_side_free() undoes it.
+ */
 void
 proxy_side_init(struct proxy_side *s, struct ev_loop *loop,
     struct proxy_tls *tls, const struct side_ops *ops)
@@ -508,13 +513,8 @@ proxy_unix_listen(const char *path, char **cause)
 	mode_t			mask;
 	int			fd, probe, r;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		set_cause(cause, "%s: socket path too long", path);
+	if (unix_addr(&sun, path, cause) != 0)
 		return -1;
-	}
-	strcpy(sun.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1) {
 		set_cause(cause, "socket: %s", strerror(errno));

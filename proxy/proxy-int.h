@@ -1,6 +1,8 @@
 /*
  * proxy-int.h: what the proxy's files share among themselves and nothing
- * outside proxy/ may use.
+ * outside proxy/ may use, but the record layer's own unit test and fuzz
+ * target (tests/unit/test-proxy-record.c, fuzz/fuzz-proxy-record.c), which
+ * reach proxy-record.c below the public API.
  */
 #ifndef PROXY_INT_H
 #define PROXY_INT_H

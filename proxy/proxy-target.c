@@ -118,6 +118,8 @@ target_connect_qemu(struct conn *c, const char *path, char **cause)
 {
 	struct sockaddr_un sun;
 
+	if (unix_addr(&sun, path, cause) != 0)
+		return -1;
 	if (c->qfd == -1) {
 		c->qfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0);
@@ -126,9 +128,6 @@ target_connect_qemu(struct conn *c, const char *path, char **cause)
 			return -1;
 		}
 	}
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
 	if (connect(c->qfd, (struct sockaddr *)&sun, sizeof sun) == 0)
 		return 1;
 	if (errno == EAGAIN || errno == EINTR) {
@@ -464,6 +463,7 @@ proxy_target_set_timeouts(struct proxy_target *t, double idle,
 	proxy_side_set_timeouts(&t->side, idle, handshake);
 }
 
+/* Closes the listener, every connection and pair, frees.  NULL is ok. */
 void
 proxy_target_free(struct proxy_target *t)
 {
