@@ -19,6 +19,10 @@
 /* A default for the resync a timed-out command without its own timeout. */
 #define QGA_RESYNC_TIMEOUT	5.0
 
+/*
+ * A fresh id for guest-sync-delimited, random when the kernel has entropy
+ * to give (a stale answer must not match), a fallback sequence otherwise.
+ */
 long long
 qga_new_sync_id(void)
 {

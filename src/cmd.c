@@ -48,6 +48,7 @@ const struct cmd_entry *cmd_table[] = {
 	NULL
 };
 
+/* The entry of cmd_table called name (borrowed), or NULL for none. */
 const struct cmd_entry *
 cmd_find(const char *name)
 {

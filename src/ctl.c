@@ -17,6 +17,7 @@ ctl_kind_name(enum ctl_kind kind)
 	return kind == CTL_KUBEVIRT ? "kubevirt" : "adaptive";
 }
 
+/* The action's name in logs and the status (a static string). */
 const char *
 ctl_action_name(enum ctl_action action)
 {
@@ -108,6 +109,10 @@ ctl_config_experimental(struct ctl_config *cfg, enum ctl_kind kind,
 	cfg->max_downtime_ms = mig_settings_reported_downtime(s);
 }
 
+/*
+ * Starts ctl, owned by the caller, as a controller of kind with a copy of
+ * cfg: the first downtime and the switchover deadline come from cfg.
+ */
 void
 ctl_init(struct ctl *ctl, enum ctl_kind kind, const struct ctl_config *cfg)
 {

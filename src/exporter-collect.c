@@ -32,6 +32,12 @@ reap_cb(struct ev_loop *loop, ev_timer *t, int revents)
 	c->dead[0] = c->dead[1] = NULL;
 }
 
+/*
+ * Starts collecting one VM on loop: the status file read now, the guest
+ * agent and QMP rounds begun; cb (NULL: none) runs with arg each time
+ * both rounds have settled.  spec is borrowed and must outlive the
+ * collector, which collector_free() ends.
+ */
 struct vm_collector *
 collector_new(struct ev_loop *loop, const struct exporter_vm_spec *spec,
     double timeout, collector_settled_cb cb, void *arg)

@@ -20,6 +20,10 @@
 #include "qmigrate.h"
 #include "observe.h"
 
+/*
+ * Appends the formatted text to b, growing it (b->p owned by b's owner,
+ * started on first use); never fails.
+ */
 void
 render_printf(struct render_buf *b, const char *fmt, ...)
 {

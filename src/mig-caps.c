@@ -185,6 +185,11 @@ mig_plan_apply_job(void *ctx, int *pc, json_object *reply, const char *error,
 	}
 }
 
+/*
+ * The plan as the source sends it on the tls: handshake and the status
+ * records it: a new object owned by the caller (mig_plan_from_json()
+ * reads it back).
+ */
 json_object *
 mig_plan_to_json(const struct mig_plan *plan)
 {

@@ -227,6 +227,11 @@ mig_tls_source_ask(struct mig_tls_source *ts, json_object *msg,
 	send_next(ts);
 }
 
+/*
+ * Ends the source's proxy: an unanswered or queued question gets its
+ * callback with "the control connection closed", then the proxy, its TLS
+ * context and private directory go.  NULL is ok.
+ */
 void
 mig_tls_source_close(struct mig_tls_source *ts)
 {
@@ -322,6 +327,10 @@ mig_tls_target_answer(struct mig_tls_target *tt, json_object *answer,
 	return proxy_target_answer(tt->proxy, answer, cause);
 }
 
+/*
+ * Ends the target's proxy, its TLS context and private directory.  NULL
+ * is ok.
+ */
 void
 mig_tls_target_close(struct mig_tls_target *tt)
 {

@@ -116,6 +116,11 @@ policy_json_got(struct json_object *v)
 	return out;
 }
 
+/*
+ * policy_err() for a value of the wrong kind: "expected EXPECTED, got V"
+ * with V described (policy_json_got()), and a hint to quote it when YAML
+ * made a boolean or a number of what should be a string.
+ */
 void
 policy_err_got(struct policy_ctx *c, const char *field, const char *expected,
     struct json_object *v)
@@ -164,6 +169,7 @@ policy_get_uint(struct policy_ctx *c, const char *field, struct json_object *v,
 	return 0;
 }
 
+/* *out = v (1 or 0): 0, or -1 with the error recorded in c. */
 int
 policy_get_bool(struct policy_ctx *c, const char *field, struct json_object *v,
     int *out)
