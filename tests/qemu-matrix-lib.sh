@@ -44,10 +44,12 @@ matrix_want() {
 # matrix_run LABEL TEST...: runs each integration TEST with the
 # environment the caller exported; prints one line per test and the tail
 # of a failed one's output; fails at the end naming the tests that failed.
+# Each TEST's output waits in the private $TMP (setup_tmp, once).
 matrix_run() {
 	local label=$1 t rc t0 failed=() out
 	shift
-	out=$(mktemp "${TMPDIR:-/tmp}/qemu-matrix.XXXXXX")
+	[ -n "$TMP" ] || setup_tmp
+	out=$TMP/matrix-test.out
 	for t in "$@"; do
 		t0=$SECONDS
 		rc=0
@@ -60,6 +62,5 @@ matrix_run() {
 			failed+=("$t")
 		fi
 	done
-	rm -f "$out"
 	[ ${#failed[@]} -eq 0 ] || fail "$label: ${failed[*]}"
 }
