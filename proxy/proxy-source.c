@@ -198,6 +198,11 @@ source_hdr_sent(struct conn *c)
 	proxy_control_step(c);
 }
 
+/*
+ * The source side's connection set-up, one state at a time: connect,
+ * TLS handshake, header out; then the control exchange.  Returns when it
+ * must wait for I/O; a failure closes c (a failed handshake as refused).
+ */
 static void
 source_step(struct conn *c)
 {

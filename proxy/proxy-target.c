@@ -264,6 +264,12 @@ target_handshake(struct conn *c, char **cause)
 	return 1;
 }
 
+/*
+ * The target side's connection set-up, one state at a time: TLS
+ * handshake, header in, then a data connection held for its turn or the
+ * control connection's session opened.  Returns when it must wait for
+ * I/O; a failure closes c as refused.
+ */
 static void
 target_step(struct conn *c)
 {

@@ -39,6 +39,10 @@ qmp_escape_json(struct json_object *obj, size_t max)
 	return escape_bytes(s, strlen(s), max);
 }
 
+/*
+ * A connection on fd (now the connection's) reading at once, with the
+ * default message cap; peer names it in messages.
+ */
 static struct qmp_conn *
 qmp_new(struct ev_loop *loop, int fd, enum qmp_proto proto,
     const char *peer)
@@ -491,6 +495,10 @@ qmp_expired(struct qmp_conn *conn, uint64_t id)
 	return 0;
 }
 
+/*
+ * Records the greeting's QEMU version; a second greeting ends the
+ * connection.
+ */
 static void
 qmp_greeting(struct qmp_conn *conn, struct json_object *qmp)
 {
@@ -550,6 +558,11 @@ qmp_monitor_reply(struct qmp_conn *conn, struct json_object *obj)
 	free(esc);
 }
 
+/*
+ * Routes one parsed message: an event to its subscribers, the agent's
+ * messages to qmp-agent.c, the greeting, a reply to its command; anything
+ * else (or not an object) ends the connection, quoting it escaped.
+ */
 static void
 qmp_message(struct qmp_conn *conn, struct json_object *obj)
 {

@@ -282,6 +282,10 @@ exporter_render(struct render_buf *b, void *arg)
 	free(r);
 }
 
+/*
+ * Renders every VM into TEXTFILE_DIR/qmigrate.prom, replaced atomically.
+ * Returns 0, or -1 after a warning (once, until a write succeeds again).
+ */
 static int
 exporter_write_textfile(struct exporter *ex)
 {

@@ -69,6 +69,7 @@ kube_one_document(const char *what, const char *path, int *yaml, char **cause)
 	return o;
 }
 
+/* 0 when o's apiVersion is one of kube_versions, else -1 with c's error. */
 static int
 check_api(struct policy_ctx *c, struct json_object *o)
 {

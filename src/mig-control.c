@@ -170,6 +170,11 @@ bad:
 	return -1;
 }
 
+/*
+ * The offer's fields into *offer (names bounded, a missing version or
+ * guest state tolerated).  Returns 0, or -1 with *cause (NULL on entry)
+ * saying why the offer deserves a refusal.
+ */
 static int
 decode_offer(json_object *o, struct control_offer *offer, char **cause)
 {
