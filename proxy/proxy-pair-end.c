@@ -14,7 +14,7 @@
 #include "proxy-pair.h"
 
 void
-pair_fail(struct proxy_pair *p, struct pair_end *e, const char *op,
+proxy_pair_fail(struct proxy_pair *p, struct pair_end *e, const char *op,
     const char *why)
 {
 	if (p->closing)
@@ -24,25 +24,26 @@ pair_fail(struct proxy_pair *p, struct pair_end *e, const char *op,
 }
 
 void
-pair_fail_errno(struct proxy_pair *p, struct pair_end *e, const char *op,
-    int err)
+proxy_pair_fail_errno(struct proxy_pair *p, struct pair_end *e,
+    const char *op, int err)
 {
-	pair_fail(p, e, op, err == 0 ? "connection closed" : strerror(err));
+	proxy_pair_fail(p, e, op, err == 0 ? "connection closed" :
+	    strerror(err));
 }
 
 void
-pair_fail_ssl(struct proxy_pair *p, struct pair_end *e, const char *op,
+proxy_pair_fail_ssl(struct proxy_pair *p, struct pair_end *e, const char *op,
     int ret, int err)
 {
 	char *why = proxy_tls_strerror(e->ssl, ret, err);
 
-	pair_fail(p, e, op, why);
+	proxy_pair_fail(p, e, op, why);
 	free(why);
 }
 
 ssize_t
-pair_end_readv(struct proxy_pair *p, struct pair_end *e, struct iovec *iov,
-    int cnt, size_t want)
+proxy_pair_end_readv(struct proxy_pair *p, struct pair_end *e,
+    struct iovec *iov, int cnt, size_t want)
 {
 	ssize_t n;
 
@@ -56,7 +57,7 @@ pair_end_readv(struct proxy_pair *p, struct pair_end *e, struct iovec *iov,
 			e->readable = 0;
 			return -1;
 		}
-		pair_fail_errno(p, e, "read from", errno);
+		proxy_pair_fail_errno(p, e, "read from", errno);
 		return -2;
 	}
 	if (n > 0 && (size_t)n < want)
@@ -65,8 +66,8 @@ pair_end_readv(struct proxy_pair *p, struct pair_end *e, struct iovec *iov,
 }
 
 ssize_t
-pair_end_writev(struct proxy_pair *p, struct pair_end *e, struct iovec *iov,
-    int cnt, size_t want)
+proxy_pair_end_writev(struct proxy_pair *p, struct pair_end *e,
+    struct iovec *iov, int cnt, size_t want)
 {
 	struct msghdr	msg;
 	ssize_t		n;
@@ -84,7 +85,7 @@ pair_end_writev(struct proxy_pair *p, struct pair_end *e, struct iovec *iov,
 			e->writable = 0;
 			return -1;
 		}
-		pair_fail_errno(p, e, "write to", n == 0 ? EIO : errno);
+		proxy_pair_fail_errno(p, e, "write to", n == 0 ? EIO : errno);
 		return -2;
 	}
 	if ((size_t)n < want)
@@ -93,10 +94,10 @@ pair_end_writev(struct proxy_pair *p, struct pair_end *e, struct iovec *iov,
 }
 
 enum io_result
-pair_end_shutdown(struct proxy_pair *p, struct pair_end *e)
+proxy_pair_end_shutdown(struct proxy_pair *p, struct pair_end *e)
 {
 	if (shutdown(e->fd, SHUT_WR) == -1 && errno != ENOTCONN) {
-		pair_fail_errno(p, e, "shutdown", errno);
+		proxy_pair_fail_errno(p, e, "shutdown", errno);
 		return IO_ERROR;
 	}
 	e->wr_shut = 1;

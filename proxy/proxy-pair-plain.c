@@ -34,10 +34,10 @@ plain_buf(struct proxy_pair *p, int i)
 }
 
 /*
- * SSL_read_ex (write 0) or SSL_write_ex on e, answering as pair_end_readv()
- * and pair_end_writev() do: the bytes moved, 0 at the peer's close_notify
- * (a read), -1 when TLS would block (e then waits for what TLS asks for),
- * -2 after failing the pair.
+ * SSL_read_ex (write 0) or SSL_write_ex on e, answering as
+ * proxy_pair_end_readv() and proxy_pair_end_writev() do: the bytes moved,
+ * 0 at the peer's close_notify (a read), -1 when TLS would block (e then
+ * waits for what TLS asks for), -2 after failing the pair.
  */
 static ssize_t
 plain_ssl_io(struct proxy_pair *p, struct pair_end *e, void *buf, size_t len,
@@ -55,7 +55,8 @@ plain_ssl_io(struct proxy_pair *p, struct pair_end *e, void *buf, size_t len,
 	if (!write && err == SSL_ERROR_ZERO_RETURN)
 		return 0;
 	if (err != SSL_ERROR_WANT_READ && err != SSL_ERROR_WANT_WRITE) {
-		pair_fail_ssl(p, e, write ? "write to" : "read from", ret, err);
+		proxy_pair_fail_ssl(p, e, write ? "write to" : "read from",
+		    ret, err);
 		return -2;
 	}
 	if (write) {
@@ -92,7 +93,7 @@ plain_fill(struct proxy_pair *p, int i)
 		if (e->ssl == NULL) {
 			iov.iov_base = b->data + b->off + b->len;
 			iov.iov_len = space;
-			n = pair_end_readv(p, e, &iov, 1, space);
+			n = proxy_pair_end_readv(p, e, &iov, 1, space);
 		} else
 			n = plain_ssl_io(p, e, b->data + b->off + b->len,
 			    space, 0);
@@ -125,7 +126,7 @@ plain_drain(struct proxy_pair *p, int i)
 		if (e->ssl == NULL) {
 			iov.iov_base = b->data + b->off;
 			iov.iov_len = b->len;
-			n = pair_end_writev(p, e, &iov, 1, b->len);
+			n = proxy_pair_end_writev(p, e, &iov, 1, b->len);
 		} else
 			n = plain_ssl_io(p, e, b->data + b->off, b->len, 1);
 		if (n == -2)
@@ -162,7 +163,7 @@ plain_shutdown(struct proxy_pair *p, int i)
 	int		 ret, err;
 
 	if (e->ssl == NULL)
-		return pair_end_shutdown(p, e);
+		return proxy_pair_end_shutdown(p, e);
 	ERR_clear_error();
 	ret = SSL_shutdown(e->ssl);
 	if (ret >= 0) {
@@ -178,7 +179,7 @@ plain_shutdown(struct proxy_pair *p, int i)
 		e->wr_ev = err == SSL_ERROR_WANT_WRITE ? EV_WRITE : EV_READ;
 		return IO_BLOCKED;
 	}
-	pair_fail_ssl(p, e, "shutdown", ret, err);
+	proxy_pair_fail_ssl(p, e, "shutdown", ret, err);
 	return IO_ERROR;
 }
 
@@ -210,7 +211,7 @@ static const struct pair_transport pair_plain_transport = {
 };
 
 void
-pair_plain_start(struct proxy_pair *p, SSL *nssl)
+proxy_pair_plain_start(struct proxy_pair *p, SSL *nssl)
 {
 	struct plain_state *st = xcalloc(1, sizeof *st);
 

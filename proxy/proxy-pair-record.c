@@ -71,7 +71,7 @@ open_buf(struct proxy_pair *p)
  * Seals the next slot of the ring: kind is PROXY_REC_DATA (len bytes of
  * content already in place), PROXY_REC_HANDSHAKE (a KeyUpdate, then the
  * next key) or PROXY_REC_ALERT (close_notify).  Returns 0, or -1 after
- * pair_fail.
+ * proxy_pair_fail.
  */
 static int
 seal_slot(struct proxy_pair *p, struct seal_ring *r, size_t len, int kind)
@@ -86,7 +86,7 @@ seal_slot(struct proxy_pair *p, struct seal_ring *r, size_t len, int kind)
 	else
 		n = proxy_rec_seal_close_notify(r->rec, slot);
 	if (n == 0) {
-		pair_fail(p, &p->end[END_NET], "write to", "TLS record "
+		proxy_pair_fail(p, &p->end[END_NET], "write to", "TLS record "
 		    "encryption failed");
 		return -1;
 	}
@@ -131,7 +131,7 @@ seal_fill(struct proxy_pair *p)
 			    PROXY_REC_HDR;
 			iov[i].iov_len = PROXY_REC_PLAIN_MAX;
 		}
-		n = pair_end_readv(p, e, iov, (int)k,
+		n = proxy_pair_end_readv(p, e, iov, (int)k,
 		    (size_t)k * PROXY_REC_PLAIN_MAX);
 		if (n == -2)
 			return IO_ERROR;
@@ -178,7 +178,7 @@ seal_drain(struct proxy_pair *p)
 			}
 			want += iov[i].iov_len;
 		}
-		n = pair_end_writev(p, e, iov, (int)k, want);
+		n = proxy_pair_end_writev(p, e, iov, (int)k, want);
 		if (n == -2)
 			return IO_ERROR;
 		if (n == -1)
@@ -203,7 +203,7 @@ seal_drain(struct proxy_pair *p)
 /*
  * Handles one opened record that is not application data: an alert
  * (close_notify is the end of stream: returns 1) or a post-handshake
- * message.  Returns 0, 1 at the end, -1 after pair_fail.
+ * message.  Returns 0, 1 at the end, -1 after proxy_pair_fail.
  */
 static int
 open_control(struct proxy_pair *p, struct pair_end *e, uint8_t type,
@@ -214,26 +214,27 @@ open_control(struct proxy_pair *p, struct pair_end *e, uint8_t type,
 
 	if (type == PROXY_REC_ALERT) {
 		if (len != 2) {
-			pair_fail(p, e, "read from", "malformed TLS alert");
+			proxy_pair_fail(p, e, "read from",
+			    "malformed TLS alert");
 			return -1;
 		}
 		if (msg[1] == ALERT_CLOSE_NOTIFY)
 			return 1;
 		set_cause(&why, "TLS alert \"%s\" from the peer",
 		    SSL_alert_desc_string_long(msg[1]));
-		pair_fail(p, e, "read from", why);
+		proxy_pair_fail(p, e, "read from", why);
 		free(why);
 		return -1;
 	}
 	if (type != PROXY_REC_HANDSHAKE) {
 		set_cause(&why, "TLS record of content type %u", type);
-		pair_fail(p, e, "read from", why);
+		proxy_pair_fail(p, e, "read from", why);
 		free(why);
 		return -1;
 	}
 	if (proxy_rec_handshake(open_buf(p)->rec, msg, len, &asked,
 	    &cause) != 0) {
-		pair_fail(p, e, "read from", cause);
+		proxy_pair_fail(p, e, "read from", cause);
 		free(cause);
 		return -1;
 	}
@@ -281,7 +282,7 @@ open_fill(struct proxy_pair *p)
 			if (r == 0)
 				break;
 			if (r < 0) {
-				pair_fail(p, e, "read from", cause);
+				proxy_pair_fail(p, e, "read from", cause);
 				free(cause);
 				return IO_ERROR;
 			}
@@ -310,13 +311,13 @@ open_fill(struct proxy_pair *p)
 			break;	/* the rest waits for QEMU to take the spans */
 		iov.iov_base = b->mem + b->rd;
 		iov.iov_len = b->cap - b->rd;
-		n = pair_end_readv(p, e, &iov, 1, iov.iov_len);
+		n = proxy_pair_end_readv(p, e, &iov, 1, iov.iov_len);
 		if (n == -2)
 			return IO_ERROR;
 		if (n == -1)
 			break;
 		if (n == 0) {
-			pair_fail(p, e, "read from", "connection closed "
+			proxy_pair_fail(p, e, "read from", "connection closed "
 			    "without TLS close_notify");
 			return IO_ERROR;
 		}
@@ -345,7 +346,7 @@ open_drain(struct proxy_pair *p)
 		want = 0;
 		for (i = 0; i < k; i++)
 			want += iov[i].iov_len;
-		n = pair_end_writev(p, e, iov, (int)k, want);
+		n = proxy_pair_end_writev(p, e, iov, (int)k, want);
 		if (n == -2)
 			return IO_ERROR;
 		if (n == -1)
@@ -422,7 +423,7 @@ record_shutdown(struct proxy_pair *p, int i)
 	struct seal_ring	*r = seal_ring(p);
 
 	if (i == END_QEMU)
-		return pair_end_shutdown(p, e);
+		return proxy_pair_end_shutdown(p, e);
 	if (r->count == r->nslots)
 		return IO_BLOCKED;
 	if (seal_slot(p, r, 0, PROXY_REC_ALERT) != 0)
@@ -457,7 +458,7 @@ static const struct pair_transport pair_record_transport = {
 };
 
 int
-pair_record_start(struct proxy_pair *p, SSL *nssl, int sent_header,
+proxy_pair_record_start(struct proxy_pair *p, SSL *nssl, int sent_header,
     char **why)
 {
 	struct proxy_rec	*rd = NULL, *wr = NULL;

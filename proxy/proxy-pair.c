@@ -177,12 +177,12 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 		ev_io_init(&p->end[i].io, pair_io_cb, p->end[i].fd, 0);
 	}
 	if (nssl == NULL)
-		pair_plain_start(p, NULL);
-	else if (pair_record_start(p, nssl, sent_header, &why) != 0) {
+		proxy_pair_plain_start(p, NULL);
+	else if (proxy_pair_record_start(p, nssl, sent_header, &why) != 0) {
 		proxy_log(PROXY_LOG_DEBUG, "%s: OpenSSL carries the records: "
 		    "%s", p->name, why);
 		free(why);
-		pair_plain_start(p, nssl);
+		proxy_pair_plain_start(p, nssl);
 	}
 	ev_init(&p->idle, pair_idle_cb);
 	p->idle.repeat = idle;

@@ -41,7 +41,7 @@ struct pair_end {
 /*
  * How a pair's bytes move.  Direction i carries what is read from end[i]
  * to end[!i].  Every function runs inside the engine's pump; one that
- * fails calls pair_fail() (or a sibling) and returns IO_ERROR.
+ * fails calls proxy_pair_fail() (or a sibling) and returns IO_ERROR.
  */
 struct pair_transport {
 	const char	*name;
@@ -91,31 +91,31 @@ struct proxy_pair {
  * Marks the pair closing with the reason "OP WHAT: WHY" (the first reason
  * wins); the engine tears it down when its pump returns.
  */
-void	 pair_fail(struct proxy_pair *, struct pair_end *, const char *op,
-	    const char *why);
-void	 pair_fail_errno(struct proxy_pair *, struct pair_end *,
+void	 proxy_pair_fail(struct proxy_pair *, struct pair_end *,
+	    const char *op, const char *why);
+void	 proxy_pair_fail_errno(struct proxy_pair *, struct pair_end *,
 	    const char *op, int err);
-void	 pair_fail_ssl(struct proxy_pair *, struct pair_end *,
+void	 proxy_pair_fail_ssl(struct proxy_pair *, struct pair_end *,
 	    const char *op, int ret, int err);
 /*
  * readv() from e: the bytes read, 0 at its end, -1 when it has nothing
- * (e->readable cleared), -2 after pair_fail.  Fewer bytes than asked mean
+ * (e->readable cleared), -2 after proxy_pair_fail.  Fewer bytes than asked mean
  * the socket is drained: the next read waits for the loop.
  */
-ssize_t	 pair_end_readv(struct proxy_pair *, struct pair_end *,
+ssize_t	 proxy_pair_end_readv(struct proxy_pair *, struct pair_end *,
 	    struct iovec *, int cnt, size_t want);
-/* writev() to e, as pair_end_readv(); never raises SIGPIPE. */
-ssize_t	 pair_end_writev(struct proxy_pair *, struct pair_end *,
+/* writev() to e, as proxy_pair_end_readv(); never raises SIGPIPE. */
+ssize_t	 proxy_pair_end_writev(struct proxy_pair *, struct pair_end *,
 	    struct iovec *, int cnt, size_t want);
 /* shutdown(SHUT_WR) of e's socket: IO_PROGRESS or IO_ERROR. */
-enum io_result pair_end_shutdown(struct proxy_pair *, struct pair_end *);
+enum io_result proxy_pair_end_shutdown(struct proxy_pair *, struct pair_end *);
 
 /* proxy-pair-plain.c */
 /*
  * Linear buffers of p->cap bytes; the network end goes through nssl
  * (owned from now on) when it is not NULL, else straight (tcp:).
  */
-void	 pair_plain_start(struct proxy_pair *, SSL *nssl);
+void	 proxy_pair_plain_start(struct proxy_pair *, SSL *nssl);
 
 /* proxy-pair-record.c */
 /*
@@ -124,7 +124,7 @@ void	 pair_plain_start(struct proxy_pair *, SSL *nssl);
  * OpenSSL's buffers): returns 0 and frees nssl.  Otherwise -1 with *why,
  * nssl untouched.
  */
-int	 pair_record_start(struct proxy_pair *, SSL *nssl, int sent_header,
-	    char **why);
+int	 proxy_pair_record_start(struct proxy_pair *, SSL *nssl,
+	    int sent_header, char **why);
 
 #endif
