@@ -77,7 +77,7 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 		goto out;
 	}
 
-	proxy_set_log(proxy_log_to_qmigrate, NULL);
+	proxy_set_log(net_proxy_log, NULL);
 	if (!plain) {
 		tls = proxy_tls_load(dir, !is_source, tls12, pin, &cause);
 		if (tls == NULL) {

@@ -122,7 +122,7 @@ mig_tls_source_open(struct ev_loop *loop, const struct mig_options *o,
 	char			*host = NULL, *port = NULL;
 
 	ts->loop = loop;
-	proxy_set_log(proxy_log_to_qmigrate, NULL);
+	proxy_set_log(net_proxy_log, NULL);
 	if (split_hostport(o->uri + 4, &host, &port) != 0) {
 		xasprintf(cause, "--to %s: expected tls:HOST:PORT", o->uri);
 		goto fail;
@@ -292,7 +292,7 @@ mig_tls_target_open(struct ev_loop *loop, const struct mig_options *o,
 	tt->loop = loop;
 	tt->cb = cb;
 	tt->arg = arg;
-	proxy_set_log(proxy_log_to_qmigrate, NULL);
+	proxy_set_log(net_proxy_log, NULL);
 	if (split_hostport(o->uri + 4, &host, &port) != 0) {
 		xasprintf(cause, "--listen %s: expected tls:ADDR:PORT", o->uri);
 		goto fail;

@@ -33,7 +33,7 @@ void	 mig_tls_target_close(struct mig_tls_target *);
 
 
 /* net.c: the proxy library's messages into qmigrate's log. */
-void	 proxy_log_to_qmigrate(enum proxy_log_level, const char *msg,
+void	 net_proxy_log(enum proxy_log_level, const char *msg,
 	    void *arg);
 
 #endif

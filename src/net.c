@@ -4,8 +4,6 @@
  */
 #include <string.h>
 
-/* proxy.h first: qmigrate.h declares its log hook when it is in. */
-#include "proxy.h"
 #include "qmigrate.h"
 #include "mig-tls.h"
 
@@ -35,9 +33,9 @@ split_hostport(const char *s, char **host, char **port)
 	return 0;
 }
 
-/* Sends the proxy library's lines to qmigrate's log. */
+/* Sends the proxy library's lines to qmigrate's log (proxy_set_log()). */
 void
-proxy_log_to_qmigrate(enum proxy_log_level level, const char *msg, void *arg)
+net_proxy_log(enum proxy_log_level level, const char *msg, void *arg)
 {
 	switch (level) {
 	case PROXY_LOG_WARN:
