@@ -1,35 +1,11 @@
 /*
  * cmd-migrate.c: qmigrate migrate: drive the source side of a migration.
  */
-#include <stdlib.h>
-
 #include "qmigrate.h"
 #include "slot.h"
 #include "mig-options.h"
 
 extern const struct cmd_entry cmd_migrate_entry;
-
-/*
- * migrate (source) and incoming: the options read into a mig_options,
- * then the engine's side runs.  Returns the exit status; a bad option is
- * a usage error of cmd.
- */
-int
-cmd_migrate_side(const struct cmd_entry *cmd, struct args *args, int source)
-{
-	struct mig_options	 o;
-	char			*cause = NULL;
-	int			 rc;
-
-	if (mig_options_from_args(args, &o, source, &cause) != 0) {
-		rc = cmd_usage_error(cmd, "%s", cause);
-		free(cause);
-		return rc;
-	}
-	rc = source ? mig_source_run(&o) : mig_target_run(&o);
-	mig_options_free(&o);
-	return rc;
-}
 
 static int
 cmd_migrate_exec(struct args *args)

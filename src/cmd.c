@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "mig-options.h"
 
 /* The commands: src/cmd-*.c each define one (tmux's cmd.c lists its own). */
 extern const struct cmd_entry cmd_abort_entry;
@@ -243,4 +244,26 @@ cmd_answer_cb(struct qmp_conn *conn, json_object *reply,
 	a->fatal = strcmp(error_class, "Timeout") == 0 ||
 	    strcmp(error_class, "Closed") == 0;
 	a->error = xstrdup(error);
+}
+
+/*
+ * migrate (source) and incoming: the options read into a mig_options,
+ * then the engine's side runs.  Returns the exit status; a bad option is
+ * a usage error of cmd.
+ */
+int
+cmd_migrate_side(const struct cmd_entry *cmd, struct args *args, int source)
+{
+	struct mig_options	 o;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (mig_options_from_args(args, &o, source, &cause) != 0) {
+		rc = cmd_usage_error(cmd, "%s", cause);
+		free(cause);
+		return rc;
+	}
+	rc = source ? mig_source_run(&o) : mig_target_run(&o);
+	mig_options_free(&o);
+	return rc;
 }

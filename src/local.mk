@@ -24,10 +24,10 @@ src_proxy_cmds = src/cmd-proxy.c
 src_policy = src/policy.h src/yaml-read.c src/quantity.c src/labels.c \
 	src/policy-read.c src/policy-parse.h src/policy-parse.c \
 	src/policy-settings.c src/policy-kube.c src/kube-vmi.c \
-	src/kube-vmim.c src/policy-load.c src/policy-select.c \
+	src/kube-vmim.c src/kube-status.c src/policy-load.c src/policy-select.c \
 	src/vm-ident.c src/cmd-policy.c
 src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
-	src/cmd-stats.c \
+	src/cmd-stats.c src/exporter-json.c \
 	src/observe.h src/exporter.c src/exporter-decode.c \
 	src/exporter-sources.h src/exporter-collect.c src/exporter-qmp.c \
 	src/exporter-agent.c src/exporter-node.c src/exporter-status.c \

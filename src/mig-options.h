@@ -41,10 +41,6 @@ int	 mig_options_from_args(struct args *, struct mig_options *,
 	    int source, char **cause);
 void	 mig_options_free(struct mig_options *);
 
-/* cmd-migrate.c: the exec of migrate (source) and incoming. */
-int	 cmd_migrate_side(const struct cmd_entry *, struct args *,
-	    int source);
-
 /* mig-config.c */
 int	 mig_settings_resolve(const struct mig_options *,
 	    struct mig_settings *, struct status *, char **cause);

@@ -323,7 +323,10 @@ void	 http_server_free(struct http_server *);
 int	 http_parse_request(char *head, const char **method,
 	    const char **path);
 
-/* cmd-stats.c: QEMU's NICs and the agent's interfaces merged by MAC. */
+/* exporter-json.c: qmigrate stats' document; its interfaces, QEMU's NICs
+ * and the agent's merged by MAC. */
+struct json_object *stats_document(const struct vm_collector *,
+	    const struct vm_snapshot *);
 struct json_object *stats_interfaces(const struct vm_snapshot *);
 
 /* exporter.c */

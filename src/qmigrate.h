@@ -400,8 +400,11 @@ int	 cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 cmd_run(const struct cmd_entry *, int argc, char **argv);
 void	 cmd_print_usage(FILE *, const struct cmd_entry *);
+/* The exec of migrate (source) and incoming. */
+int	 cmd_migrate_side(const struct cmd_entry *, struct args *,
+	    int source);
 
-/* cmd-status.c */
+/* kube-status.c */
 struct json_object *status_to_kubevirt(struct json_object *doc,
 	    struct json_object *vmi_conditions, const char *now);
 struct json_object *status_to_kubevirt_migration(struct json_object *doc,
