@@ -558,7 +558,7 @@ mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
 		return job_send(cmd, "query-block-jobs", NULL);
 	case FIN_LISTED:
 		if (error != NULL) {
-			xasprintf(cause, "mirror jobs: %s", error);
+			xasprintf(cause, "query-block-jobs: %s", error);
 			return JOB_FAILED;
 		}
 		left = jobs_listed(ds, reply);
@@ -589,7 +589,7 @@ mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
 	case FIN_DELETED:
 		d = &ds->v[ds->cur];
 		if (error != NULL)
-			keep_cause(ds, "disk %s: %s", d->key, error);
+			keep_cause(ds, "disk %s: blockdev-del: %s", d->key, error);
 		else
 			d->nbd_added = 0;
 		ds->cur++;
@@ -652,8 +652,8 @@ mig_disks_source_start_job(void *ctx, int *pc, json_object *reply,
 	case START_ADDED:
 		d = &ds->v[ds->cur];
 		if (error != NULL) {
-			keep_cause(ds, "disk %s: target export at %s: %s",
-			    d->key, ds->nbd_uri, error);
+			keep_cause(ds, "disk %s: target export at %s: "
+			    "blockdev-add: %s", d->key, ds->nbd_uri, error);
 			goto undo;
 		}
 		d->nbd_added = 1;
@@ -662,7 +662,8 @@ mig_disks_source_start_job(void *ctx, int *pc, json_object *reply,
 	case START_SIZED:
 		d = &ds->v[ds->cur];
 		if (error != NULL) {
-			keep_cause(ds, "disk %s: %s", d->key, error);
+			keep_cause(ds, "disk %s: query-named-block-nodes: %s",
+			    d->key, error);
 			goto undo;
 		}
 		size = node_size(reply, d->nbd_node);
@@ -704,7 +705,8 @@ mig_disks_source_start_job(void *ctx, int *pc, json_object *reply,
 	case START_MIRRORED:
 		d = &ds->v[ds->cur];
 		if (error != NULL) {
-			keep_cause(ds, "disk %s: %s", d->key, error);
+			keep_cause(ds, "disk %s: blockdev-mirror: %s", d->key,
+			    error);
 			goto undo;
 		}
 		d->started = 1;
@@ -845,8 +847,8 @@ mig_disks_target_start_job(void *ctx, int *pc, json_object *reply,
 		return job_send(cmd, "nbd-server-start", args);
 	case TSTART_SERVED:
 		if (error != NULL) {
-			xasprintf(cause, "NBD server on %s: %s", ds->nbd_uri,
-			    error);
+			xasprintf(cause, "NBD server on %s: nbd-server-start: "
+			    "%s", ds->nbd_uri, error);
 			return JOB_FAILED;
 		}
 		ds->server = 1;
@@ -875,8 +877,9 @@ mig_disks_target_start_job(void *ctx, int *pc, json_object *reply,
 	case TSTART_EXPORTED:
 		d = &ds->v[ds->cur];
 		if (error != NULL) {
-			keep_cause(ds, "disk %s (%s): %s%s", d->key, d->file,
-			    error, strstr(error, "read-only") != NULL ? " (a "
+			keep_cause(ds, "disk %s (%s): block-export-add: %s%s",
+			    d->key, d->file, error,
+			    strstr(error, "read-only") != NULL ? " (a "
 			    "-drive disk needs file.auto-read-only=off on the "
 			    "target; or use -blockdev)" : "");
 			ds->cur = 0;
@@ -949,7 +952,8 @@ mig_disks_target_release_job(void *ctx, int *pc, json_object *reply,
 	case REL_DELETED:
 		d = &ds->v[ds->cur];
 		if (error != NULL && strstr(error, "in use") == NULL) {
-			keep_cause(ds, "disk %s: %s", d->key, error);
+			keep_cause(ds, "disk %s: blockdev-del: %s", d->key,
+			    error);
 			ds->cur = 0;
 			*pc = REL_FORCE;
 			continue;
