@@ -28,6 +28,16 @@ static void	qmp_message(struct qmp_conn *, struct json_object *);
 static void	qmp_dispatch_event(struct qmp_conn *, struct json_object *);
 static void	qmp_free(struct qmp_conn *);
 
+static void	(*debug_fn)(const char *, void *);
+static void	 *debug_arg;
+
+void
+qmp_set_debug_log(void (*fn)(const char *, void *), void *arg)
+{
+	debug_fn = fn;
+	debug_arg = arg;
+}
+
 /* Like escape_bytes() for a JSON value received from the peer. */
 char *
 qmp_escape_json(struct json_object *obj, size_t max)
@@ -819,6 +829,15 @@ qmp_cmd_reply(struct qmp_cmd *cmd, struct json_object *reply)
 		return;
 	}
 	(void)json_object_object_get_ex(reply, "error", &err);
+	if (debug_fn != NULL) {
+		char *all = qmp_escape_json(reply, 4096), *line;
+
+		xasprintf(&line, "%s: %s: %s", qmp_peer(cmd->conn),
+		    cmd->name != NULL ? cmd->name : "command", all);
+		debug_fn(line, debug_arg);
+		free(line);
+		free(all);
+	}
 	if ((class = qmp_member_escaped(err, "class", 64)) == NULL)
 		class = xstrdup("GenericError");
 	if ((desc = qmp_member_escaped(err, "desc", 512)) == NULL)

@@ -127,6 +127,14 @@ int qmp_is_closed(struct qmp_conn *conn);
 /* Why it ended, or NULL while open. */
 const char *qmp_close_reason(struct qmp_conn *conn);
 
+/*
+ * Where the library's debug lines go (one line, no newline, the peer's
+ * bytes escaped): each error reply in full, with the command and the peer,
+ * while callers show users the command and QEMU's desc only (libvirt's
+ * way).  Without a hook nothing is written.  Process-wide.
+ */
+void qmp_set_debug_log(void (*fn)(const char *line, void *arg), void *arg);
+
 /* Guest agent only. */
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "qmigrate.h"
+#include "qmp.h"
 
 static void
 usage(FILE *f)
@@ -19,6 +20,14 @@ usage(FILE *f)
 	for (c = cmd_table; *c != NULL; c++)
 		cmd_print_usage(f, *c);
 	fprintf(f, "\nqmigrate COMMAND --help describes each command.\n");
+}
+
+/* QEMU's error replies in full, for -v (qmp_set_debug_log()). */
+static void
+qmp_debug_line(const char *line, void *arg)
+{
+	(void)arg;
+	log_debug("qmp %s", line);
 }
 
 int
@@ -54,6 +63,7 @@ main(int argc, char **argv)
 		}
 	}
 	log_init("qmigrate", level, json);
+	qmp_set_debug_log(qmp_debug_line, NULL);
 	if (i == argc) {
 		usage(stderr);
 		return QM_EXIT_USAGE;

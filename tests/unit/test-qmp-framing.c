@@ -424,6 +424,42 @@ test_call(void **state)
 	assert_int_equal(f->closed, 0);
 }
 
+static void
+keep_line(const char *line, void *arg)
+{
+	char **kept = arg;
+
+	free(*kept);
+	*kept = strdup(line);
+}
+
+/*
+ * An error reply: the user's cause is the command and QEMU's desc; the
+ * debug hook gets the whole reply, the peer's control bytes escaped.
+ */
+static void
+test_error_debug_line(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cause = NULL, *line = NULL;
+
+	qmp_set_debug_log(keep_line, &line);
+	fake_peer_on(f->peer, "blockdev-del", "{\"id\": @ID@, \"error\": "
+	    "{\"class\": \"GenericError\", \"desc\": \"Node drive0 is in "
+	    "use\", \"data\": \"x\\u0001y\"}}");
+	assert_int_equal(qmp_call(f->conn, "blockdev-del", NULL, NULL, 5,
+	    &cause), -1);
+	qmp_set_debug_log(NULL, NULL);
+	assert_string_equal(cause, "blockdev-del: Node drive0 is in use");
+	assert_non_null(line);
+	assert_non_null(strstr(line, ": blockdev-del: {"));
+	assert_non_null(strstr(line, "\"class\":\"GenericError\""));
+	assert_non_null(strstr(line, "\"data\""));
+	assert_null(strchr(line, '\001'));
+	free(cause);
+	free(line);
+}
+
 struct nested {
 	struct fixture	*f;
 	int		 done;
@@ -597,6 +633,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_timeout,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_error_debug_line,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_call,
 		    setup, teardown),
