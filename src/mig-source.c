@@ -961,6 +961,12 @@ source_open_tls(struct mig_watch *w, char **cause)
 	return ms->tls != NULL ? 0 : -1;
 }
 
+/*
+ * qmigrate migrate: the source side of one migration, from the options
+ * to the last status document.  Returns the exit status (README's table:
+ * 0 succeeded, 2 a usage error with nothing touched, 3-8 by the failed
+ * plane); the guest runs on one side or the other, as the document says.
+ */
 int
 mig_source_run(const struct mig_options *o)
 {

@@ -488,6 +488,11 @@ target_open_tls(struct mig_watch *w, char **cause)
 	return mt->tls != NULL ? 0 : -1;
 }
 
+/*
+ * qmigrate incoming: the target side of one migration, from the options
+ * to the last status document.  Returns the exit status, as
+ * mig_source_run() does.
+ */
 int
 mig_target_run(const struct mig_options *o)
 {

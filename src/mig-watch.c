@@ -30,6 +30,11 @@ mig_watch_now(void)
 	return now_monotonic();
 }
 
+/*
+ * A side's watch for the options o (borrowed: they outlive it): its own
+ * loop and its status document; nothing connects or runs yet.  Freed by
+ * mig_watch_free().
+ */
 void
 mig_watch_init(struct mig_watch *w, const char *role,
     const struct mig_options *o)
@@ -707,6 +712,11 @@ mig_watch_report(struct mig_watch *w)
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
+/*
+ * The one teardown of a watch, after its last document: the signals
+ * stop (never in between), then the jobs, the monitor, the queue, the
+ * settings, the status and the loop.
+ */
 void
 mig_watch_free(struct mig_watch *w)
 {

@@ -395,6 +395,7 @@ status_set_disks(struct status *st, json_object *disks)
 	set_json(&st->progress.disks, disks);
 }
 
+/* Enters phase (stamped in phaseTransitionTimestamps) and publishes. */
 void
 status_set_phase(struct status *st, enum mig_phase phase)
 {
@@ -477,6 +478,11 @@ status_fail(struct status *st, enum mig_failure failure, const char *fmt, ...)
 	status_set_phase(st, PHASE_FAILED);
 }
 
+/*
+ * Appends a controller's decision to the document's decisions: when (now
+ * and t, seconds since the start), the action, its reason and, given a
+ * sample s (may be NULL), the figures it was taken on.
+ */
 void
 status_decision(struct status *st, double t, const char *action,
     const char *reason, const struct ctl_sample *s)
@@ -556,12 +562,15 @@ mig_exit_code(enum mig_failure failure, enum mig_phase phase)
 	return QM_EXIT_CONTROL;
 }
 
+/* The failed plane ("control", "data", "unknown"); NULL: none failed
+ * (or the migration was aborted). */
 const char *
 status_plane(const struct status *st)
 {
 	return mig_failure_plane(st->failure);
 }
 
+/* The exit status the document means (README's table, one place). */
 int
 status_exit_code(const struct status *st)
 {
@@ -722,6 +731,11 @@ status_to_json(const struct status *st)
 static void	publish(struct status *, const char *event, json_object *doc,
 		    int write_file);
 
+/*
+ * The document changed for event ("phase", "progress", ...): written
+ * to the file and as an event line now, or kept in order while the
+ * status is held (status_hold()).
+ */
 void
 status_changed(struct status *st, const char *event)
 {
@@ -860,6 +874,10 @@ status_hold(struct status *st)
 		st->pending = json_object_new_array();
 }
 
+/*
+ * Ends one status_hold(); the last one writes what was kept, in order,
+ * the file once, with the newest document.
+ */
 void
 status_release(struct status *st)
 {
