@@ -27,7 +27,7 @@ static const char *state_names[] = {
 	[SS_ENDING] = "ending", [SS_CLEANUP] = "cleanup", [SS_DONE] = "done",
 };
 
-const char *
+static const char *
 session_state_name(enum sess_state s)
 {
 	return (size_t)s < NITEMS(state_names) && state_names[s] != NULL ?

@@ -322,7 +322,6 @@ struct session {
 };
 
 /* mig-session.c */
-const char *session_state_name(enum sess_state);
 void	 session_init(struct session *, const struct sess_config *);
 /* Controller settings, before the first sample (source). */
 void	 session_set_controller(struct session *, enum ctl_kind,

@@ -276,7 +276,6 @@ struct cmd_answer {
 
 /* status.c */
 const char	*status_phase_name(enum mig_phase);
-const char	*status_mode_name(enum mig_mode);
 struct status	*status_create(const char *role, const char *file,
 		    int events);
 void		 status_free(struct status *);
@@ -315,7 +314,6 @@ void		 status_record_failure(struct status *, enum mig_failure,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void		 status_decision(struct status *, double t, const char *action,
 		    const char *reason, const struct ctl_sample *);
-void		 status_progress(struct status *);
 void		 status_set_abort(struct status *, enum abort_status);
 void		 status_set_abort_requested(struct status *);
 void		 status_clear_failure(struct status *);
@@ -326,7 +324,6 @@ void		 status_release(struct status *);
 void		 status_changed(struct status *, const char *event);
 struct json_object *status_to_json(const struct status *);
 int		 status_exit_code(const struct status *);
-const char	*status_plane(const struct status *);
 int		 mig_exit_code(enum mig_failure, enum mig_phase);
 const char	*mig_failure_plane(enum mig_failure);
 struct json_object *status_read_file(const char *path, char **cause);

@@ -97,7 +97,7 @@ status_phase_name(enum mig_phase phase)
 	return phase_names[phase];
 }
 
-const char *
+static const char *
 status_mode_name(enum mig_mode mode)
 {
 	return mode_names[mode];
@@ -460,6 +460,14 @@ status_record_failure(struct status *st, enum mig_failure failure,
 	va_end(ap);
 }
 
+/* The failed plane ("control", "data", "unknown"); NULL: none failed
+ * (or the migration was aborted). */
+static const char *
+status_plane(const struct status *st)
+{
+	return mig_failure_plane(st->failure);
+}
+
 /* Records the failure (the first wins) and ends the migration as Failed. */
 void
 status_fail(struct status *st, enum mig_failure failure, const char *fmt, ...)
@@ -560,14 +568,6 @@ mig_exit_code(enum mig_failure failure, enum mig_phase phase)
 		return QM_EXIT_UNKNOWN;
 	}
 	return QM_EXIT_CONTROL;
-}
-
-/* The failed plane ("control", "data", "unknown"); NULL: none failed
- * (or the migration was aborted). */
-const char *
-status_plane(const struct status *st)
-{
-	return mig_failure_plane(st->failure);
 }
 
 /* The exit status the document means (README's table, one place). */
@@ -805,12 +805,6 @@ status_report(struct status *st, int json_flags)
 		fprintf(stderr, "qmigrate %s: %s\n", st->role,
 		    st->failure_reason);
 	return status_exit_code(st);
-}
-
-void
-status_progress(struct status *st)
-{
-	status_changed(st, "progress");
 }
 
 void
