@@ -9,7 +9,8 @@
 # bench/RESULTS.md shows bench/convergence.png and cites bench/data.
 EXTRA_DIST += bench/convergence.png bench/data
 EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
-	bench/drain.sh bench/proxy-bench-lib.sh bench/proxy-throughput.sh bench/proxy-profile.sh \
+	bench/drain.sh bench/proxy-bench-lib.sh bench/proxy-throughput.sh \
+	bench/proxy-ab.sh bench/proxy-profile.sh \
 	bench/proxy-calls.sh bench/proxy-migration.sh bench/postcopy-caps.sh \
 	bench/RESULTS.md
 

@@ -144,6 +144,9 @@ CONF
 	port=$((port + 1))
 }
 
+# bench/proxy-ab.sh takes the cases above and runs its own rounds.
+[ -n "${PROXY_BENCH_CASES_ONLY:-}" ] && return 0
+
 paths="raw plain qmigrate stunnel"
 for r in $(seq "$rounds"); do
 	for n in 1 8; do
