@@ -24,7 +24,6 @@
 #include "mig-job.h"
 
 #define DISKS_MAX	64		/* disks copied in one migration */
-#define QMP_TIMEOUT	10.0
 #define POLL_STEP	0.2		/* between two query-block-jobs */
 #define RELEASE_STEP	0.5		/* between two tries to drop exports */
 
@@ -415,7 +414,7 @@ mig_disks_refresh(struct mig_disks *ds, struct qmp_conn *qmp)
 	if (ds == NULL || ds->refreshing || qmp_is_closed(qmp))
 		return;
 	/* The context stays valid: ds outlives the connection's callbacks. */
-	if (qmp_send(qmp, "query-block-jobs", NULL, QMP_TIMEOUT, on_jobs, ds,
+	if (qmp_send(qmp, "query-block-jobs", NULL, MIG_JOB_CMD_TIMEOUT, on_jobs, ds,
 	    &cause) != 0) {
 		log_warnx("query-block-jobs: %s", cause);
 		free(cause);
@@ -952,7 +951,7 @@ mig_disks_target_release_job(void *ctx, int *pc, json_object *reply,
 	case REL_DELETED:
 		d = &ds->v[ds->cur];
 		if (error != NULL && strstr(error, "in use") == NULL) {
-			keep_cause(ds, "disk %s: blockdev-del: %s", d->key,
+			keep_cause(ds, "disk %s: block-export-del: %s", d->key,
 			    error);
 			ds->cur = 0;
 			*pc = REL_FORCE;
