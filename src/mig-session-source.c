@@ -33,7 +33,6 @@
 #define RECONNECT_TIMEOUT	30.0
 /* The mirrors' end and the guest's cont, once the outcome is known. */
 #define FINISH_TIMEOUT		75.0
-#define MIRROR_FINISH_TIMEOUT	60.0
 
 static void	source_abort(struct session *, double, enum mig_failure, int,
 		    const char *);

@@ -22,7 +22,6 @@
 /* The answer to "completed?" gets this long to leave. */
 #define ANSWER_LEAVES_SECONDS	0.3
 /* How long the source gets to end its mirrors once the memory arrived. */
-#define DISKS_RELEASE_SECONDS	60.0
 /* A stream whose source's control connection ended gets this long. */
 #define SOURCE_GONE_SECONDS	30.0
 /*

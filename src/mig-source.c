@@ -30,10 +30,12 @@
 #include "mig-job.h"
 #include "mig-watch.h"
 
-#define QMP_TIMEOUT		10
 /* How long the target gets to answer the offer, a watch, an abort. */
 #define OFFER_TIMEOUT		60
 #define WATCH_TIMEOUT		10
+/* How long the mirrors may take to end (the session gives the whole end
+ * FINISH_TIMEOUT, 75 s, mirrors and cont together). */
+#define MIRRORS_END_SECONDS	60.0
 
 struct mig_source {
 	struct mig_watch	 w;	/* first: loop, QMP, status, session,
@@ -708,8 +710,6 @@ source_setup(struct mig_source *ms)
 {
 	char *cause = NULL;
 
-	free(ms->w.qmp_path);
-	ms->w.qmp_path = xstrdup(ms->w.o->qmp_path);
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
 		source_state_unknown(ms);
 		status_release(ms->w.st);
@@ -897,7 +897,7 @@ source_execute(struct mig_watch *w, const struct sess_action *a)
 			    ms->disks);
 		} else if (a->job == SJ_FINISH_MIRRORS) {
 			mig_disks_source_finish_prepare(ms->disks,
-			    a->value != 0, 60);
+			    a->value != 0, MIRRORS_END_SECONDS);
 			mig_watch_job(w, a->job, mig_disks_source_finish_job,
 			    ms->disks);
 		}

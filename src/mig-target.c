@@ -293,8 +293,6 @@ target_setup(struct mig_target *mt)
 {
 	char *cause = NULL, *why;
 
-	free(mt->w.qmp_path);
-	mt->w.qmp_path = xstrdup(mt->w.o->qmp_path);
 	if (mig_watch_connect_start(&mt->w, on_connected, mt, &cause) == 0)
 		return;
 	xasprintf(&why, "%s", cause);

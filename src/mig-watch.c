@@ -22,7 +22,6 @@
 #include "mig-watch.h"
 
 #define POLL_SECONDS	0.5
-#define QMP_TIMEOUT	10
 
 double
 mig_watch_now(void)
@@ -216,7 +215,7 @@ poll_now(struct mig_watch *w)
 	if (w->query_inflight || w->stop || w->qmp == NULL ||
 	    qmp_is_closed(w->qmp))
 		return;
-	if (qmp_send(w->qmp, "query-migrate", NULL, QMP_TIMEOUT, on_query, w,
+	if (qmp_send(w->qmp, "query-migrate", NULL, MIG_JOB_CMD_TIMEOUT, on_query, w,
 	    &cause) != 0) {
 		log_warnx("query-migrate: %s", cause);
 		free(cause);
@@ -351,7 +350,7 @@ send_cmd(struct mig_watch *w, const struct sess_action *a)
 	if (w->qmp == NULL) {
 		json_object_put(args);
 		cause = xstrdup("not connected");
-	} else if (qmp_send(w->qmp, name, args, QMP_TIMEOUT, on_cmd_done, pc,
+	} else if (qmp_send(w->qmp, name, args, MIG_JOB_CMD_TIMEOUT, on_cmd_done, pc,
 	    &cause) == 0)
 		return;
 	free(pc);
@@ -453,13 +452,8 @@ reconnect(struct mig_watch *w)
 		w->qmp = NULL;
 		w->query_inflight = 0;
 	}
-	w->qmp = qmp_connect_start(w->loop, w->qmp_path, QMP_TIMEOUT,
-	    on_reconnected, w, &cause);
-	if (w->qmp != NULL) {
-		qmp_set_close_cb(w->qmp, on_close, w);
-		qmp_subscribe(w->qmp, NULL, on_event, w);
+	if (mig_watch_connect_start(w, on_reconnected, w, &cause) == 0)
 		return;
-	}
 	ev.t = mig_watch_now();
 	ev.reason = cause;
 	mig_watch_step(w, &ev);		/* queued: a step is running */
@@ -481,7 +475,7 @@ execute(struct mig_watch *w, const struct sess_action *a)
 		break;
 	case SA_QUERY_STATUS:
 		if (w->qmp == NULL || qmp_send(w->qmp, "query-status", NULL,
-		    QMP_TIMEOUT, on_run_state, w, &cause) != 0) {
+		    MIG_JOB_CMD_TIMEOUT, on_run_state, w, &cause) != 0) {
 			log_warnx("query-status: %s", cause != NULL ? cause :
 			    "not connected");
 			free(cause);
@@ -661,8 +655,8 @@ int
 mig_watch_connect_start(struct mig_watch *w, qmp_reply_cb ready, void *arg,
     char **cause)
 {
-	w->qmp = qmp_connect_start(w->loop, w->qmp_path, QMP_TIMEOUT, ready,
-	    arg, cause);
+	w->qmp = qmp_connect_start(w->loop, w->o->qmp_path, MIG_JOB_CMD_TIMEOUT,
+	    ready, arg, cause);
 	if (w->qmp == NULL)
 		return -1;
 	qmp_set_close_cb(w->qmp, on_close, w);
@@ -750,7 +744,6 @@ mig_watch_free(struct mig_watch *w)
 		control_msg_free(&w->queue[i].msg);
 	w->nqueued = 0;
 	free(w->qemu_uri);
-	free(w->qmp_path);
 	mig_settings_free(&w->settings);
 	status_free(w->st);
 	ev_loop_destroy(w->loop);

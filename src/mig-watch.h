@@ -53,7 +53,6 @@ struct mig_watch {
 	int			 query_inflight;
 	int			 stop;		/* the session finished */
 	int			 signals_armed;
-	char			*qmp_path;	/* for reconnecting */
 	struct mig_job		 job;		/* the session's SA_JOB */
 	/* Blocking work to run between two loop iterations (mig_watch_run). */
 	void		(*deferred)(struct mig_watch *);
@@ -84,7 +83,7 @@ int	mig_watch_begin(struct mig_watch *, const char *cmd,
 void	mig_watch_session_config(const struct mig_watch *,
 	    struct sess_config *, enum sess_role, int tls);
 void	mig_watch_arm(struct mig_watch *, double deadline);
-/* Connecting to w->qmp_path without waiting (qmp_connect_start()). */
+/* Connecting to w->o->qmp_path without waiting (qmp_connect_start()). */
 int	mig_watch_connect_start(struct mig_watch *, qmp_reply_cb ready,
 	    void *arg, char **cause);
 void	mig_watch_step(struct mig_watch *, const struct sess_event *);
