@@ -42,9 +42,13 @@ caps_json() {
 # run_one VERSION MODE RATE CAP: one migration; prints "total downtime
 # postcopy_ms blocktime work_mbs" (- where it does not apply), or
 # "failed WHY".  MODE: postcopy, preempt, multifd, multifd-postcopy.
+runs_done=0
 run_one() {
-	local v=$1 mode=$2 rate=$3 cap=$4 n=$RANDOM src dst caps=() dcaps=()
+	local v=$1 mode=$2 rate=$3 cap=$4 n src dst caps=() dcaps=()
 	local t_switch=0 t_done pc=0 st info total down bt work off
+	# A name per run (guest names may not repeat within one $TMP).
+	runs_done=$((runs_done + 1))
+	n=$runs_done
 	src=s$n
 	dst=d$n
 	QEMU_SRC_VERSION=$v QEMU_DST_VERSION=$v

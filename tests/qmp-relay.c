@@ -349,17 +349,21 @@ check_drop(struct pair *p)
 	struct flow	*f = &p->up;
 	char		*m, *start = NULL, *q;
 	int		 depth = 0, in_str = 0;
-	size_t		 end;
+	size_t		 end, i;
 
 	if (drop_str == NULL || drop_done ||
 	    (m = memmem(f->buf, f->len, drop_str, strlen(drop_str))) == NULL)
 		return;
-	for (q = m; q >= f->buf; q--)
-		if (*q == '{' && (size_t)(f->buf + f->len - q) > 10 &&
+	/* Back from the match to its command's start (an index: a pointer
+	 * may not step before the buffer). */
+	for (i = (size_t)(m - f->buf) + 1; i-- > 0;) {
+		q = f->buf + i;
+		if (*q == '{' && f->len - i > 10 &&
 		    strncmp(q, "{\"execute\"", 10) == 0) {
 			start = q;
 			break;
 		}
+	}
 	if (start == NULL)
 		return;
 	for (q = start; q < f->buf + f->len; q++) {
