@@ -200,7 +200,6 @@ plain_free(struct proxy_pair *p)
 }
 
 static const struct pair_transport pair_plain_transport = {
-	.name = "plain",
 	.fill = plain_fill,
 	.drain = plain_drain,
 	.pending = plain_pending,

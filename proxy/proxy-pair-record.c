@@ -447,7 +447,6 @@ record_free(struct proxy_pair *p)
 }
 
 static const struct pair_transport pair_record_transport = {
-	.name = "records",
 	.fill = record_fill,
 	.drain = record_drain,
 	.pending = record_pending,

@@ -44,7 +44,6 @@ struct pair_end {
  * fails calls proxy_pair_fail() (or a sibling) and returns IO_ERROR.
  */
 struct pair_transport {
-	const char	*name;
 	/* Reads from end[i] into direction i until full or it would block. */
 	enum io_result	(*fill)(struct proxy_pair *, int i);
 	/* Writes direction i to end[!i] until empty or it would block. */

@@ -67,8 +67,6 @@ struct ctl_tuning {
 	uint64_t	cooldown_s;		/* cooldownSeconds: 10 */
 };
 
-/* KubeVirt's maxDowntimeMs when unset, which its newest monitor applies. */
-#define CTL_KUBEVIRT_MAX_DOWNTIME_MS	900
 /* QEMU's largest downtime-limit: KubeVirt's "hard stop-and-copy". */
 #define CTL_QEMU_MAX_DOWNTIME_MS	2000000
 

@@ -19,7 +19,7 @@
 int
 collector_settled(const struct vm_collector *c)
 {
-	return c->qmp_settled && c->agent_settled;
+	return collector_both_settled(c);
 }
 
 static void

@@ -93,14 +93,19 @@ struct vm_collector {
 	int		 have_disk_rate;
 };
 
-/*
- * Tells the owner once both layers are in (a round answered or failed):
- * what `qmigrate stats` waits for.
- */
+/* Both layers are in (a round answered or failed): collector_settled(). */
+static inline int
+collector_both_settled(const struct vm_collector *c)
+{
+	return c->qmp_settled && c->agent_settled;
+}
+
+/* Tells the owner once both layers are in: what `qmigrate stats` waits
+ * for.  (Here, not exporter-collect.c: the sources call it.) */
 static inline void
 collector_check_settled(struct vm_collector *c)
 {
-	if (c->qmp_settled && c->agent_settled && c->settled_cb != NULL)
+	if (collector_both_settled(c) && c->settled_cb != NULL)
 		c->settled_cb(c, c->settled_arg);
 }
 

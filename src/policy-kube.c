@@ -30,13 +30,6 @@
 #define MAX_PARALLEL	4294967295ULL	/* KubeVirt's uint32 */
 
 /* metav1.ObjectMeta's fields: accepted, the few qmigrate reads checked. */
-static const char *const meta_known[] = {
-	"name", "generateName", "namespace", "selfLink", "uid",
-	"resourceVersion", "generation", "creationTimestamp",
-	"deletionTimestamp", "deletionGracePeriodSeconds", "labels",
-	"annotations", "ownerReferences", "finalizers", "managedFields", NULL
-};
-
 /*
  * A Kubernetes name: a DNS-1123 subdomain (lowercase letters, digits, '-'
  * and '.', alphanumeric at both ends), or a label (no '.') when !dots.
@@ -99,7 +92,7 @@ kube_meta(struct policy_ctx *c, struct json_object *o, const char **name,
 		    "missing: every object needs a name");
 		return -1;
 	}
-	if (policy_check_object(c, "metadata", m, meta_known) != 0)
+	if (policy_check_object(c, "metadata", m, kube_meta_known) != 0)
 		return -1;
 	if (!json_object_object_get_ex(m, "name", &v)) {
 		policy_err(c, "metadata.name",

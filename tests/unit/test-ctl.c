@@ -951,7 +951,7 @@ test_ctl_config_experimental(void **state)
 	assert_true(cfg.stall.patience_decay == 0.5);
 	assert_true(cfg.stall.search_local_minima);
 	assert_true(cfg.stall.completion_factor == 2);
-	assert_int_equal(cfg.max_downtime_ms, CTL_KUBEVIRT_MAX_DOWNTIME_MS);
+	assert_int_equal(cfg.max_downtime_ms, KUBEVIRT_DEFAULT_MAX_DOWNTIME_MS);
 
 	policy_defaults(&s);
 	s.downtime_tuning.enabled = 1;
