@@ -104,32 +104,24 @@ static int
 drain_parse_labels(const char *file, size_t i, json_object *e,
     const char *key, struct label **labels, size_t *n, char **cause)
 {
-	json_object *o;
+	json_object	*o;
+	struct label	*got;
+	size_t		 ngot;
+	char		*path, *why = NULL;
+	int		 rc;
 
 	if (!json_object_object_get_ex(e, key, &o))
 		return 0;
-	if (!json_object_is_type(o, json_type_object)) {
-		xasprintf(cause, "inventory %s: [%zu]: %s: expected an object "
-		    "of strings", file, i, key);
-		return -1;
+	/* Checked as every label is: each becomes a child's --label K=V. */
+	xasprintf(&path, "%s: [%zu]: %s", file, i, key);
+	rc = labels_from_json("inventory", path, o, &got, &ngot, cause);
+	if (rc == 0 && (rc = labels_merge(labels, n, got, ngot, &why)) != 0) {
+		xasprintf(cause, "inventory %s: %s", path, why);
+		free(why);
 	}
-	json_object_object_foreach(o, lk, lv) {
-		char *why = NULL;
-
-		if (!json_object_is_type(lv, json_type_string)) {
-			xasprintf(cause, "inventory %s: [%zu]: %s.%s: expected "
-			    "a string", file, i, key, lk);
-			return -1;
-		}
-		if (labels_add(labels, n, lk, json_object_get_string(lv),
-		    &why) != 0) {
-			xasprintf(cause, "inventory %s: [%zu]: %s: %s", file,
-			    i, key, why);
-			free(why);
-			return -1;
-		}
-	}
-	return 0;
+	labels_free(got, ngot);
+	free(path);
+	return rc;
 }
 
 /*

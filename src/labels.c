@@ -113,6 +113,20 @@ labels_add(struct label **labels, size_t *n, const char *key,
 	return 0;
 }
 
+/* Adds labels (n) to *to, refusing one given twice.  Returns 0 or -1. */
+int
+labels_merge(struct label **to, size_t *nto, const struct label *labels,
+    size_t n, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (labels_add(to, nto, labels[i].key, labels[i].value,
+		    cause) != 0)
+			return -1;
+	return 0;
+}
+
 void
 labels_free(struct label *labels, size_t n)
 {

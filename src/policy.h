@@ -148,6 +148,8 @@ int	 labels_value_ok(const char *value);
 int	 labels_parse(const char *kv, struct label *out, char **cause);
 int	 labels_add(struct label **labels, size_t *n, const char *key,
 	    const char *value, char **cause);
+int	 labels_merge(struct label **to, size_t *nto, const struct label *,
+	    size_t n, char **cause);
 int	 labels_load_file(const char *path, struct label **out, size_t *n,
 	    char **cause);
 int	 labels_from_json(const char *what, const char *path,

@@ -11,20 +11,6 @@
 #include "qmigrate.h"
 #include "policy.h"
 
-/* Adds labels (n) to *to, refusing one given twice.  Returns 0 or -1. */
-static int
-labels_merge(struct label **to, size_t *nto, const struct label *labels,
-    size_t n, char **cause)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (labels_add(to, nto, labels[i].key, labels[i].value,
-		    cause) != 0)
-			return -1;
-	return 0;
-}
-
 static void
 ns_source_add(struct vm_ident *vm, const char *source)
 {

@@ -37,6 +37,14 @@ rc=0
 [ "$rc" -eq 1 ] || fail "bad inventory: exit $rc, expected 1"
 grep -q "inventory $TMP/bad.json: \[0\]: unknown field \"colour\"" "$TMP/bad.err" ||
 	fail "bad inventory: $(cat "$TMP/bad.err")"
+# A label name each child would read as another label (--label a=b=c is
+# a = b=c) is refused as every label is, before anything runs.
+echo '[{"name": "x", "qmp": "/q", "to": "unix:/t", "labels": {"a=b": "c"}}]' >"$TMP/bad.json"
+rc=0
+"$QMIGRATE" drain --inventory "$TMP/bad.json" 2>"$TMP/bad.err" || rc=$?
+[ "$rc" -eq 1 ] || fail "label a=b: exit $rc, expected 1"
+grep -q "inventory $TMP/bad.json: \[0\]: labels: \"a=b\": bad label name" "$TMP/bad.err" ||
+	fail "label a=b: $(cat "$TMP/bad.err")"
 
 rc=0
 "$QMIGRATE" drain --inventory "$TMP/inventory.json" --max-parallel 2 \
