@@ -348,6 +348,27 @@ _lib_gone() {
 	! kill -0 "$1" 2>/dev/null
 }
 
+# stop_guest NAME: SIGSTOP to QEMU NAME, then waits (10 s at most) until
+# the kernel shows it stopped (state T in /proc/PID/stat) or it is gone:
+# what comes next then happens while QEMU cannot answer.
+stop_guest() {
+	local pid
+	_lib_pid_of "$1"
+	pid=$_lib_pid
+	kill -STOP "$pid" 2>/dev/null || true
+	wait_for 10 "QEMU $1 to stop" _lib_stopped_or_gone "$pid"
+}
+
+_lib_stopped_or_gone() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	case ${stat%% *} in
+	T | t | Z) return 0 ;;
+	esac
+	return 1
+}
+
 # wait_guest_exit NAME TIMEOUT: waits until QEMU NAME has exited by itself
 # (guest power-off, -no-reboot, a crash).
 wait_guest_exit() {

@@ -347,8 +347,7 @@ run_one() {
 		fi
 		;;
 	stop-src)
-		kill -STOP "$(guest_pid "$src")" || true
-		sleep 0.5	# the SIGTERM comes while QEMU is stopped
+		stop_guest "$src"	# the SIGTERM comes while QEMU is stopped
 		kill -TERM "$(guest_pid "$mig")" 2>/dev/null || fired="no (migrate had ended)"
 		if [ "$stop_long" = 1 ]; then
 			exits_within "$mig" 47 || {

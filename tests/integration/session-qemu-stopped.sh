@@ -33,7 +33,7 @@ stopped_term() {
 	mig_incoming --policy "$TMP/stuck.json"
 	mig_migrate --policy "$TMP/stuck.json"
 	wait_for 30 "8 MiB migrated" moved_mib 8
-	kill -STOP "$(guest_pid "${PAIR}src")"
+	stop_guest "${PAIR}src"
 	kill -TERM "$(guest_pid "${PAIR}migrate")"
 }
 
