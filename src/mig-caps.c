@@ -65,6 +65,13 @@ mig_plan_make(struct mig_plan *plan, const struct mig_settings *s,
 	}
 }
 
+void
+mig_plan_least(struct mig_plan *p)
+{
+	if (p->postcopy)
+		p->multifd = p->channels = 0;
+}
+
 /* migrate-set-capabilities' arguments for one side. */
 static json_object *
 caps_args(const struct mig_plan *plan, int source)

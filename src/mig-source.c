@@ -359,9 +359,7 @@ source_controller(struct mig_source *ms)
 		mig_agree_local(&ms->w.settings, &ms->plan, &ms->self, 1,
 		    ms->tls == NULL, ms->w.st);
 	else {
-		/* Without the list, only what every QEMU runs. */
-		if (ms->plan.postcopy)
-			ms->plan.multifd = ms->plan.channels = 0;
+		mig_plan_least(&ms->plan);
 		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
 	}
 

@@ -130,8 +130,8 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (mt->self.major != 0 && !mt->tls_only)
 			mig_agree_local(&mt->w.settings, &mt->plan, &mt->self, 0,
 			    1, mt->w.st);
-		else if (mt->plan.postcopy)
-			mt->plan.multifd = mt->plan.channels = 0;
+		else
+			mig_plan_least(&mt->plan);
 		if (mt->tls_only)
 			return JOB_DONE;
 		*pc = PREP_PLAN;
@@ -328,8 +328,8 @@ target_prepare(struct mig_target *mt)
 			free(cause);
 			return;
 		}
-	} else if (mt->plan.postcopy)
-		mt->plan.multifd = mt->plan.channels = 0;
+	} else
+		mig_plan_least(&mt->plan);
 	mig_watch_job(&mt->w, SJ_PREPARE_TARGET, prepare_job_offered, mt);
 }
 

@@ -339,6 +339,9 @@ void		 status_keep_file(struct status *);
 /* mig-caps.c */
 void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
 	    enum ctl_kind, struct status *);
+/* A plan for a QEMU whose capabilities are unknown: no multifd with
+ * post-copy (only what every QEMU runs). */
+void	 mig_plan_least(struct mig_plan *);
 enum mig_job_next mig_plan_apply_job(void *, int *, struct json_object *,
 	    const char *, struct mig_job_cmd *, char **);
 struct json_object *mig_plan_to_json(const struct mig_plan *);
