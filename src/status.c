@@ -472,16 +472,17 @@ status_plane(const struct status *st)
 void
 status_fail(struct status *st, enum mig_failure failure, const char *fmt, ...)
 {
-	va_list ap;
+	va_list		 ap;
+	const char	*plane;
 
 	if (st->failure == FAIL_NONE) {
 		va_start(ap, fmt);
 		status_vrecord(st, failure, fmt, ap);
 		va_end(ap);
-		log_warnx("migration failed%s%s%s: %s",
-		    status_plane(st) ? " (" : "",
-		    status_plane(st) ? status_plane(st) : "",
-		    status_plane(st) ? " plane)" : "", st->failure_reason);
+		plane = status_plane(st);
+		log_warnx("migration failed%s%s%s: %s", plane ? " (" : "",
+		    plane ? plane : "", plane ? " plane)" : "",
+		    st->failure_reason);
 	}
 	status_set_phase(st, PHASE_FAILED);
 }
