@@ -69,7 +69,27 @@ struct question {
 static void	source_controller(struct mig_source *);
 static void	source_controller_commit(struct mig_source *);
 
-/* A failed setup: the event that says so (reason copied by the step). */
+/*
+ * The setup's end as the session's event (reason copied by the step),
+ * the setup's status hold, if still on, released first.
+ */
+static void
+setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
+    enum mig_mode mode, const char *reason)
+{
+	struct sess_event ev = { .kind = SEV_SETUP_DONE };
+
+	status_release(ms->w.st);
+	ev.t = mig_watch_now();
+	ev.setup = setup;
+	ev.fail = why;
+	ev.mode = mode;
+	ev.uid = status_uid(ms->w.st);
+	ev.reason = reason;
+	mig_watch_step(&ms->w, &ev);
+}
+
+/* A failed setup (SETUP_FAILED), its reason formatted. */
 static void
 setup_failed(struct mig_source *ms, enum mig_failure why, const char *fmt,
     ...) __attribute__((format(printf, 3, 4)));
@@ -78,48 +98,14 @@ static void
 setup_failed(struct mig_source *ms, enum mig_failure why, const char *fmt,
     ...)
 {
-	struct sess_event	 ev = { .kind = SEV_SETUP_DONE };
-	va_list			 ap;
-	char			*reason;
+	va_list	 ap;
+	char	*reason;
 
 	va_start(ap, fmt);
 	xvasprintf(&reason, fmt, ap);
 	va_end(ap);
-	status_release(ms->w.st);	/* the setup's hold, if still on */
-	ev.t = mig_watch_now();
-	ev.setup = SETUP_FAILED;
-	ev.fail = why;
-	ev.reason = reason;
-	mig_watch_step(&ms->w, &ev);
+	setup_done(ms, SETUP_FAILED, why, MODE_PRECOPY, reason);
 	free(reason);
-}
-
-static void
-setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_mode mode,
-    const char *reason)
-{
-	struct sess_event ev = { .kind = SEV_SETUP_DONE };
-
-	status_release(ms->w.st);	/* the setup's hold, if still on */
-	ev.t = mig_watch_now();
-	ev.setup = setup;
-	ev.mode = mode;
-	ev.uid = status_uid(ms->w.st);
-	ev.reason = reason;
-	mig_watch_step(&ms->w, &ev);
-}
-
-/* The earlier migration's record is closed: it failed in the data plane. */
-static void
-setup_failed_close(struct mig_source *ms, const char *reason)
-{
-	struct sess_event ev = { .kind = SEV_SETUP_DONE };
-
-	ev.t = mig_watch_now();
-	ev.setup = SETUP_CLOSE_RECORD;
-	ev.fail = FAIL_DATA;
-	ev.reason = reason;
-	mig_watch_step(&ms->w, &ev);
 }
 
 /*
@@ -221,8 +207,8 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		source_took_over(ms, mode);
 		source_controller(ms);
 		source_controller_commit(ms);
-		status_release(ms->w.st);
-		setup_done(ms, SETUP_REATTACH, mode, mi->status_name);
+		setup_done(ms, SETUP_REATTACH, FAIL_NONE, mode,
+		    mi->status_name);
 		return 1;
 	}
 	if ((mi->status == QMS_FAILED || mi->status == QMS_CANCELLED) &&
@@ -231,12 +217,12 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 			return -1;
 		source_took_over(ms, mode);
 		status_set_progress(ms->w.st, mi, 0);
-		status_release(ms->w.st);
 		xasprintf(&reason, "migration %s failed in QEMU while no "
 		    "qmigrate watched it: %s; the guest runs on the source",
 		    status_uid(ms->w.st), mi->error_desc[0] != '\0' ?
 		    mi->error_desc : mi->status_name);
-		setup_failed_close(ms, reason);
+		setup_done(ms, SETUP_CLOSE_RECORD, FAIL_DATA, MODE_PRECOPY,
+		    reason);
 		free(reason);
 		return 1;
 	}
@@ -250,14 +236,14 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	 * it again: that file's migration, unless it had failed, is the one
 	 * QEMU completed.
 	 */
-	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file, F_OK) == 0) {
+	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file,
+	    F_OK) == 0) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
 		if (phase != PHASE_FAILED) {
 			source_took_over(ms, mode);
 			status_set_progress(ms->w.st, mi, 0);
-			status_release(ms->w.st);
-			setup_done(ms, SETUP_ALREADY_DONE, mode,
+			setup_done(ms, SETUP_ALREADY_DONE, FAIL_NONE, mode,
 			    status_uid(ms->w.st));
 			return 1;
 		}
@@ -375,7 +361,8 @@ source_controller(struct mig_source *ms)
 	cfg->allow_post_copy = ms->plan.postcopy;
 	cfg->allow_workload_disruption =
 	    ms->w.settings.allow_workload_disruption;
-	ctl_config_experimental(cfg, ms->w.settings.convergence, &ms->w.settings);
+	ctl_config_experimental(cfg, ms->w.settings.convergence,
+	    &ms->w.settings);
 }
 
 static void
@@ -506,8 +493,8 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		    ms->w.settings.completion_timeout_per_gib > 0) {
 			gib = ceil((double)mig_disks_bytes(ms->disks) /
 			    MIG_DISKS_GIB);
-			sess->cfg.mirror_timeout = 60 +
-			    (double)ms->w.settings.completion_timeout_per_gib * gib;
+			sess->cfg.mirror_timeout = 60 + gib *
+			    (double)ms->w.settings.completion_timeout_per_gib;
 		}
 		sess->cfg.disks = ms->disks != NULL;
 		if (!ctl_wants_dirty_rate(ms->w.settings.convergence,
@@ -590,10 +577,8 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 	if (ms->w.stop)
 		return;
 	if (!ok) {
-		if (job->fn == inspect_job) {
+		if (job->fn == inspect_job)
 			source_state_unknown(ms);
-			status_release(ms->w.st);
-		}
 		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		return;
 	}
@@ -615,7 +600,6 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 		return;
 	if (error != NULL) {
 		source_state_unknown(ms);
-		status_release(ms->w.st);
 		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->w.o->qmp_path,
 		    error);
 		return;
@@ -635,7 +619,7 @@ setup_preflight(struct mig_watch *w)
 	if (sess->state != SS_SETUP)
 		return;
 	if (session_setup_abandoned(sess)) {
-		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
+		setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY, NULL);
 		return;
 	}
 	if (source_preflight(ms) != 0)
@@ -647,7 +631,8 @@ setup_preflight(struct mig_watch *w)
 			setup_failed(ms, status_failure(w->st, &reason), "%s",
 			    reason);
 		else
-			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
+			setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY,
+			    NULL);
 		return;
 	}
 	setup_stage(ms, STAGE_PREFLIGHT);
@@ -667,8 +652,7 @@ setup_stage(struct mig_source *ms, int stage)
 	int		 rc;
 
 	if (stage != STAGE_INSPECTED && session_setup_abandoned(sess)) {
-		status_release(ms->w.st);
-		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
+		setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY, NULL);
 		return;
 	}
 	switch (stage) {
@@ -687,7 +671,8 @@ setup_stage(struct mig_source *ms, int stage)
 		}
 		status_release(ms->w.st);
 		if (session_setup_abandoned(sess)) {
-			setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
+			setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY,
+			    NULL);
 			return;
 		}
 		ms->w.deferred = setup_preflight;
@@ -697,7 +682,7 @@ setup_stage(struct mig_source *ms, int stage)
 		    plan_job, ms, on_setup_job, ms);
 		return;
 	case STAGE_PLANNED:
-		setup_done(ms, SETUP_FRESH, MODE_PRECOPY, NULL);
+		setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY, NULL);
 		return;
 	}
 }
@@ -710,7 +695,6 @@ source_setup(struct mig_source *ms)
 
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
 		source_state_unknown(ms);
-		status_release(ms->w.st);
 		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		free(cause);
 	}
