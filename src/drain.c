@@ -140,8 +140,8 @@ drain_parse_vm(const char *file, size_t i, json_object *e, struct drain_vm *vm,
 	size_t		 j;
 
 	if (!json_object_is_type(e, json_type_object)) {
-		xasprintf(cause, "inventory %s: [%zu]: expected an object", file,
-		    i);
+		xasprintf(cause, "inventory %s: [%zu]: expected an object",
+		    file, i);
 		return -1;
 	}
 	json_object_object_foreach(e, key, val) {

@@ -414,8 +414,8 @@ mig_disks_refresh(struct mig_disks *ds, struct qmp_conn *qmp)
 	if (ds == NULL || ds->refreshing || qmp_is_closed(qmp))
 		return;
 	/* The context stays valid: ds outlives the connection's callbacks. */
-	if (qmp_send(qmp, "query-block-jobs", NULL, MIG_JOB_CMD_TIMEOUT, on_jobs, ds,
-	    &cause) != 0) {
+	if (qmp_send(qmp, "query-block-jobs", NULL, MIG_JOB_CMD_TIMEOUT,
+	    on_jobs, ds, &cause) != 0) {
 		log_warnx("query-block-jobs: %s", cause);
 		free(cause);
 		return;
@@ -588,7 +588,8 @@ mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
 	case FIN_DELETED:
 		d = &ds->v[ds->cur];
 		if (error != NULL)
-			keep_cause(ds, "disk %s: blockdev-del: %s", d->key, error);
+			keep_cause(ds, "disk %s: blockdev-del: %s", d->key,
+			    error);
 		else
 			d->nbd_added = 0;
 		ds->cur++;

@@ -181,8 +181,8 @@ sess_recover_lost(struct session *s, double t, const char *now,
 	sess_enter(s, SS_RECOVER);
 	if (r->deadline == 0) {
 		r->deadline = t + s->cfg.recover_timeout;
-		sess_note(s, "post-copy stream broken: %s for up to %.0f s", now,
-		    s->cfg.recover_timeout);
+		sess_note(s, "post-copy stream broken: %s for up to %.0f s",
+		    now, s->cfg.recover_timeout);
 		sess_publish(s, "recovery");
 	}
 	if (t <= r->deadline)

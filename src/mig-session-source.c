@@ -93,7 +93,8 @@ source_give_up(struct session *s, const char *why)
 	/* Whatever was recorded before, this is what is known now. */
 	if (s->failure != FAIL_NONE)
 		sess_clear_failure(s);
-	sess_fail(s, FAIL_UNKNOWN, "source QEMU %s: %s: where the guest runs is "
+	sess_fail(s, FAIL_UNKNOWN,
+	    "source QEMU %s: %s: where the guest runs is "
 	    "not known (QEMU may still be migrating it); run migrate again "
 	    "with the same --status-file to re-attach", s->cfg.qmp_path, why);
 }
@@ -157,8 +158,8 @@ source_failed(struct session *s, const struct mig_info *mi)
 	    "no reason given";
 
 	if (!s->saw_active && mi->ram_transferred == 0)
-		sess_fail(s, FAIL_CONTROL, "target %s not ready: %s", s->cfg.peer,
-		    desc);
+		sess_fail(s, FAIL_CONTROL, "target %s not ready: %s",
+		    s->cfg.peer, desc);
 	else
 		sess_fail(s, FAIL_DATA, "migration stream failed: %s", desc);
 }
@@ -428,7 +429,8 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 	case SETUP_FRESH:
 		/* Nothing started: the guest never left the source. */
 		sess_abort_status(s, ABORT_SUCCEEDED);
-		sess_fail(s, s->pending.why, "%s (before the migration started)",
+		sess_fail(s, s->pending.why,
+		    "%s (before the migration started)",
 		    s->pending.reason);
 		return;
 	case SETUP_REATTACH:
@@ -524,8 +526,8 @@ state_offer(struct session *s, const struct sess_event *ev)
 		sess_fail(s, FAIL_CONTROL, "target %s: %s", s->cfg.peer, why);
 		break;
 	case SEV_QMP_CLOSED:
-		sess_fail(s, FAIL_CONTROL, "source QEMU %s: %s", s->cfg.qmp_path,
-		    why);
+		sess_fail(s, FAIL_CONTROL, "source QEMU %s: %s",
+		    s->cfg.qmp_path, why);
 		break;
 	case SEV_SIGNAL:
 	case SEV_DEADLINE:
@@ -549,7 +551,8 @@ state_mirror_start(struct session *s, const struct sess_event *ev)
 			/* The job undid what it did: nothing copies. */
 			if (s->pending.asked) {
 				sess_abort_status(s, ABORT_SUCCEEDED);
-				sess_fail(s, s->pending.why, "%s (the disks' mirrors "
+				sess_fail(s, s->pending.why,
+				    "%s (the disks' mirrors "
 				    "had not started)", s->pending.reason);
 			} else
 				sess_fail(s, ev->fail != FAIL_NONE ? ev->fail :
@@ -589,7 +592,8 @@ mirror_sample(struct session *s, const struct sess_event *ev)
 	}
 	if (ev->disks != DISKS_READY) {
 		if (s->mirror_deadline > 0 && ev->t > s->mirror_deadline)
-			sess_fail(s, FAIL_DATA, "the disks were not in sync within "
+			sess_fail(s, FAIL_DATA,
+			    "the disks were not in sync within "
 			    "%.0f s (completionTimeoutPerGiB)",
 			    s->cfg.mirror_timeout);
 		else {
@@ -727,7 +731,8 @@ state_migrating(struct session *s, const struct sess_event *ev)
 				    s->cfg.peer, ctl_kind_name(s->ctl.kind));
 			}
 		} else if (ev->cmd == SC_MIGRATE && !s->saw_active)
-			sess_fail(s, FAIL_CONTROL, "source QEMU %s: migrate: %s",
+			sess_fail(s, FAIL_CONTROL,
+			    "source QEMU %s: migrate: %s",
 			    s->cfg.qmp_path, ev->reason);
 		else
 			sess_log(s, 2, "source QEMU refused a command: %s",
@@ -912,7 +917,8 @@ state_confirm(struct session *s, const struct sess_event *ev)
 			    why);
 			source_succeed(s);
 		} else if (s->mode == MODE_POSTCOPY)
-			sess_fail(s, FAIL_POSTCOPY_LOST, "the target lost the guest "
+			sess_fail(s, FAIL_POSTCOPY_LOST,
+			    "the target lost the guest "
 			    "after post-copy: %s", why);
 		else {
 			sess_mode(s, MODE_PAUSED);	/* QEMU stopped it */
@@ -963,7 +969,8 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			break;
 		}
 		if (s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER)
-			sess_fail(s, FAIL_POSTCOPY_LOST, "source QEMU gone during "
+			sess_fail(s, FAIL_POSTCOPY_LOST,
+			    "source QEMU gone during "
 			    "post-copy (%s): the guest's pages that were still "
 			    "on the source are lost", ev->reason);
 		else {

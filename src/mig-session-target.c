@@ -637,7 +637,8 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		if (ev->ri->state != RUN_PAUSED || s->resuming)
 			break;
 		if (s->cfg.keep_paused || s->arrives_paused) {
-			sess_note(s, "guest arrived paused and is kept paused%s",
+			sess_note(s,
+			    "guest arrived paused and is kept paused%s",
 			    s->cfg.keep_paused ? " (--keep-paused)" :
 			    " (it was paused on the source)");
 			target_end(s, PHASE_SUCCEEDED);

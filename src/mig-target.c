@@ -128,8 +128,8 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		mig_plan_make(&mt->plan, &mt->w.settings,
 		    mt->w.settings.convergence, mt->w.st);
 		if (mt->self.major != 0 && !mt->tls_only)
-			mig_agree_local(&mt->w.settings, &mt->plan, &mt->self, 0,
-			    1, mt->w.st);
+			mig_agree_local(&mt->w.settings, &mt->plan, &mt->self,
+			    0, 1, mt->w.st);
 		else
 			mig_plan_least(&mt->plan);
 		if (mt->tls_only)
@@ -152,8 +152,8 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		next = mig_plan_apply_job(&mt->apply, &mt->sub_pc, reply,
 		    error, cmd, &why);
 		if (next == JOB_FAILED) {
-			xasprintf(cause, "target QEMU %s: %s", mt->w.o->qmp_path,
-			    why);
+			xasprintf(cause, "target QEMU %s: %s",
+			    mt->w.o->qmp_path, why);
 			free(why);
 			return JOB_FAILED;
 		}
@@ -185,8 +185,8 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->w.o,
 			    &why);
 		else
-			mt->nbd_uri = mig_disks_nbd_uri(mt->w.o->uri, mt->w.o->nbd,
-			    &why);
+			mt->nbd_uri = mig_disks_nbd_uri(mt->w.o->uri,
+			    mt->w.o->nbd, &why);
 		if (mt->nbd_uri == NULL)
 			goto fail_why;
 		mig_disks_target_start_prepare(mt->disks, mt->nbd_uri);

@@ -189,7 +189,8 @@ on_query(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	if (w->stop)
 		return;
 	if (error != NULL) {
-		if (error_class != NULL && strcmp(error_class, "Timeout") == 0) {
+		if (error_class != NULL && strcmp(error_class,
+		    "Timeout") == 0) {
 			ev.kind = SEV_QMP_SILENT;
 			ev.t = mig_watch_now();
 			ev.reason = error;
@@ -215,8 +216,8 @@ poll_now(struct mig_watch *w)
 	if (w->query_inflight || w->stop || w->qmp == NULL ||
 	    qmp_is_closed(w->qmp))
 		return;
-	if (qmp_send(w->qmp, "query-migrate", NULL, MIG_JOB_CMD_TIMEOUT, on_query, w,
-	    &cause) != 0) {
+	if (qmp_send(w->qmp, "query-migrate", NULL, MIG_JOB_CMD_TIMEOUT,
+	    on_query, w, &cause) != 0) {
 		log_warnx("query-migrate: %s", cause);
 		free(cause);
 		return;
@@ -350,8 +351,8 @@ send_cmd(struct mig_watch *w, const struct sess_action *a)
 	if (w->qmp == NULL) {
 		json_object_put(args);
 		cause = xstrdup("not connected");
-	} else if (qmp_send(w->qmp, name, args, MIG_JOB_CMD_TIMEOUT, on_cmd_done, pc,
-	    &cause) == 0)
+	} else if (qmp_send(w->qmp, name, args, MIG_JOB_CMD_TIMEOUT,
+	    on_cmd_done, pc, &cause) == 0)
 		return;
 	free(pc);
 	ev.t = mig_watch_now();

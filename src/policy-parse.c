@@ -296,8 +296,9 @@ policy_read_choice(struct policy_ctx *c, const char *field,
  * exclusive), at most max_milli.  Returns 0 or -1.
  */
 int
-policy_get_factor(struct policy_ctx *c, const char *field, struct json_object *v,
-    uint64_t min_milli, int exclusive, uint64_t max_milli, double *out)
+policy_get_factor(struct policy_ctx *c, const char *field,
+    struct json_object *v, uint64_t min_milli, int exclusive,
+    uint64_t max_milli, double *out)
 {
 	const uint64_t	 limit = 1000000000000000ULL;	/* 10^12 */
 	uint64_t	 milli = 0;

@@ -912,7 +912,8 @@ status_parse(const char *what, const char *buf, size_t len, char **cause)
 	if (tok == NULL)
 		fatalx("json_tokener_new_ex failed");
 	doc = json_tokener_parse_ex(tok, buf, (int)len);
-	if (doc == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	if (doc == NULL ||
+	    json_tokener_get_error(tok) != json_tokener_success ||
 	    (size_t)json_tokener_get_parse_end(tok) < len ||
 	    !json_object_is_type(doc, json_type_object)) {
 		json_object_put(doc);
@@ -1003,7 +1004,8 @@ bad:
  * uid, start time, mode, notes, decisions and phase transitions, so
  * that a re-attach goes on as the same migration.  Every member is
  * checked before anything is changed: returns 0, or -1 with *cause
- * naming the file (what) and the member, st untouched.  *phase and *mode get the document's.
+ * naming the file (what) and the member,
+    st untouched.  *phase and *mode get the document's.
  */
 int
 status_restore(struct status *st, json_object *doc, const char *what,

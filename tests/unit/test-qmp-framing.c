@@ -76,8 +76,8 @@ test_split_byte_by_byte(void **state)
 	struct fixture		*f = *state;
 	struct fake_result	 r = { 0 };
 	const char		*greeting = GREETING;
-	const char		*reply = "{\"return\": {\"status\": \"running\"}, "
-			    "\"id\": \"qm-1\"}";
+	const char		*reply =
+	    "{\"return\": {\"status\": \"running\"}, \"id\": \"qm-1\"}";
 	int			 major, minor, micro;
 	size_t			 i;
 
