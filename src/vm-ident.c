@@ -11,6 +11,23 @@
 #include "qmigrate.h"
 #include "policy.h"
 
+/* Whether source is one of list's entries ("A and B and C"). */
+static int
+ns_source_listed(const char *list, const char *source)
+{
+	size_t		 n = strlen(source);
+	const char	*p = list;
+
+	for (;;) {
+		if (strncmp(p, source, n) == 0 &&
+		    (p[n] == '\0' || strncmp(p + n, " and ", 5) == 0))
+			return 1;
+		if ((p = strstr(p, " and ")) == NULL)
+			return 0;
+		p += 5;
+	}
+}
+
 static void
 ns_source_add(struct vm_ident *vm, const char *source)
 {
@@ -20,7 +37,8 @@ ns_source_add(struct vm_ident *vm, const char *source)
 		vm->ns_source = xstrdup(source);
 		return;
 	}
-	if (strstr(vm->ns_source, source) != NULL)
+	/* A whole entry, not a part of one ("a.json" is not in "ba.json"). */
+	if (ns_source_listed(vm->ns_source, source))
 		return;
 	xasprintf(&joined, "%s and %s", vm->ns_source, source);
 	free(vm->ns_source);
@@ -31,7 +49,8 @@ ns_source_add(struct vm_ident *vm, const char *source)
  * One of the options that say what a VM is (option without its dashes):
  * label KEY=VALUE, labels-file FILE, namespace-label KEY=VALUE,
  * namespace-labels-file FILE, namespace NAME, vmi FILE.  A label given
- * twice (in any of them) is refused, and so are two namespace names.  Returns 0, or -1 with *cause.
+ * twice (in any of them) is refused, and so are two namespace names.
+ * Returns 0, or -1 with *cause.
  */
 int
 vm_ident_option(struct vm_ident *vm, const char *option, const char *arg,

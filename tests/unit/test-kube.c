@@ -1121,6 +1121,35 @@ test_vmi(void **state)
 	tmpdir_free(dir);
 }
 
+/*
+ * Where the namespace labels came from names each file once, whole: a
+ * file whose name ends another's ("a.json" after "ba.json") is its own.
+ */
+static void
+test_namespace_sources(void **state)
+{
+	struct vm_ident	 vm;
+	char		*dir = tmpdir_new("test-kube"), *cause = NULL, cwd[4096];
+
+	(void)state;
+	memset(&vm, 0, sizeof vm);
+	free(tmpdir_write(dir, "ba.json", "{\"team\": \"a\"}"));
+	free(tmpdir_write(dir, "a.json", "{\"tier\": \"b\"}"));
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file",
+	    "ba.json", &cause), 0);
+	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file",
+	    "a.json", &cause), 0);
+	assert_int_equal(vm_ident_option(&vm, "namespace-labels-file",
+	    "a.json", &cause), -1);	/* its labels again: refused */
+	free(cause);
+	assert_int_equal(chdir(cwd), 0);
+	assert_string_equal(vm.ns_source, "ba.json and a.json");
+	vm_ident_free(&vm);
+	tmpdir_free(dir);
+}
+
 /* --namespace-labels-file: a Namespace manifest or a plain object. */
 static void
 test_namespace_file(void **state)
@@ -1647,6 +1676,7 @@ main(void)
 		cmocka_unit_test(test_lists_and_json),
 		cmocka_unit_test(test_cluster_defaults),
 		cmocka_unit_test(test_vmi),
+		cmocka_unit_test(test_namespace_sources),
 		cmocka_unit_test(test_namespace_file),
 		cmocka_unit_test(test_vmim),
 		cmocka_unit_test(test_status_vmim),
