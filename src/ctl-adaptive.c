@@ -11,8 +11,9 @@
  * dirty set faster than it is sent, else at a low point of the remaining
  * data), otherwise throttling the vCPUs (auto-converge), pausing the guest,
  * and finally aborting, one step per pass so each step's effect is seen
- * before the next.  The acceptable completion time and progress timeout
- * stay as a last net.
+ * before the next; once the vCPUs are throttled, the downtime limit goes
+ * to the policy's before a pause or an abort.  The acceptable completion
+ * time and progress timeout stay as a last net.
  *
  * The first judgement comes after the bulk pass, whose dirty rate QEMU
  * averages over the whole pass: a guest rewriting a small hot set looks
@@ -125,10 +126,41 @@ saturated(const struct ctl_sample *s, double floor)
 }
 
 /*
+ * Before a step that costs the guest more than a throttle (a pause, an
+ * abort), the largest downtime the policy allows, even when the passes
+ * say it cannot help: a throttled guest's passes understate the link.
+ * Under TCG every dirty-bitmap sync waits for the vCPU to finish its
+ * throttle sleep (up to a second at 99%), so the sender idles, a pass's
+ * bytes per second fall to the guest's dirty rate, and QEMU's switchover
+ * threshold (its bandwidth over the last 100 ms times the limit) with it;
+ * on a busy 2-core host a 50 ms limit then never switched over while 300
+ * ms finished in seconds (bench/RESULTS.md).  The raise gets its own
+ * passes and THROTTLE_STALL_SECONDS before the next step.
+ */
+static void
+raise_for_throttle(struct ctl *ctl, const struct ctl_sample *s,
+    struct ctl_decision *d)
+{
+	char	why[240];
+
+	snprintf(why, sizeof why, "not converging with the vCPUs throttled "
+	    "to %d%%: raising the downtime limit from %llu to the policy's "
+	    "%llu ms before giving up on pre-copy", s->throttle_pct,
+	    (unsigned long long)ctl->downtime_ms,
+	    (unsigned long long)ctl->cfg.max_downtime_ms);
+	ctl->downtime_ms = ctl->cfg.max_downtime_ms;
+	ctl->throttle_downtime_raised = 1;
+	ctl->stalled_passes = 0;
+	ctl->last_action_t = s->t;
+	decide(d, CTL_SET_DOWNTIME, ctl->downtime_ms, why, s);
+}
+
+/*
  * The next step up the ladder, for a migration judged not to converge soon
  * (predicted: seconds pre-copy still needs, INFINITY for never).  A step
  * that cannot finish is skipped: the downtime limit is raised only when
- * some limit the policy allows lets pre-copy converge.
+ * some limit the policy allows lets pre-copy converge, or, once the vCPUs
+ * are throttled, to the policy's limit before a pause or an abort.
  */
 static void
 escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
@@ -163,12 +195,20 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 
 		if (need_ms * 1.25 > (double)next)
 			next = (uint64_t)(need_ms * 1.25);
+		/*
+		 * A throttled guest's passes understate the link (see
+		 * raise_for_throttle()), and what it loses to the throttle
+		 * every second outweighs the policy's longest switchover.
+		 */
+		if (ctl->throttling)
+			next = cfg->max_downtime_ms;
 		if (next > cfg->max_downtime_ms)
 			next = cfg->max_downtime_ms;
 		snprintf(why, sizeof why, "not converging: switchover needs "
 		    "about %.0f ms, raising the downtime limit from %llu to "
-		    "%llu ms", need_ms, (unsigned long long)ctl->downtime_ms,
-		    (unsigned long long)next);
+		    "%llu ms%s", need_ms, (unsigned long long)ctl->downtime_ms,
+		    (unsigned long long)next, ctl->throttling ?
+		    " (the policy's limit: the vCPUs are throttled)" : "");
 		ctl->downtime_ms = next;
 		decide(d, CTL_SET_DOWNTIME, next, why, s);
 		return;
@@ -197,10 +237,17 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 
 		if (s->throttle_pct >= 99)
 			ctl->throttle_full_passes++;
-		if (last ? ctl->throttle_full_passes < THROTTLE_FULL_PASSES :
+		if (ctl->throttle_downtime_raised ?
+		    ctl->stalled_passes < THROTTLE_FULL_PASSES && !late :
+		    last ? ctl->throttle_full_passes < THROTTLE_FULL_PASSES :
 		    ctl->stalled_passes < THROTTLE_PASSES &&
 		    s->throttle_pct < 99)
 			return;
+		if (!cfg->allow_post_copy && !ctl->throttle_downtime_raised &&
+		    cfg->max_downtime_ms > ctl->downtime_ms) {
+			raise_for_throttle(ctl, s, d);
+			return;
+		}
 	}
 	if (cfg->allow_post_copy) {
 		ctl->want_postcopy = 1;
@@ -223,7 +270,8 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 	 * up on it only once the remaining data stops reaching new lows.
 	 */
 	if (ctl->throttling &&
-	    s->t - ctl->last_progress < THROTTLE_STALL_SECONDS)
+	    s->t - fmax(ctl->last_progress, ctl->last_action_t) <
+	    THROTTLE_STALL_SECONDS)
 		return;
 	/*
 	 * Near the finish line the dirty set of a fully throttled guest

@@ -112,6 +112,7 @@ struct ctl {
 	uint64_t		last_pass;
 	int			stalled_passes;	/* passes judged divergent */
 	int			throttle_full_passes; /* ... at 99% throttle */
+	int			throttle_downtime_raised; /* to the maximum */
 	uint64_t		pass_min_remaining; /* low point of this pass */
 	uint64_t		prev_pass_min;	    /* low point of the last */
 	double			pass_start_t;	/* when this pass began */

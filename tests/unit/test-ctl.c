@@ -354,6 +354,48 @@ test_adaptive_throttled_guest_gets_time(void **state)
 }
 
 /*
+ * The stuck guest of the test above under a policy that allows more
+ * downtime than the 50 ms the adaptive controller starts at: a throttled
+ * guest's passes understate the link, so before the abort comes the
+ * policy's largest limit, with its own passes and 20 s to work.
+ */
+static void
+test_adaptive_throttled_guest_gets_the_largest_downtime(void **state)
+{
+	struct hand		h = { .cfg = config(0, 1, 0) };
+	double			raised_t = 0;
+	int			i;
+
+	(void)state;
+	h.cfg.max_downtime_ms = 300;
+	h.cfg.initial_downtime_ms = 50;
+	hand_init(&h, CTL_ADAPTIVE);
+	h.s.bandwidth = 100 * MiB;
+	h.s.dirty_rate = 400 * MiB;
+	first_judgement(&h, 10, 300 * MiB);
+	assert_int_equal(h.d.action, CTL_AUTO_CONVERGE);
+	h.s.throttle_pct = 99;
+	h.s.dirty_rate = 100 * MiB;
+	h.s.remaining = (uint64_t)(30 * MiB);
+	for (i = 0; i < 60 && h.d.action != CTL_ABORT; i++) {
+		h.s.pass++;
+		h.s.t += 1;
+		h.s.transferred += (uint64_t)(30 * MiB);
+		hand_step(&h);
+		if (h.d.action == CTL_SET_DOWNTIME) {
+			assert_true(raised_t == 0);
+			assert_int_equal(h.d.value, 300);
+			assert_non_null(strstr(h.d.reason, "throttled to 99%"));
+			raised_t = h.s.t;
+		}
+	}
+	assert_true(raised_t > 0);
+	assert_int_equal(h.d.action, CTL_ABORT);
+	assert_int_equal(h.ctl.downtime_ms, 300);
+	assert_true(h.s.t - raised_t >= 20);
+}
+
+/*
  * A guest rewriting all its memory every pass: its real rate is unknown
  * (the dirty set cannot grow), so it gets the deep throttle.
  */
@@ -1000,6 +1042,8 @@ main(void)
 		cmocka_unit_test(test_kubevirt_postcopy_after_acceptable_time),
 		cmocka_unit_test(test_kubevirt_pause_doubles_acceptable),
 		cmocka_unit_test(test_adaptive_throttled_guest_gets_time),
+		cmocka_unit_test(
+		    test_adaptive_throttled_guest_gets_the_largest_downtime),
 		cmocka_unit_test(test_adaptive_throttle_level),
 		cmocka_unit_test(test_adaptive_raises_downtime_when_enough),
 		cmocka_unit_test(test_adaptive_no_judgement_without_bandwidth),
