@@ -235,14 +235,20 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		 */
 		int last = !cfg->allow_post_copy &&
 		    !(cfg->allow_workload_disruption && !ctl->paused);
+		int waiting;
 
 		if (s->throttle_pct >= 99)
 			ctl->throttle_full_passes++;
-		if (ctl->throttle_downtime_raised ?
-		    ctl->stalled_passes < THROTTLE_FULL_PASSES && !late :
-		    last ? ctl->throttle_full_passes < THROTTLE_FULL_PASSES :
-		    ctl->stalled_passes < THROTTLE_PASSES &&
-		    s->throttle_pct < 99)
+		if (ctl->throttle_downtime_raised)	/* the raise's passes */
+			waiting = ctl->stalled_passes < THROTTLE_FULL_PASSES &&
+			    !late;
+		else if (last)
+			waiting = ctl->throttle_full_passes <
+			    THROTTLE_FULL_PASSES;
+		else
+			waiting = ctl->stalled_passes < THROTTLE_PASSES &&
+			    s->throttle_pct < 99;
+		if (waiting)
 			return;
 		if (!cfg->allow_post_copy && !ctl->throttle_downtime_raised &&
 		    cfg->max_downtime_ms > ctl->downtime_ms) {
