@@ -297,6 +297,21 @@ first_judgement(struct hand *h, double t, double left)
 	hand_step(h);
 }
 
+/*
+ * The busy guest of first_judgement() (400 MiB/s over 100 MiB/s, 300 MiB
+ * left after the bulk pass) throttled at once, then held at 99%.
+ */
+static void
+throttled_to_the_maximum(struct hand *h)
+{
+	h->s.throttle_pct = 0;
+	h->s.bandwidth = 100 * MiB;
+	h->s.dirty_rate = 400 * MiB;
+	first_judgement(h, 10, 300 * MiB);
+	assert_int_equal(h->d.action, CTL_AUTO_CONVERGE);
+	h->s.throttle_pct = 99;
+}
+
 static void
 test_adaptive_throttled_guest_gets_time(void **state)
 {
@@ -305,12 +320,8 @@ test_adaptive_throttled_guest_gets_time(void **state)
 
 	(void)state;
 	hand_init(&h, CTL_ADAPTIVE);
-	h.s.bandwidth = 100 * MiB;
-	h.s.dirty_rate = 400 * MiB;
-	first_judgement(&h, 10, 300 * MiB);
-	assert_int_equal(h.d.action, CTL_AUTO_CONVERGE);
+	throttled_to_the_maximum(&h);
 	/* At 99% it still dirties as fast as it is sent, but creeps down. */
-	h.s.throttle_pct = 99;
 	h.s.dirty_rate = 100 * MiB;
 	for (i = 0; i < 20; i++) {
 		h.s.pass++;
@@ -334,11 +345,7 @@ test_adaptive_throttled_guest_gets_time(void **state)
 	 * downtime limits: it keeps trying until the progress timeout.
 	 */
 	ctl_init(&h.ctl, CTL_ADAPTIVE, &h.cfg);
-	h.s.throttle_pct = 0;
-	h.s.dirty_rate = 400 * MiB;
-	first_judgement(&h, 10, 300 * MiB);
-	assert_int_equal(h.d.action, CTL_AUTO_CONVERGE);
-	h.s.throttle_pct = 99;
+	throttled_to_the_maximum(&h);
 	h.s.remaining = (uint64_t)(50 * MiB);
 	h.s.expected_downtime_ms = 500;
 	for (h.d.action = CTL_NONE; h.d.action == CTL_NONE && h.s.t < 400;) {
@@ -370,11 +377,7 @@ test_adaptive_throttled_guest_gets_the_largest_downtime(void **state)
 	h.cfg.max_downtime_ms = 300;
 	h.cfg.initial_downtime_ms = 50;
 	hand_init(&h, CTL_ADAPTIVE);
-	h.s.bandwidth = 100 * MiB;
-	h.s.dirty_rate = 400 * MiB;
-	first_judgement(&h, 10, 300 * MiB);
-	assert_int_equal(h.d.action, CTL_AUTO_CONVERGE);
-	h.s.throttle_pct = 99;
+	throttled_to_the_maximum(&h);
 	h.s.dirty_rate = 100 * MiB;
 	h.s.remaining = (uint64_t)(30 * MiB);
 	for (i = 0; i < 60 && h.d.action != CTL_ABORT; i++) {
