@@ -73,6 +73,15 @@ check-defects: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(defect_tests)'
 .PHONY: check-defects
 
+# Issue 30, "a re-run always tells the truth" (audit D5, D12, D18, D24):
+# after any exit, 8 included, the same command with the same status file
+# re-attaches, reports QEMU's outcome, or closes the record; each failed
+# on 88e75c2.
+integration_tests += tests/integration/rerun-after-8-completed.sh \
+	tests/integration/rerun-after-8-failed.sh \
+	tests/integration/rerun-paused-closed.sh \
+	tests/integration/rerun-cancelling.sh
+
 # Found by fault-random.sh after the rewrite (seeds 1042, 1059): a SIGTERM
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);
 # mig-watch.c now blocks both signals, stops libev's watchers, ignores them.
