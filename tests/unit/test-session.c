@@ -1604,8 +1604,11 @@ test_target_fence_cut_proves_nothing(void **state)
 
 	(void)state;
 	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	ev_control(r, CONTROL_COMPLETED);
-	ev_sample(r, QMS_FAILED, 10 * MiB, 0);
+	ev_run_state(r, RUN_PAUSED);
+	ev_qmp_done(r, SC_CONT, "cont: resetting the guest failed");
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
 	ev_qmp_no_answer(r, SC_QUIT);
 	ev_closed(r, 0);
 	assert_int_equal(answered(r, ANSWER_FENCED), 0);
