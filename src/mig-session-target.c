@@ -390,7 +390,8 @@ target_control(struct session *s, const struct sess_event *ev)
 		if (s->abort_asked_here)
 			answer(s, ANSWER_ABORT, s->failure_reason);
 		else if (s->watch_held || (s->state != SS_LISTEN &&
-		    s->state != SS_PRECOPY && s->state != SS_PREPARING))
+		    s->state != SS_PRECOPY && s->state != SS_PREPARING &&
+		    s->state != SS_RECONNECT))
 			answer(s, ANSWER_OK, NULL);
 		else {
 			s->watch_held = 1;
