@@ -105,6 +105,18 @@ exit_of() {
 	[ "$RC" -lt 128 ] || fail "$1 killed by signal $((RC - 128))"
 }
 
+# gone_within PID SECS: true once process PID is gone, false if it still
+# runs after SECS s (a bound the test reports itself).
+gone_within() {
+	local t0 now
+	t0=${EPOCHREALTIME//[!0-9]/}
+	while kill -0 "$1" 2>/dev/null; do
+		now=${EPOCHREALTIME//[!0-9]/}
+		[ $(((now - t0) / 1000000)) -lt "$2" ] || return 1
+		sleep 0.1	# polling for the exit
+	done
+}
+
 # doc_says FILE: one line of what a status document says: phase, exitCode,
 # abortStatus, mode, failurePlane, failureReason.
 doc_says() {
