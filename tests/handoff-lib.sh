@@ -50,9 +50,11 @@ hand_tls_incoming() {
 }
 
 # hand_sample: samples both QEMUs' run states (query-status on their .watch
-# monitors) about three times a second, one line "SECONDS SRC DST" each, in
+# monitors) about three times a second, one line "SECONDS SRC DST SRC" each
+# (the source asked before and after the target: the two answers are not
+# one instant, and a switchover between them is no double run), in
 # $TMP/${PAIR}sampler.out, until the test ends.  A sampler, not a wait: it
-# catches a guest that ran in two places for a moment.
+# catches a guest that ran in two places for a while.
 hand_sample() {
 	bg_start "${PAIR}sampler" bash -c '
 		q() {
@@ -60,7 +62,9 @@ hand_sample() {
 				jq -r .status 2>/dev/null | grep . || echo gone
 		}
 		while :; do
-			echo "$SECONDS $(q "$1" "$2") $(q "$1" "$3")"
+			s=$(q "$1" "$2")
+			d=$(q "$1" "$3")
+			echo "$SECONDS $s $d $(q "$1" "$2")"
 			sleep 0.3	# the sampling period
 		done' hand_sample "$QMIGRATE" "$TMP/${PAIR}src.watch" "$TMP/${PAIR}dst.watch"
 	wait_for 30 "the first sample" test -s "$TMP/${PAIR}sampler.out"
@@ -90,9 +94,9 @@ assert_never_both() {
 	[ "$SRC_STATE/$DST_STATE" != running/running ] ||
 		fail "$1: the guest runs on both QEMUs"
 	if [ -e "$TMP/${PAIR}sampler.out" ]; then
-		both=$(grep -c ' running running$' "$TMP/${PAIR}sampler.out" || true)
+		both=$(grep -c ' running running running$' "$TMP/${PAIR}sampler.out" || true)
 		[ "$both" -eq 0 ] ||
-			fail "$1: the guest ran on both QEMUs in $both samples (from $(grep -m1 ' running running$' "$TMP/${PAIR}sampler.out" | cut -d' ' -f1) s of the test)"
+			fail "$1: the guest ran on both QEMUs in $both samples (from $(grep -m1 ' running running running$' "$TMP/${PAIR}sampler.out" | cut -d' ' -f1) s of the sampling)"
 	fi
 }
 

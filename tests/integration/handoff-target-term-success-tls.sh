@@ -8,7 +8,7 @@
 # The fake: tests/qmp-relay in front of the SOURCE's monitor holds the
 # command with migrate_cancel 6 s (and what follows it on that connection):
 # a real QEMU cancels at once.  A guest whose migration takes ~4 s at
-# 8 MiB/s, signalled once 10 MiB moved: QEMU completes within the hold
+# 8 MiB/s, signalled once 16 MiB moved: QEMU completes within the hold
 # and before the target's own 5 s cut.
 # What a user must see: both exit 0; both documents Succeeded; the
 # target's abortStatus Failed (the abort came too late); the guest never
@@ -25,8 +25,8 @@ hand_tls_incoming "$TMP/dst.qmp"
 relay_before relay src --hold migrate_cancel --hold-for 6
 hand_sample
 mig_tls_migrate migrate "$TMP/relay.sock" --policy "$TMP/quick.json"
-wait_for 30 "the target Running and 10 MiB moved" eval \
-	'status_is "$TMP/dst.status" .phase Running && moved_mib 10'
+wait_for 30 "the target Running and 16 MiB moved" eval \
+	'status_is "$TMP/dst.status" .phase Running && moved_mib 16'
 kill -TERM "$(guest_pid incoming)"
 exit_of incoming 60
 i=$RC
