@@ -433,9 +433,10 @@ run_one() {
 	none) ;;
 	esac
 	[ "$fired" = yes ] || echo "  (the fault found nothing to hit: $fired)"
-	case $fault in
-	mon-src | ctl-link) wait_log "$TMP/${PAIR}relay.out" 'armed|cut' 10 ;;
-	mon-dst) wait_log "$TMP/${PAIR}drelay.out" 'armed|cut' 10 ;;
+	# The relay has taken the signal (its line) before anything is judged.
+	case $fault/$act in
+	mon-src/hold | mon-src/drop | ctl-link/hold) wait_log "$TMP/${PAIR}relay.out" '^armed' 10 ;;
+	mon-dst/hold | mon-dst/drop) wait_log "$TMP/${PAIR}drelay.out" '^armed' 10 ;;
 	esac
 
 	# Every qmigrate exits within its bound, never by a signal.
