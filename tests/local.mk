@@ -77,3 +77,11 @@ check-defects: all
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);
 # mig-watch.c now blocks both signals, stops libev's watchers, ignores them.
 integration_tests += tests/integration/session-signal-teardown.sh
+
+# Issue 30: every command that can be signalled handles signals from its
+# first instruction (audit D10, D13, D26): evict in its grace period and
+# its pre-flight, the source's pre-flight under a signal or its deadline,
+# a drain's killed child, migrate and incoming signalled right after exec.
+integration_tests += tests/integration/evict-signal-none.sh \
+	tests/integration/evict-signal-preflight.sh \
+	tests/integration/migrate-preflight-signal.sh
