@@ -14,8 +14,9 @@
  *	validate-uuid		source only; the target compares with its own
  *	postcopy-blocktime	target only: the vCPUs' time blocked on faults
  *	zero-blocks		gone in 11.x; compress and block gone by 10.0
- *	switchover-ack, dirty-limit, mapped-ram: from 10.0 (dirty-limit needs
- *				KVM's dirty ring)
+ *	dirty-limit, switchover-ack: from 8.1 (dirty-limit needs KVM's
+ *				dirty ring); mapped-ram: from 9.0
+ *	exit-on-error on migrate-incoming: from 9.1
  *
  * A capability a QEMU does not list is never chosen.
  */
@@ -109,6 +110,19 @@ int
 mig_multifd_postcopy_ok(const struct qemu_side *q)
 {
 	return version_at_least(q, 10, 1);
+}
+
+/*
+ * Whether this QEMU's migrate-incoming takes "exit-on-error" (QEMU 9.1):
+ * with false, a failed load leaves the target QEMU up, its query-migrate
+ * "failed" with QEMU's reason in error-desc, instead of exiting with the
+ * reason on its stderr only.  A QEMU whose version is not known gets
+ * nothing it might refuse.
+ */
+int
+mig_incoming_exit_on_error_ok(const struct qemu_side *q)
+{
+	return version_at_least(q, 9, 1);
 }
 
 /* The side as the offer and the answer carry it (the caller puts it). */
