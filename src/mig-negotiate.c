@@ -125,6 +125,30 @@ mig_incoming_exit_on_error_ok(const struct qemu_side *q)
 	return version_at_least(q, 9, 1);
 }
 
+/*
+ * migrate-set-parameters' arguments for a new downtime limit on a source
+ * QEMU of version major.minor: downtime-limit, and from QEMU 8.2
+ * avail-switchover-bandwidth, the bandwidth (bytes/s) the controller
+ * measured, when it is known (above 0): QEMU's own switchover estimate
+ * then divides the remaining data by what the link really carried instead
+ * of its latest momentary figure.  QEMU only estimates with it; it limits
+ * nothing.  The caller owns the object.
+ */
+json_object *
+mig_downtime_args(uint64_t downtime_ms, double bandwidth, int major,
+    int minor)
+{
+	json_object *args = json_object_new_object();
+
+	json_object_object_add(args, "downtime-limit",
+	    json_object_new_uint64(downtime_ms));
+	if (bandwidth >= 1 && (major > 8 || (major == 8 && minor >= 2)))
+		json_object_object_add(args, "avail-switchover-bandwidth",
+		    json_object_new_uint64(bandwidth < 1e18 ?
+		    (uint64_t)bandwidth : (uint64_t)1e18));
+	return args;
+}
+
 /* The side as the offer and the answer carry it (the caller puts it). */
 json_object *
 qemu_side_encode(const struct qemu_side *q)
