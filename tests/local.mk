@@ -49,7 +49,8 @@ tests_qmp_relay_LDADD =
 # against each QEMU of QEMU_VERSIONS beside the host's, and the upgrade pairs.
 integration_tests += tests/integration/qemu-matrix-10.0.sh \
 	tests/integration/qemu-matrix-11.1.sh \
-	tests/integration/qemu-matrix-upgrade.sh
+	tests/integration/qemu-matrix-upgrade.sh \
+	tests/integration/migrate-failed-load.sh
 EXTRA_DIST += tests/qemu-matrix-lib.sh
 
 # Issue 22: random faults at random moments, the whole promise checked
