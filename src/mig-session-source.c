@@ -260,7 +260,9 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 	case CTL_NONE:
 		break;
 	case CTL_SET_DOWNTIME:
-		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0);
+		/* The bandwidth measured, for QEMU's own estimate (8.2). */
+		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0)->sample.bandwidth =
+		    cs->bandwidth;
 		break;
 	case CTL_AUTO_CONVERGE:
 		/*
