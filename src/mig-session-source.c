@@ -732,6 +732,14 @@ migrating_answer(struct session *s, const struct sess_event *ev)
 		s->watch_out = 0;
 	if (ev->question != CONTROL_WATCH)
 		return;
+	if (ev->answer == ANSWER_FENCED) {
+		/* The target's QEMU failed its load: its reason is ours. */
+		snprintf(reason, sizeof reason, "the target %s could not load "
+		    "the guest: %s", s->cfg.peer, ev->reason != NULL ?
+		    ev->reason : "no reason given");
+		source_abort(s, ev->t, FAIL_DATA, 0, reason);
+		return;
+	}
 	if (ev->answer != ANSWER_ABORT) {
 		/* The target holds each watch a moment: ask again at once. */
 		if (ev->answer == ANSWER_OK && (s->state == SS_MIRROR ||

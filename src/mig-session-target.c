@@ -58,6 +58,9 @@ release_watch(struct session *s)
 	s->watch_held = 0;
 	if (s->abort_asked_here)
 		answer(s, ANSWER_ABORT, s->failure_reason);
+	else if (s->qemu_failed && s->failure != FAIL_NONE)
+		/* QEMU's own reason, for the source's document. */
+		answer(s, ANSWER_FENCED, s->failure_reason);
 	else
 		answer(s, ANSWER_OK, NULL);
 }
@@ -389,6 +392,8 @@ target_control(struct session *s, const struct sess_event *ev)
 	case CONTROL_WATCH:
 		if (s->abort_asked_here)
 			answer(s, ANSWER_ABORT, s->failure_reason);
+		else if (s->qemu_failed && s->failure != FAIL_NONE)
+			answer(s, ANSWER_FENCED, s->failure_reason);
 		else if (s->watch_held || (s->state != SS_LISTEN &&
 		    s->state != SS_PRECOPY && s->state != SS_PREPARING &&
 		    s->state != SS_RECONNECT))
