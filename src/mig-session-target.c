@@ -302,7 +302,20 @@ target_sample(struct session *s, const struct sess_event *ev)
 		release_watch(s);
 		sess_enter(s, SS_POSTCOPY);
 		break;
+	case QMS_POSTCOPY_RECOVER:
+	case QMS_POSTCOPY_RECOVER_SETUP:
+		s->recover.recovering = 1;
+		break;
 	case QMS_POSTCOPY_PAUSED:
+		if (s->recover.recovering) {
+			/*
+			 * Paused again after a recovery began: the link broke
+			 * once more, and QEMU listens no longer (D16).
+			 */
+			s->recover.recovering = 0;
+			s->recover.sent = 0;
+			s->recover.listening = 0;
+		}
 		target_recover(s, ev->t);
 		if (s->state == SS_DONE)
 			return;

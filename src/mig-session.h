@@ -288,6 +288,7 @@ struct sess_recover {
 	int	 sent;		/* target: migrate-recover sent */
 	int	 listening;	/* target: migrate-recover answered */
 	int	 source_asked;	/* target: the source waits for "ready" */
+	int	 recovering;	/* target: QEMU said postcopy-recover since */
 };
 
 #define SESS_MAX_ACTIONS	40

@@ -1864,6 +1864,29 @@ test_target_deadline_stream_began(void **state)
 	rig_free(r);
 }
 
+
+/* D16: the link breaks again during recovery: migrate-recover once more. */
+static void
+test_target_recover_twice(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	r->t = 1;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 1);
+	ev_qmp_done(r, SC_MIGRATE_RECOVER, NULL);
+	r->t = 3;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 0);
+	r->t = 4;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 2);
+	assert_false(session_done(&r->s));
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -1892,6 +1915,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_recover_twice),
 		cmocka_unit_test(test_migrate_no_answer_started),
 		cmocka_unit_test(test_migrate_no_answer_never_started),
 		cmocka_unit_test(test_abort_migrate_no_answer),
