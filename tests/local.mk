@@ -84,4 +84,5 @@ integration_tests += tests/integration/session-signal-teardown.sh
 # a drain's killed child, migrate and incoming signalled right after exec.
 integration_tests += tests/integration/evict-signal-none.sh \
 	tests/integration/evict-signal-preflight.sh \
-	tests/integration/migrate-preflight-signal.sh
+	tests/integration/migrate-preflight-signal.sh \
+	tests/integration/drain-child-killed.sh
