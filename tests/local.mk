@@ -85,4 +85,5 @@ integration_tests += tests/integration/session-signal-teardown.sh
 integration_tests += tests/integration/evict-signal-none.sh \
 	tests/integration/evict-signal-preflight.sh \
 	tests/integration/migrate-preflight-signal.sh \
-	tests/integration/drain-child-killed.sh
+	tests/integration/drain-child-killed.sh \
+	tests/integration/migrate-signal-early.sh
