@@ -161,6 +161,7 @@ struct record {
 	int		 open;		/* its outcome is not settled */
 	int		 succeeded;	/* phase Succeeded */
 	int		 ended_ok;	/* ... or HandedOver */
+	int		 damaged;	/* there, but not a record */
 	char		*failure;	/* its failureReason, or NULL */
 };
 
@@ -184,9 +185,11 @@ record_peek(const char *file, struct record *rec)
 		return;
 	if ((doc = status_read_file(file, &cause)) == NULL) {
 		free(cause);
+		rec->damaged = 1;
 		return;
 	}
 	phase = json_str_at(doc, "phase");
+	rec->damaged = phase == NULL;
 	code = (int)json_u64_at(doc, "exitCode");
 	ended = phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
 	    strcmp(phase, "Failed") == 0 || strcmp(phase, "HandedOver") == 0);
@@ -373,6 +376,9 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		return 0;
 	if (ms->ri.state != RUN_POSTMIGRATE)
 		return 0;
+	/* A damaged record: its one-line error, not a guess (exit 1). */
+	if (rec.damaged && source_restore(ms, &phase, &mode) != 0)
+		return -1;
 	/*
 	 * The guest already left this QEMU: a qmigrate killed after QEMU
 	 * completed, restarted with the same --status-file.  Never migrate
