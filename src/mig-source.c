@@ -400,12 +400,24 @@ static int
 source_preflight(struct mig_source *ms)
 {
 	struct status	*st = ms->w.st;
+	struct session	*sess = &ms->w.sess;
 	json_object	*conditions;
 	char		*summary = NULL;
 	int		 rc;
 
-	rc = preflight_run(ms->w.qmp, &ms->w.settings, &conditions,
-	    &summary);
+	/*
+	 * A signal or the deadline sets the pending abort (the nested loop
+	 * serves their watchers): the pre-flight stops within an iteration.
+	 */
+	rc = preflight_run(ms->w.loop, ms->w.qmp, &ms->w.settings,
+	    &sess->pending.asked, &conditions, &summary);
+	if (rc == -2) {
+		free(summary);
+		if (session_setup_abandoned(sess))
+			setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY,
+			    NULL);
+		return -1;
+	}
 	status_set_conditions(st, conditions);
 	if (rc == -1)
 		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
