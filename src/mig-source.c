@@ -160,7 +160,6 @@ source_took_over(struct mig_source *ms, enum mig_mode mode)
 struct record {
 	int		 open;		/* its outcome is not settled */
 	int		 succeeded;	/* phase Succeeded */
-	int		 ended_ok;	/* ... or HandedOver */
 	char		*failure;	/* its failureReason, or NULL */
 };
 
@@ -191,8 +190,6 @@ record_peek(const char *file, struct record *rec)
 	ended = phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
 	    strcmp(phase, "Failed") == 0 || strcmp(phase, "HandedOver") == 0);
 	rec->succeeded = phase != NULL && strcmp(phase, "Succeeded") == 0;
-	rec->ended_ok = rec->succeeded || (phase != NULL &&
-	    strcmp(phase, "HandedOver") == 0);
 	rec->open = phase != NULL && (!ended || (strcmp(phase, "Failed") == 0 &&
 	    (code == QM_EXIT_UNKNOWN || code == QM_EXIT_POSTCOPY_LOST)));
 	failure = json_str_at(doc, "failureReason");
@@ -364,12 +361,15 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	 * it again: that file's migration, unless it had failed, is the one
 	 * QEMU completed.
 	 */
-	if (rec.ended_ok) {
+	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file,
+	    F_OK) == 0) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
-		source_took_over(ms, mode);
-		source_already_done(ms, mi, mode, &rec);
-		return 1;
+		if (phase != PHASE_FAILED) {
+			source_took_over(ms, mode);
+			source_already_done(ms, mi, mode, &rec);
+			return 1;
+		}
 	}
 	setup_failed(ms, FAIL_NOT_MIGRATABLE, "source QEMU %s already migrated "
 	    "its guest away (run state postmigrate): nothing to migrate",
