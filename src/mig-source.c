@@ -351,6 +351,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		return rc;
 	}
 	free(rec.failure);
+	rec.failure = NULL;	/* a closed record: what it said stands */
 	if (mi->status != QMS_COMPLETED)
 		return 0;
 	if (ms->ri.state != RUN_POSTMIGRATE)
