@@ -309,8 +309,9 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
  * path manages its own downtime schedule"), and its monitor never ran both
  * (live-migration-source.go: the stall detector, else downtime tuning
  * beside the classic rules), as ctl-kubevirt.c does for a pair that comes
- * from the KubeVirt CR and a policy together.  Until the convergence controllers carry them out, they and
- * compression: zstd are listed as unapplied.
+ * from the KubeVirt CR and a policy together.  Until the convergence
+ * controllers carry them out, they and compression: zstd are listed as
+ * unapplied.
  */
 static int
 kube_experimental(struct policy_ctx *c, const char *base,
