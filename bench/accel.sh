@@ -5,10 +5,10 @@
 # writes when told 50 MB/s, and a pre-copy migration of it over unix:
 # (total time, downtime, the controller's decisions, every page checked
 # on the target); and whether the Linux guest is ready within
-# ACCEL_LINUX_SECONDS (60).  An ACCEL_MIB (4) MiB guest: under an emulating
-# KVM a 16 MiB one takes minutes per sweep.  KVM's row needs a /dev/kvm that opens; it is
-# measured even where tests/lib.sh's probe finds that KVM does not serve
-# (that is what the row shows).  With --write it replaces its section of
+# ACCEL_LINUX_SECONDS (60).  An ACCEL_MIB (4) MiB guest: under an
+# emulating KVM a 16 MiB one takes minutes per sweep.  KVM's row needs a
+# /dev/kvm that opens; it is measured even where tests/lib.sh's probe finds
+# that KVM does not serve (that is what the row shows).  With --write it replaces its section of
 # bench/RESULTS.md.
 set -eu -o pipefail
 . "$(dirname "$0")/bench-lib.sh"
@@ -88,11 +88,12 @@ out=$TMP/section.md
 	echo "bench/accel.sh, $(date -u '+%Y-%m-%d %H:%M') UTC, commit $(bench_rev)."
 	echo
 	echo "Machine: $(bench_machine) at the end (load average $start_load at the start);"
-	echo "KVM modules: $(lsmod 2>/dev/null | awk '$1 ~ /^kvm/ { printf "%s%s", sep, $1; sep = ", " }')$([ -d /sys/module/kvm_pvm ] && echo " (kvm_pvm: KVM without hardware virtualisation, nested)")."
+	echo "KVM: $(cd /sys/module 2>/dev/null && ls -d kvm* 2>/dev/null | paste -sd, -)$([ -d /sys/module/kvm_pvm ] && echo " (kvm_pvm: KVM without hardware virtualisation, nested)")."
 	echo "A $mib MiB memory guest (tests/guest/memguest.elf), QEMU 7.2 on the host, -smp 1;"
-	echo "\"writes\": its own rate_mbs over 10 s when told 50 MB/s; the migration: an idle"
-	echo "guest, qmigrate migrate over unix: (adaptive controller), then a full sweep on"
-	echo "the target (\"verify\"); the Linux guest: /init's \"qmguest: ready\"."
+	echo "\"writes\": its own rate_mbs (whole MB/s) over 10 s when told 50 MB/s; the"
+	echo "migration: an idle guest, qmigrate migrate over unix: (adaptive controller),"
+	echo "then two full sweeps of its pages on the target (\"verify\"); the Linux guest:"
+	echo "/init's \"qmguest: ready\"."
 	echo
 	echo "| accel | memguest ready | writes | pair ready | migration total | downtime | decisions | verify on target | Linux guest ready |"
 	echo "|------|------:|------:|------:|------:|------:|------|------:|------|"
