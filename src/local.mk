@@ -2,7 +2,7 @@
 bin_PROGRAMS += qmigrate
 
 src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/json-get.c \
-	src/privs.c \
+	src/privs.c src/signals.h src/signals.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
@@ -63,6 +63,9 @@ tests_unit_test_preflight_SOURCES = tests/unit/test-preflight.c \
 tests_unit_test_preflight_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPREFLIGHT_RECORDING='"$(abs_top_srcdir)/tests/preflight/pc-tcg.json"'
 EXTRA_DIST += tests/preflight/pc-tcg.json
+
+# SIGINT/SIGTERM before a command's own handler (signals.c).
+unit_tests += tests/unit/test-signals
 
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args
