@@ -58,7 +58,7 @@ matrix_run() {
 		rc=0
 		"$BASH" "$top_srcdir/tests/integration/$t" >"$out" 2>&1 || rc=$?
 		acc=$(sed -n 's/^accelerator: //p' "$out" | head -n 1)
-		acc=${acc:-no guest}
+		acc=${acc:-none}
 		if [ "$rc" -eq 0 ]; then
 			echo "ok: $label: $t ($((SECONDS - t0)) s, ${acc%% *})"
 		else
