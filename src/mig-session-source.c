@@ -1008,8 +1008,12 @@ state_recover(struct session *s, const struct sess_event *ev)
 			sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
 			    mi->error_desc[0] != '\0' ? mi->error_desc :
 			    "no reason given");
-		} else
+		} else if (mi->status == QMS_POSTCOPY_PAUSED)
 			source_recover(s, ev->t);
+		else if (sess_recover_lost(s, ev->t, "recovering",
+		    "both QEMUs are"))
+			/* Recovering (or 11.0's failing): no resume again. */
+			source_end(s, PHASE_FAILED);
 		sess_publish(s, "progress");
 		break;
 	case SEV_ANSWER:
