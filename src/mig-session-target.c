@@ -86,22 +86,36 @@ answer_confirm(struct session *s)
 	else
 		a = ANSWER_NOT_KNOWN;
 	answer(s, a, s->failure_reason);
+	s->confirm_answered = 1;
 	sess_timer(s, STIMER_END, ANSWER_LEAVES_SECONDS);
+}
+
+/*
+ * Whether a source that lost its control connection may still ask
+ * "completed?" on a new one: a stream reached this QEMU (its source may
+ * have completed) and the proxy was not cut here.
+ */
+static int
+target_may_be_asked(const struct session *s)
+{
+	return s->cfg.tls && s->offered && !s->cut && (s->started ||
+	    s->arrived);
 }
 
 /* After the exports are gone: over tls:, the source waits for our word. */
 static void
 target_conclude(struct session *s)
 {
-	if (!s->cfg.tls || !s->offered || s->control_lost) {
+	if (!s->cfg.tls || !s->offered || (s->control_lost &&
+	    !target_may_be_asked(s))) {
 		sess_finish(s, s->end_phase);
 		return;
 	}
 	sess_enter(s, SS_ENDING);
 	sess_publish(s, "ending");
-	if (s->confirm_asked)
+	if (s->confirm_asked && !s->control_lost)
 		answer_confirm(s);
-	else
+	else	/* the question, or a new control connection with it */
 		sess_timer(s, STIMER_END, CONFIRM_WAIT_SECONDS);
 }
 
@@ -903,6 +917,7 @@ state_common(struct session *s, const struct sess_event *ev)
 			sess_note(s, "the source did not cancel within %.0f s: "
 			    "the stream is cut", CUT_SECONDS);
 			sess_act(s, SA_CUT);
+			s->cut = 1;
 			s->control_lost = 1;	/* cut with the stream */
 			s->watch_held = 0;
 			if (!s->started)
@@ -918,6 +933,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		else if (ev->timer == STIMER_SOURCE_GONE &&
 		    s->state == SS_PRECOPY && s->control_lost) {
 			sess_act(s, SA_CUT);
+			s->cut = 1;
 			s->control_lost = 1;
 			s->watch_held = 0;
 			if (s->abort_asked_here) {
@@ -1090,7 +1106,14 @@ state_ending(struct session *s, const struct sess_event *ev)
 		target_signal(s, ev);
 		break;
 	case SEV_CONTROL_LOST:
-		sess_finish(s, s->end_phase);
+		/*
+		 * Gone after our answer: it had it.  Before: it may ask
+		 * again on a new connection (its confirm phase does).
+		 */
+		if (s->confirm_answered || !target_may_be_asked(s))
+			sess_finish(s, s->end_phase);
+		else
+			sess_timer(s, STIMER_END, CONFIRM_WAIT_SECONDS);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_END)
