@@ -423,6 +423,8 @@ target_answer(struct mig_target *mt, const struct sess_action *a)
 	}
 }
 
+static void	target_cut(struct mig_watch *);
+
 static void
 target_execute(struct mig_watch *w, const struct sess_action *a)
 {
@@ -459,13 +461,26 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 			log_warn("%s", mt->w.qemu_uri + 5);
 		break;
 	case SA_CUT:
-		/* The stream and the control connection end here. */
-		mig_tls_target_close(mt->tls);
-		mt->tls = NULL;
+		/*
+		 * The stream and the control connection end, between two loop
+		 * iterations: the step may run inside the proxy's own callback
+		 * (a control message), which must not see its proxy freed.
+		 */
+		w->deferred = target_cut;
 		break;
 	default:
 		break;
 	}
+}
+
+/* SA_CUT, deferred: the proxy, stream and all, closed. */
+static void
+target_cut(struct mig_watch *w)
+{
+	struct mig_target *mt = (struct mig_target *)w;
+
+	mig_tls_target_close(mt->tls);
+	mt->tls = NULL;
 }
 
 static void
