@@ -114,14 +114,20 @@ export TMPDIR=$TMP/priv
 port_base=$((20000 + $$ % 20000))
 
 violations=0
+# What replays a run besides its seed: the draw depends on these lists.
+replay=
+[ -z "${FAULT_KINDS:-}" ] || replay+="FAULT_KINDS='$FAULT_KINDS' "
+[ -z "${FAULT_TRANSPORTS:-}" ] || replay+="FAULT_TRANSPORTS='$FAULT_TRANSPORTS' "
+[ -z "${FAULT_DISKS:-}" ] || replay+="FAULT_DISKS=$FAULT_DISKS "
+[ "$long" = 0 ] || replay+="FAULT_LONG=1 "
 declare -A by_kind=() by_exit=()
 
 # violation MESSAGE: a broken promise in the current run.  Fails the test
 # unless FAULT_KEEP_GOING=1 (then run_one returns after it).
 violation() {
 	violations=$((violations + 1))
-	echo "VIOLATION (run $run, FAULT_SEED=$seed FAULT_RUNS=1: $setting): $*" >&2
-	[ "$keep_going" = 1 ] || fail "run $run (FAULT_SEED=$seed FAULT_RUNS=1): $*"
+	echo "VIOLATION (run $run, ${replay}FAULT_SEED=$seed FAULT_RUNS=1: $setting): $*" >&2
+	[ "$keep_going" = 1 ] || fail "run $run (${replay}FAULT_SEED=$seed FAULT_RUNS=1): $*"
 }
 
 # exits_within NAME SECS: waits at most SECS for bg_start's NAME to exit
