@@ -77,7 +77,7 @@ answer_confirm(struct session *s)
 
 	if (s->end_phase == PHASE_SUCCEEDED)
 		a = ANSWER_RUNNING;
-	else if (s->fenced)
+	else if (s->fenced || s->qemu_failed)
 		a = ANSWER_FENCED;
 	else
 		a = ANSWER_NOT_KNOWN;
@@ -162,8 +162,9 @@ target_after_fence(struct session *s)
 static int
 target_must_fence(const struct session *s)
 {
+	/* In post-copy both QEMUs hold part of the guest: never stopped. */
 	if (s->fenced || s->state == SS_SETUP || s->state == SS_RECONNECT ||
-	    s->failure == FAIL_UNKNOWN)
+	    s->failure == FAIL_UNKNOWN || s->mode == MODE_POSTCOPY)
 		return 0;
 	if (s->qemu_failed || s->fence_wanted)
 		return 1;
@@ -389,7 +390,8 @@ target_control(struct session *s, const struct sess_event *ev)
 		if (s->abort_asked_here)
 			answer(s, ANSWER_ABORT, s->failure_reason);
 		else if (s->watch_held || (s->state != SS_LISTEN &&
-		    s->state != SS_PRECOPY && s->state != SS_PREPARING))
+		    s->state != SS_PRECOPY && s->state != SS_PREPARING &&
+		    s->state != SS_RECONNECT))
 			answer(s, ANSWER_OK, NULL);
 		else {
 			s->watch_held = 1;
@@ -595,7 +597,8 @@ target_qemu_gone(struct session *s, enum sess_state where, const char *why)
 	} else if (s->source_aborted)
 		sess_fail(s, FAIL_ABORTED, "the source aborted the migration; "
 		    "the target QEMU exited (%s)", why);
-	else if (!s->started)
+	else if (!s->started && !s->cfg.disks)
+		/* Nothing of the guest's had moved: the control plane. */
 		sess_fail(s, FAIL_CONTROL, "target QEMU gone before any "
 		    "migration arrived: %s", why);
 	else
