@@ -526,7 +526,7 @@ run_one() {
 	s_state=$(qstate "$src") d_state=$(qstate "$dst")
 	for n in "${PAIR}relay" "${PAIR}drelay"; do
 		[ "$fault" != cut-qmp ] && started "$n" || continue
-		echo "  $n: $(grep -E 'holding|released|dropped|cut|refused' "$TMP/$n.out" | tr '\n' ';')"
+		echo "  $n: $(grep -E 'holding|released|dropped|cut|target:' "$TMP/$n.out" | tr '\n' ';') $(grep -c ': refused$' "$TMP/$n.out") refused"
 	done
 	echo "  migrate exit $rc, incoming exit $rc_in; source $s_state ($(qmig "$src")), target $d_state"
 	case $where in
