@@ -130,6 +130,13 @@ declare -A by_kind=() by_exit=()
 violation() {
 	violations=$((violations + 1))
 	echo "VIOLATION (run $run, ${replay}FAULT_SEED=$seed FAULT_RUNS=1: $setting): $*" >&2
+	# What the run's programs said (the moment may not replay exactly).
+	for f in migrate.err again.err after8.err incoming.err src.err dst.err \
+		relay.out drelay.out; do
+		[ -s "$TMP/$PAIR$f" ] || continue
+		echo "--- run $run: tail of $PAIR$f" >&2
+		grep -v ' conn [0-9]* .*: forwarding$' "$TMP/$PAIR$f" | tail -n 8 >&2
+	done
 	[ "$keep_going" = 1 ] || fail "run $run (${replay}FAULT_SEED=$seed FAULT_RUNS=1): $*"
 }
 
