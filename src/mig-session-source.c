@@ -260,7 +260,9 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 	case CTL_NONE:
 		break;
 	case CTL_SET_DOWNTIME:
-		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0);
+		/* The bandwidth measured, for QEMU's own estimate (8.2). */
+		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0)->sample.bandwidth =
+		    cs->bandwidth;
 		break;
 	case CTL_AUTO_CONVERGE:
 		/*
@@ -730,6 +732,14 @@ migrating_answer(struct session *s, const struct sess_event *ev)
 		s->watch_out = 0;
 	if (ev->question != CONTROL_WATCH)
 		return;
+	if (ev->answer == ANSWER_FENCED) {
+		/* The target's QEMU failed its load: its reason is ours. */
+		snprintf(reason, sizeof reason, "the target %s could not load "
+		    "the guest: %s", s->cfg.peer, ev->reason != NULL ?
+		    ev->reason : "no reason given");
+		source_abort(s, ev->t, FAIL_DATA, 0, reason);
+		return;
+	}
 	if (ev->answer != ANSWER_ABORT) {
 		/* The target holds each watch a moment: ask again at once. */
 		if (ev->answer == ANSWER_OK && (s->state == SS_MIRROR ||
@@ -1355,7 +1365,15 @@ state_finishing(struct session *s, const struct sess_event *ev)
 	case SEV_QMP_CLOSED:
 		source_reconnect(s, ev);
 		break;
+	case SEV_QMP_UP:
+		/* The confirm phase's reconnect came back: cont again. */
+		finishing_resume(s);
+		break;
 	case SEV_TIMER:
+		if (ev->timer == STIMER_RECONNECT) {
+			sess_act(s, SA_RECONNECT);
+			break;
+		}
 		if (ev->timer != STIMER_FINISH)
 			break;
 		sess_note(s, "the last steps (%s) got no answer within %.0f s",

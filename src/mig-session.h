@@ -288,6 +288,7 @@ struct sess_recover {
 	int	 sent;		/* target: migrate-recover sent */
 	int	 listening;	/* target: migrate-recover answered */
 	int	 source_asked;	/* target: the source waits for "ready" */
+	int	 recovering;	/* target: QEMU said postcopy-recover since */
 };
 
 #define SESS_MAX_ACTIONS	40
@@ -387,7 +388,8 @@ struct sess_action *sess_act(struct session *, enum sess_act_kind);
 struct sess_action *sess_act_why(struct session *, enum sess_act_kind,
 	    const char *reason);
 void	 sess_enter(struct session *, enum sess_state);
-void	 sess_qmp(struct session *, enum sess_cmd, uint64_t, int);
+/* The command's action, for what else it carries (SET_DOWNTIME: sample). */
+struct sess_action *sess_qmp(struct session *, enum sess_cmd, uint64_t, int);
 void	 sess_timer(struct session *, enum sess_timer, double);
 void	 sess_job(struct session *, enum sess_job, uint64_t);
 void	 sess_log(struct session *, int level, const char *, ...)

@@ -21,6 +21,7 @@
 #include "qmp.h"
 #include "mig-options.h"
 #include "mig-watch.h"
+#include "signals.h"
 
 #define POLL_SECONDS	0.5
 
@@ -369,6 +370,8 @@ static const char *
 qmp_command(struct mig_watch *w, const struct sess_action *a,
     json_object **args)
 {
+	int major = 0, minor = 0, micro = 0;
+
 	*args = NULL;
 	switch (a->cmd) {
 	case SC_MIGRATE:
@@ -391,9 +394,10 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 	case SC_QUIT:
 		return "quit";
 	case SC_SET_DOWNTIME:
-		*args = json_object_new_object();
-		json_object_object_add(*args, "downtime-limit",
-		    json_object_new_uint64(a->value));
+		if (w->qmp != NULL)
+			qmp_qemu_version(w->qmp, &major, &minor, &micro);
+		*args = mig_downtime_args(a->value, a->sample.bandwidth, major,
+		    minor);
 		return "migrate-set-parameters";
 	case SC_AUTO_CONVERGE:
 		/* Arms the throttle QEMU was given disarmed (mig-caps.c). */
@@ -687,6 +691,8 @@ mig_watch_arm(struct mig_watch *w, double deadline)
 	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
 	ev_signal_start(w->loop, &w->sigterm);
 	w->signals_armed = 1;
+	/* A signal main() recorded before now reaches the session at once. */
+	signals_armed();
 	if (deadline > 0) {
 		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
 		ev_timer_start(w->loop, &w->deadline);

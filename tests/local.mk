@@ -104,10 +104,13 @@ EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(handoff_tests)'
 .PHONY: check-handoff
+
 # Issue 30: every command that can be signalled handles signals from its
 # first instruction (audit D10, D13, D26): evict in its grace period and
 # its pre-flight, the source's pre-flight under a signal or its deadline,
 # a drain's killed child, migrate and incoming signalled right after exec.
 integration_tests += tests/integration/evict-signal-none.sh \
 	tests/integration/evict-signal-preflight.sh \
-	tests/integration/migrate-preflight-signal.sh
+	tests/integration/migrate-preflight-signal.sh \
+	tests/integration/drain-child-killed.sh \
+	tests/integration/migrate-signal-early.sh
