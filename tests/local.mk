@@ -82,7 +82,8 @@ integration_tests += tests/integration/rerun-after-8-completed.sh \
 	tests/integration/rerun-after-8-failed.sh \
 	tests/integration/rerun-paused-closed.sh \
 	tests/integration/rerun-cancelling.sh \
-	tests/integration/rerun-disks.sh
+	tests/integration/rerun-disks.sh \
+	tests/integration/rerun-confirm-tls.sh
 
 # Found by fault-random.sh after the rewrite (seeds 1042, 1059): a SIGTERM
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);

@@ -869,8 +869,29 @@ test_target_source_gone(void **state)
 
 	(void)state;
 	step(r, &ev);
+	/* The way in is cut, and one more sample says nothing came. */
+	assert_int_equal(sent(r, SA_CUT), 1);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_SETUP, 0, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
 	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* The simulator's N1: the source aborts while a late stream arrives. */
+static void
+test_target_source_abort_stream_late(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_control(r, CONTROL_ABORT);
+	assert_false(session_done(&r->s));
+	/* The cut took the control connection: the source cannot ask. */
+	assert_int_equal(sent(r, SA_CUT), 1);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
 	rig_free(r);
 }
 
@@ -1221,16 +1242,21 @@ test_rerun_reattach_cancelling(void **state)
 
 /*
  * Issue 30 (audit D5, D19): QEMU completed the record's migration while
- * no qmigrate watched it.  unix: the success (0); over tls: the target's
- * word is not had, so not known (8), no cont, no new migration.
+ * no qmigrate watched it.  unix: the success (0).  Over tls: the record
+ * holds no "running" from the target: the re-run asks it, as the killed
+ * run would have; "running": 0; "fenced": the guest resumed here, 4; no
+ * target to ask: not known, 8, the guest kept stopped here.  Never a new
+ * migration.
  */
 static void
 test_rerun_already_done(void **state)
 {
 	struct rig		*r = rig_new(SESS_SOURCE, 0);
 	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
-	    .setup = SETUP_ALREADY_DONE, .mode = MODE_PAUSED, .uid = "1-2",
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_PRECOPY, .uid = "1-2",
 	    .reason = "1-2" };
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "connect: Connection refused" };
 
 	(void)state;
 	step(r, &ev);
@@ -1238,22 +1264,43 @@ test_rerun_already_done(void **state)
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
 	rig_free(r);
 
+	/* tls: the target says running. */
 	r = rig_new(SESS_SOURCE, 1);
 	ev.fail = FAIL_UNKNOWN;
-	ev.reason = "source QEMU completed migration 1-2 ..., but over tls: "
-	    "only the target can say";
 	step(r, &ev);
-	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
-	    ABORT_NONE);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	assert_false(session_done(&r->s));
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
 	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
 	assert_int_equal(asked(r, CONTROL_OFFER), 0);
 	rig_free(r);
 
-	/* A signal during that setup: the abort is not carried out. */
+	/* tls: the target fenced its QEMU: the guest runs here again. */
+	r = rig_new(SESS_SOURCE, 1);
+	step(r, &ev);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load failed");
+	cont_answered(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+
+	/* tls: no target to ask: not known; the guest is not resumed. */
+	r = rig_new(SESS_SOURCE, 1);
+	step(r, &ev);
+	step(r, &lost);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+
+	/* A signal during that setup: refused, and the target asked. */
 	r = rig_new(SESS_SOURCE, 1);
 	ev_signal(r, SIGTERM);
 	step(r, &ev);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	step(r, &lost);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
 	    ABORT_FAILED);
 	rig_free(r);
@@ -1662,8 +1709,11 @@ test_postcopy_start_lost(void **state)
 	r->t = 5;
 	ev_sample(r, QMS_ACTIVE, 20 * MiB, 200 * MiB);
 	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	/* The document says PostCopy only once QEMU does (D7b). */
+	assert_int_equal(r->s.mode, MODE_PRECOPY);
 	ev_sample(r, QMS_POSTCOPY_ACTIVE, 30 * MiB, 100 * MiB);
 	assert_int_equal(r->s.postcopy_asked, 0);
+	assert_int_equal(r->s.mode, MODE_POSTCOPY);
 	rig_free(r);
 }
 
@@ -1960,6 +2010,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_source_abort_stream_late),
 		cmocka_unit_test(test_target_run_state_asked_again),
 		cmocka_unit_test(test_target_unknown_over_abort),
 		cmocka_unit_test(test_target_recover_twice),
