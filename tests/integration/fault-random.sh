@@ -136,6 +136,11 @@ violation() {
 		[ -s "$TMP/$PAIR$f" ] || continue
 		echo "--- run $run: tail of $PAIR$f" >&2
 		grep -v ' conn [0-9]* .*: forwarding$' "$TMP/$PAIR$f" | tail -n 8 >&2
+		# A sanitizer's report: its head names the fault and where.
+		if grep -q 'ERROR: AddressSanitizer\|runtime error' "$TMP/$PAIR$f"; then
+			echo "--- run $run: the sanitizer's report in $PAIR$f" >&2
+			grep -m1 -A 30 'ERROR: AddressSanitizer\|runtime error' "$TMP/$PAIR$f" >&2
+		fi
 	done
 	[ "$keep_going" = 1 ] || fail "run $run (${replay}FAULT_SEED=$seed FAULT_RUNS=1): $*"
 }
