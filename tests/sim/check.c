@@ -38,6 +38,8 @@ name_window(struct world *w, enum viol v, int role)
 	case V_BOTH_RUN:
 		if (saw & SAW_TGT_CONT_LOST)
 			d = "D1b";
+		else if ((saw & SAW_TGT_EARLY_ABORT) && w->q[TGT].got_guest)
+			d = "N1";	/* abort in LISTEN: "nothing moved" */
 		else if (saw & SAW_TGT_DEADLINE_EARLY)
 			d = "D6";
 		else if ((saw & SAW_ANSWER_FAILED) && (saw & SAW_TGT_MON_LOST))
@@ -65,6 +67,10 @@ name_window(struct world *w, enum viol v, int role)
 			d = "D3";
 		else if (role == SRC && (saw & SAW_SRC_CONT_LOST))
 			d = "D11";
+		else if (role == SRC && (saw & SAW_CLOSE_RECORD_PAUSED))
+			d = "D12";	/* closed record, guest left paused */
+		else if (role == SRC && (saw & SAW_RERUN_FRESH_AFTER_8))
+			d = "D5b";	/* re-run after 8: a new migration */
 		else if (role == TGT && (saw & SAW_TGT_DEADLINE_EARLY))
 			d = "D6";
 		else if (role == TGT && (saw & SAW_TGT_CONT_LOST))
@@ -72,6 +78,9 @@ name_window(struct world *w, enum viol v, int role)
 		else if (role == TGT && sd->exit_code == 5 &&
 		    (saw & SAW_TGT_SIGNAL))
 			d = "D4";
+		else if (role == TGT && (saw & SAW_TGT_EARLY_ABORT) &&
+		    w->q[TGT].got_guest)
+			d = "N1";
 		else if (role == TGT && (saw & SAW_TGT_MON_LOST))
 			d = "D1";
 		else if (role == TGT && (saw & SAW_SRC_MIGRATE_LOST))
@@ -88,6 +97,8 @@ name_window(struct world *w, enum viol v, int role)
 			d = "D7";
 		else if (role == TGT && (saw & SAW_SRC_MIGRATE_LOST))
 			d = "D3";
+		else if (role == TGT && (saw & SAW_POSTCOPY_LOST))
+			d = "D7";
 		else if (role == TGT && sd->sess.state == SS_ARRIVED)
 			d = "T1";	/* its query-status lost, never again */
 		break;
@@ -106,9 +117,18 @@ waiting_target(const struct world *w, int role)
 {
 	const struct session *s = &w->sd[role].sess;
 
-	return role == TGT && w->k.tgt_timeout == 0 && !s->started &&
-	    (s->state == SS_SETUP || s->state == SS_OFFERED_WAIT ||
-	    s->state == SS_LISTEN);
+	if (role != TGT)
+		return 0;
+	/*
+	 * A pre-copy nobody drives (the source's qmigrate ended) that never
+	 * converges: incoming's --timeout bounds only the wait for a stream
+	 * (README), so it waits as long as QEMU migrates.
+	 */
+	if ((!w->sd[SRC].alive || w->sd[SRC].finished) &&
+	    w->q[SRC].ms == QMS_ACTIVE && w->q[SRC].converge_at < 0)
+		return 1;
+	return w->k.tgt_timeout == 0 && !s->started && (s->state == SS_SETUP ||
+	    s->state == SS_OFFERED_WAIT || s->state == SS_LISTEN);
 }
 
 void

@@ -366,6 +366,8 @@ send_pc(struct world *w, int role, enum pc_kind kind, enum sess_cmd cmd,
 	pc->id = ++w->ids;
 	if (kind == PC_QUERY)
 		sd->query_inflight = 1;
+	if (kind == PC_SESS && rng_chance(&w->rng, w->k.p_cut_after_cmd[role]))
+		sched_in(w, rng_range(&w->rng, 0, 30), H_CUT, role, 0, 0);
 	exec_at = answer_at = w->now + rng_range(&w->rng, 0.2, 1.0) *
 	    w->k.answer_delay;
 	/* The session's own commands are the relay's targets. */
@@ -744,6 +746,8 @@ ctl_deliver(struct world *w, const struct hap *h)
 	ev.kind = SEV_CONTROL;
 	ev.t = w->now;
 	ev.msg = &m;
+	if (m.type == CONTROL_ABORT && !w->sd[TGT].sess.started)
+		w->saw |= SAW_TGT_EARLY_ABORT;
 	side_deliver(w, TGT, &ev);
 }
 
@@ -985,6 +989,11 @@ setup(struct world *w, int role)
 	trace(w, role, "setup decides %d (QEMU %s, run state %d; file %s, "
 	    "phase %d)", ev.setup, qemu_mig_status_name(q->ms), q->rs,
 	    sd->doc.exists ? "there" : "none", sd->doc.phase);
+	if (ev.setup == SETUP_FRESH && sd->doc.exists &&
+	    sd->doc.failure == FAIL_UNKNOWN)
+		w->saw |= SAW_RERUN_FRESH_AFTER_8;
+	if (ev.setup == SETUP_CLOSE_RECORD && sd->doc.mode == MODE_PAUSED)
+		w->saw |= SAW_CLOSE_RECORD_PAUSED;
 	if (ev.setup == SETUP_ALREADY_DONE)
 		w->saw |= SAW_ALREADY_DONE;
 	if (ev.setup == SETUP_FAILED && ev.fail == FAIL_NOT_MIGRATABLE)

@@ -211,12 +211,15 @@ draw_knobs(struct world *w)
 		k->p_hold_short[i] = swarm(r, 0.02, 0.3);
 		k->p_drop[i] = swarm(r, 0.02, 0.2);
 		k->p_cut_on_change[i] = swarm(r, 0.05, 0.5);
+		k->p_cut_after_cmd[i] = swarm(r, 0.02, 0.2);
 		k->signals[i] = rng_chance(r, 0.3) ? 1 + (int)(rng_next(r) % 2) :
 		    0;
 		k->sig_on_change[i] = rng_chance(r, 0.3);
 		k->kill_side[i] = rng_chance(r, 0.12);
 		k->qemu_stop[i] = rng_chance(r, 0.2);
 		k->qemu_kill[i] = rng_chance(r, 0.08);
+		k->monitor_cut[i] = rng_chance(r, 0.3) ?
+		    1 + (int)(rng_next(r) % 2) : 0;
 	}
 	k->p_refuse_long = rng_unit(r);
 	k->p_load_fail = swarm(r, 0.1, 0.6);
@@ -256,6 +259,8 @@ plan_faults(struct world *w)
 			    rng_range(r, 35, 60) : rng_range(r, 1, 9));
 		if (w->k.qemu_kill[i])
 			at_random(w, H_QEMU_KILL, i, 0, 0);
+		for (n = 0; n < w->k.monitor_cut[i]; n++)
+			at_random(w, H_CUT, i, 0, 0);
 	}
 	if (w->k.tls && w->k.p_link_cut > 0)
 		at_random(w, H_LINK_CUT, SRC, 1, rng_chance(r, 0.3) ?
@@ -291,7 +296,7 @@ world_hap(struct world *w, const struct hap *h)
 			break;
 		refuse = rng_chance(&w->rng, w->k.p_refuse_long) ?
 		    rng_range(&w->rng, 35, 60) : rng_chance(&w->rng, 0.5) ? 0 :
-		    rng_range(&w->rng, 1, 8);
+		    rng_range(&w->rng, 1, 29);
 		fault(w, F_CUT, h->side, "the monitor's connection");
 		if (refuse > 0) {
 			fault(w, F_REFUSE, h->side, "reconnects refused");

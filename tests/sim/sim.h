@@ -81,6 +81,11 @@ enum saw {
 	SAW_TGT_SIGNAL = 1 << 11,
 	SAW_SRC_MON_LOST = 1 << 12,	/* source: QMP_CLOSED or SILENT */
 	SAW_RUNNING_ANSWERED = 1 << 13,	/* source heard "running" */
+	SAW_RERUN_FRESH_AFTER_8 = 1 << 14, /* a re-run after 8: FRESH */
+	SAW_TGT_EARLY_ABORT = 1 << 15,	/* target: the source's abort came
+					   before it saw a stream */
+	SAW_CLOSE_RECORD_PAUSED = 1 << 16, /* a re-run closed the record of
+					   a run that had paused the guest */
 };
 
 /* ---- the draw of one schedule (swarm testing) ---------------------- */
@@ -100,6 +105,7 @@ struct knobs {
 	/* fault probabilities */
 	double	 p_hold[2], p_hold_short[2], p_drop[2];
 	double	 p_cut_on_change[2];	/* at each QEMU status change */
+	double	 p_cut_after_cmd[2];	/* within 30 s of a command */
 	double	 p_refuse_long;		/* a cut refuses reconnects 35-60 s */
 	double	 p_load_fail;
 	double	 p_link_cut, p_control_cut;
@@ -109,6 +115,7 @@ struct knobs {
 	int	 kill_side[2];
 	int	 qemu_stop[2];
 	int	 qemu_kill[2];
+	int	 monitor_cut[2];	/* cuts at random moments */
 	int	 rerun_after_8;
 	double	 horizon;		/* random moments fall in [0, horizon] */
 };
