@@ -280,6 +280,22 @@ qmp_peer(struct qmp_conn *conn)
 	return conn->peer;
 }
 
+/*
+ * The process at the other end of a unix socket (SO_PEERCRED, as it was
+ * when it connected), or 0 when not known or the connection has ended.
+ */
+pid_t
+qmp_peer_pid(struct qmp_conn *conn)
+{
+	struct ucred	cred;
+	socklen_t	len = sizeof cred;
+
+	if (conn == NULL || conn->fd == -1 || getsockopt(conn->fd, SOL_SOCKET,
+	    SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred)
+		return 0;
+	return cred.pid;
+}
+
 int
 qmp_is_closed(struct qmp_conn *conn)
 {

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct ev_loop;
 struct json_object;
@@ -122,6 +123,8 @@ void qmp_qemu_version(struct qmp_conn *conn, int *major, int *minor,
     int *micro);
 /* A name for logs: the socket path or the name given to qmp_attach_fd(). */
 const char *qmp_peer(struct qmp_conn *conn);
+/* The peer process of a unix socket, or 0 when not known. */
+pid_t qmp_peer_pid(struct qmp_conn *conn);
 /* Non-zero once the connection has ended. */
 int qmp_is_closed(struct qmp_conn *conn);
 /* Why it ended, or NULL while open. */

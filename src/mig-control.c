@@ -46,7 +46,8 @@ static const char *answer_names[] = {
 	[ANSWER_OK] = "ok",
 	[ANSWER_ABORT] = "abort",
 	[ANSWER_RUNNING] = "running",
-	[ANSWER_FAILED] = "failed",
+	[ANSWER_FENCED] = "fenced",
+	[ANSWER_NOT_KNOWN] = "unknown",
 };
 
 static const char *

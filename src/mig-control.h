@@ -16,7 +16,13 @@ enum control_type {
 };
 enum control_answer {
 	ANSWER_UNKNOWN, ANSWER_READY, ANSWER_REFUSED, ANSWER_OK, ANSWER_ABORT,
-	ANSWER_RUNNING, ANSWER_FAILED,
+	/*
+	 * The answers to "completed?" (the handoff, DESIGN.md): the guest
+	 * runs here; this QEMU did not and cannot run it (its load failed
+	 * and QEMU said so, or it was stopped for good before the answer);
+	 * or this side does not know.  Only "fenced" lets the source resume.
+	 */
+	ANSWER_RUNNING, ANSWER_FENCED, ANSWER_NOT_KNOWN,
 };
 #define CONTROL_NAME_MAX	253	/* a node's or a pod's name */
 struct control_offer {

@@ -24,7 +24,8 @@ static const char *state_names[] = {
 	[SS_RECONNECT] = "reconnect", [SS_FINISHING] = "finishing",
 	[SS_OFFERED_WAIT] = "offer-wait", [SS_PREPARING] = "preparing",
 	[SS_LISTEN] = "listen", [SS_ARRIVED] = "arrived",
-	[SS_ENDING] = "ending", [SS_CLEANUP] = "cleanup", [SS_DONE] = "done",
+	[SS_ENDING] = "ending", [SS_CLEANUP] = "cleanup",
+	[SS_FENCING] = "fencing", [SS_DONE] = "done",
 };
 
 static const char *
@@ -273,6 +274,27 @@ sess_pend_abort(struct session *s, enum mig_failure why, int requested,
 	if (why != FAIL_DATA)
 		sess_abort_status(s, ABORT_ABORTING);
 	sess_publish(s, "abort");
+}
+
+/* The QMP command a session command is, for messages. */
+const char *
+sess_cmd_name(enum sess_cmd cmd)
+{
+	static const char *names[] = {
+		[SC_MIGRATE] = "migrate",
+		[SC_MIGRATE_RESUME] = "migrate (resume)",
+		[SC_MIGRATE_RECOVER] = "migrate-recover",
+		[SC_CANCEL] = "migrate_cancel",
+		[SC_CONT] = "cont",
+		[SC_STOP] = "stop",
+		[SC_START_POSTCOPY] = "migrate-start-postcopy",
+		[SC_SET_DOWNTIME] = "migrate-set-parameters",
+		[SC_AUTO_CONVERGE] = "migrate-set-parameters",
+		[SC_QUIT] = "quit",
+	};
+
+	return (size_t)cmd < NITEMS(names) && names[cmd] != NULL ?
+	    names[cmd] : "a command";
 }
 
 const char *

@@ -47,6 +47,22 @@ ask(struct session *s, enum control_type question, const char *reason)
 /* ---- the end ------------------------------------------------------- */
 
 /*
+ * FINISHING's next step: the mirrors' end, then the guest's cont, then the
+ * end; again from where it was after the monitor came back.
+ */
+static void
+finishing_resume(struct session *s)
+{
+	if (s->mirrors_out)
+		sess_job(s, SJ_FINISH_MIRRORS, s->end_phase == PHASE_SUCCEEDED);
+	else if (s->resume_guest) {
+		s->cont_tries++;
+		sess_qmp(s, SC_CONT, 0, 0);
+	} else
+		sess_finish(s, s->end_phase);
+}
+
+/*
  * The outcome is known: the mirrors end (in sync only on success), the
  * guest runs here again if a decision of ours paused it and it did not
  * leave, and only then is the last document written (SS_FINISHING).
@@ -59,16 +75,23 @@ source_end(struct session *s, enum mig_phase phase)
 	s->end_phase = phase;
 	s->resume_guest = s->mode == MODE_PAUSED && phase != PHASE_SUCCEEDED &&
 	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN;
+	if (s->failure == FAIL_UNKNOWN && s->mirrors_out) {
+		/*
+		 * QEMU may still complete the migration: cancelling the
+		 * mirrors now would leave the target a stale disk.  They run
+		 * on; a re-run with the same --status-file ends them.
+		 */
+		s->mirrors_out = 0;
+		sess_note(s, "the disks' mirrors are left running: QEMU may "
+		    "still complete the migration");
+	}
 	if (!s->mirrors_out && !s->resume_guest) {
 		sess_finish(s, phase);
 		return;
 	}
 	sess_enter(s, SS_FINISHING);
 	sess_timer(s, STIMER_FINISH, FINISH_TIMEOUT);
-	if (s->mirrors_out)
-		sess_job(s, SJ_FINISH_MIRRORS, phase == PHASE_SUCCEEDED);
-	else
-		sess_qmp(s, SC_CONT, 0, 0);
+	finishing_resume(s);
 }
 
 static void
@@ -142,12 +165,39 @@ source_completed(struct session *s, const struct mig_info *mi)
 	}
 	/*
 	 * Over tls:, the last bytes may still be in the proxy: like libvirt's
-	 * confirm phase, success is the target's to declare.
+	 * confirm phase, success is the target's to declare.  The mirrors end
+	 * first (in sync: the guest is stopped here, nothing writes): the
+	 * target releases its exports, and answers, only once they are gone.
 	 */
 	sess_enter(s, SS_CONFIRM);
+	if (s->mirrors_out) {
+		s->confirm_mirrors = 1;
+		sess_job(s, SJ_FINISH_MIRRORS, 1);
+		sess_timer(s, STIMER_FINISH, FINISH_TIMEOUT);
+		return 1;
+	}
 	ask(s, CONTROL_COMPLETED, NULL);
 	sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 	return 1;
+}
+
+/*
+ * The target's word after QEMU completed is missing or says it does not
+ * know: the guest stays paused here (it may run there), and the exit
+ * status says the outcome is not known.
+ */
+static void
+source_not_confirmed(struct session *s, const char *why)
+{
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_fail(s, FAIL_UNKNOWN, "QEMU completed the migration but the "
+	    "target %s did not confirm the guest (%s): it stays paused here "
+	    "and may run there; where it runs is not known; see the "
+	    "target's status, or run migrate again with the same "
+	    "--status-file", s->cfg.peer, why);
 }
 
 /* QEMU failed or cancelled a migration nobody asked to cancel. */
@@ -160,6 +210,8 @@ source_failed(struct session *s, const struct mig_info *mi)
 	if (!s->saw_active && mi->ram_transferred == 0)
 		sess_fail(s, FAIL_CONTROL, "target %s not ready: %s",
 		    s->cfg.peer, desc);
+	else if (s->state == SS_POSTCOPY && s->postcopy_asked == 0)
+		sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s", desc);
 	else
 		sess_fail(s, FAIL_DATA, "migration stream failed: %s", desc);
 }
@@ -222,7 +274,14 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 		sess_qmp(s, SC_AUTO_CONVERGE, d->value, increment);
 		break;
 	case CTL_POST_COPY:
+		/*
+		 * From here an abort is refused: QEMU may switch at any moment,
+		 * and a cancel after the switch loses the guest.  QEMU's own
+		 * "postcopy-active" says when it did (postcopy_asked 0).
+		 */
 		sess_qmp(s, SC_START_POSTCOPY, 0, 0);
+		s->postcopy_asked = 1;
+		s->postcopy_sent = t;
 		sess_mode(s, MODE_POSTCOPY);
 		sess_enter(s, SS_POSTCOPY);
 		break;
@@ -357,9 +416,9 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		ask(s, CONTROL_ABORT, reason);
 	sess_qmp(s, SC_CANCEL, 0, 0);
 	sess_enter(s, SS_CANCELLING);
+	s->cancel_deadline = t + CANCEL_TIMEOUT;
 	sess_timer(s, STIMER_CANCEL, CANCEL_TIMEOUT);
 	sess_act(s, SA_POLL);
-	(void)t;
 }
 
 /* An abort kept while the state could not act, now that it can. */
@@ -663,6 +722,37 @@ state_mirror(struct session *s, const struct sess_event *ev)
 
 /* ---- SS_PRECOPY and SS_POSTCOPY ------------------------------------ */
 
+/*
+ * migrate got no answer: whether QEMU started it, only QEMU's samples say.
+ * Two samples saying "none" settle it (the second was asked after the
+ * first was answered, so after QEMU read any migrate sent before it);
+ * anything else means it started.  Returns 1 when the sample was used up.
+ */
+static int
+migrate_unanswered(struct session *s, const struct sess_event *ev)
+{
+	if (!s->migrate_unknown)
+		return 0;
+	if (ev->mi->status != QMS_NONE) {
+		s->migrate_unknown = 0;
+		if (s->t0 == 0) {
+			s->t0 = ev->t;
+			sess_phase(s, PHASE_RUNNING);
+		}
+		sess_note(s, "QEMU started the migration whose migrate "
+		    "command got no answer");
+		return 0;
+	}
+	if (++s->none_since_unknown < 2) {
+		sess_act(s, SA_POLL);
+		return 1;
+	}
+	sess_fail(s, FAIL_CONTROL, "source QEMU %s: migrate got no answer and "
+	    "QEMU has not started a migration: nothing moved",
+	    s->cfg.qmp_path);
+	return 1;
+}
+
 static void
 migrating_sample(struct session *s, const struct sess_event *ev)
 {
@@ -682,22 +772,33 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		source_failed(s, mi);
 		return;
 	}
-	if (ev->disks == DISKS_FAILED) {
-		source_abort(s, ev->t, FAIL_DATA, 0, ev->reason != NULL ?
-		    ev->reason : "a disk's mirror failed");
+	if (migrate_unanswered(s, ev))
 		return;
-	}
+	/* A broken post-copy is recovered, whatever the disks say. */
 	if (mi->status == QMS_POSTCOPY_PAUSED) {
 		source_recover(s, ev->t);
 		sess_publish(s, "progress");
 		return;
 	}
+	if (ev->disks == DISKS_FAILED && s->state == SS_PRECOPY) {
+		source_abort(s, ev->t, FAIL_DATA, 0, ev->reason != NULL ?
+		    ev->reason : "a disk's mirror failed");
+		return;
+	}
 	if (mi->status == QMS_ACTIVE || qemu_mig_status_postcopy(mi->status))
 		s->saw_active = 1;
-	if ((mi->status == QMS_POSTCOPY_ACTIVE ||
-	    mi->status == QMS_POSTCOPY_DEVICE) && s->state != SS_POSTCOPY) {
-		sess_mode(s, MODE_POSTCOPY);
-		sess_enter(s, SS_POSTCOPY);
+	if (mi->status == QMS_POSTCOPY_ACTIVE ||
+	    mi->status == QMS_POSTCOPY_DEVICE) {
+		s->postcopy_asked = 0;		/* QEMU switched */
+		if (s->state != SS_POSTCOPY) {
+			sess_mode(s, MODE_POSTCOPY);
+			sess_enter(s, SS_POSTCOPY);
+		}
+	} else if (s->state == SS_POSTCOPY && s->postcopy_asked == 2 &&
+	    ev->t - s->postcopy_sent >= RETRY_SECONDS) {
+		/* Its answer was lost: QEMU may never have heard it. */
+		s->postcopy_sent = ev->t;
+		sess_qmp(s, SC_START_POSTCOPY, 0, 0);
 	}
 	if (mi->status == QMS_ACTIVE && s->state == SS_PRECOPY &&
 	    source_stalled(s, ev->t, &cs, s->cfg.stall_timeout)) {
@@ -713,6 +814,56 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	sess_publish(s, "progress");
 }
 
+/* What QEMU made of a command of ours while memory moves. */
+static void
+migrating_cmd_done(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+
+	if (ev->outcome == SO_ANSWERED) {
+		if (ev->cmd == SC_MIGRATE && s->state == SS_PRECOPY &&
+		    !s->saw_active && s->t0 == 0) {
+			s->t0 = ev->t;
+			sess_phase(s, PHASE_RUNNING);
+			sess_log(s, 1, "migrating %s to %s (%s controller)",
+			    s->cfg.qmp_path, s->cfg.peer,
+			    ctl_kind_name(s->ctl.kind));
+		}
+		return;
+	}
+	if (ev->outcome == SO_NO_ANSWER) {
+		/* Not a refusal: QEMU may have done it; its samples say. */
+		sess_log(s, 2, "source QEMU %s: %s got no answer (%s): asking "
+		    "QEMU what it did", s->cfg.qmp_path,
+		    sess_cmd_name(ev->cmd), why);
+		if (ev->cmd == SC_MIGRATE && !s->saw_active) {
+			s->migrate_unknown = 1;
+			s->none_since_unknown = 0;
+		} else if (ev->cmd == SC_START_POSTCOPY &&
+		    s->postcopy_asked == 1)
+			s->postcopy_asked = 2;
+		sess_act(s, SA_POLL);
+		return;
+	}
+	if (ev->cmd == SC_MIGRATE && !s->saw_active) {
+		sess_fail(s, FAIL_CONTROL, "source QEMU %s: migrate: %s",
+		    s->cfg.qmp_path, why);
+		return;
+	}
+	if (ev->cmd == SC_START_POSTCOPY && s->postcopy_asked != 0 &&
+	    s->state == SS_POSTCOPY) {
+		/* QEMU refused: it stays in pre-copy, and so does the session. */
+		s->postcopy_asked = 0;
+		sess_note(s, "migrate-start-postcopy refused: %s; pre-copy goes "
+		    "on", why);
+		sess_mode(s, MODE_PRECOPY);
+		sess_enter(s, SS_PRECOPY);
+		return;
+	}
+	sess_log(s, 2, "source QEMU refused %s: %s", sess_cmd_name(ev->cmd),
+	    why);
+}
+
 static void
 state_migrating(struct session *s, const struct sess_event *ev)
 {
@@ -721,22 +872,7 @@ state_migrating(struct session *s, const struct sess_event *ev)
 		migrating_sample(s, ev);
 		break;
 	case SEV_QMP_DONE:
-		if (ev->ok) {
-			if (ev->cmd == SC_MIGRATE && s->state == SS_PRECOPY &&
-			    !s->saw_active && s->t0 == 0) {
-				s->t0 = ev->t;
-				sess_phase(s, PHASE_RUNNING);
-				sess_log(s, 1, "migrating %s to %s (%s "
-				    "controller)", s->cfg.qmp_path,
-				    s->cfg.peer, ctl_kind_name(s->ctl.kind));
-			}
-		} else if (ev->cmd == SC_MIGRATE && !s->saw_active)
-			sess_fail(s, FAIL_CONTROL,
-			    "source QEMU %s: migrate: %s",
-			    s->cfg.qmp_path, ev->reason);
-		else
-			sess_log(s, 2, "source QEMU refused a command: %s",
-			    ev->reason);
+		migrating_cmd_done(s, ev);
 		break;
 	case SEV_ANSWER:
 		migrating_answer(s, ev);
@@ -828,6 +964,20 @@ cancel_sample(struct session *s, const struct sess_event *ev)
 		source_completed(s, mi);
 		return;
 	}
+	if (s->migrate_unknown && mi->status == QMS_NONE) {
+		/* migrate got no answer: two "none" say it never started. */
+		if (++s->none_since_unknown < 2) {
+			sess_act(s, SA_POLL);
+			return;
+		}
+		if (s->abort == ABORT_ABORTING || s->abort == ABORT_FAILED)
+			sess_abort_status(s, ABORT_SUCCEEDED);
+		sess_fail(s, FAIL_ABORTED, "%s (QEMU never started the "
+		    "migration)", s->failure_reason);
+		return;
+	}
+	if (mi->status != QMS_NONE)
+		s->migrate_unknown = 0;
 	if (mi->status == QMS_CANCELLED || mi->status == QMS_FAILED) {
 		/* Either way the stream ended and the guest is here. */
 		if (s->abort == ABORT_ABORTING || s->abort == ABORT_FAILED)
@@ -851,6 +1001,20 @@ cancel_sample(struct session *s, const struct sess_event *ev)
 	sess_publish(s, "progress");
 }
 
+/* QEMU did not cancel in time: watched to its end, the cancel asked again. */
+static void
+cancel_late(struct session *s, double t)
+{
+	sess_abort_status(s, ABORT_FAILED);
+	sess_note(s, "QEMU did not cancel within %.0f s: the migration is "
+	    "watched to its end, and the cancel asked again every %.0f s",
+	    CANCEL_TIMEOUT, CANCEL_RETRY_SECONDS);
+	sess_publish(s, "abort");
+	s->cancel_sent = t;
+	sess_qmp(s, SC_CANCEL, 0, 0);
+	sess_enter(s, SS_UNCANCELLED);
+}
+
 static void
 state_cancelling(struct session *s, const struct sess_event *ev)
 {
@@ -859,11 +1023,18 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 		cancel_sample(s, ev);
 		break;
 	case SEV_QMP_DONE:
-		if (ev->cmd == SC_MIGRATE && !ev->ok && !s->saw_active) {
-			/* Nothing started: the abort asked for is done. */
+		if (ev->cmd == SC_MIGRATE && ev->outcome == SO_REFUSED &&
+		    !s->saw_active) {
+			/* QEMU refused it: the abort asked for is done. */
 			if (s->abort == ABORT_ABORTING)
 				sess_abort_status(s, ABORT_SUCCEEDED);
 			sess_fail(s, FAIL_ABORTED, "%s", s->failure_reason);
+		} else if (ev->cmd == SC_MIGRATE && ev->outcome ==
+		    SO_NO_ANSWER && !s->saw_active) {
+			/* Not known whether it started: QEMU's samples say. */
+			s->migrate_unknown = 1;
+			s->none_since_unknown = 0;
+			sess_act(s, SA_POLL);
 		} else if (ev->cmd == SC_CANCEL && !ev->ok)
 			sess_note(s, "migrate_cancel: %s", ev->reason);
 		break;
@@ -872,14 +1043,7 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 			sess_act(s, SA_POLL);
 		if (ev->timer != STIMER_CANCEL || s->state != SS_CANCELLING)
 			break;
-		sess_abort_status(s, ABORT_FAILED);
-		sess_note(s, "QEMU did not cancel within %.0f s: the migration "
-		    "is watched to its end, and the cancel asked again every "
-		    "%.0f s", CANCEL_TIMEOUT, CANCEL_RETRY_SECONDS);
-		sess_publish(s, "abort");
-		s->cancel_sent = ev->t;
-		sess_qmp(s, SC_CANCEL, 0, 0);
-		sess_enter(s, SS_UNCANCELLED);
+		cancel_late(s, ev->t);
 		break;
 	case SEV_SIGNAL:
 	case SEV_DEADLINE:
@@ -900,51 +1064,119 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 
 /* ---- SS_CONFIRM ---------------------------------------------------- */
 
+/*
+ * The target's answer to "completed?" (libvirt's Confirm): the guest runs
+ * there (success); or the target made sure its QEMU did not and cannot
+ * run it (fenced: the guest runs here again, unless post-copy had left
+ * pages only there); or it does not know, and neither does this side.
+ */
+static void
+confirm_answer(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL && ev->reason[0] != '\0' ?
+	    ev->reason : "no reason given";
+	char reason[SESS_REASON_MAX];
+
+	switch (ev->answer) {
+	case ANSWER_RUNNING:
+		source_succeed(s);
+		return;
+	case ANSWER_FENCED:
+		if (s->mode == MODE_POSTCOPY) {
+			sess_fail(s, FAIL_POSTCOPY_LOST, "the target lost the "
+			    "guest after post-copy and stopped its QEMU: %s",
+			    why);
+			return;
+		}
+		if (s->abort == ABORT_ABORTING)
+			sess_abort_status(s, ABORT_SUCCEEDED);
+		sess_mode(s, MODE_PAUSED);	/* QEMU stopped it */
+		sess_fail(s, FAIL_DATA, "the target could not run the guest "
+		    "and stopped its QEMU for good (%s): it runs on the source "
+		    "again", why);
+		return;
+	default:
+		snprintf(reason, sizeof reason, "it answered %s: %s",
+		    ev->answer == ANSWER_NOT_KNOWN ? "that it does not know" :
+		    "what qmigrate cannot read", why);
+		source_not_confirmed(s, reason);
+		return;
+	}
+}
+
 static void
 state_confirm(struct session *s, const struct sess_event *ev)
 {
 	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+	char reason[SESS_REASON_MAX];
 
 	switch (ev->kind) {
-	case SEV_ANSWER:
-		if (ev->question != CONTROL_COMPLETED)
+	case SEV_JOB_DONE:
+		/* The mirrors ended (source_completed): now the question. */
+		if (ev->job != SJ_FINISH_MIRRORS || !s->confirm_mirrors)
 			break;
-		if (ev->answer == ANSWER_RUNNING)
-			source_succeed(s);
-		else if (ev->answer != ANSWER_FAILED) {
-			sess_note(s, "the target did not confirm the guest "
-			    "(%s); QEMU reported the migration completed",
-			    why);
-			source_succeed(s);
-		} else if (s->mode == MODE_POSTCOPY)
-			sess_fail(s, FAIL_POSTCOPY_LOST,
-			    "the target lost the guest "
-			    "after post-copy: %s", why);
-		else {
-			sess_mode(s, MODE_PAUSED);	/* QEMU stopped it */
-			sess_fail(s, FAIL_DATA, "the target could not load the "
-			    "guest (%s): it runs on the source again", why);
+		s->mirrors_out = 0;
+		if (!ev->ok)
+			sess_note(s, "disks: %s", why);
+		if (s->confirm_mirrors == 2) {
+			s->confirm_mirrors = 0;
+			source_not_confirmed(s, "the control connection ended");
+			break;
 		}
+		s->confirm_mirrors = 0;
+		ask(s, CONTROL_COMPLETED, NULL);
+		sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
+		break;
+	case SEV_ANSWER:
+		if (ev->question == CONTROL_COMPLETED)
+			confirm_answer(s, ev);
 		break;
 	case SEV_CONTROL_LOST:
-		sess_note(s, "the target did not confirm the guest (%s); QEMU "
-		    "reported the migration completed", why);
-		source_succeed(s);
+		if (s->confirm_mirrors) {
+			s->confirm_mirrors = 2;	/* said when the job ends */
+			break;
+		}
+		snprintf(reason, sizeof reason, "the control connection "
+		    "ended: %s", why);
+		source_not_confirmed(s, reason);
 		break;
 	case SEV_TIMER:
-		if (ev->timer != STIMER_CONFIRM)
+		if (ev->timer == STIMER_FINISH && s->confirm_mirrors) {
+			sess_note(s, "the mirrors' end got no answer within "
+			    "%.0f s", FINISH_TIMEOUT);
+			if (s->confirm_mirrors == 2) {
+				s->confirm_mirrors = 0;
+				source_not_confirmed(s, "the control "
+				    "connection ended");
+				break;
+			}
+			s->confirm_mirrors = 0;
+			ask(s, CONTROL_COMPLETED, NULL);
+			sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 			break;
-		sess_note(s, "the target did not confirm the guest within "
-		    "%.0f s; QEMU reported the migration completed",
+		}
+		if (ev->timer == STIMER_RECONNECT) {
+			sess_act(s, SA_RECONNECT);
+			break;
+		}
+		if (ev->timer != STIMER_CONFIRM || s->confirm_mirrors)
+			break;
+		snprintf(reason, sizeof reason, "no answer within %.0f s",
 		    CONFIRM_TIMEOUT);
-		source_succeed(s);
+		source_not_confirmed(s, reason);
 		break;
 	case SEV_SIGNAL:
 	case SEV_DEADLINE:
 		source_abort_event(s, ev);
 		break;
+	case SEV_QMP_CLOSED:
+		/*
+		 * QEMU completed, the target decides; but if it says
+		 * "fenced" the guest's cont needs a monitor: keep one.
+		 */
+		sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
+		break;
 	default:
-		/* The monitor may go: QEMU completed, the target decides. */
 		break;
 	}
 }
@@ -961,6 +1193,19 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 		s->silent_since = 0;
 		sess_enter(s, s->back_to);
 		sess_act(s, SA_POLL);
+		if (s->back_to == SS_CANCELLING || s->back_to ==
+		    SS_UNCANCELLED) {
+			/* The cancel may have been lost with the connection. */
+			sess_qmp(s, SC_CANCEL, 0, 0);
+			if (s->back_to == SS_CANCELLING) {
+				if (ev->t >= s->cancel_deadline)
+					cancel_late(s, ev->t);
+				else
+					sess_timer(s, STIMER_CANCEL,
+					    s->cancel_deadline - ev->t);
+			}
+		} else if (s->back_to == SS_FINISHING)
+			finishing_resume(s);
 		source_pending_abort(s, ev->t);
 		break;
 	case SEV_QMP_CLOSED:
@@ -968,12 +1213,20 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
 			break;
 		}
-		if (s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER)
+		if ((s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER) &&
+		    ev->qemu_gone)
 			sess_fail(s, FAIL_POSTCOPY_LOST,
 			    "source QEMU gone during "
 			    "post-copy (%s): the guest's pages that were still "
 			    "on the source are lost", ev->reason);
-		else {
+		else if (s->back_to == SS_FINISHING) {
+			sess_note(s, "the guest's run state on the source is "
+			    "not known: its monitor could not be reached "
+			    "again (%s)", ev->reason != NULL ? ev->reason :
+			    "closed");
+			s->state = SS_FINISHING;
+			sess_finish(s, s->end_phase);
+		} else {
 			char why[SESS_REASON_MAX];
 
 			snprintf(why, sizeof why, "its monitor could not be "
@@ -1015,21 +1268,40 @@ state_finishing(struct session *s, const struct sess_event *ev)
 			sess_log(s, 1, "mirror jobs %s, NBD nodes removed",
 			    s->end_phase == PHASE_SUCCEEDED ? "ended in sync" :
 			    "cancelled");
-		if (s->resume_guest)
-			sess_qmp(s, SC_CONT, 0, 0);
-		else
-			sess_finish(s, s->end_phase);
+		finishing_resume(s);
 		break;
 	case SEV_QMP_DONE:
 		if (ev->cmd != SC_CONT)
 			break;
-		if (ev->ok) {
+		if (ev->outcome == SO_ANSWERED) {
 			sess_mode(s, MODE_PRECOPY);
 			sess_log(s, 1, "guest resumed on the source");
+		} else if (ev->outcome == SO_NO_ANSWER) {
+			/* Whether it ran, QEMU says (or the reconnect). */
+			sess_act(s, SA_QUERY_STATUS);
+			break;
 		} else
 			sess_note(s, "the guest stays paused on the source: %s",
 			    ev->reason);
 		sess_finish(s, s->end_phase);
+		break;
+	case SEV_RUN_STATE:
+		if (!s->resume_guest || s->mirrors_out)
+			break;
+		if (ev->ri->state == RUN_RUNNING) {
+			sess_mode(s, MODE_PRECOPY);
+			sess_log(s, 1, "guest resumed on the source");
+			sess_finish(s, s->end_phase);
+		} else if (s->cont_tries < 3)
+			finishing_resume(s);
+		else {
+			sess_note(s, "the guest stays paused on the source: "
+			    "cont got no answer %d times", s->cont_tries);
+			sess_finish(s, s->end_phase);
+		}
+		break;
+	case SEV_QMP_CLOSED:
+		source_reconnect(s, ev);
 		break;
 	case SEV_TIMER:
 		if (ev->timer != STIMER_FINISH)

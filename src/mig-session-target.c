@@ -21,7 +21,6 @@
 #define CONFIRM_WAIT_SECONDS	10.0
 /* The answer to "completed?" gets this long to leave. */
 #define ANSWER_LEAVES_SECONDS	0.3
-/* How long the source gets to end its mirrors once the memory arrived. */
 /* A stream whose source's control connection ended gets this long. */
 #define SOURCE_GONE_SECONDS	30.0
 /*
@@ -30,6 +29,19 @@
  * source asks again as soon as it hears "ok").
  */
 #define WATCH_HOLD_SECONDS	1.0
+/* How long QEMU gets to exit after quit (the fence). */
+#define FENCE_SECONDS		10.0
+/* Reconnecting to a monitor whose connection closed, as the source does. */
+#define RECONNECT_SECONDS	1.0
+#define RECONNECT_TIMEOUT	30.0
+/* cont again when the guest is found paused after one got no answer. */
+#define CONT_TRIES		3
+
+static void	target_after_fence(struct session *);
+static int	target_must_fence(const struct session *);
+static void	target_settle(struct session *, int);
+static int	target_settled(struct session *, const struct mig_info *);
+static void	target_reconnect(struct session *, const struct sess_event *);
 
 static void
 answer(struct session *s, enum control_answer a, const char *reason)
@@ -52,12 +64,24 @@ release_watch(struct session *s)
 
 /* ---- the end ------------------------------------------------------- */
 
-/* Answers the source's "completed?" with this side's outcome, then ends. */
+/*
+ * Answers the source's "completed?" with what this side knows, then ends
+ * (libvirt's Finish): the guest runs here; or this QEMU did not and
+ * cannot run it (fenced: stopped for good, gone, or nothing arrived and
+ * nothing can); or not known.  Only "fenced" lets the source resume.
+ */
 static void
 answer_confirm(struct session *s)
 {
-	answer(s, s->end_phase == PHASE_SUCCEEDED ? ANSWER_RUNNING :
-	    ANSWER_FAILED, s->failure_reason);
+	enum control_answer a;
+
+	if (s->end_phase == PHASE_SUCCEEDED)
+		a = ANSWER_RUNNING;
+	else if (s->fenced || s->qemu_failed)
+		a = ANSWER_FENCED;
+	else
+		a = ANSWER_NOT_KNOWN;
+	answer(s, a, s->failure_reason);
 	sess_timer(s, STIMER_END, ANSWER_LEAVES_SECONDS);
 }
 
@@ -85,16 +109,66 @@ void
 target_end(struct session *s, enum mig_phase phase)
 {
 	if (s->state == SS_ENDING || s->state == SS_CLEANUP ||
-	    s->state == SS_DONE)
+	    s->state == SS_FENCING || s->state == SS_DONE)
 		return;
 	release_watch(s);
 	s->end_phase = phase;
-	if (phase == PHASE_FAILED && s->mirrors_out) {
+	if (phase == PHASE_SUCCEEDED) {
+		/* An abort asked for here came too late: say so, truly. */
+		if (s->abort == ABORT_ABORTING) {
+			sess_abort_status(s, ABORT_FAILED);
+			sess_note(s, "abort refused: the migration completed "
+			    "before the source could cancel it; the guest runs "
+			    "on the target");
+		}
+		if (s->failure != FAIL_NONE)
+			sess_clear_failure(s);
+	} else if (target_must_fence(s)) {
+		/*
+		 * The guest may be in this QEMU: stop it for good before the
+		 * source hears anything, so that it resumes only a guest that
+		 * cannot run here (DESIGN.md, the handoff).
+		 */
+		sess_log(s, 2, "stopping the target QEMU %s for good (quit): "
+		    "the guest must not run here", s->cfg.qmp_path);
+		sess_enter(s, SS_FENCING);
+		sess_qmp(s, SC_QUIT, 0, 0);
+		sess_timer(s, STIMER_FENCE, FENCE_SECONDS);
+		return;
+	}
+	target_after_fence(s);
+}
+
+/* After the fence (or none needed): the exports go, then the answer. */
+static void
+target_after_fence(struct session *s)
+{
+	if (s->end_phase == PHASE_FAILED && s->mirrors_out && !s->fenced) {
 		sess_enter(s, SS_CLEANUP);
 		sess_job(s, SJ_STOP_EXPORTS, 0);
 		return;
 	}
+	/* A QEMU that quit took its exports with it. */
+	s->mirrors_out = 0;
 	target_conclude(s);
+}
+
+/*
+ * Whether a failed end must stop QEMU first: over tls: once a stream may
+ * have reached it (the source resumes on our word), and on any transport
+ * when QEMU said its load failed (its state is known; stopped on purpose).
+ * Over unix: and tcp: a guest that arrived is the only copy: never.
+ */
+static int
+target_must_fence(const struct session *s)
+{
+	/* In post-copy both QEMUs hold part of the guest: never stopped. */
+	if (s->fenced || s->state == SS_SETUP || s->state == SS_RECONNECT ||
+	    s->failure == FAIL_UNKNOWN || s->mode == MODE_POSTCOPY)
+		return 0;
+	if (s->qemu_failed || s->fence_wanted)
+		return 1;
+	return s->cfg.tls && (s->started || s->arrived) && s->offered;
 }
 
 /* Refuses the source's offer: the answer leaves, then the end. */
@@ -102,8 +176,14 @@ static void
 target_refuse(struct session *s, const char *reason)
 {
 	answer(s, ANSWER_REFUSED, reason);
-	sess_failure(s, FAIL_CONTROL, "refused the source's migration: %s",
-	    reason);
+	if (s->abort_asked_here) {
+		/* Our own abort: nothing arrived, nothing will (D20). */
+		sess_abort_status(s, ABORT_SUCCEEDED);
+		sess_failure(s, FAIL_ABORTED, "%s", s->failure_reason[0] !=
+		    '\0' ? s->failure_reason : reason);
+	} else
+		sess_failure(s, FAIL_CONTROL, "refused the source's "
+		    "migration: %s", reason);
 	s->end_phase = PHASE_FAILED;
 	s->confirm_asked = 0;
 	sess_enter(s, SS_ENDING);
@@ -197,6 +277,16 @@ target_sample(struct session *s, const struct sess_event *ev)
 		sess_phase(s, PHASE_RUNNING);
 		sess_enter(s, SS_PRECOPY);
 	}
+	if (target_settled(s, mi))
+		return;
+	if (s->settle && s->started && s->settle_signum != 0 &&
+	    s->abort == ABORT_ABORTING) {
+		s->settle = 0;
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "abort refused (%s): the migration had already "
+		    "arrived; abort on the source",
+		    sess_signal_name(s->settle_signum));
+	}
 	switch (mi->status) {
 	case QMS_POSTCOPY_ACTIVE:
 	case QMS_POSTCOPY_DEVICE:
@@ -215,9 +305,11 @@ target_sample(struct session *s, const struct sess_event *ev)
 			return;
 		break;
 	case QMS_COMPLETED:
+		s->arrived = 1;
 		target_arrived(s);
 		break;
 	case QMS_FAILED:
+		s->qemu_failed = 1;	/* QEMU's word: the load failed */
 		if (s->abort_asked_here) {
 			sess_abort_status(s, ABORT_SUCCEEDED);
 			sess_fail(s, FAIL_ABORTED, "aborted here: the stream "
@@ -298,7 +390,8 @@ target_control(struct session *s, const struct sess_event *ev)
 		if (s->abort_asked_here)
 			answer(s, ANSWER_ABORT, s->failure_reason);
 		else if (s->watch_held || (s->state != SS_LISTEN &&
-		    s->state != SS_PRECOPY && s->state != SS_PREPARING))
+		    s->state != SS_PRECOPY && s->state != SS_PREPARING &&
+		    s->state != SS_RECONNECT))
 			answer(s, ANSWER_OK, NULL);
 		else {
 			s->watch_held = 1;
@@ -367,6 +460,7 @@ target_signal(struct session *s, const struct sess_event *ev)
 	case SS_ARRIVED:
 	case SS_ENDING:
 	case SS_CLEANUP:
+	case SS_FENCING:
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "abort refused (%s): %s", sig,
 		    s->state == SS_POSTCOPY || s->state == SS_RECOVER ?
@@ -390,6 +484,13 @@ target_signal(struct session *s, const struct sess_event *ev)
 		sess_act(s, SA_POLL);
 		return;
 	}
+	if (!s->cfg.tls && !s->cfg.unix_listen && !s->started &&
+	    s->state == SS_LISTEN) {
+		/* tcp: before anything arrived: settle, then stop QEMU. */
+		target_settle(s, ev->signum);
+		sess_publish(s, "abort");
+		return;
+	}
 	if (!s->cfg.tls) {
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "abort refused (%s): over %s the target cannot "
@@ -408,6 +509,222 @@ target_signal(struct session *s, const struct sess_event *ev)
 	sess_publish(s, "abort");
 	sess_timer(s, STIMER_CUT, CUT_SECONDS);
 	release_watch(s);
+}
+
+/* ---- nothing arrived yet: make sure nothing can ----------------------- */
+
+/*
+ * The deadline, or a signal over tcp:, before any stream was seen: one
+ * sample may be behind a stream that began.  Close the way in first
+ * (tls: cut the proxy; unix: remove the socket's path), then let the next
+ * sample decide (target_settled); tcp: has no way to close but QEMU
+ * itself, so that sample decides whether QEMU is stopped.
+ */
+static void
+target_settle(struct session *s, int signum)
+{
+	if (s->settle)
+		return;
+	s->settle = 1;
+	s->settle_signum = signum;
+	if (signum != 0)
+		sess_abort_status(s, ABORT_ABORTING);
+	if (s->cfg.tls && s->offered) {
+		sess_act(s, SA_CUT);
+		s->cut = 1;
+		s->control_lost = 1;	/* cut with the stream */
+		s->watch_held = 0;
+	} else if (!s->cfg.tls && s->cfg.unix_listen)
+		sess_act(s, SA_UNLISTEN);
+	sess_act(s, SA_POLL);
+}
+
+/* The sample after target_settle: 1 when it ended the session. */
+static int
+target_settled(struct session *s, const struct mig_info *mi)
+{
+	char reason[SESS_REASON_MAX];
+
+	if (!s->settle || s->started || (mi->status != QMS_NONE &&
+	    mi->status != QMS_SETUP))
+		return 0;
+	if (s->settle_signum != 0)
+		snprintf(reason, sizeof reason, "abort requested (%s) before "
+		    "any migration arrived", sess_signal_name(s->settle_signum));
+	else
+		snprintf(reason, sizeof reason, "no migration arrived within "
+		    "%.0f s (--timeout)", s->cfg.timeout);
+	if (s->cfg.tls)
+		s->fenced = 1;	/* cut, or never listening: nothing came */
+	else if (!s->cfg.unix_listen) {
+		/* tcp: QEMU still listens: it is stopped for good. */
+		s->fence_wanted = 1;
+		strncat(reason, ": the target QEMU is stopped (over tcp: "
+		    "nothing else closes its listening socket)",
+		    sizeof reason - strlen(reason) - 1);
+	}
+	if (s->settle_signum != 0) {
+		sess_abort_status(s, ABORT_SUCCEEDED);
+		sess_fail(s, FAIL_ABORTED, "%s", reason);
+	} else
+		sess_fail(s, FAIL_CONTROL, "%s", reason);
+	return 1;
+}
+
+/* ---- the monitor --------------------------------------------------- */
+
+/*
+ * QEMU's process is gone (it exits when an incoming migration fails): it
+ * runs no guest, and what that means depends on where the session was.
+ */
+static void
+target_qemu_gone(struct session *s, enum sess_state where, const char *why)
+{
+	s->fenced = 1;
+	s->mirrors_out = 0;
+	why = why != NULL ? why : "closed";
+	if (where == SS_POSTCOPY || where == SS_RECOVER)
+		sess_fail(s, FAIL_POSTCOPY_LOST, "target QEMU gone during "
+		    "post-copy: %s", why);
+	else if (where == SS_ARRIVED)
+		sess_fail(s, FAIL_DATA, "target QEMU gone after the guest "
+		    "arrived (%s): it runs nowhere here", why);
+	else if (s->abort_asked_here) {
+		sess_abort_status(s, ABORT_SUCCEEDED);
+		sess_fail(s, FAIL_ABORTED, "aborted here: the stream was "
+		    "stopped and the target QEMU exited (%s); the guest runs on "
+		    "the source", why);
+	} else if (s->source_aborted)
+		sess_fail(s, FAIL_ABORTED, "the source aborted the migration; "
+		    "the target QEMU exited (%s)", why);
+	else if (!s->started && !s->cfg.disks)
+		/* Nothing of the guest's had moved: the control plane. */
+		sess_fail(s, FAIL_CONTROL, "target QEMU gone before any "
+		    "migration arrived: %s", why);
+	else
+		sess_fail(s, FAIL_DATA, "target QEMU gone before the guest "
+		    "arrived: %s", why);
+}
+
+/*
+ * The monitor's connection closed: a QEMU known to be gone is decided at
+ * once; otherwise connect again (a closed connection says nothing of the
+ * guest), as the source does.
+ */
+static void
+target_reconnect(struct session *s, const struct sess_event *ev)
+{
+	if (ev->qemu_gone) {
+		target_qemu_gone(s, s->state, ev->reason);
+		return;
+	}
+	sess_log(s, 2, "target QEMU %s: %s: connecting again",
+	    s->cfg.qmp_path, ev->reason != NULL ? ev->reason : "closed");
+	s->back_to = s->state;
+	s->reconnect_deadline = ev->t + RECONNECT_TIMEOUT;
+	sess_enter(s, SS_RECONNECT);
+	sess_act(s, SA_RECONNECT);
+}
+
+static void	state_common(struct session *, const struct sess_event *);
+
+static void
+state_reconnect(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_QMP_UP:
+		sess_log(s, 1, "target QEMU %s: connected again",
+		    s->cfg.qmp_path);
+		s->silent_since = 0;
+		sess_enter(s, s->back_to);
+		sess_act(s, SA_POLL);
+		if (s->state == SS_ARRIVED && !s->mirrors_out)
+			sess_act(s, SA_QUERY_STATUS);
+		break;
+	case SEV_QMP_CLOSED:
+		if (ev->qemu_gone) {
+			sess_enter(s, s->back_to);
+			target_qemu_gone(s, s->back_to, ev->reason);
+		} else if (ev->t < s->reconnect_deadline)
+			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
+		else {
+			sess_enter(s, s->back_to);
+			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: its monitor "
+			    "could not be reached again within %.0f s (%s): "
+			    "whether the guest runs here is not known",
+			    s->cfg.qmp_path, RECONNECT_TIMEOUT, ev->reason !=
+			    NULL ? ev->reason : "closed");
+		}
+		break;
+	case SEV_TIMER:
+		if (ev->timer == STIMER_RECONNECT)
+			sess_act(s, SA_RECONNECT);
+		else
+			state_common(s, ev);
+		break;
+	case SEV_CONTROL:
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		state_common(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * SS_FENCING: quit is out.  QEMU is fenced once it said it quits and its
+ * monitor closed, or its process is gone; a closed connection alone may
+ * be the connection's failure, not QEMU's exit: connect again and ask
+ * once more, until FENCE_SECONDS.
+ */
+static void
+state_fencing(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_QMP_DONE:
+		if (ev->cmd != SC_QUIT)
+			break;
+		if (ev->outcome == SO_ANSWERED)
+			s->quit_answered = 1;
+		else if (ev->outcome == SO_REFUSED) {
+			sess_note(s, "quit refused by the target QEMU: %s",
+			    ev->reason != NULL ? ev->reason : "?");
+			target_after_fence(s);
+		}
+		break;
+	case SEV_QMP_CLOSED:
+		if (s->quit_answered || ev->qemu_gone) {
+			s->fenced = 1;
+			sess_log(s, 1, "target QEMU stopped for good");
+			target_after_fence(s);
+		} else
+			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
+		break;
+	case SEV_QMP_UP:
+		sess_qmp(s, SC_QUIT, 0, 0);
+		break;
+	case SEV_TIMER:
+		if (ev->timer == STIMER_RECONNECT)
+			sess_act(s, SA_RECONNECT);
+		else if (ev->timer == STIMER_FENCE) {
+			/* QEMU said it quits: it runs nothing more. */
+			s->fenced = s->quit_answered;
+			if (!s->fenced)
+				sess_note(s, "the target QEMU did not quit "
+				    "within %.0f s", FENCE_SECONDS);
+			target_after_fence(s);
+		}
+		break;
+	case SEV_CONTROL:
+		target_control(s, ev);
+		break;
+	case SEV_SIGNAL:
+		target_signal(s, ev);
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---- states -------------------------------------------------------- */
@@ -491,23 +808,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		}
 		break;
 	case SEV_QMP_CLOSED:
-		/* QEMU exits when an incoming migration fails. */
-		s->mirrors_out = 0;
-		if (s->state == SS_POSTCOPY || s->state == SS_RECOVER)
-			sess_fail(s, FAIL_POSTCOPY_LOST, "target QEMU gone "
-			    "during post-copy: %s", ev->reason);
-		else if (s->abort_asked_here) {
-			sess_abort_status(s, ABORT_SUCCEEDED);
-			sess_fail(s, FAIL_ABORTED, "aborted here: the stream "
-			    "was stopped and the target QEMU exited (%s); the "
-			    "guest runs on the source", ev->reason);
-		} else if (s->source_aborted)
-			sess_fail(s, FAIL_ABORTED, "the source aborted the "
-			    "migration; the target QEMU exited (%s)",
-			    ev->reason);
-		else
-			sess_fail(s, FAIL_DATA, "target QEMU gone before the "
-			    "guest arrived: %s", ev->reason);
+		target_reconnect(s, ev);
 		break;
 	case SEV_QMP_SILENT:
 		if (sess_monitor_silent(s, ev))
@@ -526,8 +827,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_DEADLINE:
 		if (!s->started)
-			sess_fail(s, FAIL_CONTROL, "no migration arrived "
-			    "within %.0f s (--timeout)", s->cfg.timeout);
+			target_settle(s, 0);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_CUT && s->abort_asked_here &&
@@ -549,7 +849,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		} else if (ev->timer == STIMER_WATCH)
 			release_watch(s);
 		else if (ev->timer == STIMER_SOURCE_GONE &&
-		    s->state == SS_PRECOPY) {
+		    s->state == SS_PRECOPY && s->control_lost) {
 			sess_act(s, SA_CUT);
 			s->control_lost = 1;
 			s->watch_held = 0;
@@ -606,6 +906,26 @@ state_preparing(struct session *s, const struct sess_event *ev)
 	}
 }
 
+/*
+ * The guest arrived paused and QEMU will not resume it.  Over tls: the
+ * source still holds it: this QEMU is stopped for good and the source
+ * resumes its own.  Over unix: and tcp: this is the only copy: it stays
+ * here, paused, and the document says so.
+ */
+static void
+arrived_cannot_resume(struct session *s, const char *why)
+{
+	why = why != NULL ? why : "no reason given";
+	if (s->cfg.tls && s->offered) {
+		sess_fail(s, FAIL_DATA, "the guest arrived but cannot be "
+		    "resumed on the target: %s", why);
+		return;
+	}
+	sess_note(s, "the guest arrived but cannot be resumed on the target "
+	    "(%s): it stays here, paused", why);
+	target_end(s, PHASE_SUCCEEDED);
+}
+
 static void
 state_arrived(struct session *s, const struct sess_event *ev)
 {
@@ -624,6 +944,7 @@ state_arrived(struct session *s, const struct sess_event *ev)
 			sess_act(s, SA_QUERY_STATUS);
 		break;
 	case SEV_RUN_STATE:
+		s->silent_since = 0;
 		if (ev->ri->state == RUN_RUNNING) {
 			sess_log(s, 1, "guest running on the target");
 			target_end(s, PHASE_SUCCEEDED);
@@ -634,7 +955,7 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		 * disruption) or it was paused before.  Resume unless told to
 		 * keep it paused.
 		 */
-		if (ev->ri->state != RUN_PAUSED || s->resuming)
+		if (ev->ri->state != RUN_PAUSED)
 			break;
 		if (s->cfg.keep_paused || s->arrives_paused) {
 			sess_note(s,
@@ -644,14 +965,23 @@ state_arrived(struct session *s, const struct sess_event *ev)
 			target_end(s, PHASE_SUCCEEDED);
 			break;
 		}
+		if (s->resuming && s->cont_tries >= CONT_TRIES) {
+			arrived_cannot_resume(s, "cont got no answer");
+			break;
+		}
+		if (!s->resuming)
+			sess_note(s, "guest arrived paused: resuming it");
 		s->resuming = 1;
-		sess_note(s, "guest arrived paused: resuming it");
+		s->cont_tries++;
 		sess_qmp(s, SC_CONT, 0, 0);
 		break;
 	case SEV_QMP_DONE:
-		if (ev->cmd == SC_CONT && !ev->ok)
-			sess_fail(s, FAIL_DATA, "the guest arrived but cannot "
-			    "be resumed on the target: %s", ev->reason);
+		if (ev->cmd != SC_CONT)
+			break;
+		if (ev->outcome == SO_REFUSED)
+			arrived_cannot_resume(s, ev->reason);
+		else	/* Whether it runs now, QEMU says. */
+			sess_act(s, SA_QUERY_STATUS);
 		break;
 	case SEV_SAMPLE:
 		s->silent_since = 0;
@@ -664,14 +994,14 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		target_signal(s, ev);
 		break;
 	case SEV_QMP_CLOSED:
-		sess_fail(s, FAIL_DATA, "target QEMU gone after the guest "
-		    "arrived: %s", ev->reason);
+		target_reconnect(s, ev);
 		break;
 	case SEV_QMP_SILENT:
 		if (sess_monitor_silent(s, ev))
 			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
 			    "monitor stopped answering after the migration "
-			    "completed", s->cfg.qmp_path);
+			    "completed: whether the guest runs here is not "
+			    "known", s->cfg.qmp_path);
 		break;
 	default:
 		break;
@@ -731,7 +1061,8 @@ target_step(struct session *s, const struct sess_event *ev)
 	if (ev->kind == SEV_CONTROL_LOST) {
 		s->control_lost = 1;	/* nobody to answer any more */
 		s->watch_held = 0;
-	}
+	} else if (ev->kind == SEV_CONTROL && !s->cut)
+		s->control_lost = 0;	/* the source opened it again */
 	switch (s->state) {
 	case SS_SETUP:
 		state_setup(s, ev);
@@ -754,6 +1085,12 @@ target_step(struct session *s, const struct sess_event *ev)
 		break;
 	case SS_CLEANUP:
 		state_cleanup(s, ev);
+		break;
+	case SS_FENCING:
+		state_fencing(s, ev);
+		break;
+	case SS_RECONNECT:
+		state_reconnect(s, ev);
 		break;
 	default:
 		break;

@@ -60,8 +60,8 @@ enum sess_state {
 	/* Source over tls: QEMU completed; the target's word decides.
 	 * ANSWER(completed), STIMER_CONFIRM, CONTROL_LOST. */
 	SS_CONFIRM,
-	/* Source: the QMP connection closed; reconnecting (STIMER_RECONNECT)
-	 * until MONITOR_TIMEOUT, then back to the state it left. */
+	/* Both: the QMP connection closed; reconnecting (STIMER_RECONNECT)
+	 * until RECONNECT_TIMEOUT, then back to the state it left. */
 	SS_RECONNECT,
 	/* Source: the outcome is known; the mirrors end and the guest runs
 	 * here again if we paused it, before the last document.  JOB_DONE,
@@ -82,6 +82,10 @@ enum sess_state {
 	SS_ENDING,
 	/* Target: failed; the exports are removed (SJ_STOP_EXPORTS). */
 	SS_CLEANUP,
+	/* Target: failed after the stream may have begun; QEMU is stopped
+	 * for good (quit) before the source hears "fenced".  QMP_DONE(quit),
+	 * QMP_CLOSED, STIMER_FENCE. */
+	SS_FENCING,
 	SS_DONE,
 };
 
@@ -106,6 +110,19 @@ enum sess_cmd {
 	SC_START_POSTCOPY,
 	SC_SET_DOWNTIME,	/* value: ms */
 	SC_AUTO_CONVERGE,	/* value: initial %, value2: increment % */
+	SC_QUIT,		/* target: stop QEMU for good (the fence) */
+};
+
+/*
+ * What became of a QMP command (SEV_QMP_DONE), three ways: a refusal is
+ * QEMU's word that it did nothing; no answer (a timeout, a closed
+ * connection) says nothing of what QEMU did, and the step must ask QEMU
+ * again before it decides.
+ */
+enum sess_outcome {
+	SO_ANSWERED,
+	SO_REFUSED,		/* QEMU answered with an error */
+	SO_NO_ANSWER,		/* timeout or closed: not known */
 };
 
 /* Work of several QMP commands the executor runs as a job (mig-job.h). */
@@ -127,6 +144,7 @@ enum sess_timer {
 	STIMER_CUT,		/* target: the source did not cancel */
 	STIMER_SOURCE_GONE,	/* target: the control connection ended */
 	STIMER_WATCH,		/* target: a held "watch" is answered */
+	STIMER_FENCE,		/* target: QEMU did not quit in time */
 	STIMER_COUNT,
 };
 
@@ -159,7 +177,11 @@ enum sess_ev_kind {
 struct sess_event {
 	enum sess_ev_kind	 kind;
 	double			 t;	/* the executor's clock, seconds */
-	int			 ok;	/* SETUP/JOB/QMP_DONE */
+	int			 ok;	/* SETUP/JOB/QMP_DONE (QMP_DONE:
+					   outcome == SO_ANSWERED) */
+	enum sess_outcome	 outcome; /* QMP_DONE */
+	int			 qemu_gone; /* QMP_CLOSED: QEMU's process
+					   is known to have exited */
 	enum mig_failure	 fail;	/* SETUP_FAILED, a failed job */
 	const char		*reason;
 	enum sess_setup		 setup;
@@ -293,6 +315,15 @@ struct session {
 	double			 mirror_deadline;
 	double			 silent_since;	/* 0: the monitor answers */
 	double			 cancel_sent;	/* UNCANCELLED: the last cancel */
+	double			 cancel_deadline; /* CANCELLING: then UNCANCELLED */
+	/* migrate got no answer: QEMU's samples say whether it started
+	 * (the count of "none" seen since; two settle it). */
+	int			 migrate_unknown;
+	int			 none_since_unknown;
+	/* migrate-start-postcopy: 0 not sent, 1 sent, 2 no answer (sent
+	 * again while QEMU stays in pre-copy) */
+	int			 postcopy_asked;
+	double			 postcopy_sent;
 	enum sess_state		 back_to;	/* RECONNECT: where from */
 	double			 reconnect_deadline;
 
@@ -300,6 +331,8 @@ struct session {
 	enum mig_phase		 end_phase;
 	int			 mirrors_out;	/* the mirrors still run */
 	int			 resume_guest;	/* cont before the end */
+	int			 cont_tries;	/* FINISHING: cont sent */
+	int			 confirm_mirrors; /* CONFIRM: mirrors end first */
 
 	/* target */
 	int			 offered;
@@ -315,6 +348,16 @@ struct session {
 	int			 abort_asked_here; /* tls: watch answers abort */
 	int			 unlisten_signum; /* unix: socket removed */
 	int			 setup_signum;	/* a signal during setup */
+	/* The handoff (target): whether this QEMU can run the guest. */
+	int			 fenced;	/* it cannot: stopped, or gone */
+	int			 qemu_failed;	/* QEMU said the load failed */
+	int			 arrived;	/* QEMU said completed */
+	int			 cut;		/* no stream can arrive now */
+	int			 settle;	/* LISTEN: one more sample decides */
+	int			 settle_signum;	/* ... after this signal (0:
+						   the deadline) */
+	int			 fence_wanted;	/* stop QEMU at the end anyway */
+	int			 quit_answered;	/* FENCING: QEMU said it quits */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;
@@ -364,6 +407,7 @@ void	 sess_finish(struct session *, enum mig_phase);
 void	 sess_pend_abort(struct session *, enum mig_failure, int requested,
 	    const char *reason);
 const char *sess_signal_name(int);
+const char *sess_cmd_name(enum sess_cmd);
 int	 sess_monitor_silent(struct session *, const struct sess_event *);
 void	 source_step(struct session *, const struct sess_event *);
 void	 target_step(struct session *, const struct sess_event *);

@@ -10,6 +10,7 @@
  * written its last document: a signal is an event, never the default
  * action.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,68 @@ mig_watch_step(struct mig_watch *w, const struct sess_event *ev)
 	w->stepping = 0;
 }
 
+/*
+ * The start time of process pid (/proc/PID/stat's 22nd field), or 0 when
+ * it is gone or cannot be read.  A zombie counts as gone: it runs nothing.
+ */
+static unsigned long long
+process_start(pid_t pid)
+{
+	char			 path[64], buf[1024], *p;
+	unsigned long long	 start = 0;
+	FILE			*f;
+	size_t			 n;
+	int			 field;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The command name may hold spaces: fields count from its ')'. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == 'Z' ||
+	    p[2] == 'X')
+		return 0;
+	for (field = 2, p++; *p != '\0' && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	if (field == 22)
+		start = strtoull(p, NULL, 10);
+	return start;
+}
+
+/* Remembers QEMU's process the first time its monitor says who it is. */
+static void
+note_qemu_process(struct mig_watch *w)
+{
+	pid_t pid;
+
+	if (w->qemu_pid != 0 || w->qmp == NULL ||
+	    (pid = qmp_peer_pid(w->qmp)) <= 0)
+		return;
+	w->qemu_pid = pid;
+	w->qemu_start = process_start(pid);
+}
+
+/*
+ * Whether QEMU's process is known to have exited: its pid is gone, a
+ * zombie, or another process's now.  0 when it was never known (a relay
+ * or a proxy in front of the monitor is alive and says nothing of QEMU).
+ */
+int
+mig_watch_qemu_gone(struct mig_watch *w)
+{
+	unsigned long long start;
+
+	if (w->qemu_pid <= 0 || w->qemu_start == 0)
+		return 0;
+	if (kill(w->qemu_pid, 0) != 0 && errno == ESRCH)
+		return 1;
+	start = process_start(w->qemu_pid);
+	return start == 0 || start != w->qemu_start;
+}
+
 /* One event with no payload but its kind and time. */
 static void
 step_simple(struct mig_watch *w, enum sess_ev_kind kind)
@@ -216,6 +279,7 @@ poll_now(struct mig_watch *w)
 	if (w->query_inflight || w->stop || w->qmp == NULL ||
 	    qmp_is_closed(w->qmp))
 		return;
+	note_qemu_process(w);
 	if (qmp_send(w->qmp, "query-migrate", NULL, MIG_JOB_CMD_TIMEOUT,
 	    on_query, w, &cause) != 0) {
 		log_warnx("query-migrate: %s", cause);
@@ -270,6 +334,14 @@ on_cmd_done(struct qmp_conn *conn, json_object *reply,
 		return;
 	ev.t = mig_watch_now();
 	ev.ok = error == NULL;
+	/* A timeout or a closed connection is no answer: not a refusal. */
+	if (error == NULL)
+		ev.outcome = SO_ANSWERED;
+	else if (error_class != NULL && (strcmp(error_class, "Timeout") == 0 ||
+	    strcmp(error_class, "Closed") == 0))
+		ev.outcome = SO_NO_ANSWER;
+	else
+		ev.outcome = SO_REFUSED;
 	ev.reason = error;
 	mig_watch_step(w, &ev);
 	if (error_class != NULL && strcmp(error_class, "Timeout") == 0 &&
@@ -316,6 +388,8 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 		return "stop";
 	case SC_START_POSTCOPY:
 		return "migrate-start-postcopy";
+	case SC_QUIT:
+		return "quit";
 	case SC_SET_DOWNTIME:
 		*args = json_object_new_object();
 		json_object_object_add(*args, "downtime-limit",
@@ -357,6 +431,8 @@ send_cmd(struct mig_watch *w, const struct sess_action *a)
 	free(pc);
 	ev.t = mig_watch_now();
 	ev.cmd = a->cmd;
+	ev.outcome = SO_NO_ANSWER;	/* never sent: QEMU did nothing, but
+					   the step asks QEMU all the same */
 	ev.reason = cause;
 	mig_watch_step(w, &ev);		/* queued: a step is running */
 	free(cause);
@@ -433,6 +509,7 @@ on_reconnected(struct qmp_conn *conn, json_object *reply,
 	if (error != NULL) {
 		ev.kind = SEV_QMP_CLOSED;
 		ev.reason = error;
+		ev.qemu_gone = mig_watch_qemu_gone(w);
 	}
 	mig_watch_step(w, &ev);
 }
@@ -457,6 +534,7 @@ reconnect(struct mig_watch *w)
 		return;
 	ev.t = mig_watch_now();
 	ev.reason = cause;
+	ev.qemu_gone = mig_watch_qemu_gone(w);
 	mig_watch_step(w, &ev);		/* queued: a step is running */
 	free(cause);
 }
@@ -645,6 +723,7 @@ on_close(struct qmp_conn *conn, const char *reason, void *arg)
 		return;
 	ev.t = mig_watch_now();
 	ev.reason = reason;
+	ev.qemu_gone = mig_watch_qemu_gone(w);
 	mig_watch_step(w, &ev);
 }
 

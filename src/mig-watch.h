@@ -51,6 +51,11 @@ struct mig_watch {
 	ev_signal		 sigterm;
 	struct mig_watch_timer	 timers[STIMER_COUNT];
 	int			 query_inflight;
+	/* QEMU's process, as the monitor's socket said (SO_PEERCRED), and
+	 * its start time: a closed monitor whose process is gone is a QEMU
+	 * that can run no guest (the target's fence). */
+	pid_t			 qemu_pid;
+	unsigned long long	 qemu_start;
 	int			 stop;		/* the session finished */
 	int			 signals_armed;
 	struct mig_job		 job;		/* the session's SA_JOB */
@@ -94,6 +99,8 @@ void	mig_watch_job(struct mig_watch *, enum sess_job, mig_job_fn,
 void	mig_watch_job_done(struct mig_watch *, enum sess_job, int ok,
 	    const char *reason);
 double	mig_watch_now(void);
+/* 1 once QEMU's process (as its monitor said) is known to have exited. */
+int	mig_watch_qemu_gone(struct mig_watch *);
 void	mig_watch_run(struct mig_watch *);
 int	mig_watch_report(struct mig_watch *);
 void	mig_watch_free(struct mig_watch *);

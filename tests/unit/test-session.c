@@ -108,7 +108,28 @@ static void
 ev_qmp_done(struct rig *r, enum sess_cmd cmd, const char *error)
 {
 	struct sess_event ev = { .kind = SEV_QMP_DONE, .cmd = cmd,
-	    .ok = error == NULL, .reason = error };
+	    .ok = error == NULL, .reason = error,
+	    .outcome = error == NULL ? SO_ANSWERED : SO_REFUSED };
+
+	step(r, &ev);
+}
+
+/* The monitor's connection ended; qemu_gone: QEMU's process exited. */
+static void
+ev_closed(struct rig *r, int qemu_gone)
+{
+	struct sess_event ev = { .kind = SEV_QMP_CLOSED, .reason = "closed",
+	    .qemu_gone = qemu_gone };
+
+	step(r, &ev);
+}
+
+/* A command of ours that got no answer (a timeout, a closed monitor). */
+static void
+ev_qmp_no_answer(struct rig *r, enum sess_cmd cmd)
+{
+	struct sess_event ev = { .kind = SEV_QMP_DONE, .cmd = cmd,
+	    .reason = "Timeout", .outcome = SO_NO_ANSWER };
 
 	step(r, &ev);
 }
@@ -530,8 +551,10 @@ test_target_killed_postcopy(void **state)
 	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
 	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
 	{
+		/* The executor found QEMU's process gone. */
 		struct sess_event ev = { .kind = SEV_QMP_CLOSED,
-		    .reason = "connection closed by the peer" };
+		    .reason = "connection closed by the peer",
+		    .qemu_gone = 1 };
 		step(r, &ev);
 	}
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
@@ -734,6 +757,10 @@ test_target_abort_tls(void **state)
 	assert_int_equal(sent(r, SA_CUT), 1);
 	/* The cut took the control connection: nobody asks "completed?". */
 	ev_sample(r, QMS_FAILED, 20 * MiB, 0);
+	/* QEMU said its load failed: it is stopped for good. */
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	ev_closed(r, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
 	    ABORT_SUCCEEDED);
 	rig_free(r);
@@ -806,7 +833,7 @@ test_confirm_failed(void **state)
 	/* An abort now cannot help: QEMU completed. */
 	ev_signal(r, SIGTERM);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
-	ev_answer(r, CONTROL_COMPLETED, ANSWER_FAILED, "load of device "
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load of device "
 	    "failed");
 	cont_answered(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_FAILED);
@@ -824,8 +851,11 @@ test_confirm_silent(void **state)
 	(void)state;
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	ev_timer(r, STIMER_CONFIRM);
-	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
-	assert_true(has_note(r, "did not confirm"));
+	/* The guest stays paused here: it may run there.  Not known. */
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_non_null(strstr(r->s.failure_reason, "did not confirm"));
 	rig_free(r);
 }
 
@@ -1139,6 +1169,10 @@ test_target_source_gone_midstream(void **state)
 	r->t = 40;
 	ev_timer(r, STIMER_SOURCE_GONE);
 	assert_int_equal(sent(r, SA_CUT), 1);
+	/* A stream had begun: QEMU is stopped before the end. */
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	ev_closed(r, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
 	rig_free(r);
 }
@@ -1157,6 +1191,10 @@ test_target_failed_exports_removed(void **state)
 	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
 	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
 	ev_sample(r, QMS_FAILED, 10 * MiB, 0);
+	/* QEMU said its load failed: stopped for good, which fails... */
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	ev_qmp_done(r, SC_QUIT, "quit: not allowed");
+	/* ... so the exports are removed one by one. */
 	assert_false(session_done(&r->s));
 	assert_int_equal(r->log[r->nlog - 1].job, SJ_STOP_EXPORTS);
 	step(r, &job);
@@ -1309,6 +1347,329 @@ test_target_postcopy_ends_at_completed(void **state)
 	rig_free(r);
 }
 
+
+/* ---- the handoff (issue 30): no answer is not a refusal ------------- */
+
+
+/* D3: migrate answered late over unix: QEMU migrates, so does the record. */
+static void
+test_migrate_no_answer_started(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_no_answer(r, SC_MIGRATE);
+	assert_false(session_done(&r->s));
+	r->t = 12;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->s.phase, PHASE_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 210 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* migrate got no answer and QEMU says twice it has none: nothing moved. */
+static void
+test_migrate_no_answer_never_started(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_no_answer(r, SC_MIGRATE);
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* An abort whose migrate got no answer: QEMU's samples decide, not 5. */
+static void
+test_abort_migrate_no_answer(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	ev_qmp_no_answer(r, SC_MIGRATE);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	ev_sample(r, QMS_COMPLETED, 210 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* tls: the target does not know: the guest stays paused here, exit 8. */
+static void
+test_confirm_not_known(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_NOT_KNOWN, "monitor lost");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* tls: the control connection ends in the confirm phase: exit 8. */
+static void
+test_confirm_control_lost(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_simple(r, SEV_CONTROL_LOST);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* D14: tls: with disks, the mirrors end before "completed?" is asked. */
+static void
+test_confirm_mirrors_first(void **state)
+{
+	struct rig		*r = source_migrating(1);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE, .ok = 1,
+	    .job = SJ_FINISH_MIRRORS };
+
+	(void)state;
+	r->s.mirrors_out = 1;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 0);
+	assert_int_equal(sent(r, SA_JOB), 1);
+	step(r, &job);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent(r, SA_JOB), 1);
+	rig_free(r);
+}
+
+/* D7: migrate-start-postcopy lost: sent again while QEMU stays in pre-copy. */
+static void
+test_postcopy_start_lost(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->s.state = SS_POSTCOPY;
+	r->s.postcopy_asked = 1;
+	ev_qmp_no_answer(r, SC_START_POSTCOPY);
+	r->t = 5;
+	ev_sample(r, QMS_ACTIVE, 20 * MiB, 200 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 30 * MiB, 100 * MiB);
+	assert_int_equal(r->s.postcopy_asked, 0);
+	rig_free(r);
+}
+
+/* D8: the cancel's deadline survives a reconnect; the cancel is sent again. */
+static void
+test_cancel_across_reconnect(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	r->t = 20;
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	r->t = 35;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 3);	/* again, and late */
+	assert_int_equal(r->s.state, SS_UNCANCELLED);
+	rig_free(r);
+}
+
+/* D9: post-copy, the monitor cannot be reached again: 8, not 6. */
+static void
+test_postcopy_monitor_lost_unknown(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 30 * MiB, 100 * MiB);
+	r->t = 10;
+	ev_closed(r, 0);
+	r->t = 50;
+	ev_closed(r, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* D1a: tls: the target's monitor drops after completed: it reconnects. */
+static void
+test_target_qmp_cut_after_completed(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_control(r, CONTROL_COMPLETED);
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	assert_int_equal(answered(r, ANSWER_FENCED), 0);
+	ev_simple(r, SEV_QMP_UP);
+	ev_run_state(r, RUN_RUNNING);
+	assert_int_equal(answered(r, ANSWER_RUNNING), 1);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* ... and when it cannot be reached again: "not known", never "fenced". */
+static void
+test_target_qmp_lost_not_known(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_control(r, CONTROL_COMPLETED);
+	r->t = 1;
+	ev_closed(r, 0);
+	r->t = 40;
+	ev_closed(r, 0);
+	assert_int_equal(answered(r, ANSWER_NOT_KNOWN), 1);
+	assert_int_equal(answered(r, ANSWER_FENCED), 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* D1b: the arrived guest's cont is answered late: asked again, running. */
+static void
+test_target_cont_late(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_control(r, CONTROL_COMPLETED);
+	ev_run_state(r, RUN_PAUSED);
+	assert_int_equal(sent_cmd(r, SC_CONT), 1);
+	ev_qmp_no_answer(r, SC_CONT);
+	assert_false(session_done(&r->s));
+	assert_int_equal(answered(r, ANSWER_FENCED) +
+	    answered(r, ANSWER_NOT_KNOWN), 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_int_equal(answered(r, ANSWER_RUNNING), 1);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* A failed load over tls: QEMU is stopped for good before "fenced". */
+static void
+test_target_failed_load_fenced(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_control(r, CONTROL_COMPLETED);
+	ev_sample(r, QMS_FAILED, 10 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	assert_int_equal(answered(r, ANSWER_FENCED), 0);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	ev_closed(r, 0);
+	assert_int_equal(answered(r, ANSWER_FENCED), 1);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
+/* A monitor cut right after quit was sent proves nothing: not fenced. */
+static void
+test_target_fence_cut_proves_nothing(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_control(r, CONTROL_COMPLETED);
+	ev_run_state(r, RUN_PAUSED);
+	ev_qmp_done(r, SC_CONT, "cont: resetting the guest failed");
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	ev_qmp_no_answer(r, SC_QUIT);
+	ev_closed(r, 0);
+	assert_int_equal(answered(r, ANSWER_FENCED), 0);
+	ev_timer(r, STIMER_FENCE);
+	assert_int_equal(answered(r, ANSWER_NOT_KNOWN), 1);
+	rig_free(r);
+}
+
+/* D4: SIGTERM on the target, then QEMU completes: 0, abort Failed. */
+static void
+test_target_term_then_success(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_signal(r, SIGTERM);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	ev_simple(r, SEV_CONTROL_LOST);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* D17: tcp: SIGTERM before any source: QEMU is stopped, exit 5. */
+static void
+test_target_tcp_term_before_source(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	ev_closed(r, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* D6: unix: the deadline just as a stream begins: the sample decides. */
+static void
+test_target_deadline_stream_began(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_simple(r, SEV_DEADLINE);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -1337,6 +1698,23 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_migrate_no_answer_started),
+		cmocka_unit_test(test_migrate_no_answer_never_started),
+		cmocka_unit_test(test_abort_migrate_no_answer),
+		cmocka_unit_test(test_confirm_not_known),
+		cmocka_unit_test(test_confirm_control_lost),
+		cmocka_unit_test(test_confirm_mirrors_first),
+		cmocka_unit_test(test_postcopy_start_lost),
+		cmocka_unit_test(test_cancel_across_reconnect),
+		cmocka_unit_test(test_postcopy_monitor_lost_unknown),
+		cmocka_unit_test(test_target_qmp_cut_after_completed),
+		cmocka_unit_test(test_target_qmp_lost_not_known),
+		cmocka_unit_test(test_target_cont_late),
+		cmocka_unit_test(test_target_failed_load_fenced),
+		cmocka_unit_test(test_target_fence_cut_proves_nothing),
+		cmocka_unit_test(test_target_term_then_success),
+		cmocka_unit_test(test_target_tcp_term_before_source),
+		cmocka_unit_test(test_target_deadline_stream_began),
 		cmocka_unit_test(test_confirm_failed),
 		cmocka_unit_test(test_confirm_silent),
 		cmocka_unit_test(test_target_source_gone),
