@@ -60,16 +60,21 @@ static const char *act_names[] = {
 	"ST_NOTE", "ST_PROGRESS", "ST_DECISION", "ST_PUBLISH",
 };
 static const char *cmd_names[] = {
-	"migrate", "migrate-resume", "migrate-recover", "migrate_cancel",
-	"cont", "stop", "migrate-start-postcopy", "set-downtime",
-	"auto-converge", "quit",
+	[SC_MIGRATE] = "migrate", [SC_MIGRATE_RESUME] = "migrate-resume",
+	[SC_MIGRATE_RECOVER] = "migrate-recover", [SC_CANCEL] = "migrate_cancel",
+	[SC_CONT] = "cont", [SC_STOP] = "stop",
+	[SC_START_POSTCOPY] = "migrate-start-postcopy",
+	[SC_SET_DOWNTIME] = "set-downtime", [SC_AUTO_CONVERGE] = "auto-converge",
+	[SC_QUIT] = "quit",
 };
 static const char *q_names[] = {
 	"unknown", "offer", "watch", "resume", "abort", "completed",
 };
 static const char *a_names[] = {
-	"unknown", "ready", "refused", "ok", "abort", "running", "failed",
-	"fenced", "not-known",
+	[ANSWER_UNKNOWN] = "unknown", [ANSWER_READY] = "ready",
+	[ANSWER_REFUSED] = "refused", [ANSWER_OK] = "ok",
+	[ANSWER_ABORT] = "abort", [ANSWER_RUNNING] = "running",
+	[ANSWER_FENCED] = "fenced", [ANSWER_NOT_KNOWN] = "not-known",
 };
 
 const char *
@@ -262,6 +267,12 @@ deliver_simple(struct world *w, int role, enum sess_ev_kind kind,
 	ev.kind = kind;
 	ev.t = w->now;
 	ev.reason = reason;
+	/*
+	 * mig_watch_qemu_gone(): the executor knows QEMU's process exited
+	 * only when it learnt its pid from the socket (no relay in front).
+	 */
+	if (kind == SEV_QMP_CLOSED)
+		ev.qemu_gone = !w->q[role].alive && !w->k.relay[role];
 	if (kind == SEV_QMP_CLOSED || kind == SEV_QMP_SILENT)
 		w->saw |= role == TGT ? SAW_TGT_MON_LOST : SAW_SRC_MON_LOST;
 	if (kind == SEV_DEADLINE && role == TGT && !w->sd[TGT].sess.started)
@@ -302,11 +313,14 @@ static void
 qmp_done(struct world *w, int role, enum sess_cmd cmd, int ok,
     const char *reason)
 {
-	struct sess_event ev;
+	struct sess_event	ev;
+
+	int noanswer;
 
 	/* No answer (a timeout, a closed connection), not a refusal. */
-	if (!ok && reason != NULL && (strstr(reason, "no reply") != NULL ||
-	    strstr(reason, "losed") != NULL)) {
+	noanswer = !ok && reason != NULL && (strstr(reason, "no reply") !=
+	    NULL || strstr(reason, "losed") != NULL);
+	if (noanswer) {
 		if (role == TGT && cmd == SC_CONT)
 			w->saw |= SAW_TGT_CONT_LOST;
 		if (role == SRC && cmd == SC_MIGRATE)
@@ -324,6 +338,11 @@ qmp_done(struct world *w, int role, enum sess_cmd cmd, int ok,
 	ev.t = w->now;
 	ev.cmd = cmd;
 	ev.ok = ok;
+	/*
+	 * on_cmd_done: Timeout and Closed are no answer, any other error a
+	 * refusal; send_cmd's "not connected" is no answer too.
+	 */
+	ev.outcome = ok ? SO_ANSWERED : noanswer ? SO_NO_ANSWER : SO_REFUSED;
 	ev.reason = reason;
 	side_deliver(w, role, &ev);
 }
@@ -626,6 +645,26 @@ link_ctl_lost(struct world *w, const char *why)
 	link_send_next(w);
 }
 
+/*
+ * A process that ends closes its connection after what it wrote: the
+ * messages on their way arrive first (a network that goes down is
+ * link_ctl_lost(), at once).
+ */
+void
+link_ctl_close(struct world *w, const char *why)
+{
+	struct hap h;
+
+	if (!w->ln.ctl_up)
+		return;
+	memset(&h, 0, sizeof h);
+	h.kind = H_CTL_CLOSE;
+	h.gen = (uint64_t)w->ln.ctl_gen;
+	snprintf(h.reason, sizeof h.reason, "%s", why);
+	sched(w, (w->ln.inflight_until > w->now ? w->ln.inflight_until :
+	    w->now) + 0.0005, &h);
+}
+
 static int
 link_can_connect(const struct world *w)
 {
@@ -671,6 +710,8 @@ link_send_next(struct world *w)
 		h.a = ln->queue[0].type;
 		snprintf(h.reason, sizeof h.reason, "%s", ln->queue[0].reason);
 		sched(w, w->now + d, &h);
+		if (w->now + d > ln->inflight_until)
+			ln->inflight_until = w->now + d;
 		if (ln->queue[0].timeout > 0)
 			sched_in(w, ln->queue[0].timeout, H_CTL_TIMEOUT, SRC,
 			    ln->asked_gen, 0);
@@ -708,7 +749,7 @@ target_answer(struct world *w, const struct sess_action *a)
 	if (!w->k.tls)
 		return;
 	trace(w, TGT, "answer %s %s", aname(a->answer), a->reason);
-	if (a->answer == ANSWER_FAILED)
+	if (a->answer == ANSWER_FENCED)
 		w->saw |= SAW_ANSWER_FAILED;
 	if (!w->ln.ctl_up)
 		return;		/* mig_tls_target_answer fails: logged */
@@ -724,6 +765,8 @@ target_answer(struct world *w, const struct sess_action *a)
 	h.answer = a->answer;
 	snprintf(h.reason, sizeof h.reason, "%s", a->reason);
 	sched(w, w->now + d, &h);
+	if (w->now + d > w->ln.inflight_until)
+		w->ln.inflight_until = w->now + d;
 }
 
 static void
@@ -793,7 +836,7 @@ finish(struct world *w, int role)
 	check_finish(w, role);
 	if (w->k.tls) {
 		/* The proxy goes with the process. */
-		link_ctl_lost(w, "the peer's qmigrate ended");
+		link_ctl_close(w, "the peer's qmigrate ended");
 		if (w->ln.stream && !(role == SRC &&
 		    w->q[SRC].ms == QMS_COMPLETED))
 			qemu_stream_break(w, "a proxy closed");
@@ -803,14 +846,16 @@ finish(struct world *w, int role)
 		/* README: "run migrate again with the same --status-file". */
 		fault(w, F_RERUN_AFTER_8, SRC, "the re-run after exit 8");
 		sched_in(w, rng_range(&w->rng, 1, 40), H_RERUN, SRC, 0, 0);
-	} else if (role == SRC && sd->keep_doc && sd->run < 6) {
+	} else if (role == SRC && sd->keep_doc) {
 		/*
 		 * README: the re-run cannot reach QEMU: 3, the file left as it
 		 * was; "fix the monitor and run migrate again".  That exit
 		 * is not judged; the next run is.
 		 */
 		sd->unreachable = 1;
-		sched_in(w, rng_range(&w->rng, 5, 40), H_RERUN, SRC, 0, 0);
+		if (sd->run < 10)
+			sched_in(w, rng_range(&w->rng, 5, 40), H_RERUN, SRC, 0,
+			    0);
 	}
 }
 
@@ -858,7 +903,7 @@ execute(struct world *w, int role, const struct sess_action *a)
 	case SA_CUT:
 		trace(w, role, "cut: the proxy closes");
 		w->ln.cut = 1;
-		link_ctl_lost(w, "the target cut the connection");
+		link_ctl_close(w, "the target cut the connection");
 		qemu_stream_break(w, "the target cut the stream");
 		break;
 	case SA_UNLISTEN:
@@ -1064,7 +1109,7 @@ side_kill(struct world *w, int role)
 	if (w->k.tls) {
 		if (role == SRC)
 			w->ln.nq = 0, w->ln.asked = 0;
-		link_ctl_lost(w, "the peer's qmigrate died");
+		link_ctl_close(w, "the peer's qmigrate died");
 		qemu_stream_break(w, "a proxy died");
 	}
 	if (role == SRC)
@@ -1232,8 +1277,15 @@ link_hap(struct world *w, const struct hap *h)
 		ctl_answer(w, h);
 		break;
 	case H_CTL_TIMEOUT:
-		if (w->ln.asked && w->ln.asked_gen == h->gen)
+		/* A lost control connection may hide the outcome: fair. */
+		if (w->ln.asked && w->ln.asked_gen == h->gen) {
+			w->trouble[SRC] = w->trouble[TGT] = 1;
 			link_ctl_lost(w, "control answer timeout");
+		}
+		break;
+	case H_CTL_CLOSE:
+		if (h->gen == (uint64_t)w->ln.ctl_gen)
+			link_ctl_lost(w, h->reason);
 		break;
 	default:
 		break;

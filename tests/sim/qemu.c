@@ -276,8 +276,8 @@ qemu_switchover(struct world *w)
 
 	if (s->ms != QMS_ACTIVE || !s->alive)
 		return;
-	if (s->stopped || w->q[TGT].stopped || !qemu_stream_path(w)) {
-		/* Nothing moves while a QEMU is stopped or the link down. */
+	if (s->stopped || w->q[TGT].stopped || !w->ln.stream) {
+		/* Nothing moves while a QEMU is stopped. */
 		sched_in(w, 0.5, H_SWITCHOVER, SRC, (uint64_t)s->migrations, 0);
 		return;
 	}
@@ -483,8 +483,10 @@ qemu_exec(struct world *w, int role, struct pcmd *pc)
 	case SC_SET_DOWNTIME:
 	case SC_AUTO_CONVERGE:
 		break;
-	default:
-		/* quit: the process is gone (answered first). */
+	case SC_QUIT:
+		/* QEMU answers, then exits: the monitor closes after. */
+		sched_in(w, rng_range(&w->rng, 0.001, 0.05), H_QEMU_QUIT,
+		    role, 0, 0);
 		break;
 	}
 }

@@ -218,6 +218,7 @@ draw_knobs(struct world *w)
 		k->kill_side[i] = rng_chance(r, 0.12);
 		k->qemu_stop[i] = rng_chance(r, 0.2);
 		k->qemu_kill[i] = rng_chance(r, 0.08);
+		k->relay[i] = rng_chance(r, 0.5);
 		k->monitor_cut[i] = rng_chance(r, 0.3) ?
 		    1 + (int)(rng_next(r) % 2) : 0;
 	}
@@ -318,6 +319,9 @@ world_hap(struct world *w, const struct hap *h)
 		q->stopped = 0;
 		trace(w, h->side, "qemu: SIGCONT");
 		break;
+	case H_QEMU_QUIT:
+		qemu_kill(w, h->side, "quit");
+		break;
 	case H_QEMU_KILL:
 		if (w->sd[SRC].finished || w->sd[TGT].finished || !q->alive)
 			break;
@@ -340,6 +344,7 @@ world_hap(struct world *w, const struct hap *h)
 	case H_CTL_DELIVER:
 	case H_CTL_ANSWER:
 	case H_CTL_TIMEOUT:
+	case H_CTL_CLOSE:
 		link_hap(w, h);
 		break;
 	case H_KILL_SIDE:

@@ -116,6 +116,8 @@ struct knobs {
 	int	 qemu_stop[2];
 	int	 qemu_kill[2];
 	int	 monitor_cut[2];	/* cuts at random moments */
+	int	 relay[2];		/* a relay in front of the monitor:
+					   QEMU's pid is not known */
 	int	 rerun_after_8;
 	double	 horizon;		/* random moments fall in [0, horizon] */
 };
@@ -222,6 +224,7 @@ struct link {
 	uint64_t		 asked_gen;
 	int			 stream;	/* a data stream exists */
 	int			 cut;		/* the target's proxy closed */
+	double			 inflight_until; /* the last message's arrival */
 };
 
 /* ---- the world ----------------------------------------------------- */
@@ -231,7 +234,8 @@ enum hap_kind {
 	H_JOB, H_SWITCHOVER, H_LOAD_DONE, H_PC_DONE, H_CANCELLED,
 	H_QEVENT, H_CUT, H_QEMU_STOP, H_QEMU_CONT, H_QEMU_KILL,
 	H_CTL_DELIVER, H_CTL_ANSWER, H_CTL_TIMEOUT, H_LINK_CUT,
-	H_KILL_SIDE, H_RERUN, H_SIG_SOON,
+	H_KILL_SIDE, H_RERUN, H_SIG_SOON, H_QEMU_QUIT,
+	H_CTL_CLOSE,
 };
 
 struct hap {
@@ -309,6 +313,7 @@ void	 side_hap(struct world *, const struct hap *);
 void	 side_kill(struct world *, int role);
 void	 monitor_closed(struct world *, int role, const char *why);
 void	 link_ctl_lost(struct world *, const char *why);
+void	 link_ctl_close(struct world *, const char *why);
 void	 link_hap(struct world *, const struct hap *);
 const char *ev_name(enum sess_ev_kind);
 const char *act_name(enum sess_act_kind);
