@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sim.h"
 
@@ -417,52 +419,193 @@ run(struct world *w, uint64_t seed, int tracing)
 	return __builtin_popcount(viol_seen);
 }
 
-/* Schedules by the window their first violation fell in. */
+/* What a run of many schedules adds up to (one worker's, or all). */
 struct window_count {
 	char			 name[16];
 	unsigned long long	 n;
-	uint64_t		 seeds[10];
+	uint64_t		 seeds[10];	/* the smallest */
 };
-static struct window_count	windows[32];
-static int			nwindows;
+struct totals {
+	unsigned long long	 schedules, bad, steps;
+	unsigned long long	 faults[F_COUNT], viols[V_COUNT];
+	struct window_count	 windows[32];
+	int			 nwindows;
+};
 
 static void
-count_window(const char *name, uint64_t seed)
+count_window(struct totals *t, const char *name, unsigned long long n,
+    const uint64_t *seeds, int nseeds)
 {
-	int i;
+	struct window_count	*wc;
+	int			 i, k;
 
-	for (i = 0; i < nwindows; i++)
-		if (strcmp(windows[i].name, name) == 0)
+	for (i = 0; i < t->nwindows; i++)
+		if (strcmp(t->windows[i].name, name) == 0)
 			break;
-	if (i == nwindows) {
-		if (nwindows == (int)(sizeof windows / sizeof windows[0]))
+	if (i == t->nwindows) {
+		if (t->nwindows == (int)(sizeof t->windows /
+		    sizeof t->windows[0]))
 			return;
-		snprintf(windows[nwindows++].name, sizeof windows[0].name,
-		    "%s", name);
+		snprintf(t->windows[t->nwindows++].name,
+		    sizeof t->windows[0].name, "%s", name);
 	}
-	if (windows[i].n < 10)
-		windows[i].seeds[windows[i].n] = seed;
-	windows[i].n++;
+	wc = &t->windows[i];
+	for (k = 0; k < nseeds; k++) {
+		/* keep the 10 smallest, sorted */
+		int m = wc->n + k < 10 ? (int)(wc->n + k) : 10, j;
+		uint64_t v = seeds[k];
+
+		for (j = 0; j < m && wc->seeds[j] < v; j++)
+			;
+		if (j == 10)
+			continue;
+		memmove(&wc->seeds[j + 1], &wc->seeds[j], (size_t)(9 - j) *
+		    sizeof wc->seeds[0]);
+		wc->seeds[j] = v;
+	}
+	wc->n += n;
+}
+
+static void
+add_totals(struct totals *to, const struct totals *from)
+{
+	int j;
+
+	to->schedules += from->schedules;
+	to->bad += from->bad;
+	to->steps += from->steps;
+	for (j = 0; j < F_COUNT; j++)
+		to->faults[j] += from->faults[j];
+	for (j = 0; j < V_COUNT; j++)
+		to->viols[j] += from->viols[j];
+	for (j = 0; j < from->nwindows; j++)
+		count_window(to, from->windows[j].name, from->windows[j].n,
+		    from->windows[j].seeds, from->windows[j].n < 10 ?
+		    (int)from->windows[j].n : 10);
 }
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sim [--seeds N] [--first SEED] [--quiet] [--show N]\n"
+	fprintf(stderr, "usage: sim [--seeds N] [--first SEED] [--jobs J] [--quiet] [--show N]\n"
 	    "       sim --seed SEED [--trace]\n");
 	exit(2);
+}
+
+/* Schedules first + i for i = part, part + parts, ... below count. */
+static void
+run_part(struct totals *t, uint64_t first, uint64_t count, int part,
+    int parts, int quiet, int show)
+{
+	static struct world	w;
+	uint64_t		i, seed;
+	int			j, shown = 0;
+
+	memset(t, 0, sizeof *t);
+	for (i = (uint64_t)part; i < count; i += (uint64_t)parts) {
+		seed = first + i;
+		t->schedules++;
+		if (run(&w, seed, 0) > 0) {
+			t->bad++;
+			count_window(t, w.window, 1, &seed, 1);
+			if (!quiet && shown++ < show) {
+				printf("seed %llu: [%s] %s | %s %s | %s\n",
+				    (unsigned long long)seed, w.window,
+				    w.first_viol, w.k.tls ? "tls" : "unix",
+				    w.k.dash_s ? "-S" : "", fault_log);
+				fflush(stdout);
+			}
+		}
+		t->steps += (unsigned long long)w.steps;
+		for (j = 0; j < F_COUNT; j++)
+			t->faults[j] += w.faults[j];
+		for (j = 0; j < V_COUNT; j++)
+			t->viols[j] += w.viols[j];
+	}
+}
+
+/* --jobs: one worker process per part, their totals back by a pipe. */
+static int
+run_jobs(struct totals *all, uint64_t first, uint64_t count, int jobs,
+    int quiet, int show)
+{
+	struct totals	 t;
+	int		 fds[64][2], j;
+	pid_t		 pid;
+	ssize_t		 n;
+	size_t		 got;
+
+	memset(all, 0, sizeof *all);
+	for (j = 0; j < jobs; j++) {
+		if (pipe(fds[j]) != 0 || (pid = fork()) < 0) {
+			perror("sim");
+			return -1;
+		}
+		if (pid == 0) {
+			close(fds[j][0]);
+			run_part(&t, first, count, j, jobs, quiet, show / jobs);
+			for (got = 0; got < sizeof t; got += (size_t)n)
+				if ((n = write(fds[j][1], (char *)&t + got,
+				    sizeof t - got)) <= 0)
+					_exit(1);
+			_exit(0);
+		}
+		close(fds[j][1]);
+	}
+	for (j = 0; j < jobs; j++) {
+		for (got = 0; got < sizeof t; got += (size_t)n)
+			if ((n = read(fds[j][0], (char *)&t + got,
+			    sizeof t - got)) <= 0) {
+				fprintf(stderr, "sim: worker %d failed\n", j);
+				return -1;
+			}
+		close(fds[j][0]);
+		add_totals(all, &t);
+	}
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+static void
+print_totals(const struct totals *t, uint64_t first, uint64_t count)
+{
+	int j, n;
+
+	printf("schedules %llu (seeds %llu..%llu), steps %llu, schedules "
+	    "with a violation %llu\n", t->schedules,
+	    (unsigned long long)first, (unsigned long long)(first + count - 1),
+	    t->steps, t->bad);
+	printf("faults:");
+	for (j = 0; j < F_COUNT; j++)
+		printf(" %s %llu", fault_names[j], t->faults[j]);
+	printf("\nviolations:");
+	for (j = 0; j < V_COUNT; j++)
+		printf(" %s %llu", viol_names[j], t->viols[j]);
+	printf("\n");
+	if (t->nwindows > 0)
+		printf("windows (the first violation of each schedule):\n");
+	for (j = 0; j < t->nwindows; j++) {
+		printf("  %-9s %6llu  seeds", t->windows[j].name,
+		    t->windows[j].n);
+		for (n = 0; n < 10 && (unsigned long long)n < t->windows[j].n;
+		    n++)
+			printf(" %llu",
+			    (unsigned long long)t->windows[j].seeds[n]);
+		printf("\n");
+	}
+	if (t->bad > 0)
+		printf("replay one: tests/sim/sim --seed N --trace\n");
 }
 
 int
 main(int argc, char **argv)
 {
 	static struct world	w;
-	uint64_t		first = 1, count = 3000, seed, i;
-	unsigned long long	faults[F_COUNT] = { 0 }, viols[V_COUNT] = { 0 };
-	unsigned long long	bad = 0, steps = 0;
-	int			one = 0, tracing = 0, quiet = 0, shown = 0;
-	int			show = 40;
-	int			j;
+	static struct totals	t;
+	uint64_t		first = 1, count = 3000;
+	int			one = 0, tracing = 0, quiet = 0, show = 40;
+	int			jobs = 1, j;
 
 	for (j = 1; j < argc; j++) {
 		if (strcmp(argv[j], "--seed") == 0 && j + 1 < argc) {
@@ -473,6 +616,8 @@ main(int argc, char **argv)
 			count = strtoull(argv[++j], NULL, 0);
 		else if (strcmp(argv[j], "--first") == 0 && j + 1 < argc)
 			first = strtoull(argv[++j], NULL, 0);
+		else if (strcmp(argv[j], "--jobs") == 0 && j + 1 < argc)
+			jobs = atoi(argv[++j]);
 		else if (strcmp(argv[j], "--trace") == 0)
 			tracing = 1;
 		else if (strcmp(argv[j], "--show") == 0 && j + 1 < argc)
@@ -482,50 +627,26 @@ main(int argc, char **argv)
 		else
 			usage();
 	}
-	for (i = 0; i < count; i++) {
-		seed = first + i;
-		if (run(&w, seed, tracing && one) > 0) {
-			bad++;
-			count_window(w.window, seed);
-			if (!quiet && (one || shown++ < show))
-				printf("seed %llu: [%s] %s | %s %s | %s\n",
-				    (unsigned long long)seed, w.window,
-				    w.first_viol,
-				    w.k.tls ? "tls" : "unix", w.k.dash_s ?
-				    "-S" : "", fault_log);
-		}
-		steps += (unsigned long long)w.steps;
-		for (j = 0; j < F_COUNT; j++)
-			faults[j] += w.faults[j];
-		for (j = 0; j < V_COUNT; j++)
-			viols[j] += w.viols[j];
+	if (jobs < 1 || jobs > 64)
+		usage();
+	if (one) {
+		j = run(&w, first, tracing);
+		if (j > 0)
+			printf("seed %llu: [%s] %s | %s %s | %s\n",
+			    (unsigned long long)first, w.window, w.first_viol,
+			    w.k.tls ? "tls" : "unix", w.k.dash_s ? "-S" : "",
+			    fault_log);
+		else
+			printf("seed %llu: no violation\n",
+			    (unsigned long long)first);
+		return j > 0;
 	}
-	printf("schedules %llu (seeds %llu..%llu), steps %llu, schedules "
-	    "with a violation %llu\n", (unsigned long long)count,
-	    (unsigned long long)first, (unsigned long long)(first + count - 1),
-	    steps, bad);
-	printf("faults:");
-	for (j = 0; j < F_COUNT; j++)
-		printf(" %s %llu", fault_names[j], faults[j]);
-	printf("\nviolations:");
-	for (j = 0; j < V_COUNT; j++)
-		printf(" %s %llu", viol_names[j], viols[j]);
-	printf("\n");
-	if (nwindows > 0) {
-		printf("windows (the first violation of each schedule):\n");
-		for (j = 0; j < nwindows; j++) {
-			int n;
-
-			printf("  %-9s %6llu  seeds", windows[j].name,
-			    windows[j].n);
-			for (n = 0; n < 10 && (unsigned long long)n <
-			    windows[j].n; n++)
-				printf(" %llu",
-				    (unsigned long long)windows[j].seeds[n]);
-			printf("\n");
-		}
-	}
-	if (bad > 0 && !one)
-		printf("replay one: tests/sim/sim --seed N --trace\n");
-	return bad > 0;
+	if (jobs > 1) {
+		fflush(stdout);
+		if (run_jobs(&t, first, count, jobs, quiet, show) != 0)
+			return 2;
+	} else
+		run_part(&t, first, count, 0, 1, quiet, show);
+	print_totals(&t, first, count);
+	return t.bad > 0;
 }
