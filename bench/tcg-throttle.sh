@@ -23,6 +23,7 @@
 set -eu -o pipefail
 . "$(dirname "$0")/bench-lib.sh"
 bench_init "$@"
+test_accel_tcg "TCG's throttle is what it measures"
 runs=${BENCH_RUNS:-3}
 versions=${QEMU_VERSIONS:-7.2 10.0 11.1}
 hogs=${BENCH_HOGS:-2}

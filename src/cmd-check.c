@@ -162,7 +162,8 @@ cmd_check_exec(struct args *args)
 		free(cause);
 		rc = -1;
 	} else
-		rc = preflight_run(qmp, &settings, &conds, &summary);
+		rc = preflight_run(loop, qmp, &settings, NULL, &conds,
+		    &summary);
 	if (rc != -1)
 		why = check_capabilities(loop, qmp, &settings, &self);
 	qmp_close(qmp);

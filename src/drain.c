@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "signals.h"
 #include "slot.h"
 #include "drain.h"
 
@@ -37,6 +38,8 @@ struct drain_vm {
 	const char		*qga;
 	const char		*to;
 	char			*status_file;	/* owned: given or made */
+	struct stat		 before;	/* the file a run left, */
+	int			 had_before;	/* ... kept for re-attach */
 	char			*log_file;
 	struct label		*labels;
 	size_t			 nlabels;
@@ -308,6 +311,23 @@ drain_check_inventory(const char *file, char **cause)
 	return rc;
 }
 
+/*
+ * Whether the status file is still the one an earlier run left (the child
+ * has not written yet): its columns would be that run's.
+ */
+static int
+drain_status_stale(const struct drain_vm *vm)
+{
+	struct stat sb;
+
+	if (!vm->had_before || stat(vm->status_file, &sb) == -1)
+		return 0;
+	return sb.st_dev == vm->before.st_dev &&
+	    sb.st_ino == vm->before.st_ino &&
+	    sb.st_mtim.tv_sec == vm->before.st_mtim.tv_sec &&
+	    sb.st_mtim.tv_nsec == vm->before.st_mtim.tv_nsec;
+}
+
 /* Refreshes a VM's columns from its status file (absent: no change). */
 static void
 drain_read_status(struct drain_vm *vm)
@@ -317,6 +337,8 @@ drain_read_status(struct drain_vm *vm)
 	char		*cause = NULL;
 	double		 total, done;
 
+	if (drain_status_stale(vm))
+		return;
 	doc = status_read_file(vm->status_file, &cause);
 	if (doc == NULL) {
 		free(cause);
@@ -424,10 +446,17 @@ on_child(struct ev_loop *loop, ev_child *w, int revents)
 	if (WIFEXITED(w->rstatus))
 		vm->exit_code = WEXITSTATUS(w->rstatus);
 	else {
-		vm->exit_code = QM_EXIT_DATA;
+		/*
+		 * A migration it started may go on without it (unix:, tcp:):
+		 * where the VM runs is not known.  Its status file is kept,
+		 * so the same drain again re-attaches.
+		 */
+		vm->exit_code = QM_EXIT_UNKNOWN;
 		free(vm->reason);
-		xasprintf(&vm->reason, "qmigrate evict killed by signal %d "
-		    "(log %s)", WTERMSIG(w->rstatus), vm->log_file);
+		xasprintf(&vm->reason, "qmigrate evict killed by signal %d: "
+		    "where the VM runs is not known; run the drain again to "
+		    "re-attach (status %s, log %s)", WTERMSIG(w->rstatus),
+		    vm->status_file, vm->log_file);
 	}
 	d->running--;
 	drain_start_more(d);
@@ -486,17 +515,28 @@ drain_argv(struct drain *d, struct drain_vm *vm)
 	return av;
 }
 
-/* Forks `qmigrate evict` for vm, output to its log file. */
+/*
+ * Forks `qmigrate evict` for vm, output to its log file.  A status file
+ * an earlier run left stays: it is the record a killed child's migration
+ * is re-attached with (the table ignores it until the child writes).
+ * SIGINT and SIGTERM are blocked across the fork and the exec, so one
+ * sent to the child then waits for the child's own handler.
+ */
 static void
 drain_spawn(struct drain *d, struct drain_vm *vm)
 {
-	char	**av = drain_argv(d, vm), **a;
-	pid_t	  pid;
-	int	  fd;
+	char		**av = drain_argv(d, vm), **a;
+	sigset_t	  both, old;
+	pid_t		  pid;
+	int		  fd;
 
-	unlink(vm->status_file);	/* a stale one would show old state */
+	vm->had_before = stat(vm->status_file, &vm->before) == 0;
 	fflush(stdout);
 	fflush(stderr);
+	sigemptyset(&both);
+	sigaddset(&both, SIGINT);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &old);
 	pid = fork();
 	if (pid == -1) {
 		log_warn("%s: fork", vm->name);
@@ -513,6 +553,7 @@ drain_spawn(struct drain *d, struct drain_vm *vm)
 		fd = open("/dev/null", O_RDONLY);
 		if (fd != -1)
 			dup2(fd, STDIN_FILENO);
+		/* Still blocked: the new qmigrate's main() takes them. */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execv("/proc/self/exe", av);
@@ -526,6 +567,7 @@ drain_spawn(struct drain *d, struct drain_vm *vm)
 		ev_child_start(d->loop, &vm->child);
 		d->running++;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	for (a = av; *a != NULL; a++)
 		free(*a);
 	free(av);
@@ -563,6 +605,28 @@ on_signal(struct ev_loop *loop, ev_signal *s, int revents)
 			kill(d->vms[i].pid, SIGTERM);
 	if (d->running == 0)
 		ev_break(loop, EVBREAK_ALL);
+}
+
+/*
+ * Every child has ended: a signal changes nothing from here.  libev puts
+ * the default actions back when its watchers stop, so the two signals
+ * are blocked meanwhile and ignored after (mig_watch_free()'s way): the
+ * table and the summary are never cut by a death by signal.
+ */
+static void
+drain_disarm(struct drain *d)
+{
+	sigset_t both, old;
+
+	sigemptyset(&both);
+	sigaddset(&both, SIGINT);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	ev_signal_stop(d->loop, &d->sigint);
+	ev_signal_stop(d->loop, &d->sigterm);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Names the status and log file of every VM. */
@@ -622,7 +686,8 @@ drain_summary(struct drain *d)
 				    vm->reason != NULL ? vm->reason :
 				    "no reason recorded", vm->log_file);
 			if (vm->state != VM_DONE)
-				rc = rc > QM_EXIT_DATA ? rc : QM_EXIT_DATA;
+				rc = rc > QM_EXIT_ABORTED ? rc :
+				    QM_EXIT_ABORTED;
 			else
 				rc = rc > vm->exit_code ? rc : vm->exit_code;
 		} else if (strcmp(vm->action, "migrate") == 0)
@@ -647,8 +712,9 @@ drain_summary(struct drain *d)
 /*
  * Evacuates the node described by o->inventory.  Returns 0 when every VM
  * was evicted (none runs here any more); else the worst exit status of the
- * children left behind (4 for one that died or was never started), 7 when
- * the only VMs left are handed to an external controller, 1 for a bad
+ * children left behind (8 for one killed by a signal: where its VM runs is
+ * not known; 5 for one never started, the drain interrupted), 7 when the
+ * only VMs left are handed to an external controller, 1 for a bad
  * inventory (nothing started).
  */
 int
@@ -685,13 +751,15 @@ drain_run(const struct drain_options *o)
 	ev_signal_start(d.loop, &d.sigint);
 	ev_signal_init(&d.sigterm, on_signal, SIGTERM);
 	ev_signal_start(d.loop, &d.sigterm);
+	/* A signal before this (recorded since main()) stops it here. */
+	signals_armed();
+	ev_run(d.loop, EVRUN_NOWAIT);
 	drain_start_more(&d);
 	drain_show(&d);
 	if (d.running > 0)
 		ev_run(d.loop, 0);
 	ev_timer_stop(d.loop, &d.refresh);
-	ev_signal_stop(d.loop, &d.sigint);
-	ev_signal_stop(d.loop, &d.sigterm);
+	drain_disarm(&d);
 	drain_show(&d);
 	rc = drain_summary(&d);
 out:

@@ -12,7 +12,13 @@
  *				eviction is handed over (phase HandedOver,
  *				exit 7), the VM still runs on this node
  * The status document's "eviction" object says which strategy ran and
- * why: the policy, the labels, the pre-flight summary.  The policy set is
+ * why: the policy, the labels, the pre-flight summary.
+ * SIGINT and SIGTERM abort the eviction (exit 5, the last document
+ * written): before the shutdown request or during the pre-flight nothing
+ * was touched; during the grace period the guest still runs here (it may
+ * yet act on the power-off request already sent), and quit is not sent;
+ * once the guest powered off or QEMU was told to quit, the shutdown is
+ * finished.  LiveMigrate's signals are migrate's.  The policy set is
  * read once: the policy that chose the strategy also gives the migration
  * its settings.
  */
@@ -30,6 +36,7 @@
 #include "evict.h"
 #include "mig-options.h"
 #include "qmp.h"
+#include "signals.h"
 
 #define EVICT_QGA_TIMEOUT	5.0	/* connect and guest-shutdown */
 #define EVICT_QUIT_TIMEOUT	10.0	/* QEMU gone after quit */
@@ -47,7 +54,81 @@ struct evict {
 	json_object			*record;	/* evict's record */
 	int				 shutdown_seen;
 	int				 gone;
+	ev_signal			 sigint;
+	ev_signal			 sigterm;
+	int				 armed;
+	int				 signum;	/* the first signal */
+	int				 wake;		/* gone, or a signal */
 };
+
+static const char *
+signal_name(int signum)
+{
+	return signum == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+static void
+on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct evict *e = ev_userdata(loop);
+
+	(void)revents;
+	if (e->signum == 0)
+		log_warnx("%s: aborting the eviction", signal_name(w->signum));
+	if (e->signum == 0)
+		e->signum = w->signum;
+	e->wake = 1;
+}
+
+/* SIGINT and SIGTERM become events of e's loop; recorded ones arrive. */
+static void
+evict_arm(struct evict *e)
+{
+	ev_set_userdata(e->loop, e);
+	ev_signal_init(&e->sigint, on_signal, SIGINT);
+	ev_signal_start(e->loop, &e->sigint);
+	ev_signal_init(&e->sigterm, on_signal, SIGTERM);
+	ev_signal_start(e->loop, &e->sigterm);
+	e->armed = 1;
+	signals_armed();
+}
+
+/*
+ * Stops e's signal watchers, which puts the default actions back (libev),
+ * so both signals are blocked meanwhile and none is lost or kills: for the
+ * handover to migrate (handover) they are recorded again until migrate
+ * arms its own watchers; after the last document they are ignored, as
+ * mig_watch_free() does.  A signal libev caught but had not yet handed
+ * over is served first.  Returns -1 when a signal came (no handover).
+ */
+static int
+evict_disarm(struct evict *e, int handover)
+{
+	sigset_t both, old;
+
+	if (!e->armed)
+		return 0;
+	sigemptyset(&both);
+	sigaddset(&both, SIGINT);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	ev_run(e->loop, EVRUN_NOWAIT);
+	if (handover && e->signum != 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	ev_signal_stop(e->loop, &e->sigint);
+	ev_signal_stop(e->loop, &e->sigterm);
+	e->armed = 0;
+	if (handover)
+		signals_early();	/* and unblocks both */
+	else {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
 
 static void
 on_shutdown(struct qmp_conn *conn, const char *name, json_object *data,
@@ -64,6 +145,7 @@ on_close(struct qmp_conn *conn, const char *reason, void *arg)
 	struct evict *e = arg;
 
 	e->gone = 1;
+	e->wake = 1;
 }
 
 static void
@@ -96,6 +178,21 @@ evict_connect(struct evict *e)
 	qmp_set_close_cb(e->qmp, on_close, e);
 	qmp_subscribe(e->qmp, "SHUTDOWN", on_shutdown, e);
 	return 0;
+}
+
+/*
+ * The eviction stopped by a signal (README: exit 5, the guest still runs
+ * on this node); when says at which point.  Writes the last document and
+ * returns the exit status.
+ */
+static int
+evict_aborted(struct evict *e, const char *when)
+{
+	status_set_abort_requested(e->st);
+	status_set_abort(e->st, ABORT_SUCCEEDED);
+	status_fail(e->st, FAIL_ABORTED, "abort requested (%s) %s",
+	    signal_name(e->signum), when);
+	return evict_report(e);
 }
 
 /* Asks the guest agent to power the guest off.  Returns 0 if it took it. */
@@ -141,6 +238,9 @@ evict_shutdown(struct evict *e, const char *why)
 	status_set_phase(st, PHASE_RUNNING);
 	if (evict_connect(e) != 0)
 		return evict_report(e);
+	if (e->signum != 0)
+		return evict_aborted(e, "before the shutdown: nothing was "
+		    "touched");
 	if (e->o->qga_path != NULL) {
 		if (evict_agent_shutdown(e, &agent_err) == 0)
 			method = "guest-shutdown";
@@ -150,6 +250,9 @@ evict_shutdown(struct evict *e, const char *why)
 			free(agent_err);
 		}
 	}
+	if (method == NULL && e->signum != 0)
+		return evict_aborted(e, "before the shutdown request: nothing "
+		    "was touched");
 	if (method == NULL) {
 		if (qmp_call(e->qmp, "system_powerdown", NULL, NULL, 10,
 		    &cause) != 0) {
@@ -168,10 +271,21 @@ evict_shutdown(struct evict *e, const char *why)
 	status_changed(st, "shutdown");
 
 	t0 = now_monotonic();
-	if (e->grace > 0 && qmp_run_until(e->qmp, &e->gone, (double)e->grace,
-	    &cause) != 0) {
+	if (e->grace > 0 && !e->wake && qmp_run_until(e->qmp, &e->wake,
+	    (double)e->grace, &cause) != 0) {
 		free(cause);
 		cause = NULL;
+	}
+	if (!e->gone && !e->shutdown_seen && e->signum != 0) {
+		/* The guest has the request; quit is not sent. */
+		json_object_object_add(sd, "forced",
+		    json_object_new_boolean(0));
+		json_object_object_add(sd, "seconds",
+		    json_object_new_double(now_monotonic() - t0));
+		status_note(st, "%s was sent: the guest may still power off "
+		    "by itself", method);
+		return evict_aborted(e, "during the shutdown's grace period: "
+		    "the guest still runs on this node, quit not sent");
 	}
 	if (!e->gone) {
 		/* Grace period over, or powered off but kept (-no-shutdown). */
@@ -200,6 +314,10 @@ evict_shutdown(struct evict *e, const char *why)
 	json_object_object_add(sd, "forced", json_object_new_boolean(forced));
 	json_object_object_add(sd, "seconds",
 	    json_object_new_double(now_monotonic() - t0));
+	if (e->signum != 0)
+		status_note(st, "%s came once the guest had powered off or "
+		    "QEMU was told to quit: the shutdown was finished",
+		    signal_name(e->signum));
 	status_set_phase(st, PHASE_SUCCEEDED);
 	return evict_report(e);
 }
@@ -244,7 +362,8 @@ evict_external(struct evict *e)
 
 /*
  * LiveMigrateIfPossible: the pre-flight decides.  Returns 1 (migrate),
- * 0 (not migratable: *summary says why) or -1 (QMP failed, in st).
+ * 0 (not migratable: *summary says why), -1 (QMP failed, in st) or -2 (a
+ * signal stopped it: nothing in st yet).
  */
 static int
 evict_can_migrate(struct evict *e, char **summary)
@@ -254,15 +373,17 @@ evict_can_migrate(struct evict *e, char **summary)
 
 	if (evict_connect(e) != 0)
 		return -1;
-	rc = preflight_run(e->qmp, &e->settings, &conds, summary);
+	rc = preflight_run(e->loop, e->qmp, &e->settings, &e->signum, &conds,
+	    summary);
 	if (rc == -1)
 		status_fail(e->st, FAIL_CONTROL, "source QEMU %s: %s",
 		    e->o->mig.qmp_path, *summary);
-	else
+	else if (rc >= 0)
 		json_object_object_add(e->record, "conditions", conds);
 	qmp_close(e->qmp);
 	e->qmp = NULL;
 	e->gone = 0;
+	e->wake = e->signum != 0;
 	e->shutdown_seen = 0;
 	return rc;
 }
@@ -270,8 +391,10 @@ evict_can_migrate(struct evict *e, char **summary)
 /*
  * Evicts one VM by its policy's strategy.  Returns the exit status
  * (README table): 0 done (migrated or shut down), 1 usage or policy, 2
- * LiveMigrate of a VM that cannot move (left running), 3..6 as qmigrate
- * migrate, 7 handed to an external controller (still running here).
+ * LiveMigrate of a VM that cannot move (left running), 3..6 and 8 as
+ * qmigrate migrate (5 also a signal before anything moved or during the
+ * shutdown's grace period: the VM still runs here), 7 handed to an
+ * external controller (still running here).
  */
 int
 evict_run(const struct evict_options *o)
@@ -322,6 +445,7 @@ evict_run(const struct evict_options *o)
 	e.loop = ev_loop_new(EVFLAG_AUTO);
 	if (e.loop == NULL)
 		fatalx("cannot create an event loop");
+	evict_arm(&e);
 	e.st = status_create("evict", o->mig.status_file, o->mig.events);
 	status_set_ends(e.st, o->mig.qmp_path, NULL);
 	status_set_side(e.st, STATUS_SOURCE, e.node, NULL);
@@ -333,6 +457,18 @@ evict_run(const struct evict_options *o)
 		break;
 	case EVICT_LIVE_MIGRATE_IF_POSSIBLE:
 		rc = evict_can_migrate(&e, &summary);
+		if (rc == -2 || (rc >= 0 && e.signum != 0)) {
+			rc = evict_aborted(&e, "during the pre-flight: nothing "
+			    "was touched");
+			free(summary);
+			break;
+		}
+		if (rc == 1 && evict_disarm(&e, 1) != 0) {
+			rc = evict_aborted(&e, "after the pre-flight: nothing "
+			    "was touched");
+			free(summary);
+			break;
+		}
 		if (rc == 1) {
 			free(summary);
 			status_free(e.st);
@@ -359,6 +495,7 @@ evict_run(const struct evict_options *o)
 		rc = evict_shutdown(&e, "evictionStrategy None");
 		break;
 	}
+	(void)evict_disarm(&e, 0);
 	qmp_close(e.qmp);
 	status_free(e.st);
 	ev_loop_destroy(e.loop);

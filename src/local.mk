@@ -2,7 +2,7 @@
 bin_PROGRAMS += qmigrate
 
 src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/json-get.c \
-	src/privs.c \
+	src/privs.c src/signals.h src/signals.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \

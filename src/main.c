@@ -8,6 +8,28 @@
 
 #include "qmigrate.h"
 #include "qmp.h"
+#include "signals.h"
+
+/*
+ * The commands that take SIGINT/SIGTERM as an abort (an event of their
+ * own loop, then a last document): from main()'s first instruction until
+ * they arm their handlers, a signal is recorded and handed to them then.
+ * Every other command keeps the default actions.
+ */
+static const char *const signal_cmds[] = {
+	"migrate", "incoming", "evict", "drain", NULL
+};
+
+static int
+takes_signals(const struct cmd_entry *cmd)
+{
+	const char *const *n;
+
+	for (n = signal_cmds; *n != NULL; n++)
+		if (strcmp(*n, cmd->name) == 0)
+			return 1;
+	return 0;
+}
 
 static void
 usage(FILE *f)
@@ -37,6 +59,7 @@ main(int argc, char **argv)
 	enum log_level		 level = LOG_LEVEL_INFO;
 	int			 json = 0, i;
 
+	signals_early();
 	/* A peer closing a socket must be an error return, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -74,5 +97,7 @@ main(int argc, char **argv)
 		    "(see qmigrate --help)\n", argv[i]);
 		return QM_EXIT_USAGE;
 	}
+	if (!takes_signals(cmd))
+		signals_default();
 	return cmd_run(cmd, argc - i, argv + i);
 }

@@ -206,6 +206,92 @@ mig_disks_select(json_object *blocks, const struct mig_settings *s,
 	return 0;
 }
 
+/* A named node in a query-named-block-nodes answer, or NULL. */
+static json_object *
+named_node(json_object *nodes, const char *name)
+{
+	json_object	*n;
+	size_t		 i;
+
+	for (i = 0; json_object_is_type(nodes, json_type_array) &&
+	    i < json_object_array_length(nodes); i++) {
+		n = json_object_array_get_idx(nodes, i);
+		if (json_str_at(n, "node-name") != NULL &&
+		    strcmp(json_str_at(n, "node-name"), name) == 0)
+			return n;
+	}
+	return NULL;
+}
+
+/* Adds the disk KEY (from a qm-mirror- or qm-nbd- name) once. */
+static struct mig_disk *
+adopt_one(struct mig_disks *ds, const char *key, json_object *nodes)
+{
+	json_object	*top;
+	struct mig_disk	*d;
+	size_t		 i;
+
+	for (i = 0; i < ds->n; i++)
+		if (strcmp(ds->v[i].key, key) == 0)
+			return &ds->v[i];
+	if (*key == '\0' || ds->n == DISKS_MAX)
+		return NULL;
+	ds->v = xreallocarray(ds->v, ds->n + 1, sizeof *ds->v);
+	d = &ds->v[ds->n++];
+	memset(d, 0, sizeof *d);
+	d->key = xstrdup(key);
+	top = named_node(nodes, key);
+	d->file = xstrdup(json_str_at(top, "file") != NULL ?
+	    json_str_at(top, "file") : key);
+	d->size = json_u64_at(json_object_object_get(top, "image"),
+	    "virtual-size");
+	d->len = d->size;
+	xasprintf(&d->job, "qm-mirror-%s", key);
+	xasprintf(&d->nbd_node, "qm-nbd-%s", key);
+	d->nbd_added = named_node(nodes, d->nbd_node) != NULL;
+	return d;
+}
+
+struct mig_disks *
+mig_disks_adopt(json_object *jobs, json_object *nodes)
+{
+	struct mig_disks	*ds = xcalloc(1, sizeof *ds);
+	struct mig_disk		*d;
+	json_object		*j;
+	const char		*name;
+	size_t			 i;
+
+	for (i = 0; json_object_is_type(jobs, json_type_array) &&
+	    i < json_object_array_length(jobs); i++) {
+		j = json_object_array_get_idx(jobs, i);
+		name = json_str_at(j, "device");
+		if (name == NULL || strncmp(name, "qm-mirror-", 10) != 0 ||
+		    (d = adopt_one(ds, name + 10, nodes)) == NULL)
+			continue;
+		d->started = 1;
+		d->offset = json_u64_at(j, "offset");
+		d->len = json_u64_at(j, "len");
+		d->ready = json_object_get_boolean(json_object_object_get(j,
+		    "ready"));
+	}
+	/* A mirror that ended leaves its NBD node, removed at the end. */
+	for (i = 0; json_object_is_type(nodes, json_type_array) &&
+	    i < json_object_array_length(nodes); i++) {
+		name = json_str_at(json_object_array_get_idx(nodes, i),
+		    "node-name");
+		if (name != NULL && strncmp(name, "qm-nbd-", 7) == 0 &&
+		    (d = adopt_one(ds, name + 7, nodes)) != NULL) {
+			d->nbd_added = 1;
+			d->gone = !d->started;	/* its mirror ended */
+		}
+	}
+	if (ds->n == 0) {
+		mig_disks_free(ds);
+		return NULL;
+	}
+	return ds;
+}
+
 size_t
 mig_disks_count(const struct mig_disks *ds)
 {

@@ -43,6 +43,15 @@ int	 mig_disks_selected(const struct mig_settings *s, const char *key,
 int	 mig_disks_select(struct json_object *blocks,
 	    const struct mig_settings *, int source, struct mig_disks **out,
 	    char **cause);
+/*
+ * The mirrors an earlier qmigrate left in this QEMU, taken over by a re-run
+ * of its record: a disk per qm-mirror-KEY job in a query-block-jobs answer
+ * and per qm-nbd-KEY node in a query-named-block-nodes (flat) answer (both
+ * borrowed), watched and ended (the finish job) as this run's own.
+ * Returns NULL when there are none.
+ */
+struct mig_disks *mig_disks_adopt(struct json_object *jobs,
+	    struct json_object *nodes);
 size_t	 mig_disks_count(const struct mig_disks *);
 uint64_t mig_disks_bytes(const struct mig_disks *);	/* virtual sizes */
 /* {JOB: {disk, file, offset, len, ready}}: a new reference. */

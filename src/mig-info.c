@@ -4,7 +4,7 @@
  * QEMU's state through here, so a status string is compared in one place
  * and a member of the wrong type (a peer that lies) reads as absent instead
  * of crashing anyone.  Names follow qapi/migration.json and qapi/run-state.json
- * of QEMU 7.2.
+ * of QEMU 7.2, and the migration statuses added up to 11.1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "qmigrate.h"
 #include "mig-info.h"
 
+/* QEMU's spellings, each with the QEMU that brought it (7.2 had the rest). */
 static const char *qemu_mig_names[] = {
 	[QMS_NONE] = "none",
 	[QMS_SETUP] = "setup",
@@ -24,13 +25,15 @@ static const char *qemu_mig_names[] = {
 	[QMS_POSTCOPY_ACTIVE] = "postcopy-active",
 	[QMS_POSTCOPY_PAUSED] = "postcopy-paused",
 	[QMS_POSTCOPY_RECOVER] = "postcopy-recover",
-	[QMS_POSTCOPY_DEVICE] = "postcopy-device",
+	[QMS_POSTCOPY_DEVICE] = "postcopy-device",		/* 10.2 */
+	[QMS_POSTCOPY_RECOVER_SETUP] = "postcopy-recover-setup", /* 9.1 */
 	[QMS_COMPLETED] = "completed",
 	[QMS_FAILED] = "failed",
-	[QMS_COLO] = "colo",
-	[QMS_PRE_SWITCHOVER] = "pre-switchover",
-	[QMS_DEVICE] = "device",
-	[QMS_WAIT_UNPLUG] = "wait-unplug",
+	[QMS_FAILING] = "failing",				/* 11.0 */
+	[QMS_COLO] = "colo",					/* 2.8 */
+	[QMS_PRE_SWITCHOVER] = "pre-switchover",		/* 2.11 */
+	[QMS_DEVICE] = "device",	/* 2.11; every migration from 10.0 */
+	[QMS_WAIT_UNPLUG] = "wait-unplug",			/* 4.2 */
 	[QMS_UNKNOWN] = "unknown",
 };
 
@@ -77,7 +80,8 @@ qemu_mig_status_parse(const char *name)
 
 /*
  * A migration is under way (QEMU has a stream to cancel or to watch): every
- * state but none and the three final ones.
+ * state but none and the three final ones.  11.0's "failing" is under way:
+ * QEMU still cleans up, and "failed" follows; keep polling.
  */
 int
 qemu_mig_status_in_progress(enum qemu_mig_status s)
@@ -93,12 +97,26 @@ qemu_mig_status_in_progress(enum qemu_mig_status s)
 	}
 }
 
-/* Post-copy began: the target holds the guest, whatever comes next. */
+/*
+ * Post-copy began: the target holds the guest, whatever comes next.  9.1's
+ * postcopy-recover-setup is the source preparing a recovery of a paused
+ * post-copy: post-copy still.
+ */
 int
 qemu_mig_status_postcopy(enum qemu_mig_status s)
 {
 	return s == QMS_POSTCOPY_ACTIVE || s == QMS_POSTCOPY_PAUSED ||
-	    s == QMS_POSTCOPY_RECOVER || s == QMS_POSTCOPY_DEVICE;
+	    qemu_mig_status_recovering(s) || s == QMS_POSTCOPY_DEVICE;
+}
+
+/*
+ * A paused post-copy is being recovered: 7.2's postcopy-recover, and 9.1's
+ * postcopy-recover-setup before it (the source, until the channels are up).
+ */
+int
+qemu_mig_status_recovering(enum qemu_mig_status s)
+{
+	return s == QMS_POSTCOPY_RECOVER || s == QMS_POSTCOPY_RECOVER_SETUP;
 }
 
 static enum run_state

@@ -11,12 +11,19 @@
  * mig-info.c: QEMU's query-migrate and query-status answers, typed (one
  * decoder for the session, the exporter and watch).
  */
+/*
+ * Every MigrationStatus of QEMU 7.2 to 11.1 (qapi/migration.json, "since"
+ * as each QEMU's QMP reference gives it); QMS_UNKNOWN is any other name.
+ */
 enum qemu_mig_status {
 	QMS_NONE, QMS_SETUP, QMS_CANCELLING, QMS_CANCELLED, QMS_ACTIVE,
 	QMS_POSTCOPY_ACTIVE, QMS_POSTCOPY_PAUSED, QMS_POSTCOPY_RECOVER,
-	QMS_POSTCOPY_DEVICE,	/* QEMU 10.1+: device state after the switch */
-	QMS_COMPLETED, QMS_FAILED, QMS_COLO, QMS_PRE_SWITCHOVER, QMS_DEVICE,
-	QMS_WAIT_UNPLUG, QMS_UNKNOWN,
+	QMS_POSTCOPY_DEVICE,	/* 10.2: the target loads device state */
+	QMS_POSTCOPY_RECOVER_SETUP, /* 9.1: the source, before recovering */
+	QMS_COMPLETED, QMS_FAILED,
+	QMS_FAILING,		/* 11.0: the source, cleaning up before failed */
+	QMS_COLO, QMS_PRE_SWITCHOVER, QMS_DEVICE, QMS_WAIT_UNPLUG,
+	QMS_UNKNOWN,
 };
 
 struct mig_info {
@@ -63,6 +70,7 @@ const char *qemu_mig_status_name(enum qemu_mig_status);
 enum qemu_mig_status qemu_mig_status_parse(const char *name);
 int	 qemu_mig_status_in_progress(enum qemu_mig_status);
 int	 qemu_mig_status_postcopy(enum qemu_mig_status);
+int	 qemu_mig_status_recovering(enum qemu_mig_status);
 int	 mig_info_decode(struct json_object *reply, struct mig_info *);
 double	 mig_info_dirty_rate(const struct mig_info *);
 double	 mig_info_bandwidth(const struct mig_info *);

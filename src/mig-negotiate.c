@@ -14,8 +14,9 @@
  *	validate-uuid		source only; the target compares with its own
  *	postcopy-blocktime	target only: the vCPUs' time blocked on faults
  *	zero-blocks		gone in 11.x; compress and block gone by 10.0
- *	switchover-ack, dirty-limit, mapped-ram: from 10.0 (dirty-limit needs
- *				KVM's dirty ring)
+ *	dirty-limit, switchover-ack: from 8.1 (dirty-limit needs KVM's
+ *				dirty ring); mapped-ram: from 9.0
+ *	exit-on-error on migrate-incoming: from 9.1
  *
  * A capability a QEMU does not list is never chosen.
  */
@@ -109,6 +110,43 @@ int
 mig_multifd_postcopy_ok(const struct qemu_side *q)
 {
 	return version_at_least(q, 10, 1);
+}
+
+/*
+ * Whether this QEMU's migrate-incoming takes "exit-on-error" (QEMU 9.1):
+ * with false, a failed load leaves the target QEMU up, its query-migrate
+ * "failed" with QEMU's reason in error-desc, instead of exiting with the
+ * reason on its stderr only.  A QEMU whose version is not known gets
+ * nothing it might refuse.
+ */
+int
+mig_incoming_exit_on_error_ok(const struct qemu_side *q)
+{
+	return version_at_least(q, 9, 1);
+}
+
+/*
+ * migrate-set-parameters' arguments for a new downtime limit on a source
+ * QEMU of version major.minor: downtime-limit, and from QEMU 8.2
+ * avail-switchover-bandwidth, the bandwidth (bytes/s) the controller
+ * measured, when it is known (above 0): QEMU's own switchover estimate
+ * then divides the remaining data by what the link really carried instead
+ * of its latest momentary figure.  QEMU only estimates with it; it limits
+ * nothing.  The caller owns the object.
+ */
+json_object *
+mig_downtime_args(uint64_t downtime_ms, double bandwidth, int major,
+    int minor)
+{
+	json_object *args = json_object_new_object();
+
+	json_object_object_add(args, "downtime-limit",
+	    json_object_new_uint64(downtime_ms));
+	if (bandwidth >= 1 && (major > 8 || (major == 8 && minor >= 2)))
+		json_object_object_add(args, "avail-switchover-bandwidth",
+		    json_object_new_uint64(bandwidth < 1e18 ?
+		    (uint64_t)bandwidth : (uint64_t)1e18));
+	return args;
 }
 
 /* The side as the offer and the answer carry it (the caller puts it). */

@@ -53,6 +53,9 @@ struct json_object *mig_negotiate(const struct mig_wants *,
 	    const struct qemu_side *source, const struct qemu_side *target,
 	    struct mig_plan *);
 int	 mig_multifd_postcopy_ok(const struct qemu_side *);
+int	 mig_incoming_exit_on_error_ok(const struct qemu_side *);
+struct json_object *mig_downtime_args(uint64_t downtime_ms, double bandwidth,
+	    int major, int minor);
 
 /* mig-qemu-side.c */
 /* A job (mig-job.h) filling the struct qemu_side ctx; the version first. */

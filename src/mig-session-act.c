@@ -96,7 +96,7 @@ sess_enter(struct session *s, enum sess_state to)
 	s->state = to;
 }
 
-void
+struct sess_action *
 sess_qmp(struct session *s, enum sess_cmd cmd, uint64_t value, int value2)
 {
 	struct sess_action *a = sess_act(s, SA_QMP);
@@ -104,6 +104,7 @@ sess_qmp(struct session *s, enum sess_cmd cmd, uint64_t value, int value2)
 	a->cmd = cmd;
 	a->value = value;
 	a->value2 = value2;
+	return a;
 }
 
 void

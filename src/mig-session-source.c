@@ -260,7 +260,9 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 	case CTL_NONE:
 		break;
 	case CTL_SET_DOWNTIME:
-		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0);
+		/* The bandwidth measured, for QEMU's own estimate (8.2). */
+		sess_qmp(s, SC_SET_DOWNTIME, d->value, 0)->sample.bandwidth =
+		    cs->bandwidth;
 		break;
 	case CTL_AUTO_CONVERGE:
 		/*
@@ -469,6 +471,22 @@ source_start_memory(struct session *s)
 
 /* ---- SS_SETUP ------------------------------------------------------ */
 
+/*
+ * A setup that took over the status file's record (re-attach, already
+ * done, close): the session goes on from what that record says: the mode
+ * (a guest the killed run paused is resumed at the end), its abort, and
+ * the mirrors QEMU still runs for it (cfg.disks: the executor found them),
+ * which are ended with the migration.
+ */
+static void
+setup_record(struct session *s, const struct sess_event *ev)
+{
+	s->mode = ev->mode;	/* the document already says it */
+	s->abort = ev->abort;
+	s->abort_requested = ev->abort_requested;
+	s->mirrors_out = s->cfg.disks;
+}
+
 /* An abort asked for during the setup, now that it is over. */
 static void
 setup_then_abort(struct session *s, const struct sess_event *ev)
@@ -476,14 +494,19 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 	switch (ev->setup) {
 	case SETUP_FAILED:
 	case SETUP_CLOSE_RECORD:
-		sess_abort_status(s, ABORT_SUCCEEDED);
+		/* Not carried out where the guest's place is not known. */
+		sess_abort_status(s, ev->fail == FAIL_UNKNOWN ? ABORT_FAILED :
+		    ABORT_SUCCEEDED);
 		sess_fail(s, ev->fail, "%s", ev->reason);
 		return;
 	case SETUP_ALREADY_DONE:
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "abort refused: QEMU had already completed the "
 		    "migration (%s)", s->pending.reason);
-		source_end(s, PHASE_SUCCEEDED);
+		if (ev->fail != FAIL_NONE)
+			sess_fail(s, ev->fail, "%s", ev->reason);
+		else
+			source_end(s, PHASE_SUCCEEDED);
 		return;
 	case SETUP_FRESH:
 		/* Nothing started: the guest never left the source. */
@@ -497,9 +520,31 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 	}
 }
 
+/*
+ * The record says an abort was under way when its qmigrate was killed
+ * (cancelling, or watched uncancelled): it is still asked for, so the
+ * re-attach cancels again (QEMU takes a second migrate_cancel as the
+ * first) and ends as the abort does.  A post-copy cannot be cancelled.
+ */
+static void
+setup_abort_goes_on(struct session *s, const struct sess_event *ev)
+{
+	char reason[SESS_REASON_MAX];
+
+	if ((ev->abort != ABORT_ABORTING && ev->abort != ABORT_FAILED) ||
+	    s->state != SS_PRECOPY)
+		return;
+	snprintf(reason, sizeof reason, "the abort under way when migration "
+	    "%s lost its qmigrate goes on", ev->uid != NULL ? ev->uid : "?");
+	s->abort = ABORT_NONE;		/* source_abort says it again */
+	source_abort(s, ev->t, FAIL_ABORTED, ev->abort_requested, reason);
+}
+
 static void
 setup_done(struct session *s, const struct sess_event *ev)
 {
+	if (ev->setup != SETUP_FRESH && ev->setup != SETUP_FAILED)
+		setup_record(s, ev);
 	if (s->pending.asked && ev->setup != SETUP_REATTACH) {
 		setup_then_abort(s, ev);
 		return;
@@ -512,18 +557,26 @@ setup_done(struct session *s, const struct sess_event *ev)
 		sess_note(s, "this run started no migration: it closed the "
 		    "record of the earlier one, which QEMU had ended; run "
 		    "migrate again to start a new one");
-		sess_fail(s, FAIL_DATA, "%s", ev->reason);
+		if (ev->fail == FAIL_ABORTED)
+			sess_abort_status(s, ABORT_SUCCEEDED);
+		sess_fail(s, ev->fail != FAIL_NONE ? ev->fail : FAIL_DATA,
+		    "%s", ev->reason);
 		return;
 	case SETUP_ALREADY_DONE:
+		if (ev->fail != FAIL_NONE) {
+			if (s->abort == ABORT_ABORTING)
+				sess_abort_status(s, ABORT_FAILED);
+			sess_fail(s, ev->fail, "%s", ev->reason);
+			return;
+		}
 		sess_note(s, "re-attached to migration %s after QEMU had "
 		    "completed it: the guest left this QEMU, nothing more to "
-		    "do", ev->reason != NULL ? ev->reason : "?");
-		source_end(s, PHASE_SUCCEEDED);
+		    "do", ev->uid != NULL ? ev->uid : "?");
+		source_succeed(s);
 		return;
 	case SETUP_REATTACH:
 		s->t0 = ev->t;
 		s->saw_active = 1;
-		s->mode = ev->mode;	/* the document already says it */
 		sess_enter(s, ev->mode == MODE_POSTCOPY ? SS_POSTCOPY :
 		    SS_PRECOPY);
 		sess_note(s, "re-attached to migration %s already %s in QEMU",
@@ -532,6 +585,7 @@ setup_done(struct session *s, const struct sess_event *ev)
 		sess_phase(s, PHASE_RUNNING);
 		sess_act(s, SA_POLL);
 		source_pending_abort(s, ev->t);
+		setup_abort_goes_on(s, ev);
 		return;
 	case SETUP_FRESH:
 		break;
@@ -678,6 +732,14 @@ migrating_answer(struct session *s, const struct sess_event *ev)
 		s->watch_out = 0;
 	if (ev->question != CONTROL_WATCH)
 		return;
+	if (ev->answer == ANSWER_FENCED) {
+		/* The target's QEMU failed its load: its reason is ours. */
+		snprintf(reason, sizeof reason, "the target %s could not load "
+		    "the guest: %s", s->cfg.peer, ev->reason != NULL ?
+		    ev->reason : "no reason given");
+		source_abort(s, ev->t, FAIL_DATA, 0, reason);
+		return;
+	}
 	if (ev->answer != ANSWER_ABORT) {
 		/* The target holds each watch a moment: ask again at once. */
 		if (ev->answer == ANSWER_OK && (s->state == SS_MIRROR ||

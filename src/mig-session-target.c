@@ -58,6 +58,9 @@ release_watch(struct session *s)
 	s->watch_held = 0;
 	if (s->abort_asked_here)
 		answer(s, ANSWER_ABORT, s->failure_reason);
+	else if (s->qemu_failed && s->failure != FAIL_NONE)
+		/* QEMU's own reason, for the source's document. */
+		answer(s, ANSWER_FENCED, s->failure_reason);
 	else
 		answer(s, ANSWER_OK, NULL);
 }
@@ -299,7 +302,20 @@ target_sample(struct session *s, const struct sess_event *ev)
 		release_watch(s);
 		sess_enter(s, SS_POSTCOPY);
 		break;
+	case QMS_POSTCOPY_RECOVER:
+	case QMS_POSTCOPY_RECOVER_SETUP:
+		s->recover.recovering = 1;
+		break;
 	case QMS_POSTCOPY_PAUSED:
+		if (s->recover.recovering) {
+			/*
+			 * Paused again after a recovery began: the link broke
+			 * once more, and QEMU listens no longer (D16).
+			 */
+			s->recover.recovering = 0;
+			s->recover.sent = 0;
+			s->recover.listening = 0;
+		}
 		target_recover(s, ev->t);
 		if (s->state == SS_DONE)
 			return;
@@ -389,6 +405,8 @@ target_control(struct session *s, const struct sess_event *ev)
 	case CONTROL_WATCH:
 		if (s->abort_asked_here)
 			answer(s, ANSWER_ABORT, s->failure_reason);
+		else if (s->qemu_failed && s->failure != FAIL_NONE)
+			answer(s, ANSWER_FENCED, s->failure_reason);
 		else if (s->watch_held || (s->state != SS_LISTEN &&
 		    s->state != SS_PRECOPY && s->state != SS_PREPARING &&
 		    s->state != SS_RECONNECT))

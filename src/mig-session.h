@@ -94,9 +94,11 @@ enum sess_setup {
 	SETUP_FAILED,		/* failure and reason in the event */
 	SETUP_FRESH,		/* a new migration: offer or migrate next */
 	SETUP_REATTACH,		/* QEMU is already migrating: watch it */
-	SETUP_ALREADY_DONE,	/* QEMU completed it before we came */
-	SETUP_CLOSE_RECORD,	/* QEMU's migration of the status file failed
-				   meanwhile: close its record, start none */
+	SETUP_ALREADY_DONE,	/* QEMU completed it before we came (fail
+				   set: not confirmed, how it ends) */
+	SETUP_CLOSE_RECORD,	/* QEMU's migration of the status file ended
+				   meanwhile, or QEMU has none: close its
+				   record (fail: how), start none */
 };
 
 /* QMP commands the session asks for. */
@@ -185,7 +187,10 @@ struct sess_event {
 	enum mig_failure	 fail;	/* SETUP_FAILED, a failed job */
 	const char		*reason;
 	enum sess_setup		 setup;
-	enum mig_mode		 mode;	/* REATTACH: as the status file had it */
+	enum mig_mode		 mode;	/* REATTACH, ALREADY_DONE, CLOSE_RECORD:
+					   as the status file had it */
+	enum abort_status	 abort;	/* ... and its abortStatus */
+	int			 abort_requested; /* ... and abortRequested */
 	const char		*uid;	/* REATTACH, ALREADY_DONE: the record's */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
@@ -283,6 +288,7 @@ struct sess_recover {
 	int	 sent;		/* target: migrate-recover sent */
 	int	 listening;	/* target: migrate-recover answered */
 	int	 source_asked;	/* target: the source waits for "ready" */
+	int	 recovering;	/* target: QEMU said postcopy-recover since */
 };
 
 #define SESS_MAX_ACTIONS	40
@@ -382,7 +388,8 @@ struct sess_action *sess_act(struct session *, enum sess_act_kind);
 struct sess_action *sess_act_why(struct session *, enum sess_act_kind,
 	    const char *reason);
 void	 sess_enter(struct session *, enum sess_state);
-void	 sess_qmp(struct session *, enum sess_cmd, uint64_t, int);
+/* The command's action, for what else it carries (SET_DOWNTIME: sample). */
+struct sess_action *sess_qmp(struct session *, enum sess_cmd, uint64_t, int);
 void	 sess_timer(struct session *, enum sess_timer, double);
 void	 sess_job(struct session *, enum sess_job, uint64_t);
 void	 sess_log(struct session *, int level, const char *, ...)

@@ -50,6 +50,9 @@ struct mig_source {
 	struct mig_job		 setup_job;	/* inspect, then plan */
 	struct mig_info		 mi;		/* what QEMU said at setup */
 	struct run_info		 ri;
+	json_object		*block_jobs;	/* setup, a re-run: QEMU's */
+	struct mig_disks	*adopted;	/* ... mirrors left by the record's
+						   run (mig_disks_adopt) */
 	int			 apply_pc;	/* plan: mig_plan_apply_job's */
 	struct mig_plan_apply	 apply;
 	struct qemu_side	 self;		/* this QEMU (major 0: not read) */
@@ -84,6 +87,8 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 	ev.setup = setup;
 	ev.fail = why;
 	ev.mode = mode;
+	/* A record taken over brings its abort (status_restore). */
+	ev.abort = status_abort(ms->w.st, &ev.abort_requested);
 	ev.uid = status_uid(ms->w.st);
 	ev.reason = reason;
 	mig_watch_step(&ms->w, &ev);
@@ -151,46 +156,183 @@ source_took_over(struct mig_source *ms, enum mig_mode mode)
 	status_changed(ms->w.st, "start");
 }
 
+/* What the status file's record says, as far as a re-run decides on it. */
+struct record {
+	int		 open;		/* its outcome is not settled */
+	int		 succeeded;	/* phase Succeeded */
+	int		 ended_ok;	/* ... or HandedOver */
+	char		*failure;	/* its failureReason, or NULL */
+};
+
 /*
- * Whether the status file describes a migration that has not ended (its
- * qmigrate was killed before it wrote the end).  An unreadable file is
- * not an open record: a new migration writes over it, as it always did.
+ * Reads the status file's record (no file, or one that cannot be read:
+ * nothing, and a new migration writes over it, as it always did).  Open:
+ * a qmigrate was killed before it wrote the end (phase not ended), or the
+ * end it wrote did not settle where the guest is: exit 8 (not known) or 6
+ * (post-copy lost: the target held the guest, which may still arrive).
  */
-static int
-record_open(const char *file)
+static void
+record_peek(const char *file, struct record *rec)
 {
 	json_object	*doc;
-	const char	*phase;
+	const char	*phase, *failure;
 	char		*cause = NULL;
-	int		 open_;
+	int		 ended, code;
 
+	memset(rec, 0, sizeof *rec);
 	if (file == NULL || access(file, F_OK) != 0)
-		return 0;
+		return;
 	if ((doc = status_read_file(file, &cause)) == NULL) {
 		free(cause);
-		return 0;
+		return;
 	}
 	phase = json_str_at(doc, "phase");
-	open_ = phase != NULL && strcmp(phase, "Succeeded") != 0 &&
-	    strcmp(phase, "Failed") != 0 && strcmp(phase, "HandedOver") != 0;
+	code = (int)json_u64_at(doc, "exitCode");
+	ended = phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
+	    strcmp(phase, "Failed") == 0 || strcmp(phase, "HandedOver") == 0);
+	rec->succeeded = phase != NULL && strcmp(phase, "Succeeded") == 0;
+	rec->ended_ok = rec->succeeded || (phase != NULL &&
+	    strcmp(phase, "HandedOver") == 0);
+	rec->open = phase != NULL && (!ended || (strcmp(phase, "Failed") == 0 &&
+	    (code == QM_EXIT_UNKNOWN || code == QM_EXIT_POSTCOPY_LOST)));
+	failure = json_str_at(doc, "failureReason");
+	if (failure != NULL)
+		xasprintf(&rec->failure, "%.*s", SESS_REASON_MAX, failure);
 	json_object_put(doc);
-	return open_;
 }
 
 /*
- * QEMU already has a migration: re-attach (it runs), report the success
- * QEMU had (it completed and the guest left: run state postmigrate), close
- * the record of one that failed in QEMU while no qmigrate watched it (a
- * killed `migrate` over tls:, whose proxy died with it), or go on with a
- * new one.  Returns 1 when the session took it over, 0 for a new
- * migration, -1 on failure (stepped or printed).
+ * The mirrors the record's run left (query-block-jobs qm-mirror-*, and a
+ * qm-nbd-* node whose mirror ended) are this run's: watched, and ended
+ * at the end (cancelled unless the migration succeeded, their NBD nodes
+ * removed), so that nothing of that run is left behind.
+ */
+static void
+source_adopt_disks(struct mig_source *ms)
+{
+	char *list;
+
+	if (ms->adopted == NULL)
+		return;
+	ms->disks = ms->adopted;
+	ms->adopted = NULL;
+	ms->w.sess.cfg.disks = 1;
+	status_set_disks(ms->w.st, mig_disks_to_json(ms->disks));
+	list = mig_disks_describe(ms->disks);
+	status_note(ms->w.st, "the mirrors the earlier run left in QEMU are "
+	    "this run's: %s", list);
+	free(list);
+}
+
+/*
+ * QEMU completed the record's migration while no qmigrate watched it: the
+ * guest left this QEMU.  Over unix:/tcp: that is the success (0), as when
+ * watched.  Over tls: the success is the target's to confirm, and this run
+ * cannot ask it (the control session died with the killed run): unless
+ * the record already ended Succeeded, the outcome stays not known (8),
+ * and the failureReason says what is known and what to look at.
+ */
+static void
+source_already_done(struct mig_source *ms, const struct mig_info *mi,
+    enum mig_mode mode, const struct record *rec)
+{
+	char *reason;
+
+	status_set_progress(ms->w.st, mi, 0);
+	source_adopt_disks(ms);
+	if (ms->tls == NULL || rec->succeeded) {
+		setup_done(ms, SETUP_ALREADY_DONE, FAIL_NONE, mode,
+		    status_uid(ms->w.st));
+		return;
+	}
+	xasprintf(&reason, "source QEMU %s completed migration %s while no "
+	    "qmigrate watched it, but over tls: only the target can say its "
+	    "QEMU runs the guest, and this run cannot ask it%s%s%s: where the "
+	    "guest runs is not known; the source QEMU keeps it stopped "
+	    "(run state %s); look at the target (incoming's --status-file, "
+	    "its QEMU's query-status) and resume the source (cont) only if "
+	    "the target's QEMU cannot run the guest", ms->w.o->qmp_path,
+	    status_uid(ms->w.st), rec->failure != NULL ? "; the earlier run "
+	    "had recorded \"" : "", rec->failure != NULL ? rec->failure : "",
+	    rec->failure != NULL ? "\", so the guest may run on neither" : "",
+	    ms->ri.state_name[0] != '\0' ? ms->ri.state_name : "unknown");
+	setup_done(ms, SETUP_ALREADY_DONE, FAIL_UNKNOWN, mode, reason);
+	free(reason);
+}
+
+/*
+ * The record's migration is over in QEMU (failed, cancelled), or QEMU has
+ * none (never started there, or QEMU was restarted): the record is closed
+ * with what is known, and nothing new starts.  The guest is on the source,
+ * resumed if the killed run had paused it (the session, by the mode),
+ * unless post-copy had begun: then the target held it.  An abort that was
+ * under way is what ended it.
+ */
+static void
+source_close_record(struct mig_source *ms, const struct mig_info *mi,
+    enum mig_mode mode)
+{
+	enum mig_failure	 why = FAIL_DATA;
+	enum abort_status	 abort = status_abort(ms->w.st, NULL);
+	const char		*state = ms->ri.state_name[0] != '\0' ?
+	    ms->ri.state_name : "unknown";
+	const char		*err = mi->error_desc[0] != '\0' ?
+	    mi->error_desc : mi->status_name;
+	char			*reason, *where;
+
+	status_set_progress(ms->w.st, mi, 0);
+	source_adopt_disks(ms);
+	if (mode == MODE_PAUSED)
+		xasprintf(&where, "the guest is on the source, paused by the "
+		    "earlier run: this run resumes it");
+	else if (ms->ri.running)
+		xasprintf(&where, "the guest runs on the source");
+	else
+		xasprintf(&where, "the guest is on the source, not running "
+		    "(run state %s), as this run found it", state);
+	if (mi->status == QMS_NONE)
+		xasprintf(&reason, "migration %s: QEMU has no migration "
+		    "(query-migrate: none): it never started there, or QEMU "
+		    "was restarted, while no qmigrate watched it; %s",
+		    status_uid(ms->w.st), where);
+	else if (mode == MODE_POSTCOPY) {
+		why = FAIL_POSTCOPY_LOST;
+		xasprintf(&reason, "migration %s failed in QEMU after "
+		    "post-copy had begun, while no qmigrate watched it: %s; "
+		    "the target held the guest: its pages that were still on "
+		    "the source are lost (source run state %s)",
+		    status_uid(ms->w.st), err, state);
+	} else if (abort == ABORT_ABORTING || abort == ABORT_FAILED) {
+		why = FAIL_ABORTED;
+		xasprintf(&reason, "migration %s: the abort under way when its "
+		    "qmigrate was killed is done (QEMU's migration %s: %s); %s",
+		    status_uid(ms->w.st), mi->status_name, err, where);
+	} else
+		xasprintf(&reason, "migration %s failed in QEMU while no "
+		    "qmigrate watched it: %s; %s", status_uid(ms->w.st), err,
+		    where);
+	setup_done(ms, SETUP_CLOSE_RECORD, why, mode, reason);
+	free(where);
+	free(reason);
+}
+
+/*
+ * QEMU already has a migration, or the status file an open record: a
+ * re-run.  It re-attaches to a migration QEMU still runs; reports the
+ * outcome QEMU already has for the record (completed: the success, see
+ * source_already_done); closes the record of one QEMU ended, or has not,
+ * while no qmigrate watched it (source_close_record).  It never starts a
+ * new migration over an open record.  A closed record (or none) with
+ * nothing running in QEMU: a new migration.  Returns 1 when the session
+ * took it over, 0 for a new migration, -1 on failure (stepped or printed).
  */
 static int
 source_existing(struct mig_source *ms, const struct mig_info *mi)
 {
+	struct record	 rec;
 	enum mig_phase	 phase;
 	enum mig_mode	 mode;
-	char		*reason;
+	int		 rc = 1;
 
 	if (qemu_mig_status_in_progress(mi->status)) {
 		if (ms->w.o->status_file == NULL) {
@@ -205,27 +347,28 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		if (qemu_mig_status_postcopy(mi->status))
 			mode = MODE_POSTCOPY;
 		source_took_over(ms, mode);
+		source_adopt_disks(ms);
 		source_controller(ms);
 		source_controller_commit(ms);
 		setup_done(ms, SETUP_REATTACH, FAIL_NONE, mode,
 		    mi->status_name);
 		return 1;
 	}
-	if ((mi->status == QMS_FAILED || mi->status == QMS_CANCELLED) &&
-	    record_open(ms->w.o->status_file)) {
+	record_peek(ms->w.o->status_file, &rec);
+	if (rec.open) {
 		if (source_restore(ms, &phase, &mode) != 0)
-			return -1;
-		source_took_over(ms, mode);
-		status_set_progress(ms->w.st, mi, 0);
-		xasprintf(&reason, "migration %s failed in QEMU while no "
-		    "qmigrate watched it: %s; the guest runs on the source",
-		    status_uid(ms->w.st), mi->error_desc[0] != '\0' ?
-		    mi->error_desc : mi->status_name);
-		setup_done(ms, SETUP_CLOSE_RECORD, FAIL_DATA, MODE_PRECOPY,
-		    reason);
-		free(reason);
-		return 1;
+			rc = -1;
+		else {
+			source_took_over(ms, mode);
+			if (mi->status == QMS_COMPLETED)
+				source_already_done(ms, mi, mode, &rec);
+			else
+				source_close_record(ms, mi, mode);
+		}
+		free(rec.failure);
+		return rc;
 	}
+	free(rec.failure);
 	if (mi->status != QMS_COMPLETED)
 		return 0;
 	if (ms->ri.state != RUN_POSTMIGRATE)
@@ -236,17 +379,12 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	 * it again: that file's migration, unless it had failed, is the one
 	 * QEMU completed.
 	 */
-	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file,
-	    F_OK) == 0) {
+	if (rec.ended_ok) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
-		if (phase != PHASE_FAILED) {
-			source_took_over(ms, mode);
-			status_set_progress(ms->w.st, mi, 0);
-			setup_done(ms, SETUP_ALREADY_DONE, FAIL_NONE, mode,
-			    status_uid(ms->w.st));
-			return 1;
-		}
+		source_took_over(ms, mode);
+		source_already_done(ms, mi, mode, &rec);
+		return 1;
 	}
 	setup_failed(ms, FAIL_NOT_MIGRATABLE, "source QEMU %s already migrated "
 	    "its guest away (run state postmigrate): nothing to migrate",
@@ -277,12 +415,24 @@ static int
 source_preflight(struct mig_source *ms)
 {
 	struct status	*st = ms->w.st;
+	struct session	*sess = &ms->w.sess;
 	json_object	*conditions;
 	char		*summary = NULL;
 	int		 rc;
 
-	rc = preflight_run(ms->w.qmp, &ms->w.settings, &conditions,
-	    &summary);
+	/*
+	 * A signal or the deadline sets the pending abort (the nested loop
+	 * serves their watchers): the pre-flight stops within an iteration.
+	 */
+	rc = preflight_run(ms->w.loop, ms->w.qmp, &ms->w.settings,
+	    &sess->pending.asked, &conditions, &summary);
+	if (rc == -2) {
+		free(summary);
+		if (session_setup_abandoned(sess))
+			setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY,
+			    NULL);
+		return -1;
+	}
 	status_set_conditions(st, conditions);
 	if (rc == -1)
 		setup_failed(ms, FAIL_CONTROL, "source QEMU %s: %s",
@@ -382,7 +532,10 @@ guest_memory(json_object *reply)
 	    json_u64_at(reply, "plugged-memory");
 }
 
-enum { INSPECT_MIGRATE, INSPECT_STATUS, INSPECT_MEMORY, INSPECT_END };
+enum {
+	INSPECT_MIGRATE, INSPECT_STATUS, INSPECT_MEMORY, INSPECT_JOBS,
+	INSPECT_NODES, INSPECT_END,
+};
 
 /* What QEMU is doing now (a job: ctx is the struct mig_source). */
 static enum mig_job_next
@@ -407,15 +560,39 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (error != NULL)
 			goto fail;
 		run_info_decode(reply, &ms->ri);
-		*pc = INSPECT_END;
+		*pc = INSPECT_JOBS;
 		cmd->name = "query-memory-size-summary";
 		return JOB_SEND;
-	default:
+	case INSPECT_JOBS:
 		/* Only the completion timeout needs it: 0 is "unknown". */
 		if (error != NULL)
 			log_warnx("query-memory-size-summary: %s", error);
 		else
 			ms->guest_bytes = guest_memory(reply);
+		/* A re-run may find the mirrors its record's run left. */
+		if (ms->w.o->status_file == NULL ||
+		    access(ms->w.o->status_file, F_OK) != 0)
+			return JOB_DONE;
+		*pc = INSPECT_NODES;
+		cmd->name = "query-block-jobs";
+		return JOB_SEND;
+	case INSPECT_NODES:
+		if (error != NULL) {
+			log_warnx("query-block-jobs: %s", error);
+			return JOB_DONE;
+		}
+		ms->block_jobs = json_object_get(reply);
+		*pc = INSPECT_END;
+		cmd->name = "query-named-block-nodes";
+		cmd->args = json_object_new_object();
+		json_object_object_add(cmd->args, "flat",
+		    json_object_new_boolean(1));
+		return JOB_SEND;
+	default:
+		if (error != NULL)
+			log_warnx("query-named-block-nodes: %s", error);
+		else
+			ms->adopted = mig_disks_adopt(ms->block_jobs, reply);
 		return JOB_DONE;
 	}
 fail:
@@ -977,6 +1154,7 @@ mig_source_run(const struct mig_options *o)
 		mig_watch_run(&ms.w);
 	mig_job_stop(&ms.setup_job);
 	mig_job_stop(&ms.agree_job);
+	json_object_put(ms.block_jobs);
 	if (ms.usage_error) {
 		/* Nothing was touched, nothing is written. */
 		status_discard(ms.w.st);
@@ -984,6 +1162,7 @@ mig_source_run(const struct mig_options *o)
 		mig_tls_source_close(ms.tls);
 		mig_watch_free(&ms.w);
 		mig_disks_free(ms.disks);
+		mig_disks_free(ms.adopted);
 		return QM_EXIT_USAGE;
 	}
 	rc = mig_watch_report(&ms.w);
@@ -994,5 +1173,6 @@ mig_source_run(const struct mig_options *o)
 	mig_watch_free(&ms.w);
 	/* After the connection: a pending query-block-jobs points at it. */
 	mig_disks_free(ms.disks);
+	mig_disks_free(ms.adopted);
 	return rc;
 }

@@ -218,6 +218,10 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		cmd->args = json_object_new_object();
 		json_object_object_add(cmd->args, "uri",
 		    json_object_new_string(mt->w.qemu_uri));
+		/* A failed load leaves QEMU up, saying why (9.1). */
+		if (mig_incoming_exit_on_error_ok(&mt->self))
+			json_object_object_add(cmd->args, "exit-on-error",
+			    json_object_new_boolean(0));
 		return JOB_SEND;
 	default:
 		if (error != NULL)

@@ -369,6 +369,8 @@ static const char *
 qmp_command(struct mig_watch *w, const struct sess_action *a,
     json_object **args)
 {
+	int major = 0, minor = 0, micro = 0;
+
 	*args = NULL;
 	switch (a->cmd) {
 	case SC_MIGRATE:
@@ -391,9 +393,10 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 	case SC_QUIT:
 		return "quit";
 	case SC_SET_DOWNTIME:
-		*args = json_object_new_object();
-		json_object_object_add(*args, "downtime-limit",
-		    json_object_new_uint64(a->value));
+		if (w->qmp != NULL)
+			qmp_qemu_version(w->qmp, &major, &minor, &micro);
+		*args = mig_downtime_args(a->value, a->sample.bandwidth, major,
+		    minor);
 		return "migrate-set-parameters";
 	case SC_AUTO_CONVERGE:
 		/* Arms the throttle QEMU was given disarmed (mig-caps.c). */

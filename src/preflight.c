@@ -15,22 +15,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ev.h>
 #include <json-c/json.h>
 
 #include "qmigrate.h"
 #include "preflight.h"
-#include "dirty-rate.h"
 #include "qmp.h"
 #include "mig-disks.h"
 
 #define PF_TIMEOUT		10.0	/* seconds per QMP command */
+#define PF_BUDGET		60.0	/* seconds for the whole pre-flight */
 #define PF_QOM_MAX_DEPTH	8	/* QOM paths deeper than this are not read */
 #define PF_QOM_MAX_NODES	2000	/* qom-list calls, at most */
 #define PF_MAX_REASONS		64	/* reasons kept (the rest are counted) */
 
+/*
+ * Why the pre-flight ends before its answer: a stop asked for (a signal,
+ * the deadline), or a monitor that does not answer (a command timed out,
+ * the connection gone, the whole budget spent).  Once set, no command is
+ * sent any more: every question fails at once.
+ */
+enum pf_halt { PF_GOING, PF_STOPPED, PF_NO_ANSWER };
+
 struct pf {
+	struct ev_loop			*loop;
 	struct qmp_conn			*qmp;
 	const struct mig_settings	*settings;
+	const int			*stop;		/* may be NULL */
+	double				 budget_end;	/* ev_now() */
+	enum pf_halt			 halt;
+	char				*halt_cause;
 	json_object			*live;		/* array of reasons */
 	json_object			*storage;	/* array of reasons */
 	json_object			*warnings;	/* array of reasons */
@@ -63,6 +77,116 @@ pf_add(struct pf *pf, json_object *list, const char *reason,
 	free(msg);
 }
 
+/* One command's answer; freed by whoever sees it last. */
+struct pf_call_state {
+	int		 done;
+	int		 orphan;	/* the pre-flight stopped waiting */
+	json_object	*reply;
+	char		*error_class;
+	char		*error;
+};
+
+static void
+pf_call_cb(struct qmp_conn *conn, json_object *reply, const char *error_class,
+    const char *error, void *arg)
+{
+	struct pf_call_state *cs = arg;
+
+	(void)conn;
+	if (cs->orphan) {
+		free(cs);
+		return;
+	}
+	cs->done = 1;
+	if (reply != NULL)
+		cs->reply = json_object_get(reply);
+	else {
+		cs->error_class = xstrdup(error_class);
+		cs->error = xstrdup(error);
+	}
+}
+
+static int
+pf_stopped(const struct pf *pf)
+{
+	return pf->stop != NULL && *pf->stop;
+}
+
+/* Ends the pre-flight (the first reason stays). */
+static void
+pf_halt(struct pf *pf, enum pf_halt why, const char *cause)
+{
+	if (pf->halt != PF_GOING)
+		return;
+	pf->halt = why;
+	pf->halt_cause = xstrdup(cause);
+}
+
+/*
+ * qmp_call() for the pre-flight: the command (args stolen) waits on the
+ * loop for its answer, but no longer than PF_TIMEOUT, the budget's end or
+ * a stop.  Returns 0 with *reply (the caller puts it; NULL: dropped), or
+ * -1 with *cause: QEMU's refusal, or the pre-flight halted (pf->halt: a
+ * command that got no answer ends the pre-flight, since QEMU that does
+ * not answer one question within 10 s answers none).  A command left
+ * waiting by a stop frees its own state when it ends (its answer, its
+ * timer or the connection's close).
+ */
+static int
+pf_call(struct pf *pf, const char *command, json_object *args,
+    json_object **reply, char **cause)
+{
+	struct pf_call_state	*cs;
+	double			 left;
+	char			*err = NULL;
+
+	if (reply != NULL)
+		*reply = NULL;
+	if (pf->halt == PF_GOING && pf_stopped(pf))
+		pf_halt(pf, PF_STOPPED, "stopped");
+	left = pf->budget_end - ev_now(pf->loop);
+	if (pf->halt == PF_GOING && left <= 0)
+		pf_halt(pf, PF_NO_ANSWER, "no answer within its budget");
+	if (pf->halt != PF_GOING) {
+		json_object_put(args);
+		xasprintf(cause, "%s: %s", command, pf->halt_cause);
+		return -1;
+	}
+	cs = xcalloc(1, sizeof *cs);
+	if (qmp_send(pf->qmp, command, args, left < PF_TIMEOUT ? left :
+	    PF_TIMEOUT, pf_call_cb, cs, &err) != 0) {
+		free(cs);
+		xasprintf(cause, "%s: %s", command, err);
+		pf_halt(pf, PF_NO_ANSWER, err);
+		free(err);
+		return -1;
+	}
+	while (!cs->done && !pf_stopped(pf))
+		ev_run(pf->loop, EVRUN_ONCE);
+	if (!cs->done) {
+		cs->orphan = 1;
+		pf_halt(pf, PF_STOPPED, "stopped");
+		xasprintf(cause, "%s: stopped", command);
+		return -1;
+	}
+	if (cs->error != NULL) {
+		xasprintf(cause, "%s: %s", command, cs->error);
+		if (strcmp(cs->error_class, "Timeout") == 0 ||
+		    strcmp(cs->error_class, "Closed") == 0)
+			pf_halt(pf, PF_NO_ANSWER, *cause);
+		free(cs->error);
+		free(cs->error_class);
+		free(cs);
+		return -1;
+	}
+	if (reply != NULL)
+		*reply = cs->reply;
+	else
+		json_object_put(cs->reply);
+	free(cs);
+	return 0;
+}
+
 /* QEMU's own blockers.  Returns -1 (QMP failure, *cause set) or 0. */
 static int
 pf_blockers(struct pf *pf, char **cause)
@@ -70,8 +194,7 @@ pf_blockers(struct pf *pf, char **cause)
 	json_object	*reply = NULL, *blocked;
 	size_t		 i;
 
-	if (qmp_call(pf->qmp, "query-migrate", NULL, &reply, PF_TIMEOUT,
-	    cause) != 0)
+	if (pf_call(pf, "query-migrate", NULL, &reply, cause) != 0)
 		return -1;
 	if (json_object_object_get_ex(reply, "blocked-reasons", &blocked) &&
 	    json_object_is_type(blocked, json_type_array)) {
@@ -95,8 +218,7 @@ pf_qom_get(struct pf *pf, const char *path, const char *property)
 	json_object_object_add(args, "path", json_object_new_string(path));
 	json_object_object_add(args, "property",
 	    json_object_new_string(property));
-	if (qmp_call(pf->qmp, "qom-get", args, &reply, PF_TIMEOUT,
-	    &err) != 0) {
+	if (pf_call(pf, "qom-get", args, &reply, &err) != 0) {
 		log_debug("preflight: %s", err);
 		free(err);
 		return NULL;
@@ -175,7 +297,8 @@ pf_hotplugged(struct pf *pf, const char *parent, const char *path,
  * Walks the QOM tree from root, breadth first, through child<> properties
  * (memory regions skipped: there are many and they hold no devices),
  * bounded in depth and in the number of qom-list calls.  A node that
- * cannot be listed is skipped.  Returns -1 only when QMP is gone.
+ * QEMU refuses to list is skipped.  Returns -1 when the pre-flight halted
+ * (QMP gone or silent, or a stop).
  */
 static int
 pf_qom_walk(struct pf *pf, const char *root, char **cause)
@@ -202,9 +325,8 @@ pf_qom_walk(struct pf *pf, const char *root, char **cause)
 		    json_object_new_string(path));
 		reply = NULL;
 		listed++;
-		if (qmp_call(pf->qmp, "qom-list", args, &reply, PF_TIMEOUT,
-		    &err) != 0) {
-			if (qmp_is_closed(pf->qmp)) {
+		if (pf_call(pf, "qom-list", args, &reply, &err) != 0) {
+			if (pf->halt != PF_GOING) {
 				*cause = err;
 				rc = -1;
 				break;
@@ -257,12 +379,12 @@ pf_qom_walk(struct pf *pf, const char *root, char **cause)
 
 /*
  * A question QEMU may not answer (an older or differently built QEMU):
- * -1 when the connection is gone, else 0 (*cause logged and cleared).
+ * -1 when the pre-flight halted, else 0 (*cause logged and cleared).
  */
 static int
 pf_optional_failed(struct pf *pf, char **cause)
 {
-	if (qmp_is_closed(pf->qmp))
+	if (pf->halt != PF_GOING)
 		return -1;
 	log_debug("preflight: %s", *cause);
 	free(*cause);
@@ -282,8 +404,7 @@ pf_block_jobs(struct pf *pf, char **cause)
 	const char	*id, *status;
 	size_t		 i;
 
-	if (qmp_call(pf->qmp, "query-block-jobs", NULL, &jobs, PF_TIMEOUT,
-	    cause) != 0)
+	if (pf_call(pf, "query-block-jobs", NULL, &jobs, cause) != 0)
 		return pf_optional_failed(pf, cause);
 	for (i = 0; json_object_is_type(jobs, json_type_array) &&
 	    i < json_object_array_length(jobs); i++) {
@@ -328,8 +449,7 @@ pf_interfaces(struct pf *pf, char **cause)
 	args = json_object_new_object();
 	json_object_object_add(args, "command-line",
 	    json_object_new_string("info network"));
-	if (qmp_call(pf->qmp, "human-monitor-command", args, &text,
-	    PF_TIMEOUT, cause) != 0)
+	if (pf_call(pf, "human-monitor-command", args, &text, cause) != 0)
 		return pf_optional_failed(pf, cause);
 	p = json_object_is_type(text, json_type_string) ?
 	    json_object_get_string(text) : "";
@@ -367,19 +487,17 @@ pf_interfaces(struct pf *pf, char **cause)
 	return 0;
 }
 
-/* SEV: query-sev answers (x86) and says enabled.  Always returns 0. */
+/*
+ * SEV: query-sev answers (x86) and says enabled.  Returns -1 only when
+ * the pre-flight halted.
+ */
 static int
-pf_sev(struct pf *pf)
+pf_sev(struct pf *pf, char **cause)
 {
 	json_object	*reply = NULL;
-	char		*err = NULL;
 
-	if (qmp_call(pf->qmp, "query-sev", NULL, &reply, PF_TIMEOUT,
-	    &err) != 0) {
-		log_debug("preflight: %s", err);	/* no SEV support */
-		free(err);
-		return 0;
-	}
+	if (pf_call(pf, "query-sev", NULL, &reply, cause) != 0)
+		return pf_optional_failed(pf, cause);	/* no SEV support */
 	if (json_bool_at(reply, "enabled"))
 		pf_add(pf, pf->live, "SEVNotLiveMigratable",
 		    "the guest's memory is encrypted with AMD SEV");
@@ -438,10 +556,10 @@ pf_cpus(struct pf *pf, char **cause)
 	size_t		 i;
 	int		 host_warned = 0;
 
-	if (qmp_call(pf->qmp, "query-cpus-fast", NULL, &cpus, PF_TIMEOUT,
-	    cause) != 0)
+	if (pf_call(pf, "query-cpus-fast", NULL, &cpus, cause) != 0)
 		return -1;
-	for (i = 0; i < json_object_array_length(cpus); i++) {
+	for (i = 0; i < json_object_array_length(cpus) &&
+	    pf->halt == PF_GOING; i++) {
 		path = json_str_at(json_object_array_get_idx(cpus, i), "qom-path");
 		if (path == NULL)
 			continue;
@@ -489,21 +607,16 @@ pf_cpus(struct pf *pf, char **cause)
 static int
 pf_tcg_dirty_tracking(struct pf *pf, char **cause)
 {
-	char	*err = NULL;
-	int	 major, minor, micro, kvm;
+	json_object	*reply = NULL;
+	int		 major, minor, micro, kvm;
 
 	qmp_qemu_version(pf->qmp, &major, &minor, &micro);
 	if (major >= 10)
 		return 0;
-	if ((kvm = dirty_rate_kvm_enabled(pf->qmp, &err)) == -1) {
-		if (qmp_is_closed(pf->qmp)) {
-			*cause = err;
-			return -1;
-		}
-		log_debug("preflight: %s", err);
-		free(err);
-		return 0;
-	}
+	if (pf_call(pf, "query-kvm", NULL, &reply, cause) != 0)
+		return pf_optional_failed(pf, cause);
+	kvm = json_bool_at(reply, "enabled");
+	json_object_put(reply);
 	if (!kvm)
 		pf_add(pf, pf->warnings, "TCGDirtyTrackingDefect", "the guest "
 		    "runs under TCG (no KVM) on QEMU %d.%d.%d, whose dirty "
@@ -552,8 +665,7 @@ pf_disks(struct pf *pf, char **cause)
 	size_t		 i;
 	int		 chain;
 
-	if (qmp_call(pf->qmp, "query-block", NULL, &blocks, PF_TIMEOUT,
-	    cause) != 0)
+	if (pf_call(pf, "query-block", NULL, &blocks, cause) != 0)
 		return -1;
 	for (i = 0; i < json_object_array_length(blocks); i++) {
 		dev = json_object_array_get_idx(blocks, i);
@@ -648,15 +760,21 @@ pf_condition(const char *type, const char *reason, json_object *reasons,
 }
 
 /*
- * Runs every check against the QEMU behind qmp.  settings gives the
- * sharedStoragePaths.  Returns 1 (live-migratable) or 0 (not), with
+ * Runs every check against the QEMU behind qmp, waiting on loop (qmp's).
+ * settings gives the sharedStoragePaths.  stop (may be NULL) is a flag
+ * the caller's watchers set (a signal, a deadline): the pre-flight ends
+ * within one loop iteration of it.  The whole pre-flight is bounded:
+ * PF_TIMEOUT per command and PF_BUDGET in all, and the first command QEMU
+ * does not answer ends it.  Returns 1 (live-migratable) or 0 (not), with
  * *conditions a new array [LiveMigratable, StorageLiveMigratable] and
  * *summary one line listing every reason (or "live-migratable", with any
- * warnings); or -1 when QMP failed, *conditions NULL and *summary the
- * cause.  The caller frees *summary and puts *conditions.
+ * warnings); -1 when QMP failed (refused, silent or gone), *conditions
+ * NULL and *summary the cause; -2 when stopped, *conditions NULL and
+ * *summary saying so.  The caller frees *summary and puts *conditions.
  */
 int
-preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
+preflight_run(struct ev_loop *loop, struct qmp_conn *qmp,
+    const struct mig_settings *settings, const int *stop,
     json_object **conditions, char **summary)
 {
 	struct pf	 pf;
@@ -665,8 +783,12 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 	int		 rc;
 
 	memset(&pf, 0, sizeof pf);
+	pf.loop = loop;
 	pf.qmp = qmp;
 	pf.settings = settings;
+	pf.stop = stop;
+	ev_now_update(loop);
+	pf.budget_end = ev_now(loop) + PF_BUDGET;
 	pf.live = json_object_new_array();
 	pf.storage = json_object_new_array();
 	pf.warnings = json_object_new_array();
@@ -676,15 +798,22 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 	if (pf_blockers(&pf, &cause) != 0 ||
 	    pf_qom_walk(&pf, "/machine", &cause) != 0 ||
 	    pf_qom_walk(&pf, "/objects", &cause) != 0 ||
-	    pf_sev(&pf) != 0 ||
+	    pf_sev(&pf, &cause) != 0 ||
 	    pf_interfaces(&pf, &cause) != 0 ||
 	    pf_block_jobs(&pf, &cause) != 0 ||
 	    pf_cpus(&pf, &cause) != 0 ||
 	    pf_tcg_dirty_tracking(&pf, &cause) != 0 ||
-	    pf_disks(&pf, &cause) != 0) {
-		xasprintf(summary, "pre-flight check: %s", cause);
+	    pf_disks(&pf, &cause) != 0 || pf.halt != PF_GOING) {
+		if (pf.halt == PF_STOPPED) {
+			*summary = xstrdup("pre-flight check stopped");
+			rc = -2;
+		} else {
+			if (cause == NULL)
+				xasprintf(&cause, "%s", pf.halt_cause);
+			xasprintf(summary, "pre-flight check: %s", cause);
+			rc = -1;
+		}
 		free(cause);
-		rc = -1;
 		goto out;
 	}
 	if (pf.dropped > 0)
@@ -718,6 +847,7 @@ preflight_run(struct qmp_conn *qmp, const struct mig_settings *settings,
 	}
 	*summary = line;
 out:
+	free(pf.halt_cause);
 	json_object_put(pf.live);
 	json_object_put(pf.storage);
 	json_object_put(pf.warnings);

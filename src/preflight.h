@@ -12,7 +12,9 @@ int	 preflight_disk_shared(const struct mig_settings *, const char *file,
 	    char *why, size_t len);
 
 /* preflight.c */
-int	 preflight_run(struct qmp_conn *, const struct mig_settings *,
+struct ev_loop;
+int	 preflight_run(struct ev_loop *, struct qmp_conn *,
+	    const struct mig_settings *, const int *stop,
 	    struct json_object **conditions, char **summary);
 
 #endif

@@ -314,6 +314,7 @@ void		 status_record_failure(struct status *, enum mig_failure,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void		 status_decision(struct status *, double t, const char *action,
 		    const char *reason, const struct ctl_sample *);
+enum abort_status status_abort(const struct status *, int *requested);
 void		 status_set_abort(struct status *, enum abort_status);
 void		 status_set_abort_requested(struct status *);
 void		 status_clear_failure(struct status *);

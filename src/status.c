@@ -808,6 +808,15 @@ status_report(struct status *st, int json_flags)
 	return status_exit_code(st);
 }
 
+/* The abort's state: abortStatus, and abortRequested in *requested. */
+enum abort_status
+status_abort(const struct status *st, int *requested)
+{
+	if (requested != NULL)
+		*requested = st->abort_requested;
+	return st->abort_status;
+}
+
 void
 status_set_abort(struct status *st, enum abort_status abort_status)
 {
@@ -1001,7 +1010,8 @@ bad:
 
 /*
  * Takes over what a killed qmigrate wrote (doc, borrowed): the migration's
- * uid, start time, mode, notes, decisions and phase transitions, so
+ * uid, start time, mode, notes, decisions, phase transitions, and its
+ * abort (abortRequested, abortStatus: an abort under way goes on), so
  * that a re-attach goes on as the same migration.  Every member is
  * checked before anything is changed: returns 0, or -1 with *cause
  * naming the file (what) and the member,
@@ -1011,11 +1021,11 @@ int
 status_restore(struct status *st, json_object *doc, const char *what,
     enum mig_phase *phase, enum mig_mode *mode, char **cause)
 {
-	const char	*uid, *ph, *md, *start;
-	json_object	*notes, *decisions, *times;
+	const char	*uid, *ph, *md, *start, *ab;
+	json_object	*notes, *decisions, *times, *req;
 	struct tm	 tm;
 	size_t		 i;
-	int		 p = -1, m = -1;
+	int		 p = -1, m = -1, a = ABORT_NONE;
 
 	if ((uid = restore_str(doc, what, "migrationUid", sizeof st->uid - 1,
 	    cause)) == NULL ||
@@ -1033,6 +1043,26 @@ status_restore(struct status *st, json_object *doc, const char *what,
 		    p < 0 ? "phase" : "mode");
 		return -1;
 	}
+	/* Optional: absent (no abort), else a known name. */
+	if (json_obj_at(doc, "abortStatus") != NULL) {
+		if ((ab = restore_str(doc, what, "abortStatus", 32,
+		    cause)) == NULL)
+			return -1;
+		for (a = -1, i = 1; i < NITEMS(abort_names); i++)
+			if (strcmp(ab, abort_names[i]) == 0)
+				a = (int)i;
+		if (a < 0) {
+			xasprintf(cause, "%s: \"abortStatus\" has an unknown "
+			    "value", what);
+			return -1;
+		}
+	}
+	req = json_obj_at(doc, "abortRequested");
+	if (req != NULL && !json_object_is_type(req, json_type_boolean)) {
+		xasprintf(cause, "%s: \"abortRequested\" is not a boolean",
+		    what);
+		return -1;
+	}
 	if (restore_array(doc, what, "notes", json_type_string, &notes,
 	    cause) != 0 || restore_array(doc, what, "decisions",
 	    json_type_object, &decisions, cause) != 0 ||
@@ -1047,6 +1077,8 @@ status_restore(struct status *st, json_object *doc, const char *what,
 	set_json(&st->notes, json_object_get(notes));
 	set_json(&st->decisions, json_object_get(decisions));
 	set_json(&st->phase_times, json_object_get(times));
+	st->abort_status = (enum abort_status)a;
+	st->abort_requested = req != NULL && json_object_get_boolean(req);
 	*phase = (enum mig_phase)p;
 	*mode = (enum mig_mode)m;
 	return 0;

@@ -62,7 +62,10 @@ say "certificates: a CA and one node certificate per host (contrib/make-certs.sh
 sh "$top/contrib/make-certs.sh" --ip "$addr" "$dir/pki" src dst >/dev/null
 ls "$dir/pki/src" "$dir/pki/dst" | sed 's/^/   /'
 
-machine=(-machine pc -accel tcg -smp 1 -m $((mib + 64)) -kernel "$guest"
+# KVM where /dev/kvm serves, else TCG (QMIGRATE_TEST_ACCEL forces one).
+_lib_accel_arg 2>/dev/null
+say "accelerator: $TEST_ACCEL ($TEST_ACCEL_WHY)"
+machine=(-machine pc -accel "$ACCEL_ARG" -smp 1 -m $((mib + 64)) -kernel "$guest"
 	-append "mib=$mib rate=$rate" -display none -nodefaults -no-user-config)
 say "source QEMU: a bare-metal guest writing $rate MB/s over $mib MiB and checking every page"
 "${on_src[@]}" qemu-system-x86_64 "${machine[@]}" -qmp "unix:$dir/src.qmp,server=on,wait=off" \

@@ -49,7 +49,8 @@ tests_qmp_relay_LDADD =
 # against each QEMU of QEMU_VERSIONS beside the host's, and the upgrade pairs.
 integration_tests += tests/integration/qemu-matrix-10.0.sh \
 	tests/integration/qemu-matrix-11.1.sh \
-	tests/integration/qemu-matrix-upgrade.sh
+	tests/integration/qemu-matrix-upgrade.sh \
+	tests/integration/migrate-failed-load.sh
 EXTRA_DIST += tests/qemu-matrix-lib.sh
 
 # Issue 22: random faults at random moments, the whole promise checked
@@ -73,10 +74,43 @@ check-defects: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(defect_tests)'
 .PHONY: check-defects
 
+# Issue 30, "a re-run always tells the truth" (audit D5, D12, D18, D24):
+# after any exit, 8 included, the same command with the same status file
+# re-attaches, reports QEMU's outcome, or closes the record; each failed
+# on 88e75c2.
+integration_tests += tests/integration/rerun-after-8-completed.sh \
+	tests/integration/rerun-after-8-failed.sh \
+	tests/integration/rerun-paused-closed.sh \
+	tests/integration/rerun-cancelling.sh \
+	tests/integration/rerun-disks.sh
+
 # Found by fault-random.sh after the rewrite (seeds 1042, 1059): a SIGTERM
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);
 # mig-watch.c now blocks both signals, stops libev's watchers, ignores them.
 integration_tests += tests/integration/session-signal-teardown.sh
+
+# Issue 30's windows, each a real-QEMU test that failed on 88e75c2 (a relay
+# in front of a monitor answers late or hangs up where a real QEMU cannot
+# be made to): the guest never in two places, the exits and documents true.
+handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
+	tests/integration/handoff-target-cont-late-tls.sh \
+	tests/integration/handoff-migrate-late-unix.sh \
+	tests/integration/handoff-target-term-success-tls.sh \
+	tests/integration/handoff-rerun-after-8-unix.sh \
+	tests/integration/handoff-incoming-tcp-term.sh \
+	tests/integration/handoff-tls-disk-confirm.sh
+integration_tests += $(handoff_tests)
+EXTRA_DIST += tests/handoff-lib.sh
+check-handoff: all
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(handoff_tests)'
+.PHONY: check-handoff
+# Issue 30: every command that can be signalled handles signals from its
+# first instruction (audit D10, D13, D26): evict in its grace period and
+# its pre-flight, the source's pre-flight under a signal or its deadline,
+# a drain's killed child, migrate and incoming signalled right after exec.
+integration_tests += tests/integration/evict-signal-none.sh \
+	tests/integration/evict-signal-preflight.sh \
+	tests/integration/migrate-preflight-signal.sh
 
 # Issue 30: the handoff simulator (tests/sim/README.md).  Both sides' real
 # step functions together, with simulated time, QEMUs, monitors and the

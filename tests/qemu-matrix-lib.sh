@@ -42,20 +42,24 @@ matrix_want() {
 }
 
 # matrix_run LABEL TEST...: runs each integration TEST with the
-# environment the caller exported; prints one line per test and the tail
-# of a failed one's output; fails at the end naming the tests that failed.
+# environment the caller exported; prints one line per test (with the
+# accelerator its guests ran under, tests/lib.sh) and the tail of a failed
+# one's output; fails at the end naming the tests that failed.
 # Each TEST's output waits in the private $TMP (setup_tmp, once).
 matrix_run() {
-	local label=$1 t rc t0 failed=() out
+	local label=$1 t rc t0 failed=() out acc
 	shift
 	[ -n "$TMP" ] || setup_tmp
 	out=$TMP/matrix-test.out
+	test_accel_pick
+	echo "accelerator: $TEST_ACCEL ($TEST_ACCEL_WHY)" >&2
 	for t in "$@"; do
 		t0=$SECONDS
 		rc=0
 		"$BASH" "$top_srcdir/tests/integration/$t" >"$out" 2>&1 || rc=$?
+		acc=$(sed -n 's/^accelerator: //p' "$out" | head -n 1)
 		if [ "$rc" -eq 0 ]; then
-			echo "ok: $label: $t ($((SECONDS - t0)) s)"
+			echo "ok: $label: $t ($((SECONDS - t0)) s, ${acc:-no guest})"
 		else
 			echo "--- $label: $t exited $rc after $((SECONDS - t0)) s; its output:"
 			tail -n 60 "$out"

@@ -3,10 +3,10 @@
 # VERSION: the host's for 7.2, else the one in VERSION's root made by
 # tests/qemu-roots.sh, through chroot.
 #
-# Paths stay valid inside the root: /tmp, /dev (with /dev/shm), /proc and
-# /sys are bound in, and so are TMPDIR, top_srcdir and top_builddir (the
-# test guests' files) and every directory of QEMU_WRAP_BIND
-# (colon-separated).  The mounts live in a private mount namespace: they
+# Paths stay valid inside the root: /tmp, /dev (with /dev/shm, and /dev/kvm:
+# -accel kvm works in the root as on the host), /proc and /sys are bound
+# in, and so are TMPDIR, top_srcdir and top_builddir (the test guests'
+# files) and every directory of QEMU_WRAP_BIND (colon-separated).  The mounts live in a private mount namespace: they
 # vanish with QEMU and never show on the host, so nothing has to unmount
 # them and a removal of the root cannot reach the host's /tmp through them.
 # Every step execs the next: the pid the caller started is QEMU's own (the

@@ -4,7 +4,8 @@
  * tests (a test program, never installed).
  *
  *	qmp-relay [--cut-after STRING] [--hold STRING --hold-for SECS]
- *	    [--drop STRING] [--refuse-for SECS] LISTEN TARGET
+ *	    [--drop STRING] [--refuse-for SECS] [--armed-by-usr2]
+ *	    [--only-conn N] LISTEN TARGET
  *
  * LISTEN and TARGET are unix:PATH (or a bare PATH) or tcp:HOST:PORT.  For
  * each client accepted on LISTEN the relay opens its own connection to
@@ -34,6 +35,16 @@
  *                       went away (0, the default: no refusal).
  *   SIGUSR1             hangs up every client now (a cut), any number of
  *                       times.
+ *   --armed-by-usr2     --hold and --drop trigger only after a SIGUSR2:
+ *                       the next command with STRING after the signal is
+ *                       held or dropped (a test's random moment).  An
+ *                       empty --hold STRING matches any bytes, so the
+ *                       next bytes from the client are held whatever
+ *                       they are (a TLS connection's, say).
+ *   --only-conn N       the cues and SIGUSR1 act on connection N alone
+ *                       (counted from 1 as accepted; a tls: source's
+ *                       first connection is its control connection);
+ *                       the others are relayed untouched.
  *
  * Prints "ready" once listening, then one line per event ("conn N:
  * accepted", "conn N: cut after ...", "conn N: holding ...", "conn N:
@@ -89,6 +100,7 @@ static const char	*drop_str;
 static int		 hold_for = 3;
 static int		 refuse_for;
 static int		 cut_done, hold_done, drop_done;
+static int		 armed_by_usr2, armed, only_conn;
 static int64_t		 refuse_until;
 static int		 sig_pipe[2];
 static struct pair	*pairs[MAX_PAIRS];
@@ -113,6 +125,25 @@ on_usr1(int sig)
 		/* The pipe is full: a cut is pending already. */
 	}
 	errno = saved;
+}
+
+static void
+on_usr2(int sig)
+{
+	int	saved = errno;
+
+	(void)sig;
+	if (write(sig_pipe[1], "a", 1) == -1) {
+		/* The pipe is full: the signal is pending already. */
+	}
+	errno = saved;
+}
+
+/* Whether the cues and SIGUSR1 act on connection p (--only-conn). */
+static int
+targeted(const struct pair *p)
+{
+	return only_conn == 0 || p->id == only_conn;
 }
 
 static void
@@ -327,7 +358,7 @@ check_cut(struct pair *p)
 	ssize_t		 end;
 	char		*nl;
 
-	if ((end = cue_end(f, cut_after, cut_done)) < 0)
+	if ((end = cue_end(f, cut_after, cut_done || !targeted(p))) < 0)
 		return;
 	/* The whole line that matched goes on; nothing after it. */
 	nl = memchr(f->buf + end, '\n', f->len - (size_t)end);
@@ -351,7 +382,8 @@ check_drop(struct pair *p)
 	int		 depth = 0, in_str = 0;
 	size_t		 end, i;
 
-	if (drop_str == NULL || drop_done ||
+	if (drop_str == NULL || drop_done || !targeted(p) ||
+	    (armed_by_usr2 && !armed) ||
 	    (m = memmem(f->buf, f->len, drop_str, strlen(drop_str))) == NULL)
 		return;
 	/* Back from the match to its command's start (an index: a pointer
@@ -397,7 +429,8 @@ check_hold(struct pair *p)
 	ssize_t		 end;
 	size_t		 start;
 
-	if ((end = cue_end(f, hold_str, hold_done)) < 0)
+	if ((end = cue_end(f, hold_str, hold_done || !targeted(p) ||
+	    (armed_by_usr2 && !armed))) < 0)
 		return;
 	start = (size_t)end >= strlen(hold_str) ? (size_t)end - strlen(hold_str) : 0;
 	hold_done = 1;
@@ -411,8 +444,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: qmp-relay [--cut-after STRING] [--hold STRING "
-	    "--hold-for SECS] [--drop STRING] [--refuse-for SECS] LISTEN "
-	    "TARGET\n");
+	    "--hold-for SECS] [--drop STRING] [--refuse-for SECS] "
+	    "[--armed-by-usr2] [--only-conn N] LISTEN TARGET\n");
 	exit(1);
 }
 
@@ -429,6 +462,11 @@ main(int argc, char **argv)
 	char			 junk[64];
 
 	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+		if (strcmp(argv[i], "--armed-by-usr2") == 0) {
+			armed_by_usr2 = 1;
+			i--;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage();
 		if (strcmp(argv[i], "--cut-after") == 0)
@@ -441,6 +479,8 @@ main(int argc, char **argv)
 			hold_for = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--refuse-for") == 0)
 			refuse_for = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--only-conn") == 0)
+			only_conn = atoi(argv[i + 1]);
 		else
 			usage();
 	}
@@ -459,6 +499,8 @@ main(int argc, char **argv)
 	sa.sa_handler = on_usr1;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
 
 	if (la.ss_family == AF_UNIX)
 		unlink(((struct sockaddr_un *)&la)->sun_path);
@@ -518,12 +560,24 @@ main(int argc, char **argv)
 			return 2;
 		}
 		if (pfd[1].revents & POLLIN) {
-			while (read(sig_pipe[0], junk, sizeof junk) > 0)
-				;
-			for (i = 0; i < np; i++)
-				if (!pp[i]->closing)
+			int	usr1 = 0;
+			ssize_t	 got, k;
+
+			while ((got = read(sig_pipe[0], junk, sizeof junk)) > 0)
+				for (k = 0; k < got; k++) {
+					if (junk[k] == 'x')
+						usr1 = 1;
+					else if (!armed) {
+						armed = 1;
+						printf("armed on SIGUSR2\n");
+					}
+				}
+			for (i = 0; usr1 && i < np; i++)
+				if (!pp[i]->closing && targeted(pp[i]))
 					cut(pp[i], "on SIGUSR1");
-			for (i = 0; i < np; i++) {
+			for (i = 0; usr1 && i < np; i++) {
+				if (!targeted(pp[i]))
+					continue;
 				pp[i]->down.len = pp[i]->down.off = 0;
 				pair_free(pp[i], "hung up");
 				pp[i] = NULL;

@@ -15,6 +15,7 @@ export QEMU_VERSION=${2:-}
 runs=${3:-3}
 mode=${4:-precopy}
 . "$top_srcdir/tests/lib.sh"
+test_accel_tcg "TCG's dirty tracking is what it reproduces"
 
 # One run in its own directory: the number of CORRUPT pages on stdout.
 one_run() {

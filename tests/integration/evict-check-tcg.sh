@@ -9,6 +9,7 @@
 # run under TCG; the test fails, naming what it found, anywhere else.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
+test_accel_tcg "the pre-flight's warning of TCG's dirty tracking is the subject"
 setup_tmp
 
 mig_start_pair 32 10

@@ -15,7 +15,8 @@
 #    column), or with the target QEMU killed, lost, as the README says;
 #    8 (outcome unknown): as the README tells the operator, migrate
 #    again with the same --status-file (it re-attaches or closes the
-#    record), SIGTERM to it, and then the place its exit status names;
+#    record; on the QEMU's own monitor, not a relay's), SIGTERM to it,
+#    and then the place its exit status names;
 #  - wherever it runs, its memory checker completes a full sweep that began
 #    after the end with no CORRUPT page, ever.
 #
@@ -47,6 +48,25 @@
 #                              link stays down 30 s (new connections
 #                              refused), longer than --recover-timeout 5
 #   abort                      qmigrate abort --status-file
+#   mon-src, mon-dst           a monitor that answers late, loses a
+#                              command or drops (issue 30): a
+#                              tests/qmp-relay in front of the source's
+#                              (migrate's) or the target's (incoming's)
+#                              QEMU monitor, which at the moment holds the
+#                              next command 12 s (past qmigrate's 10 s
+#                              command timeout; what follows it on that
+#                              connection waits behind it), drops it (QEMU
+#                              never answers it), or cuts the connection,
+#                              half the time refusing new ones for 40 s
+#                              (longer than the 30 s a side waits for its
+#                              monitor); the action is drawn
+#   ctl-link                   the control connection alone (tls:: this
+#                              fault makes the run a tls: one): a
+#                              tests/qmp-relay on the tls: port, acting on
+#                              its first connection (the control one),
+#                              holds what the source sends next 12 s, or
+#                              cuts it, half the time refusing new
+#                              connections for 40 s
 #   none
 #
 # FAULT_RUNS (4) runs, run i with seed FAULT_SEED+i (FAULT_SEED: 1 in make
@@ -68,9 +88,12 @@ need_file "$relay" "tests/qmp-relay"
 runs=${FAULT_RUNS:-4}
 seed0=${FAULT_SEED:-1}
 long=${FAULT_LONG:-0}
-read -ra kinds <<<"${FAULT_KINDS:-term-migrate int-migrate term-incoming kill-migrate kill-dst stop-src cut-qmp abort none cut-link}"
+read -ra kinds <<<"${FAULT_KINDS:-term-migrate int-migrate term-incoming kill-migrate kill-dst stop-src cut-qmp abort none cut-link mon-src mon-dst ctl-link}"
 read -ra transports <<<"${FAULT_TRANSPORTS:-unix tls}"
 rates=(1 20 200)
+# What a relay does to a monitor or the control connection (mon-src,
+# mon-dst, ctl-link).
+mon_acts=(hold drop cut)
 disks=${FAULT_DISKS:-1}
 keep_going=${FAULT_KEEP_GOING:-0}
 MIB=32
@@ -200,7 +223,8 @@ recover_by_hand() {
 stop_pair() {
 	local n
 	for n in "${PAIR}src" "${PAIR}dst" "${PAIR}incoming" "${PAIR}migrate" \
-		"${PAIR}again" "${PAIR}abort" "${PAIR}relay" "${PAIR}after8"; do
+		"${PAIR}again" "${PAIR}abort" "${PAIR}relay" "${PAIR}drelay" \
+		"${PAIR}after8"; do
 		started "$n" || continue
 		_lib_pid_of "$n"
 		disown "$_lib_pid" 2>/dev/null || true
@@ -225,7 +249,8 @@ run_one() {
 	local t0 now transport disk pc cap rate fault delay stop_s stop_long=0 link_down
 	local src dst st policy to mig_to qmp_path rc rc_in fired=yes where
 	local blk_s=() blk_d=() in_args=() mig_args=() pol mig mig_done=0
-	local out n s_state d_state
+	local out n s_state d_state act='' refuse=0 relay_args=() after_args=()
+	local dqmp
 	run=$1 seed=$2
 	RANDOM=$seed
 	transport=${transports[RANDOM % ${#transports[@]}]}
@@ -235,7 +260,7 @@ run_one() {
 	cap=$((16 << (RANDOM % 3)))
 	rate=${rates[RANDOM % 3]}
 	fault=${kinds[RANDOM % ${#kinds[@]}]}
-	[ "$fault" != cut-link ] || transport=tls
+	[ "$fault" != cut-link ] && [ "$fault" != ctl-link ] || transport=tls
 	# The moment: within what the migration would take unfaulted (the
 	# disk and one and a half passes over the memory at the cap, half a
 	# second of setup), twice that for a guest that post-copy finishes,
@@ -253,9 +278,28 @@ run_one() {
 	fi
 	link_down=0
 	[ "$fault" != cut-link ] || link_down=$((RANDOM % 2 * 30))
+	# A monitor or control fault: what the relay does at the moment.
+	case $fault in
+	mon-src | mon-dst)
+		act=${mon_acts[RANDOM % 3]}
+		[ "$act" != cut ] || refuse=$((RANDOM % 2 * 40)) ;;
+	ctl-link)
+		act=${mon_acts[RANDOM % 2 * 2]}
+		[ "$act" != cut ] || refuse=$((RANDOM % 2 * 40)) ;;
+	esac
+	case $act in
+	hold) relay_args=(--armed-by-usr2 --hold '"execute"' --hold-for 12) ;;
+	drop) relay_args=(--armed-by-usr2 --drop '"execute"') ;;
+	cut) relay_args=(--refuse-for "$refuse") ;;
+	esac
+	# The control connection's bytes are TLS: any of them is held.
+	[ "$fault/$act" != ctl-link/hold ] || relay_args=(--armed-by-usr2 --hold '' --hold-for 12)
+	[ "$fault" != ctl-link ] || relay_args+=(--only-conn 1)
 	setting="$transport disk=$disk postcopy=$pc cap=${cap}Mi rate=$rate $fault at $delay ms"
 	[ "$fault" = stop-src ] && setting+=" for $stop_s s"
 	[ "$fault" = cut-link ] && setting+=", down $link_down s"
+	[ -z "$act" ] || setting+=" ($act)"
+	[ "$refuse" = 0 ] || setting+=", refused $refuse s"
 	echo "run $run seed $seed: $setting"
 	by_kind[$fault]=$((${by_kind[$fault]:-0} + 1))
 
@@ -292,7 +336,14 @@ run_one() {
 		in_args=(--listen "$to" --policy "$policy")
 	fi
 	mig_to=$to
-	bg_start "${PAIR}incoming" "$QMIGRATE" incoming --qmp "$TMP/$dst.qmp" \
+	dqmp=$TMP/$dst.qmp
+	if [ "$fault" = mon-dst ]; then
+		bg_start "${PAIR}drelay" "$relay" "${relay_args[@]}" \
+			"$TMP/${PAIR}drelay.sock" "$TMP/$dst.qmp"
+		wait_log "$TMP/${PAIR}drelay.out" '^ready' 10
+		dqmp=$TMP/${PAIR}drelay.sock
+	fi
+	bg_start "${PAIR}incoming" "$QMIGRATE" incoming --qmp "$dqmp" \
 		"${in_args[@]}" --status-file "$TMP/$dst.status" --recover-timeout 5
 	if [ "$transport" = tls ]; then
 		wait_log "$TMP/${PAIR}incoming.err" "listening for the source" 30
@@ -300,13 +351,15 @@ run_one() {
 		wait_for 30 "$dst prepared" status_is "$TMP/$dst.status" .phase TargetReady
 	fi
 	qmp_path=$TMP/$src.qmp
-	if [ "$fault" = cut-qmp ]; then
-		bg_start "${PAIR}relay" "$relay" "$TMP/${PAIR}relay.sock" "$TMP/$src.qmp"
+	if [ "$fault" = cut-qmp ] || [ "$fault" = mon-src ]; then
+		bg_start "${PAIR}relay" "$relay" "${relay_args[@]}" \
+			"$TMP/${PAIR}relay.sock" "$TMP/$src.qmp"
 		wait_log "$TMP/${PAIR}relay.out" '^ready' 10
 		qmp_path=$TMP/${PAIR}relay.sock
-	elif [ "$fault" = cut-link ]; then
+	elif [ "$fault" = cut-link ] || [ "$fault" = ctl-link ]; then
 		mig_to=tls:127.0.0.1:$((port_base + 1000 + run))
-		bg_start "${PAIR}relay" "$relay" --refuse-for "$link_down" \
+		[ "$fault" = ctl-link ] || relay_args=(--refuse-for "$link_down")
+		bg_start "${PAIR}relay" "$relay" "${relay_args[@]}" \
 			"tcp:${mig_to#tls:}" "tcp:${to#tls:}"
 		wait_log "$TMP/${PAIR}relay.out" '^ready' 10
 	fi
@@ -363,6 +416,15 @@ run_one() {
 		kill -CONT "$(guest_pid "$src")" || true
 		;;
 	cut-qmp | cut-link) kill -USR1 "$(guest_pid "${PAIR}relay")" ;;
+	mon-src | mon-dst | ctl-link)
+		n=${PAIR}relay
+		[ "$fault" != mon-dst ] || n=${PAIR}drelay
+		if [ "$act" = cut ]; then
+			kill -USR1 "$(guest_pid "$n")"
+		else
+			kill -USR2 "$(guest_pid "$n")"
+		fi
+		;;
 	abort)
 		bg_start "${PAIR}abort" "$QMIGRATE" abort --status-file "$st"
 		exits_within "${PAIR}abort" 60 || { violation "qmigrate abort still runs after 60 s"; stop_pair; return 0; }
@@ -371,6 +433,11 @@ run_one() {
 	none) ;;
 	esac
 	[ "$fired" = yes ] || echo "  (the fault found nothing to hit: $fired)"
+	# The relay has taken the signal (its line) before anything is judged.
+	case $fault/$act in
+	mon-src/hold | mon-src/drop | ctl-link/hold) wait_log "$TMP/${PAIR}relay.out" '^armed' 10 ;;
+	mon-dst/hold | mon-dst/drop) wait_log "$TMP/${PAIR}drelay.out" '^armed' 10 ;;
+	esac
 
 	# Every qmigrate exits within its bound, never by a signal.
 	now=${EPOCHREALTIME//[!0-9]/}
@@ -388,7 +455,10 @@ run_one() {
 		out=$(status_ok "$st" 8 "$mig") || { violation "$out"; stop_pair; return 0; }
 		echo "  migrate exit 8; source $(qstate "$src") ($(qmig "$src")), target $(qstate "$dst"): migrate again"
 		mig=${PAIR}after8
-		bg_start "$mig" "$QMIGRATE" migrate "${mig_args[@]}"
+		# The operator looks at QEMU: its own monitor, not a relay's.
+		after_args=("${mig_args[@]}")
+		after_args[1]=$TMP/$src.qmp
+		bg_start "$mig" "$QMIGRATE" migrate "${after_args[@]}"
 		for ((n = 0; n < 300; n++)); do
 			kill -0 "$(guest_pid "$mig")" 2>/dev/null || break
 			[ "$(status_get "$st" .pid)" = "$(guest_pid "$mig")" ] && break
@@ -429,6 +499,10 @@ run_one() {
 	*) violation "migrate exit $rc is none of 0, 3, 4, 5, 6, 8"; stop_pair; return 0 ;;
 	esac
 	s_state=$(qstate "$src") d_state=$(qstate "$dst")
+	for n in "${PAIR}relay" "${PAIR}drelay"; do
+		[ "$fault" != cut-qmp ] && started "$n" || continue
+		echo "  $n: $(grep -E 'holding|released|dropped|cut|refused' "$TMP/$n.out" | tr '\n' ';')"
+	done
 	echo "  migrate exit $rc, incoming exit $rc_in; source $s_state ($(qmig "$src")), target $d_state"
 	case $where in
 	src)

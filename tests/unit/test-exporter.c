@@ -187,6 +187,20 @@ test_query_migrate(void **state)
 	assert_int_equal(decode_query_migrate(r, &m), 0);
 	assert_false(m.have);
 	json_object_put(r);
+	/* 11.0's "failing" is on the way to failed: still running. */
+	r = parse("{\"status\": \"failing\"}");
+	assert_int_equal(decode_query_migrate(r, &m), 0);
+	assert_string_equal(m.qemu_status, "failing");
+	assert_string_equal(m.phase, "Running");
+	assert_string_equal(m.mode, "PreCopy");
+	json_object_put(r);
+	/* 9.1's postcopy-recover-setup: post-copy, being recovered. */
+	r = parse("{\"status\": \"postcopy-recover-setup\"}");
+	assert_int_equal(decode_query_migrate(r, &m), 0);
+	assert_string_equal(m.qemu_status, "postcopy-recover-setup");
+	assert_string_equal(m.phase, "Running");
+	assert_string_equal(m.mode, "PostCopy");
+	json_object_put(r);
 }
 
 /* What a guest says is made valid UTF-8 without control characters. */

@@ -414,6 +414,40 @@ test_devices(void **state)
 }
 
 /* The offer carries the source's QEMU and wants; the answer the deal. */
+/* exit-on-error from 9.1; avail-switchover-bandwidth beside the downtime
+ * limit from 8.2, when a bandwidth was measured. */
+static void
+test_version_gates(void **state)
+{
+	struct qemu_side	 q;
+	json_object		*a, *v;
+
+	(void)state;
+	memset(&q, 0, sizeof q);
+	q.major = 9, q.minor = 0;
+	assert_false(mig_incoming_exit_on_error_ok(&q));
+	q.minor = 1;
+	assert_true(mig_incoming_exit_on_error_ok(&q));
+	q.major = 0, q.minor = 0;	/* not known: nothing it might refuse */
+	assert_false(mig_incoming_exit_on_error_ok(&q));
+
+	a = mig_downtime_args(120, 52428800.0, 11, 1);
+	assert_true(json_object_object_get_ex(a, "downtime-limit", &v));
+	assert_int_equal(json_object_get_int64(v), 120);
+	assert_true(json_object_object_get_ex(a, "avail-switchover-bandwidth",
+	    &v));
+	assert_int_equal(json_object_get_int64(v), 52428800);
+	json_object_put(a);
+	a = mig_downtime_args(120, 52428800.0, 8, 1);
+	assert_false(json_object_object_get_ex(a, "avail-switchover-bandwidth",
+	    NULL));
+	assert_int_equal(json_object_object_length(a), 1);
+	json_object_put(a);
+	a = mig_downtime_args(120, 0, 10, 0);	/* nothing measured yet */
+	assert_int_equal(json_object_object_length(a), 1);
+	json_object_put(a);
+}
+
 static void
 test_control(void **state)
 {
@@ -488,6 +522,7 @@ main(void)
 		cmocka_unit_test(test_encode_decode),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_version_gates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,7 +172,8 @@ run(struct fixture *f)
 	struct mig_settings s;
 
 	policy_defaults(&s);
-	f->rc = preflight_run(f->qmp, &s, &f->conditions, &f->summary);
+	f->rc = preflight_run(f->loop, f->qmp, &s, NULL, &f->conditions,
+	    &f->summary);
 	mig_settings_free(&s);
 	assert_int_not_equal(f->rc, -1);
 }

@@ -1154,6 +1154,164 @@ test_rerun_closes_record(void **state)
 	rig_free(r);
 }
 
+/*
+ * Issue 30 (audit D12): a re-run closing the record of a guest its killed
+ * run had paused resumes it first: the mode comes from the record.
+ */
+static void
+test_rerun_close_resumes_paused(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_CLOSE_RECORD, .fail = FAIL_DATA,
+	    .mode = MODE_PAUSED, .reason = "migration 1-2 failed in QEMU "
+	    "while no qmigrate watched it: Broken pipe" };
+
+	(void)state;
+	step(r, &ev);
+	cont_answered(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_int_equal(r->s.mode, MODE_PRECOPY);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+}
+
+/*
+ * Issue 30 (audit D24): a re-run after a SIGKILL while QEMU was
+ * cancelling: the record's abort goes on (cancel again) and ends as an
+ * abort (5), not as a plain pre-copy's failure (4).
+ */
+static void
+test_rerun_reattach_cancelling(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_PRECOPY, .uid = "1-2",
+	    .abort = ABORT_ABORTING, .abort_requested = 1,
+	    .reason = "cancelling" };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(r->s.state, SS_CANCELLING);
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_true(r->s.abort_requested);
+	rig_free(r);
+
+	/* QEMU cancelled before the re-run came: the record closes as 5. */
+	r = rig_new(SESS_SOURCE, 0);
+	ev.setup = SETUP_CLOSE_RECORD;
+	ev.fail = FAIL_ABORTED;
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+
+	/* QEMU completed before its cancel: 0, and the abort failed. */
+	r = rig_new(SESS_SOURCE, 0);
+	ev.setup = SETUP_ALREADY_DONE;
+	ev.fail = FAIL_NONE;
+	step(r, &ev);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/*
+ * Issue 30 (audit D5, D19): QEMU completed the record's migration while
+ * no qmigrate watched it.  unix: the success (0); over tls: the target's
+ * word is not had, so not known (8), no cont, no new migration.
+ */
+static void
+test_rerun_already_done(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_PAUSED, .uid = "1-2",
+	    .reason = "1-2" };
+
+	(void)state;
+	step(r, &ev);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	r = rig_new(SESS_SOURCE, 1);
+	ev.fail = FAIL_UNKNOWN;
+	ev.reason = "source QEMU completed migration 1-2 ..., but over tls: "
+	    "only the target can say";
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_int_equal(asked(r, CONTROL_OFFER), 0);
+	rig_free(r);
+
+	/* A signal during that setup: the abort is not carried out. */
+	r = rig_new(SESS_SOURCE, 1);
+	ev_signal(r, SIGTERM);
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_FAILED);
+	rig_free(r);
+}
+
+/*
+ * Issue 30 (audit D18): the mirrors the record's run left are this run's
+ * (cfg.disks, set by the executor before the setup's end): a re-attach
+ * watches them (a failed one aborts) and ends them; a closed record
+ * cancels them before its end.
+ */
+static void
+test_rerun_mirrors(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_PRECOPY, .uid = "1-2",
+	    .reason = "active" };
+	struct sess_event	 sample = { .kind = SEV_SAMPLE,
+	    .disks = DISKS_FAILED, .reason = "copy of disk d0 failed" };
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_FINISH_MIRRORS, .ok = 1 };
+	struct mig_info		 mi;
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	step(r, &ev);
+	memset(&mi, 0, sizeof mi);
+	mi.status = QMS_ACTIVE;
+	mi.ram_transferred = 20 * MiB;
+	sample.mi = &mi;
+	step(r, &sample);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->log[r->nlog - 1].kind, SA_JOB);
+	assert_int_equal(r->log[r->nlog - 1].job, SJ_FINISH_MIRRORS);
+	assert_int_equal(r->log[r->nlog - 1].value, 0);
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+
+	/* Killed while the disks copied: QEMU has no migration. */
+	r = rig_new(SESS_SOURCE, 0);
+	r->s.cfg.disks = 1;
+	ev.setup = SETUP_CLOSE_RECORD;
+	ev.fail = FAIL_DATA;
+	ev.reason = "migration 1-2: QEMU has no migration";
+	step(r, &ev);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->log[r->nlog - 1].job, SJ_FINISH_MIRRORS);
+	assert_int_equal(r->log[r->nlog - 1].value, 0);
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 /* Issue 22 defect 9: incoming ends once its source is gone for good. */
 static void
 test_target_source_gone_midstream(void **state)
@@ -1254,6 +1412,42 @@ test_damaged_status_file(void **state)
 	assert_int_equal(status_restore(st, doc, "status file f", &phase,
 	    &mode, &cause), -1);
 	assert_non_null(strstr(cause, "migrationUid"));
+	free(cause);
+	json_object_put(doc);
+	status_free(st);
+}
+
+/* Issue 30 (audit D24): a re-attach takes over the record's abort. */
+static void
+test_restore_abort(void **state)
+{
+	static const char	 doc_text[] = "{\"migrationUid\": \"1-2\", "
+	    "\"phase\": \"Running\", \"mode\": \"PreCopy\", "
+	    "\"abortRequested\": true, \"abortStatus\": \"Aborting\"}";
+	static const char	 bad[] = "{\"migrationUid\": \"1-2\", "
+	    "\"phase\": \"Running\", \"mode\": \"PreCopy\", "
+	    "\"abortStatus\": \"Maybe\"}";
+	struct status		*st;
+	json_object		*doc;
+	enum mig_phase		 phase;
+	enum mig_mode		 mode;
+	char			*cause = NULL;
+	int			 requested = 0;
+
+	(void)state;
+	st = status_create("source", NULL, 0);
+	assert_int_equal(status_abort(st, &requested), ABORT_NONE);
+	doc = status_parse("f", doc_text, sizeof doc_text - 1, &cause);
+	assert_non_null(doc);
+	assert_int_equal(status_restore(st, doc, "f", &phase, &mode, &cause),
+	    0);
+	assert_int_equal(status_abort(st, &requested), ABORT_ABORTING);
+	assert_true(requested);
+	json_object_put(doc);
+	doc = status_parse("f", bad, sizeof bad - 1, &cause);
+	assert_int_equal(status_restore(st, doc, "f", &phase, &mode, &cause),
+	    -1);
+	assert_non_null(strstr(cause, "abortStatus"));
 	free(cause);
 	json_object_put(doc);
 	status_free(st);
@@ -1670,6 +1864,29 @@ test_target_deadline_stream_began(void **state)
 	rig_free(r);
 }
 
+
+/* D16: the link breaks again during recovery: migrate-recover once more. */
+static void
+test_target_recover_twice(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	r->t = 1;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 1);
+	ev_qmp_done(r, SC_MIGRATE_RECOVER, NULL);
+	r->t = 3;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 0);
+	r->t = 4;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 2);
+	assert_false(session_done(&r->s));
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -1698,6 +1915,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_recover_twice),
 		cmocka_unit_test(test_migrate_no_answer_started),
 		cmocka_unit_test(test_migrate_no_answer_never_started),
 		cmocka_unit_test(test_abort_migrate_no_answer),
@@ -1731,10 +1949,15 @@ main(void)
 		cmocka_unit_test(test_precopy_qmp_gone),
 		cmocka_unit_test(test_paused_abort_resumes_first),
 		cmocka_unit_test(test_rerun_closes_record),
+		cmocka_unit_test(test_rerun_close_resumes_paused),
+		cmocka_unit_test(test_rerun_reattach_cancelling),
+		cmocka_unit_test(test_rerun_already_done),
+		cmocka_unit_test(test_rerun_mirrors),
 		cmocka_unit_test(test_target_source_gone_midstream),
 		cmocka_unit_test(test_target_failed_exports_removed),
 		cmocka_unit_test(test_target_watch_held),
 		cmocka_unit_test(test_damaged_status_file),
+		cmocka_unit_test(test_restore_abort),
 		cmocka_unit_test(test_incoming_killed_tls),
 		cmocka_unit_test(test_status_disk_full),
 		cmocka_unit_test(test_target_postcopy_ends_at_completed),
