@@ -216,8 +216,10 @@ check_exit(struct world *w, int role)
 	case 3:
 	case 4:
 	case 5:
-		/* A killed source QEMU took the guest: not qmigrate's doing. */
+		/* A killed QEMU took the guest: not qmigrate's doing. */
 		if (role == SRC && !s->alive && w->faults[F_QEMU_KILL] > 0)
+			break;
+		if (role == TGT && !t->alive && w->faults[F_QEMU_KILL] > 0)
 			break;
 		/* The target vouches only that it does not hold the guest. */
 		if ((role == TGT && (on_target || lost)) ||
@@ -238,6 +240,8 @@ check_exit(struct world *w, int role)
 	case 8:
 		if (!hidden) {
 			name_window(w, V_EXIT_8_KNOWN, role);
+			if ((w->saw & SAW_TGT_EARLY_ABORT) && w->window[0] == 'o')
+				snprintf(w->window, sizeof w->window, "N1");
 			violation(w, V_EXIT_8_KNOWN, "%s exit 8 with nothing "
 			    "that hid the outcome; the guest is %s", name,
 			    where(w));

@@ -180,6 +180,8 @@ step_one(struct world *w, int role, const struct sess_event *ev)
 		sd->doc.phase = sd->sess.phase;
 		sd->doc.mode = sd->sess.mode;
 		sd->doc.failure = sd->sess.failure;
+		sd->doc.abort = sd->sess.abort;
+		sd->doc.abort_requested = sd->sess.abort_requested;
 	}
 	if (w->trace && before != sd->sess.state)
 		trace(w, role, "   state %d -> %d", before, sd->sess.state);
@@ -902,6 +904,7 @@ execute(struct world *w, int role, const struct sess_action *a)
 		break;
 	case SA_CUT:
 		trace(w, role, "cut: the proxy closes");
+		w->trouble[SRC] = 1;	/* the source hears nothing more */
 		w->ln.cut = 1;
 		link_ctl_close(w, "the target cut the connection");
 		qemu_stream_break(w, "the target cut the stream");
@@ -936,18 +939,24 @@ execute(struct world *w, int role, const struct sess_action *a)
 
 /*
  * What src/mig-source.c's setup decides from QEMU's migration status and
- * run state and the status file (source_existing(), mig-source.c:175-255,
- * and record_open(), :146-166, at commit 88e75c2):
+ * run state and the status file: source_existing() and record_peek() at
+ * main's 06db70d (mig-source.c:160-200 and :330-395), the one place this
+ * simulator copies it:
  * - QEMU migrating (qemu_mig_status_in_progress): SETUP_REATTACH with the
- *   file's mode, post-copy if QEMU says so (:183-205); no file: FAILED.
- * - QEMU failed or cancelled and the file's record open (phase neither
- *   Succeeded, Failed nor HandedOver): SETUP_CLOSE_RECORD (:206-224).
- * - QEMU completed and run state postmigrate: a file whose phase is not
- *   Failed: SETUP_ALREADY_DONE (:239-249); else FAILED,
- *   FAIL_NOT_MIGRATABLE, "already migrated its guest away" (:250-254).
+ *   file's mode, post-copy if QEMU says so; no file: FAILED.
+ * - the file's record open (its phase not ended, or Failed with exit 8 or
+ *   6): QEMU completed: SETUP_ALREADY_DONE, over tls: unconfirmed
+ *   (FAIL_UNKNOWN) unless the record said Succeeded (source_already_done);
+ *   anything else: SETUP_CLOSE_RECORD (source_close_record), FAIL_DATA,
+ *   FAIL_POSTCOPY_LOST in post-copy, FAIL_ABORTED when an abort was under
+ *   way, with the file's mode (a guest the earlier run paused is resumed).
+ * - QEMU completed, run state postmigrate, a record that ended Succeeded
+ *   (or HandedOver): ALREADY_DONE as above; any other file or none:
+ *   FAILED, FAIL_NOT_MIGRATABLE, "already migrated its guest away".
  * - anything else: SETUP_FRESH.
- * A QEMU that cannot be asked (connect or inspect fails): FAILED
- * FAIL_CONTROL, the file left as it was (source_state_unknown, :263-275).
+ * Both carry the file's abortStatus and abortRequested.  A QEMU that
+ * cannot be asked (connect or inspect fails): FAILED FAIL_CONTROL, the
+ * file left as it was (source_state_unknown).
  */
 static enum sess_setup
 decide_setup(struct world *w, enum mig_failure *fail, const char **why,
@@ -955,6 +964,7 @@ decide_setup(struct world *w, enum mig_failure *fail, const char **why,
 {
 	const struct qemu	*q = &w->q[SRC];
 	const struct doc	*d = &w->sd[SRC].doc;
+	int			 ended, open_, code;
 
 	*fail = FAIL_NONE;
 	*why = NULL;
@@ -970,20 +980,34 @@ decide_setup(struct world *w, enum mig_failure *fail, const char **why,
 		*why = qemu_mig_status_name(q->ms);
 		return SETUP_REATTACH;
 	}
-	if ((q->ms == QMS_FAILED || q->ms == QMS_CANCELLED) && d->exists &&
-	    d->phase != PHASE_SUCCEEDED && d->phase != PHASE_FAILED &&
-	    d->phase != PHASE_HANDED_OVER) {
+	code = mig_exit_code(d->failure, d->phase);
+	ended = d->phase == PHASE_SUCCEEDED || d->phase == PHASE_FAILED ||
+	    d->phase == PHASE_HANDED_OVER;
+	open_ = d->exists && (!ended || (d->phase == PHASE_FAILED &&
+	    (code == QM_EXIT_UNKNOWN || code == QM_EXIT_POSTCOPY_LOST)));
+	if (open_ || (d->exists && d->phase == PHASE_SUCCEEDED &&
+	    q->ms == QMS_COMPLETED && q->rs == RUN_POSTMIGRATE)) {
+		if (q->ms == QMS_COMPLETED) {
+			if (w->k.tls && d->phase != PHASE_SUCCEEDED) {
+				*fail = FAIL_UNKNOWN;
+				*why = "completed while no qmigrate watched it; "
+				    "over tls: only the target can say";
+			} else
+				*why = "sim";
+			return SETUP_ALREADY_DONE;
+		}
 		*fail = FAIL_DATA;
-		*why = "migration failed in QEMU while no qmigrate watched it";
-		*mode = MODE_PRECOPY;
+		if (*mode == MODE_POSTCOPY)
+			*fail = FAIL_POSTCOPY_LOST;
+		else if (d->abort == ABORT_ABORTING ||
+		    d->abort == ABORT_FAILED)
+			*fail = FAIL_ABORTED;
+		*why = "the record's migration ended while no qmigrate "
+		    "watched it";
 		return SETUP_CLOSE_RECORD;
 	}
 	if (q->ms != QMS_COMPLETED || q->rs != RUN_POSTMIGRATE)
 		return SETUP_FRESH;
-	if (d->exists && d->phase != PHASE_FAILED) {
-		*why = "sim";
-		return SETUP_ALREADY_DONE;
-	}
 	*fail = FAIL_NOT_MIGRATABLE;
 	*why = "source QEMU already migrated its guest away (run state "
 	    "postmigrate): nothing to migrate";
@@ -1030,12 +1054,17 @@ setup(struct world *w, int role)
 	}
 	ev.setup = decide_setup(w, &ev.fail, &ev.reason, &mode);
 	ev.mode = mode;
+	if (sd->doc.exists && ev.setup != SETUP_FRESH &&
+	    ev.setup != SETUP_FAILED) {
+		ev.abort = sd->doc.abort;
+		ev.abort_requested = sd->doc.abort_requested;
+	}
 	ev.uid = "sim";
 	trace(w, role, "setup decides %d (QEMU %s, run state %d; file %s, "
 	    "phase %d)", ev.setup, qemu_mig_status_name(q->ms), q->rs,
 	    sd->doc.exists ? "there" : "none", sd->doc.phase);
 	if (ev.setup == SETUP_FRESH && sd->doc.exists &&
-	    sd->doc.failure == FAIL_UNKNOWN)
+	    sd->doc.failure == FAIL_UNKNOWN && sd->doc.phase == PHASE_FAILED)
 		w->saw |= SAW_RERUN_FRESH_AFTER_8;
 	if (ev.setup == SETUP_CLOSE_RECORD && sd->doc.mode == MODE_PAUSED)
 		w->saw |= SAW_CLOSE_RECORD_PAUSED;
@@ -1074,7 +1103,9 @@ side_start(struct world *w, int role)
 	cfg.stall_timeout = 150;
 	cfg.keep_paused = role == TGT && w->k.keep_paused;
 	cfg.unix_listen = !w->k.tls;
-	cfg.qemu_major = 10;
+	/* QEMU 9.1 and later stay up when a load fails (exit-on-error). */
+	cfg.qemu_major = w->k.exit_on_error ? 7 : 10;
+	cfg.qemu_minor = w->k.exit_on_error ? 2 : 0;
 	cfg.peer = w->k.tls ? "tls:peer:4444" : "unix:/run/in.sock";
 	cfg.qmp_path = role == SRC ? "src-qmp" : "tgt-qmp";
 	session_init(&sd->sess, &cfg);

@@ -148,7 +148,7 @@ fault(struct world *w, enum fault f, int side, const char *what)
 	if (f == F_HOLD || f == F_DROP || f == F_CUT || f == F_QEMU_STOP ||
 	    f == F_QEMU_KILL || f == F_KILL_SIDE)
 		w->trouble[side] = 1;
-	if (f == F_LINK_CUT || f == F_CONTROL_CUT)
+	if (f == F_LINK_CUT || f == F_CONTROL_CUT || f == F_ANSWER_LATE)
 		w->trouble[SRC] = w->trouble[TGT] = 1;
 	if (n + 64 < sizeof fault_log)
 		snprintf(fault_log + n, sizeof fault_log - n, "%s%s:%s(%s)@%.1f",

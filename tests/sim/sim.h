@@ -174,6 +174,8 @@ struct doc {				/* the status file, as last written */
 	enum mig_phase		 phase;
 	enum mig_mode		 mode;
 	enum mig_failure	 failure;
+	enum abort_status	 abort;
+	int			 abort_requested;
 };
 
 struct side {
