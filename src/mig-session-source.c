@@ -1365,7 +1365,15 @@ state_finishing(struct session *s, const struct sess_event *ev)
 	case SEV_QMP_CLOSED:
 		source_reconnect(s, ev);
 		break;
+	case SEV_QMP_UP:
+		/* The confirm phase's reconnect came back: cont again. */
+		finishing_resume(s);
+		break;
 	case SEV_TIMER:
+		if (ev->timer == STIMER_RECONNECT) {
+			sess_act(s, SA_RECONNECT);
+			break;
+		}
 		if (ev->timer != STIMER_FINISH)
 			break;
 		sess_note(s, "the last steps (%s) got no answer within %.0f s",

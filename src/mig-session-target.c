@@ -8,6 +8,7 @@
  * "resume?"), asks the source to abort on a signal, and cuts the stream
  * if the source does not.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -592,6 +593,28 @@ target_settled(struct session *s, const struct mig_info *mi)
 /* ---- the monitor --------------------------------------------------- */
 
 /*
+ * Whatever was recorded before (an abort asked for here, a failure QEMU
+ * was to be stopped for), what is known now is that nothing is: the
+ * guest may run here.  Records that, without ending (the caller ends).
+ */
+static void __attribute__((format(printf, 2, 3)))
+target_now_unknown(struct session *s, const char *fmt, ...)
+{
+	char	reason[SESS_REASON_MAX];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_failure(s, FAIL_UNKNOWN, "%s", reason);
+}
+
+
+/*
  * QEMU's process is gone (it exits when an incoming migration fails): it
  * runs no guest, and what that means depends on where the session was.
  */
@@ -667,11 +690,12 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
 		else {
 			sess_enter(s, s->back_to);
-			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: its monitor "
-			    "could not be reached again within %.0f s (%s): "
-			    "whether the guest runs here is not known",
-			    s->cfg.qmp_path, RECONNECT_TIMEOUT, ev->reason !=
-			    NULL ? ev->reason : "closed");
+			target_now_unknown(s, "target QEMU %s: its monitor could "
+			    "not be reached again within %.0f s (%s): whether "
+			    "the guest runs here is not known", s->cfg.qmp_path,
+			    RECONNECT_TIMEOUT, ev->reason != NULL ? ev->reason :
+			    "closed");
+			target_end(s, PHASE_FAILED);
 		}
 		break;
 	case SEV_TIMER:
@@ -706,8 +730,12 @@ state_fencing(struct session *s, const struct sess_event *ev)
 		if (ev->outcome == SO_ANSWERED)
 			s->quit_answered = 1;
 		else if (ev->outcome == SO_REFUSED) {
-			sess_note(s, "quit refused by the target QEMU: %s",
-			    ev->reason != NULL ? ev->reason : "?");
+			/* QEMU's word that its load failed still stands. */
+			if (!s->qemu_failed)
+				target_now_unknown(s, "target QEMU %s: quit "
+				    "refused (%s): it may run the guest",
+				    s->cfg.qmp_path, ev->reason != NULL ?
+				    ev->reason : "no reason given");
 			target_after_fence(s);
 		}
 		break;
@@ -728,9 +756,10 @@ state_fencing(struct session *s, const struct sess_event *ev)
 		else if (ev->timer == STIMER_FENCE) {
 			/* QEMU said it quits: it runs nothing more. */
 			s->fenced = s->quit_answered;
-			if (!s->fenced)
-				sess_note(s, "the target QEMU did not quit "
-				    "within %.0f s", FENCE_SECONDS);
+			if (!s->fenced && !s->qemu_failed)
+				target_now_unknown(s, "target QEMU %s: it did not "
+				    "quit within %.0f s: it may run the guest",
+				    s->cfg.qmp_path, FENCE_SECONDS);
 			target_after_fence(s);
 		}
 		break;
@@ -829,10 +858,12 @@ state_common(struct session *s, const struct sess_event *ev)
 		target_reconnect(s, ev);
 		break;
 	case SEV_QMP_SILENT:
-		if (sess_monitor_silent(s, ev))
-			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
-			    "monitor stopped answering: whether the guest "
+		if (sess_monitor_silent(s, ev)) {
+			target_now_unknown(s, "target QEMU %s: the monitor "
+			    "stopped answering for 30 s: whether the guest "
 			    "arrived is not known", s->cfg.qmp_path);
+			target_end(s, PHASE_FAILED);
+		}
 		break;
 	case SEV_CONTROL_LOST:
 		if (!s->started && s->state == SS_LISTEN) {
@@ -1015,11 +1046,15 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		target_reconnect(s, ev);
 		break;
 	case SEV_QMP_SILENT:
-		if (sess_monitor_silent(s, ev))
-			sess_fail(s, FAIL_UNKNOWN, "target QEMU %s: the "
-			    "monitor stopped answering after the migration "
+		if (sess_monitor_silent(s, ev)) {
+			target_now_unknown(s, "target QEMU %s: the monitor "
+			    "stopped answering for 30 s after the migration "
 			    "completed: whether the guest runs here is not "
 			    "known", s->cfg.qmp_path);
+			target_end(s, PHASE_FAILED);
+		} else if (!s->mirrors_out)
+			/* The run state is what decides: ask again. */
+			sess_act(s, SA_QUERY_STATUS);
 		break;
 	default:
 		break;

@@ -1887,6 +1887,51 @@ test_target_recover_twice(void **state)
 	rig_free(r);
 }
 
+
+/* The simulator's T1: a query-status with no answer is asked again. */
+static void
+test_target_run_state_asked_again(void **state)
+{
+	struct rig		*r = target_tls_ready();
+	struct sess_event	 silent = { .kind = SEV_QMP_SILENT,
+	    .reason = "Timeout" };
+	int			 before;
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	before = sent(r, SA_QUERY_STATUS);
+	r->t = 10;
+	step(r, &silent);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), before + 1);
+	ev_run_state(r, RUN_RUNNING);
+	ev_simple(r, SEV_CONTROL_LOST);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* An abort asked here, then the monitor lost for good: 8, not 5. */
+static void
+test_target_unknown_over_abort(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_signal(r, SIGTERM);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_control(r, CONTROL_COMPLETED);
+	r->t = 1;
+	ev_closed(r, 0);
+	r->t = 40;
+	ev_closed(r, 0);
+	assert_int_equal(answered(r, ANSWER_NOT_KNOWN), 1);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_FAILED);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -1915,6 +1960,8 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_run_state_asked_again),
+		cmocka_unit_test(test_target_unknown_over_abort),
 		cmocka_unit_test(test_target_recover_twice),
 		cmocka_unit_test(test_migrate_no_answer_started),
 		cmocka_unit_test(test_migrate_no_answer_never_started),
