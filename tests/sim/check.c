@@ -87,7 +87,8 @@ name_window(struct world *w, enum viol v, int role)
 			d = "D3";
 		break;
 	case V_EXIT_6_NOT_LOST:
-		d = "D9";
+		/* post-copy never began: the mode was set when it was asked */
+		d = w->q[SRC].postcopy_started ? "D9" : "D7b";
 		break;
 	case V_NO_END:
 		if (role == SRC && (sd->sess.state == SS_CANCELLING ||
