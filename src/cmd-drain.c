@@ -89,12 +89,14 @@ const struct cmd_entry cmd_drain_entry = {
 	"Prints a table (VM, strategy, action, state, progress), redrawn on a\n"
 	"terminal, one timestamped line per change otherwise; then a summary.\n"
 	"Each VM's status goes to its statusFile (default a new directory under\n"
-	"/tmp), its evict output to statusFile.log.\n"
+	"/tmp), its evict output to statusFile.log.  A statusFile is kept: the\n"
+	"same drain again re-attaches to a killed child's migration.\n"
 	"VMs handed to an external controller (External) are listed: they still\n"
 	"run on the node.\n"
 	"Exit status: 0 every VM evicted (none runs on the node any more), 1 bad\n"
 	"inventory (nothing started), else the worst exit status of the VMs left\n"
-	"behind (4 when one died), or 7 when the only VMs left are handed to an\n"
-	"external controller.\n",
+	"behind (8 when one was killed by a signal: where its VM runs is not\n"
+	"known; 5 for those a SIGINT/SIGTERM kept from starting), or 7 when the\n"
+	"only VMs left are handed to an external controller.\n",
 	.exec = cmd_drain_exec,
 };

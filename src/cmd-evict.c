@@ -83,7 +83,9 @@ const struct cmd_entry cmd_evict_entry = {
 	"                         (phase HandedOver, exit 7)\n",
 	.footer =
 	"Exit status: 0 done (migrated or shut down), 1 usage, 2 LiveMigrate\n"
-	"refused (not live-migratable), 3-6 as qmigrate migrate, 7 handed to an\n"
-	"external controller (the VM still runs on this node).\n",
+	"refused (not live-migratable), 3-6 and 8 as qmigrate migrate (5 also\n"
+	"SIGINT/SIGTERM before the shutdown, in the pre-flight or in the grace\n"
+	"period: the VM still runs on this node), 7 handed to an external\n"
+	"controller (the VM still runs on this node).\n",
 	.exec = cmd_evict_exec,
 };

@@ -455,8 +455,8 @@ on_child(struct ev_loop *loop, ev_child *w, int revents)
 		free(vm->reason);
 		xasprintf(&vm->reason, "qmigrate evict killed by signal %d: "
 		    "where the VM runs is not known; run the drain again to "
-		    "re-attach (status %s, log %s)", WTERMSIG(w->rstatus),
-		    vm->status_file, vm->log_file);
+		    "re-attach (status %s)", WTERMSIG(w->rstatus),
+		    vm->status_file);
 	}
 	d->running--;
 	drain_start_more(d);

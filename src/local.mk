@@ -64,6 +64,9 @@ tests_unit_test_preflight_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPREFLIGHT_RECORDING='"$(abs_top_srcdir)/tests/preflight/pc-tcg.json"'
 EXTRA_DIST += tests/preflight/pc-tcg.json
 
+# SIGINT/SIGTERM before a command's own handler (signals.c).
+unit_tests += tests/unit/test-signals
+
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args
 

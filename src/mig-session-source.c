@@ -487,6 +487,44 @@ setup_record(struct session *s, const struct sess_event *ev)
 	s->mirrors_out = s->cfg.disks;
 }
 
+/*
+ * QEMU completed the record's migration while no qmigrate watched it.
+ * Over unix:/tcp: that is the success.  Over tls: (fail FAIL_UNKNOWN: the
+ * record holds no "running" from the target) the target is asked, as the
+ * killed run would have (the mirrors it left end first): its "running"
+ * is the success, "fenced" resumes the guest here, anything else, or no
+ * target to ask, leaves it paused here and not known (8).
+ */
+static void
+setup_already_done(struct session *s, const struct sess_event *ev)
+{
+	struct mig_info mi;
+
+	if (ev->fail == FAIL_UNKNOWN && s->cfg.tls) {
+		sess_note(s, "re-attached to migration %s after QEMU had "
+		    "completed it: asking the target whether the guest runs "
+		    "there", ev->uid != NULL ? ev->uid : "?");
+		s->t0 = ev->t;
+		s->saw_active = 1;
+		sess_phase(s, PHASE_RUNNING);
+		memset(&mi, 0, sizeof mi);
+		mi.status = QMS_COMPLETED;
+		mi.has_total_time = 1;	/* the figures are QEMU's already */
+		source_completed(s, &mi);
+		return;
+	}
+	if (ev->fail != FAIL_NONE) {
+		if (s->abort == ABORT_ABORTING)
+			sess_abort_status(s, ABORT_FAILED);
+		sess_fail(s, ev->fail, "%s", ev->reason);
+		return;
+	}
+	sess_note(s, "re-attached to migration %s after QEMU had completed "
+	    "it: the guest left this QEMU, nothing more to do",
+	    ev->uid != NULL ? ev->uid : "?");
+	source_succeed(s);
+}
+
 /* An abort asked for during the setup, now that it is over. */
 static void
 setup_then_abort(struct session *s, const struct sess_event *ev)
@@ -503,10 +541,8 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "abort refused: QEMU had already completed the "
 		    "migration (%s)", s->pending.reason);
-		if (ev->fail != FAIL_NONE)
-			sess_fail(s, ev->fail, "%s", ev->reason);
-		else
-			source_end(s, PHASE_SUCCEEDED);
+		memset(&s->pending, 0, sizeof s->pending);
+		setup_already_done(s, ev);
 		return;
 	case SETUP_FRESH:
 		/* Nothing started: the guest never left the source. */
@@ -563,16 +599,7 @@ setup_done(struct session *s, const struct sess_event *ev)
 		    "%s", ev->reason);
 		return;
 	case SETUP_ALREADY_DONE:
-		if (ev->fail != FAIL_NONE) {
-			if (s->abort == ABORT_ABORTING)
-				sess_abort_status(s, ABORT_FAILED);
-			sess_fail(s, ev->fail, "%s", ev->reason);
-			return;
-		}
-		sess_note(s, "re-attached to migration %s after QEMU had "
-		    "completed it: the guest left this QEMU, nothing more to "
-		    "do", ev->uid != NULL ? ev->uid : "?");
-		source_succeed(s);
+		setup_already_done(s, ev);
 		return;
 	case SETUP_REATTACH:
 		s->t0 = ev->t;

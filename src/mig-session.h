@@ -94,8 +94,9 @@ enum sess_setup {
 	SETUP_FAILED,		/* failure and reason in the event */
 	SETUP_FRESH,		/* a new migration: offer or migrate next */
 	SETUP_REATTACH,		/* QEMU is already migrating: watch it */
-	SETUP_ALREADY_DONE,	/* QEMU completed it before we came (fail
-				   set: not confirmed, how it ends) */
+	SETUP_ALREADY_DONE,	/* QEMU completed it before we came (tls:
+				   fail FAIL_UNKNOWN: no target's word in
+				   the record: ask it) */
 	SETUP_CLOSE_RECORD,	/* QEMU's migration of the status file ended
 				   meanwhile, or QEMU has none: close its
 				   record (fail: how), start none */

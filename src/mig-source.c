@@ -160,7 +160,6 @@ source_took_over(struct mig_source *ms, enum mig_mode mode)
 struct record {
 	int		 open;		/* its outcome is not settled */
 	int		 succeeded;	/* phase Succeeded */
-	int		 ended_ok;	/* ... or HandedOver */
 	char		*failure;	/* its failureReason, or NULL */
 };
 
@@ -191,8 +190,6 @@ record_peek(const char *file, struct record *rec)
 	ended = phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
 	    strcmp(phase, "Failed") == 0 || strcmp(phase, "HandedOver") == 0);
 	rec->succeeded = phase != NULL && strcmp(phase, "Succeeded") == 0;
-	rec->ended_ok = rec->succeeded || (phase != NULL &&
-	    strcmp(phase, "HandedOver") == 0);
 	rec->open = phase != NULL && (!ended || (strcmp(phase, "Failed") == 0 &&
 	    (code == QM_EXIT_UNKNOWN || code == QM_EXIT_POSTCOPY_LOST)));
 	failure = json_str_at(doc, "failureReason");
@@ -227,37 +224,22 @@ source_adopt_disks(struct mig_source *ms)
 /*
  * QEMU completed the record's migration while no qmigrate watched it: the
  * guest left this QEMU.  Over unix:/tcp: that is the success (0), as when
- * watched.  Over tls: the success is the target's to confirm, and this run
- * cannot ask it (the control session died with the killed run): unless
- * the record already ended Succeeded, the outcome stays not known (8),
- * and the failureReason says what is known and what to look at.
+ * watched.  Over tls: the success is the target's to confirm: unless the
+ * record already ended Succeeded, the session asks the target over a new
+ * control session (running: 0; fenced: the guest resumed here, 4; not
+ * known, or no target to ask: 8, the guest kept stopped here).
  */
 static void
 source_already_done(struct mig_source *ms, const struct mig_info *mi,
     enum mig_mode mode, const struct record *rec)
 {
-	char *reason;
-
 	status_set_progress(ms->w.st, mi, 0);
 	source_adopt_disks(ms);
-	if (ms->tls == NULL || rec->succeeded) {
-		setup_done(ms, SETUP_ALREADY_DONE, FAIL_NONE, mode,
-		    status_uid(ms->w.st));
-		return;
-	}
-	xasprintf(&reason, "source QEMU %s completed migration %s while no "
-	    "qmigrate watched it, but over tls: only the target can say its "
-	    "QEMU runs the guest, and this run cannot ask it%s%s%s: where the "
-	    "guest runs is not known; the source QEMU keeps it stopped "
-	    "(run state %s); look at the target (incoming's --status-file, "
-	    "its QEMU's query-status) and resume the source (cont) only if "
-	    "the target's QEMU cannot run the guest", ms->w.o->qmp_path,
-	    status_uid(ms->w.st), rec->failure != NULL ? "; the earlier run "
-	    "had recorded \"" : "", rec->failure != NULL ? rec->failure : "",
-	    rec->failure != NULL ? "\", so the guest may run on neither" : "",
-	    ms->ri.state_name[0] != '\0' ? ms->ri.state_name : "unknown");
-	setup_done(ms, SETUP_ALREADY_DONE, FAIL_UNKNOWN, mode, reason);
-	free(reason);
+	if (ms->tls != NULL && !rec->succeeded && rec->failure != NULL)
+		status_note(ms->w.st, "the earlier run had recorded: %s",
+		    rec->failure);
+	setup_done(ms, SETUP_ALREADY_DONE, ms->tls != NULL && !rec->succeeded ?
+	    FAIL_UNKNOWN : FAIL_NONE, mode, status_uid(ms->w.st));
 }
 
 /*
@@ -369,6 +351,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		return rc;
 	}
 	free(rec.failure);
+	rec.failure = NULL;	/* a closed record: what it said stands */
 	if (mi->status != QMS_COMPLETED)
 		return 0;
 	if (ms->ri.state != RUN_POSTMIGRATE)
@@ -379,12 +362,15 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	 * it again: that file's migration, unless it had failed, is the one
 	 * QEMU completed.
 	 */
-	if (rec.ended_ok) {
+	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file,
+	    F_OK) == 0) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
-		source_took_over(ms, mode);
-		source_already_done(ms, mi, mode, &rec);
-		return 1;
+		if (phase != PHASE_FAILED) {
+			source_took_over(ms, mode);
+			source_already_done(ms, mi, mode, &rec);
+			return 1;
+		}
 	}
 	setup_failed(ms, FAIL_NOT_MIGRATABLE, "source QEMU %s already migrated "
 	    "its guest away (run state postmigrate): nothing to migrate",

@@ -21,6 +21,7 @@
 #include "qmp.h"
 #include "mig-options.h"
 #include "mig-watch.h"
+#include "signals.h"
 
 #define POLL_SECONDS	0.5
 
@@ -690,6 +691,8 @@ mig_watch_arm(struct mig_watch *w, double deadline)
 	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
 	ev_signal_start(w->loop, &w->sigterm);
 	w->signals_armed = 1;
+	/* A signal main() recorded before now reaches the session at once. */
+	signals_armed();
 	if (deadline > 0) {
 		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
 		ev_timer_start(w->loop, &w->deadline);

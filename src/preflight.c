@@ -630,9 +630,10 @@ pf_tcg_dirty_tracking(struct pf *pf, char **cause)
 /*
  * Disks: every writable block device with a medium, and its backing
  * chain, must be on shared storage, unless the policy's blockMigration
- * copies it (mig-disks.c; sync full flattens the backing chain too).  Read-only devices (a CD-ROM) and
- * empty drives do not count: QEMU opens the same path on the target, and
- * a read-only image that differs there is the operator's copy to make.
+ * copies it (mig-disks.c; sync full flattens the backing chain too).
+ * Read-only devices (a CD-ROM) and empty drives do not count: QEMU opens
+ * the same path on the target, and a read-only image that differs there
+ * is the operator's copy to make.
  */
 /* A disk the migration copies: a warning that says so, no blocker. */
 static int

@@ -82,7 +82,8 @@ integration_tests += tests/integration/rerun-after-8-completed.sh \
 	tests/integration/rerun-after-8-failed.sh \
 	tests/integration/rerun-paused-closed.sh \
 	tests/integration/rerun-cancelling.sh \
-	tests/integration/rerun-disks.sh
+	tests/integration/rerun-disks.sh \
+	tests/integration/rerun-confirm-tls.sh
 
 # Found by fault-random.sh after the rewrite (seeds 1042, 1059): a SIGTERM
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);
@@ -104,13 +105,16 @@ EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(handoff_tests)'
 .PHONY: check-handoff
+
 # Issue 30: every command that can be signalled handles signals from its
 # first instruction (audit D10, D13, D26): evict in its grace period and
 # its pre-flight, the source's pre-flight under a signal or its deadline,
 # a drain's killed child, migrate and incoming signalled right after exec.
 integration_tests += tests/integration/evict-signal-none.sh \
 	tests/integration/evict-signal-preflight.sh \
-	tests/integration/migrate-preflight-signal.sh
+	tests/integration/migrate-preflight-signal.sh \
+	tests/integration/drain-child-killed.sh \
+	tests/integration/migrate-signal-early.sh
 
 # Issue 30: the handoff simulator (tests/sim/README.md).  Both sides' real
 # step functions together, with simulated time, QEMUs, monitors and the

@@ -8,7 +8,9 @@
 # guest (a SIGSTOPped one stops the guest too).  In both cases migrate
 # exits within 2 s with 5 (aborted before anything moved), never by a
 # signal, with a whole document saying so, and the guest runs on the
-# source, never migrated.
+# source, never migrated.  3. With neither, the held command's 10 s
+# timeout ends the pre-flight: exit 3 (control plane) within 15 s, where
+# the walk went on to the next node (up to 2000 of them, 10 s each).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
@@ -74,5 +76,20 @@ start_held deadline --timeout 6
 ASKED_MS=$((START_MS + 6000))
 preflight_aborted deadline "its 6 s deadline"
 expect_status "$TMP/deadline.status" .abortRequested false deadline
+kill "$(guest_pid deadline-relay)"
+bg_wait deadline-relay 10 || true
+
+# 3. Neither: QEMU does not answer within 10 s, the pre-flight ends.
+start_held silent --timeout 60
+t0=$(date +%s%3N)
+rc=0
+bg_wait silent 30 || rc=$?
+took=$(($(date +%s%3N) - t0))
+[ "$rc" -eq 3 ] || fail "silent: exit $rc, expected 3: $(tail -n 3 "$TMP/silent.err")"
+[ "$took" -le 15000 ] || fail "silent: exited $took ms after the walk was held"
+expect_status "$TMP/silent.status" .failurePlane control silent
+status_get "$TMP/silent.status" .failureReason | grep -q "pre-flight check: qom-list: " ||
+	fail "silent: failureReason $(status_get "$TMP/silent.status" .failureReason)"
+echo "ok: silent: exit 3 $took ms after the walk was held: $(status_get "$TMP/silent.status" .failureReason)"
 
 assert_stayed

@@ -1221,16 +1221,21 @@ test_rerun_reattach_cancelling(void **state)
 
 /*
  * Issue 30 (audit D5, D19): QEMU completed the record's migration while
- * no qmigrate watched it.  unix: the success (0); over tls: the target's
- * word is not had, so not known (8), no cont, no new migration.
+ * no qmigrate watched it.  unix: the success (0).  Over tls: the record
+ * holds no "running" from the target: the re-run asks it, as the killed
+ * run would have; "running": 0; "fenced": the guest resumed here, 4; no
+ * target to ask: not known, 8, the guest kept stopped here.  Never a new
+ * migration.
  */
 static void
 test_rerun_already_done(void **state)
 {
 	struct rig		*r = rig_new(SESS_SOURCE, 0);
 	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
-	    .setup = SETUP_ALREADY_DONE, .mode = MODE_PAUSED, .uid = "1-2",
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_PRECOPY, .uid = "1-2",
 	    .reason = "1-2" };
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "connect: Connection refused" };
 
 	(void)state;
 	step(r, &ev);
@@ -1238,22 +1243,43 @@ test_rerun_already_done(void **state)
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
 	rig_free(r);
 
+	/* tls: the target says running. */
 	r = rig_new(SESS_SOURCE, 1);
 	ev.fail = FAIL_UNKNOWN;
-	ev.reason = "source QEMU completed migration 1-2 ..., but over tls: "
-	    "only the target can say";
 	step(r, &ev);
-	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
-	    ABORT_NONE);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	assert_false(session_done(&r->s));
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
 	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
 	assert_int_equal(asked(r, CONTROL_OFFER), 0);
 	rig_free(r);
 
-	/* A signal during that setup: the abort is not carried out. */
+	/* tls: the target fenced its QEMU: the guest runs here again. */
+	r = rig_new(SESS_SOURCE, 1);
+	step(r, &ev);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load failed");
+	cont_answered(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+
+	/* tls: no target to ask: not known; the guest is not resumed. */
+	r = rig_new(SESS_SOURCE, 1);
+	step(r, &ev);
+	step(r, &lost);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+
+	/* A signal during that setup: refused, and the target asked. */
 	r = rig_new(SESS_SOURCE, 1);
 	ev_signal(r, SIGTERM);
 	step(r, &ev);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	step(r, &lost);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
 	    ABORT_FAILED);
 	rig_free(r);
