@@ -940,7 +940,7 @@ execute(struct world *w, int role, const struct sess_action *a)
 /*
  * What src/mig-source.c's setup decides from QEMU's migration status and
  * run state and the status file: source_existing() and record_peek() at
- * main's 06db70d (mig-source.c:160-200 and :330-395), the one place this
+ * main's dd7f8a2 (mig-source.c:160-200 and :310-380), the one place this
  * simulator copies it:
  * - QEMU migrating (qemu_mig_status_in_progress): SETUP_REATTACH with the
  *   file's mode, post-copy if QEMU says so; no file: FAILED.
@@ -950,9 +950,10 @@ execute(struct world *w, int role, const struct sess_action *a)
  *   anything else: SETUP_CLOSE_RECORD (source_close_record), FAIL_DATA,
  *   FAIL_POSTCOPY_LOST in post-copy, FAIL_ABORTED when an abort was under
  *   way, with the file's mode (a guest the earlier run paused is resumed).
- * - QEMU completed, run state postmigrate, a record that ended Succeeded
- *   (or HandedOver): ALREADY_DONE as above; any other file or none:
- *   FAILED, FAIL_NOT_MIGRATABLE, "already migrated its guest away".
+ * - QEMU completed, run state postmigrate, a record whose phase is not
+ *   Failed: ALREADY_DONE as above (over tls: the session asks the
+ *   target); a Failed one or none: FAILED, FAIL_NOT_MIGRATABLE, "already
+ *   migrated its guest away".
  * - anything else: SETUP_FRESH.
  * Both carry the file's abortStatus and abortRequested.  A QEMU that
  * cannot be asked (connect or inspect fails): FAILED FAIL_CONTROL, the
@@ -985,7 +986,7 @@ decide_setup(struct world *w, enum mig_failure *fail, const char **why,
 	    d->phase == PHASE_HANDED_OVER;
 	open_ = d->exists && (!ended || (d->phase == PHASE_FAILED &&
 	    (code == QM_EXIT_UNKNOWN || code == QM_EXIT_POSTCOPY_LOST)));
-	if (open_ || (d->exists && d->phase == PHASE_SUCCEEDED &&
+	if (open_ || (d->exists && d->phase != PHASE_FAILED &&
 	    q->ms == QMS_COMPLETED && q->rs == RUN_POSTMIGRATE)) {
 		if (q->ms == QMS_COMPLETED) {
 			if (w->k.tls && d->phase != PHASE_SUCCEEDED) {
