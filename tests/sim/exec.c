@@ -1049,7 +1049,7 @@ setup(struct world *w, int role)
 			ev.fail = FAIL_CONTROL;
 			ev.reason = "target QEMU is not waiting for a migration";
 		} else if (!w->k.tls)
-			q->listening = 1;	/* migrate-incoming */
+			qemu_listen(w);	/* migrate-incoming */
 		side_deliver(w, role, &ev);
 		return;
 	}

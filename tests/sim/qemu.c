@@ -86,6 +86,20 @@ qemu_run_info(const struct world *w, int role, struct run_info *ri)
 	ri->running = q->rs == RUN_RUNNING;
 }
 
+/*
+ * migrate-incoming: the target listens; 10.0 and 11.1 (the seeds whose
+ * QEMU stays up on a failed load) say "setup" from then on, 7.2 "none".
+ */
+void
+qemu_listen(struct world *w)
+{
+	struct qemu *t = &w->q[TGT];
+
+	t->listening = 1;
+	if (!t->exit_on_error)
+		t->ms = QMS_SETUP;
+}
+
 /* Whether a new connection from the source QEMU reaches the target QEMU. */
 int
 qemu_stream_path(const struct world *w)
@@ -243,7 +257,8 @@ start_migration(struct world *w)
 
 	s->migrations++;
 	s->err[0] = '\0';
-	if (!qemu_stream_path(w) || !t->listening || t->ms != QMS_NONE) {
+	if (!qemu_stream_path(w) || !t->listening || (t->ms != QMS_NONE &&
+	    t->ms != QMS_SETUP)) {
 		s->ms = QMS_FAILED;
 		snprintf(s->err, sizeof s->err, "Failed to connect socket: "
 		    "Connection refused");
@@ -405,7 +420,7 @@ qemu_exec(struct world *w, int role, struct pcmd *pc)
 		if (q->rs != RUN_INMIGRATE || q->listening)
 			answer_err(pc, "not waiting for a migration");
 		else
-			q->listening = 1;
+			qemu_listen(w);
 		return;
 	}
 	switch (pc->cmd) {

@@ -307,6 +307,7 @@ void	 qemu_stream_break(struct world *, const char *why);
 void	 qemu_kill(struct world *, int role, const char *why);
 void	 qemu_status_changed(struct world *, int role);
 int	 qemu_stream_path(const struct world *);
+void	 qemu_listen(struct world *);
 
 /* exec.c */
 void	 side_start(struct world *, int role);
