@@ -169,6 +169,7 @@ step_one(struct world *w, int role, const struct sess_event *ev)
 	trace_event(w, role, ev);
 	session_step(&sd->sess, ev);
 	w->steps++;
+	w->visited[role] |= 1u << sd->sess.state;
 	n = sd->sess.nacts;
 	memcpy(acts, sd->sess.acts, n * sizeof acts[0]);
 	if (sd->sess.overflow > 0)
@@ -1159,17 +1160,38 @@ side_hap(struct world *w, const struct hap *h)
 
 	switch (h->kind) {
 	case H_QMP_EXEC:
+		pc = pc_find(w, h->side, h->gen);
+		if (h->a == 1 && q->ndeferred > 0 && q->deferred[0] == h->gen &&
+		    (pc == NULL || !q->alive || pc->conn_gen !=
+		    w->conn_gen[h->side])) {
+			/* gone with its connection: the next one is read */
+			memmove(&q->deferred[0], &q->deferred[1],
+			    --q->ndeferred * sizeof q->deferred[0]);
+			if (q->ndeferred > 0)
+				qemu_release_next(w, h->side);
+		}
 		if ((pc = pc_find(w, h->side, h->gen)) == NULL)
 			return;
 		if (!q->alive || pc->conn_gen != w->conn_gen[h->side]) {
 			pc->used = 0;	/* went with its connection */
 			return;
 		}
-		if (q->stopped) {
-			struct hap again = *h;
-
-			sched(w, w->now + 0.25, &again);
+		/*
+		 * A stopped QEMU reads nothing; once continued it reads what
+		 * waits in order, and what comes meanwhile after it.
+		 */
+		if (h->a == 1 && q->stopped)
+			return;		/* stays first; the next SIGCONT */
+		if ((q->stopped || (q->ndeferred > 0 && h->a != 1)) &&
+		    q->ndeferred < MAX_PCMD) {
+			q->deferred[q->ndeferred++] = h->gen;
 			return;
+		}
+		if (h->a == 1 && q->ndeferred > 0 && q->deferred[0] == h->gen) {
+			memmove(&q->deferred[0], &q->deferred[1],
+			    --q->ndeferred * sizeof q->deferred[0]);
+			if (q->ndeferred > 0)
+				qemu_release_next(w, h->side);
 		}
 		qemu_exec(w, h->side, pc);
 		if (h->x <= 0) {

@@ -100,6 +100,23 @@ qemu_listen(struct world *w)
 		t->ms = QMS_SETUP;
 }
 
+/* A continued QEMU reads the next command that waited in its monitor. */
+void
+qemu_release_next(struct world *w, int role)
+{
+	struct hap h;
+
+	if (w->q[role].stopped || w->q[role].ndeferred == 0)
+		return;
+	memset(&h, 0, sizeof h);
+	h.kind = H_QMP_EXEC;
+	h.side = role;
+	h.gen = w->q[role].deferred[0];
+	h.a = 1;
+	h.x = 0.001;
+	sched(w, w->now + 0.001, &h);
+}
+
 /* Whether a new connection from the source QEMU reaches the target QEMU. */
 int
 qemu_stream_path(const struct world *w)
@@ -133,6 +150,17 @@ qemu_status_changed(struct world *w, int role)
 		h.kind = H_CUT;
 		h.side = role;
 		sched(w, w->now + rng_range(&w->rng, 0, 0.3), &h);
+	}
+	/* tls: the network goes down as post-copy runs: it must recover. */
+	if (role == SRC && w->q[SRC].ms == QMS_POSTCOPY_ACTIVE && w->k.tls &&
+	    rng_chance(&w->rng, w->k.p_postcopy_break)) {
+		memset(&h, 0, sizeof h);
+		h.kind = H_LINK_CUT;
+		h.a = 1;
+		h.x = rng_chance(&w->rng, 0.2) ? rng_range(&w->rng, 100, 140) :
+		    rng_range(&w->rng, 0.5, 20);
+		sched(w, w->now + rng_range(&w->rng, 0, w->k.postcopy_len),
+		    &h);
 	}
 	if (w->k.sig_on_change[role] > 0 && rng_chance(&w->rng, 0.3)) {
 		w->k.sig_on_change[role]--;

@@ -230,6 +230,7 @@ draw_knobs(struct world *w)
 	k->p_control_cut = rng_chance(r, 0.25);
 	k->p_answer_late = swarm(r, 0.02, 0.3);
 	k->rerun_after_8 = rng_chance(r, 0.8);
+	k->p_postcopy_break = swarm(r, 0.3, 0.9);
 	k->horizon = (k->converge > 0 ? k->converge : k->acceptable) + 8;
 }
 
@@ -320,6 +321,9 @@ world_hap(struct world *w, const struct hap *h)
 	case H_QEMU_CONT:
 		q->stopped = 0;
 		trace(w, h->side, "qemu: SIGCONT");
+		/* What waited in the monitor is read, in order. */
+		if (q->ndeferred > 0)
+			qemu_release_next(w, h->side);
 		break;
 	case H_QEMU_QUIT:
 		qemu_kill(w, h->side, "quit");
@@ -427,6 +431,8 @@ struct window_count {
 };
 struct totals {
 	unsigned long long	 schedules, bad, steps;
+	unsigned long long	 exits[2][10];	/* final exits; [9]: none */
+	unsigned long long	 states[2][32];	/* schedules that entered */
 	unsigned long long	 faults[F_COUNT], viols[V_COUNT];
 	struct window_count	 windows[32];
 	int			 nwindows;
@@ -474,6 +480,10 @@ add_totals(struct totals *to, const struct totals *from)
 	to->schedules += from->schedules;
 	to->bad += from->bad;
 	to->steps += from->steps;
+	for (j = 0; j < 2 * 10; j++)
+		to->exits[j / 10][j % 10] += from->exits[j / 10][j % 10];
+	for (j = 0; j < 2 * 32; j++)
+		to->states[j / 32][j % 32] += from->states[j / 32][j % 32];
 	for (j = 0; j < F_COUNT; j++)
 		to->faults[j] += from->faults[j];
 	for (j = 0; j < V_COUNT; j++)
@@ -517,6 +527,15 @@ run_part(struct totals *t, uint64_t first, uint64_t count, int part,
 			}
 		}
 		t->steps += (unsigned long long)w.steps;
+		for (j = 0; j < 2; j++) {
+			int k, code = w.sd[j].finished && w.sd[j].exit_code >= 0 &&
+			    w.sd[j].exit_code < 9 ? w.sd[j].exit_code : 9;
+
+			t->exits[j][code]++;
+			for (k = 0; k < 32; k++)
+				if (w.visited[j] & (1u << k))
+					t->states[j][k]++;
+		}
 		for (j = 0; j < F_COUNT; j++)
 			t->faults[j] += w.faults[j];
 		for (j = 0; j < V_COUNT; j++)
@@ -583,6 +602,18 @@ print_totals(const struct totals *t, uint64_t first, uint64_t count)
 	for (j = 0; j < V_COUNT; j++)
 		printf(" %s %llu", viol_names[j], t->viols[j]);
 	printf("\n");
+	for (j = 0; j < 2; j++) {
+		printf("%s exits:", j == SRC ? "source" : "target");
+		for (n = 0; n < 10; n++)
+			if (t->exits[j][n] > 0)
+				printf(" %s %llu", n == 9 ? "none" :
+				    (const char *[]){ "0", "1", "2", "3", "4",
+				    "5", "6", "7", "8" }[n], t->exits[j][n]);
+		printf("\n%s states entered:", j == SRC ? "source" : "target");
+		for (n = 0; n <= SS_DONE; n++)
+			printf(" %d:%llu", n, t->states[j][n]);
+		printf("\n");
+	}
 	if (t->nwindows > 0)
 		printf("windows (the first violation of each schedule):\n");
 	for (j = 0; j < t->nwindows; j++) {

@@ -16,6 +16,7 @@
 #include "mig-session.h"
 
 #define SRC	0
+#define MAX_PCMD	64
 #define TGT	1
 
 /* ---- rng.c --------------------------------------------------------- */
@@ -110,6 +111,7 @@ struct knobs {
 	double	 p_load_fail;
 	double	 p_link_cut, p_control_cut;
 	double	 p_answer_late;
+	double	 p_postcopy_break;	/* tls: the link at post-copy's start */
 	int	 signals[2];		/* how many, each side */
 	int	 sig_on_change[2];	/* a signal just after a status change */
 	int	 kill_side[2];
@@ -147,6 +149,9 @@ struct qemu {
 	int			 load_fail;	/* this load will fail */
 	int			 exit_on_error;
 	double			 refuse_until;	/* monitor refuses connects */
+	uint64_t		 deferred[MAX_PCMD]; /* commands a stopped QEMU
+						   has not read, in order */
+	int			 ndeferred;
 };
 
 /* ---- exec.c: one side's executor ----------------------------------- */
@@ -167,7 +172,6 @@ struct pcmd {
 	struct mig_info		 mi;		/* PC_QUERY: at execution */
 	struct run_info		 ri;		/* PC_STATUS */
 };
-#define MAX_PCMD	64
 
 struct doc {				/* the status file, as last written */
 	int			 exists;
@@ -280,6 +284,7 @@ struct world {
 	unsigned	 viols[V_COUNT];
 	char		 first_viol[512];
 	int		 steps;
+	unsigned	 visited[2];	/* states each side entered (bits) */
 	int		 stream_ever;
 };
 
@@ -308,6 +313,7 @@ void	 qemu_kill(struct world *, int role, const char *why);
 void	 qemu_status_changed(struct world *, int role);
 int	 qemu_stream_path(const struct world *);
 void	 qemu_listen(struct world *);
+void	 qemu_release_next(struct world *, int role);
 
 /* exec.c */
 void	 side_start(struct world *, int role);
