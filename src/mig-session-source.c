@@ -36,6 +36,7 @@
 
 static void	source_abort(struct session *, double, enum mig_failure, int,
 		    const char *);
+static void	finishing_unknown(struct session *, const char *);
 
 /* A question to the target (tls:). */
 static void
@@ -284,7 +285,7 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 		sess_qmp(s, SC_START_POSTCOPY, 0, 0);
 		s->postcopy_asked = 1;
 		s->postcopy_sent = t;
-		sess_mode(s, MODE_POSTCOPY);
+		/* The mode says PostCopy once QEMU does (migrating_sample). */
 		sess_enter(s, SS_POSTCOPY);
 		break;
 	case CTL_PAUSE:
@@ -879,10 +880,10 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	if (mi->status == QMS_POSTCOPY_ACTIVE ||
 	    mi->status == QMS_POSTCOPY_DEVICE) {
 		s->postcopy_asked = 0;		/* QEMU switched */
-		if (s->state != SS_POSTCOPY) {
+		if (s->mode != MODE_POSTCOPY)
 			sess_mode(s, MODE_POSTCOPY);
+		if (s->state != SS_POSTCOPY)
 			sess_enter(s, SS_POSTCOPY);
-		}
 	} else if (s->state == SS_POSTCOPY && s->postcopy_asked == 2 &&
 	    ev->t - s->postcopy_sent >= RETRY_SECONDS) {
 		/* Its answer was lost: QEMU may never have heard it. */
@@ -945,7 +946,6 @@ migrating_cmd_done(struct session *s, const struct sess_event *ev)
 		s->postcopy_asked = 0;
 		sess_note(s, "migrate-start-postcopy refused: %s; pre-copy goes "
 		    "on", why);
-		sess_mode(s, MODE_PRECOPY);
 		sess_enter(s, SS_PRECOPY);
 		return;
 	}
@@ -1303,18 +1303,15 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			break;
 		}
 		if ((s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER) &&
-		    ev->qemu_gone)
+		    s->mode == MODE_POSTCOPY && ev->qemu_gone)
 			sess_fail(s, FAIL_POSTCOPY_LOST,
 			    "source QEMU gone during "
 			    "post-copy (%s): the guest's pages that were still "
 			    "on the source are lost", ev->reason);
 		else if (s->back_to == SS_FINISHING) {
-			sess_note(s, "the guest's run state on the source is "
-			    "not known: its monitor could not be reached "
-			    "again (%s)", ev->reason != NULL ? ev->reason :
-			    "closed");
 			s->state = SS_FINISHING;
-			sess_finish(s, s->end_phase);
+			finishing_unknown(s, ev->reason != NULL ? ev->reason :
+			    "closed");
 		} else {
 			char why[SESS_REASON_MAX];
 
@@ -1342,6 +1339,28 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 }
 
 /* ---- SS_FINISHING -------------------------------------------------- */
+
+/*
+ * The guest we paused is on the source, but whether cont reached QEMU is
+ * not known: the exit status must not say it runs (4), nor that it is
+ * paused for good.  Mirrors aside, nothing is left to do.
+ */
+static void
+finishing_unknown(struct session *s, const char *why)
+{
+	if (!s->resume_guest || s->mirrors_out) {
+		sess_note(s, "the last steps were not confirmed: %s", why);
+		sess_finish(s, s->end_phase);
+		return;
+	}
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_failure(s, FAIL_UNKNOWN, "the guest is on the source QEMU %s, "
+	    "paused by this migration; whether cont resumed it is not known "
+	    "(%s): see query-status, and cont it if it is paused",
+	    s->cfg.qmp_path, why);
+	sess_finish(s, PHASE_FAILED);
+}
 
 static void
 state_finishing(struct session *s, const struct sess_event *ev)
@@ -1383,11 +1402,8 @@ state_finishing(struct session *s, const struct sess_event *ev)
 			sess_finish(s, s->end_phase);
 		} else if (s->cont_tries < 3)
 			finishing_resume(s);
-		else {
-			sess_note(s, "the guest stays paused on the source: "
-			    "cont got no answer %d times", s->cont_tries);
-			sess_finish(s, s->end_phase);
-		}
+		else
+			finishing_unknown(s, "cont got no answer 3 times");
 		break;
 	case SEV_QMP_CLOSED:
 		source_reconnect(s, ev);
@@ -1403,9 +1419,12 @@ state_finishing(struct session *s, const struct sess_event *ev)
 		}
 		if (ev->timer != STIMER_FINISH)
 			break;
-		sess_note(s, "the last steps (%s) got no answer within %.0f s",
-		    s->mirrors_out ? "the mirrors' end" : "cont",
-		    FINISH_TIMEOUT);
+		if (!s->mirrors_out) {
+			finishing_unknown(s, "cont got no answer within 75 s");
+			break;
+		}
+		sess_note(s, "the last steps (the mirrors' end) got no answer "
+		    "within %.0f s", FINISH_TIMEOUT);
 		sess_finish(s, s->end_phase);
 		break;
 	case SEV_SIGNAL:

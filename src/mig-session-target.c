@@ -40,7 +40,7 @@
 
 static void	target_after_fence(struct session *);
 static int	target_must_fence(const struct session *);
-static void	target_settle(struct session *, int);
+static void	target_settle(struct session *, int, int);
 static int	target_settled(struct session *, const struct mig_info *);
 static void	target_reconnect(struct session *, const struct sess_event *);
 
@@ -421,8 +421,13 @@ target_control(struct session *s, const struct sess_event *ev)
 		s->source_aborted = 1;
 		sess_note(s, "the source aborted: %s", m->reason);
 		answer(s, ANSWER_OK, NULL);
-		if (s->state == SS_LISTEN || s->state == SS_PREPARING) {
-			/* Nothing arrived; the source will send nothing. */
+		if (s->state == SS_LISTEN && !s->started) {
+			/* Nothing seen yet: one more sample says so. */
+			target_settle(s, 0, 1);
+			return;
+		}
+		if (s->state == SS_PREPARING) {
+			/* Nothing can have arrived: QEMU did not listen. */
 			if (s->abort_asked_here)
 				target_aborted_early(s, "aborted here: the "
 				    "source cancelled before any memory moved; "
@@ -506,7 +511,7 @@ target_signal(struct session *s, const struct sess_event *ev)
 	if (!s->cfg.tls && !s->cfg.unix_listen && !s->started &&
 	    s->state == SS_LISTEN) {
 		/* tcp: before anything arrived: settle, then stop QEMU. */
-		target_settle(s, ev->signum);
+		target_settle(s, ev->signum, 0);
 		sess_publish(s, "abort");
 		return;
 	}
@@ -533,19 +538,21 @@ target_signal(struct session *s, const struct sess_event *ev)
 /* ---- nothing arrived yet: make sure nothing can ----------------------- */
 
 /*
- * The deadline, or a signal over tcp:, before any stream was seen: one
+ * The deadline, a signal over tcp:, the source's abort or the end of its
+ * control connection (source 1, 2), before any stream was seen: one
  * sample may be behind a stream that began.  Close the way in first
  * (tls: cut the proxy; unix: remove the socket's path), then let the next
  * sample decide (target_settled); tcp: has no way to close but QEMU
  * itself, so that sample decides whether QEMU is stopped.
  */
 static void
-target_settle(struct session *s, int signum)
+target_settle(struct session *s, int signum, int source)
 {
 	if (s->settle)
 		return;
 	s->settle = 1;
 	s->settle_signum = signum;
+	s->settle_source = source;
 	if (signum != 0)
 		sess_abort_status(s, ABORT_ABORTING);
 	if (s->cfg.tls && s->offered) {
@@ -567,7 +574,17 @@ target_settled(struct session *s, const struct mig_info *mi)
 	if (!s->settle || s->started || (mi->status != QMS_NONE &&
 	    mi->status != QMS_SETUP))
 		return 0;
-	if (s->settle_signum != 0)
+	if (s->settle_source != 0 && s->abort_asked_here)
+		snprintf(reason, sizeof reason, "aborted here: the source "
+		    "cancelled before any memory moved; the guest runs on the "
+		    "source");
+	else if (s->settle_source == 1)
+		snprintf(reason, sizeof reason, "the source aborted the "
+		    "migration before any memory moved");
+	else if (s->settle_source == 2)
+		snprintf(reason, sizeof reason, "the source ended the session "
+		    "before any guest memory moved");
+	else if (s->settle_signum != 0)
 		snprintf(reason, sizeof reason, "abort requested (%s) before "
 		    "any migration arrived", sess_signal_name(s->settle_signum));
 	else
@@ -582,10 +599,13 @@ target_settled(struct session *s, const struct mig_info *mi)
 		    "nothing else closes its listening socket)",
 		    sizeof reason - strlen(reason) - 1);
 	}
-	if (s->settle_signum != 0) {
+	if (s->settle_signum != 0 || (s->settle_source != 0 &&
+	    s->abort_asked_here)) {
 		sess_abort_status(s, ABORT_SUCCEEDED);
 		sess_fail(s, FAIL_ABORTED, "%s", reason);
-	} else
+	} else if (s->settle_source == 1)
+		sess_fail(s, FAIL_ABORTED, "%s", reason);
+	else
 		sess_fail(s, FAIL_CONTROL, "%s", reason);
 	return 1;
 }
@@ -866,17 +886,15 @@ state_common(struct session *s, const struct sess_event *ev)
 		}
 		break;
 	case SEV_CONTROL_LOST:
-		if (!s->started && s->state == SS_LISTEN) {
-			sess_fail(s, FAIL_CONTROL, "the source ended the "
-			    "session before any guest memory moved: %s",
-			    ev->reason);
-		} else if (s->state == SS_PRECOPY)
+		if (!s->started && s->state == SS_LISTEN)
+			target_settle(s, 0, 2);
+		else if (s->state == SS_PRECOPY)
 			sess_timer(s, STIMER_SOURCE_GONE,
 			    SOURCE_GONE_SECONDS);
 		break;
 	case SEV_DEADLINE:
 		if (!s->started)
-			target_settle(s, 0);
+			target_settle(s, 0, 0);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_CUT && s->abort_asked_here &&

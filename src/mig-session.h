@@ -363,6 +363,8 @@ struct session {
 	int			 settle;	/* LISTEN: one more sample decides */
 	int			 settle_signum;	/* ... after this signal (0:
 						   the deadline) */
+	int			 settle_source;	/* ... after the source's abort
+						   (1) or its end (2) */
 	int			 fence_wanted;	/* stop QEMU at the end anyway */
 	int			 quit_answered;	/* FENCING: QEMU said it quits */
 

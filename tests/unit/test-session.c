@@ -869,8 +869,29 @@ test_target_source_gone(void **state)
 
 	(void)state;
 	step(r, &ev);
+	/* The way in is cut, and one more sample says nothing came. */
+	assert_int_equal(sent(r, SA_CUT), 1);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_SETUP, 0, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
 	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* The simulator's N1: the source aborts while a late stream arrives. */
+static void
+test_target_source_abort_stream_late(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	ev_control(r, CONTROL_ABORT);
+	assert_false(session_done(&r->s));
+	/* The cut took the control connection: the source cannot ask. */
+	assert_int_equal(sent(r, SA_CUT), 1);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
 	rig_free(r);
 }
 
@@ -1688,8 +1709,11 @@ test_postcopy_start_lost(void **state)
 	r->t = 5;
 	ev_sample(r, QMS_ACTIVE, 20 * MiB, 200 * MiB);
 	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	/* The document says PostCopy only once QEMU does (D7b). */
+	assert_int_equal(r->s.mode, MODE_PRECOPY);
 	ev_sample(r, QMS_POSTCOPY_ACTIVE, 30 * MiB, 100 * MiB);
 	assert_int_equal(r->s.postcopy_asked, 0);
+	assert_int_equal(r->s.mode, MODE_POSTCOPY);
 	rig_free(r);
 }
 
@@ -1986,6 +2010,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_source_abort_stream_late),
 		cmocka_unit_test(test_target_run_state_asked_again),
 		cmocka_unit_test(test_target_unknown_over_abort),
 		cmocka_unit_test(test_target_recover_twice),
