@@ -21,7 +21,7 @@ enum qemu_mig_status {
 	QMS_POSTCOPY_DEVICE,	/* 10.2: the target loads device state */
 	QMS_POSTCOPY_RECOVER_SETUP, /* 9.1: the source, before recovering */
 	QMS_COMPLETED, QMS_FAILED,
-	QMS_FAILING,		/* 11.0: the source, cleaning up before failed */
+	QMS_FAILING,		/* 11.0: the source cleans up, then failed */
 	QMS_COLO, QMS_PRE_SWITCHOVER, QMS_DEVICE, QMS_WAIT_UNPLUG,
 	QMS_UNKNOWN,
 };

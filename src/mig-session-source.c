@@ -21,6 +21,8 @@
 #define CANCEL_RETRY_SECONDS	10.0
 /* How long the target gets to say whether the guest runs there. */
 #define CONFIRM_TIMEOUT		30.0
+/* A lost control connection: "completed?" again on a new one this often. */
+#define REASK_SECONDS		1.0
 /* Between two migrate resume attempts. */
 #define RETRY_SECONDS		1.0
 /* A controller's abort is a data-plane failure if no byte moved this long. */
@@ -1008,8 +1010,12 @@ state_recover(struct session *s, const struct sess_event *ev)
 			sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
 			    mi->error_desc[0] != '\0' ? mi->error_desc :
 			    "no reason given");
-		} else
+		} else if (mi->status == QMS_POSTCOPY_PAUSED)
 			source_recover(s, ev->t);
+		else if (sess_recover_lost(s, ev->t, "recovering",
+		    "both QEMUs are"))
+			/* Recovering (or 11.0's failing): no resume again. */
+			source_end(s, PHASE_FAILED);
 		sess_publish(s, "progress");
 		break;
 	case SEV_ANSWER:
@@ -1207,38 +1213,37 @@ state_confirm(struct session *s, const struct sess_event *ev)
 		s->mirrors_out = 0;
 		if (!ev->ok)
 			sess_note(s, "disks: %s", why);
-		if (s->confirm_mirrors == 2) {
-			s->confirm_mirrors = 0;
-			source_not_confirmed(s, "the control connection ended");
-			break;
-		}
 		s->confirm_mirrors = 0;
 		ask(s, CONTROL_COMPLETED, NULL);
 		sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 		break;
 	case SEV_ANSWER:
-		if (ev->question == CONTROL_COMPLETED)
-			confirm_answer(s, ev);
-		break;
-	case SEV_CONTROL_LOST:
-		if (s->confirm_mirrors) {
-			s->confirm_mirrors = 2;	/* said when the job ends */
+		if (ev->question != CONTROL_COMPLETED)
+			break;
+		if (ev->answer == ANSWER_UNKNOWN) {
+			/*
+			 * No word from the target, only the connection's
+			 * failure: ask again on a new one until STIMER_CONFIRM
+			 * (the target waits for it as long).
+			 */
+			sess_log(s, 2, "target %s: \"completed?\": %s: asking "
+			    "again", s->cfg.peer, why);
+			sess_timer(s, STIMER_REASK, REASK_SECONDS);
 			break;
 		}
-		snprintf(reason, sizeof reason, "the control connection "
-		    "ended: %s", why);
-		source_not_confirmed(s, reason);
+		confirm_answer(s, ev);
+		break;
+	case SEV_CONTROL_LOST:
+		if (s->confirm_mirrors)
+			break;	/* asked once the mirrors ended */
+		sess_log(s, 2, "target %s: the control connection ended (%s): "
+		    "asking \"completed?\" again", s->cfg.peer, why);
+		sess_timer(s, STIMER_REASK, REASK_SECONDS);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_FINISH && s->confirm_mirrors) {
 			sess_note(s, "the mirrors' end got no answer within "
 			    "%.0f s", FINISH_TIMEOUT);
-			if (s->confirm_mirrors == 2) {
-				s->confirm_mirrors = 0;
-				source_not_confirmed(s, "the control "
-				    "connection ended");
-				break;
-			}
 			s->confirm_mirrors = 0;
 			ask(s, CONTROL_COMPLETED, NULL);
 			sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
@@ -1246,6 +1251,10 @@ state_confirm(struct session *s, const struct sess_event *ev)
 		}
 		if (ev->timer == STIMER_RECONNECT) {
 			sess_act(s, SA_RECONNECT);
+			break;
+		}
+		if (ev->timer == STIMER_REASK) {
+			ask(s, CONTROL_COMPLETED, NULL);
 			break;
 		}
 		if (ev->timer != STIMER_CONFIRM || s->confirm_mirrors)

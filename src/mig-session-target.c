@@ -39,6 +39,9 @@
 #define CONT_TRIES		3
 
 static void	target_after_fence(struct session *);
+static int	target_fence_needed(const struct session *);
+static void	target_now_unknown(struct session *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 static int	target_must_fence(const struct session *);
 static void	target_settle(struct session *, int, int);
 static int	target_settled(struct session *, const struct mig_info *);
@@ -86,22 +89,36 @@ answer_confirm(struct session *s)
 	else
 		a = ANSWER_NOT_KNOWN;
 	answer(s, a, s->failure_reason);
+	s->confirm_answered = 1;
 	sess_timer(s, STIMER_END, ANSWER_LEAVES_SECONDS);
+}
+
+/*
+ * Whether a source that lost its control connection may still ask
+ * "completed?" on a new one: a stream reached this QEMU (its source may
+ * have completed) and the proxy was not cut here.
+ */
+static int
+target_may_be_asked(const struct session *s)
+{
+	return s->cfg.tls && s->offered && !s->cut && (s->started ||
+	    s->arrived);
 }
 
 /* After the exports are gone: over tls:, the source waits for our word. */
 static void
 target_conclude(struct session *s)
 {
-	if (!s->cfg.tls || !s->offered || s->control_lost) {
+	if (!s->cfg.tls || !s->offered || (s->control_lost &&
+	    !target_may_be_asked(s))) {
 		sess_finish(s, s->end_phase);
 		return;
 	}
 	sess_enter(s, SS_ENDING);
 	sess_publish(s, "ending");
-	if (s->confirm_asked)
+	if (s->confirm_asked && !s->control_lost)
 		answer_confirm(s);
-	else
+	else	/* the question, or a new control connection with it */
 		sess_timer(s, STIMER_END, CONFIRM_WAIT_SECONDS);
 }
 
@@ -147,6 +164,16 @@ target_end(struct session *s, enum mig_phase phase)
 static void
 target_after_fence(struct session *s)
 {
+	/*
+	 * A fence was due but could not be made (no monitor): the guest may
+	 * run here, whatever failed before; the answer will be "unknown",
+	 * and so is this side's exit.  QEMU's own "failed" still stands.
+	 */
+	if (s->end_phase == PHASE_FAILED && target_fence_needed(s) &&
+	    !s->qemu_failed && !s->fence_wanted)
+		target_now_unknown(s, "target QEMU %s: it could not be stopped "
+		    "(%s): whether the guest runs here is not known",
+		    s->cfg.qmp_path, s->failure_reason);
 	if (s->end_phase == PHASE_FAILED && s->mirrors_out && !s->fenced) {
 		sess_enter(s, SS_CLEANUP);
 		sess_job(s, SJ_STOP_EXPORTS, 0);
@@ -164,15 +191,22 @@ target_after_fence(struct session *s)
  * Over unix: and tcp: a guest that arrived is the only copy: never.
  */
 static int
-target_must_fence(const struct session *s)
+target_fence_needed(const struct session *s)
 {
 	/* In post-copy both QEMUs hold part of the guest: never stopped. */
-	if (s->fenced || s->state == SS_SETUP || s->state == SS_RECONNECT ||
-	    s->failure == FAIL_UNKNOWN || s->mode == MODE_POSTCOPY)
+	if (s->fenced || s->failure == FAIL_UNKNOWN || s->mode == MODE_POSTCOPY)
 		return 0;
 	if (s->qemu_failed || s->fence_wanted)
 		return 1;
 	return s->cfg.tls && (s->started || s->arrived) && s->offered;
+}
+
+/* ... and can be: a monitor is there to send quit to. */
+static int
+target_must_fence(const struct session *s)
+{
+	return target_fence_needed(s) && s->state != SS_SETUP &&
+	    s->state != SS_RECONNECT;
 }
 
 /* Refuses the source's offer: the answer leaves, then the end. */
@@ -574,7 +608,11 @@ target_settled(struct session *s, const struct mig_info *mi)
 	if (!s->settle || s->started || (mi->status != QMS_NONE &&
 	    mi->status != QMS_SETUP))
 		return 0;
-	if (s->settle_source != 0 && s->abort_asked_here)
+	if (s->settle_source == 3)
+		snprintf(reason, sizeof reason, "aborted here before any "
+		    "memory moved: the connection to the source is cut; the "
+		    "guest runs on the source");
+	else if (s->settle_source != 0 && s->abort_asked_here)
 		snprintf(reason, sizeof reason, "aborted here: the source "
 		    "cancelled before any memory moved; the guest runs on the "
 		    "source");
@@ -617,7 +655,7 @@ target_settled(struct session *s, const struct mig_info *mi)
  * was to be stopped for), what is known now is that nothing is: the
  * guest may run here.  Records that, without ending (the caller ends).
  */
-static void __attribute__((format(printf, 2, 3)))
+static void
 target_now_unknown(struct session *s, const char *fmt, ...)
 {
 	char	reason[SESS_REASON_MAX];
@@ -902,7 +940,13 @@ state_common(struct session *s, const struct sess_event *ev)
 		    s->state == SS_PREPARING)) {
 			sess_note(s, "the source did not cancel within %.0f s: "
 			    "the stream is cut", CUT_SECONDS);
+			if (!s->started && s->state == SS_LISTEN) {
+				/* A stale poll: one more sample decides. */
+				target_settle(s, 0, 3);
+				break;
+			}
 			sess_act(s, SA_CUT);
+			s->cut = 1;
 			s->control_lost = 1;	/* cut with the stream */
 			s->watch_held = 0;
 			if (!s->started)
@@ -918,6 +962,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		else if (ev->timer == STIMER_SOURCE_GONE &&
 		    s->state == SS_PRECOPY && s->control_lost) {
 			sess_act(s, SA_CUT);
+			s->cut = 1;
 			s->control_lost = 1;
 			s->watch_held = 0;
 			if (s->abort_asked_here) {
@@ -1090,7 +1135,14 @@ state_ending(struct session *s, const struct sess_event *ev)
 		target_signal(s, ev);
 		break;
 	case SEV_CONTROL_LOST:
-		sess_finish(s, s->end_phase);
+		/*
+		 * Gone after our answer: it had it.  Before: it may ask
+		 * again on a new connection (its confirm phase does).
+		 */
+		if (s->confirm_answered || !target_may_be_asked(s))
+			sess_finish(s, s->end_phase);
+		else
+			sess_timer(s, STIMER_END, CONFIRM_WAIT_SECONDS);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_END)

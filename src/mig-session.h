@@ -148,6 +148,7 @@ enum sess_timer {
 	STIMER_SOURCE_GONE,	/* target: the control connection ended */
 	STIMER_WATCH,		/* target: a held "watch" is answered */
 	STIMER_FENCE,		/* target: QEMU did not quit in time */
+	STIMER_REASK,		/* source: "completed?" again (new session) */
 	STIMER_COUNT,
 };
 
@@ -340,6 +341,7 @@ struct session {
 	int			 resume_guest;	/* cont before the end */
 	int			 cont_tries;	/* FINISHING: cont sent */
 	int			 confirm_mirrors; /* CONFIRM: mirrors end first */
+	int			 confirm_answered; /* target: "completed?" was */
 
 	/* target */
 	int			 offered;

@@ -303,8 +303,15 @@ kube_annotations(struct policy_ctx *c, struct json_object *annotations,
  * spec.experimental (ExperimentalMigrationOptions) into s: stallDetector
  * and downtimeTuning read as KubeVirt's types (its defaults for what is
  * not given; mutually exclusive, as its admission says), compression
- * checked.  Until the convergence controllers carry them out, they and
- * compression: zstd are listed as unapplied.
+ * checked.  Issue 33 read that KubeVirt accepts the pair: its webhook did
+ * until the downtime tuning's feature gate (KubeVirt main, 2026-07-23);
+ * since then migrationpolicy-admitter.go refuses it ("the stall detection
+ * path manages its own downtime schedule"), and its monitor never ran both
+ * (live-migration-source.go: the stall detector, else downtime tuning
+ * beside the classic rules), as ctl-kubevirt.c does for a pair that comes
+ * from the KubeVirt CR and a policy together.  Until the convergence
+ * controllers carry them out, they and compression: zstd are listed as
+ * unapplied.
  */
 static int
 kube_experimental(struct policy_ctx *c, const char *base,

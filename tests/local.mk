@@ -52,6 +52,8 @@ integration_tests += tests/integration/qemu-matrix-10.0.sh \
 	tests/integration/qemu-matrix-upgrade.sh \
 	tests/integration/migrate-failed-load.sh
 EXTRA_DIST += tests/qemu-matrix-lib.sh
+# tests/lib.sh's KVM probe, once per boot of the machine.
+CLEANFILES += tests/accel-probe tests/accel-probe.lock
 
 # Issue 22: random faults at random moments, the whole promise checked
 # after each (real QEMU; a short fixed-seed run here, 100 runs in

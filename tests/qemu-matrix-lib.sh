@@ -58,8 +58,9 @@ matrix_run() {
 		rc=0
 		"$BASH" "$top_srcdir/tests/integration/$t" >"$out" 2>&1 || rc=$?
 		acc=$(sed -n 's/^accelerator: //p' "$out" | head -n 1)
+		acc=${acc:-none}
 		if [ "$rc" -eq 0 ]; then
-			echo "ok: $label: $t ($((SECONDS - t0)) s, ${acc:-no guest})"
+			echo "ok: $label: $t ($((SECONDS - t0)) s, ${acc%% *})"
 		else
 			echo "--- $label: $t exited $rc after $((SECONDS - t0)) s; its output:"
 			tail -n 60 "$out"

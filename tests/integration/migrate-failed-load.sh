@@ -7,9 +7,10 @@
 # From QEMU 9.1 qmigrate's migrate-incoming says exit-on-error: false, so
 # the target QEMU does not exit on the failed load: its query-migrate says
 # failed with the reason in error-desc, and `incoming` fails in the data
-# plane (exit 4) naming it instead of a socket error.  11.1 gives the whole
-# reason there; 10.0 only "load of migration failed: Invalid argument" (the
-# advise line goes to its stderr alone).  The source's migrate fails at
+# plane (exit 4) naming it instead of a socket error, having stopped that
+# QEMU for good (quit).  11.1 gives the whole reason there; 10.0 only
+# "load of migration failed: Invalid argument" (the advise line goes to its
+# stderr alone).  The source's migrate fails at
 # once, nothing moved (exit 3, "target ... not ready"), the guest still
 # running there, every page intact.  On QEMU 10.0 and 11.1 (the version
 # matrix, tests/qemu-matrix-lib.sh).
@@ -37,6 +38,8 @@ for v in 10.0 11.1; do
 	reason=$(status_get "$st" .failureReason)
 	[[ $reason == *"$why"* ]] ||
 		fail "QEMU $v: the target's failureReason does not name QEMU's reason ($why): $reason"
+	# Then `incoming` stops that QEMU for good (quit: the fence).
+	wait_guest_exit "${PAIR}dst" 10
 	expect_exit "${PAIR}migrate" 3 60
 	expect_failed "$TMP/${PAIR}src.status" 3 control "QEMU $v's source"
 	assert_stayed

@@ -866,6 +866,7 @@ static const struct kv_case {
 	uint64_t	 initial_downtime_ms;	/* 0: 300 */
 	uint64_t	 completion_per_gib;	/* 0: 150 */
 	int		 no_local_minima;
+	int		 tuning;	/* downtimeTuning given too */
 	double		 floor_mib, wobble_mib, pass_s, bw_mib;
 	enum ctl_action	 action;
 	const char	*reason;
@@ -883,6 +884,17 @@ static const struct kv_case {
 	  .wobble_mib = 3, .pass_s = 2, .bw_mib = 50,
 	  .action = CTL_POST_COPY, .t_max = 600, .downtimes = 1,
 	  .last_downtime = 300 },
+	/*
+	 * downtimeTuning beside the stall detector (the KubeVirt CR's one and
+	 * a policy's other; KubeVirt refuses both in one policy): KubeVirt's
+	 * monitor runs the stall detector alone, and so does this one: the
+	 * same decisions as above, never the tuning's 150 ms first step.
+	 */
+	{ .what = "stalled, with downtimeTuning too: tuning unused",
+	  .postcopy = 1, .disruption = 1, .tuning = 1,
+	  .initial_downtime_ms = 900, .floor_mib = 100, .wobble_mib = 3,
+	  .pass_s = 2, .bw_mib = 50, .action = CTL_POST_COPY, .t_max = 600,
+	  .downtimes = 1, .last_downtime = 300 },
 	/*
 	 * Disruption without post-copy: the hard stop-and-copy, and a
 	 * switchover deadline 60 s later.
@@ -941,6 +953,8 @@ test_kubevirt_stall(void **state)
 	for (i = 0; i < sizeof kv_cases / sizeof kv_cases[0]; i++) {
 		c = &kv_cases[i];
 		cfg = kv_newest(c->postcopy, c->disruption);
+		if (c->tuning)
+			kv_experimental(&cfg, 1, 1);
 		if (c->initial_downtime_ms != 0)
 			cfg.initial_downtime_ms = c->initial_downtime_ms;
 		if (c->completion_per_gib != 0)

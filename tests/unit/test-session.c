@@ -1007,7 +1007,9 @@ test_target_cut_before_stream(void **state)
 	r->t = 5;
 	ev_timer(r, STIMER_CUT);
 	assert_int_equal(sent(r, SA_CUT), 1);
-	/* The control connection went with the cut: the end is at once. */
+	/* One more sample after the cut says nothing came (seed 1036). */
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_SETUP, 0, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
 	    ABORT_SUCCEEDED);
 	rig_free(r);
@@ -1289,6 +1291,10 @@ test_rerun_already_done(void **state)
 	r = rig_new(SESS_SOURCE, 1);
 	step(r, &ev);
 	step(r, &lost);
+	/* Asked again on a new connection until the confirm's 30 s. */
+	ev_timer(r, STIMER_REASK);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 2);
+	ev_timer(r, STIMER_CONFIRM);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
 	    ABORT_NONE);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
@@ -1301,6 +1307,7 @@ test_rerun_already_done(void **state)
 	step(r, &ev);
 	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
 	step(r, &lost);
+	ev_timer(r, STIMER_CONFIRM);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
 	    ABORT_FAILED);
 	rig_free(r);
@@ -1669,6 +1676,14 @@ test_confirm_control_lost(void **state)
 	(void)state;
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	ev_simple(r, SEV_CONTROL_LOST);
+	/* "completed?" again on a new connection, until the 30 s. */
+	assert_false(session_done(&r->s));
+	ev_timer(r, STIMER_REASK);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 2);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_UNKNOWN, "connect: refused");
+	ev_timer(r, STIMER_REASK);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 3);
+	ev_timer(r, STIMER_CONFIRM);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
 	    ABORT_NONE);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
@@ -1873,6 +1888,10 @@ test_target_term_then_success(void **state)
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	ev_run_state(r, RUN_RUNNING);
 	ev_simple(r, SEV_CONTROL_LOST);
+	/* A new control connection may come with "completed?". */
+	ev_control(r, CONTROL_COMPLETED);
+	assert_int_equal(answered(r, ANSWER_RUNNING), 1);
+	ev_timer(r, STIMER_END);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
 	rig_free(r);
 }
@@ -1956,6 +1975,9 @@ test_target_run_state_asked_again(void **state)
 	assert_int_equal(sent(r, SA_QUERY_STATUS), before + 1);
 	ev_run_state(r, RUN_RUNNING);
 	ev_simple(r, SEV_CONTROL_LOST);
+	/* The source may ask again on a new connection: 10 s for it. */
+	assert_false(session_done(&r->s));
+	ev_timer(r, STIMER_END);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
 	rig_free(r);
 }
