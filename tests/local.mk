@@ -126,3 +126,13 @@ EXTRA_DIST += $(handoff_pending)
 check-handoff-pending: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(handoff_pending)'
 .PHONY: check-handoff-pending
+# Issue 30: the handoff simulator (tests/sim/README.md).  Both sides' real
+# step functions together, with simulated time, QEMUs, monitors and the
+# control link; one seed decides a schedule.  make check runs 3000 seeds;
+# make check-long a million (SIM_SEEDS).
+check_PROGRAMS += tests/sim/sim
+tests_sim_sim_SOURCES = tests/sim/sim.c tests/sim/sim.h tests/sim/rng.c \
+	tests/sim/qemu.c tests/sim/exec.c tests/sim/check.c
+tests_sim_sim_LDADD = $(qmigrate_libs)
+TESTS += tests/sim/sim
+EXTRA_DIST += tests/sim/README.md
