@@ -189,6 +189,11 @@ sess_recover_lost(struct session *s, double t, const char *now,
 	}
 	if (t <= r->deadline)
 		return 0;
+	/* What was recorded before (an abort that could not be) gives way. */
+	if (s->failure != FAIL_NONE && s->failure != FAIL_POSTCOPY_LOST)
+		sess_clear_failure(s);
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
 	sess_failure(s, FAIL_POSTCOPY_LOST, "post-copy could not be recovered "
 	    "within %.0f s: the guest is irrecoverable; %s left paused for "
 	    "the operator", s->cfg.recover_timeout, left);

@@ -1311,13 +1311,11 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
 			break;
 		}
-		if ((s->back_to == SS_POSTCOPY || s->back_to == SS_RECOVER) &&
-		    s->mode == MODE_POSTCOPY && ev->qemu_gone)
-			sess_fail(s, FAIL_POSTCOPY_LOST,
-			    "source QEMU gone during "
-			    "post-copy (%s): the guest's pages that were still "
-			    "on the source are lost", ev->reason);
-		else if (s->back_to == SS_FINISHING) {
+		/*
+		 * A QEMU gone in post-copy too: it may have completed before
+		 * it died, unseen; the target's document says (8, not 6).
+		 */
+		if (s->back_to == SS_FINISHING) {
 			s->state = SS_FINISHING;
 			finishing_unknown(s, ev->reason != NULL ? ev->reason :
 			    "closed");

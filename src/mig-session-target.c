@@ -153,8 +153,13 @@ target_end(struct session *s, enum mig_phase phase)
 		sess_log(s, 2, "stopping the target QEMU %s for good (quit): "
 		    "the guest must not run here", s->cfg.qmp_path);
 		sess_enter(s, SS_FENCING);
-		sess_qmp(s, SC_QUIT, 0, 0);
 		sess_timer(s, STIMER_FENCE, FENCE_SECONDS);
+		/* QEMU's own fresh word (failed; nothing arrived): quit. */
+		s->fence_polled = s->qemu_failed || s->fence_wanted;
+		if (s->fence_polled)
+			sess_qmp(s, SC_QUIT, 0, 0);
+		else
+			sess_act(s, SA_POLL);	/* what QEMU does now, first */
 		return;
 	}
 	target_after_fence(s);
@@ -328,6 +333,14 @@ target_sample(struct session *s, const struct sess_event *ev)
 	switch (mi->status) {
 	case QMS_POSTCOPY_ACTIVE:
 	case QMS_POSTCOPY_DEVICE:
+		if (s->abort == ABORT_ABORTING) {
+			/* This QEMU holds the guest now: the abort is refused. */
+			sess_abort_status(s, ABORT_FAILED);
+			if (s->failure == FAIL_ABORTED)
+				sess_clear_failure(s);
+			sess_note(s, "abort refused: post-copy has started and "
+			    "this target holds the guest");
+		}
 		if (s->state == SS_RECOVER) {
 			sess_note(s, "post-copy recovered");
 			memset(&s->recover, 0, sizeof s->recover);
@@ -778,10 +791,57 @@ state_reconnect(struct session *s, const struct sess_event *ev)
  * be the connection's failure, not QEMU's exit: connect again and ask
  * once more, until FENCE_SECONDS.
  */
+/*
+ * FENCING's first sample, asked after the stream was cut (nothing can
+ * start post-copy any more): a QEMU the session last saw through a silent
+ * monitor may have begun post-copy or completed meanwhile, and then holds
+ * the guest, or part of it: never stopped.  Otherwise quit.
+ */
+static void
+fence_sample(struct session *s, const struct mig_info *mi)
+{
+	s->fence_polled = 1;
+	if (qemu_mig_status_postcopy(mi->status) ||
+	    mi->status == QMS_POSTCOPY_PAUSED) {
+		if (s->mode != MODE_POSTCOPY)
+			sess_mode(s, MODE_POSTCOPY);
+		if (s->failure != FAIL_NONE)
+			sess_clear_failure(s);
+		sess_failure(s, FAIL_POSTCOPY_LOST, "post-copy began on the "
+		    "target QEMU %s while its monitor was not heard; the "
+		    "stream is cut: both QEMUs hold part of the guest, left "
+		    "paused for the operator", s->cfg.qmp_path);
+		target_after_fence(s);
+		return;
+	}
+	if (mi->status == QMS_COMPLETED && !s->arrived) {
+		target_now_unknown(s, "target QEMU %s completed the migration "
+		    "while its monitor was not heard: it may run the guest",
+		    s->cfg.qmp_path);
+		target_after_fence(s);
+		return;
+	}
+	sess_qmp(s, SC_QUIT, 0, 0);
+}
+
 static void
 state_fencing(struct session *s, const struct sess_event *ev)
 {
 	switch (ev->kind) {
+	case SEV_SAMPLE:
+		s->silent_since = 0;
+		if (!s->fence_polled)
+			fence_sample(s, ev->mi);
+		break;
+	case SEV_QMP_SILENT:
+		if (s->fence_polled)
+			break;
+		/* QEMU's state cannot be read: it is not stopped blind. */
+		target_now_unknown(s, "target QEMU %s: its monitor did not "
+		    "answer before the fence: whether the guest runs here is "
+		    "not known", s->cfg.qmp_path);
+		target_after_fence(s);
+		break;
 	case SEV_QMP_DONE:
 		if (ev->cmd != SC_QUIT)
 			break;
@@ -806,7 +866,10 @@ state_fencing(struct session *s, const struct sess_event *ev)
 			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
 		break;
 	case SEV_QMP_UP:
-		sess_qmp(s, SC_QUIT, 0, 0);
+		if (s->fence_polled)
+			sess_qmp(s, SC_QUIT, 0, 0);
+		else
+			sess_act(s, SA_POLL);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_RECONNECT)
@@ -814,7 +877,8 @@ state_fencing(struct session *s, const struct sess_event *ev)
 		else if (ev->timer == STIMER_FENCE) {
 			/* QEMU said it quits: it runs nothing more. */
 			s->fenced = s->quit_answered;
-			if (!s->fenced && !s->qemu_failed)
+			if (!s->fenced && s->state == SS_FENCING &&
+			    !s->qemu_failed)
 				target_now_unknown(s, "target QEMU %s: it did not "
 				    "quit within %.0f s: it may run the guest",
 				    s->cfg.qmp_path, FENCE_SECONDS);

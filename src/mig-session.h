@@ -369,6 +369,8 @@ struct session {
 						   (1) or its end (2) */
 	int			 fence_wanted;	/* stop QEMU at the end anyway */
 	int			 quit_answered;	/* FENCING: QEMU said it quits */
+	int			 fence_polled;	/* FENCING: QEMU's state read
+					   before quit */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

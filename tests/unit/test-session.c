@@ -1381,7 +1381,9 @@ test_target_source_gone_midstream(void **state)
 	r->t = 40;
 	ev_timer(r, STIMER_SOURCE_GONE);
 	assert_int_equal(sent(r, SA_CUT), 1);
-	/* A stream had begun: QEMU is stopped before the end. */
+	/* A stream had begun: QEMU's state read, then it is stopped. */
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
 	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
 	ev_qmp_done(r, SC_QUIT, NULL);
 	ev_closed(r, 0);
@@ -1867,12 +1869,38 @@ test_target_fence_cut_proves_nothing(void **state)
 	ev_control(r, CONTROL_COMPLETED);
 	ev_run_state(r, RUN_PAUSED);
 	ev_qmp_done(r, SC_CONT, "cont: resetting the guest failed");
+	/* QEMU's state is read before it is stopped. */
+	assert_int_equal(r->s.state, SS_FENCING);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
 	ev_qmp_no_answer(r, SC_QUIT);
 	ev_closed(r, 0);
 	assert_int_equal(answered(r, ANSWER_FENCED), 0);
 	ev_timer(r, STIMER_FENCE);
 	assert_int_equal(answered(r, ANSWER_NOT_KNOWN), 1);
+	rig_free(r);
+}
+
+/* The simulator's seed 49550: a fence never stops a post-copy it missed. */
+static void
+test_target_fence_spares_postcopy(void **state)
+{
+	struct rig		*r = target_tls_ready();
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "closed" };
+
+	(void)state;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	step(r, &lost);
+	r->t = 40;
+	ev_timer(r, STIMER_SOURCE_GONE);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	/* The monitor was silent: QEMU went post-copy unseen. */
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
 	rig_free(r);
 }
 
@@ -2032,6 +2060,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_fence_spares_postcopy),
 		cmocka_unit_test(test_target_source_abort_stream_late),
 		cmocka_unit_test(test_target_run_state_asked_again),
 		cmocka_unit_test(test_target_unknown_over_abort),
