@@ -1092,7 +1092,8 @@ static void
 arrived_cannot_resume(struct session *s, const char *why)
 {
 	why = why != NULL ? why : "no reason given";
-	if (s->cfg.tls && s->offered) {
+	/* After post-copy the source holds nothing: this is the guest. */
+	if (s->cfg.tls && s->offered && s->mode != MODE_POSTCOPY) {
 		sess_fail(s, FAIL_DATA, "the guest arrived but cannot be "
 		    "resumed on the target: %s", why);
 		return;
