@@ -732,6 +732,7 @@ target_reconnect(struct session *s, const struct sess_event *ev)
 	}
 	sess_log(s, 2, "target QEMU %s: %s: connecting again",
 	    s->cfg.qmp_path, ev->reason != NULL ? ev->reason : "closed");
+	s->conts_out = 0;	/* gone with the connection */
 	s->back_to = s->state;
 	s->reconnect_deadline = ev->t + RECONNECT_TIMEOUT;
 	sess_enter(s, SS_RECONNECT);
@@ -1134,6 +1135,9 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		 */
 		if (ev->ri->state != RUN_PAUSED)
 			break;
+		/* Asked before a cont still on its way: its outcome asks again. */
+		if (s->conts_out > 0)
+			break;
 		if (s->cfg.keep_paused || s->arrives_paused) {
 			sess_note(s,
 			    "guest arrived paused and is kept paused%s",
@@ -1150,11 +1154,14 @@ state_arrived(struct session *s, const struct sess_event *ev)
 			sess_note(s, "guest arrived paused: resuming it");
 		s->resuming = 1;
 		s->cont_tries++;
+		s->conts_out++;
 		sess_qmp(s, SC_CONT, 0, 0);
 		break;
 	case SEV_QMP_DONE:
 		if (ev->cmd != SC_CONT)
 			break;
+		if (s->conts_out > 0)
+			s->conts_out--;
 		if (ev->outcome == SO_REFUSED)
 			arrived_cannot_resume(s, ev->reason);
 		else	/* Whether it runs now, QEMU says. */

@@ -350,6 +350,7 @@ struct session {
 	int			 started;	/* the stream began */
 	int			 arrives_paused;
 	int			 resuming;	/* cont sent */
+	int			 conts_out;	/* cont sent, outcome not yet in */
 	int			 source_aborted;
 	int			 confirm_asked;
 	int			 control_lost;	/* the source is gone */
