@@ -175,8 +175,14 @@ step_one(struct world *w, int role, const struct sess_event *ev)
 	if (sd->sess.overflow > 0)
 		violation(w, V_OVERFLOW, "%s: %zu actions dropped in one step",
 		    side_name(role), sd->sess.overflow);
-	/* The status file, as status_release() writes it after the step. */
-	if (role == SRC && !sd->keep_doc) {
+	/*
+	 * The status file, as status_release() writes it after the step;
+	 * not during the source's setup (mig-source.c holds the document
+	 * until it knows the migration's identity: a re-run's signal in
+	 * its setup leaves the record as it was).
+	 */
+	if (role == SRC && !sd->keep_doc && !(before == SS_SETUP &&
+	    sd->sess.state == SS_SETUP)) {
 		sd->doc.exists = 1;
 		sd->doc.phase = sd->sess.phase;
 		sd->doc.mode = sd->sess.mode;
