@@ -787,12 +787,6 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 }
 
 /*
- * SS_FENCING: quit is out.  QEMU is fenced once it said it quits and its
- * monitor closed, or its process is gone; a closed connection alone may
- * be the connection's failure, not QEMU's exit: connect again and ask
- * once more, until FENCE_SECONDS.
- */
-/*
  * FENCING's first sample, asked after the stream was cut (nothing can
  * start post-copy any more): a QEMU the session last saw through a silent
  * monitor may have begun post-copy or completed meanwhile, and then holds
@@ -825,6 +819,12 @@ fence_sample(struct session *s, const struct mig_info *mi)
 	sess_qmp(s, SC_QUIT, 0, 0);
 }
 
+/*
+ * SS_FENCING: QEMU's state is read (fence_sample), then quit is out.  QEMU is fenced once it said it quits and its
+ * monitor closed, or its process is gone; a closed connection alone may
+ * be the connection's failure, not QEMU's exit: connect again and ask
+ * once more, until FENCE_SECONDS.
+ */
 static void
 state_fencing(struct session *s, const struct sess_event *ev)
 {
