@@ -820,10 +820,11 @@ fence_sample(struct session *s, const struct mig_info *mi)
 }
 
 /*
- * SS_FENCING: QEMU's state is read (fence_sample), then quit is out.  QEMU is fenced once it said it quits and its
- * monitor closed, or its process is gone; a closed connection alone may
- * be the connection's failure, not QEMU's exit: connect again and ask
- * once more, until FENCE_SECONDS.
+ * SS_FENCING: QEMU's state is read (fence_sample), then quit is out.
+ * QEMU is fenced once it said it quits and its monitor closed, or its
+ * process is gone; a closed connection alone may be the connection's
+ * failure, not QEMU's exit: connect again and ask once more, until
+ * FENCE_SECONDS.
  */
 static void
 state_fencing(struct session *s, const struct sess_event *ev)
