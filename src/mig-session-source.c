@@ -512,7 +512,7 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 		sess_phase(s, PHASE_RUNNING);
 		memset(&mi, 0, sizeof mi);
 		mi.status = QMS_COMPLETED;
-		mi.has_total_time = 1;	/* the figures are QEMU's already */
+		mi.has_total_time = 1;	/* QEMU's figures already */
 		source_completed(s, &mi);
 		return;
 	}
@@ -944,10 +944,10 @@ migrating_cmd_done(struct session *s, const struct sess_event *ev)
 	}
 	if (ev->cmd == SC_START_POSTCOPY && s->postcopy_asked != 0 &&
 	    s->state == SS_POSTCOPY) {
-		/* QEMU refused: it stays in pre-copy, and so does the session. */
+		/* QEMU refused: it stays in pre-copy, and the session too. */
 		s->postcopy_asked = 0;
-		sess_note(s, "migrate-start-postcopy refused: %s; pre-copy goes "
-		    "on", why);
+		sess_note(s, "migrate-start-postcopy refused: %s; pre-copy "
+		    "goes on", why);
 		sess_enter(s, SS_PRECOPY);
 		return;
 	}

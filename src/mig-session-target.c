@@ -45,7 +45,8 @@ static void	target_now_unknown(struct session *, const char *, ...)
 static int	target_must_fence(const struct session *);
 static void	target_settle(struct session *, int, int);
 static int	target_settled(struct session *, const struct mig_info *);
-static void	target_reconnect(struct session *, const struct sess_event *);
+static void	target_reconnect(struct session *,
+		    const struct sess_event *);
 
 static void
 answer(struct session *s, enum control_answer a, const char *reason)
@@ -159,7 +160,7 @@ target_end(struct session *s, enum mig_phase phase)
 		if (s->fence_polled)
 			sess_qmp(s, SC_QUIT, 0, 0);
 		else
-			sess_act(s, SA_POLL);	/* what QEMU does now, first */
+			sess_act(s, SA_POLL);	/* QEMU's state first */
 		return;
 	}
 	target_after_fence(s);
@@ -334,7 +335,7 @@ target_sample(struct session *s, const struct sess_event *ev)
 	case QMS_POSTCOPY_ACTIVE:
 	case QMS_POSTCOPY_DEVICE:
 		if (s->abort == ABORT_ABORTING) {
-			/* This QEMU holds the guest now: the abort is refused. */
+			/* This QEMU holds the guest now: abort refused. */
 			sess_abort_status(s, ABORT_FAILED);
 			if (s->failure == FAIL_ABORTED)
 				sess_clear_failure(s);
@@ -637,12 +638,13 @@ target_settled(struct session *s, const struct mig_info *mi)
 		    "before any guest memory moved");
 	else if (s->settle_signum != 0)
 		snprintf(reason, sizeof reason, "abort requested (%s) before "
-		    "any migration arrived", sess_signal_name(s->settle_signum));
+		    "any migration arrived",
+		    sess_signal_name(s->settle_signum));
 	else
 		snprintf(reason, sizeof reason, "no migration arrived within "
 		    "%.0f s (--timeout)", s->cfg.timeout);
 	if (s->cfg.tls)
-		s->fenced = 1;	/* cut, or never listening: nothing came */
+		s->fenced = 1;	/* cut, or not listening: nothing came */
 	else if (!s->cfg.unix_listen) {
 		/* tcp: QEMU still listens: it is stopped for good. */
 		s->fence_wanted = 1;
@@ -704,8 +706,8 @@ target_qemu_gone(struct session *s, enum sess_state where, const char *why)
 	else if (s->abort_asked_here) {
 		sess_abort_status(s, ABORT_SUCCEEDED);
 		sess_fail(s, FAIL_ABORTED, "aborted here: the stream was "
-		    "stopped and the target QEMU exited (%s); the guest runs on "
-		    "the source", why);
+		    "stopped and the target QEMU exited (%s); the guest runs "
+		    "on the source", why);
 	} else if (s->source_aborted)
 		sess_fail(s, FAIL_ABORTED, "the source aborted the migration; "
 		    "the target QEMU exited (%s)", why);
@@ -762,9 +764,10 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 			sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
 		else {
 			sess_enter(s, s->back_to);
-			target_now_unknown(s, "target QEMU %s: its monitor could "
-			    "not be reached again within %.0f s (%s): whether "
-			    "the guest runs here is not known", s->cfg.qmp_path,
+			target_now_unknown(s, "target QEMU %s: its monitor "
+			    "could not be reached again within %.0f s (%s): "
+			    "whether the guest runs here is not known",
+			    s->cfg.qmp_path,
 			    RECONNECT_TIMEOUT, ev->reason != NULL ? ev->reason :
 			    "closed");
 			target_end(s, PHASE_FAILED);
@@ -881,8 +884,9 @@ state_fencing(struct session *s, const struct sess_event *ev)
 			s->fenced = s->quit_answered;
 			if (!s->fenced && s->state == SS_FENCING &&
 			    !s->qemu_failed)
-				target_now_unknown(s, "target QEMU %s: it did not "
-				    "quit within %.0f s: it may run the guest",
+				target_now_unknown(s, "target QEMU %s: it did "
+				    "not quit within %.0f s: it may run the "
+				    "guest",
 				    s->cfg.qmp_path, FENCE_SECONDS);
 			target_after_fence(s);
 		}
@@ -1136,7 +1140,7 @@ state_arrived(struct session *s, const struct sess_event *ev)
 		 */
 		if (ev->ri->state != RUN_PAUSED)
 			break;
-		/* Asked before a cont still on its way: its outcome asks again. */
+		/* Asked before a cont on its way: its outcome asks again. */
 		if (s->conts_out > 0)
 			break;
 		if (s->cfg.keep_paused || s->arrives_paused) {
