@@ -468,6 +468,7 @@ source_start_memory(struct session *s)
 		return;
 	}
 	sess_qmp(s, SC_MIGRATE, 0, 0);
+	s->migrate_sent = 1;
 	sess_enter(s, SS_PRECOPY);
 	source_watch(s);
 }
@@ -748,6 +749,7 @@ mirror_sample(struct session *s, const struct sess_event *ev)
 	sess_note(s, "disks in sync (write-blocking mirrors): migrating "
 	    "memory");
 	sess_qmp(s, SC_MIGRATE, 0, 0);
+	s->migrate_sent = 1;
 	sess_enter(s, SS_PRECOPY);
 	sess_publish(s, "progress");
 }
@@ -827,6 +829,7 @@ migrate_unanswered(struct session *s, const struct sess_event *ev)
 		return 0;
 	if (ev->mi->status != QMS_NONE) {
 		s->migrate_unknown = 0;
+		s->migrate_answered = 1;	/* QEMU took it */
 		if (s->t0 == 0) {
 			s->t0 = ev->t;
 			sess_phase(s, PHASE_RUNNING);
@@ -845,12 +848,27 @@ migrate_unanswered(struct session *s, const struct sess_event *ev)
 	return 1;
 }
 
+/*
+ * A sample QEMU answered before our migrate's answer was asked before
+ * migrate (QEMU answers in order): it tells of the migration before ours
+ * (say, the "cancelled" of an earlier one), not of ours.
+ */
+static int
+sample_before_migrate(const struct session *s)
+{
+	return s->migrate_sent && !s->saw_active && !s->migrate_answered &&
+	    !s->migrate_unknown;
+}
+
 static void
 migrating_sample(struct session *s, const struct sess_event *ev)
 {
 	const struct mig_info	*mi = ev->mi;
 	struct ctl_sample	 cs;
 	struct ctl_decision	 d;
+
+	if (s->state == SS_PRECOPY && sample_before_migrate(s))
+		return;
 
 	s->silent_since = 0;
 	sample_of(s, ev->t, mi, &cs);
@@ -1054,6 +1072,8 @@ cancel_sample(struct session *s, const struct sess_event *ev)
 	const struct mig_info *mi = ev->mi;
 
 	s->silent_since = 0;
+	if (sample_before_migrate(s))
+		return;
 	sess_progress(s, mi, ev->t - s->t0);
 	if (mi->status == QMS_COMPLETED) {
 		source_completed(s, mi);
@@ -1071,8 +1091,10 @@ cancel_sample(struct session *s, const struct sess_event *ev)
 		    "migration)", s->failure_reason);
 		return;
 	}
-	if (mi->status != QMS_NONE)
+	if (mi->status != QMS_NONE && s->migrate_unknown) {
 		s->migrate_unknown = 0;
+		s->migrate_answered = 1;	/* QEMU took it */
+	}
 	if (mi->status == QMS_CANCELLED || mi->status == QMS_FAILED) {
 		/* Either way the stream ended and the guest is here. */
 		if (s->abort == ABORT_ABORTING || s->abort == ABORT_FAILED)
@@ -1448,6 +1470,15 @@ state_finishing(struct session *s, const struct sess_event *ev)
 void
 source_step(struct session *s, const struct sess_event *ev)
 {
+	/* Whatever the state, what became of our migrate (see above). */
+	if (ev->kind == SEV_QMP_DONE && ev->cmd == SC_MIGRATE &&
+	    ev->outcome == SO_ANSWERED)
+		s->migrate_answered = 1;
+	if (ev->kind == SEV_QMP_UP && sample_before_migrate(s)) {
+		/* Its answer went with the connection: samples decide. */
+		s->migrate_unknown = 1;
+		s->none_since_unknown = 0;
+	}
 	switch (s->state) {
 	case SS_SETUP:
 		state_setup(s, ev);

@@ -327,6 +327,8 @@ struct session {
 	/* migrate got no answer: QEMU's samples say whether it started
 	 * (the count of "none" seen since; two settle it). */
 	int			 migrate_unknown;
+	int			 migrate_sent;	/* our migrate is out */
+	int			 migrate_answered; /* QEMU answered it */
 	int			 none_since_unknown;
 	/* migrate-start-postcopy: 0 not sent, 1 sent, 2 no answer (sent
 	 * again while QEMU stays in pre-copy) */

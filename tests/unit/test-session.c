@@ -2032,6 +2032,38 @@ test_target_unknown_over_abort(void **state)
 	rig_free(r);
 }
 
+
+/* A sample asked before our migrate tells of the migration before it. */
+static void
+test_stale_sample_before_migrate(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 1);
+	/* The earlier migration's end, answered before migrate's answer. */
+	ev_sample(r, QMS_CANCELLED, 0, 0);
+	assert_false(session_done(&r->s));
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	ev_sample(r, QMS_COMPLETED, 210 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+
+	/* The same while an abort waits for QEMU's cancel. */
+	r = rig_new(SESS_SOURCE, 0);
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	ev_sample(r, QMS_CANCELLED, 0, 0);
+	assert_false(session_done(&r->s));
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_sample(r, QMS_CANCELLED, 1 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -2060,6 +2092,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_stale_sample_before_migrate),
 		cmocka_unit_test(test_target_fence_spares_postcopy),
 		cmocka_unit_test(test_target_source_abort_stream_late),
 		cmocka_unit_test(test_target_run_state_asked_again),
