@@ -1001,7 +1001,12 @@ state_common(struct session *s, const struct sess_event *ev)
 			    SOURCE_GONE_SECONDS);
 		break;
 	case SEV_DEADLINE:
-		if (!s->started)
+		if (s->state == SS_OFFERED_WAIT)
+			/* No offer taken, QEMU not listening: nothing can come,
+			 * and a late offer is refused once this has ended. */
+			sess_fail(s, FAIL_CONTROL, "no migration arrived within "
+			    "%.0f s (--timeout)", s->cfg.timeout);
+		else if (!s->started)
 			target_settle(s, 0, 0);
 		break;
 	case SEV_TIMER:

@@ -2064,6 +2064,24 @@ test_stale_sample_before_migrate(void **state)
 	rig_free(r);
 }
 
+
+/* The simulator's seed 2892501: the deadline before any offer ends it. */
+static void
+test_target_deadline_before_offer(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_simple(r, SEV_DEADLINE);
+	/* A late offer is not taken: nothing is prepared after the end. */
+	ev_control(r, CONTROL_OFFER);
+	assert_int_equal(answered(r, ANSWER_READY), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -2092,6 +2110,7 @@ main(void)
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
+		cmocka_unit_test(test_target_deadline_before_offer),
 		cmocka_unit_test(test_stale_sample_before_migrate),
 		cmocka_unit_test(test_target_fence_spares_postcopy),
 		cmocka_unit_test(test_target_source_abort_stream_late),
