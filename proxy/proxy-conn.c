@@ -285,17 +285,17 @@ proxy_session_clear(struct proxy_side *s)
 }
 
 /*
- * The session ended with its control connection: the owner is told,
- * connections still being set up for it are closed; pairs already
- * forwarding go on to their end.
+ * The session ended with its control connection: connections still being
+ * set up for it are closed, pairs already forwarding go on to their end,
+ * and the owner is told last, of a side with no session: its callback may
+ * open the next session at once (an unanswered question asked again on a
+ * new connection) or free the side, so nothing here touches s after it.
  */
 static void
 proxy_session_end(struct proxy_side *s, const char *reason)
 {
 	struct conn *c, *next;
 
-	if (!s->freeing)
-		s->ops->session_ended(s, reason);
 	s->sess.live = 0;
 	for (c = TAILQ_FIRST(&s->conns); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
@@ -306,6 +306,8 @@ proxy_session_end(struct proxy_side *s, const char *reason)
 		}
 	}
 	proxy_session_clear(s);
+	if (!s->freeing)
+		s->ops->session_ended(s, reason);
 }
 
 static void

@@ -101,7 +101,8 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-target-term-success-tls.sh \
 	tests/integration/handoff-rerun-after-8-unix.sh \
 	tests/integration/handoff-incoming-tcp-term.sh \
-	tests/integration/handoff-tls-disk-confirm.sh
+	tests/integration/handoff-tls-disk-confirm.sh \
+	tests/integration/handoff-held-late-tls.sh
 integration_tests += $(handoff_tests)
 EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all
@@ -118,14 +119,6 @@ integration_tests += tests/integration/evict-signal-none.sh \
 	tests/integration/drain-child-killed.sh \
 	tests/integration/migrate-signal-early.sh
 
-# Found by fault-random's monitor and control faults after the handoff
-# fix (it ended 0/0 on 88e75c2): not in make check until the engine
-# passes it; make check-handoff-pending runs it.
-handoff_pending = tests/integration/handoff-held-late-tls.sh
-EXTRA_DIST += $(handoff_pending)
-check-handoff-pending: all
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(handoff_pending)'
-.PHONY: check-handoff-pending
 # Issue 30: the handoff simulator (tests/sim/README.md).  Both sides' real
 # step functions together, with simulated time, QEMUs, monitors and the
 # control link; one seed decides a schedule.  make check runs 3000 seeds;

@@ -8,7 +8,11 @@
 # refused or found the target gone) and the re-run 8 again, while the
 # target ended 0 with the guest running there: "not known" where the
 # target knew and had said so.  The promise: 8 only where it is
-# truly not known.
+# truly not known.  Why: the proxy told its owner of the ended session
+# before clearing it, so the "completed?" asked again from that callback
+# opened a connection the clearing then orphaned; its refusal reached no
+# one and the question was never asked again (fixed with a unit test,
+# test-proxy-control's reask_from_callback).
 # The fakes: tests/qmp-relay (1) on the tls: port, acting on the control
 # connection alone, holds what the source sends next 12 s; (2) in front
 # of the SOURCE's monitor holds its next command 12 s (what follows on

@@ -3,7 +3,8 @@
  * uses it, both sides on one libev loop: the control handshake answered
  * asynchronously, data forwarded both ways with half-close, a later
  * control message, a stranger refused, the end of the session reported;
- * a standalone target (no owner) answering ready only to a standalone
+ * a question asked again from the callback of its lost connection; a
+ * standalone target (no owner) answering ready only to a standalone
  * source.
  * Plaintext (tls == NULL) so that no PKI is needed; the TLS paths are
  * covered by tests/integration/proxy-*.sh.
@@ -391,6 +392,71 @@ test_control_unreachable(void **state)
 	free(f.last_error);
 }
 
+/*
+ * A question whose control connection timed out, asked again from its
+ * callback, gets an answer or an error of its own: the new connection is
+ * the session's, not dropped when the old session is cleared after the
+ * callback (handoff-held-late-tls: the re-asked "completed?" was lost
+ * that way and the source exited 8 with the guest running on the target).
+ * The "target" accepts TCP and never answers (listen, no accept).
+ */
+struct reask {
+	struct fixture	*f;
+	int		 asked;
+	int		 errors;
+};
+
+static void
+on_answer_reask(struct json_object *answer, const char *error, void *arg)
+{
+	struct reask	*r = arg;
+	char		*cause = NULL;
+
+	assert_null(answer);
+	assert_non_null(error);
+	assert_non_null(strstr(error, "timeout"));
+	r->errors++;
+	if (r->asked++ == 0) {
+		assert_int_equal(proxy_source_control(r->f->src,
+		    json_object_new_object(), 0.2, on_answer_reask, r,
+		    &cause), 0);
+		return;
+	}
+	r->f->answers = 1;
+}
+
+static void
+test_control_reask_from_callback(void **state)
+{
+	struct fixture		 f;
+	struct reask		 r = { .f = &f };
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof sin;
+	char			 port[16], *cause = NULL;
+	int			 fd;
+
+	fixture_init(&f);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(0x7f000001);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	getsockname(fd, (struct sockaddr *)&sin, &len);
+	snprintf(port, sizeof port, "%u", ntohs(sin.sin_port));
+	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
+	    port, NULL, &cause);
+	assert_non_null(f.src);
+	assert_int_equal(proxy_source_control(f.src, json_object_new_object(),
+	    0.2, on_answer_reask, &r, &cause), 0);
+	run_until(&f, &f.answers);
+	assert_int_equal(r.errors, 2);
+	proxy_source_free(f.src);
+	close(fd);
+	rmdir(f.dir);
+	ev_loop_destroy(f.loop);
+}
+
 /* Sends a message of type (NULL: none) and returns the answer's status. */
 static const char *
 standalone_ask(struct fixture *f, const char *type, char *status, size_t len)
@@ -463,6 +529,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_control_and_data),
 		cmocka_unit_test(test_control_unreachable),
+		cmocka_unit_test(test_control_reask_from_callback),
 		cmocka_unit_test(test_standalone_target),
 	};
 
