@@ -24,6 +24,13 @@ struct proxy_source {
 	char			*peer_name;	/* host:port */
 	char			*tls_name;
 	int			 auto_session;
+	/*
+	 * The engine's session keeps its id across control connections: a
+	 * question asked again on a new one names the same session, so the
+	 * target can let it replace a connection that is stale on its side.
+	 */
+	uint8_t			 id[PROXY_SESSION_ID_SIZE];
+	int			 have_id;
 	uint32_t		 serial;	/* names before the header */
 	proxy_answer_cb		 answer_cb;	/* the message in flight */
 	void			*answer_arg;
@@ -350,11 +357,16 @@ proxy_source_control(struct proxy_source *src, struct json_object *msg,
 	}
 	if (c == NULL) {
 		memset(&s->sess, 0, sizeof s->sess);
-		if (RAND_bytes(s->sess.id, sizeof s->sess.id) != 1) {
-			set_cause(cause, "no random bytes for a session");
-			json_object_put(msg);
-			return -1;
+		if (src->auto_session || !src->have_id) {
+			if (RAND_bytes(src->id, sizeof src->id) != 1) {
+				set_cause(cause, "no random bytes for a "
+				    "session");
+				json_object_put(msg);
+				return -1;
+			}
+			src->have_id = 1;
 		}
+		memcpy(s->sess.id, src->id, sizeof s->sess.id);
 		proxy_session_hex(s->sess.id, s->sess.hex);
 		c = proxy_conn_new(s, -1, -1, "control");
 		c->kind = PROXY_KIND_CONTROL;

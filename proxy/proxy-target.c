@@ -218,7 +218,12 @@ target_hold(struct conn *c, const struct proxy_hdr *h, char **cause)
 	return 0;
 }
 
-/* A control header: c opens the session (-1 + cause if one is open). */
+/*
+ * A control header: c opens the session.  While one is open, only a new
+ * connection of the same session (its source lost the old one and asks
+ * again) takes over: the old one is stale on this side, held or half-open
+ * somewhere on the way; another session is refused (-1 + cause).
+ */
 static int
 target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
 {
@@ -226,8 +231,12 @@ target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
 	char			*peer;
 
 	if (s->sess.control != NULL) {
-		*cause = xstrdup("a session is already open");
-		return -1;
+		if (memcmp(h->session, s->sess.id, sizeof s->sess.id) != 0) {
+			*cause = xstrdup("a session is already open");
+			return -1;
+		}
+		proxy_conn_close(s->sess.control, "replaced by a new control "
+		    "connection of the same session", 0);
 	}
 	proxy_session_clear(s);
 	memcpy(s->sess.id, h->session, sizeof s->sess.id);

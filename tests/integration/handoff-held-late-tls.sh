@@ -61,6 +61,11 @@ bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
 	--to "tls:127.0.0.1:$rport" --tls-dir "$TMP/pki/src" --tls-name dst \
 	--status-file "$TMP/src.status" --events --policy "$TMP/quick.json"
 held_case "control connection held 12 s" ctl-relay
+# The re-asked question's connection names the same session, so the target
+# lets it replace the held one at once instead of refusing it until then.
+grep -q 'replaced by a new control connection of the same session' \
+	"$TMP/${PAIR}incoming.err" ||
+	fail "control connection held: the target did not let the source's new control connection replace the held one"
 
 # 2. The source's monitor: its next command held.
 PAIR=b-
