@@ -65,6 +65,12 @@ int	 unix_connect(const char *path, int flags, char **cause);
  * SOCK_NONBLOCK.  Returns the fd, or -1 with *cause.
  */
 int	 unix_listen(const char *path, int flags, int backlog, char **cause);
+/*
+ * Connections waiting to be accepted on the listening unix sockets named
+ * path (their bound name, which outlives an unlink), or -1 with *cause:
+ * the kernel cannot be asked, or no such socket listens.
+ */
+long	 unix_listen_backlog(const char *path, char **cause);
 
 /* tcp-socket.c */
 /*

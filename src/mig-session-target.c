@@ -35,6 +35,13 @@
 /* Reconnecting to a monitor whose connection closed, as the source does. */
 #define RECONNECT_SECONDS	1.0
 #define RECONNECT_TIMEOUT	30.0
+/*
+ * Once QEMU's socket path is removed, a sample decides "nothing arrived"
+ * only if QEMU's accept queue was empty as it was asked; where the queue
+ * cannot be read, only a sample this long after the removal (QEMU accepts
+ * in the same main-loop turn it sees a connection).
+ */
+#define QUEUE_UNKNOWN_SECONDS	1.0
 /* cont again when the guest is found paused after one got no answer. */
 #define CONT_TRIES		3
 
@@ -43,8 +50,8 @@ static int	target_fence_needed(const struct session *);
 static void	target_now_unknown(struct session *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static int	target_must_fence(const struct session *);
-static void	target_settle(struct session *, int, int);
-static int	target_settled(struct session *, const struct mig_info *);
+static void	target_settle(struct session *, double, int, int);
+static int	target_settled(struct session *, const struct sess_event *);
 static void	target_reconnect(struct session *,
 		    const struct sess_event *);
 
@@ -285,6 +292,23 @@ target_arrived(struct session *s)
 		sess_act(s, SA_QUERY_STATUS);
 }
 
+/*
+ * After the socket path went (unix:): 1 while a source that connected
+ * before may still be accepted by QEMU, so no sample says "nothing
+ * arrived" yet (audit D27).
+ */
+static int
+target_source_queued(struct session *s, const struct sess_event *ev)
+{
+	if (ev->queued == 0 || (ev->queued < 0 && ev->t - s->unlisten_t >=
+	    QUEUE_UNKNOWN_SECONDS))
+		return 0;
+	if (ev->queued > 0 && !s->queue_said++)
+		sess_log(s, 1, "a source's connection waits in the target "
+		    "QEMU's accept queue: waiting for it to arrive");
+	return 1;
+}
+
 static void
 target_sample(struct session *s, const struct sess_event *ev)
 {
@@ -294,6 +318,9 @@ target_sample(struct session *s, const struct sess_event *ev)
 	s->silent_since = 0;
 	sess_progress(s, mi, ev->t - s->t0);
 	if (s->unlisten_signum != 0 && s->abort == ABORT_ABORTING) {
+		if ((mi->status == QMS_NONE || mi->status == QMS_SETUP) &&
+		    target_source_queued(s, ev))
+			return;
 		if (mi->status == QMS_NONE || mi->status == QMS_SETUP) {
 			snprintf(reason, sizeof reason, "abort requested (%s) "
 			    "before any migration arrived: the target QEMU's "
@@ -321,7 +348,7 @@ target_sample(struct session *s, const struct sess_event *ev)
 		sess_phase(s, PHASE_RUNNING);
 		sess_enter(s, SS_PRECOPY);
 	}
-	if (target_settled(s, mi))
+	if (target_settled(s, ev))
 		return;
 	if (s->settle && s->started && s->settle_signum != 0 &&
 	    s->abort == ABORT_ABORTING) {
@@ -471,7 +498,7 @@ target_control(struct session *s, const struct sess_event *ev)
 		answer(s, ANSWER_OK, NULL);
 		if (s->state == SS_LISTEN && !s->started) {
 			/* Nothing seen yet: one more sample says so. */
-			target_settle(s, 0, 1);
+			target_settle(s, ev->t, 0, 1);
 			return;
 		}
 		if (s->state == SS_PREPARING) {
@@ -551,6 +578,7 @@ target_signal(struct session *s, const struct sess_event *ev)
 		 * meanwhile (target_sample).
 		 */
 		s->unlisten_signum = ev->signum;
+		s->unlisten_t = ev->t;
 		sess_abort_status(s, ABORT_ABORTING);
 		sess_act(s, SA_UNLISTEN);
 		sess_act(s, SA_POLL);
@@ -559,7 +587,7 @@ target_signal(struct session *s, const struct sess_event *ev)
 	if (!s->cfg.tls && !s->cfg.unix_listen && !s->started &&
 	    s->state == SS_LISTEN) {
 		/* tcp: before anything arrived: settle, then stop QEMU. */
-		target_settle(s, ev->signum, 0);
+		target_settle(s, ev->t, ev->signum, 0);
 		sess_publish(s, "abort");
 		return;
 	}
@@ -594,7 +622,7 @@ target_signal(struct session *s, const struct sess_event *ev)
  * itself, so that sample decides whether QEMU is stopped.
  */
 static void
-target_settle(struct session *s, int signum, int source)
+target_settle(struct session *s, double t, int signum, int source)
 {
 	if (s->settle)
 		return;
@@ -608,19 +636,24 @@ target_settle(struct session *s, int signum, int source)
 		s->cut = 1;
 		s->control_lost = 1;	/* cut with the stream */
 		s->watch_held = 0;
-	} else if (!s->cfg.tls && s->cfg.unix_listen)
+	} else if (!s->cfg.tls && s->cfg.unix_listen) {
 		sess_act(s, SA_UNLISTEN);
+		s->unlisten_t = t;
+	}
 	sess_act(s, SA_POLL);
 }
 
 /* The sample after target_settle: 1 when it ended the session. */
 static int
-target_settled(struct session *s, const struct mig_info *mi)
+target_settled(struct session *s, const struct sess_event *ev)
 {
-	char reason[SESS_REASON_MAX];
+	const struct mig_info	*mi = ev->mi;
+	char			 reason[SESS_REASON_MAX];
 
 	if (!s->settle || s->started || (mi->status != QMS_NONE &&
 	    mi->status != QMS_SETUP))
+		return 0;
+	if (!s->cfg.tls && s->cfg.unix_listen && target_source_queued(s, ev))
 		return 0;
 	if (s->settle_source == 3)
 		snprintf(reason, sizeof reason, "aborted here before any "
@@ -995,7 +1028,7 @@ state_common(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_CONTROL_LOST:
 		if (!s->started && s->state == SS_LISTEN)
-			target_settle(s, 0, 2);
+			target_settle(s, ev->t, 0, 2);
 		else if (s->state == SS_PRECOPY)
 			sess_timer(s, STIMER_SOURCE_GONE,
 			    SOURCE_GONE_SECONDS);
@@ -1007,7 +1040,7 @@ state_common(struct session *s, const struct sess_event *ev)
 			sess_fail(s, FAIL_CONTROL, "no migration arrived within "
 			    "%.0f s (--timeout)", s->cfg.timeout);
 		else if (!s->started)
-			target_settle(s, 0, 0);
+			target_settle(s, ev->t, 0, 0);
 		break;
 	case SEV_TIMER:
 		if (ev->timer == STIMER_CUT && s->abort_asked_here &&
@@ -1017,7 +1050,7 @@ state_common(struct session *s, const struct sess_event *ev)
 			    "the stream is cut", CUT_SECONDS);
 			if (!s->started && s->state == SS_LISTEN) {
 				/* A stale poll: one more sample decides. */
-				target_settle(s, 0, 3);
+				target_settle(s, ev->t, 0, 3);
 				break;
 			}
 			sess_act(s, SA_CUT);

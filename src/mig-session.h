@@ -198,6 +198,10 @@ struct sess_event {
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
 	enum sess_disks		 disks;	/* SAMPLE: the mirrors' state */
+	long			 queued; /* SAMPLE, target on a unix path whose
+					   path was removed: connections that
+					   waited in QEMU's accept queue as
+					   it was asked (-1: not known) */
 	const struct run_info	*ri;	/* RUN_STATE */
 	const struct control_msg *msg;	/* CONTROL */
 	enum control_type	 question; /* ANSWER: what was asked */
@@ -359,6 +363,8 @@ struct session {
 	int			 watch_held;	/* a "watch" waits for its answer */
 	int			 abort_asked_here; /* tls: watch answers abort */
 	int			 unlisten_signum; /* unix: socket removed */
+	double			 unlisten_t;	/* ... at this time */
+	int			 queue_said;	/* "a source waits" noted */
 	int			 setup_signum;	/* a signal during setup */
 	/* The handoff (target): whether this QEMU can run the guest. */
 	int			 fenced;	/* it cannot: stopped, or gone */

@@ -45,6 +45,8 @@ struct mig_target {
 	struct mig_plan_apply	 apply;
 	int			 sub_pc;	/* a delegated job's */
 	int			 tls_only;	/* setup: check, no prepare */
+	int			 unlistened;	/* SA_UNLISTEN done */
+	int			 queue_unknown_said;
 };
 
 static void
@@ -459,6 +461,7 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 		if (strncmp(mt->w.qemu_uri, "unix:", 5) == 0 &&
 		    unlink(mt->w.qemu_uri + 5) != 0)
 			log_warn("%s", mt->w.qemu_uri + 5);
+		mt->unlistened = 1;
 		break;
 	case SA_CUT:
 		/*
@@ -506,6 +509,29 @@ target_open_tls(struct mig_watch *w, char **cause)
 }
 
 /*
+ * Once QEMU's socket path is gone no source can connect, but one that
+ * connected just before may still wait in QEMU's accept queue: the sample
+ * asked after this count decides only if it was empty (audit D27).
+ */
+static long
+target_queued(struct mig_watch *w)
+{
+	struct mig_target	*mt = (struct mig_target *)w;
+	char			*cause = NULL;
+	long			 n;
+
+	if (!mt->unlistened || strncmp(w->qemu_uri, "unix:", 5) != 0)
+		return 0;
+	if ((n = unix_listen_backlog(w->qemu_uri + 5, &cause)) < 0) {
+		if (!mt->queue_unknown_said++)
+			log_warnx("QEMU's accept queue on %s: %s",
+			    w->qemu_uri + 5, cause);
+		free(cause);
+	}
+	return n;
+}
+
+/*
  * qmigrate incoming: the target side of one migration, from the options
  * to the last status document.  Returns the exit status, as
  * mig_source_run() does.
@@ -519,6 +545,7 @@ mig_target_run(const struct mig_options *o)
 	memset(&mt, 0, sizeof mt);
 	mig_watch_init(&mt.w, "target", o);
 	mt.w.execute = target_execute;
+	mt.w.before_query = target_queued;
 	status_set_ends(mt.w.st, NULL, o->qmp_path);
 
 	if (mig_watch_begin(&mt.w, "incoming", target_open_tls) != 0) {

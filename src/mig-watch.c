@@ -266,6 +266,7 @@ on_query(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	mig_info_decode(reply, &mi);
 	ev.t = mig_watch_now();
 	ev.mi = &mi;
+	ev.queued = w->queued_at_query;
 	if (w->before_sample != NULL)
 		w->before_sample(w, &ev);
 	mig_watch_step(w, &ev);
@@ -281,6 +282,8 @@ poll_now(struct mig_watch *w)
 	    qmp_is_closed(w->qmp))
 		return;
 	note_qemu_process(w);
+	/* Before QEMU can answer: what waited then is older than the answer. */
+	w->queued_at_query = w->before_query != NULL ? w->before_query(w) : 0;
 	if (qmp_send(w->qmp, "query-migrate", NULL, MIG_JOB_CMD_TIMEOUT,
 	    on_query, w, &cause) != 0) {
 		log_warnx("query-migrate: %s", cause);

@@ -51,6 +51,7 @@ struct mig_watch {
 	ev_signal		 sigterm;
 	struct mig_watch_timer	 timers[STIMER_COUNT];
 	int			 query_inflight;
+	long			 queued_at_query; /* before_query's, or 0 */
 	/* QEMU's process, as the monitor's socket said (SO_PEERCRED), and
 	 * its start time: a closed monitor whose process is gone is a QEMU
 	 * that can run no guest (the target's fence). */
@@ -70,6 +71,10 @@ struct mig_watch {
 	 * (from what it already knows: no QMP command waits here). */
 	void		(*before_sample)(struct mig_watch *,
 			    struct sess_event *);
+	/* The side's own, as each query-migrate is sent: the connections
+	 * waiting in QEMU's accept queue at that moment (-1: not known),
+	 * the sample's "queued"; may be NULL (0). */
+	long		(*before_query)(struct mig_watch *);
 	/* Any QEMU event the side wants (borrowed data); may be NULL. */
 	void		(*on_event)(struct mig_watch *, const char *name,
 			    struct json_object *data);

@@ -26,6 +26,7 @@
 struct rig {
 	struct session	s;
 	double		t;
+	long		queued;	/* samples' accept queue (target, unix) */
 	/* every action of every step, in order */
 	struct sess_action log[8192];
 	size_t		nlog;
@@ -140,7 +141,8 @@ ev_sample(struct rig *r, enum qemu_mig_status status, uint64_t sent,
     uint64_t left)
 {
 	struct mig_info		mi;
-	struct sess_event	ev = { .kind = SEV_SAMPLE, .mi = &mi };
+	struct sess_event	ev = { .kind = SEV_SAMPLE, .mi = &mi,
+				    .queued = r->queued };
 
 	memset(&mi, 0, sizeof mi);
 	mi.status = status;
@@ -719,6 +721,66 @@ test_target_abort_unix_unlisten(void **state)
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	ev_run_state(r, RUN_RUNNING);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/*
+ * D27: after the path went, a source that connected just before waits in
+ * QEMU's accept queue while a sample still says "none": it is waited for,
+ * not reported as "nothing arrived" (exit 5 while the guest arrives).
+ * Where the queue cannot be read, only a sample 1 s after the removal
+ * decides.
+ */
+static void
+test_target_unlisten_source_queued(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	r->queued = 1;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	r->queued = 0;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+
+	/* The deadline's settling waits for a queued source as well. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	r->queued = 2;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_false(session_done(&r->s));
+	r->queued = 0;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control", ABORT_NONE);
+	rig_free(r);
+
+	/* The queue not known: a sample within 1 s does not decide. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	r->queued = -1;
+	r->t += 0.2;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	r->t += 1.0;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
 	rig_free(r);
 }
 
@@ -2156,6 +2218,7 @@ main(void)
 		cmocka_unit_test(test_rerun_mirrors),
 		cmocka_unit_test(test_target_source_gone_midstream),
 		cmocka_unit_test(test_target_failed_exports_removed),
+		cmocka_unit_test(test_target_unlisten_source_queued),
 		cmocka_unit_test(test_target_watch_held),
 		cmocka_unit_test(test_damaged_status_file),
 		cmocka_unit_test(test_restore_abort),
