@@ -295,11 +295,15 @@ target_arrived(struct session *s)
 /*
  * After the socket path went (unix:): 1 while a source that connected
  * before may still be accepted by QEMU, so no sample says "nothing
- * arrived" yet (audit D27).
+ * arrived" yet (audit D27): one asked before the removal (a source may
+ * have connected after QEMU answered it), or one asked while a source
+ * waited in QEMU's accept queue.
  */
 static int
 target_source_queued(struct session *s, const struct sess_event *ev)
 {
+	if (ev->asked < s->unlisten_t)
+		return 1;
 	if (ev->queued == 0 || (ev->queued < 0 && ev->t - s->unlisten_t >=
 	    QUEUE_UNKNOWN_SECONDS))
 		return 0;

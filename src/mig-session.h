@@ -198,6 +198,8 @@ struct sess_event {
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
 	enum sess_disks		 disks;	/* SAMPLE: the mirrors' state */
+	double			 asked;	/* SAMPLE: when its query-migrate was
+					   sent (the executor's clock) */
 	long			 queued; /* SAMPLE, target on a unix path whose
 					   path was removed: connections that
 					   waited in QEMU's accept queue as

@@ -266,6 +266,7 @@ on_query(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	mig_info_decode(reply, &mi);
 	ev.t = mig_watch_now();
 	ev.mi = &mi;
+	ev.asked = w->query_sent;
 	ev.queued = w->queued_at_query;
 	if (w->before_sample != NULL)
 		w->before_sample(w, &ev);
@@ -283,6 +284,7 @@ poll_now(struct mig_watch *w)
 		return;
 	note_qemu_process(w);
 	/* Before QEMU can answer: what waited then is older than the answer. */
+	w->query_sent = mig_watch_now();
 	w->queued_at_query = w->before_query != NULL ? w->before_query(w) : 0;
 	if (qmp_send(w->qmp, "query-migrate", NULL, MIG_JOB_CMD_TIMEOUT,
 	    on_query, w, &cause) != 0) {

@@ -52,6 +52,7 @@ struct mig_watch {
 	struct mig_watch_timer	 timers[STIMER_COUNT];
 	int			 query_inflight;
 	long			 queued_at_query; /* before_query's, or 0 */
+	double			 query_sent;	/* the sample's "asked" */
 	/* QEMU's process, as the monitor's socket said (SO_PEERCRED), and
 	 * its start time: a closed monitor whose process is gone is a QEMU
 	 * that can run no guest (the target's fence). */

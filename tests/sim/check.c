@@ -34,6 +34,12 @@ name_window(struct world *w, enum viol v, int role)
 
 	if (w->window[0] != '\0')
 		return;
+	if ((saw & SAW_QUEUED_UNLISTEN) && role == TGT && w->q[TGT].got_guest &&
+	    (v == V_BOTH_RUN || v == V_EXIT_SOURCE_NOT_RUNNING)) {
+		/* "nothing arrived" while a source waited to be accepted */
+		snprintf(w->window, sizeof w->window, "D27");
+		return;
+	}
 	switch (v) {
 	case V_BOTH_RUN:
 		if (saw & SAW_TGT_CONT_LOST)

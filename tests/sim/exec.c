@@ -392,8 +392,13 @@ send_pc(struct world *w, int role, enum pc_kind kind, enum sess_cmd cmd,
 	pc->conn_gen = w->conn_gen[role];
 	pc->run = sd->run;
 	pc->id = ++w->ids;
-	if (kind == PC_QUERY)
+	if (kind == PC_QUERY) {
 		sd->query_inflight = 1;
+		pc->asked = w->now;
+		/* mig-target.c reads the queue as the query leaves. */
+		if (role == TGT && w->q[TGT].unlistened && !sim_blind_queue)
+			pc->queued = w->q[TGT].accept_queued;
+	}
 	if (kind == PC_SESS && rng_chance(&w->rng, w->k.p_cut_after_cmd[role]))
 		sched_in(w, rng_range(&w->rng, 0, 30), H_CUT, role, 0, 0);
 	exec_at = answer_at = w->now + rng_range(&w->rng, 0.2, 1.0) *
@@ -468,6 +473,8 @@ answer_pc(struct world *w, int role, struct pcmd *pc)
 		sd->query_inflight = 0;
 		ev.kind = SEV_SAMPLE;
 		ev.mi = &pc->mi;
+		ev.asked = pc->asked;
+		ev.queued = pc->queued;
 		side_deliver(w, role, &ev);
 		break;
 	case PC_STATUS:
@@ -919,6 +926,8 @@ execute(struct world *w, int role, const struct sess_action *a)
 	case SA_UNLISTEN:
 		if (!w->k.tls)
 			w->q[TGT].unlistened = 1;
+		if (!w->k.tls && w->q[TGT].accept_queued)
+			w->saw |= SAW_QUEUED_UNLISTEN;
 		break;
 	case SA_RECONNECT:
 		if (role == SRC)

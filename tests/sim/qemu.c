@@ -278,6 +278,45 @@ qemu_sample(struct world *w, int role, struct mig_info *mi)
 	}
 }
 
+/*
+ * The target QEMU takes the source's connection: the load begins, or,
+ * where the stream already ended (the source cancelled or failed while it
+ * waited in the queue), fails at once on its end.
+ */
+static void
+target_accepted(struct world *w)
+{
+	struct qemu *t = &w->q[TGT];
+
+	t->accept_queued = 0;
+	t->ms = QMS_ACTIVE;
+	if (!w->ln.stream) {
+		target_fail(w, "load of migration failed: stream closed");
+		return;
+	}
+	t->load_fail = rng_chance(&w->rng, w->k.p_load_fail);
+	if (t->load_fail)
+		fault(w, F_LOAD_FAIL, TGT, "this load will fail");
+	qemu_status_changed(w, TGT);
+}
+
+/* H_ACCEPT: a unix: connection leaves QEMU's accept queue. */
+void
+qemu_accept(struct world *w)
+{
+	struct qemu *t = &w->q[TGT];
+
+	if (!t->alive || !t->accept_queued)
+		return;
+	if (t->stopped) {
+		sched_in(w, 0.5, H_ACCEPT, TGT, 0, 0);
+		return;
+	}
+	if (t->unlistened)
+		w->saw |= SAW_QUEUED_UNLISTEN;
+	target_accepted(w);
+}
+
 static void
 start_migration(struct world *w)
 {
@@ -285,8 +324,8 @@ start_migration(struct world *w)
 
 	s->migrations++;
 	s->err[0] = '\0';
-	if (!qemu_stream_path(w) || !t->listening || (t->ms != QMS_NONE &&
-	    t->ms != QMS_SETUP)) {
+	if (!qemu_stream_path(w) || !t->listening || t->accept_queued ||
+	    (t->ms != QMS_NONE && t->ms != QMS_SETUP)) {
 		s->ms = QMS_FAILED;
 		snprintf(s->err, sizeof s->err, "Failed to connect socket: "
 		    "Connection refused");
@@ -299,15 +338,21 @@ start_migration(struct world *w)
 	s->mig_start = w->now;
 	s->postcopy_started = 0;
 	s->converge_at = w->k.converge > 0 ? w->now + w->k.converge : -1;
-	t->ms = QMS_ACTIVE;
-	t->load_fail = rng_chance(&w->rng, w->k.p_load_fail);
-	if (t->load_fail)
-		fault(w, F_LOAD_FAIL, TGT, "this load will fail");
 	if (s->converge_at > 0)
 		sched_in(w, w->k.converge, H_SWITCHOVER, SRC,
 		    (uint64_t)s->migrations, 0);
 	qemu_status_changed(w, SRC);
-	qemu_status_changed(w, TGT);
+	if (w->k.tls) {
+		target_accepted(w);
+		return;
+	}
+	/*
+	 * unix: the connection waits in QEMU's accept queue for a main-loop
+	 * turn (now and then a long one): a query may be answered first.
+	 */
+	t->accept_queued = 1;
+	sched_in(w, rng_chance(&w->rng, 0.2) ? rng_range(&w->rng, 0.01, 0.5) :
+	    rng_range(&w->rng, 0, 0.01), H_ACCEPT, TGT, 0, 0);
 }
 
 /* Pre-copy converged: the source stops the guest and sends the rest. */
@@ -319,8 +364,9 @@ qemu_switchover(struct world *w)
 
 	if (s->ms != QMS_ACTIVE || !s->alive)
 		return;
-	if (s->stopped || w->q[TGT].stopped || !w->ln.stream) {
-		/* Nothing moves while a QEMU is stopped. */
+	if (s->stopped || w->q[TGT].stopped || !w->ln.stream ||
+	    w->q[TGT].accept_queued) {
+		/* Nothing moves while a QEMU is stopped (or not reading). */
 		sched_in(w, 0.5, H_SWITCHOVER, SRC, (uint64_t)s->migrations, 0);
 		return;
 	}
@@ -410,6 +456,8 @@ post_copy(struct world *w)
 	s->ms = QMS_POSTCOPY_ACTIVE;
 	s->postcopy_started = 1;
 	s->rs = RUN_FINISH_MIGRATE;
+	/* The model's shortcut: the target takes its queued source first. */
+	t->accept_queued = 0;
 	t->ms = QMS_POSTCOPY_ACTIVE;
 	t->got_guest = 1;
 	t->rs = t->autostart && was_running ? RUN_RUNNING : RUN_PAUSED;

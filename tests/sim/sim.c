@@ -288,6 +288,9 @@ world_hap(struct world *w, const struct hap *h)
 	case H_LOAD_DONE:
 		qemu_load_done(w, h->a);
 		break;
+	case H_ACCEPT:
+		qemu_accept(w);
+		break;
 	case H_PC_DONE:
 		if (h->gen == (uint64_t)w->q[SRC].migrations)
 			qemu_postcopy_done(w);
@@ -494,11 +497,14 @@ add_totals(struct totals *to, const struct totals *from)
 		    (int)from->windows[j].n : 10);
 }
 
+int sim_blind_queue;
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: sim [--seeds N] [--first SEED] [--jobs J] [--quiet] [--show N]\n"
-	    "       sim --seed SEED [--trace]\n");
+	    "       sim --seed SEED [--trace]\n"
+	    "       --blind-queue: the target reads no accept queue (before D27's fix)\n");
 	exit(2);
 }
 
@@ -655,6 +661,8 @@ main(int argc, char **argv)
 			show = atoi(argv[++j]);
 		else if (strcmp(argv[j], "--quiet") == 0)
 			quiet = 1;
+		else if (strcmp(argv[j], "--blind-queue") == 0)
+			sim_blind_queue = 1;
 		else
 			usage();
 	}

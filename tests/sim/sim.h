@@ -87,6 +87,8 @@ enum saw {
 					   before it saw a stream */
 	SAW_CLOSE_RECORD_PAUSED = 1 << 16, /* a re-run closed the record of
 					   a run that had paused the guest */
+	SAW_QUEUED_UNLISTEN = 1 << 17,	/* unix: the path removed while a
+					   source waited in the accept queue */
 };
 
 /* ---- the draw of one schedule (swarm testing) ---------------------- */
@@ -145,6 +147,8 @@ struct qemu {
 	int			 autostart;	/* no -S, or cont before load */
 	int			 listening;	/* migrate-incoming */
 	int			 unlistened;	/* the socket path removed */
+	int			 accept_queued;	/* unix: a source connected,
+						   not yet accepted */
 	int			 recover_listening;
 	int			 load_fail;	/* this load will fail */
 	int			 exit_on_error;
@@ -170,6 +174,9 @@ struct pcmd {
 	int			 ok;
 	char			 err[96];
 	struct mig_info		 mi;		/* PC_QUERY: at execution */
+	long			 queued;	/* PC_QUERY: the accept queue
+						   as it was sent */
+	double			 asked;		/* PC_QUERY: sent at */
 	struct run_info		 ri;		/* PC_STATUS */
 };
 
@@ -241,7 +248,7 @@ enum hap_kind {
 	H_QEVENT, H_CUT, H_QEMU_STOP, H_QEMU_CONT, H_QEMU_KILL,
 	H_CTL_DELIVER, H_CTL_ANSWER, H_CTL_TIMEOUT, H_LINK_CUT,
 	H_KILL_SIDE, H_RERUN, H_SIG_SOON, H_QEMU_QUIT,
-	H_CTL_CLOSE,
+	H_CTL_CLOSE, H_ACCEPT,
 };
 
 struct hap {
@@ -305,6 +312,12 @@ void	 qemu_exec(struct world *, int role, struct pcmd *);
 void	 qemu_sample(struct world *, int role, struct mig_info *);
 void	 qemu_run_info(const struct world *, int role, struct run_info *);
 void	 qemu_switchover(struct world *);
+void	 qemu_accept(struct world *);
+/*
+ * --blind-queue: the target's executor reports an empty accept queue
+ * whatever it holds, as qmigrate did before it read the queue (D27).
+ */
+extern int sim_blind_queue;
 void	 qemu_load_done(struct world *, int was_running);
 void	 qemu_postcopy_done(struct world *);
 void	 qemu_cancelled(struct world *);

@@ -27,6 +27,7 @@ struct rig {
 	struct session	s;
 	double		t;
 	long		queued;	/* samples' accept queue (target, unix) */
+	double		asked_ago; /* samples' query sent this long before */
 	/* every action of every step, in order */
 	struct sess_action log[8192];
 	size_t		nlog;
@@ -142,6 +143,7 @@ ev_sample(struct rig *r, enum qemu_mig_status status, uint64_t sent,
 {
 	struct mig_info		mi;
 	struct sess_event	ev = { .kind = SEV_SAMPLE, .mi = &mi,
+				    .asked = r->t - r->asked_ago,
 				    .queued = r->queued };
 
 	memset(&mi, 0, sizeof mi);
@@ -766,6 +768,26 @@ test_target_unlisten_source_queued(void **state)
 	r->queued = 0;
 	ev_sample(r, QMS_NONE, 0, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control", ABORT_NONE);
+	rig_free(r);
+
+	/*
+	 * A sample asked before the path went (answered after the signal)
+	 * does not decide: a source may have connected after QEMU answered
+	 * it (the simulator's seed 1974).
+	 */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	r->t = 2;
+	ev_signal(r, SIGTERM);
+	r->asked_ago = 0.01;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	r->asked_ago = 0;
+	r->t += 0.5;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->s.abort, ABORT_FAILED);
 	rig_free(r);
 
 	/* The queue not known: a sample within 1 s does not decide. */
