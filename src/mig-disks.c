@@ -309,6 +309,18 @@ mig_disks_bytes(const struct mig_disks *ds)
 	return total;
 }
 
+/* What the mirrors copied so far: it grows while they make progress. */
+uint64_t
+mig_disks_copied(const struct mig_disks *ds)
+{
+	uint64_t	total = 0;
+	size_t		i;
+
+	for (i = 0; ds != NULL && i < ds->n; i++)
+		total += ds->v[i].offset;
+	return total;
+}
+
 json_object *
 mig_disks_to_json(const struct mig_disks *ds)
 {
@@ -606,8 +618,29 @@ node_size(json_object *nodes, const char *node)
 }
 
 enum {
+	FIN_YANK, FIN_YANKED,
 	FIN_CANCEL, FIN_CANCELLED, FIN_LIST, FIN_LISTED, FIN_DEL, FIN_DELETED,
 };
+
+/*
+ * yank (QEMU 6.0) on our NBD client node: its connection is shut and the
+ * requests waiting on it fail at once.  Without it, a target that stopped
+ * answering (audit D22) leaves them waiting, and blockdev-del's drain
+ * then holds the source QEMU's main loop, its monitor with it, forever.
+ */
+static json_object *
+yank_args(const char *node)
+{
+	json_object *args = json_object_new_object(), *list, *inst;
+
+	inst = one_arg("type", "block-node");
+	json_object_object_add(inst, "node-name",
+	    json_object_new_string(node));
+	list = json_object_new_array();
+	json_object_array_add(list, inst);
+	json_object_object_add(args, "instances", list);
+	return args;
+}
 
 enum mig_job_next
 mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
@@ -619,6 +652,26 @@ mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
 	int			 left;
 
 	for (;;) switch (*pc) {
+	case FIN_YANK:
+		/* A failed or aborted copy: nothing on the target is kept. */
+		while (!ds->success && ds->cur < ds->n &&
+		    !ds->v[ds->cur].nbd_added)
+			ds->cur++;
+		if (ds->success || ds->cur == ds->n) {
+			ds->cur = 0;
+			*pc = FIN_CANCEL;
+			continue;
+		}
+		*pc = FIN_YANKED;
+		return job_send(cmd, "yank",
+		    yank_args(ds->v[ds->cur].nbd_node));
+	case FIN_YANKED:
+		if (error != NULL)
+			log_debug("disk %s: yank: %s", ds->v[ds->cur].key,
+			    error);
+		ds->cur++;
+		*pc = FIN_YANK;
+		continue;
 	case FIN_CANCEL:
 		while (ds->cur < ds->n && !ds->v[ds->cur].started)
 			ds->cur++;

@@ -54,6 +54,7 @@ struct mig_disks *mig_disks_adopt(struct json_object *jobs,
 	    struct json_object *nodes);
 size_t	 mig_disks_count(const struct mig_disks *);
 uint64_t mig_disks_bytes(const struct mig_disks *);	/* virtual sizes */
+uint64_t mig_disks_copied(const struct mig_disks *);	/* jobs' offsets */
 /* {JOB: {disk, file, offset, len, ready}}: a new reference. */
 struct json_object *mig_disks_to_json(const struct mig_disks *);
 /* One line: "KEY (FILE), ..." */

@@ -708,6 +708,8 @@ state_mirror_start(struct session *s, const struct sess_event *ev)
 		s->t0 = ev->t;
 		if (s->cfg.mirror_timeout > 0)
 			s->mirror_deadline = ev->t + s->cfg.mirror_timeout;
+		s->mirror_copied = 0;
+		s->mirror_moved_t = ev->t;
 		sess_phase(s, PHASE_RUNNING);
 		sess_enter(s, SS_MIRROR);
 		source_watch(s);
@@ -735,11 +737,26 @@ mirror_sample(struct session *s, const struct sess_event *ev)
 		return;
 	}
 	if (ev->disks != DISKS_READY) {
+		/*
+		 * A stalled NBD peer: the copy stands still long before the
+		 * whole copy's bound (audit D22), and progressTimeout is the
+		 * bound the policy gives a migration that makes no progress.
+		 */
+		if (ev->disks_copied > s->mirror_copied) {
+			s->mirror_copied = ev->disks_copied;
+			s->mirror_moved_t = ev->t;
+		}
 		if (s->mirror_deadline > 0 && ev->t > s->mirror_deadline)
 			sess_fail(s, FAIL_DATA,
 			    "the disks were not in sync within "
 			    "%.0f s (completionTimeoutPerGiB)",
 			    s->cfg.mirror_timeout);
+		else if (s->cfg.stall_timeout > 0 &&
+		    ev->t - s->mirror_moved_t > s->cfg.stall_timeout)
+			sess_fail(s, FAIL_DATA, "the disks' copy made no "
+			    "progress for %.0f s (progressTimeout) at %llu "
+			    "bytes copied", ev->t - s->mirror_moved_t,
+			    (unsigned long long)s->mirror_copied);
 		else {
 			source_watch(s);
 			sess_publish(s, "progress");

@@ -198,6 +198,8 @@ struct sess_event {
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
 	enum sess_disks		 disks;	/* SAMPLE: the mirrors' state */
+	uint64_t		 disks_copied; /* SAMPLE: bytes the mirrors
+					   copied so far (their offsets) */
 	double			 asked;	/* SAMPLE: when its query-migrate was
 					   sent (the executor's clock) */
 	long			 queued; /* SAMPLE, target on a unix path whose
@@ -327,6 +329,8 @@ struct session {
 	uint64_t		 moved_bytes;	/* stall detector */
 	double			 moved_t;	/* -1: nothing seen yet */
 	double			 mirror_deadline;
+	uint64_t		 mirror_copied;	/* the mirrors' offsets, */
+	double			 mirror_moved_t; /* ... last seen growing */
 	double			 silent_since;	/* 0: the monitor answers */
 	double			 cancel_sent;	/* UNCANCELLED: the last cancel */
 	double			 cancel_deadline; /* CANCELLING: then UNCANCELLED */

@@ -1072,6 +1072,7 @@ source_before_sample(struct mig_watch *w, struct sess_event *ev)
 	rc = mig_disks_state(ms->disks, &ms->disks_cause);
 	ev->disks = rc < 0 ? DISKS_FAILED : rc == 0 ? DISKS_SYNCING :
 	    DISKS_READY;
+	ev->disks_copied = mig_disks_copied(ms->disks);
 	if (rc < 0)
 		ev->reason = ms->disks_cause;
 }

@@ -1056,6 +1056,49 @@ test_deadline_during_mirror(void **state)
 	rig_free(r);
 }
 
+/*
+ * D22: a stalled NBD peer: the mirrors' copy stands still for longer than
+ * progressTimeout: the migration fails on the data plane before any memory
+ * moves (not after hours of completionTimeoutPerGiB, or never with 0);
+ * a copy that moves, however slowly, goes on.
+ */
+static void
+test_mirror_stalled(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_START_MIRRORS, .ok = 1 };
+	struct mig_info		 mi = { .status = QMS_NONE };
+	struct sess_event	 sample = { .kind = SEV_SAMPLE, .mi = &mi,
+	    .disks = DISKS_SYNCING };
+	int			 i;
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	r->s.cfg.stall_timeout = 150;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	step(r, &job);
+	/* 1 MiB every 100 s: slow, never stalled for 150 s. */
+	for (i = 1; i <= 5; i++) {
+		r->t = 100.0 * i;
+		sample.disks_copied = (uint64_t)i * MiB;
+		step(r, &sample);
+		assert_false(session_done(&r->s));
+	}
+	r->t = 600;
+	step(r, &sample);
+	assert_false(session_done(&r->s));
+	r->t = 651;
+	step(r, &sample);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	job.job = SJ_FINISH_MIRRORS;
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "no progress for 151 s "
+	    "(progressTimeout)"));
+	rig_free(r);
+}
+
 /* Issue 22 defect 2: over tls:, the source asks "watch" while disks copy. */
 static void
 test_target_abort_during_mirror(void **state)
@@ -2241,6 +2284,7 @@ main(void)
 		cmocka_unit_test(test_target_source_gone_midstream),
 		cmocka_unit_test(test_target_failed_exports_removed),
 		cmocka_unit_test(test_target_unlisten_source_queued),
+		cmocka_unit_test(test_mirror_stalled),
 		cmocka_unit_test(test_target_watch_held),
 		cmocka_unit_test(test_damaged_status_file),
 		cmocka_unit_test(test_restore_abort),
