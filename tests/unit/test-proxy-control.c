@@ -352,27 +352,36 @@ test_control_and_data(void **state)
 }
 
 /* A target that is not there: the answer callback reports it. */
+/* A TCP socket bound to a free loopback port (its number in port). */
+static int
+loopback_port(int listening, char *port, size_t len)
+{
+	struct sockaddr_in	sin;
+	socklen_t		slen = sizeof sin;
+	int			fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(0x7f000001);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	if (listening)
+		assert_int_equal(listen(fd, 8), 0);
+	getsockname(fd, (struct sockaddr *)&sin, &slen);
+	snprintf(port, len, "%u", ntohs(sin.sin_port));
+	return fd;
+}
+
 static void
 test_control_unreachable(void **state)
 {
 	struct fixture		 f;
 	struct json_object	*m;
 	char			*cause = NULL;
-	int			 fd;
-	struct sockaddr_in	 sin;
-	socklen_t		 len = sizeof sin;
 	char			 port[16];
 
 	fixture_init(&f);
 	/* A port nobody listens on: bind one, close it. */
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(0x7f000001);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	getsockname(fd, (struct sockaddr *)&sin, &len);
-	snprintf(port, sizeof port, "%u", ntohs(sin.sin_port));
-	close(fd);
+	close(loopback_port(0, port, sizeof port));
 
 	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
 	    port, NULL, &cause);
@@ -430,20 +439,11 @@ test_control_reask_from_callback(void **state)
 {
 	struct fixture		 f;
 	struct reask		 r = { .f = &f };
-	struct sockaddr_in	 sin;
-	socklen_t		 len = sizeof sin;
 	char			 port[16], *cause = NULL;
 	int			 fd;
 
 	fixture_init(&f);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(0x7f000001);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	assert_int_equal(listen(fd, 8), 0);
-	getsockname(fd, (struct sockaddr *)&sin, &len);
-	snprintf(port, sizeof port, "%u", ntohs(sin.sin_port));
+	fd = loopback_port(1, port, sizeof port);
 	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
 	    port, NULL, &cause);
 	assert_non_null(f.src);
