@@ -27,6 +27,7 @@ extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_qmp_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_update_entry;
 extern const struct cmd_entry cmd_watch_entry;
 
 /* Keep alphabetical: qmigrate --help prints them in this order. */
@@ -45,6 +46,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_qmp_entry,
 	&cmd_stats_entry,
 	&cmd_status_entry,
+	&cmd_update_entry,
 	&cmd_watch_entry,
 	NULL
 };

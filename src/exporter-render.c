@@ -242,7 +242,8 @@ static const char *mig_phases[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
 	"Failed", "HandedOver",
 };
-static const char *mig_modes[] = { "PreCopy", "PostCopy", "Paused" };
+static const char *mig_modes[] = { "PreCopy", "PostCopy", "Paused",
+	"CprTransfer" };
 static const char *planes[3] = { "control", "data", "abort" };
 
 /* Per-vCPU, per-drive and per-interface counters. */

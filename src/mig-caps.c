@@ -128,6 +128,10 @@ params_args(const struct mig_plan *plan, int source)
 		    json_object_new_uint64(plan->bandwidth));
 		json_object_object_add(p, "downtime-limit",
 		    json_object_new_uint64(plan->downtime_ms));
+		/* QEMU 10.0: the RAM's fds go over the cpr channel. */
+		if (plan->cpr_transfer)
+			json_object_object_add(p, "mode",
+			    json_object_new_string("cpr-transfer"));
 		if (plan->auto_converge) {
 			/* QEMU wants initial <= max: a disarmed throttle is 1%. */
 			json_object_object_add(p, "cpu-throttle-initial",

@@ -35,6 +35,11 @@ struct mig_options {
 	const char	*node;		/* --node: this node; NULL: node_name() */
 	const char	*pod;		/* --pod: this pod; NULL: $POD_NAME */
 	const char	*evacuation_node; /* evict: the node being drained */
+	/* update (cpr-transfer): the new QEMU on this host, its cpr channel
+	 * (unix:PATH), and whether it waits with -incoming defer. */
+	const char	*new_qmp_path;
+	const char	*cpr_uri;
+	int		 cpr_defer;
 };
 extern const struct args_option mig_common_options[];
 int	 mig_options_from_args(struct args *, struct mig_options *,

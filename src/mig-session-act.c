@@ -25,7 +25,9 @@ static const char *state_names[] = {
 	[SS_OFFERED_WAIT] = "offer-wait", [SS_PREPARING] = "preparing",
 	[SS_LISTEN] = "listen", [SS_ARRIVED] = "arrived",
 	[SS_ENDING] = "ending", [SS_CLEANUP] = "cleanup",
-	[SS_FENCING] = "fencing", [SS_DONE] = "done",
+	[SS_FENCING] = "fencing", [SS_CPR_ATTACH] = "cpr-attach",
+	[SS_CPR_HANDOFF] = "cpr-handoff", [SS_CPR_QUIT] = "cpr-quit",
+	[SS_DONE] = "done",
 };
 
 static const char *
@@ -297,6 +299,7 @@ sess_cmd_name(enum sess_cmd cmd)
 		[SC_SET_DOWNTIME] = "migrate-set-parameters",
 		[SC_AUTO_CONVERGE] = "migrate-set-parameters",
 		[SC_QUIT] = "quit",
+		[SC_MIGRATE_INCOMING] = "migrate-incoming",
 	};
 
 	return (size_t)cmd < NITEMS(names) && names[cmd] != NULL ?

@@ -35,10 +35,20 @@
 #define RECONNECT_TIMEOUT	30.0
 /* The mirrors' end and the guest's cont, once the outcome is known. */
 #define FINISH_TIMEOUT		75.0
+/* cpr: the new QEMU's monitor appears 34-75 ms after migrate (TCG, an
+ * idle host); how long it may take on a loaded one. */
+#define NEW_QEMU_APPEARS	20.0
+/* cpr: how long the new QEMU may take to run the guest after the old one
+ * completed, and to be asked again meanwhile. */
+#define HANDOFF_TIMEOUT		30.0
+#define HANDOFF_REASK		0.05
+/* cpr: how long the old QEMU gets to quit once the new one runs. */
+#define QUIT_TIMEOUT		10.0
 
 static void	source_abort(struct session *, double, enum mig_failure, int,
 		    const char *);
 static void	finishing_unknown(struct session *, const char *);
+static void	cpr_handoff(struct session *, double);
 
 /* A question to the target (tls:). */
 static void
@@ -161,6 +171,11 @@ source_completed(struct session *s, const struct mig_info *mi)
 	if (!mi->has_total_time && s->completed_polls++ < COMPLETED_REPOLLS) {
 		sess_timer(s, STIMER_REPOLL, REPOLL_SECONDS);
 		return 0;
+	}
+	if (s->cfg.cpr) {
+		/* The new QEMU's run state is the success (SS_CPR_HANDOFF). */
+		cpr_handoff(s, 0);
+		return 1;
 	}
 	if (!s->cfg.tls) {
 		source_succeed(s);
@@ -375,10 +390,14 @@ source_abort(struct session *s, double t, enum mig_failure why,
 	case SS_POSTCOPY:
 	case SS_RECOVER:
 	case SS_CONFIRM:
+	case SS_CPR_HANDOFF:
+	case SS_CPR_QUIT:
 		if (requested)
 			sess_abort_requested(s);
 		sess_abort_status(s, ABORT_FAILED);
-		sess_note(s, "abort refused: %s (%s)", s->state == SS_CONFIRM ?
+		sess_note(s, "abort refused: %s (%s)", s->cfg.cpr ?
+		    "the old QEMU completed the update: the guest is the new "
+		    "QEMU's" : s->state == SS_CONFIRM ?
 		    "QEMU completed the migration and the target is "
 		    "confirming the guest" : "post-copy has started and the "
 		    "target already holds the guest", reason);
@@ -469,6 +488,12 @@ source_start_memory(struct session *s)
 	}
 	sess_qmp(s, SC_MIGRATE, 0, 0);
 	s->migrate_sent = 1;
+	if (s->cfg.cpr) {
+		/* The new QEMU opens its monitor once migrate reached it. */
+		sess_enter(s, SS_CPR_ATTACH);
+		sess_act(s, SA_NEW_CONNECT)->seconds = NEW_QEMU_APPEARS;
+		return;
+	}
 	sess_enter(s, SS_PRECOPY);
 	source_watch(s);
 }
@@ -504,6 +529,17 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 {
 	struct mig_info mi;
 
+	if (s->cfg.cpr && ev->fail == FAIL_NONE) {
+		/* The guest is the new QEMU's if it runs there: ask it. */
+		sess_note(s, "re-attached to update %s after the old QEMU had "
+		    "completed it: asking the new QEMU whether the guest runs "
+		    "there", ev->uid != NULL ? ev->uid : "?");
+		s->t0 = ev->t;
+		s->saw_active = 1;
+		sess_phase(s, PHASE_RUNNING);
+		cpr_handoff(s, ev->t);
+		return;
+	}
 	if (ev->fail == FAIL_UNKNOWN && s->cfg.tls) {
 		sess_note(s, "re-attached to migration %s after QEMU had "
 		    "completed it: asking the target whether the guest runs "
@@ -621,6 +657,8 @@ setup_done(struct session *s, const struct sess_event *ev)
 	case SETUP_FRESH:
 		break;
 	}
+	if (s->cfg.cpr)
+		sess_mode(s, MODE_CPR_TRANSFER);
 	if (s->cfg.tls) {
 		sess_phase(s, PHASE_PREPARING_TARGET);
 		sess_enter(s, SS_OFFER);
@@ -884,7 +922,8 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	struct ctl_sample	 cs;
 	struct ctl_decision	 d;
 
-	if (s->state == SS_PRECOPY && sample_before_migrate(s))
+	if ((s->state == SS_PRECOPY || s->state == SS_CPR_ATTACH) &&
+	    sample_before_migrate(s))
 		return;
 
 	s->silent_since = 0;
@@ -948,8 +987,9 @@ migrating_cmd_done(struct session *s, const struct sess_event *ev)
 	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
 
 	if (ev->outcome == SO_ANSWERED) {
-		if (ev->cmd == SC_MIGRATE && s->state == SS_PRECOPY &&
-		    !s->saw_active && s->t0 == 0) {
+		if (ev->cmd == SC_MIGRATE && (s->state == SS_PRECOPY ||
+		    s->state == SS_CPR_ATTACH) && !s->saw_active &&
+		    s->t0 == 0) {
 			s->t0 = ev->t;
 			sess_phase(s, PHASE_RUNNING);
 			sess_log(s, 1, "migrating %s to %s (%s controller)",
@@ -1482,6 +1522,256 @@ state_finishing(struct session *s, const struct sess_event *ev)
 	}
 }
 
+/* ---- cpr-transfer: SS_CPR_ATTACH, SS_CPR_HANDOFF, SS_CPR_QUIT ------ */
+
+/*
+ * `qmigrate update`: the old QEMU migrates to a new QEMU on this host by
+ * cpr-transfer.  Until the old QEMU completes, the guest runs there and
+ * every failure is pre-copy's (cancelled, or QEMU failed: it runs on).
+ * Once it completed, its copy is stopped for good (postmigrate): the
+ * guest is the new QEMU's, which runs it (cont if it waits), and only
+ * then is the old QEMU told to quit.  No word from the new QEMU then
+ * leaves the old one's copy paused and the outcome not known (8): never
+ * both running.
+ */
+
+/* After completion the new QEMU could not say that it runs the guest. */
+static void
+cpr_unknown(struct session *s, const char *why)
+{
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_fail(s, FAIL_UNKNOWN, "the old QEMU %s completed the update but "
+	    "the new QEMU %s did not say that it runs the guest (%s): the "
+	    "old QEMU keeps its copy paused (postmigrate); where the guest "
+	    "runs is not known; see the new QEMU's query-status, or run "
+	    "update again with the same --status-file", s->cfg.qmp_path,
+	    s->cfg.new_qmp_path, why);
+}
+
+/* Asks the new QEMU's run state (its monitor is up). */
+static void
+cpr_ask_new(struct session *s)
+{
+	s->new_tries++;
+	sess_act(s, SA_QUERY_STATUS)->new_qemu = 1;
+}
+
+/*
+ * The old QEMU completed (t 0: the caller has no time; the deadline timer
+ * is relative anyway): the new QEMU's run state decides, within
+ * HANDOFF_TIMEOUT.
+ */
+static void
+cpr_handoff(struct session *s, double t)
+{
+	(void)t;
+	sess_log(s, 1, "the old QEMU completed the update: asking the new "
+	    "QEMU %s whether it runs the guest", s->cfg.new_qmp_path);
+	sess_enter(s, SS_CPR_HANDOFF);
+	sess_timer(s, STIMER_NEW_QEMU, HANDOFF_TIMEOUT);
+	if (s->new_up)
+		cpr_ask_new(s);
+	else
+		sess_act(s, SA_NEW_CONNECT)->seconds = HANDOFF_TIMEOUT / 2;
+}
+
+/* The guest runs on the new QEMU: the old one is stopped for good. */
+static void
+cpr_quit_old(struct session *s)
+{
+	sess_log(s, 1, "the guest runs on the new QEMU %s: stopping the old "
+	    "QEMU %s", s->cfg.new_qmp_path, s->cfg.qmp_path);
+	sess_enter(s, SS_CPR_QUIT);
+	sess_qmp(s, SC_QUIT, 0, 0);
+	sess_timer(s, STIMER_FENCE, QUIT_TIMEOUT);
+}
+
+/* The new QEMU's monitor, while the old QEMU still migrates. */
+static void
+cpr_attach_new(struct session *s, const struct sess_event *ev)
+{
+	char reason[SESS_REASON_MAX];
+	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+
+	switch (ev->kind) {
+	case SEV_QMP_UP:
+		s->new_up = 1;
+		sess_log(s, 1, "the new QEMU %s answers", s->cfg.new_qmp_path);
+		if (s->state != SS_CPR_ATTACH)
+			break;
+		if (s->cfg.cpr_defer)
+			sess_qmp(s, SC_MIGRATE_INCOMING, 0, 0)->new_qemu = 1;
+		else
+			sess_enter(s, SS_PRECOPY);
+		break;
+	case SEV_QMP_DONE:
+		if (ev->cmd != SC_MIGRATE_INCOMING || s->state != SS_CPR_ATTACH)
+			break;
+		if (ev->outcome == SO_ANSWERED) {
+			sess_enter(s, SS_PRECOPY);
+			break;
+		}
+		/* The old QEMU has not completed: cancelling is safe. */
+		snprintf(reason, sizeof reason, "the new QEMU %s: "
+		    "migrate-incoming: %s", s->cfg.new_qmp_path, why);
+		source_abort(s, ev->t, FAIL_DATA, 0, reason);
+		break;
+	case SEV_QMP_CLOSED:
+		s->new_up = 0;
+		if (s->state != SS_CPR_ATTACH) {
+			sess_log(s, 2, "the new QEMU %s: %s: the old QEMU's "
+			    "migration says what became of it",
+			    s->cfg.new_qmp_path, why);
+			break;
+		}
+		snprintf(reason, sizeof reason, "the new QEMU's monitor %s: %s",
+		    s->cfg.new_qmp_path, why);
+		source_abort(s, ev->t, FAIL_DATA, 0, reason);
+		break;
+	default:
+		break;
+	}
+}
+
+/* SS_CPR_HANDOFF: what the new QEMU says after the old one completed. */
+static void
+cpr_handoff_new(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+	char reason[SESS_REASON_MAX];
+
+	switch (ev->kind) {
+	case SEV_QMP_UP:
+		s->new_up = 1;
+		cpr_ask_new(s);
+		break;
+	case SEV_RUN_STATE:
+		if (ev->ri->state == RUN_RUNNING) {
+			cpr_quit_old(s);
+		} else if (ev->ri->state == RUN_PAUSED ||
+		    ev->ri->state == RUN_PRELAUNCH) {
+			/* Loaded, and waiting to be told (-S). */
+			s->new_conts++;
+			sess_qmp(s, SC_CONT, 0, 0)->new_qemu = 1;
+		} else if (ev->ri->state == RUN_INMIGRATE ||
+		    ev->ri->state == RUN_FINISH_MIGRATE ||
+		    ev->ri->state == RUN_RESTORE_VM) {
+			sess_timer(s, STIMER_HANDOFF, HANDOFF_REASK);
+		} else {
+			snprintf(reason, sizeof reason, "its run state is %s",
+			    ev->ri->state_name);
+			cpr_unknown(s, reason);
+		}
+		break;
+	case SEV_QMP_DONE:
+		if (ev->cmd != SC_CONT)
+			break;
+		if (ev->outcome == SO_ANSWERED) {
+			cpr_quit_old(s);
+			break;
+		}
+		/* Refused, or no answer: its run state says. */
+		sess_log(s, 2, "the new QEMU %s: cont: %s", s->cfg.new_qmp_path,
+		    why);
+		sess_timer(s, STIMER_HANDOFF, HANDOFF_REASK);
+		break;
+	case SEV_QMP_SILENT:
+		sess_log(s, 2, "the new QEMU %s: %s", s->cfg.new_qmp_path, why);
+		sess_timer(s, STIMER_HANDOFF, HANDOFF_REASK);
+		break;
+	case SEV_QMP_CLOSED:
+		s->new_up = 0;
+		snprintf(reason, sizeof reason, "its monitor: %s%s", why,
+		    ev->qemu_gone ? "; its process is gone" : "");
+		cpr_unknown(s, reason);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+state_cpr_handoff(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_TIMER:
+		if (ev->timer == STIMER_HANDOFF && s->new_up)
+			cpr_ask_new(s);
+		else if (ev->timer == STIMER_NEW_QEMU)
+			cpr_unknown(s, "no answer within 30 s");
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		/* The old QEMU's monitor is not needed until quit. */
+		break;
+	}
+}
+
+static void
+state_cpr_quit(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL ? ev->reason : "no reason given";
+
+	switch (ev->kind) {
+	case SEV_QMP_DONE:
+		if (ev->cmd != SC_QUIT)
+			break;
+		if (ev->outcome == SO_REFUSED)
+			sess_note(s, "the old QEMU %s refused quit (%s): it stays "
+			    "paused in postmigrate; stop it", s->cfg.qmp_path,
+			    why);
+		else
+			sess_log(s, 1, "the old QEMU %s quits", s->cfg.qmp_path);
+		source_succeed(s);
+		break;
+	case SEV_QMP_CLOSED:
+		/* QEMU exits on quit before its answer, at times. */
+		sess_log(s, 1, "the old QEMU %s quit", s->cfg.qmp_path);
+		source_succeed(s);
+		break;
+	case SEV_TIMER:
+		if (ev->timer != STIMER_FENCE)
+			break;
+		sess_note(s, "the old QEMU %s did not answer quit within %.0f "
+		    "s: it stays paused in postmigrate; stop it",
+		    s->cfg.qmp_path, QUIT_TIMEOUT);
+		source_succeed(s);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every event of the new QEMU's monitor, whatever the state. */
+static void
+cpr_new_event(struct session *s, const struct sess_event *ev)
+{
+	switch (s->state) {
+	case SS_CPR_ATTACH:
+	case SS_PRECOPY:
+		cpr_attach_new(s, ev);
+		break;
+	case SS_CPR_HANDOFF:
+		cpr_handoff_new(s, ev);
+		break;
+	default:
+		/* Cancelling, finishing: the new QEMU is the agent's now. */
+		if (ev->kind == SEV_QMP_UP || ev->kind == SEV_QMP_CLOSED)
+			s->new_up = ev->kind == SEV_QMP_UP;
+		break;
+	}
+}
+
 /* ---- the table ----------------------------------------------------- */
 
 void
@@ -1495,6 +1785,10 @@ source_step(struct session *s, const struct sess_event *ev)
 		/* Its answer went with the connection: samples decide. */
 		s->migrate_unknown = 1;
 		s->none_since_unknown = 0;
+	}
+	if (ev->new_qemu) {
+		cpr_new_event(s, ev);
+		return;
 	}
 	switch (s->state) {
 	case SS_SETUP:
@@ -1511,7 +1805,14 @@ source_step(struct session *s, const struct sess_event *ev)
 		break;
 	case SS_PRECOPY:
 	case SS_POSTCOPY:
+	case SS_CPR_ATTACH:
 		state_migrating(s, ev);
+		break;
+	case SS_CPR_HANDOFF:
+		state_cpr_handoff(s, ev);
+		break;
+	case SS_CPR_QUIT:
+		state_cpr_quit(s, ev);
 		break;
 	case SS_RECOVER:
 		state_recover(s, ev);

@@ -86,6 +86,25 @@ enum sess_state {
 	 * for good (quit) before the source hears "fenced".  QMP_DONE(quit),
 	 * QMP_CLOSED, STIMER_FENCE. */
 	SS_FENCING,
+	/*
+	 * Source, cpr-transfer (`qmigrate update`, cfg.cpr): the old QEMU
+	 * is the source, the new one on this host receives the guest's RAM
+	 * as fds.  CPR_ATTACH: migrate is out; the new QEMU's monitor, which
+	 * appears only after it, is being connected (SA_NEW_CONNECT,
+	 * bounded), then told migrate-incoming (cfg.cpr_defer); the old
+	 * QEMU's events as in SS_PRECOPY.  QMP_UP/QMP_CLOSED/QMP_DONE of
+	 * the new monitor (ev.new_qemu), SAMPLE, SIGNAL, DEADLINE.
+	 */
+	SS_CPR_ATTACH,
+	/* cpr: the old QEMU completed (its guest stopped there for good in
+	 * postmigrate); the new QEMU's run state decides: running, or cont
+	 * there.  RUN_STATE and QMP_DONE(cont) of the new QEMU, its
+	 * QMP_CLOSED, STIMER_HANDOFF (ask again), STIMER_NEW_QEMU (no word
+	 * in time: not known), SIGNAL and DEADLINE (refused). */
+	SS_CPR_HANDOFF,
+	/* cpr: the guest runs on the new QEMU; the old one is told quit.
+	 * QMP_DONE(quit), QMP_CLOSED, STIMER_FENCE. */
+	SS_CPR_QUIT,
 	SS_DONE,
 };
 
@@ -113,7 +132,9 @@ enum sess_cmd {
 	SC_START_POSTCOPY,
 	SC_SET_DOWNTIME,	/* value: ms */
 	SC_AUTO_CONVERGE,	/* value: initial %, value2: increment % */
-	SC_QUIT,		/* target: stop QEMU for good (the fence) */
+	SC_QUIT,		/* target: stop QEMU for good (the fence);
+				   cpr: the old QEMU, once the new one runs */
+	SC_MIGRATE_INCOMING,	/* cpr: the new QEMU, -incoming defer */
 };
 
 /*
@@ -149,6 +170,8 @@ enum sess_timer {
 	STIMER_WATCH,		/* target: a held "watch" is answered */
 	STIMER_FENCE,		/* target: QEMU did not quit in time */
 	STIMER_REASK,		/* source: "completed?" again (new session) */
+	STIMER_HANDOFF,		/* cpr: the new QEMU's run state again */
+	STIMER_NEW_QEMU,	/* cpr: the new QEMU said nothing in time */
 	STIMER_COUNT,
 };
 
@@ -212,6 +235,9 @@ struct sess_event {
 	enum control_answer	 answer;
 	int			 signum;
 	enum sess_timer		 timer;
+	int			 new_qemu; /* cpr: from the new QEMU's monitor
+					   (QMP_UP, QMP_CLOSED, QMP_DONE,
+					   QMP_SILENT, RUN_STATE) */
 };
 
 enum sess_act_kind {
@@ -225,6 +251,9 @@ enum sess_act_kind {
 	SA_CUT,			/* target: close the proxy, stream and all */
 	SA_UNLISTEN,		/* target: remove QEMU's unix socket path */
 	SA_RECONNECT,		/* source: connect to the monitor again */
+	SA_NEW_CONNECT,		/* cpr: connect to the new QEMU's monitor,
+				   trying until seconds pass: SEV_QMP_UP or
+				   SEV_QMP_CLOSED, new_qemu set */
 	SA_LOG,			/* value: 0 debug, 1 info, 2 warning; reason */
 	SA_FINISH,		/* the session is over: leave the loop */
 
@@ -259,6 +288,8 @@ struct sess_action {
 	enum abort_status	 abort;
 	enum mig_failure	 fail;
 	const struct mig_info	*mi;	/* SA_ST_PROGRESS: the event's */
+	int			 new_qemu; /* SA_QMP, SA_QUERY_STATUS: on the
+					   new QEMU's monitor (cpr) */
 	struct ctl_sample	 sample;	/* SA_ST_DECISION */
 	char			 reason[SESS_REASON_MAX];
 };
@@ -279,6 +310,10 @@ struct sess_config {
 	int		 qemu_micro;
 	const char	*peer;		/* the URI, for messages */
 	const char	*qmp_path;	/* this side's QEMU, for messages */
+	int		 cpr;		/* source: cpr-transfer to a new QEMU
+					   on this host (`qmigrate update`) */
+	int		 cpr_defer;	/* ... which waits for migrate-incoming */
+	const char	*new_qmp_path;	/* ... its monitor, for messages */
 };
 
 /* An abort asked for while the session cannot act on it yet. */
@@ -386,6 +421,11 @@ struct session {
 	int			 quit_answered;	/* FENCING: QEMU said it quits */
 	int			 fence_polled;	/* FENCING: QEMU's state read
 					   before quit */
+
+	/* cpr (source) */
+	int			 new_up;	/* the new QEMU's monitor answers */
+	int			 new_tries;	/* HANDOFF: its run state asked */
+	int			 new_conts;	/* HANDOFF: cont sent there */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

@@ -61,6 +61,7 @@ struct mig_source {
 	char			 agree_reason[SESS_REASON_MAX];
 	struct ctl_config	 ctl_cfg;
 	double			 rate_deadline;	/* plan: calc-dirty-rate's */
+	struct mig_cpr		*cpr;		/* update: the new QEMU, or NULL */
 };
 
 /* A question to the target, and who asked it. */
@@ -482,6 +483,22 @@ source_controller(struct mig_source *ms)
 		    ms->tls == NULL, ms->w.st);
 	else {
 		mig_plan_least(&ms->plan);
+		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
+	}
+	if (ms->cpr != NULL) {
+		/*
+		 * cpr-transfer passes the RAM, it does not copy it: QEMU
+		 * refuses post-copy with it ("Cannot use postcopy with CPR"),
+		 * and no multifd channel has anything to carry.
+		 */
+		if (ms->plan.postcopy)
+			status_note(ms->w.st, "post-copy left off: cpr-transfer "
+			    "copies no RAM (QEMU refuses post-copy with it)");
+		ms->plan.postcopy = 0;
+		ms->plan.postcopy_preempt = 0;
+		ms->plan.multifd = 0;
+		ms->plan.channels = 0;
+		ms->plan.cpr_transfer = 1;
 		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
 	}
 
@@ -1051,6 +1068,12 @@ source_execute(struct mig_watch *w, const struct sess_action *a)
 		if (ms->tls != NULL)
 			source_ask(ms, a);
 		break;
+	case SA_NEW_CONNECT:
+	case SA_QMP:
+	case SA_QUERY_STATUS:
+		if (ms->cpr != NULL)
+			mig_cpr_execute(ms->cpr, a);
+		break;
 	default:
 		break;
 	}
@@ -1093,6 +1116,12 @@ source_session_init(struct mig_source *ms)
 
 	mig_watch_session_config(&ms->w, &cfg, SESS_SOURCE, ms->tls != NULL);
 	cfg.stall_timeout = (double)ms->w.settings.progress_timeout;
+	if (ms->w.o->cpr_uri != NULL) {
+		cfg.cpr = 1;
+		cfg.cpr_defer = ms->w.o->cpr_defer;
+		cfg.new_qmp_path = ms->w.o->new_qmp_path;
+		cfg.peer = ms->w.o->new_qmp_path;
+	}
 	session_init(&ms->w.sess, &cfg);
 }
 
@@ -1125,8 +1154,12 @@ mig_source_run(const struct mig_options *o)
 	ms.w.before_sample = source_before_sample;
 	ms.w.on_event = source_on_event;
 	status_set_ends(ms.w.st, o->qmp_path, o->uri);
+	if (o->cpr_uri != NULL)
+		ms.cpr = mig_cpr_new(&ms.w, o->new_qmp_path);
 
-	if (mig_watch_begin(&ms.w, "migrate", source_open_tls) != 0) {
+	if (mig_watch_begin(&ms.w, o->cpr_uri != NULL ? "update" : "migrate",
+	    source_open_tls) != 0) {
+		mig_cpr_free(ms.cpr);
 		mig_watch_free(&ms.w);
 		return QM_EXIT_USAGE;
 	}
@@ -1147,6 +1180,7 @@ mig_source_run(const struct mig_options *o)
 		status_discard(ms.w.st);
 		ms.w.stop = 1;
 		mig_tls_source_close(ms.tls);
+		mig_cpr_free(ms.cpr);
 		mig_watch_free(&ms.w);
 		mig_disks_free(ms.disks);
 		mig_disks_free(ms.adopted);
@@ -1157,6 +1191,7 @@ mig_source_run(const struct mig_options *o)
 	free(ms.disks_cause);
 	slot_release();
 	mig_tls_source_close(ms.tls);
+	mig_cpr_free(ms.cpr);
 	mig_watch_free(&ms.w);
 	/* After the connection: a pending query-block-jobs points at it. */
 	mig_disks_free(ms.disks);

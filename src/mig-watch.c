@@ -380,7 +380,9 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 	*args = NULL;
 	switch (a->cmd) {
 	case SC_MIGRATE:
-		*args = uri_args(w, 0);
+		/* cpr-transfer: the main channel and the cpr channel. */
+		*args = w->o->cpr_uri != NULL ? mig_cpr_migrate_args(w->qemu_uri,
+		    w->o->cpr_uri) : uri_args(w, 0);
 		return "migrate";
 	case SC_MIGRATE_RESUME:
 		*args = uri_args(w, 1);
@@ -398,6 +400,9 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 		return "migrate-start-postcopy";
 	case SC_QUIT:
 		return "quit";
+	case SC_MIGRATE_INCOMING:
+		*args = mig_cpr_migrate_args(w->qemu_uri, NULL);
+		return "migrate-incoming";
 	case SC_SET_DOWNTIME:
 		if (w->qmp != NULL)
 			qmp_qemu_version(w->qmp, &major, &minor, &micro);
@@ -554,6 +559,12 @@ execute(struct mig_watch *w, const struct sess_action *a)
 	struct mig_watch_timer	*mt;
 	char			*cause = NULL;
 
+	if (a->new_qemu && (a->kind == SA_QMP || a->kind ==
+	    SA_QUERY_STATUS)) {
+		/* cpr: the new QEMU's monitor is the side's (mig-cpr.c). */
+		w->execute(w, a);
+		return;
+	}
 	switch (a->kind) {
 	case SA_QMP:
 		send_cmd(w, a);
@@ -597,6 +608,7 @@ execute(struct mig_watch *w, const struct sess_action *a)
 	case SA_ANSWER:
 	case SA_CUT:
 	case SA_UNLISTEN:
+	case SA_NEW_CONNECT:
 		w->execute(w, a);
 		break;
 	default:

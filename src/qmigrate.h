@@ -220,7 +220,9 @@ enum mig_phase {
 	PHASE_HANDED_OVER,	/* evict, External: no migration, VM still here */
 };
 
-enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED };
+/* MODE_CPR_TRANSFER: `qmigrate update`, the guest moved to a new QEMU on
+ * the same host by QEMU's cpr-transfer (its RAM passed, not copied). */
+enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED, MODE_CPR_TRANSFER };
 
 enum abort_status { ABORT_NONE, ABORT_ABORTING, ABORT_SUCCEEDED,
 	ABORT_FAILED };
@@ -256,6 +258,8 @@ struct mig_plan {
 	int		postcopy_preempt; /* both sides */
 	int		validate_uuid;	/* source */
 	int		postcopy_blocktime; /* target */
+	int		cpr_transfer;	/* source: migrate-set-parameters mode
+					   cpr-transfer (`qmigrate update`) */
 };
 
 /* The job that sets a plan on one side (mig-job.h), and its context. */

@@ -87,7 +87,8 @@ static const char *phase_names[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
 	"Failed", "HandedOver",
 };
-static const char *mode_names[] = { "PreCopy", "PostCopy", "Paused" };
+static const char *mode_names[] = { "PreCopy", "PostCopy", "Paused",
+	"CprTransfer" };
 static const char *abort_names[] = { NULL, "Aborting", "Succeeded",
 	"Failed" };
 
