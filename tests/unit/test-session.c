@@ -2209,6 +2209,294 @@ test_target_deadline_before_offer(void **state)
 	rig_free(r);
 }
 
+/* ---- cpr-transfer (`qmigrate update`) ------------------------------ */
+
+static struct rig *
+cpr_rig(int defer)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	r->s.cfg.cpr = 1;
+	r->s.cfg.cpr_defer = defer;
+	r->s.cfg.new_qmp_path = "/run/vm1/new.qmp";
+	r->s.cfg.peer = "/run/vm1/new.qmp";
+	return r;
+}
+
+/* An event of the new QEMU's monitor. */
+static void
+ev_new(struct rig *r, enum sess_ev_kind kind, enum sess_cmd cmd,
+    enum sess_outcome outcome)
+{
+	struct sess_event ev = { .kind = kind, .cmd = cmd, .new_qemu = 1,
+	    .outcome = outcome, .ok = outcome == SO_ANSWERED,
+	    .reason = outcome == SO_ANSWERED ? NULL : "closed" };
+
+	step(r, &ev);
+}
+
+static void
+ev_new_run_state(struct rig *r, enum run_state state)
+{
+	struct run_info		ri = { .state = state,
+	    .running = state == RUN_RUNNING };
+	struct sess_event	ev = { .kind = SEV_RUN_STATE, .ri = &ri,
+	    .new_qemu = 1 };
+
+	snprintf(ri.state_name, sizeof ri.state_name, "state-%d", state);
+	step(r, &ev);
+}
+
+/* Actions of kind sent to the new QEMU (new 1) or the old one (0). */
+static int
+sent_cmd_to(const struct rig *r, enum sess_cmd cmd, int new_qemu)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < r->nlog; i++)
+		n += r->log[i].kind == SA_QMP && r->log[i].cmd == cmd &&
+		    r->log[i].new_qemu == new_qemu;
+	return n;
+}
+
+/* An update whose old QEMU migrates, the new QEMU attached (defer). */
+static struct rig *
+cpr_migrating(void)
+{
+	struct rig *r = cpr_rig(1);
+
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(r->s.mode, MODE_CPR_TRANSFER);
+	assert_int_equal(sent_cmd_to(r, SC_MIGRATE, 0), 1);
+	assert_int_equal(sent(r, SA_NEW_CONNECT), 1);
+	assert_int_equal(r->s.state, SS_CPR_ATTACH);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_sample(r, QMS_SETUP, 0, 0);
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);
+	assert_int_equal(sent_cmd_to(r, SC_MIGRATE_INCOMING, 1), 1);
+	ev_new(r, SEV_QMP_DONE, SC_MIGRATE_INCOMING, SO_ANSWERED);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	r->t = 0.1;
+	ev_sample(r, QMS_ACTIVE, 100000, 0);
+	return r;
+}
+
+/* The old QEMU completed: the handoff asks the new QEMU's run state. */
+static void
+cpr_completed(struct rig *r)
+{
+	r->t = 0.2;
+	ev_sample(r, QMS_COMPLETED, 112000, 0);
+	assert_int_equal(r->s.state, SS_CPR_HANDOFF);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent_cmd_to(r, SC_QUIT, 0), 0);
+}
+
+/* cpr: the new QEMU runs the guest: the old one is told quit, then 0. */
+static void
+test_cpr_update_succeeds(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_INMIGRATE);	/* not yet: asked again */
+	ev_timer(r, STIMER_HANDOFF);
+	ev_new_run_state(r, RUN_RUNNING);
+	assert_int_equal(sent_cmd_to(r, SC_QUIT, 0), 1);
+	assert_false(session_done(&r->s));
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(r->s.mode, MODE_CPR_TRANSFER);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+}
+
+/* cpr: a new QEMU started with -S waits: cont there, then quit the old. */
+static void
+test_cpr_new_paused_cont(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_PAUSED);
+	assert_int_equal(sent_cmd_to(r, SC_CONT, 1), 1);
+	assert_int_equal(sent_cmd_to(r, SC_QUIT, 0), 0);
+	ev_new(r, SEV_QMP_DONE, SC_CONT, SO_ANSWERED);
+	assert_int_equal(sent_cmd_to(r, SC_QUIT, 0), 1);
+	/* QEMU exits before it answers quit: the closed monitor says it. */
+	ev_closed(r, 1);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd_to(r, SC_CONT, 0), 0);
+	rig_free(r);
+}
+
+/* cpr: the new QEMU's monitor never appears: cancelled, guest on the old. */
+static void
+test_cpr_new_monitor_never_appears(void **state)
+{
+	struct rig *r = cpr_rig(1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_sample(r, QMS_SETUP, 0, 0);
+	r->t = 20;
+	ev_new(r, SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
+	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
+	ev_sample(r, QMS_CANCELLED, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "new.qmp"));
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+}
+
+/* cpr: the new QEMU dies before switchover: QEMU fails, guest on the old. */
+static void
+test_cpr_new_dies_before_switchover(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	ev_new(r, SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_FAILED, 100000, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr: SIGTERM before the old QEMU completed: cancelled there (5). */
+static void
+test_cpr_signal_before_completion(void **state)
+{
+	struct rig *r = cpr_rig(1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);	/* too late: ignored */
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_INCOMING), 0);
+	ev_sample(r, QMS_CANCELLED, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+}
+
+/* cpr: SIGTERM once the old QEMU completed: refused, the update ends. */
+static void
+test_cpr_signal_after_completion(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	cpr_completed(r);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_true(has_note(r, "abort refused"));
+	ev_new_run_state(r, RUN_RUNNING);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* cpr: no word from the new QEMU after completion: not known (8), the
+ * old QEMU's copy kept paused (no cont, no quit). */
+static void
+test_cpr_new_silent_after_completion(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	cpr_completed(r);
+	ev_timer(r, STIMER_NEW_QEMU);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr: the new QEMU gone after completion: not known (8), no quit. */
+static void
+test_cpr_new_gone_after_completion(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	cpr_completed(r);
+	ev_new(r, SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "new.qmp"));
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr: the old QEMU's monitor silent for 30 s: not known (8), never
+ * "failed" as if the guest were known to run there. */
+static void
+test_cpr_old_monitor_silent(void **state)
+{
+	struct rig		*r = cpr_migrating();
+	struct sess_event	 ev = { .kind = SEV_QMP_SILENT,
+	    .reason = "Timeout" };
+
+	(void)state;
+	r->t = 1;
+	step(r, &ev);
+	r->t = 32;
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+}
+
+/* cpr: QEMU refuses migrate (its own words kept): control plane, 3. */
+static void
+test_cpr_migrate_refused(void **state)
+{
+	struct rig *r = cpr_rig(1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_done(r, SC_MIGRATE, "Memory region pc.ram is not compatible "
+	    "with CPR. share=on is required for memory-backend-memfd");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "share=on"));
+	rig_free(r);
+}
+
+/* cpr: a re-run after the old QEMU completed asks the new QEMU. */
+static void
+test_cpr_rerun_already_done(void **state)
+{
+	struct rig		*r = cpr_rig(0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_CPR_TRANSFER,
+	    .uid = "uid-1" };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_CPR_HANDOFF);
+	assert_int_equal(sent(r, SA_NEW_CONNECT), 1);
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);
+	ev_new_run_state(r, RUN_RUNNING);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -2291,6 +2579,17 @@ main(void)
 		cmocka_unit_test(test_incoming_killed_tls),
 		cmocka_unit_test(test_status_disk_full),
 		cmocka_unit_test(test_target_postcopy_ends_at_completed),
+		cmocka_unit_test(test_cpr_update_succeeds),
+		cmocka_unit_test(test_cpr_new_paused_cont),
+		cmocka_unit_test(test_cpr_new_monitor_never_appears),
+		cmocka_unit_test(test_cpr_new_dies_before_switchover),
+		cmocka_unit_test(test_cpr_signal_before_completion),
+		cmocka_unit_test(test_cpr_signal_after_completion),
+		cmocka_unit_test(test_cpr_new_silent_after_completion),
+		cmocka_unit_test(test_cpr_new_gone_after_completion),
+		cmocka_unit_test(test_cpr_old_monitor_silent),
+		cmocka_unit_test(test_cpr_migrate_refused),
+		cmocka_unit_test(test_cpr_rerun_already_done),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
