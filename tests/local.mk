@@ -52,6 +52,12 @@ integration_tests += tests/integration/qemu-matrix-10.0.sh \
 	tests/integration/qemu-matrix-upgrade.sh \
 	tests/integration/migrate-failed-load.sh
 EXTRA_DIST += tests/qemu-matrix-lib.sh
+# In-place updates by cpr-transfer (qmigrate update, tests/cpr-lib.sh):
+# 10.0 and 11.1 each to a new QEMU of its own, and 10.0 -> 11.1.
+integration_tests += tests/integration/cpr-update-10.0.sh \
+	tests/integration/cpr-update-11.1.sh \
+	tests/integration/cpr-update-upgrade.sh
+EXTRA_DIST += tests/cpr-lib.sh
 # tests/lib.sh's KVM probe, once per boot of the machine.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock
 

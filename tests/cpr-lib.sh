@@ -1,0 +1,92 @@
+# tests/cpr-lib.sh: in-place updates by cpr-transfer (`qmigrate update`):
+# the memory guest on an old QEMU, a new QEMU started as a node agent
+# would (the same arguments, plus a main -incoming and a cpr channel), and
+# qmigrate moving the guest between them.  Sourced after tests/lib.sh.
+#
+# Both QEMUs: the guest's RAM in a shared memfd backend and aux-ram-share
+# (QEMU refuses cpr-transfer otherwise).  The old one is QEMU_SRC_VERSION's,
+# the new one QEMU_DST_VERSION's, on QEMU_MACHINE.
+
+# cpr_ram_args MIB: sets CPR_RAM_ARGS, the options both QEMUs add to the
+# memory guest's for a guest of MIB MiB (its machine has MIB + 64).
+cpr_ram_args() {
+	CPR_RAM_ARGS=(-object "memory-backend-memfd,id=ram0,size=$(($1 + 64))M,share=on"
+		-machine memory-backend=ram0,aux-ram-share=on)
+}
+
+# cpr_start_old NAME MIB RATE [QEMU-ARGS...]: the memory guest on the old
+# QEMU, ready.
+cpr_start_old() {
+	local name=$1 mib=$2 rate=$3
+	shift 3
+	cpr_ram_args "$mib"
+	start_memguest "$name" "$mib" "$rate" "${CPR_RAM_ARGS[@]}" "$@"
+}
+
+_cpr_listening() {
+	_lib_guest_up "$1"
+	[ -S "$TMP/$1.cpr" ]
+}
+
+# cpr_start_new NAME MIB INCOMING [QEMU-ARGS...]: the new QEMU, as the node
+# agent starts it: the old one's arguments plus -incoming INCOMING (defer,
+# or unix:$TMP/NAME.main) and the cpr channel $TMP/NAME.cpr.  Returns once
+# the cpr socket listens: its monitor ($TMP/NAME.qmp) appears only after
+# the old QEMU's migrate, so nothing here waits for it.
+cpr_start_new() {
+	local name=$1 mib=$2 incoming=$3 rate=${MEMGUEST_RATE:-0}
+	shift 3
+	_lib_check_name "$name"
+	memguest_args "$mib" "$rate"
+	cpr_ram_args "$mib"
+	qemu_cmd "$QEMU_DST_VERSION"
+	"${QEMU_CMD[@]}" -name "$name" \
+		-qmp "unix:$TMP/$name.qmp,server=on,wait=off" \
+		-serial "file:$TMP/$name.serial" \
+		-pidfile "$TMP/$name.pid" \
+		"${MEMGUEST_ARGS[@]}" "${CPR_RAM_ARGS[@]}" "$@" \
+		-incoming "$incoming" \
+		-incoming '{"channel-type":"cpr","addr":{"transport":"socket","type":"unix","path":"'"$TMP/$name.cpr"'"}}' \
+		</dev/null >"$TMP/$name.err" 2>&1 &
+	_lib_pids+=("$!")
+	_lib_names+=("$name")
+	disown "$!"
+	_lib_pages[$TMP/$name.serial]=$((mib * 256))
+	wait_for 30 "the cpr channel of $name" _cpr_listening "$name"
+}
+
+# cpr_running NAME: QEMU NAME runs its guest (query-status).
+cpr_running() {
+	qmp "$1" query-status | grep -q '"status": "running"'
+}
+
+# cpr_update_run: the whole update of a busy 64 MiB memory guest, from the
+# old QEMU to a new one started with -incoming defer: qmigrate exits 0
+# with mode CprTransfer, the guest runs on the new QEMU with every page
+# intact, the old QEMU is gone, and the pause and the bytes are printed.
+cpr_update_run() {
+	local t0 t1 st=$TMP/update.status down bytes phases
+	setup_tmp
+	cpr_start_old old 64 20
+	cpr_start_new new 64 defer
+	t0=${EPOCHREALTIME//[!0-9]/}
+	run_qmigrate 0 update --qmp "$TMP/old.qmp" --new-qmp "$TMP/new.qmp" \
+		--to "unix:$TMP/new.main" --cpr "unix:$TMP/new.cpr" --defer \
+		--status-file "$st" --events
+	t1=${EPOCHREALTIME//[!0-9]/}
+	expect_status "$st" .phase Succeeded
+	expect_status "$st" .mode CprTransfer
+	expect_status "$st" .completed true
+	phases=$(jq -r 'select(.event == "phase") | .status.phase' "$TMP/out" | tr '\n' ' ')
+	[ "$phases" = "Running Succeeded " ] || fail "phase events: $phases"
+	down=$(status_get "$st" .progress.downtimeMs)
+	bytes=$(status_get "$st" .progress.dataProcessed)
+	[[ $down =~ ^[0-9]+$ ]] || fail "no downtime reported: $down"
+	[ "$bytes" -lt $((1024 * 1024)) ] || fail "$bytes bytes sent: the RAM was copied?"
+	# The old QEMU was told quit; the guest is the new one's.
+	wait_guest_exit old 10
+	cpr_running new || fail "the new QEMU does not run the guest: $(qmp new query-status)"
+	assert_memory_intact "$TMP/new.serial"
+	assert_no_corrupt "$TMP/old.serial"
+	echo "ok: update QEMU ${QEMU_SRC_VERSION:-host} -> ${QEMU_DST_VERSION:-host} ($QEMU_MACHINE): paused ${down} ms, ${bytes} bytes sent, $(((t1 - t0) / 1000)) ms from start to the old QEMU gone"
+}
