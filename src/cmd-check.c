@@ -132,10 +132,12 @@ cmd_check_exec(struct args *args)
 	struct mig_settings	 settings;
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
-	json_object		*conds = NULL, *doc, *why = NULL;
+	json_object		*conds = NULL, *doc, *why = NULL, *cpr = NULL;
 	struct qemu_side	 self;
 	char			*cause = NULL, *summary = NULL, *policy = NULL;
+	char			*cpr_summary = NULL;
 	int			 json = args_has(args, "json"), rc;
+	int			 update = args_has(args, "update"), cpr_rc = 1;
 
 	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto bad;
@@ -166,6 +168,14 @@ cmd_check_exec(struct args *args)
 		    &summary);
 	if (rc != -1)
 		why = check_capabilities(loop, qmp, &settings, &self);
+	if (rc != -1 && update &&
+	    (cpr_rc = preflight_cpr(loop, qmp, &settings, &cpr,
+	    &cpr_summary)) == -1) {
+		free(summary);
+		summary = cpr_summary;
+		cpr_summary = NULL;
+		rc = -1;
+	}
 	qmp_close(qmp);
 	ev_loop_destroy(loop);
 
@@ -184,6 +194,11 @@ cmd_check_exec(struct args *args)
 		    json_object_new_string(summary));
 		json_object_object_add(doc, "conditions",
 		    json_object_get(conds));
+		if (update) {
+			json_object_object_add(doc, "inPlaceUpdatable",
+			    json_object_new_boolean(cpr_rc));
+			json_object_array_add(conds, json_object_get(cpr));
+		}
 		if (why != NULL) {
 			json_object_object_add(doc, "qemu",
 			    qemu_side_encode(&self));
@@ -194,7 +209,8 @@ cmd_check_exec(struct args *args)
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 		    JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(doc);
-		rc = rc ? QM_EXIT_OK : QM_EXIT_NOT_MIGRATABLE;
+		rc = (update ? cpr_rc : rc) ? QM_EXIT_OK :
+		    QM_EXIT_NOT_MIGRATABLE;
 	} else {
 		for (i = 0; i < json_object_array_length(conds); i++)
 			check_print_condition(json_object_array_get_idx(conds,
@@ -207,8 +223,13 @@ cmd_check_exec(struct args *args)
 				printf("  %s: %s\n", name,
 				    json_object_get_string(val));
 		}
-		rc = rc ? QM_EXIT_OK : QM_EXIT_NOT_MIGRATABLE;
+		if (update)
+			check_print_condition(cpr);
+		rc = (update ? cpr_rc : rc) ? QM_EXIT_OK :
+		    QM_EXIT_NOT_MIGRATABLE;
 	}
+	json_object_put(cpr);
+	free(cpr_summary);
 	json_object_put(why);
 	json_object_put(conds);
 	free(summary);
@@ -233,6 +254,10 @@ static const struct args_option check_options[] = {
 	{ .include = vm_ident_options },
 	{ .name = "json", .type = ARGS_FLAG,
 	    .help = "one JSON document instead of text" },
+	{ .name = "update", .type = ARGS_FLAG,
+	    .help = "also whether `qmigrate update` can move the guest to a\n"
+	    "new QEMU on this host (cpr-transfer): the condition\n"
+	    "InPlaceUpdatable, and the exit status says that" },
 	{ .name = NULL }
 };
 
@@ -260,9 +285,19 @@ const struct cmd_entry cmd_check_entry = {
 	"Then the migration capabilities a migration under the policy would\n"
 	"use with a target QEMU like this one, each on or off with its reason.\n"
 	"The options that say what the VM is select the policy, as for\n"
-	"migrate (policies/README.md).\n",
+	"migrate (policies/README.md).\n"
+	"With --update, a third condition, InPlaceUpdatable: whether the guest\n"
+	"can be updated in place by cpr-transfer, with QEMU's own blockers for\n"
+	"it (RAMNotShared: RAM not in a shared memory backend or no\n"
+	"aux-ram-share, each region named by QEMU; CprBlocked: a device QEMU\n"
+	"cannot keep, such as VFIO before 10.1, mdev or guest_memfd), and\n"
+	"QEMUTooOld (before 10.0), PostCopyRequested (the policy allows\n"
+	"post-copy: QEMU refuses it with CPR), SingleQueueTap (a tap opened by\n"
+	"name with one queue: the new QEMU cannot open it), VhostNotKept.  It\n"
+	"sets QEMU's migration mode to cpr-transfer for a moment and puts it\n"
+	"back.\n",
 	.footer =
-	"Exit status: 0 live-migratable, 1 usage, 2 not live-migratable,\n"
-	"3 QEMU could not be asked.\n",
+	"Exit status: 0 live-migratable (--update: updatable in place), 1\n"
+	"usage, 2 not, 3 QEMU could not be asked.\n",
 	.exec = cmd_check_exec,
 };

@@ -35,6 +35,7 @@ src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
 	src/exporter-phases.c src/exporter-render.c src/exporter-http.c \
 	src/cmd-exporter.c src/cmd-watch.c
 src_evict = src/preflight.h src/preflight-storage.c src/preflight.c \
+	src/preflight-cpr.c \
 	src/cmd-check.c src/slot.h src/slot.c src/evict.h src/evict.c \
 	src/cmd-evict.c src/drain.h src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).

@@ -403,16 +403,24 @@ source_preflight(struct mig_source *ms)
 {
 	struct status	*st = ms->w.st;
 	struct session	*sess = &ms->w.sess;
-	json_object	*conditions;
+	json_object	*conditions = NULL, *cond;
 	char		*summary = NULL;
 	int		 rc;
 
 	/*
 	 * A signal or the deadline sets the pending abort (the nested loop
 	 * serves their watchers): the pre-flight stops within an iteration.
+	 * An update stays on this host: the disks and devices stay, what
+	 * matters is what cpr-transfer keeps (QEMU's blockers for it first).
 	 */
-	rc = preflight_run(ms->w.loop, ms->w.qmp, &ms->w.settings,
-	    &sess->pending.asked, &conditions, &summary);
+	if (ms->cpr == NULL)
+		rc = preflight_run(ms->w.loop, ms->w.qmp, &ms->w.settings,
+		    &sess->pending.asked, &conditions, &summary);
+	else if ((rc = preflight_cpr(ms->w.loop, ms->w.qmp, &ms->w.settings,
+	    &cond, &summary)) >= 0) {
+		conditions = json_object_new_array();
+		json_object_array_add(conditions, cond);
+	}
 	if (rc == -2) {
 		free(summary);
 		if (session_setup_abandoned(sess))

@@ -17,4 +17,9 @@ int	 preflight_run(struct ev_loop *, struct qmp_conn *,
 	    const struct mig_settings *, const int *stop,
 	    struct json_object **conditions, char **summary);
 
+/* preflight-cpr.c: can it be updated in place (cpr-transfer) */
+int	 preflight_cpr(struct ev_loop *, struct qmp_conn *,
+	    const struct mig_settings *, struct json_object **condition,
+	    char **summary);
+
 #endif

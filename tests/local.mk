@@ -56,7 +56,8 @@ EXTRA_DIST += tests/qemu-matrix-lib.sh
 # 10.0 and 11.1 each to a new QEMU of its own, and 10.0 -> 11.1.
 integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-update-11.1.sh \
-	tests/integration/cpr-update-upgrade.sh
+	tests/integration/cpr-update-upgrade.sh \
+	tests/integration/cpr-check.sh
 EXTRA_DIST += tests/cpr-lib.sh
 # tests/lib.sh's KVM probe, once per boot of the machine.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock

@@ -1,0 +1,241 @@
+/*
+ * preflight-cpr.c: can this guest be updated in place, by cpr-transfer to
+ * a new QEMU on the same host (`qmigrate update`, `qmigrate check
+ * --update`), and why not, in QEMU's own words where QEMU gives them.
+ *
+ * QEMU keeps migration blockers per mode and query-migrate lists those of
+ * the mode set ("blocked-reasons"): with mode cpr-transfer set, that list
+ * is QEMU's own verdict (RAM not in a shared backend or no aux-ram-share,
+ * naming each memory region; the devices cpr-transfer cannot keep).  The
+ * mode is put back as it was afterwards.  What QEMU does not list is
+ * checked here: its version (cpr-transfer came with 10.0), post-copy
+ * asked for by the policy (QEMU refuses it with CPR), a single-queue tap
+ * opened by name (the new QEMU cannot open it while the old one holds it:
+ * "Device or resource busy"), and vhost (its state is not kept).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "preflight.h"
+#include "mig-info.h"
+#include "qmp.h"
+
+#define CPR_TIMEOUT	10.0	/* seconds per QMP command */
+#define CPR_MAX_TAPS	32
+
+static void cpr_add(json_object *, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+cpr_add(json_object *list, const char *reason, const char *fmt, ...)
+{
+	json_object	*r = json_object_new_object();
+	va_list		 ap;
+	char		*msg;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	json_object_object_add(r, "reason", json_object_new_string(reason));
+	json_object_object_add(r, "message", json_object_new_string(msg));
+	json_object_array_add(list, r);
+	free(msg);
+}
+
+/* migrate-set-parameters mode=mode; 0, or -1 with *cause. */
+static int
+cpr_set_mode(struct qmp_conn *qmp, const char *mode, char **cause)
+{
+	json_object *args = json_object_new_object();
+
+	json_object_object_add(args, "mode", json_object_new_string(mode));
+	return qmp_call(qmp, "migrate-set-parameters", args, NULL, CPR_TIMEOUT,
+	    cause);
+}
+
+/*
+ * QEMU's blockers for cpr-transfer (query-migrate's blocked-reasons with
+ * the mode set), the mode put back after.  Returns -1 when QMP failed.
+ */
+static int
+cpr_blockers(struct qmp_conn *qmp, json_object *reasons, char **cause)
+{
+	json_object	*reply = NULL, *list;
+	const char	*status, *was;
+	char		*old = NULL, *err = NULL;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (qmp_call(qmp, "query-migrate", NULL, &reply, CPR_TIMEOUT,
+	    cause) != 0)
+		return -1;
+	status = json_str_at(reply, "status");
+	if (status != NULL && qemu_mig_status_in_progress(
+	    qemu_mig_status_parse(status))) {
+		cpr_add(reasons, "MigrationInProgress", "QEMU is migrating "
+		    "(%s): its blockers for cpr-transfer are read when it is "
+		    "not", status);
+		json_object_put(reply);
+		return 0;
+	}
+	json_object_put(reply);
+	if (qmp_call(qmp, "query-migrate-parameters", NULL, &reply,
+	    CPR_TIMEOUT, cause) != 0)
+		return -1;
+	was = json_str_at(reply, "mode");
+	old = xstrdup(was != NULL ? was : "normal");
+	json_object_put(reply);
+	if (cpr_set_mode(qmp, "cpr-transfer", &err) != 0) {
+		/* QEMU's word on the mode itself. */
+		cpr_add(reasons, "CprRefused", "%s", err);
+		free(err);
+		free(old);
+		return 0;
+	}
+	reply = NULL;
+	if (qmp_call(qmp, "query-migrate", NULL, &reply, CPR_TIMEOUT,
+	    cause) != 0)
+		rc = -1;
+	else if (json_object_object_get_ex(reply, "blocked-reasons", &list))
+		for (i = 0; i < json_object_array_length(list); i++) {
+			const char *why = json_object_get_string(
+			    json_object_array_get_idx(list, i));
+
+			cpr_add(reasons, strstr(why, "Memory region") != NULL ?
+			    "RAMNotShared" : "CprBlocked", "%s", why);
+		}
+	json_object_put(reply);
+	if (rc == 0 && strcmp(old, "cpr-transfer") != 0 &&
+	    cpr_set_mode(qmp, old, &err) != 0) {
+		log_warnx("migrate-set-parameters mode %s: %s", old, err);
+		free(err);
+	}
+	free(old);
+	return rc;
+}
+
+/*
+ * The netdevs of `info network`: a tap opened by name (ifname=, not fd=)
+ * with one queue only (no index=1 line under the same name), and vhost.
+ */
+static int
+cpr_netdevs(struct qmp_conn *qmp, json_object *reasons, char **cause)
+{
+	json_object	*args, *reply = NULL;
+	const char	*text, *line, *end;
+	char		 names[CPR_MAX_TAPS][64], buf[512], *name;
+	int		 multi[CPR_MAX_TAPS];
+	size_t		 n = 0, i, len;
+
+	args = json_object_new_object();
+	json_object_object_add(args, "command-line",
+	    json_object_new_string("info network"));
+	if (qmp_call(qmp, "human-monitor-command", args, &reply, CPR_TIMEOUT,
+	    cause) != 0)
+		return -1;
+	text = json_object_get_string(reply);
+	for (line = text; line != NULL && *line != '\0'; line = end) {
+		end = strchr(line, '\n');
+		len = end != NULL ? (size_t)(end - line) : strlen(line);
+		if (end != NULL)
+			end++;
+		snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+		if (strstr(buf, "type=vhost-user") != NULL ||
+		    strstr(buf, "vhost=on") != NULL)
+			cpr_add(reasons, "VhostNotKept", "%s: vhost's state "
+			    "is not kept by cpr-transfer", buf);
+		if (strstr(buf, "type=tap") == NULL ||
+		    strstr(buf, "ifname=") == NULL)
+			continue;
+		name = buf + strspn(buf, " \\");
+		name[strcspn(name, ":")] = '\0';
+		for (i = 0; i < n && strcmp(names[i], name) != 0; i++)
+			;
+		if (i == n && n < CPR_MAX_TAPS) {
+			snprintf(names[n], sizeof names[n], "%s", name);
+			multi[n++] = 0;
+		}
+		if (i < n && strstr(name + strlen(name) + 1, "index=0") ==
+		    NULL)
+			multi[i] = 1;
+	}
+	for (i = 0; i < n; i++)
+		if (!multi[i])
+			cpr_add(reasons, "SingleQueueTap", "netdev %s is a "
+			    "single-queue tap opened by name: the new QEMU "
+			    "cannot open it while the old one holds it "
+			    "(\"Device or resource busy\"); give it "
+			    "queues=2 or more, or pass its fd", names[i]);
+	json_object_put(reply);
+	return 0;
+}
+
+/*
+ * Whether the guest of the QEMU behind qmp (driven on loop, qmp's) can be
+ * updated in place under settings.  Returns 1 (it can) or 0 (not), with
+ * *condition a new {type InPlaceUpdatable, status, reason, message,
+ * reasons} and *summary one line of every reason (or "updatable in
+ * place"); -1 when QMP failed, *summary the cause.  QEMU's cpr-transfer
+ * mode is set for a moment and put back.
+ */
+int
+preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
+    const struct mig_settings *settings, json_object **condition,
+    char **summary)
+{
+	json_object	*reasons = json_object_new_array(), *c;
+	char		*cause = NULL, *line = NULL, *next;
+	int		 major = 0, minor = 0, micro = 0;
+	size_t		 i, n;
+
+	(void)loop;
+	*condition = NULL;
+	*summary = NULL;
+	qmp_qemu_version(qmp, &major, &minor, &micro);
+	if (major < 10)
+		cpr_add(reasons, "QEMUTooOld", "QEMU %d.%d.%d has no "
+		    "cpr-transfer (QEMU 10.0 added it)", major, minor, micro);
+	else if (cpr_blockers(qmp, reasons, &cause) != 0 ||
+	    cpr_netdevs(qmp, reasons, &cause) != 0) {
+		xasprintf(summary, "pre-flight check (in-place update): %s",
+		    cause);
+		free(cause);
+		json_object_put(reasons);
+		return -1;
+	}
+	if (settings->allow_post_copy)
+		cpr_add(reasons, "PostCopyRequested", "the policy allows "
+		    "post-copy, which QEMU refuses with cpr-transfer (\"Cannot "
+		    "use postcopy with CPR\")");
+
+	n = json_object_array_length(reasons);
+	for (i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(reasons, i);
+
+		xasprintf(&next, "%s%s%s: %s", line != NULL ? line : "",
+		    i ? "; " : "", json_str_at(r, "reason"),
+		    json_str_at(r, "message"));
+		free(line);
+		line = next;
+	}
+	c = json_object_new_object();
+	json_object_object_add(c, "type",
+	    json_object_new_string("InPlaceUpdatable"));
+	json_object_object_add(c, "status",
+	    json_object_new_string(n == 0 ? "True" : "False"));
+	json_object_object_add(c, "reason", json_object_new_string(n == 0 ?
+	    "" : json_str_at(json_object_array_get_idx(reasons, 0),
+	    "reason")));
+	json_object_object_add(c, "message", json_object_new_string(n == 0 ?
+	    "" : line));
+	json_object_object_add(c, "reasons", reasons);
+	*condition = c;
+	*summary = n == 0 ? xstrdup("updatable in place") : line;
+	if (n == 0)
+		free(line);
+	return n == 0;
+}
