@@ -226,8 +226,8 @@ source_failed(struct session *s, const struct mig_info *mi)
 	    "no reason given";
 
 	if (!s->saw_active && mi->ram_transferred == 0)
-		sess_fail(s, FAIL_CONTROL, "target %s not ready: %s",
-		    s->cfg.peer, desc);
+		sess_fail(s, FAIL_CONTROL, "%s %s not ready: %s", s->cfg.cpr ?
+		    "the new QEMU" : "target", s->cfg.peer, desc);
 	else if (s->state == SS_POSTCOPY && s->postcopy_asked == 0)
 		sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s", desc);
 	else

@@ -90,3 +90,55 @@ cpr_update_run() {
 	assert_no_corrupt "$TMP/old.serial"
 	echo "ok: update QEMU ${QEMU_SRC_VERSION:-host} -> ${QEMU_DST_VERSION:-host} ($QEMU_MACHINE): paused ${down} ms, ${bytes} bytes sent, $(((t1 - t0) / 1000)) ms from start to the old QEMU gone"
 }
+
+# cpr_pair MIB RATE: the old QEMU (old, ready) and the new one (new,
+# -incoming defer), each with a second monitor NAME.mon for the test (the
+# new one's appears with its first, after the old QEMU's migrate).
+cpr_pair() {
+	cpr_start_old old "$1" "$2" -qmp "unix:$TMP/old.mon,server=on,wait=off"
+	cpr_start_new new "$1" defer -qmp "unix:$TMP/new.mon,server=on,wait=off"
+}
+
+# The new QEMU cpr_update drives (a new QEMU takes one cpr channel only:
+# a second update needs another).
+CPR_NEW=new
+
+# cpr_update NAME [ARGS...]: qmigrate update of old to $CPR_NEW in the
+# background as NAME, status in $TMP/update.status, events in NAME.out.
+cpr_update() {
+	local name=$1 n=$TMP/$CPR_NEW
+	shift
+	bg_start "$name" "$QMIGRATE" update --qmp "$TMP/old.qmp" \
+		--new-qmp "$n.qmp" --to "unix:$n.main" --cpr "unix:$n.cpr" \
+		--status-file "$TMP/update.status" --events "$@"
+}
+
+_cpr_held() {
+	status_is "$TMP/update.status" .phase Running &&
+		[ -S "$TMP/$CPR_NEW.mon" ] &&
+		mon old query-migrate | grep -q '"status": "setup"'
+}
+
+# cpr_update_held NAME: an update held before switchover, as long as the
+# test wants: the new QEMU waits with -incoming defer but qmigrate is not
+# told (no --defer), so it gives it no migrate-incoming and the old QEMU
+# waits in setup for the new one to take its cpr channel.  Real QEMU has
+# no other way to stop an update of 110 KB for long.  Returns once qmigrate
+# is attached to both and the old QEMU waits.
+cpr_update_held() {
+	cpr_update "$@"
+	wait_for 60 "an update held before switchover" _cpr_held
+}
+
+# cpr_guest_on_old: the guest runs on the old QEMU, intact, and not on the
+# new one.
+cpr_guest_on_old() {
+	mon old query-status | grep -q '"status": "running"' ||
+		fail "the old QEMU does not run the guest: $(mon old query-status)"
+	if [ -S "$TMP/$CPR_NEW.mon" ] &&
+		kill -0 "$(guest_pid "$CPR_NEW")" 2>/dev/null; then
+		! mon "$CPR_NEW" query-status | grep -q '"status": "running"' ||
+			fail "the new QEMU runs the guest too"
+	fi
+	assert_memory_intact "$TMP/old.serial"
+}

@@ -57,7 +57,11 @@ EXTRA_DIST += tests/qemu-matrix-lib.sh
 integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-update-11.1.sh \
 	tests/integration/cpr-update-upgrade.sh \
-	tests/integration/cpr-check.sh
+	tests/integration/cpr-check.sh \
+	tests/integration/cpr-new-killed.sh \
+	tests/integration/cpr-new-monitor-missing.sh \
+	tests/integration/cpr-abort.sh \
+	tests/integration/cpr-old-silent.sh
 EXTRA_DIST += tests/cpr-lib.sh
 # tests/lib.sh's KVM probe, once per boot of the machine.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock

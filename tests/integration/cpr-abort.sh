@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# qmigrate update and SIGTERM: at the start (the setup) and before
+# switchover (held, as cpr_update_held says) the update is cancelled on
+# the old QEMU: exit 5, abortStatus Succeeded, the guest runs on the old
+# QEMU only, intact.  (Once the old QEMU completed an abort is refused:
+# test-session's cpr rows; real QEMU completes in about 150 ms.)
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/qemu-matrix-lib.sh"
+. "$top_srcdir/tests/cpr-lib.sh"
+matrix_want 10.0
+export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+setup_tmp
+cpr_pair 64 20
+
+# PID runs qmigrate and catches SIGTERM (SigCgt bit 15): main() took the
+# signals (before, the dynamic loader runs, which no program can guard).
+_cpr_is_qmigrate() {
+	local m
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$(readlink -f "$QMIGRATE")" ] || return 1
+	m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+	[ -n "$m" ] && (( (16#$m >> 14) & 1 ))
+}
+
+# At once: the signal reaches the setup.
+cpr_update early
+_lib_pid_of early
+wait_for 10 "qmigrate to start" _cpr_is_qmigrate "$_lib_pid"
+kill -TERM "$_lib_pid"
+rc=0
+bg_wait early 60 || rc=$?
+[ "$rc" -eq 5 ] || { cat "$TMP/early.err" >&2; fail "update exited $rc at once, expected 5"; }
+expect_status "$TMP/update.status" .abortStatus Succeeded
+mon old query-status | grep -q '"status": "running"' || fail "the old QEMU does not run the guest"
+
+# Held before switchover, with another new QEMU (the first took its cpr
+# channel).
+kill_guest new
+CPR_NEW=new2
+cpr_start_new new2 64 defer -qmp "unix:$TMP/new2.mon,server=on,wait=off"
+cpr_update_held held
+_lib_pid_of held
+kill -TERM "$_lib_pid"
+rc=0
+bg_wait held 60 || rc=$?
+[ "$rc" -eq 5 ] || { cat "$TMP/held.err" >&2; fail "update exited $rc, expected 5"; }
+expect_status "$TMP/update.status" .phase Failed
+expect_status "$TMP/update.status" .abortStatus Succeeded
+expect_status "$TMP/update.status" .abortRequested true
+cpr_guest_on_old
+echo "ok: SIGTERM at the start and before switchover: the guest runs on the old QEMU"

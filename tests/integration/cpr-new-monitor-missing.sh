@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# qmigrate update whose new QEMU's monitor never appears where it is told
+# (--new-qmp names a socket nobody opens): after 20 s the update is
+# cancelled on the old QEMU, which runs its guest on, intact, and only
+# there; exit 4 (data plane), the document naming the monitor.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/qemu-matrix-lib.sh"
+. "$top_srcdir/tests/cpr-lib.sh"
+matrix_want 10.0
+export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+setup_tmp
+cpr_pair 64 20
+bg_start update "$QMIGRATE" update --qmp "$TMP/old.qmp" \
+	--new-qmp "$TMP/nobody.qmp" --to "unix:$TMP/new.main" \
+	--cpr "unix:$TMP/new.cpr" --defer --status-file "$TMP/update.status"
+rc=0
+bg_wait update 90 || rc=$?
+[ "$rc" -eq 4 ] || { cat "$TMP/update.err" >&2; fail "update exited $rc, expected 4"; }
+expect_status "$TMP/update.status" .phase Failed
+status_get "$TMP/update.status" .failureReason | grep -q "nobody.qmp" ||
+	fail "failureReason: $(status_get "$TMP/update.status" .failureReason)"
+mon old query-migrate | grep -q '"status": "cancelled"' ||
+	fail "the old QEMU's migration: $(mon old query-migrate)"
+cpr_guest_on_old
+echo "ok: no new monitor within 20 s: cancelled, the guest runs on the old QEMU"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# qmigrate update whose old QEMU's monitor goes silent (SIGSTOP) before
+# switchover: after 30 s without an answer the outcome is not known, exit
+# 8, failurePlane unknown, never "failed" as if the guest were known to
+# run there.  Once the old QEMU is let go on, the guest runs there and
+# only there, intact (the new QEMU still waits).  Held as cpr_update_held
+# says.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/qemu-matrix-lib.sh"
+. "$top_srcdir/tests/cpr-lib.sh"
+matrix_want 10.0
+export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+setup_tmp
+cpr_pair 64 20
+cpr_update_held update
+stop_guest old
+rc=0
+bg_wait update 90 || rc=$?
+[ "$rc" -eq 8 ] || { cat "$TMP/update.err" >&2; fail "update exited $rc, expected 8"; }
+expect_status "$TMP/update.status" .phase Failed
+expect_status "$TMP/update.status" .failurePlane unknown
+kill -CONT "$(guest_pid old)"
+cpr_guest_on_old
+echo "ok: the old monitor silent: 8; the guest runs on the old QEMU once it goes on"
