@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "qmp.h"
+#include "mig-negotiate.h"
 #include "mig-options.h"
 #include "mig-watch.h"
 
@@ -234,7 +235,7 @@ cpr_send(struct mig_cpr *c, const struct sess_action *a)
 		break;
 	case SC_MIGRATE_INCOMING:
 		name = "migrate-incoming";
-		args = mig_cpr_migrate_args(c->w->qemu_uri, NULL);
+		args = mig_channels_args(c->w->qemu_uri, NULL);
 		break;
 	default:
 		log_warnx("new QEMU %s: %s is not sent there", c->path,
@@ -296,35 +297,4 @@ mig_cpr_execute(struct mig_cpr *c, const struct sess_action *a)
 	default:
 		break;
 	}
-}
-
-/* {"channel-type": TYPE, "addr": {unix socket PATH}} of uri unix:PATH. */
-static json_object *
-channel(const char *type, const char *uri)
-{
-	json_object *ch = json_object_new_object(), *addr;
-
-	addr = json_object_new_object();
-	json_object_object_add(addr, "transport",
-	    json_object_new_string("socket"));
-	json_object_object_add(addr, "type", json_object_new_string("unix"));
-	json_object_object_add(addr, "path", json_object_new_string(
-	    strncmp(uri, "unix:", 5) == 0 ? uri + 5 : uri));
-	json_object_object_add(ch, "channel-type",
-	    json_object_new_string(type));
-	json_object_object_add(ch, "addr", addr);
-	return ch;
-}
-
-json_object *
-mig_cpr_migrate_args(const char *main_uri, const char *cpr_uri)
-{
-	json_object *args = json_object_new_object();
-	json_object *list = json_object_new_array();
-
-	json_object_array_add(list, channel("main", main_uri));
-	if (cpr_uri != NULL)
-		json_object_array_add(list, channel("cpr", cpr_uri));
-	json_object_object_add(args, "channels", list);
-	return args;
 }

@@ -728,3 +728,40 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 	}
 	return d.why;
 }
+
+/* {"channel-type": TYPE, "addr": {unix socket PATH}} of uri unix:PATH. */
+static json_object *
+channel(const char *type, const char *uri)
+{
+	json_object *ch = json_object_new_object(), *addr;
+
+	addr = json_object_new_object();
+	json_object_object_add(addr, "transport",
+	    json_object_new_string("socket"));
+	json_object_object_add(addr, "type", json_object_new_string("unix"));
+	json_object_object_add(addr, "path", json_object_new_string(
+	    strncmp(uri, "unix:", 5) == 0 ? uri + 5 : uri));
+	json_object_object_add(ch, "channel-type",
+	    json_object_new_string(type));
+	json_object_object_add(ch, "addr", addr);
+	return ch;
+}
+
+/*
+ * migrate's arguments for cpr-transfer (the channels argument, QEMU 8.2):
+ * the main channel main_uri and the cpr channel cpr_uri, both unix:PATH;
+ * migrate-incoming's with cpr_uri NULL (the main channel alone).  The
+ * caller owns the object.
+ */
+json_object *
+mig_channels_args(const char *main_uri, const char *cpr_uri)
+{
+	json_object *args = json_object_new_object();
+	json_object *list = json_object_new_array();
+
+	json_object_array_add(list, channel("main", main_uri));
+	if (cpr_uri != NULL)
+		json_object_array_add(list, channel("cpr", cpr_uri));
+	json_object_object_add(args, "channels", list);
+	return args;
+}

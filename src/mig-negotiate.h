@@ -56,6 +56,8 @@ int	 mig_multifd_postcopy_ok(const struct qemu_side *);
 int	 mig_incoming_exit_on_error_ok(const struct qemu_side *);
 struct json_object *mig_downtime_args(uint64_t downtime_ms, double bandwidth,
 	    int major, int minor);
+struct json_object *mig_channels_args(const char *main_uri,
+	    const char *cpr_uri);
 
 /* mig-qemu-side.c */
 /* A job (mig-job.h) filling the struct qemu_side ctx; the version first. */

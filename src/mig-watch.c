@@ -381,7 +381,7 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 	switch (a->cmd) {
 	case SC_MIGRATE:
 		/* cpr-transfer: the main channel and the cpr channel. */
-		*args = w->o->cpr_uri != NULL ? mig_cpr_migrate_args(w->qemu_uri,
+		*args = w->o->cpr_uri != NULL ? mig_channels_args(w->qemu_uri,
 		    w->o->cpr_uri) : uri_args(w, 0);
 		return "migrate";
 	case SC_MIGRATE_RESUME:
@@ -401,7 +401,7 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 	case SC_QUIT:
 		return "quit";
 	case SC_MIGRATE_INCOMING:
-		*args = mig_cpr_migrate_args(w->qemu_uri, NULL);
+		*args = mig_channels_args(w->qemu_uri, NULL);
 		return "migrate-incoming";
 	case SC_SET_DOWNTIME:
 		if (w->qmp != NULL)

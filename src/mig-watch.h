@@ -122,9 +122,5 @@ struct mig_cpr *mig_cpr_new(struct mig_watch *, const char *qmp_path);
 /* SA_NEW_CONNECT, and SA_QMP/SA_QUERY_STATUS with new_qemu. */
 void	mig_cpr_execute(struct mig_cpr *, const struct sess_action *);
 void	mig_cpr_free(struct mig_cpr *);
-/* migrate's (cpr_uri: both channels) or migrate-incoming's (NULL: the main
- * channel alone) arguments for unix: URIs; a new object. */
-struct json_object *mig_cpr_migrate_args(const char *main_uri,
-	    const char *cpr_uri);
 
 #endif
