@@ -49,6 +49,7 @@ static void	source_abort(struct session *, double, enum mig_failure, int,
 		    const char *);
 static void	finishing_unknown(struct session *, const char *);
 static void	cpr_handoff(struct session *, double);
+static void	cpr_reattach(struct session *);
 
 /* A question to the target (tls:). */
 static void
@@ -653,6 +654,8 @@ setup_done(struct session *s, const struct sess_event *ev)
 		sess_act(s, SA_POLL);
 		source_pending_abort(s, ev->t);
 		setup_abort_goes_on(s, ev);
+		if (s->cfg.cpr && s->state == SS_PRECOPY)
+			cpr_reattach(s);
 		return;
 	case SETUP_FRESH:
 		break;
@@ -1589,6 +1592,19 @@ cpr_quit_old(struct session *s)
 	sess_timer(s, STIMER_FENCE, QUIT_TIMEOUT);
 }
 
+/*
+ * A re-run found the old QEMU still migrating (the killed run's migrate):
+ * the new QEMU is attached again, and told migrate-incoming (--defer)
+ * unless it already was (its refusal then says so).
+ */
+static void
+cpr_reattach(struct session *s)
+{
+	s->new_rerun = 1;
+	sess_enter(s, SS_CPR_ATTACH);
+	sess_act(s, SA_NEW_CONNECT)->seconds = NEW_QEMU_APPEARS;
+}
+
 /* The new QEMU's monitor, while the old QEMU still migrates. */
 static void
 cpr_attach_new(struct session *s, const struct sess_event *ev)
@@ -1611,6 +1627,13 @@ cpr_attach_new(struct session *s, const struct sess_event *ev)
 		if (ev->cmd != SC_MIGRATE_INCOMING || s->state != SS_CPR_ATTACH)
 			break;
 		if (ev->outcome == SO_ANSWERED) {
+			sess_enter(s, SS_PRECOPY);
+			break;
+		}
+		if (ev->outcome == SO_REFUSED && s->new_rerun) {
+			sess_note(s, "the new QEMU %s refused migrate-incoming "
+			    "(%s): the killed run's had reached it",
+			    s->cfg.new_qmp_path, why);
 			sess_enter(s, SS_PRECOPY);
 			break;
 		}

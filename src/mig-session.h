@@ -426,6 +426,7 @@ struct session {
 	int			 new_up;	/* the new QEMU's monitor answers */
 	int			 new_tries;	/* HANDOFF: its run state asked */
 	int			 new_conts;	/* HANDOFF: cont sent there */
+	int			 new_rerun;	/* ATTACH again after a re-attach */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

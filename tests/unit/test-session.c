@@ -2497,6 +2497,32 @@ test_cpr_rerun_already_done(void **state)
 	rig_free(r);
 }
 
+/* cpr: a re-run finds the old QEMU still migrating: the new QEMU is
+ * attached again; its refusal of a second migrate-incoming is the killed
+ * run's having reached it, and the update goes on to its end. */
+static void
+test_cpr_rerun_reattach(void **state)
+{
+	struct rig		*r = cpr_rig(1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_CPR_TRANSFER,
+	    .uid = "uid-1", .reason = "setup" };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_CPR_ATTACH);
+	assert_int_equal(sent(r, SA_NEW_CONNECT), 1);
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);
+	ev_new(r, SEV_QMP_DONE, SC_MIGRATE_INCOMING, SO_REFUSED);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_RUNNING);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -2590,6 +2616,7 @@ main(void)
 		cmocka_unit_test(test_cpr_old_monitor_silent),
 		cmocka_unit_test(test_cpr_migrate_refused),
 		cmocka_unit_test(test_cpr_rerun_already_done),
+		cmocka_unit_test(test_cpr_rerun_reattach),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
