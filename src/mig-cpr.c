@@ -124,14 +124,17 @@ try_connect(struct mig_cpr *c)
 	    on_ready, c, &cause);
 	if (c->qmp != NULL)
 		return;
-	if (mig_watch_now() < c->give_up) {
+	/* A new QEMU seen before and gone since opens nothing again. */
+	ev.qemu_gone = cpr_qemu_gone(c);
+	if (!ev.qemu_gone && mig_watch_now() < c->give_up) {
 		free(cause);
 		ev_timer_set(&c->retry, RETRY_SECONDS, 0);
 		ev_timer_start(c->w->loop, &c->retry);
 		return;
 	}
 	c->connecting = 0;
-	xasprintf(&why, "no monitor answered in time (%s)", cause);
+	xasprintf(&why, "%s (%s)", ev.qemu_gone ? "its process has exited" :
+	    "no monitor answered in time", cause);
 	free(cause);
 	ev.reason = why;
 	cpr_step(c, &ev);

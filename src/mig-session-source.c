@@ -1706,9 +1706,16 @@ cpr_handoff_new(struct session *s, const struct sess_event *ev)
 		sess_timer(s, STIMER_HANDOFF, HANDOFF_REASK);
 		break;
 	case SEV_QMP_CLOSED:
+		/*
+		 * Gone or not, it may have run the guest before it went
+		 * (QEMU's "completed" on the old side says nothing of the
+		 * new side's load), and the RAM is shared: resuming the old
+		 * copy could run it on pages the new one changed.
+		 */
 		s->new_up = 0;
 		snprintf(reason, sizeof reason, "its monitor: %s%s", why,
-		    ev->qemu_gone ? "; its process is gone" : "");
+		    ev->qemu_gone ? "; its process has exited: see its log" :
+		    "");
 		cpr_unknown(s, reason);
 		break;
 	default:

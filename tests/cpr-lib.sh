@@ -60,15 +60,32 @@ cpr_running() {
 	qmp "$1" query-status | grep -q '"status": "running"'
 }
 
-# cpr_update_run: the whole update of a busy 64 MiB memory guest, from the
-# old QEMU to a new one started with -incoming defer: qmigrate exits 0
-# with mode CprTransfer, the guest runs on the new QEMU with every page
-# intact, the old QEMU is gone, and the pause and the bytes are printed.
+# cpr_devices: sets CPR_DEVICES, a qcow2 disk ($TMP/disk.qcow2, made here)
+# on virtio-blk and a NIC of model CPR_NIC (default virtio-net-pci; user
+# networking), for both QEMUs: their device state moves, the image stays
+# where it is.
+CPR_NIC=virtio-net-pci
+cpr_devices() {
+	need_cmd qemu-img
+	qemu-img create -q -f qcow2 "$TMP/disk.qcow2" 64M ||
+		fail "qemu-img create $TMP/disk.qcow2 failed"
+	CPR_DEVICES=(-drive "file=$TMP/disk.qcow2,format=qcow2,if=none,id=disk0"
+		-device virtio-blk-pci,drive=disk0
+		-netdev user,id=net0 -device "$CPR_NIC,netdev=net0")
+}
+
+# cpr_update_run: the whole update of a busy 64 MiB memory guest with a
+# qcow2 disk and a NIC, from the old QEMU to a new one started with
+# -incoming defer: qmigrate exits 0 with mode CprTransfer, the guest runs
+# on the new QEMU with every page intact, the old QEMU is gone, and the
+# pause, the bytes and the whole time are printed.
 cpr_update_run() {
-	local t0 t1 st=$TMP/update.status down bytes phases
+	local t0 t1 st down bytes phases
 	setup_tmp
-	cpr_start_old old 64 20
-	cpr_start_new new 64 defer
+	st=$TMP/update.status
+	cpr_devices
+	cpr_start_old old 64 20 "${CPR_DEVICES[@]}"
+	cpr_start_new new 64 defer "${CPR_DEVICES[@]}"
 	t0=${EPOCHREALTIME//[!0-9]/}
 	run_qmigrate 0 update --qmp "$TMP/old.qmp" --new-qmp "$TMP/new.qmp" \
 		--to "unix:$TMP/new.main" --cpr "unix:$TMP/new.cpr" --defer \
@@ -88,7 +105,9 @@ cpr_update_run() {
 	cpr_running new || fail "the new QEMU does not run the guest: $(qmp new query-status)"
 	assert_memory_intact "$TMP/new.serial"
 	assert_no_corrupt "$TMP/old.serial"
-	echo "ok: update QEMU ${QEMU_SRC_VERSION:-host} -> ${QEMU_DST_VERSION:-host} ($QEMU_MACHINE): paused ${down} ms, ${bytes} bytes sent, $(((t1 - t0) / 1000)) ms from start to the old QEMU gone"
+	qmp new query-block | grep -q '"file": "'"$TMP/disk.qcow2"'"' ||
+		fail "the new QEMU has not the disk: $(qmp new query-block)"
+	echo "ok: update QEMU ${QEMU_SRC_VERSION:-host} -> ${QEMU_DST_VERSION:-host} ($QEMU_MACHINE, a qcow2 disk and $CPR_NIC): paused ${down} ms, ${bytes} bytes sent, $(((t1 - t0) / 1000)) ms from start to the old QEMU gone"
 }
 
 # cpr_pair MIB RATE: the old QEMU (old, ready) and the new one (new,
