@@ -1752,12 +1752,14 @@ state_cpr_quit(struct session *s, const struct sess_event *ev)
 	case SEV_QMP_DONE:
 		if (ev->cmd != SC_QUIT)
 			break;
-		if (ev->outcome == SO_REFUSED)
+		if (ev->outcome == SO_NO_ANSWER)
+			break;	/* its monitor closing, or STIMER_FENCE, says */
+		if (ev->outcome == SO_ANSWERED)
+			sess_log(s, 1, "the old QEMU %s quits", s->cfg.qmp_path);
+		else
 			sess_note(s, "the old QEMU %s refused quit (%s): it stays "
 			    "paused in postmigrate; stop it", s->cfg.qmp_path,
 			    why);
-		else
-			sess_log(s, 1, "the old QEMU %s quits", s->cfg.qmp_path);
 		source_succeed(s);
 		break;
 	case SEV_QMP_CLOSED:
