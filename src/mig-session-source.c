@@ -48,7 +48,7 @@
 static void	source_abort(struct session *, double, enum mig_failure, int,
 		    const char *);
 static void	finishing_unknown(struct session *, const char *);
-static void	cpr_handoff(struct session *, double);
+static void	cpr_handoff(struct session *);
 static void	cpr_reattach(struct session *);
 
 /* A question to the target (tls:). */
@@ -175,7 +175,7 @@ source_completed(struct session *s, const struct mig_info *mi)
 	}
 	if (s->cfg.cpr) {
 		/* The new QEMU's run state is the success (SS_CPR_HANDOFF). */
-		cpr_handoff(s, 0);
+		cpr_handoff(s);
 		return 1;
 	}
 	if (!s->cfg.tls) {
@@ -538,7 +538,7 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 		s->t0 = ev->t;
 		s->saw_active = 1;
 		sess_phase(s, PHASE_RUNNING);
-		cpr_handoff(s, ev->t);
+		cpr_handoff(s);
 		return;
 	}
 	if (ev->fail == FAIL_UNKNOWN && s->cfg.tls) {
@@ -1563,14 +1563,12 @@ cpr_ask_new(struct session *s)
 }
 
 /*
- * The old QEMU completed (t 0: the caller has no time; the deadline timer
- * is relative anyway): the new QEMU's run state decides, within
+ * The old QEMU completed: the new QEMU's run state decides, within
  * HANDOFF_TIMEOUT.
  */
 static void
-cpr_handoff(struct session *s, double t)
+cpr_handoff(struct session *s)
 {
-	(void)t;
 	sess_log(s, 1, "the old QEMU completed the update: asking the new "
 	    "QEMU %s whether it runs the guest", s->cfg.new_qmp_path);
 	sess_enter(s, SS_CPR_HANDOFF);
