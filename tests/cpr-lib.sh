@@ -107,6 +107,11 @@ cpr_update_run() {
 	assert_no_corrupt "$TMP/old.serial"
 	qmp new query-block | grep -q '"file": "'"$TMP/disk.qcow2"'"' ||
 		fail "the new QEMU has not the disk: $(qmp new query-block)"
+	# The exporter reads the document as any migration's.
+	"$QMIGRATE" exporter --once --vm "vm1=$TMP/new.qmp,status=$st" >"$TMP/metrics" 2>"$TMP/metrics.err" ||
+		fail "exporter --once: $(cat "$TMP/metrics.err")"
+	grep -Eq '^qmigrate_migration_mode\{.*mode="CprTransfer"\} 1$' "$TMP/metrics" ||
+		fail "no CprTransfer mode in the metrics: $(grep qmigrate_migration_mode "$TMP/metrics")"
 	echo "ok: update QEMU ${QEMU_SRC_VERSION:-host} -> ${QEMU_DST_VERSION:-host} ($QEMU_MACHINE, a qcow2 disk and $CPR_NIC): paused ${down} ms, ${bytes} bytes sent, $(((t1 - t0) / 1000)) ms from start to the old QEMU gone"
 }
 
