@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# qmigrate update after the old QEMU completed, with the new QEMU's
+# monitor held (tests/qmp-relay in front of it: a real QEMU cannot be made
+# to hold its answers; it answers query-status late):
+# 1. held 5 s, SIGTERM meanwhile: the abort is refused (abortStatus
+#    Failed, a note), the new QEMU then says it runs the guest, the old
+#    one is told quit: exit 0, the guest intact on the new QEMU.
+# 2. held 45 s: no word within 30 s: exit 8, failurePlane unknown, the old
+#    QEMU kept with its copy paused (postmigrate, never resumed nor told
+#    quit); the guest runs on the new QEMU only.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/qemu-matrix-lib.sh"
+. "$top_srcdir/tests/cpr-lib.sh"
+matrix_want 10.0
+export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+relay=$top_builddir/tests/qmp-relay
+need_file "$relay" "tests/qmp-relay"
+setup_tmp
+
+# held ROUND SECS: a pair, the relay holding the new QEMU's first
+# query-status SECS s, and the update through it (as ROUND, --defer); the
+# old QEMU has completed once the relay holds it.
+held() {
+	local r=$1
+	cpr_start_old "old$r" 64 20 -qmp "unix:$TMP/old$r.mon,server=on,wait=off"
+	cpr_start_new "new$r" 64 defer -qmp "unix:$TMP/new$r.mon,server=on,wait=off"
+	bg_start "relay$r" "$relay" --hold query-status --hold-for "$2" \
+		"$TMP/relay$r.sock" "$TMP/new$r.qmp"
+	wait_log "$TMP/relay$r.out" '^ready' 10
+	bg_start "update$r" "$QMIGRATE" update --qmp "$TMP/old$r.qmp" \
+		--new-qmp "$TMP/relay$r.sock" --to "unix:$TMP/new$r.main" \
+		--cpr "unix:$TMP/new$r.cpr" --defer --status-file "$TMP/update$r.status"
+	wait_log "$TMP/relay$r.out" 'holding' 60
+}
+
+held 1 5
+_lib_pid_of update1
+kill -TERM "$_lib_pid"
+rc=0
+bg_wait update1 60 || rc=$?
+[ "$rc" -eq 0 ] || { cat "$TMP/update1.err" >&2; fail "round 1: update exited $rc, expected 0"; }
+expect_status "$TMP/update1.status" .phase Succeeded
+expect_status "$TMP/update1.status" .abortStatus Failed
+expect_status "$TMP/update1.status" .abortRequested true
+status_get "$TMP/update1.status" '.notes[]' | grep -q "abort refused" ||
+	fail "round 1: no note: $(status_get "$TMP/update1.status" .notes)"
+wait_guest_exit old1 10
+mon new1 query-status | grep -q '"status": "running"' || fail "round 1: the new QEMU: $(mon new1 query-status)"
+assert_memory_intact "$TMP/new1.serial"
+echo "ok: round 1: SIGTERM after the old QEMU completed was refused; the update ended (0)"
+
+held 2 45
+rc=0
+bg_wait update2 90 || rc=$?
+[ "$rc" -eq 8 ] || { cat "$TMP/update2.err" >&2; fail "round 2: update exited $rc, expected 8"; }
+expect_status "$TMP/update2.status" .failurePlane unknown
+mon old2 query-status | grep -q '"status": "postmigrate"' || fail "round 2: the old QEMU: $(mon old2 query-status)"
+mon new2 query-status | grep -q '"status": "running"' || fail "round 2: the new QEMU: $(mon new2 query-status)"
+assert_memory_intact "$TMP/new2.serial"
+assert_no_corrupt "$TMP/old2.serial"
+echo "ok: round 2: the new monitor silent after completion: 8, the old copy kept paused"
