@@ -293,7 +293,8 @@ const struct cmd_entry cmd_check_entry = {
 	"cannot keep, such as VFIO before 10.1, mdev or guest_memfd), and\n"
 	"QEMUTooOld (before 10.0), PostCopyRequested (the policy allows\n"
 	"post-copy: QEMU refuses it with CPR), SingleQueueTap (a tap opened by\n"
-	"name with one queue: the new QEMU cannot open it), VhostNotKept.  It\n"
+	"name with one queue: the new QEMU cannot open it), VhostNotKept,\n"
+	"VFIONotKept (before 10.1), MdevNotKept, GuestMemfd (SEV-SNP, TDX).  It\n"
 	"sets QEMU's migration mode to cpr-transfer for a moment and puts it\n"
 	"back.\n",
 	.footer =

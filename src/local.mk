@@ -65,6 +65,11 @@ tests_unit_test_preflight_SOURCES = tests/unit/test-preflight.c \
 tests_unit_test_preflight_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPREFLIGHT_RECORDING='"$(abs_top_srcdir)/tests/preflight/pc-tcg.json"'
 EXTRA_DIST += tests/preflight/pc-tcg.json
+# The in-place update's pre-flight on a scripted QEMU 10.0 (real-QEMU
+# ones: cpr-check.sh).
+unit_tests += tests/unit/test-preflight-cpr
+tests_unit_test_preflight_cpr_SOURCES = tests/unit/test-preflight-cpr.c \
+	tests/unit/fake-peer.c tests/unit/fake-peer.h
 
 # SIGINT/SIGTERM before a command's own handler (signals.c).
 unit_tests += tests/unit/test-signals

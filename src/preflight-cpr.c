@@ -11,7 +11,10 @@
  * checked here: its version (cpr-transfer came with 10.0), post-copy
  * asked for by the policy (QEMU refuses it with CPR), a single-queue tap
  * opened by name (the new QEMU cannot open it while the old one holds it:
- * "Device or resource busy"), and vhost (its state is not kept).
+ * "Device or resource busy"), vhost (its state is not kept), VFIO before
+ * 10.1 and mdev (cpr-transfer keeps VFIO devices from 10.1, mediated ones
+ * never), and guest_memfd (a confidential guest's memory: SEV-SNP, TDX),
+ * which cpr refuses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +177,80 @@ cpr_netdevs(struct qmp_conn *qmp, json_object *reasons, char **cause)
 	return 0;
 }
 
+/* The value of "NAME = VALUE" at p (a line of `info qtree`), or "". */
+static void
+qtree_prop(const char *text, const char *name, char *val, size_t len)
+{
+	const char	*p = strstr(text, name);
+	size_t		 n;
+
+	val[0] = '\0';
+	if (p == NULL || (p = strchr(p, '"')) == NULL)
+		return;
+	n = strcspn(p + 1, "\"\r\n");
+	snprintf(val, len, "%.*s", (int)n, p + 1);
+}
+
+/*
+ * The devices of `info qtree` and the objects of /objects cpr-transfer
+ * cannot keep: VFIO before 10.1, mdev (a vfio-pci whose sysfsdev is a
+ * mediated device), a confidential guest's guest_memfd.
+ */
+static int
+cpr_devices(struct qmp_conn *qmp, int major, int minor, json_object *reasons,
+    char **cause)
+{
+	json_object	*args, *reply = NULL;
+	const char	*text, *dev, *next, *type;
+	char		 id[64], sysfs[256], *block;
+	size_t		 i, len;
+
+	args = json_object_new_object();
+	json_object_object_add(args, "command-line",
+	    json_object_new_string("info qtree"));
+	if (qmp_call(qmp, "human-monitor-command", args, &reply, CPR_TIMEOUT,
+	    cause) != 0)
+		return -1;
+	text = json_object_get_string(reply);
+	for (dev = strstr(text, "dev: vfio-pci,"); dev != NULL; dev = next) {
+		next = strstr(dev + 1, "dev: ");
+		len = next != NULL ? (size_t)(next - dev) : strlen(dev);
+		block = xstrndup(dev, len);
+		qtree_prop(block, "id ", id, sizeof id);
+		qtree_prop(block, "sysfsdev = ", sysfs, sizeof sysfs);
+		if (strstr(sysfs, "mdev") != NULL)
+			cpr_add(reasons, "MdevNotKept", "vfio-pci \"%s\" is a "
+			    "mediated device (%s): cpr-transfer does not keep "
+			    "it", id, sysfs);
+		else if (major < 10 || (major == 10 && minor < 1))
+			cpr_add(reasons, "VFIONotKept", "vfio-pci \"%s\": "
+			    "cpr-transfer keeps VFIO devices from QEMU 10.1, "
+			    "this QEMU is %d.%d", id, major, minor);
+		free(block);
+		if (next != NULL)
+			next = strstr(next, "dev: vfio-pci,");
+	}
+	json_object_put(reply);
+	args = json_object_new_object();
+	json_object_object_add(args, "path", json_object_new_string("/objects"));
+	reply = NULL;
+	if (qmp_call(qmp, "qom-list", args, &reply, CPR_TIMEOUT, cause) != 0)
+		return -1;
+	for (i = 0; i < json_object_array_length(reply); i++) {
+		json_object *o = json_object_array_get_idx(reply, i);
+
+		if ((type = json_str_at(o, "type")) != NULL &&
+		    (strstr(type, "sev-snp-guest") != NULL ||
+		    strstr(type, "tdx-guest") != NULL))
+			cpr_add(reasons, "GuestMemfd", "object %s (%s): a "
+			    "confidential guest's memory is guest_memfd, which "
+			    "cpr-transfer refuses", json_str_at(o, "name"),
+			    type);
+	}
+	json_object_put(reply);
+	return 0;
+}
+
 /*
  * Whether the guest of the QEMU behind qmp (driven on loop, qmp's) can be
  * updated in place under settings.  Returns 1 (it can) or 0 (not), with
@@ -200,7 +277,8 @@ preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
 		cpr_add(reasons, "QEMUTooOld", "QEMU %d.%d.%d has no "
 		    "cpr-transfer (QEMU 10.0 added it)", major, minor, micro);
 	else if (cpr_blockers(qmp, reasons, &cause) != 0 ||
-	    cpr_netdevs(qmp, reasons, &cause) != 0) {
+	    cpr_netdevs(qmp, reasons, &cause) != 0 ||
+	    cpr_devices(qmp, major, minor, reasons, &cause) != 0) {
 		xasprintf(summary, "pre-flight check (in-place update): %s",
 		    cause);
 		free(cause);
