@@ -3,8 +3,9 @@
 # place by cpr-transfer, and why not, in QEMU's words where QEMU gives
 # them: QEMU 7.2 has no cpr-transfer; RAM not in a shared backend (QEMU
 # names each region); post-copy asked for by the policy.  A guest that can
-# be is True.  qmigrate update refuses the one QEMU refuses (exit 2, the
-# same reasons), before anything moves: the guest runs on, intact.
+# be is True.  qmigrate update refuses those (exit 2, the same reasons),
+# before anything moves: the guest runs on, intact; and channels that are
+# not unix sockets (exit 1).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/qemu-matrix-lib.sh"
@@ -17,6 +18,19 @@ QEMU_SRC_VERSION= start_memguest old72 16 0
 run_qmigrate 2 check --qmp "$TMP/old72.qmp" --update
 expect_out "InPlaceUpdatable: False"
 expect_out "QEMUTooOld: QEMU 7.2"
+# update refuses it too, before anything moves; and a channel that is not
+# a unix socket is a usage error (QEMU passes the RAM's fds over one only).
+run_qmigrate 2 update --qmp "$TMP/old72.qmp" --new-qmp "$TMP/none.qmp" \
+	--to "unix:$TMP/none.main" --cpr "unix:$TMP/none.cpr" --status-file "$TMP/old72.status"
+status_get "$TMP/old72.status" .failureReason | grep -q "QEMUTooOld: QEMU 7.2" ||
+	fail "failureReason: $(status_get "$TMP/old72.status" .failureReason)"
+qmp old72 query-status | grep -q '"status": "running"' || fail "the 7.2 guest does not run"
+run_qmigrate 1 update --qmp "$TMP/old72.qmp" --new-qmp "$TMP/none.qmp" \
+	--to "tcp:127.0.0.1:4444" --cpr "unix:$TMP/none.cpr"
+one_line_err "--to: expected unix:PATH"
+run_qmigrate 1 update --qmp "$TMP/old72.qmp" --new-qmp "$TMP/none.qmp" \
+	--to "unix:$TMP/none.main" --cpr "tcp:127.0.0.1:4445"
+one_line_err "--cpr: expected unix:PATH"
 
 # 10.0 with its RAM in plain -m: QEMU's own words, and its mode put back.
 export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
