@@ -1176,6 +1176,10 @@ mig_source_run(const struct mig_options *o)
 	/* Signals and the deadline first: from now on they are events. */
 	mig_watch_arm(&ms.w, o->timeout);
 	status_hold(ms.w.st);
+	/* An update's mode from its first document, a refused one's too
+	 * (held with it: a re-attach takes the record's instead). */
+	if (ms.cpr != NULL)
+		status_set_mode(ms.w.st, MODE_CPR_TRANSFER);
 	status_changed(ms.w.st, "start");
 	source_setup(&ms);
 	if (!ms.w.stop)

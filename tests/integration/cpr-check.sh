@@ -56,6 +56,7 @@ run_qmigrate 2 update --qmp "$TMP/plain.qmp" --new-qmp "$TMP/none.qmp" \
 	--to "unix:$TMP/none.main" --cpr "unix:$TMP/none.cpr" --status-file "$TMP/plain.status"
 expect_status "$TMP/plain.status" .phase Failed
 expect_status "$TMP/plain.status" .exitCode 2
+expect_status "$TMP/plain.status" .mode CprTransfer
 status_get "$TMP/plain.status" .failureReason | grep -q "Memory region pc.ram is not compatible with CPR" ||
 	fail "failureReason: $(status_get "$TMP/plain.status" .failureReason)"
 cpr_running plain || fail "the guest does not run: $(qmp plain query-status)"
