@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # qmigrate update and SIGTERM: at the start (the setup) and before
-# switchover (held, as cpr_update_held says) the update is cancelled on
-# the old QEMU: exit 5, abortStatus Succeeded, the guest runs on the old
-# QEMU only, intact.  (Once the old QEMU completed an abort is refused:
+# switchover (held, as cpr_update_held says), and --timeout passing before
+# switchover: the update is cancelled on the old QEMU: exit 5, abortStatus
+# Succeeded, the guest runs on the old QEMU only, intact.  (Once the old QEMU completed an abort is refused:
 # test-session's cpr rows; real QEMU completes in about 150 ms.)
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
@@ -48,4 +48,18 @@ expect_status "$TMP/update.status" .phase Failed
 expect_status "$TMP/update.status" .abortStatus Succeeded
 expect_status "$TMP/update.status" .abortRequested true
 cpr_guest_on_old
-echo "ok: SIGTERM at the start and before switchover: the guest runs on the old QEMU"
+
+# --timeout passing before switchover (held again, a third new QEMU).
+kill_guest new2
+CPR_NEW=new3
+cpr_start_new new3 64 defer -qmp "unix:$TMP/new3.mon,server=on,wait=off"
+cpr_update late --timeout 5
+rc=0
+bg_wait late 60 || rc=$?
+[ "$rc" -eq 5 ] || { cat "$TMP/late.err" >&2; fail "update --timeout exited $rc, expected 5"; }
+expect_status "$TMP/update.status" .abortStatus Succeeded
+expect_status "$TMP/update.status" .abortRequested false
+status_get "$TMP/update.status" .failureReason | grep -q "deadline" ||
+	fail "failureReason: $(status_get "$TMP/update.status" .failureReason)"
+cpr_guest_on_old
+echo "ok: SIGTERM at the start and before switchover, --timeout before switchover: the guest runs on the old QEMU"
