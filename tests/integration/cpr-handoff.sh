@@ -8,6 +8,8 @@
 # 2. held 45 s: no word within 30 s: exit 8, failurePlane unknown, the old
 #    QEMU kept with its copy paused (postmigrate, never resumed nor told
 #    quit); the guest runs on the new QEMU only.
+# 3. the old QEMU's quit held 5 s (the relay in front of the old monitor),
+#    SIGTERM meanwhile: refused, the old QEMU quits, exit 0.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/qemu-matrix-lib.sh"
@@ -60,3 +62,24 @@ mon new2 query-status | grep -q '"status": "running"' || fail "round 2: the new 
 assert_memory_intact "$TMP/new2.serial"
 assert_no_corrupt "$TMP/old2.serial"
 echo "ok: round 2: the new monitor silent after completion: 8, the old copy kept paused"
+
+# 3. The old monitor behind the relay, its quit held.
+cpr_start_old old3 64 20
+cpr_start_new new3 64 defer -qmp "unix:$TMP/new3.mon,server=on,wait=off"
+bg_start relay3 "$relay" --hold '"quit"' --hold-for 5 "$TMP/relay3.sock" "$TMP/old3.qmp"
+wait_log "$TMP/relay3.out" '^ready' 10
+bg_start update3 "$QMIGRATE" update --qmp "$TMP/relay3.sock" \
+	--new-qmp "$TMP/new3.qmp" --to "unix:$TMP/new3.main" \
+	--cpr "unix:$TMP/new3.cpr" --defer --status-file "$TMP/update3.status"
+wait_log "$TMP/relay3.out" 'holding' 60
+_lib_pid_of update3
+kill -TERM "$_lib_pid"
+rc=0
+bg_wait update3 60 || rc=$?
+[ "$rc" -eq 0 ] || { cat "$TMP/update3.err" >&2; fail "round 3: update exited $rc, expected 0"; }
+expect_status "$TMP/update3.status" .phase Succeeded
+expect_status "$TMP/update3.status" .abortStatus Failed
+wait_guest_exit old3 10
+mon new3 query-status | grep -q '"status": "running"' || fail "round 3: the new QEMU: $(mon new3 query-status)"
+assert_memory_intact "$TMP/new3.serial"
+echo "ok: round 3: SIGTERM while the old QEMU's quit was on its way was refused; the update ended (0)"
