@@ -2525,6 +2525,145 @@ test_cpr_rerun_reattach(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr: random event sequences through the update's session (2000
+ * seeds): whatever comes, the old QEMU is told quit only after the new
+ * one said it runs the guest (its run state, or its cont answered), the
+ * old QEMU is never told cont once it completed, exit 0 comes only with
+ * that quit, and a completed old QEMU with no word from the new one ends
+ * in 8, never in "the guest runs on the old QEMU" (3, 4, 5).
+ */
+static uint64_t
+cpr_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void
+test_cpr_random(void **state)
+{
+	static const enum qemu_mig_status old_st[] = { QMS_SETUP, QMS_ACTIVE,
+	    QMS_DEVICE, QMS_COMPLETED, QMS_FAILED, QMS_CANCELLED };
+	static const enum run_state new_rs[] = { RUN_RUNNING, RUN_PAUSED,
+	    RUN_INMIGRATE, RUN_SHUTDOWN };
+	static const enum sess_cmd cmds[] = { SC_MIGRATE, SC_CANCEL,
+	    SC_QUIT, SC_CONT, SC_MIGRATE_INCOMING };
+	static const enum sess_outcome outs[] = { SO_ANSWERED, SO_REFUSED,
+	    SO_NO_ANSWER };
+	static const enum sess_timer timers[] = { STIMER_HANDOFF,
+	    STIMER_NEW_QEMU, STIMER_FENCE, STIMER_CANCEL, STIMER_REPOLL,
+	    STIMER_RECONNECT, STIMER_FINISH };
+	uint64_t	 seed, x;
+	int		 i, completed, said_running, handoff, quit_sent, code;
+	int		 ended = 0;
+	size_t		 seen;
+
+	(void)state;
+	for (seed = 1; seed <= 2000; seed++) {
+		struct rig *r = cpr_rig((int)(seed & 1));
+
+		x = seed * 0x9e3779b97f4a7c15ULL;
+		completed = said_running = handoff = quit_sent = 0;
+		seen = 0;
+		ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+		for (i = 0; i < 80 && !session_done(&r->s); i++) {
+			uint64_t v = cpr_rand(&x);
+
+			r->t += (double)(v % 4000) / 100.0;
+			switch ((v >> 16) % 9) {
+			case 0:
+			case 1: {
+				enum qemu_mig_status st =
+				    old_st[(v >> 24) % NITEMS(old_st)];
+
+				/* QEMU ends once: completed stays so. */
+				if (completed)
+					st = QMS_COMPLETED;
+				completed = st == QMS_COMPLETED;
+				ev_sample(r, st, 100000, 0);
+				break;
+			}
+			case 2: {
+				enum run_state rs =
+				    new_rs[(v >> 24) % NITEMS(new_rs)];
+
+				said_running |= rs == RUN_RUNNING;
+				ev_new_run_state(r, rs);
+				break;
+			}
+			case 3: {
+				struct sess_event ev = { .kind = SEV_QMP_DONE,
+				    .cmd = cmds[(v >> 24) % NITEMS(cmds)],
+				    .outcome = outs[(v >> 32) % NITEMS(outs)],
+				    .new_qemu = (int)((v >> 40) & 1),
+				    .reason = "x" };
+
+				ev.ok = ev.outcome == SO_ANSWERED;
+				said_running |= ev.new_qemu &&
+				    ev.cmd == SC_CONT && ev.ok;
+				step(r, &ev);
+				break;
+			}
+			case 4:
+				ev_new(r, (v >> 24) & 1 ? SEV_QMP_UP :
+				    SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
+				break;
+			case 5:
+				ev_timer(r, timers[(v >> 24) % NITEMS(timers)]);
+				break;
+			case 6:
+				ev_signal(r, SIGTERM);
+				break;
+			case 7:
+				ev_simple(r, (v >> 24) & 1 ? SEV_QMP_SILENT :
+				    SEV_DEADLINE);
+				break;
+			default:
+				ev_closed(r, (int)((v >> 24) & 1));
+				break;
+			}
+			handoff |= r->s.state == SS_CPR_HANDOFF ||
+			    r->s.state == SS_CPR_QUIT;
+			for (; seen < r->nlog; seen++) {
+				const struct sess_action *a = &r->log[seen];
+
+				if (a->kind != SA_QMP || a->new_qemu)
+					continue;
+				if (a->cmd == SC_QUIT) {
+					if (!said_running)
+						fail_msg("seed %llu: quit "
+						    "before the new QEMU said "
+						    "it runs the guest",
+						    (unsigned long long)seed);
+					quit_sent = 1;
+				}
+				if (a->cmd == SC_CONT && handoff)
+					fail_msg("seed %llu: cont on the old "
+					    "QEMU after it completed",
+					    (unsigned long long)seed);
+			}
+		}
+		assert_int_equal(r->s.overflow, 0);
+		if (session_done(&r->s)) {
+			ended++;
+			code = session_exit_code(&r->s);
+			if (code == QM_EXIT_OK && !quit_sent)
+				fail_msg("seed %llu: 0 without quit",
+				    (unsigned long long)seed);
+			if (handoff && !quit_sent && code != QM_EXIT_UNKNOWN)
+				fail_msg("seed %llu: exit %d after the old "
+				    "QEMU completed, no word from the new one",
+				    (unsigned long long)seed, code);
+		}
+		rig_free(r);
+	}
+	/* The draw ends most sessions: the checks above ran. */
+	assert_true(ended > 1000);
+}
+
 int
 main(void)
 {
@@ -2619,6 +2758,7 @@ main(void)
 		cmocka_unit_test(test_cpr_migrate_refused),
 		cmocka_unit_test(test_cpr_rerun_already_done),
 		cmocka_unit_test(test_cpr_rerun_reattach),
+		cmocka_unit_test(test_cpr_random),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
