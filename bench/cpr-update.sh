@@ -24,6 +24,8 @@ runs=${BENCH_RUNS:-3}
 rate=${BENCH_RATE:-150}
 sizes=${BENCH_SIZES:-256 1024}
 export QEMU_SRC_VERSION=${BENCH_QEMU:-11.1} QEMU_DST_VERSION=${BENCH_QEMU:-11.1}
+# A 1 GiB guest boots slowly under TCG on a loaded host (tests/lib.sh).
+# shellcheck disable=SC2034
 MEMGUEST_BOOT_TIMEOUT=300
 
 echo '{ "name": "converge", "migration": { "allowAutoConverge": true } }' >"$TMP/converge.json"
@@ -51,7 +53,7 @@ run_update() {
 
 # run_migrate MIB: the same for a normal local migration.
 run_migrate() {
-	local mib=$1 t0 t1 st rc=0 in
+	local mib=$1 t0 t1 st rc=0
 	n=$((n + 1))
 	st=$TMP/m$n.status
 	cpr_start_old "s$n" "$mib" "$rate"

@@ -10,6 +10,7 @@
 # cpr_ram_args MIB: sets CPR_RAM_ARGS, the options both QEMUs add to the
 # memory guest's for a guest of MIB MiB (its machine has MIB + 64).
 cpr_ram_args() {
+	# shellcheck disable=SC2054 # commas inside QEMU option values
 	CPR_RAM_ARGS=(-object "memory-backend-memfd,id=ram0,size=$(($1 + 64))M,share=on"
 		-machine memory-backend=ram0,aux-ram-share=on)
 }
@@ -51,7 +52,7 @@ cpr_start_new() {
 	_lib_pids+=("$!")
 	_lib_names+=("$name")
 	disown "$!"
-	_lib_pages[$TMP/$name.serial]=$((mib * 256))
+	_lib_pages["$TMP/$name.serial"]=$((mib * 256))
 	wait_for 30 "the cpr channel of $name" _cpr_listening "$name"
 }
 
@@ -69,6 +70,7 @@ cpr_devices() {
 	need_cmd qemu-img
 	qemu-img create -q -f qcow2 "$TMP/disk.qcow2" 64M ||
 		fail "qemu-img create $TMP/disk.qcow2 failed"
+	# shellcheck disable=SC2054 # commas inside QEMU option values
 	CPR_DEVICES=(-drive "file=$TMP/disk.qcow2,format=qcow2,if=none,id=disk0"
 		-device virtio-blk-pci,drive=disk0
 		-netdev user,id=net0 -device "$CPR_NIC,netdev=net0")

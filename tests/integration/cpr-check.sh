@@ -14,7 +14,7 @@ matrix_want 10.0
 setup_tmp
 
 # The host's 7.2.
-QEMU_SRC_VERSION= start_memguest old72 16 0
+QEMU_SRC_VERSION='' start_memguest old72 16 0
 run_qmigrate 2 check --qmp "$TMP/old72.qmp" --update
 expect_out "InPlaceUpdatable: False"
 expect_out "QEMUTooOld: QEMU 7.2"

@@ -18,6 +18,7 @@
 matrix_want 10.0 11.1
 export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc-i440fx-10.0
 setup_tmp
+# shellcheck disable=SC2054 # commas inside QEMU option values
 nic=(-netdev user,id=net0 -device virtio-net-pci,netdev=net0)
 cpr_start_old old 64 20 "${nic[@]}" -qmp "unix:$TMP/old.mon,server=on,wait=off"
 cpr_start_new new 64 defer "${nic[@]}"
