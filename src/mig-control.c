@@ -234,6 +234,7 @@ control_decode(json_object *msg, struct control_msg *out, char **cause)
 {
 	const char	*type;
 	char		*why = NULL;
+	json_object	*pc;
 	size_t		 i;
 
 	memset(out, 0, sizeof *out);
@@ -250,6 +251,11 @@ control_decode(json_object *msg, struct control_msg *out, char **cause)
 		return -1;
 	}
 	copy_reason(msg, out->reason, sizeof out->reason);
+	out->postcopy = -1;
+	if (out->type == CONTROL_COMPLETED &&
+	    json_object_object_get_ex(msg, "postcopy", &pc) &&
+	    json_object_is_type(pc, json_type_boolean))
+		out->postcopy = json_object_get_boolean(pc) ? 1 : 0;
 	if (out->type == CONTROL_OFFER &&
 	    decode_offer(msg, &out->offer, &why) != 0) {
 		snprintf(out->offer_error, sizeof out->offer_error, "%s", why);
@@ -271,6 +277,9 @@ control_encode(const struct control_msg *m)
 	if (m->type == CONTROL_ABORT)
 		json_object_object_add(o, "reason",
 		    json_object_new_string(m->reason));
+	if (m->type == CONTROL_COMPLETED && m->postcopy >= 0)
+		json_object_object_add(o, "postcopy",
+		    json_object_new_boolean(m->postcopy));
 	if (m->type != CONTROL_OFFER)
 		return o;
 	json_object_object_add(o, "migrationUid",

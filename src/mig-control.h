@@ -42,6 +42,10 @@ struct control_offer {
 struct control_msg {
 	enum control_type	type;
 	char			reason[320];	/* abort */
+	/* COMPLETED: 1 post-copy may have run on the source (it was asked
+	 * for, or QEMU said so), 0 it did not, -1 not said (an older
+	 * source). */
+	int			postcopy;
 	struct control_offer	offer;		/* CONTROL_OFFER */
 	char			offer_error[256]; /* a malformed offer */
 };

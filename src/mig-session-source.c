@@ -58,6 +58,21 @@ ask(struct session *s, enum control_type question, const char *reason)
 	sess_act_why(s, SA_ASK, reason)->question = question;
 }
 
+/*
+ * "completed?" says whether post-copy may have run here: asked for (even
+ * unanswered) or seen.  Then the target's QEMU may hold the only whole
+ * copy, and it must not stop it to let this side resume (a target that
+ * lost sight of its QEMU during post-copy cannot tell by itself).
+ */
+static void
+ask_completed(struct session *s)
+{
+	struct sess_action *a = sess_act(s, SA_ASK);
+
+	a->question = CONTROL_COMPLETED;
+	a->value2 = s->mode == MODE_POSTCOPY || s->postcopy_asked != 0;
+}
+
 /* ---- the end ------------------------------------------------------- */
 
 /*
@@ -195,7 +210,7 @@ source_completed(struct session *s, const struct mig_info *mi)
 		sess_timer(s, STIMER_FINISH, FINISH_TIMEOUT);
 		return 1;
 	}
-	ask(s, CONTROL_COMPLETED, NULL);
+	ask_completed(s);
 	sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 	return 1;
 }
@@ -1296,7 +1311,7 @@ state_confirm(struct session *s, const struct sess_event *ev)
 		if (!ev->ok)
 			sess_note(s, "disks: %s", why);
 		s->confirm_mirrors = 0;
-		ask(s, CONTROL_COMPLETED, NULL);
+		ask_completed(s);
 		sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 		break;
 	case SEV_ANSWER:
@@ -1327,7 +1342,7 @@ state_confirm(struct session *s, const struct sess_event *ev)
 			sess_note(s, "the mirrors' end got no answer within "
 			    "%.0f s", FINISH_TIMEOUT);
 			s->confirm_mirrors = 0;
-			ask(s, CONTROL_COMPLETED, NULL);
+			ask_completed(s);
 			sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 			break;
 		}
@@ -1336,7 +1351,7 @@ state_confirm(struct session *s, const struct sess_event *ev)
 			break;
 		}
 		if (ev->timer == STIMER_REASK) {
-			ask(s, CONTROL_COMPLETED, NULL);
+			ask_completed(s);
 			break;
 		}
 		if (ev->timer != STIMER_CONFIRM || s->confirm_mirrors)

@@ -458,6 +458,7 @@ target_offer(struct session *s, const struct control_msg *m)
 		return;
 	}
 	s->arrives_paused = !o->guest_running;
+	s->postcopy_offered = o->plan.postcopy;
 	if (o->uid[0] != '\0')
 		sess_note(s, "migration %s from the source over %s", o->uid,
 		    s->cfg.peer);
@@ -520,6 +521,7 @@ target_control(struct session *s, const struct sess_event *ev)
 	case CONTROL_COMPLETED:
 		/* Answered when this side knows (target_conclude). */
 		s->confirm_asked = 1;
+		s->postcopy_said = m->postcopy;
 		if (s->state == SS_ENDING)
 			answer_confirm(s);
 		return;
@@ -1140,6 +1142,23 @@ static void
 arrived_cannot_resume(struct session *s, const char *why)
 {
 	why = why != NULL ? why : "no reason given";
+	/*
+	 * Post-copy may have run unseen (this monitor was away, the offer
+	 * allowed it and the source has not said it did not): this QEMU may
+	 * hold the only whole copy.  Stopping it could lose the guest and
+	 * keeping it says nothing to the source: not known, kept paused
+	 * (the simulator's seed 4332017: post-copy completed while the
+	 * monitor was cut, three conts lost, quit, the guest lost).
+	 */
+	if (s->cfg.tls && s->offered && s->mode != MODE_POSTCOPY &&
+	    s->postcopy_offered && s->postcopy_said != 0) {
+		target_now_unknown(s, "the guest arrived but cannot be "
+		    "resumed on the target (%s), and post-copy may have run: "
+		    "it stays here paused, not stopped; whether the source "
+		    "holds a whole copy is not known here", why);
+		target_end(s, PHASE_FAILED);
+		return;
+	}
 	/* After post-copy the source holds nothing: this is the guest. */
 	if (s->cfg.tls && s->offered && s->mode != MODE_POSTCOPY) {
 		sess_fail(s, FAIL_DATA, "the guest arrived but cannot be "

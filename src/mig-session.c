@@ -17,6 +17,7 @@ session_init(struct session *s, const struct sess_config *cfg)
 	s->state = SS_SETUP;
 	s->phase = PHASE_PENDING;
 	s->moved_t = -1;
+	s->postcopy_said = -1;
 	ctl_init(&s->ctl, CTL_ADAPTIVE, &(struct ctl_config){ 0 });
 }
 

@@ -404,6 +404,11 @@ struct session {
 	int			 watch_held;	/* a "watch" waits for its answer */
 	int			 abort_asked_here; /* tls: watch answers abort */
 	int			 unlisten_signum; /* unix: socket removed */
+	/* tls: whether post-copy may have run: the offer allowed it; the
+	 * source's "completed?" said so (1), said not (0), or has not
+	 * (-1: not asked yet, or an older source). */
+	int			 postcopy_offered;
+	int			 postcopy_said;
 	double			 unlisten_t;	/* ... at this time */
 	int			 queue_said;	/* "a source waits" noted */
 	int			 setup_signum;	/* a signal during setup */

@@ -1030,6 +1030,7 @@ source_ask(struct mig_source *ms, const struct sess_action *a)
 
 	memset(&m, 0, sizeof m);
 	m.type = a->question;
+	m.postcopy = a->value2;	/* COMPLETED: post-copy may have run */
 	/* Cut to the message's room: the control channel's limit. */
 	memcpy(m.reason, a->reason, sizeof m.reason - 1);
 	m.reason[sizeof m.reason - 1] = '\0';

@@ -724,6 +724,7 @@ link_send_next(struct world *w)
 		h.side = TGT;
 		h.gen = (uint64_t)ln->ctl_gen;
 		h.a = ln->queue[0].type;
+		h.b = ln->queue[0].postcopy;
 		snprintf(h.reason, sizeof h.reason, "%s", ln->queue[0].reason);
 		sched(w, w->now + d, &h);
 		if (w->now + d > ln->inflight_until)
@@ -748,6 +749,7 @@ source_ask(struct world *w, const struct sess_action *a)
 	q = &ln->queue[ln->nq++];
 	memset(q, 0, sizeof *q);
 	q->type = a->question;
+	q->postcopy = a->value2;
 	snprintf(q->reason, sizeof q->reason, "%s", a->reason);
 	/* mig-source.c source_ask(): the timeouts. */
 	q->timeout = a->question == CONTROL_OFFER ? 60 :
@@ -795,6 +797,7 @@ ctl_deliver(struct world *w, const struct hap *h)
 		return;		/* lost with its connection */
 	memset(&m, 0, sizeof m);
 	m.type = (enum control_type)h->a;
+	m.postcopy = h->b;	/* mig-control.c: always said */
 	snprintf(m.reason, sizeof m.reason, "%s", h->reason);
 	if (m.type == CONTROL_OFFER) {
 		snprintf(m.offer.uid, sizeof m.offer.uid, "sim");

@@ -226,6 +226,7 @@ struct question {
 	enum control_type	 type;
 	char			 reason[128];
 	double			 timeout;
+	int			 postcopy;	/* COMPLETED: the action's */
 };
 struct link {
 	int			 ctl_up;	/* a control connection */

@@ -510,10 +510,38 @@ test_control(void **state)
 	json_object_put(doc);
 }
 
+/*
+ * "completed?" carries whether post-copy may have run on the source; a
+ * message without it (an older source) reads as not said (-1), never as
+ * "it did not".
+ */
+static void
+test_completed_postcopy(void **state)
+{
+	struct control_msg	 m, out;
+	json_object		*doc;
+	char			*cause = NULL;
+	int			 pc;
+
+	(void)state;
+	for (pc = -1; pc <= 1; pc++) {
+		memset(&m, 0, sizeof m);
+		m.type = CONTROL_COMPLETED;
+		m.postcopy = pc;
+		doc = control_encode(&m);
+		assert_int_equal(control_decode(doc, &out, &cause), 0);
+		assert_int_equal(out.type, CONTROL_COMPLETED);
+		assert_int_equal(out.postcopy, pc);
+		control_msg_free(&out);
+		json_object_put(doc);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_completed_postcopy),
 		cmocka_unit_test(test_listed),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_multifd_postcopy),

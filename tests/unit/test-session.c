@@ -28,6 +28,8 @@ struct rig {
 	double		t;
 	long		queued;	/* samples' accept queue (target, unix) */
 	double		asked_ago; /* samples' query sent this long before */
+	int		offer_postcopy;	/* the offer allows post-copy */
+	int		said_postcopy;	/* "completed?": it may have run */
 	/* every action of every step, in order */
 	struct sess_action log[8192];
 	size_t		nlog;
@@ -186,6 +188,8 @@ ev_control(struct rig *r, enum control_type type)
 	m.offer.qemu_major = 7;
 	m.offer.qemu_minor = 2;
 	m.offer.guest_running = 1;
+	m.offer.plan.postcopy = r->offer_postcopy;
+	m.postcopy = r->said_postcopy;
 	snprintf(m.offer.uid, sizeof m.offer.uid, "uid-1");
 	snprintf(m.reason, sizeof m.reason, "operator");
 	step(r, &ev);
@@ -807,10 +811,18 @@ test_target_unlisten_source_queued(void **state)
 }
 
 /* A target prepared over tls: (offer, ready). */
+static struct rig *target_tls_ready_on(struct rig *);
+
 static struct rig *
 target_tls_ready(void)
 {
-	struct rig		*r = rig_new(SESS_TARGET, 1);
+	return target_tls_ready_on(rig_new(SESS_TARGET, 1));
+}
+
+/* ... on a rig made already (its offer's knobs set). */
+static struct rig *
+target_tls_ready_on(struct rig *r)
+{
 	struct sess_event	 job = { .kind = SEV_JOB_DONE, .ok = 1,
 	    .job = SJ_PREPARE_TARGET };
 
@@ -1964,6 +1976,49 @@ test_target_cont_late(void **state)
 	rig_free(r);
 }
 
+/*
+ * The simulator's seed 4332017: post-copy allowed, the target's monitor
+ * away while it ran and completed, the arrived guest's cont refused: this
+ * QEMU may hold the only whole copy, so it is not stopped ("not known",
+ * kept paused) unless the source's "completed?" says post-copy never ran.
+ */
+static void
+test_target_cont_refused_postcopy_unseen(void **state)
+{
+	struct rig	*r;
+	int		 said;
+
+	(void)state;
+	for (said = -1; said <= 1; said++) {
+		r = rig_new(SESS_TARGET, 1);
+		r->offer_postcopy = 1;
+		r->said_postcopy = said;
+		r = target_tls_ready_on(r);
+		ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		if (said != -1)
+			ev_control(r, CONTROL_COMPLETED);
+		ev_run_state(r, RUN_PAUSED);
+		ev_qmp_done(r, SC_CONT, "cont: resetting the guest failed");
+		if (said == 0) {
+			/* Pre-copy only: stopped, then "fenced". */
+			assert_int_equal(r->s.state, SS_FENCING);
+			rig_free(r);
+			continue;
+		}
+		assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+		if (said == -1)
+			ev_control(r, CONTROL_COMPLETED);
+		assert_int_equal(answered(r, ANSWER_NOT_KNOWN), 1);
+		assert_int_equal(answered(r, ANSWER_FENCED), 0);
+		ev_timer(r, STIMER_END);
+		assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+		    ABORT_NONE);
+		assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+		rig_free(r);
+	}
+}
+
 /* A failed load over tls: QEMU is stopped for good before "fenced". */
 static void
 test_target_failed_load_fenced(void **state)
@@ -2711,6 +2766,7 @@ main(void)
 		cmocka_unit_test(test_target_qmp_cut_after_completed),
 		cmocka_unit_test(test_target_qmp_lost_not_known),
 		cmocka_unit_test(test_target_cont_late),
+		cmocka_unit_test(test_target_cont_refused_postcopy_unseen),
 		cmocka_unit_test(test_target_failed_load_fenced),
 		cmocka_unit_test(test_target_fence_cut_proves_nothing),
 		cmocka_unit_test(test_target_term_then_success),
