@@ -25,6 +25,7 @@ ctl_action_name(enum ctl_action action)
 	case CTL_NONE:		return "none";
 	case CTL_SET_DOWNTIME:	return "set-downtime";
 	case CTL_AUTO_CONVERGE:	return "auto-converge";
+	case CTL_DIRTY_LIMIT:	return "dirty-limit";
 	case CTL_POST_COPY:	return "post-copy";
 	case CTL_PAUSE:		return "pause";
 	case CTL_ABORT:		return "abort";
@@ -177,6 +178,12 @@ ctl_config_to_json(enum ctl_kind kind, const struct ctl_config *cfg)
 	    json_object_new_uint64(cfg->initial_downtime_ms));
 	json_object_object_add(o, "allowAutoConverge",
 	    json_object_new_boolean(cfg->allow_auto_converge));
+	json_object_object_add(o, "throttle", json_object_new_string(
+	    !cfg->allow_auto_converge ? "none" : cfg->dirty_limit ?
+	    "dirty-limit" : "auto-converge"));
+	if (cfg->vcpus > 0)
+		json_object_object_add(o, "vcpus",
+		    json_object_new_int(cfg->vcpus));
 	json_object_object_add(o, "allowPostCopy",
 	    json_object_new_boolean(cfg->allow_post_copy));
 	json_object_object_add(o, "allowWorkloadDisruption",
@@ -245,6 +252,9 @@ ctl_config_from_json(struct json_object *c, enum ctl_kind *kind,
 	cfg->max_downtime_ms = json_u64_at(c, "maxDowntimeMs");
 	cfg->initial_downtime_ms = json_u64_at(c, "initialDowntimeMs");
 	cfg->allow_auto_converge = json_bool_at(c, "allowAutoConverge");
+	cfg->dirty_limit = json_str_at(c, "throttle") != NULL &&
+	    strcmp(json_str_at(c, "throttle"), "dirty-limit") == 0;
+	cfg->vcpus = (int)json_u64_at(c, "vcpus");
 	cfg->allow_post_copy = json_bool_at(c, "allowPostCopy");
 	cfg->allow_workload_disruption = json_bool_at(c,
 	    "allowWorkloadDisruption");

@@ -28,6 +28,7 @@ enum ctl_action {
 	CTL_NONE,
 	CTL_SET_DOWNTIME,	/* value: downtime-limit in ms */
 	CTL_AUTO_CONVERGE,	/* value: the throttle to start at, percent */
+	CTL_DIRTY_LIMIT,	/* value: vcpu-dirty-limit, MB/s per vCPU */
 	CTL_POST_COPY,
 	CTL_PAUSE,
 	CTL_ABORT,
@@ -77,7 +78,10 @@ struct ctl_config {
 	uint64_t	progress_timeout;
 	uint64_t	max_downtime_ms;	/* 0: QEMU's default only */
 	uint64_t	initial_downtime_ms;
-	int		allow_auto_converge;
+	int		allow_auto_converge;	/* to throttle at all */
+	int		dirty_limit;	/* ... with dirty-limit, not
+					   auto-converge (mig_throttle_choose) */
+	int		vcpus;		/* the guest's (0: not known) */
 	int		allow_post_copy;	/* and postcopy-ram is set */
 	int		allow_workload_disruption;
 	double		measured_dirty_rate;	/* bytes/s, calc-dirty-rate
@@ -113,6 +117,7 @@ struct ctl {
 	int			stalled_passes;	/* passes judged divergent */
 	int			throttle_full_passes; /* ... at 99% throttle */
 	int			throttle_downtime_raised; /* to the maximum */
+	uint64_t		dirty_limit_mbps; /* the last one set */
 	uint64_t		pass_min_remaining; /* low point of this pass */
 	uint64_t		prev_pass_min;	    /* low point of the last */
 	double			pass_start_t;	/* when this pass began */

@@ -300,6 +300,8 @@ sess_cmd_name(enum sess_cmd cmd)
 		[SC_AUTO_CONVERGE] = "migrate-set-parameters",
 		[SC_QUIT] = "quit",
 		[SC_MIGRATE_INCOMING] = "migrate-incoming",
+		[SC_DIRTY_LIMIT] = "migrate-set-parameters",
+		[SC_DIRTY_LIMIT_NOW] = "set-vcpu-dirty-limit",
 	};
 
 	return (size_t)cmd < NITEMS(names) && names[cmd] != NULL ?

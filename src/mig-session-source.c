@@ -309,6 +309,16 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 		    (int)d->value - cs->throttle_pct : 10;
 		sess_qmp(s, SC_AUTO_CONVERGE, d->value, increment);
 		break;
+	case CTL_DIRTY_LIMIT:
+		/*
+		 * The parameter, which QEMU's own throttle trigger applies
+		 * (and would reset a limit set otherwise to), then the limit
+		 * on every vCPU at once: the trigger fires only while the
+		 * guest dirties more than half of what is sent.
+		 */
+		sess_qmp(s, SC_DIRTY_LIMIT, d->value, 0);
+		sess_qmp(s, SC_DIRTY_LIMIT_NOW, d->value, 0);
+		break;
 	case CTL_POST_COPY:
 		/*
 		 * From here an abort is refused: QEMU may switch at any moment,

@@ -135,6 +135,8 @@ enum sess_cmd {
 	SC_QUIT,		/* target: stop QEMU for good (the fence);
 				   cpr: the old QEMU, once the new one runs */
 	SC_MIGRATE_INCOMING,	/* cpr: the new QEMU, -incoming defer */
+	SC_DIRTY_LIMIT,		/* value: vcpu-dirty-limit, MB/s per vCPU */
+	SC_DIRTY_LIMIT_NOW,	/* value: the same, set on every vCPU now */
 };
 
 /*

@@ -419,6 +419,17 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 		json_object_object_add(*args, "max-cpu-throttle",
 		    json_object_new_int(99));
 		return "migrate-set-parameters";
+	case SC_DIRTY_LIMIT:
+		/* Arms dirty-limit, given disarmed (mig-caps.c). */
+		*args = json_object_new_object();
+		json_object_object_add(*args, "vcpu-dirty-limit",
+		    json_object_new_uint64(a->value));
+		return "migrate-set-parameters";
+	case SC_DIRTY_LIMIT_NOW:
+		*args = json_object_new_object();
+		json_object_object_add(*args, "dirty-rate",
+		    json_object_new_uint64(a->value));
+		return "set-vcpu-dirty-limit";
 	}
 	return "query-status";
 }

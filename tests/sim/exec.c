@@ -65,7 +65,8 @@ static const char *cmd_names[] = {
 	[SC_CONT] = "cont", [SC_STOP] = "stop",
 	[SC_START_POSTCOPY] = "migrate-start-postcopy",
 	[SC_SET_DOWNTIME] = "set-downtime", [SC_AUTO_CONVERGE] = "auto-converge",
-	[SC_QUIT] = "quit",
+	[SC_QUIT] = "quit", [SC_DIRTY_LIMIT] = "dirty-limit",
+	[SC_DIRTY_LIMIT_NOW] = "set-vcpu-dirty-limit",
 };
 static const char *q_names[] = {
 	"unknown", "offer", "watch", "resume", "abort", "completed",

@@ -573,6 +573,8 @@ qemu_exec(struct world *w, int role, struct pcmd *pc)
 		break;
 	case SC_SET_DOWNTIME:
 	case SC_AUTO_CONVERGE:
+	case SC_DIRTY_LIMIT:
+	case SC_DIRTY_LIMIT_NOW:
 		break;
 	case SC_MIGRATE_INCOMING:
 		/* cpr-transfer's new QEMU: no model runs `update` yet. */
