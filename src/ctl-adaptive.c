@@ -9,7 +9,8 @@
  * raises the limit to that; if none does, it goes straight to the step that
  * can finish: post-copy when allowed (at once when the guest rewrites its
  * dirty set faster than it is sent, else at a low point of the remaining
- * data), otherwise throttling the vCPUs (auto-converge), pausing the guest,
+ * data), otherwise throttling the vCPUs (dirty-limit where the QEMUs and
+ * KVM's dirty ring allow it, else auto-converge), pausing the guest,
  * and finally aborting, one step per pass so each step's effect is seen
  * before the next; once the vCPUs are throttled, the downtime limit goes
  * to the policy's before a pause or an abort.  The acceptable completion
@@ -51,6 +52,13 @@
 #define SATURATED_SHARE		0.5
 /* ... and is throttled to this at once (QEMU adds 10 per trigger after). */
 #define SATURATED_THROTTLE	90
+/*
+ * dirty-limit's floor, MB/s per vCPU (QEMU's smallest vcpu-dirty-limit):
+ * the throttle at its maximum.
+ */
+#define DIRTY_LIMIT_MIN_MBPS	1
+/* A dirty rate this much over dirty-limit's aim lowers the limit. */
+#define DIRTY_LIMIT_SLACK	1.2
 /* Post-copy waits at most this long for a low point of remaining data. */
 #define LOW_POINT_WAIT		3.0
 
@@ -101,6 +109,61 @@ throttle_needed(const struct ctl_sample *s, double floor)
 	return pct < 20 ? 20 : pct > 99 ? 99 : (int)pct;
 }
 
+/*
+ * dirty-limit's vcpu-dirty-limit (MB/s per vCPU) that brings the guest's
+ * dirty rate to THROTTLE_TARGET_RATIO of the bandwidth: QEMU then slows
+ * only the vCPUs that dirty faster than that, and only by what they
+ * exceed it.  The limit is per vCPU and QEMU cannot say which vCPUs
+ * dirty, so it starts at the share of one of the guest's vCPUs (the
+ * worst case: all of them dirty alike); later passes correct it from
+ * the dirty rate measured under it (dirty_limit_adjusted()).  KVM's
+ * dirty ring counts every page written, so unlike the rate QEMU infers
+ * from the bitmap a guest that rewrites its whole working set each pass
+ * is seen at its true rate.
+ */
+static uint64_t
+dirty_limit_needed(const struct ctl *ctl, const struct ctl_sample *s)
+{
+	double	n = ctl->cfg.vcpus > 0 ? ctl->cfg.vcpus : 1, mbps;
+
+	if (s->bandwidth <= 0)
+		return DIRTY_LIMIT_MIN_MBPS;
+	mbps = THROTTLE_TARGET_RATIO * s->bandwidth / n / 1e6;
+	return mbps < DIRTY_LIMIT_MIN_MBPS ? DIRTY_LIMIT_MIN_MBPS :
+	    (uint64_t)mbps;
+}
+
+/*
+ * Under dirty-limit, for a pass that still does not converge: the limit
+ * that brings a guest dirtying more than the aim (by DIRTY_LIMIT_SLACK)
+ * down to it, the last limit scaled by aim / rate; where the rate is
+ * held already, half the last limit (as QEMU's auto-converge climbs by
+ * itself); 0 at the floor.
+ */
+static uint64_t
+dirty_limit_adjusted(const struct ctl *ctl, const struct ctl_sample *s)
+{
+	double	aim = THROTTLE_TARGET_RATIO * s->bandwidth, next;
+
+	if (ctl->dirty_limit_mbps <= DIRTY_LIMIT_MIN_MBPS)
+		return 0;
+	if (aim <= 0 || s->dirty_rate <= aim * DIRTY_LIMIT_SLACK)
+		next = (double)ctl->dirty_limit_mbps / 2;
+	else
+		next = (double)ctl->dirty_limit_mbps * aim / s->dirty_rate;
+	return next < DIRTY_LIMIT_MIN_MBPS ? DIRTY_LIMIT_MIN_MBPS :
+	    (uint64_t)next;
+}
+
+/* Whether the throttle is at its maximum. */
+static int
+throttle_full(const struct ctl *ctl, const struct ctl_sample *s)
+{
+	if (ctl->cfg.dirty_limit)
+		return ctl->dirty_limit_mbps <= DIRTY_LIMIT_MIN_MBPS;
+	return s->throttle_pct >= 99;
+}
+
 static void
 decide(struct ctl_decision *d, enum ctl_action action, uint64_t value,
     const char *why, const struct ctl_sample *s)
@@ -142,11 +205,16 @@ static void
 raise_for_throttle(struct ctl *ctl, const struct ctl_sample *s,
     struct ctl_decision *d)
 {
-	char	why[240];
+	char	why[240], how[64];
 
+	if (ctl->cfg.dirty_limit)
+		snprintf(how, sizeof how, "to %llu MB/s per vCPU (dirty-limit)",
+		    (unsigned long long)ctl->dirty_limit_mbps);
+	else
+		snprintf(how, sizeof how, "to %d%%", s->throttle_pct);
 	snprintf(why, sizeof why, "not converging with the vCPUs throttled "
-	    "to %d%%: raising the downtime limit from %llu to the policy's "
-	    "%llu ms before giving up on pre-copy", s->throttle_pct,
+	    "%s: raising the downtime limit from %llu to the policy's "
+	    "%llu ms before giving up on pre-copy", how,
 	    (unsigned long long)ctl->downtime_ms,
 	    (unsigned long long)ctl->cfg.max_downtime_ms);
 	ctl->downtime_ms = ctl->cfg.max_downtime_ms;
@@ -214,6 +282,19 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		decide(d, CTL_SET_DOWNTIME, next, why, s);
 		return;
 	}
+	if (cfg->allow_auto_converge && cfg->dirty_limit && !ctl->throttling) {
+		ctl->throttling = 1;
+		ctl->stalled_passes = 0;
+		ctl->dirty_limit_mbps = dirty_limit_needed(ctl, s);
+		snprintf(why, sizeof why, "not converging at the downtime "
+		    "limit: limiting each vCPU to dirtying %llu MB/s "
+		    "(dirty-limit; half the bandwidth over %d vCPU%s)",
+		    (unsigned long long)ctl->dirty_limit_mbps,
+		    cfg->vcpus > 0 ? cfg->vcpus : 1,
+		    cfg->vcpus > 1 ? "s" : "");
+		decide(d, CTL_DIRTY_LIMIT, ctl->dirty_limit_mbps, why, s);
+		return;
+	}
 	if (cfg->allow_auto_converge && !ctl->throttling) {
 		int pct = throttle_needed(s, floor);
 
@@ -236,8 +317,9 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 		int last = !cfg->allow_post_copy &&
 		    !(cfg->allow_workload_disruption && !ctl->paused);
 		int waiting;
+		uint64_t lower;
 
-		if (s->throttle_pct >= 99)
+		if (throttle_full(ctl, s))
 			ctl->throttle_full_passes++;
 		if (ctl->throttle_downtime_raised)	/* the raise's passes */
 			waiting = ctl->stalled_passes < THROTTLE_FULL_PASSES &&
@@ -247,7 +329,23 @@ escalate(struct ctl *ctl, const struct ctl_sample *s, double floor,
 			    THROTTLE_FULL_PASSES;
 		else
 			waiting = ctl->stalled_passes < THROTTLE_PASSES &&
-			    s->throttle_pct < 99;
+			    !throttle_full(ctl, s);
+		/*
+		 * QEMU raises auto-converge's throttle by itself; dirty-limit
+		 * holds the rate it was given, which the controller lowers
+		 * while the guest still dirties more than the aim.
+		 */
+		if (cfg->dirty_limit && waiting &&
+		    (lower = dirty_limit_adjusted(ctl, s)) != 0) {
+			snprintf(why, sizeof why, "still not converging under "
+			    "dirty-limit: lowering each vCPU's limit from %llu "
+			    "to %llu MB/s", (unsigned long long)
+			    ctl->dirty_limit_mbps, (unsigned long long)lower);
+			ctl->dirty_limit_mbps = lower;
+			ctl->last_action_t = s->t;
+			decide(d, CTL_DIRTY_LIMIT, lower, why, s);
+			return;
+		}
 		if (waiting)
 			return;
 		if (!cfg->allow_post_copy && !ctl->throttle_downtime_raised &&

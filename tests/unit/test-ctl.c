@@ -137,6 +137,7 @@ static const struct trace_case {
 	int		 value;			/* -1: not checked */
 	const char	*reason;
 	uint64_t	 downtime_ms;		/* 0: not checked */
+	int		 dirty_limit, vcpus;	/* the throttle: dirty-limit */
 } trace_cases[] = {
 	/*
 	 * KubeVirt's progress is the remaining data dropping below the
@@ -180,6 +181,34 @@ static const struct trace_case {
 	{ .what = "adaptive: just above the bandwidth, a light throttle",
 	  .kind = CTL_ADAPTIVE, .autoconv = 1, .dirty = 110, .limit = 1000,
 	  .action = CTL_AUTO_CONVERGE, .value = 55 },
+	/*
+	 * Where the QEMUs and KVM's dirty ring allow it (mig_throttle_
+	 * choose()): dirty-limit instead, at the same point of the ladder,
+	 * each vCPU limited to half of 100 MiB/s (52.4 MB/s) over its vCPUs.
+	 */
+	{ .what = "adaptive: downtime, then dirty-limit", .kind = CTL_ADAPTIVE,
+	  .autoconv = 1, .max_downtime_ms = 1000, .dirty = 400, .limit = 1000,
+	  .action = CTL_DIRTY_LIMIT, .when_max = 40, .value = 52,
+	  .reason = "limiting each vCPU to dirtying 52 MB/s (dirty-limit; "
+	  "half the bandwidth over 1 vCPU)", .downtime_ms = 1000,
+	  .dirty_limit = 1 },
+	{ .what = "adaptive: dirty-limit over 4 vCPUs", .kind = CTL_ADAPTIVE,
+	  .autoconv = 1, .dirty = 110, .limit = 1000,
+	  .action = CTL_DIRTY_LIMIT, .value = 13,
+	  .reason = "over 4 vCPUs", .dirty_limit = 1, .vcpus = 4 },
+	/* No throttle allowed: dirty-limit is never used either. */
+	{ .what = "adaptive: dirty-limit offered, no throttle allowed",
+	  .kind = CTL_ADAPTIVE, .dirty = 400, .limit = 1000,
+	  .action = CTL_ABORT, .when_max = 30, .value = -1,
+	  .dirty_limit = 1 },
+	/*
+	 * The kubevirt controller is KubeVirt's: QEMU's auto-converge
+	 * throttles by itself; the controller never sets a dirty limit.
+	 */
+	{ .what = "kubevirt: never dirty-limit", .kind = CTL_KUBEVIRT,
+	  .autoconv = 1, .dirty = 200, .limit = 1000, .action = CTL_ABORT,
+	  .when_min = 300.5, .when_max = 301, .value = -1,
+	  .reason = "acceptable completion time", .dirty_limit = 1 },
 };
 
 static void
@@ -197,6 +226,8 @@ test_traces(void **state)
 		c = &trace_cases[i];
 		cfg = config(c->postcopy, c->autoconv, c->disruption);
 		cfg.max_downtime_ms = c->max_downtime_ms;
+		cfg.dirty_limit = c->dirty_limit;
+		cfg.vcpus = c->vcpus;
 		ctl_init(&ctl, c->kind, &cfg);
 		d = run_trace(&ctl, 100 * MiB, c->dirty * MiB, 300 * MiB,
 		    c->limit, &when);
@@ -310,6 +341,81 @@ throttled_to_the_maximum(struct hand *h)
 	first_judgement(h, 10, 300 * MiB);
 	assert_int_equal(h->d.action, CTL_AUTO_CONVERGE);
 	h->s.throttle_pct = 99;
+}
+
+/* One more pass of 3 s at 100 MiB/s leaving left bytes, dirtying dirty. */
+static enum ctl_action
+next_pass(struct hand *h, double left, double dirty)
+{
+	h->s.pass++;
+	h->s.t += 3;
+	h->s.transferred += (uint64_t)(300 * MiB);
+	h->s.remaining = (uint64_t)left;
+	h->s.dirty_rate = dirty;
+	return hand_step(h);
+}
+
+/*
+ * dirty-limit: set from the bandwidth and the vCPUs (half of 100 MiB/s
+ * over 2 vCPUs: 26 MB/s each), then lowered from the dirty rate measured
+ * under it while the guest still dirties more than the aim (200 MiB/s:
+ * 26 * 52.4 / 209.7), halved where the rate holds but pre-copy still does
+ * not converge, down to QEMU's floor of 1 MB/s, where it stays.
+ */
+static void
+test_adaptive_dirty_limit_adjusted(void **state)
+{
+	struct hand		h = { .cfg = config(0, 1, 0) };
+
+	(void)state;
+	h.cfg.dirty_limit = 1;
+	h.cfg.vcpus = 2;
+	hand_init(&h, CTL_ADAPTIVE);
+	h.s.bandwidth = 100 * MiB;
+	h.s.dirty_rate = 400 * MiB;
+	first_judgement(&h, 10, 300 * MiB);
+	assert_int_equal(h.d.action, CTL_DIRTY_LIMIT);
+	assert_int_equal(h.d.value, 26);
+	assert_non_null(strstr(h.d.reason, "over 2 vCPUs"));
+	assert_int_equal(next_pass(&h, 300 * MiB, 200 * MiB), CTL_DIRTY_LIMIT);
+	assert_int_equal(h.d.value, 6);
+	assert_non_null(strstr(h.d.reason, "from 26 to 6 MB/s"));
+	assert_int_equal(next_pass(&h, 1000 * MiB, 55 * MiB), CTL_DIRTY_LIMIT);
+	assert_int_equal(h.d.value, 3);
+	assert_int_equal(next_pass(&h, 1000 * MiB, 55 * MiB), CTL_DIRTY_LIMIT);
+	assert_int_equal(h.d.value, 1);
+	h.d.action = CTL_NONE;
+	assert_int_equal(next_pass(&h, 1000 * MiB, 55 * MiB), CTL_NONE);
+	/* A converging pass under the limit: left alone. */
+	assert_int_equal(next_pass(&h, 30 * MiB, 5 * MiB), CTL_NONE);
+}
+
+/*
+ * A guest whose dirty set is most of its memory: auto-converge jumps to
+ * 90% (QEMU's bitmap rate says little then); dirty-limit still sets the
+ * rate from the bandwidth, which KVM's dirty ring measures truly.
+ */
+static void
+test_adaptive_dirty_limit_saturated(void **state)
+{
+	struct hand		h = { .cfg = config(0, 1, 0) };
+
+	(void)state;
+	hand_init(&h, CTL_ADAPTIVE);
+	h.s.total = (uint64_t)GiB;
+	h.s.bandwidth = 100 * MiB;
+	h.s.dirty_rate = 80 * MiB;
+	first_judgement(&h, 10, 900 * MiB);
+	assert_int_equal(h.d.action, CTL_AUTO_CONVERGE);
+	assert_int_equal(h.d.value, 90);
+	h.cfg.dirty_limit = 1;
+	hand_init(&h, CTL_ADAPTIVE);
+	h.s.total = (uint64_t)GiB;
+	h.s.bandwidth = 100 * MiB;
+	h.s.dirty_rate = 80 * MiB;
+	first_judgement(&h, 10, 900 * MiB);
+	assert_int_equal(h.d.action, CTL_DIRTY_LIMIT);
+	assert_int_equal(h.d.value, 52);
 }
 
 static void
@@ -1059,6 +1165,8 @@ main(void)
 		cmocka_unit_test(test_kubevirt_postcopy_after_acceptable_time),
 		cmocka_unit_test(test_kubevirt_pause_doubles_acceptable),
 		cmocka_unit_test(test_adaptive_throttled_guest_gets_time),
+		cmocka_unit_test(test_adaptive_dirty_limit_adjusted),
+		cmocka_unit_test(test_adaptive_dirty_limit_saturated),
 		cmocka_unit_test(
 		    test_adaptive_throttled_guest_gets_the_largest_downtime),
 		cmocka_unit_test(test_adaptive_throttle_level),
