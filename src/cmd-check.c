@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "ctl.h"
 #include "preflight.h"
 #include "mig-job.h"
 #include "mig-negotiate.h"
@@ -102,13 +103,15 @@ qemu_side_read(struct ev_loop *loop, struct qmp_conn *qmp,
  */
 static json_object *
 check_capabilities(struct ev_loop *loop, struct qmp_conn *qmp,
-    const struct mig_settings *s, struct qemu_side *self)
+    const struct mig_settings *s, struct qemu_side *self, char *throttle,
+    size_t len)
 {
 	struct mig_wants	 w = {
 		.postcopy = s->allow_post_copy,
 		.channels = s->parallel_migration_threads,
 	};
 	struct mig_plan		 plan;
+	json_object		*why;
 	char			*cause = NULL;
 
 	if (qemu_side_read(loop, qmp, self, &cause) != 0) {
@@ -117,7 +120,11 @@ check_capabilities(struct ev_loop *loop, struct qmp_conn *qmp,
 		return NULL;
 	}
 	memset(&plan, 0, sizeof plan);
-	return mig_negotiate(&w, self, self, &plan);
+	why = mig_negotiate(&w, self, self, &plan);
+	/* The throttle the migration's controller would use, and why. */
+	mig_throttle_apply(&plan, mig_throttle_choose(s->convergence,
+	    s->allow_auto_converge, self, self, throttle, len), throttle, why);
+	return why;
 }
 
 static int
@@ -136,6 +143,7 @@ cmd_check_exec(struct args *args)
 	struct qemu_side	 self;
 	char			*cause = NULL, *summary = NULL, *policy = NULL;
 	char			*cpr_summary = NULL;
+	char			 throttle[320] = "";
 	int			 json = args_has(args, "json"), rc;
 	int			 update = args_has(args, "update"), cpr_rc = 1;
 
@@ -167,7 +175,8 @@ cmd_check_exec(struct args *args)
 		rc = preflight_run(loop, qmp, &settings, NULL, &conds,
 		    &summary);
 	if (rc != -1)
-		why = check_capabilities(loop, qmp, &settings, &self);
+		why = check_capabilities(loop, qmp, &settings, &self,
+		    throttle, sizeof throttle);
 	if (rc != -1 && update &&
 	    (cpr_rc = preflight_cpr(loop, qmp, &settings, &cpr,
 	    &cpr_summary)) == -1) {
@@ -204,6 +213,8 @@ cmd_check_exec(struct args *args)
 			    qemu_side_encode(&self));
 			json_object_object_add(doc, "capabilities",
 			    json_object_get(why));
+			json_object_object_add(doc, "throttle",
+			    json_object_new_string(throttle));
 		}
 		printf("%s\n", json_object_to_json_string_ext(doc,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -222,6 +233,8 @@ cmd_check_exec(struct args *args)
 			json_object_object_foreach(why, name, val)
 				printf("  %s: %s\n", name,
 				    json_object_get_string(val));
+			printf("Throttle (%s controller): %s\n",
+			    ctl_kind_name(settings.convergence), throttle);
 		}
 		if (update)
 			check_print_condition(cpr);
@@ -283,7 +296,9 @@ const struct cmd_entry cmd_check_entry = {
 	"10.0 (7.2 measured), whose dirty tracking can let pages reach the\n"
 	"target stale (TCGDirtyTrackingDefect).\n"
 	"Then the migration capabilities a migration under the policy would\n"
-	"use with a target QEMU like this one, each on or off with its reason.\n"
+	"use with a target QEMU like this one, each on or off with its reason,\n"
+	"and the throttle its controller would use (dirty-limit or\n"
+	"auto-converge) and why.\n"
 	"The options that say what the VM is select the policy, as for\n"
 	"migrate (policies/README.md).\n"
 	"With --update, a third condition, InPlaceUpdatable: whether the guest\n"

@@ -38,6 +38,9 @@ record(struct status *st, const struct mig_wants *w,
 	const char	*r;
 
 	status_configure(st, "qemu", mig_plan_to_json(plan));
+	if (source && plan->throttle_why[0] != '\0')
+		status_configure(st, "throttle",
+		    json_object_new_string(plan->throttle_why));
 	status_configure(st, "capabilities", why);
 	json_object_object_add(q, source ? "source" : "target",
 	    qemu_side_encode(self));
@@ -65,6 +68,23 @@ wants_of(const struct mig_settings *s, struct mig_wants *w)
 }
 
 /*
+ * The source's throttle (mig_throttle_choose()) for this QEMU and the
+ * target (major 0: not known), into plan and why's dirty-limit.
+ */
+static void
+throttle_of(const struct mig_settings *s, struct mig_plan *plan,
+    const struct qemu_side *self, const struct qemu_side *target,
+    json_object *why)
+{
+	enum mig_throttle	t;
+	char			text[sizeof plan->throttle_why];
+
+	t = mig_throttle_choose(s->convergence, s->allow_auto_converge, self,
+	    target, text, sizeof text);
+	mig_throttle_apply(plan, t, text, why);
+}
+
+/*
  * One side before it knows the other: chooses plan's capabilities for
  * this QEMU (*self, already read) and a peer not known (mig_negotiate()),
  * recorded in the status, with notes of what was dropped when final (no
@@ -77,10 +97,14 @@ mig_agree_local(const struct mig_settings *s, struct mig_plan *plan,
 	struct qemu_side	unknown;
 	struct mig_wants	w;
 
+	json_object		*why;
+
 	wants_of(s, &w);
 	memset(&unknown, 0, sizeof unknown);
-	record(st, &w, self, NULL, source, plan,
-	    mig_negotiate(&w, self, &unknown, plan), final);
+	why = mig_negotiate(&w, self, &unknown, plan);
+	if (source)
+		throttle_of(s, plan, self, &unknown, why);
+	record(st, &w, self, NULL, source, plan, why, final);
 }
 
 /*
@@ -140,6 +164,7 @@ mig_agree_answer(json_object *answer, const struct mig_settings *s,
 	wants_of(s, &w);
 	if (why == NULL)
 		why = json_object_new_object();
+	throttle_of(s, plan, self, &target, why);
 	record(st, &w, self, &target, 1, plan, why, 1);
 	return 1;
 }

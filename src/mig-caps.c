@@ -16,6 +16,12 @@
 
 /* Where the adaptive controller's downtime limit starts. */
 #define ADAPTIVE_START_DOWNTIME_MS 50
+/*
+ * vcpu-dirty-limit (MB/s per vCPU) while the controller has not asked for
+ * a throttle: QEMU applies the parameter at its own throttle trigger, and
+ * its default, 1 MB/s, would all but stop a busy guest there.
+ */
+#define DIRTY_LIMIT_DISARMED_MBPS 1000000
 /* QEMU 7.2's default downtime-limit. */
 #define QEMU_DEFAULT_DOWNTIME_MS 300
 
@@ -90,6 +96,8 @@ caps_args(const struct mig_plan *plan, int source)
 		{ "postcopy-preempt", plan->postcopy_preempt },
 		{ "validate-uuid", source && plan->validate_uuid },
 		{ "postcopy-blocktime", !source && plan->postcopy_blocktime },
+		/* After auto-converge's false: QEMU refuses the two at once. */
+		{ "dirty-limit", source && plan->dirty_limit },
 	};
 	size_t i;
 
@@ -140,6 +148,9 @@ params_args(const struct mig_plan *plan, int source)
 			json_object_object_add(p, "max-cpu-throttle",
 			    json_object_new_int(plan->max_cpu_throttle));
 		}
+		if (plan->dirty_limit)
+			json_object_object_add(p, "vcpu-dirty-limit",
+			    json_object_new_int(DIRTY_LIMIT_DISARMED_MBPS));
 	}
 	if (json_object_object_length(p) == 0) {
 		json_object_put(p);
@@ -222,6 +233,8 @@ mig_plan_to_json(const struct mig_plan *plan)
 	    json_object_new_boolean(plan->validate_uuid));
 	json_object_object_add(o, "postCopyBlocktime",
 	    json_object_new_boolean(plan->postcopy_blocktime));
+	json_object_object_add(o, "dirtyLimit",
+	    json_object_new_boolean(plan->dirty_limit));
 	return o;
 }
 

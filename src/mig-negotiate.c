@@ -17,6 +17,9 @@
  *	dirty-limit, switchover-ack: from 8.1 (dirty-limit needs KVM's
  *				dirty ring); mapped-ram: from 9.0
  *	exit-on-error on migrate-incoming: from 9.1
+ *	dirty-limit		source only; QEMU refuses it without KVM's
+ *				dirty ring and with auto-converge (options.c,
+ *				migrate_caps_check): mig_throttle_choose()
  *
  * A capability a QEMU does not list is never chosen.
  */
@@ -181,6 +184,12 @@ qemu_side_encode(const struct qemu_side *q)
 	if (q->kvm >= 0)
 		json_object_object_add(o, "kvm",
 		    json_object_new_boolean(q->kvm));
+	if (q->kvm == 1 && q->dirty_ring >= 0)
+		json_object_object_add(o, "dirtyRing",
+		    json_object_new_boolean(q->dirty_ring));
+	if (q->vcpus > 0)
+		json_object_object_add(o, "vcpus",
+		    json_object_new_int(q->vcpus));
 	if (q->has_devices) {
 		json_object	*devs = json_object_new_array();
 		char		*copy = xstrdup(q->devices), *p, *save = NULL;
@@ -280,6 +289,22 @@ qemu_side_decode(json_object *o, struct qemu_side *q, char **cause)
 		if (!json_object_is_type(v, json_type_boolean))
 			goto bad;
 		q->kvm = json_object_get_boolean(v);
+	}
+	/* Said only under KVM (qemu_side_encode()). */
+	q->dirty_ring = q->kvm == 1 ? -1 : 0;
+	bad = "dirtyRing: expected true or false";
+	if (json_object_object_get_ex(o, "dirtyRing", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			goto bad;
+		q->dirty_ring = json_object_get_boolean(v);
+	}
+	bad = "vcpus: expected 1 to 4096";
+	if (json_object_object_get_ex(o, "vcpus", &v)) {
+		if (!json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) < 1 ||
+		    json_object_get_int64(v) > 4096)
+			goto bad;
+		q->vcpus = json_object_get_int(v);
 	}
 	bad = "devices: expected a list of device type names";
 	if (json_object_object_get_ex(o, "devices", &v)) {
@@ -716,16 +741,6 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 		decide(&d, MIG_CAP_VALIDATE_UUID, 1, "both QEMUs know the "
 		    "VM's UUID: the target refuses a stream from another VM");
 
-	/* Offered by newer QEMUs, not used (yet): say why. */
-	if (has(src, MIG_CAP_DIRTY_LIMIT)) {
-		if (src->kvm == 0)
-			decide(&d, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
-			    "ring: the guest runs under TCG");
-		else
-			decide(&d, MIG_CAP_DIRTY_LIMIT, 0, "needs KVM's dirty "
-			    "ring; the controllers throttle with "
-			    "auto-converge");
-	}
 	return d.why;
 }
 
@@ -764,4 +779,110 @@ mig_channels_args(const char *main_uri, const char *cpr_uri)
 		json_object_array_add(list, channel("cpr", cpr_uri));
 	json_object_object_add(args, "channels", list);
 	return args;
+}
+
+/*
+ * Whether a refusal of migrate-set-capabilities dirty-limit is QEMU's "no
+ * dirty ring" (8.1-11.1: "dirty-limit requires KVM with accelerator
+ * property 'dirty-ring-size' set"), not another (a migration running).
+ */
+int
+mig_dirty_ring_refusal(const char *error)
+{
+	return error != NULL && strstr(error, "dirty-ring-size") != NULL;
+}
+
+/*
+ * The throttle the controller of kind uses when the policy allows
+ * throttling (allowAutoConverge), and why, into why ("dirty-limit: ...",
+ * "auto-converge: ...", "none: ..."): dirty-limit (QEMU 8.1), which slows
+ * only the vCPUs that dirty memory and only to the rate asked, where the
+ * adaptive controller runs, the source's QEMU lists it and has KVM's dirty
+ * ring, and the target's, when known, lists it too; else auto-converge,
+ * which sleeps every vCPU.  The kubevirt controller is KubeVirt's:
+ * auto-converge.  target may be a side of which nothing is known (major
+ * 0: unix:); the capability is the source's alone, so the source decides.
+ */
+enum mig_throttle
+mig_throttle_choose(enum ctl_kind kind, int allow_throttle,
+    const struct qemu_side *src, const struct qemu_side *dst, char *why,
+    size_t len)
+{
+	int known = dst->major != 0;
+	char would[320];
+
+	if (!allow_throttle) {
+		/* What allowAutoConverge would give: the choice is seen. */
+		(void)mig_throttle_choose(kind, 1, src, dst, would,
+		    sizeof would);
+		snprintf(why, len, "none: the policy does not allow "
+		    "auto-converge (allowed, it would be %s)", would);
+		return MIG_THROTTLE_NONE;
+	}
+	if (kind == CTL_KUBEVIRT) {
+		snprintf(why, len, "auto-converge: the kubevirt controller "
+		    "throttles as KubeVirt does (auto-converge)");
+		return MIG_THROTTLE_AUTO_CONVERGE;
+	}
+	if (src->major == 0)
+		snprintf(why, len, "auto-converge: the source's QEMU is not "
+		    "known");
+	else if (!has(src, MIG_CAP_DIRTY_LIMIT))
+		snprintf(why, len, "auto-converge: the source's QEMU %d.%d.%d "
+		    "does not offer dirty-limit (QEMU 8.1 and later do)",
+		    src->major, src->minor, src->micro);
+	else if (known && !has(dst, MIG_CAP_DIRTY_LIMIT))
+		snprintf(why, len, "auto-converge: the target's QEMU %d.%d.%d "
+		    "does not offer dirty-limit (QEMU 8.1 and later do)",
+		    dst->major, dst->minor, dst->micro);
+	else if (src->kvm == 0)
+		snprintf(why, len, "auto-converge: TCG has no dirty ring "
+		    "(dirty-limit needs KVM's)");
+	else if (src->kvm < 0)
+		snprintf(why, len, "auto-converge: whether the source's QEMU "
+		    "runs KVM is not known (dirty-limit needs KVM's dirty "
+		    "ring)");
+	else if (src->dirty_ring == 0)
+		snprintf(why, len, "auto-converge: KVM has no dirty ring "
+		    "(start QEMU with -accel kvm,dirty-ring-size=4096 for "
+		    "dirty-limit)%s%s", src->dirty_ring_why[0] != '\0' ?
+		    ": " : "", src->dirty_ring_why);
+	else if (src->dirty_ring < 0)
+		snprintf(why, len, "auto-converge: whether KVM has a dirty "
+		    "ring is not known%s%s", src->dirty_ring_why[0] != '\0' ?
+		    ": " : "", src->dirty_ring_why);
+	else {
+		snprintf(why, len, "dirty-limit: %s offer it and KVM has a "
+		    "dirty ring (QEMU accepted the capability): only the "
+		    "vCPUs that dirty memory are slowed, to the rate the "
+		    "controller sets", known ? "both QEMUs" :
+		    "the source's QEMU (the capability is the source's "
+		    "alone; the target is not known)");
+		return MIG_THROTTLE_DIRTY_LIMIT;
+	}
+	return MIG_THROTTLE_AUTO_CONVERGE;
+}
+
+/*
+ * Puts the throttle chosen (mig_throttle_choose()) into plan (the
+ * auto-converge and dirty-limit capabilities: QEMU refuses both at once)
+ * and its reason into reasons (borrowed; NULL: none), as the dirty-limit
+ * capability's.
+ */
+void
+mig_throttle_apply(struct mig_plan *plan, enum mig_throttle t,
+    const char *why, json_object *reasons)
+{
+	char *line;
+
+	plan->dirty_limit = t == MIG_THROTTLE_DIRTY_LIMIT;
+	plan->auto_converge = t == MIG_THROTTLE_AUTO_CONVERGE;
+	snprintf(plan->throttle_why, sizeof plan->throttle_why, "%s", why);
+	if (reasons == NULL)
+		return;
+	xasprintf(&line, "%s: %s", plan->dirty_limit ? "on" : "off",
+	    plan->dirty_limit ? "the adaptive controller's throttle" : why);
+	json_object_object_add(reasons, "dirty-limit",
+	    json_object_new_string(line));
+	free(line);
 }

@@ -28,6 +28,12 @@ struct qemu_side {
 	char		cpu_model[QEMU_SIDE_NAME_MAX + 1]; /* qemu64 */
 	char		uuid[37];	/* query-uuid; "" when not set */
 	int		kvm;		/* 1 KVM, 0 TCG, -1 not known */
+	/* KVM's dirty ring (-accel kvm,dirty-ring-size=N), which dirty-limit
+	 * needs: 1 on, 0 off, -1 not known (mig-qemu-side.c probes it). */
+	int		dirty_ring;
+	char		dirty_ring_why[160]; /* QEMU's refusal, when off */
+	int		vcpus;		/* query-cpus-fast (0: not known) */
+	int		had_auto_converge, had_dirty_limit; /* the probe's */
 	char		cpu_target[32];	/* reading it: the vCPU's target */
 	/* The devices added with -device (their QOM types, sorted,
 	 * space-separated), when has_devices: they carry state. */
@@ -38,6 +44,10 @@ struct qemu_side {
 struct mig_wants {
 	int		postcopy;	/* allowPostCopy */
 	int		channels;	/* parallelMigrationThreads (0: none) */
+};
+/* The throttle a migration's controller uses (mig_throttle_choose()). */
+enum mig_throttle {
+	MIG_THROTTLE_NONE, MIG_THROTTLE_AUTO_CONVERGE, MIG_THROTTLE_DIRTY_LIMIT,
 };
 uint32_t mig_caps_listed(struct json_object *);
 struct json_object *qemu_side_encode(const struct qemu_side *);
@@ -52,6 +62,12 @@ void	 devices_sort(char *list);
 struct json_object *mig_negotiate(const struct mig_wants *,
 	    const struct qemu_side *source, const struct qemu_side *target,
 	    struct mig_plan *);
+enum mig_throttle mig_throttle_choose(enum ctl_kind, int allow_throttle,
+	    const struct qemu_side *source, const struct qemu_side *target,
+	    char *why, size_t len);
+void	 mig_throttle_apply(struct mig_plan *, enum mig_throttle,
+	    const char *why, struct json_object *reasons);
+int	 mig_dirty_ring_refusal(const char *error);
 int	 mig_multifd_postcopy_ok(const struct qemu_side *);
 int	 mig_incoming_exit_on_error_ok(const struct qemu_side *);
 struct json_object *mig_downtime_args(uint64_t downtime_ms, double bandwidth,

@@ -2,7 +2,8 @@
  * mig-qemu-side.c: reads what one side's QEMU is, for the negotiation of
  * mig-negotiate.c: its version (the QMP greeting), the capabilities
  * query-migrate-capabilities lists, the guest's RAM, machine type and CPU
- * model, its UUID, and whether it runs under KVM.  Only the version and the
+ * model, its UUID, whether it runs under KVM and with a dirty ring (see
+ * ring_probe()).  Only the version and the
  * capabilities are required; anything else QEMU does not say stays "not
  * known" and is then not compared.  A job (mig-job.h): its commands go
  * out on the migration's one event loop, one answer at a time.
@@ -55,9 +56,84 @@ string_answer(json_object *reply, const char *error)
 }
 
 enum {
-	SIDE_CAPS, SIDE_MEMORY, SIDE_KVM, SIDE_MACHINE, SIDE_CPUS,
-	SIDE_CPU_TYPE, SIDE_UUID, SIDE_PERIPH, SIDE_PERIPH_ANON, SIDE_END,
+	SIDE_CAPS, SIDE_MEMORY, SIDE_KVM, SIDE_RING, SIDE_RING_ANSWER,
+	SIDE_MACHINE, SIDE_CPUS, SIDE_CPU_TYPE, SIDE_UUID, SIDE_PERIPH,
+	SIDE_PERIPH_ANON, SIDE_END,
 };
+
+/* The state of capability name in a query-migrate-capabilities reply. */
+static int
+cap_state(json_object *reply, const char *name)
+{
+	size_t	i, n;
+
+	if (!json_object_is_type(reply, json_type_array))
+		return 0;
+	n = json_object_array_length(reply);
+	for (i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(reply, i);
+		const char *cn = json_str_at(c, "capability");
+
+		if (cn != NULL && strcmp(cn, name) == 0)
+			return json_bool_at(c, "state");
+	}
+	return 0;
+}
+
+/*
+ * migrate-set-capabilities' arguments: dirty-limit dl, and auto-converge
+ * ac when with_ac (QEMU refuses dirty-limit beside auto-converge).
+ */
+static json_object *
+ring_caps(int dl, int with_ac, int ac)
+{
+	json_object *caps = json_object_new_array(), *args, *c;
+
+	if (with_ac) {
+		c = json_object_new_object();
+		json_object_object_add(c, "capability",
+		    json_object_new_string("auto-converge"));
+		json_object_object_add(c, "state",
+		    json_object_new_boolean(ac));
+		json_object_array_add(caps, c);
+	}
+	c = json_object_new_object();
+	json_object_object_add(c, "capability",
+	    json_object_new_string("dirty-limit"));
+	json_object_object_add(c, "state", json_object_new_boolean(dl));
+	json_object_array_add(caps, c);
+	args = json_object_new_object();
+	json_object_object_add(args, "capabilities", caps);
+	return args;
+}
+
+/*
+ * Whether KVM has a dirty ring, which dirty-limit needs.  QMP does not say
+ * it: the accelerator object is no child of QOM's tree (qom-get on
+ * /machine/accel or /accel: "Device not found", 10.0 and 11.1), and
+ * query-vcpu-dirty-limit answers [] with a ring or without.  QEMU's own
+ * check does: migrate-set-capabilities dirty-limit is refused with
+ * "dirty-limit requires KVM with accelerator property 'dirty-ring-size'
+ * set" (8.1 to 11.1, options.c).  So the capability is tried, with
+ * auto-converge off beside it when on (QEMU refuses the two together),
+ * and both put back as they were: the QEMU is left as found.  Asked only
+ * of a KVM QEMU that lists dirty-limit; refused while a migration runs
+ * (the ring then stays "not known").  The ring's size is not readable
+ * over QMP at all.
+ */
+static int
+ring_probe(struct qemu_side *q, struct mig_job_cmd *cmd)
+{
+	if (q->kvm != 1 || !(q->caps & MIG_CAP_BIT(MIG_CAP_DIRTY_LIMIT)))
+		return 0;
+	if (q->had_dirty_limit) {	/* QEMU took it before */
+		q->dirty_ring = 1;
+		return 0;
+	}
+	cmd->name = "migrate-set-capabilities";
+	cmd->args = ring_caps(1, q->had_auto_converge, 0);
+	return 1;
+}
 
 /*
  * Fills the struct qemu_side ctx (its major, minor and micro set from the
@@ -78,6 +154,9 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 	case SIDE_CAPS:
 		q->caps = 0;
 		q->kvm = -1;
+		q->dirty_ring = -1;
+		q->dirty_ring_why[0] = '\0';
+		q->vcpus = 0;
 		cmd->name = "query-migrate-capabilities";
 		return JOB_SEND;
 	case SIDE_MEMORY:
@@ -87,6 +166,8 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 			return JOB_FAILED;
 		}
 		q->caps = mig_caps_listed(reply);
+		q->had_auto_converge = cap_state(reply, "auto-converge");
+		q->had_dirty_limit = cap_state(reply, "dirty-limit");
 		cmd->name = "query-memory-size-summary";
 		return JOB_SEND;
 	case SIDE_KVM:
@@ -96,10 +177,33 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 			log_debug("qemu side: %s", error);
 		cmd->name = "query-kvm";
 		return JOB_SEND;
-	case SIDE_MACHINE:
+	case SIDE_RING:
 		if (error == NULL && json_object_object_get_ex(reply, "enabled",
 		    &v))
 			q->kvm = json_object_get_boolean(v);
+		if (ring_probe(q, cmd))
+			return JOB_SEND;
+		*pc = SIDE_CPUS;
+		goto machine;
+	case SIDE_RING_ANSWER:
+		if (error == NULL) {
+			q->dirty_ring = 1;
+			/* Back as it was. */
+			cmd->name = "migrate-set-capabilities";
+			cmd->args = ring_caps(0, q->had_auto_converge,
+			    q->had_auto_converge);
+			return JOB_SEND;
+		}
+		q->dirty_ring = mig_dirty_ring_refusal(error) ? 0 : -1;
+		snprintf(q->dirty_ring_why, sizeof q->dirty_ring_why,
+		    "QEMU: %s", error);
+		*pc = SIDE_CPUS;
+		goto machine;
+	case SIDE_MACHINE:
+		if (error != NULL && q->dirty_ring == 1)
+			log_warnx("QEMU kept dirty-limit on after the probe: "
+			    "%s", error);
+	machine:
 		/* The machine type: QOM's type without "-machine". */
 		cmd->name = "qom-get";
 		cmd->args = qom_args("/machine", "type");
@@ -115,6 +219,8 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 		cpu = error == NULL && json_object_is_type(reply,
 		    json_type_array) ? json_object_array_get_idx(reply, 0) :
 		    NULL;
+		if (cpu != NULL)
+			q->vcpus = (int)json_object_array_length(reply);
 		if (cpu != NULL && json_str_at(cpu, "qom-path") != NULL &&
 		    json_str_at(cpu, "target") != NULL &&
 		    strlen(json_str_at(cpu, "target")) < 32) {

@@ -518,7 +518,10 @@ source_controller(struct mig_source *ms)
 	cfg->progress_timeout = ms->w.settings.progress_timeout;
 	cfg->max_downtime_ms = ms->plan.downtime_max_ms;
 	cfg->initial_downtime_ms = ms->plan.downtime_ms;
-	cfg->allow_auto_converge = ms->plan.auto_converge;
+	cfg->allow_auto_converge = ms->plan.auto_converge ||
+	    ms->plan.dirty_limit;
+	cfg->dirty_limit = ms->plan.dirty_limit;
+	cfg->vcpus = ms->self.vcpus;
 	cfg->allow_post_copy = ms->plan.postcopy;
 	cfg->allow_workload_disruption =
 	    ms->w.settings.allow_workload_disruption;
@@ -981,6 +984,11 @@ source_agreed(struct mig_source *ms, json_object *answer,
 	}
 	snprintf(ms->agree_reason, sizeof ms->agree_reason, "%s",
 	    ev->reason != NULL ? ev->reason : "");
+	if (ms->ctl_cfg.dirty_limit != ms->plan.dirty_limit) {
+		/* The target's QEMU lacks dirty-limit: auto-converge. */
+		ms->ctl_cfg.dirty_limit = ms->plan.dirty_limit;
+		source_controller_commit(ms);
+	}
 	ms->apply.plan = ms->plan;
 	ms->apply.source = 1;
 	mig_job_start(&ms->agree_job, ms->w.loop, ms->w.qmp, "agreed plan",

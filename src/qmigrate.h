@@ -260,6 +260,9 @@ struct mig_plan {
 	int		postcopy_blocktime; /* target */
 	int		cpr_transfer;	/* source: migrate-set-parameters mode
 					   cpr-transfer (`qmigrate update`) */
+	/* The throttle (mig_throttle_choose()): auto_converge or this. */
+	int		dirty_limit;	/* source: dirty-limit, KVM's ring */
+	char		throttle_why[320]; /* "dirty-limit: both QEMUs ..." */
 };
 
 /* The job that sets a plan on one side (mig-job.h), and its context. */

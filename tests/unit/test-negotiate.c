@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,10 +237,103 @@ test_validate_uuid(void **state)
 	assert_false(plan.postcopy);
 	assert_false(plan.postcopy_preempt);
 	json_object_put(why);
-	/* dirty-limit under TCG: said, never chosen. */
-	why = mig_negotiate(&w, &a, &b, &plan);
+}
+
+/*
+ * The throttle: dirty-limit only for the adaptive controller, where the
+ * source's QEMU lists it and KVM has a dirty ring, and the target's, when
+ * known, lists it too; auto-converge otherwise, each with its reason.
+ */
+static void
+test_throttle(void **state)
+{
+	struct qemu_side	 kvm = q111(), old = q72(), tcg = q100(), none;
+	struct mig_plan		 plan;
+	json_object		*why;
+	char			 text[320];
+
+	(void)state;
+	memset(&none, 0, sizeof none);
+	kvm.kvm = 1;
+	kvm.dirty_ring = 1;
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm, &kvm,
+	    text, sizeof text), MIG_THROTTLE_DIRTY_LIMIT);
+	assert_string_equal(text, "dirty-limit: both QEMUs offer it and KVM "
+	    "has a dirty ring (QEMU accepted the capability): only the vCPUs "
+	    "that dirty memory are slowed, to the rate the controller sets");
+	/* unix: the target is not known; the capability is the source's. */
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm, &none,
+	    text, sizeof text), MIG_THROTTLE_DIRTY_LIMIT);
+	assert_non_null(strstr(text, "the target is not known"));
+	/* The kubevirt controller is KubeVirt's. */
+	assert_int_equal(mig_throttle_choose(CTL_KUBEVIRT, 1, &kvm, &kvm,
+	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
+	assert_string_equal(text, "auto-converge: the kubevirt controller "
+	    "throttles as KubeVirt does (auto-converge)");
+	/* No throttle allowed: none. */
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 0, &kvm, &kvm,
+	    text, sizeof text), MIG_THROTTLE_NONE);
+	assert_string_equal(text, "none: the policy does not allow "
+	    "auto-converge (allowed, it would be dirty-limit: both QEMUs "
+	    "offer it and KVM has a dirty ring (QEMU accepted the "
+	    "capability): only the vCPUs that dirty memory are slowed, to "
+	    "the rate the controller sets)");
+	/* A target QEMU before 8.1. */
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm, &old,
+	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
+	assert_string_equal(text, "auto-converge: the target's QEMU 7.2.22 "
+	    "does not offer dirty-limit (QEMU 8.1 and later do)");
+	old.kvm = 1;
+	old.dirty_ring = 1;
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &old, &kvm,
+	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
+	assert_string_equal(text, "auto-converge: the source's QEMU 7.2.22 "
+	    "does not offer dirty-limit (QEMU 8.1 and later do)");
+	/* TCG. */
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &tcg, &tcg,
+	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
+	assert_string_equal(text, "auto-converge: TCG has no dirty ring "
+	    "(dirty-limit needs KVM's)");
+	/* KVM without a ring: QEMU's refusal is quoted. */
+	kvm.dirty_ring = 0;
+	snprintf(kvm.dirty_ring_why, sizeof kvm.dirty_ring_why, "QEMU: %s",
+	    "dirty-limit requires KVM with accelerator property "
+	    "'dirty-ring-size' set");
+	assert_true(mig_dirty_ring_refusal("dirty-limit requires KVM with "
+	    "accelerator property 'dirty-ring-size' set"));
+	assert_false(mig_dirty_ring_refusal("There's a migration process in "
+	    "progress"));
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm, &kvm,
+	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
+	assert_string_equal(text, "auto-converge: KVM has no dirty ring "
+	    "(start QEMU with -accel kvm,dirty-ring-size=4096 for "
+	    "dirty-limit): QEMU: dirty-limit requires KVM with accelerator "
+	    "property 'dirty-ring-size' set");
+	kvm.dirty_ring = -1;
+	kvm.dirty_ring_why[0] = '\0';
+	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm, &kvm,
+	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
+	assert_string_equal(text, "auto-converge: whether KVM has a dirty "
+	    "ring is not known");
+
+	/* Into the plan: one throttle, never both (QEMU refuses that). */
+	memset(&plan, 0, sizeof plan);
+	why = json_object_new_object();
+	kvm.dirty_ring = 1;
+	mig_throttle_apply(&plan, mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm,
+	    &kvm, text, sizeof text), text, why);
+	assert_true(plan.dirty_limit);
+	assert_false(plan.auto_converge);
+	assert_string_equal(plan.throttle_why, text);
 	assert_string_equal(reason(why, "dirty-limit"),
-	    "off: needs KVM's dirty ring: the guest runs under TCG");
+	    "on: the adaptive controller's throttle");
+	mig_throttle_apply(&plan, mig_throttle_choose(CTL_ADAPTIVE, 1, &tcg,
+	    &tcg, text, sizeof text), text, why);
+	assert_false(plan.dirty_limit);
+	assert_true(plan.auto_converge);
+	assert_string_equal(reason(why, "dirty-limit"),
+	    "off: auto-converge: TCG has no dirty ring (dirty-limit needs "
+	    "KVM's)");
 	json_object_put(why);
 }
 
@@ -546,6 +640,7 @@ main(void)
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_multifd_postcopy),
 		cmocka_unit_test(test_validate_uuid),
+		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_encode_decode),
 		cmocka_unit_test(test_devices),
