@@ -64,6 +64,25 @@ if [ "$method" = autoconverge ]; then
 		sort -n | tail -n 1)" -gt 0 ] || fail "the vCPUs were never throttled"
 	[ "$controller" = kubevirt ] || decisions "$src" | grep -qw auto-converge ||
 		fail "no auto-converge decision: $(decisions "$src")"
+	# Which throttle, and why, as the user sees it (issue 33): auto-
+	# converge, since TCG has no dirty ring; the kubevirt controller's
+	# is KubeVirt's whatever the accelerator.
+	throttle=$(status_get "$src" .migrationConfiguration.throttle)
+	echo "throttle: $throttle"
+	if [ "$controller" = kubevirt ]; then
+		want="auto-converge: the kubevirt controller throttles as KubeVirt does (auto-converge)"
+	elif [ "$TEST_ACCEL" = tcg ]; then
+		want="auto-converge: TCG has no dirty ring (dirty-limit needs KVM's)"
+	else
+		want="auto-converge: KVM has no dirty ring"*
+	fi
+	# shellcheck disable=SC2053 # want may be a pattern
+	[[ $throttle == $want ]] || fail "migrationConfiguration.throttle: $throttle"
+	[ "$(status_get "$src" .migrationConfiguration.controller.throttle)" = auto-converge ] ||
+		fail "the controller's throttle: $(status_get "$src" .migrationConfiguration.controller)"
+	[ "$(status_get "$src" .migrationConfiguration.capabilities[\"dirty-limit\"])" = "off: $throttle" ] ||
+		[ "$controller" = kubevirt ] ||
+		fail "capabilities.dirty-limit: $(status_get "$src" .migrationConfiguration.capabilities)"
 else
 	decisions "$src" | grep -qw "$action" || fail "no $action decision: $(decisions "$src")"
 	reason=$(status_get "$src" ".decisions[] | select(.action == \"$action\") | .reason")
