@@ -852,12 +852,12 @@ mig_throttle_choose(enum ctl_kind kind, int allow_throttle,
 		    "ring is not known%s%s", src->dirty_ring_why[0] != '\0' ?
 		    ": " : "", src->dirty_ring_why);
 	else {
-		snprintf(why, len, "dirty-limit: %s offer it and KVM has a "
-		    "dirty ring (QEMU accepted the capability): only the "
-		    "vCPUs that dirty memory are slowed, to the rate the "
-		    "controller sets", known ? "both QEMUs" :
-		    "the source's QEMU (the capability is the source's "
-		    "alone; the target is not known)");
+		snprintf(why, len, "dirty-limit: %s and KVM has a dirty "
+		    "ring (QEMU accepted the capability): only the vCPUs "
+		    "that dirty memory are slowed, to the rate the "
+		    "controller sets", known ? "both QEMUs offer it" :
+		    "the source's QEMU offers it (the capability is the "
+		    "source's alone; the target is not known)");
 		return MIG_THROTTLE_DIRTY_LIMIT;
 	}
 	return MIG_THROTTLE_AUTO_CONVERGE;
