@@ -8,14 +8,15 @@
 # make bench bench_scripts='proxy-throughput.sh proxy-profile.sh proxy-calls.sh proxy-migration.sh'
 # bench/RESULTS.md shows bench/convergence.png and cites bench/data.
 # bench/accel.sh (KVM against TCG) is run by hand where /dev/kvm opens,
-# after make check has built the Linux guest: it is not in bench_scripts.
+# after make check has built the Linux guest: it is not in bench_scripts;
+# nor is bench/throttle.sh (auto-converge against dirty-limit, KVM only).
 EXTRA_DIST += bench/convergence.png bench/data
 EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
 	bench/drain.sh bench/proxy-bench-lib.sh bench/proxy-throughput.sh \
 	bench/proxy-ab.sh bench/proxy-profile.sh \
 	bench/proxy-calls.sh bench/proxy-migration.sh bench/postcopy-caps.sh \
 	bench/tcg-throttle.sh bench/accel.sh bench/cpr-update.sh \
-	bench/RESULTS.md
+	bench/throttle.sh bench/RESULTS.md
 
 bench_scripts = convergence.sh qmigrate-cost.sh drain.sh \
 	proxy-throughput.sh proxy-profile.sh proxy-calls.sh proxy-migration.sh \
