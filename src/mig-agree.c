@@ -82,6 +82,8 @@ throttle_of(const struct mig_settings *s, struct mig_plan *plan,
 	t = mig_throttle_choose(s->convergence, s->allow_auto_converge, self,
 	    target, text, sizeof text);
 	mig_throttle_apply(plan, t, text, why);
+	plan->dirty_limit_listed =
+	    (self->caps & MIG_CAP_BIT(MIG_CAP_DIRTY_LIMIT)) != 0;
 }
 
 /*

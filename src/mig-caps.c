@@ -104,7 +104,14 @@ caps_args(const struct mig_plan *plan, int source)
 	for (i = 0; i < sizeof list / sizeof list[0]; i++) {
 		if (!source && strcmp(list[i].name, "auto-converge") == 0)
 			continue;
-		if (i >= 4 && !list[i].on)
+		/*
+		 * dirty-limit goes out off too where the source's QEMU lists
+		 * it: one set before (a plan changed by the target's answer,
+		 * an earlier migration) makes QEMU refuse auto-converge.
+		 */
+		if (i >= 4 && !list[i].on && !(source &&
+		    plan->dirty_limit_listed &&
+		    strcmp(list[i].name, "dirty-limit") == 0))
 			continue;
 		c = json_object_new_object();
 		json_object_object_add(c, "capability",

@@ -262,6 +262,8 @@ struct mig_plan {
 					   cpr-transfer (`qmigrate update`) */
 	/* The throttle (mig_throttle_choose()): auto_converge or this. */
 	int		dirty_limit;	/* source: dirty-limit, KVM's ring */
+	int		dirty_limit_listed; /* the source's QEMU lists it: the
+					   capability is always sent */
 	char		throttle_why[320]; /* "dirty-limit: both QEMUs ..." */
 };
 

@@ -17,6 +17,7 @@
 
 #include "qmigrate.h"
 #include "mig-control.h"
+#include "mig-job.h"
 
 /* query-migrate-capabilities' names, as each QEMU lists them here. */
 static const char *caps_72 =
@@ -337,6 +338,84 @@ test_throttle(void **state)
 	json_object_put(why);
 }
 
+/* The state mig_plan_apply_job's args give capability name (-1: absent). */
+static int
+cap_sent(json_object *args, const char *name)
+{
+	json_object	*caps = json_obj_at(args, "capabilities");
+	size_t		 i;
+
+	for (i = 0; caps != NULL && i < json_object_array_length(caps); i++) {
+		json_object *c = json_object_array_get_idx(caps, i);
+
+		if (strcmp(json_str_at(c, "capability"), name) == 0)
+			return json_bool_at(c, "state");
+	}
+	return -1;
+}
+
+/*
+ * The throttle on the source's QEMU: dirty-limit on with auto-converge off
+ * (QEMU refuses both) and vcpu-dirty-limit disarmed; auto-converge with
+ * dirty-limit sent off where QEMU lists it (one left on refuses it), and
+ * not sent where QEMU does not.
+ */
+static void
+test_throttle_applied(void **state)
+{
+	struct mig_plan_apply	 pa;
+	struct mig_job_cmd	 cmd;
+	char			*cause = NULL;
+	int			 pc;
+
+	(void)state;
+	memset(&pa, 0, sizeof pa);
+	pa.source = 1;
+	pa.plan.dirty_limit = pa.plan.dirty_limit_listed = 1;
+	pc = 0;
+	memset(&cmd, 0, sizeof cmd);
+	assert_int_equal(mig_plan_apply_job(&pa, &pc, NULL, NULL, &cmd,
+	    &cause), JOB_SEND);
+	assert_string_equal(cmd.name, "migrate-set-capabilities");
+	assert_int_equal(cap_sent(cmd.args, "dirty-limit"), 1);
+	assert_int_equal(cap_sent(cmd.args, "auto-converge"), 0);
+	json_object_put(cmd.args);
+	memset(&cmd, 0, sizeof cmd);
+	assert_int_equal(mig_plan_apply_job(&pa, &pc, NULL, NULL, &cmd,
+	    &cause), JOB_SEND);
+	assert_string_equal(cmd.name, "migrate-set-parameters");
+	assert_int_equal(json_u64_at(cmd.args, "vcpu-dirty-limit"), 1000000);
+	assert_null(json_obj_at(cmd.args, "max-cpu-throttle"));
+	json_object_put(cmd.args);
+
+	pa.plan.dirty_limit = 0;
+	pa.plan.auto_converge = 1;
+	pc = 0;
+	memset(&cmd, 0, sizeof cmd);
+	assert_int_equal(mig_plan_apply_job(&pa, &pc, NULL, NULL, &cmd,
+	    &cause), JOB_SEND);
+	assert_int_equal(cap_sent(cmd.args, "dirty-limit"), 0);
+	assert_int_equal(cap_sent(cmd.args, "auto-converge"), 1);
+	json_object_put(cmd.args);
+	pa.plan.dirty_limit_listed = 0;
+	pc = 0;
+	memset(&cmd, 0, sizeof cmd);
+	assert_int_equal(mig_plan_apply_job(&pa, &pc, NULL, NULL, &cmd,
+	    &cause), JOB_SEND);
+	assert_int_equal(cap_sent(cmd.args, "dirty-limit"), -1);
+	json_object_put(cmd.args);
+	/* The target never gets either throttle. */
+	pa.source = 0;
+	pa.plan.dirty_limit = pa.plan.dirty_limit_listed = 1;
+	pc = 0;
+	memset(&cmd, 0, sizeof cmd);
+	assert_int_equal(mig_plan_apply_job(&pa, &pc, NULL, NULL, &cmd,
+	    &cause), JOB_SEND);
+	assert_int_equal(cap_sent(cmd.args, "dirty-limit"), -1);
+	assert_int_equal(cap_sent(cmd.args, "auto-converge"), -1);
+	json_object_put(cmd.args);
+}
+
 /* RAM, machine type, CPU model, UUID: the first difference, named. */
 static void
 test_compare(void **state)
@@ -641,6 +720,7 @@ main(void)
 		cmocka_unit_test(test_multifd_postcopy),
 		cmocka_unit_test(test_validate_uuid),
 		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_throttle_applied),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_encode_decode),
 		cmocka_unit_test(test_devices),
