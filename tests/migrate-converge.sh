@@ -80,7 +80,7 @@ if [ "$method" = autoconverge ]; then
 	[[ $throttle == $want ]] || fail "migrationConfiguration.throttle: $throttle"
 	[ "$(status_get "$src" .migrationConfiguration.controller.throttle)" = auto-converge ] ||
 		fail "the controller's throttle: $(status_get "$src" .migrationConfiguration.controller)"
-	[ "$(status_get "$src" .migrationConfiguration.capabilities[\"dirty-limit\"])" = "off: $throttle" ] ||
+	[ "$(status_get "$src" '.migrationConfiguration.capabilities["dirty-limit"]')" = "off: $throttle" ] ||
 		[ "$controller" = kubevirt ] ||
 		fail "capabilities.dirty-limit: $(status_get "$src" .migrationConfiguration.capabilities)"
 else
