@@ -196,7 +196,7 @@ qemu_side_job(void *ctx, int *pc, json_object *reply, const char *error,
 		}
 		q->dirty_ring = mig_dirty_ring_refusal(error) ? 0 : -1;
 		snprintf(q->dirty_ring_why, sizeof q->dirty_ring_why,
-		    "QEMU: %s", error);
+		    "migrate-set-capabilities: %s", error);
 		*pc = SIDE_CPUS;
 		goto machine;
 	case SIDE_MACHINE:

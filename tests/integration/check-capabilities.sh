@@ -54,7 +54,7 @@ elif [ "$kvm" = false ]; then
 elif [[ $TEST_ACCEL_OPTS == *dirty-ring-size=* ]]; then
 	throttle="dirty-limit: both QEMUs offer it and KVM has a dirty ring (QEMU accepted the capability): only the vCPUs that dirty memory are slowed, to the rate the controller sets"
 else
-	throttle="auto-converge: KVM has no dirty ring (start QEMU with -accel kvm,dirty-ring-size=4096 for dirty-limit): QEMU: dirty-limit requires KVM with accelerator property 'dirty-ring-size' set"
+	throttle="auto-converge: KVM has no dirty ring (start QEMU with -accel kvm,dirty-ring-size=4096 for dirty-limit): migrate-set-capabilities: dirty-limit requires KVM with accelerator property 'dirty-ring-size' set"
 fi
 echo "throttle: $throttle"
 # This policy does not allow throttling: none, and what it would be.

@@ -297,9 +297,9 @@ test_throttle(void **state)
 	    "(dirty-limit needs KVM's)");
 	/* KVM without a ring: QEMU's refusal is quoted. */
 	kvm.dirty_ring = 0;
-	snprintf(kvm.dirty_ring_why, sizeof kvm.dirty_ring_why, "QEMU: %s",
-	    "dirty-limit requires KVM with accelerator property "
-	    "'dirty-ring-size' set");
+	snprintf(kvm.dirty_ring_why, sizeof kvm.dirty_ring_why,
+	    "migrate-set-capabilities: %s", "dirty-limit requires KVM with "
+	    "accelerator property 'dirty-ring-size' set");
 	assert_true(mig_dirty_ring_refusal("dirty-limit requires KVM with "
 	    "accelerator property 'dirty-ring-size' set"));
 	assert_false(mig_dirty_ring_refusal("There's a migration process in "
@@ -308,8 +308,8 @@ test_throttle(void **state)
 	    text, sizeof text), MIG_THROTTLE_AUTO_CONVERGE);
 	assert_string_equal(text, "auto-converge: KVM has no dirty ring "
 	    "(start QEMU with -accel kvm,dirty-ring-size=4096 for "
-	    "dirty-limit): QEMU: dirty-limit requires KVM with accelerator "
-	    "property 'dirty-ring-size' set");
+	    "dirty-limit): migrate-set-capabilities: dirty-limit requires "
+	    "KVM with accelerator property 'dirty-ring-size' set");
 	kvm.dirty_ring = -1;
 	kvm.dirty_ring_why[0] = '\0';
 	assert_int_equal(mig_throttle_choose(CTL_ADAPTIVE, 1, &kvm, &kvm,
