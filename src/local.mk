@@ -98,6 +98,7 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/converge-autoconverge-adaptive.sh \
 	tests/integration/converge-autoconverge-kubevirt.sh \
 	tests/integration/converge-dirtylimit-adaptive.sh \
+	tests/integration/migrate-dirtylimit-tls.sh \
 	tests/integration/converge-stall-kubevirt.sh \
 	tests/integration/migrate-abort.sh \
 	tests/integration/migrate-abort-postcopy.sh \
