@@ -239,6 +239,11 @@ mig_info_decode(json_object *reply, struct mig_info *out)
 	    NULL);
 	if (out->throttle_pct > 100)
 		out->throttle_pct = 100;
+	/* Under dirty-limit QEMU says how long it holds the vCPUs back. */
+	out->dirty_limit_throttle_us = u64_member(reply,
+	    "dirty-limit-throttle-time-per-round", &out->has_dirty_limit);
+	out->dirty_limit_ring_full_us = u64_member(reply,
+	    "dirty-limit-ring-full-time", NULL);
 	/* QEMU's words reach logs and the status: escaped. */
 	if ((desc = json_str_at(reply, "error-desc")) != NULL) {
 		esc = escape_bytes(desc, strlen(desc), sizeof out->error_desc);

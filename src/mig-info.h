@@ -49,6 +49,11 @@ struct mig_info {
 	uint64_t	total_time_ms;
 	uint64_t	setup_time_ms;
 	int		throttle_pct;
+	/* dirty-limit (8.1): the vCPUs' sleep per dirty-limit round, and
+	 * their time blocked on a full dirty ring, microseconds */
+	int		has_dirty_limit;
+	uint64_t	dirty_limit_throttle_us;
+	uint64_t	dirty_limit_ring_full_us;
 	char		error_desc[256];	/* failed: QEMU's reason */
 };
 

@@ -33,6 +33,9 @@ struct mig_progress {
 	uint64_t	expected_downtime_ms;
 	uint64_t	downtime_ms;
 	int		throttle_pct;
+	int		has_dirty_limit;	/* dirty-limit throttles */
+	uint64_t	dirty_limit_throttle_us;
+	uint64_t	dirty_limit_ring_full_us;
 	uint64_t	postcopy_requests;
 	uint64_t	total_time_ms;
 	struct json_object *disks;	/* owned: mirror jobs, or NULL */
@@ -624,6 +627,12 @@ progress_to_json(const struct mig_progress *p)
 	    json_object_new_uint64(p->downtime_ms));
 	json_object_object_add(o, "throttlePercentage",
 	    json_object_new_int(p->throttle_pct));
+	if (p->has_dirty_limit) {
+		json_object_object_add(o, "dirtyLimitThrottleUsPerRound",
+		    json_object_new_uint64(p->dirty_limit_throttle_us));
+		json_object_object_add(o, "dirtyLimitRingFullUs",
+		    json_object_new_uint64(p->dirty_limit_ring_full_us));
+	}
 	json_object_object_add(o, "postCopyRequests",
 	    json_object_new_uint64(p->postcopy_requests));
 	json_object_object_add(o, "totalTimeMs",
@@ -861,6 +870,9 @@ status_set_progress(struct status *st, const struct mig_info *mi,
 	}
 	p->expected_downtime_ms = mi->expected_downtime_ms;
 	p->throttle_pct = mi->throttle_pct;
+	p->has_dirty_limit = mi->has_dirty_limit;
+	p->dirty_limit_throttle_us = mi->dirty_limit_throttle_us;
+	p->dirty_limit_ring_full_us = mi->dirty_limit_ring_full_us;
 	if (mi->has_downtime)
 		p->downtime_ms = mi->downtime_ms;
 	if (mi->has_total_time)

@@ -55,6 +55,28 @@ test_active(void **state)
 	assert_true(mig_info_bandwidth(&mi) == 800.5e6 / 8);
 	assert_true(qemu_mig_status_in_progress(mi.status));
 	assert_false(qemu_mig_status_postcopy(mi.status));
+	assert_false(mi.has_dirty_limit);
+}
+
+/*
+ * Under dirty-limit (8.1+, once a limit is in service) QEMU 10.0 adds how
+ * long it held the vCPUs back per round and on a full dirty ring (µs):
+ * the figures of a run under kvm-pvm with a limit of 1 MB/s.
+ */
+static void
+test_dirty_limit(void **state)
+{
+	struct mig_info mi = decode("{\"status\": \"active\", "
+	    "\"dirty-limit-throttle-time-per-round\": 9011492, "
+	    "\"dirty-limit-ring-full-time\": 183908, "
+	    "\"ram\": {\"total\": 71303168, \"remaining\": 0, "
+	    "\"transferred\": 5000, \"dirty-sync-count\": 8}}");
+
+	(void)state;
+	assert_true(mi.has_dirty_limit);
+	assert_int_equal(mi.dirty_limit_throttle_us, 9011492);
+	assert_int_equal(mi.dirty_limit_ring_full_us, 183908);
+	assert_int_equal(mi.throttle_pct, 0);
 }
 
 /*
@@ -237,6 +259,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_active),
+		cmocka_unit_test(test_dirty_limit),
 		cmocka_unit_test(test_completed_times_late),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_lies),
