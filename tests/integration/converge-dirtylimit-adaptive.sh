@@ -72,6 +72,10 @@ if [ -n "$last" ]; then
 	echo "decision: $last"
 	want=$(sed -nE 's/.* to ([0-9]+) MB\/s.*/\1/p; s/.*to dirtying ([0-9]+) MB\/s.*/\1/p' <<<"$last" | head -n 1)
 	[ "$limit" = "$want" ] || fail "vcpu-dirty-limit is $limit, the last decision set $want"
+	# What the user saw of it while it ran (QEMU 8.1's figures).
+	held=$(jq -r '.status.progress.dirtyLimitThrottleUsPerRound // empty' \
+		"$TMP/migrate.out" 2>/dev/null | sort -n | tail -n 1)
+	echo "the vCPUs held back up to ${held:-(not sampled)} us per dirty-limit round"
 else
 	[ "$limit" = 1000000 ] || fail "vcpu-dirty-limit $limit without a decision (disarmed: 1000000)"
 	echo "no dirty-limit decision: pre-copy converged without a throttle (dirty rate: $(status_get "$src" .progress.dirtyRate // empty), decisions: $(decisions "$src"))"
