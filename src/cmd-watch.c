@@ -65,6 +65,7 @@ struct view {
 	const char	*rate_source;	/* "controller" or "QEMU now" */
 	double		 total, remaining, transferred;
 	double		 bandwidth, dirty, downtime_ms, iteration, throttle;
+	double		 dirty_limit_us;	/* per round; -1: no limit held */
 	double		 pct;
 };
 
@@ -113,6 +114,7 @@ watch_view(struct watch *w, json_object *st, struct view *v)
 	const struct mig_info	*mi = w->have_info ? &w->info : NULL;
 
 	memset(v, 0, sizeof *v);
+	v->dirty_limit_us = -1;
 	v->qstatus = mi != NULL ? mi->status_name :
 	    json_str_at(prog, "qemuStatus");
 	if (v->qstatus == NULL)
@@ -144,12 +146,17 @@ watch_view(struct watch *w, json_object *st, struct view *v)
 		v->dirty = json_double_at(prog, "dirtyRate");
 		v->downtime_ms = json_double_at(prog, "expectedDowntimeMs");
 		v->throttle = json_double_at(prog, "throttlePercentage");
+		v->dirty_limit_us = json_obj_at(prog,
+		    "dirtyLimitThrottleUsPerRound") != NULL ?
+		    json_double_at(prog, "dirtyLimitThrottleUsPerRound") : -1;
 	} else if (mi != NULL) {
 		v->rate_source = "QEMU now";
 		v->bandwidth = mig_info_bandwidth(mi);
 		v->dirty = mig_info_dirty_rate(mi);
 		v->downtime_ms = (double)mi->expected_downtime_ms;
 		v->throttle = mi->throttle_pct;
+		v->dirty_limit_us = mi->has_dirty_limit ?
+		    (double)mi->dirty_limit_throttle_us : -1;
 	} else
 		v->rate_source = "none yet";
 	if ((mi != NULL && mi->status == QMS_COMPLETED) ||
@@ -168,6 +175,7 @@ watch_draw_tty(struct watch *w, json_object *st, const struct view *v)
 {
 	json_object	*decisions = json_obj_at(st, "decisions"), *d;
 	char		 rows[WATCH_MAX_LINES][WATCH_LINE], bar[BAR_WIDTH + 1];
+	char		 throttle[64];
 	const char	*s;
 	size_t		 i, n;
 	int		 filled, k = 0;
@@ -182,10 +190,16 @@ watch_draw_tty(struct watch *w, json_object *st, const struct view *v)
 	snprintf(rows[k++], WATCH_LINE, "remaining  %.1f MiB of %.1f MiB "
 	    "(sent %.1f MiB), pass %.0f", v->remaining / MIB, v->total / MIB,
 	    v->transferred / MIB, v->iteration);
+	if (v->dirty_limit_us >= 0)	/* dirty-limit: no percentage */
+		snprintf(throttle, sizeof throttle, "dirty-limit holds the "
+		    "vCPUs %.1f s a round", v->dirty_limit_us / 1e6);
+	else
+		snprintf(throttle, sizeof throttle, "throttle %.0f%%",
+		    v->throttle);
 	snprintf(rows[k++], WATCH_LINE, "bandwidth  %.1f MiB/s (%s)   dirty "
-	    "rate %.1f MiB/s   expected downtime %.0f ms   throttle %.0f%%",
+	    "rate %.1f MiB/s   expected downtime %.0f ms   %s",
 	    v->bandwidth / MIB, v->rate_source, v->dirty / MIB,
-	    v->downtime_ms, v->throttle);
+	    v->downtime_ms, throttle);
 	if ((s = json_str_at(st, "failureReason")) != NULL)
 		snprintf(rows[k++], WATCH_LINE, "failure    %s", s);
 	n = decisions != NULL && json_object_is_type(decisions,
@@ -235,11 +249,14 @@ watch_draw_lines(struct watch *w, json_object *st, const struct view *v)
 	printf("phase=%s mode=%s qemu=%s progress=%.1f%% "
 	    "remaining=%.0f total=%.0f bandwidth=%.0f dirty_rate=%.0f "
 	    "rates_from=%s expected_downtime_ms=%.0f iteration=%.0f "
-	    "throttle=%.0f\n", v->phase, v->mode, v->qstatus, v->pct,
+	    "throttle=%.0f", v->phase, v->mode, v->qstatus, v->pct,
 	    v->remaining, v->total, v->bandwidth, v->dirty,
 	    strcmp(v->rate_source, "controller") == 0 ? "controller" :
 	    strcmp(v->rate_source, "QEMU now") == 0 ? "qemu" : "none",
 	    v->downtime_ms, v->iteration, v->throttle);
+	if (v->dirty_limit_us >= 0)	/* after the fields parsers know */
+		printf(" dirty_limit_us=%.0f", v->dirty_limit_us);
+	printf("\n");
 	w->decisions_seen = n;
 }
 
