@@ -499,6 +499,9 @@ decode_query_migrate(json_object *reply, struct snap_migration *m)
 		m->expected_downtime.v = (double)mi.expected_downtime_ms / 1e3;
 		m->throttle.v = mi.throttle_pct / 100.0;
 	}
+	/* dirty-limit (8.1), while a limit is in service. */
+	m->dirty_limit_throttle.have = mi.has_dirty_limit;
+	m->dirty_limit_throttle.v = (double)mi.dirty_limit_throttle_us / 1e6;
 	return 0;
 }
 
@@ -630,6 +633,8 @@ decode_status_doc(json_object *doc, struct snap_migration *m)
 	set_u64(&m->iteration, prog, "iteration");
 	set_f64(&m->expected_downtime, prog, "expectedDowntimeMs", 1e-3, 1);
 	set_f64(&m->throttle, prog, "throttlePercentage", 1e-2, 1);
+	set_f64(&m->dirty_limit_throttle, prog, "dirtyLimitThrottleUsPerRound",
+	    1e-6, 1);
 	set_u64(&m->postcopy_requests, prog, "postCopyRequests");
 	disks = json_obj_at(prog, "disks");
 	if (is_object(disks)) {

@@ -208,6 +208,10 @@ static const struct vm_value vm_values[] = {
 	{ "qmigrate_migration_throttle_ratio", "gauge",
 	    "CPU throttle auto-converge applies to the guest (0 to 1).",
 	    MIG(throttle), V_F64, 1 },
+	{ "qmigrate_migration_dirty_limit_throttle_seconds", "gauge",
+	    "How long dirty-limit held the guest's vCPUs back in its last "
+	    "round (QEMU 8.1+, while a limit holds).",
+	    MIG(dirty_limit_throttle), V_F64, 1 },
 	{ "qmigrate_migration_postcopy_requests_total", "counter",
 	    "Pages the destination asked for during post-copy.",
 	    MIG(postcopy_requests), V_U64, 1 },

@@ -160,6 +160,7 @@ struct snap_migration {
 	struct snap_u64	 iteration;
 	struct snap_f64	 expected_downtime;	/* seconds */
 	struct snap_f64	 throttle;	/* 0 to 1 */
+	struct snap_f64	 dirty_limit_throttle;	/* seconds per round */
 	struct snap_u64	 postcopy_requests;
 	struct snap_f64	 start_time;	/* seconds since the epoch */
 	struct snap_f64	 end_time;

@@ -131,7 +131,8 @@ test_status_doc(void **state)
 	    "\"startTimestamp\": \"2024-05-01T12:00:00.000Z\", \"progress\": "
 	    "{\"dataTotal\": 100, \"dataProcessed\": 40, \"dataRemaining\": "
 	    "-5, \"bandwidth\": 16.5e6, \"dirtyRate\": 1e6, "
-	    "\"throttlePercentage\": 30, \"disks\": {\"j1\": {\"offset\": 10},"
+	    "\"throttlePercentage\": 30, \"dirtyLimitThrottleUsPerRound\": "
+	    "7466620, \"disks\": {\"j1\": {\"offset\": 10},"
 	    " \"j2\": {\"offset\": 5}}}}");
 	assert_int_equal(decode_status_doc(doc, &m), 0);
 	assert_string_equal(m.phase, "Running");
@@ -142,6 +143,8 @@ test_status_doc(void **state)
 	assert_false(m.data_remaining.have);
 	assert_true(m.memory_rate.have && m.memory_rate.v == 16.5e6);
 	assert_true(m.throttle.v > 0.29 && m.throttle.v < 0.31);
+	assert_true(m.dirty_limit_throttle.have &&
+	    m.dirty_limit_throttle.v > 7.46 && m.dirty_limit_throttle.v < 7.47);
 	assert_true(m.disk_processed.have && m.disk_processed.v == 15);
 	assert_true(m.start_time.have && m.start_time.v == 1714564800);
 	assert_false(m.end_time.have);
@@ -182,6 +185,16 @@ test_query_migrate(void **state)
 	assert_true(m.dirty_rate.v == 40960);
 	assert_true(m.expected_downtime.v > 0.29 && m.expected_downtime.v <
 	    0.31);
+	assert_false(m.dirty_limit_throttle.have);
+	json_object_put(r);
+	/* Under dirty-limit (QEMU 10.0 under kvm-pvm, 1 MB/s per vCPU). */
+	r = parse("{\"status\": \"active\", "
+	    "\"dirty-limit-throttle-time-per-round\": 9011492, "
+	    "\"dirty-limit-ring-full-time\": 183908, \"ram\": {\"total\": "
+	    "1000, \"remaining\": 0, \"transferred\": 900}}");
+	assert_int_equal(decode_query_migrate(r, &m), 0);
+	assert_true(m.dirty_limit_throttle.have &&
+	    m.dirty_limit_throttle.v > 9.01 && m.dirty_limit_throttle.v < 9.02);
 	json_object_put(r);
 	r = parse("{\"status\": \"none\"}");
 	assert_int_equal(decode_query_migrate(r, &m), 0);
