@@ -87,14 +87,17 @@ one_case() {
 		# for what forwarding costs apart from the cryptography.
 		local proto=tls
 		[ "$path" = plain ] && proto=tcp
+		# qm_workers: --workers N for both sides (unset: the default)
 		"$qm" -q proxy target --listen "$proto:127.0.0.1:$port" \
 			--to "unix:$tmp/sink.sock" --tls-dir "$tmp/pki/target" \
+			${qm_workers:+--workers "$qm_workers"} \
 			2>>"$tmp/qm-target.log" &
 		pids+=($!)
 		wait_port "$port"
 		rm -f "$tmp/src.sock"
 		"$qm" -q proxy source --listen "unix:$tmp/src.sock" \
 			--to "$proto:127.0.0.1:$port" --tls-dir "$tmp/pki/source" \
+			${qm_workers:+--workers "$qm_workers"} \
 			2>>"$tmp/qm-source.log" &
 		pids+=($!)
 		wait_path "$tmp/src.sock"

@@ -6,7 +6,7 @@ libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
 	proxy/proxy-pair-record.c proxy/proxy-pair.c \
 	proxy/proxy-order.c \
 	proxy/proxy-conn.c proxy/proxy-control.c proxy/proxy-source.c \
-	proxy/proxy-target.c
+	proxy/proxy-target.c proxy/proxy-worker.c
 
 unit_tests += tests/unit/test-proxy-order
 

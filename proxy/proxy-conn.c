@@ -25,10 +25,12 @@
 #define ACCEPT_PAUSE		1.0	/* seconds after EMFILE */
 #define QEMU_RETRY		0.005	/* unix connect() backlog full */
 
-/* A forwarding pair, linked to its side for stats and teardown. */
+/*
+ * A forwarding pair, linked to its side for stats; the pair itself lives
+ * on a worker's loop (proxy-worker.c), which tells pair_done() its end.
+ */
 struct pair_link {
 	struct proxy_side	*side;
-	struct proxy_pair	*pair;
 	TAILQ_ENTRY(pair_link)	 entry;
 };
 
@@ -310,8 +312,9 @@ proxy_session_end(struct proxy_side *s, const char *reason)
 		s->ops->session_ended(s, reason);
 }
 
+/* On the side's loop, once the pair has ended on its worker. */
 static void
-pair_done(struct proxy_pair *p, void *arg)
+pair_done(void *arg)
 {
 	struct pair_link *l = arg;
 
@@ -331,7 +334,9 @@ proxy_conn_forward(struct conn *c)
 	TAILQ_INSERT_TAIL(&s->pairs, l, entry);
 	s->stats.connections++;
 	s->stats.active++;
-	l->pair = proxy_pair_new(s->loop, c->name, c->qfd, c->nfd, c->ssl,
+	if (s->workers == NULL)
+		s->workers = proxy_workers_new(s->loop, s->nworkers);
+	proxy_workers_pair(s->workers, c->name, c->qfd, c->nfd, c->ssl,
 	    s->ops->sends_header, PROXY_BUFFER_SIZE, s->idle, s->stat_q2n,
 	    s->stat_n2q, pair_done, l);
 	c->qfd = c->nfd = -1;
@@ -439,6 +444,7 @@ proxy_side_init(struct proxy_side *s, struct ev_loop *loop,
 	s->max_pending = PROXY_MAX_PENDING;
 	s->idle = PROXY_IDLE_TIMEOUT;
 	s->handshake = PROXY_HANDSHAKE_TIMEOUT;
+	s->nworkers = proxy_workers_default();
 	TAILQ_INIT(&s->conns);
 	TAILQ_INIT(&s->pairs);
 	ev_init(&s->accept_pause, accept_pause_cb);
@@ -473,9 +479,26 @@ proxy_side_set_timeouts(struct proxy_side *s, double idle, double handshake)
 }
 
 void
+proxy_side_stats(struct proxy_side *s, struct proxy_stats *st)
+{
+	*st = s->stats;
+	st->bytes_to_target = __atomic_load_n(&s->stats.bytes_to_target,
+	    __ATOMIC_RELAXED);
+	st->bytes_from_target = __atomic_load_n(&s->stats.bytes_from_target,
+	    __ATOMIC_RELAXED);
+}
+
+void
+proxy_side_set_workers(struct proxy_side *s, unsigned n)
+{
+	s->nworkers = n;
+	if (s->workers != NULL)
+		proxy_workers_set_max(s->workers, n);
+}
+
+void
 proxy_side_free(struct proxy_side *s)
 {
-	struct pair_link	*l;
 	unsigned		 i;
 
 	s->sess.live = 0;
@@ -493,8 +516,9 @@ proxy_side_free(struct proxy_side *s)
 	}
 	while (!TAILQ_EMPTY(&s->conns))
 		proxy_conn_close(TAILQ_FIRST(&s->conns), "proxy stopping", 0);
-	while ((l = TAILQ_FIRST(&s->pairs)) != NULL)
-		proxy_pair_close(l->pair, "proxy stopping");
+	/* Every pair closes and calls pair_done() before this returns. */
+	proxy_workers_free(s->workers);
+	s->workers = NULL;
 	proxy_session_clear(s);
 	free(s->control_error);
 	free(s->listen_name);

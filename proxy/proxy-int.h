@@ -131,15 +131,47 @@ typedef void (*proxy_pair_done_cb)(struct proxy_pair *, void *arg);
  * Before the pair, the TLS connection carried exactly one application
  * record: the header, which this side sent (sent_header, the source) or
  * read (the target).  bufsize bounds each direction's buffer.  stat_q2n
- * and stat_n2q, when not NULL, are counters added to as bytes move.  Logs
- * "NAME: closed: REASON (...)" when it ends.
+ * and stat_n2q, when not NULL, are counters added to (atomically: other
+ * loops' pairs add to the same) as bytes move.  Logs "NAME: forwarding
+ * on worker W" (W >= 0; "NAME: forwarding" on the main loop) and
+ * "NAME: closed: REASON (...)" when it ends.  Everything the pair does
+ * runs on loop, and on that loop's thread only.
  */
 struct proxy_pair *proxy_pair_new(struct ev_loop *loop, const char *name,
-	    int qfd, int nfd, SSL *nssl, int sent_header, size_t bufsize,
-	    double idle, uint64_t *stat_q2n, uint64_t *stat_n2q,
-	    proxy_pair_done_cb done, void *arg);
+	    int worker, int qfd, int nfd, SSL *nssl, int sent_header,
+	    size_t bufsize, double idle, uint64_t *stat_q2n,
+	    uint64_t *stat_n2q, proxy_pair_done_cb done, void *arg);
 /* Tears the pair down now, logging reason; calls done. */
 void	 proxy_pair_close(struct proxy_pair *, const char *reason);
+
+/* proxy-worker.c: the data plane's worker loops (threads) */
+struct proxy_workers;
+/* Called on the main loop once a pair handed over has ended. */
+typedef void (*proxy_worker_done_cb)(void *arg);
+/* The default number of workers: the online CPUs (at least 1). */
+unsigned proxy_workers_default(void);
+/*
+ * A pool of up to max worker loops for the pairs of the main loop loop
+ * (max 0: the pairs run on loop itself).  Threads start when pairs need
+ * them.
+ */
+struct proxy_workers *proxy_workers_new(struct ev_loop *loop, unsigned max);
+void	 proxy_workers_set_max(struct proxy_workers *, unsigned max);
+/*
+ * Hands a finished connection (proxy_pair_new()'s arguments) to the
+ * worker with the fewest pairs, starting one if all have pairs and fewer
+ * than max run; done(arg) is called on the main loop when the pair has
+ * ended.  Returns the worker's number + 1, 0 for the main loop.
+ */
+unsigned proxy_workers_pair(struct proxy_workers *, const char *name,
+	    int qfd, int nfd, SSL *nssl, int sent_header, size_t bufsize,
+	    double idle, uint64_t *stat_q2n, uint64_t *stat_n2q,
+	    proxy_worker_done_cb done, void *arg);
+/*
+ * Closes every pair ("proxy stopping"), joins the threads and calls the
+ * done callbacks of all pairs on this thread before it returns.
+ */
+void	 proxy_workers_free(struct proxy_workers *);
 
 /*
  * proxy-conn.c: the connection engine both sides share.  A side (struct
@@ -269,7 +301,9 @@ struct proxy_side {
 	size_t			 max_pending;
 	double			 idle;
 	double			 handshake;
-	struct proxy_stats	 stats;
+	struct proxy_stats	 stats;		/* bytes: atomic */
+	struct proxy_workers	*workers;	/* the pairs' loops */
+	unsigned		 nworkers;	/* at most */
 	uint64_t		*stat_q2n;	/* counts QEMU -> peer bytes */
 	uint64_t		*stat_n2q;
 	TAILQ_HEAD(, conn)	 conns;
@@ -288,6 +322,10 @@ void	 proxy_side_listen(struct proxy_side *, unsigned chan, int fd,
 void	 proxy_side_free(struct proxy_side *);
 void	 proxy_side_set_timeouts(struct proxy_side *, double idle,
 	    double handshake);
+/* The side's counters, read safely while workers add to them. */
+void	 proxy_side_stats(struct proxy_side *, struct proxy_stats *);
+/* At most n worker loops for the pairs (0: on the side's loop). */
+void	 proxy_side_set_workers(struct proxy_side *, unsigned n);
 
 /* A connection being set up, counted against max_pending. */
 struct conn *proxy_conn_new(struct proxy_side *, int nfd, int qfd,

@@ -136,8 +136,7 @@ plain_drain(struct proxy_pair *p, int i)
 		done = (size_t)n;
 		b->off += done;
 		b->len -= done;
-		if (p->stat[i] != NULL)
-			*p->stat[i] += done;
+		proxy_pair_count(p->stat[i], done);
 		res = IO_PROGRESS;
 	}
 	return res;

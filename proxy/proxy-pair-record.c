@@ -162,6 +162,7 @@ seal_drain(struct proxy_pair *p)
 	enum io_result		 res = IO_BLOCKED;
 	unsigned		 i, k, s;
 	size_t			 want, rem;
+	uint64_t		 moved = 0;
 	ssize_t			 n;
 
 	while (r->count > 0 && e->writable) {
@@ -189,14 +190,14 @@ seal_drain(struct proxy_pair *p)
 				r->sent += (size_t)n;
 				break;
 			}
-			if (stat != NULL)
-				*stat += r->content[r->tail];
+			moved += r->content[r->tail];
 			r->sent = 0;
 			r->tail = (r->tail + 1) % r->nslots;
 			r->count--;
 		}
 		res = IO_PROGRESS;
 	}
+	proxy_pair_count(stat, moved);
 	return res;
 }
 
@@ -351,8 +352,7 @@ open_drain(struct proxy_pair *p)
 			return IO_ERROR;
 		if (n == -1)
 			break;
-		if (stat != NULL)
-			*stat += (uint64_t)n;
+		proxy_pair_count(stat, (uint64_t)n);
 		while (n > 0) {
 			if ((size_t)n < iov->iov_len) {
 				iov->iov_base = (uint8_t *)iov->iov_base + n;

@@ -146,8 +146,8 @@ pair_idle_cb(struct ev_loop *loop, ev_timer *w, int revents)
 }
 
 struct proxy_pair *
-proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
-    SSL *nssl, int sent_header, size_t bufsize, double idle,
+proxy_pair_new(struct ev_loop *loop, const char *name, int worker, int qfd,
+    int nfd, SSL *nssl, int sent_header, size_t bufsize, double idle,
     uint64_t *stat_q2n, uint64_t *stat_n2q, proxy_pair_done_cb done,
     void *arg)
 {
@@ -188,7 +188,11 @@ proxy_pair_new(struct ev_loop *loop, const char *name, int qfd, int nfd,
 	p->idle.repeat = idle;
 	if (idle > 0)
 		ev_timer_again(loop, &p->idle);
-	proxy_log(PROXY_LOG_INFO, "%s: forwarding", p->name);
+	if (worker >= 0)
+		proxy_log(PROXY_LOG_INFO, "%s: forwarding on worker %d",
+		    p->name, worker);
+	else
+		proxy_log(PROXY_LOG_INFO, "%s: forwarding", p->name);
 	/* The first pump runs from the loop: the caller gets a live pair. */
 	ev_feed_event(loop, &p->end[END_NET].io, EV_READ);
 	return p;

@@ -108,6 +108,16 @@ ssize_t	 proxy_pair_end_writev(struct proxy_pair *, struct pair_end *,
 	    struct iovec *, int cnt, size_t want);
 /* shutdown(SHUT_WR) of e's socket: IO_PROGRESS or IO_ERROR. */
 enum io_result proxy_pair_end_shutdown(struct proxy_pair *, struct pair_end *);
+/*
+ * Adds n to a side's byte counter (NULL: none): pairs on other worker
+ * loops add to the same counter, the side's loop reads it.
+ */
+static inline void
+proxy_pair_count(uint64_t *stat, uint64_t n)
+{
+	if (stat != NULL && n > 0)
+		__atomic_fetch_add(stat, n, __ATOMIC_RELAXED);
+}
 
 /* proxy-pair-plain.c */
 /*

@@ -476,7 +476,7 @@ proxy_source_add_listener(struct proxy_source *src, unsigned channel,
 void
 proxy_source_stats(struct proxy_source *src, struct proxy_stats *st)
 {
-	*st = src->side.stats;
+	proxy_side_stats(&src->side, st);
 }
 
 void
@@ -484,6 +484,12 @@ proxy_source_set_timeouts(struct proxy_source *src, double idle,
     double handshake)
 {
 	proxy_side_set_timeouts(&src->side, idle, handshake);
+}
+
+void
+proxy_source_set_workers(struct proxy_source *src, unsigned n)
+{
+	proxy_side_set_workers(&src->side, n);
 }
 
 void

@@ -468,7 +468,7 @@ proxy_target_port(struct proxy_target *t)
 void
 proxy_target_stats(struct proxy_target *t, struct proxy_stats *st)
 {
-	*st = t->side.stats;
+	proxy_side_stats(&t->side, st);
 }
 
 void
@@ -476,6 +476,12 @@ proxy_target_set_timeouts(struct proxy_target *t, double idle,
     double handshake)
 {
 	proxy_side_set_timeouts(&t->side, idle, handshake);
+}
+
+void
+proxy_target_set_workers(struct proxy_target *t, unsigned n)
+{
+	proxy_side_set_workers(&t->side, n);
 }
 
 /* Closes the listener, every connection and pair, frees.  NULL is ok. */

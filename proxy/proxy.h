@@ -21,7 +21,10 @@
  * standalone proxy sends a minimal one by itself, and a standalone target
  * answers only that one (it never answers for an engine it does not have).
  *
- * Everything runs on the caller's libev loop; no threads.  Callbacks may
+ * Everything runs on the caller's libev loop, but the forwarding of data
+ * connections, which runs on worker threads of the proxy's own (one libev
+ * loop each, proxy_*_set_workers()); no callback is ever called from
+ * them.  Callbacks may
  * call proxy_source_control()/proxy_target_answer() but must not free the
  * proxy that called them (break the loop or use a timer instead).  Every
  * char **cause is set to a malloc'd one-line message on failure and must be
@@ -216,6 +219,14 @@ void proxy_source_set_timeouts(struct proxy_source *, double idle,
     double handshake);
 void proxy_target_set_timeouts(struct proxy_target *, double idle,
     double handshake);
+/*
+ * Both sides: the data connections' pairs run on up to n worker threads,
+ * each with its own event loop (default: the online CPUs); 0 runs them on
+ * the side's own loop.  The side's loop keeps the listeners, the
+ * connections being set up and the session.
+ */
+void proxy_source_set_workers(struct proxy_source *, unsigned n);
+void proxy_target_set_workers(struct proxy_target *, unsigned n);
 
 /* proxy-order.c: the header after the TLS handshake (exposed for tests) */
 

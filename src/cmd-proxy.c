@@ -57,6 +57,7 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 	char			*host = NULL, *port = NULL, *cause = NULL;
 	double			 idle = args_number(args, "idle-timeout", 0);
 	double			 handshake;
+	unsigned		 workers;
 	int			 tls12 = args_has(args, "tls12"), plain = 0, rc;
 	struct proxy_tls	*tls = NULL;
 	struct proxy_source	*src = NULL;
@@ -66,6 +67,7 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 	ev_signal		 sigint, sigterm;
 
 	handshake = args_number(args, "handshake-timeout", 0);
+	workers = (unsigned)args_number(args, "workers", 0);
 	if (strncmp(path, "unix:", 5) != 0 || path[5] == '\0')
 		return cmd_usage_error(me, "--%s: expected unix:PATH, got "
 		    "\"%s\"", local, path);
@@ -94,12 +96,17 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 		if (src != NULL) {
 			proxy_source_auto_session(src, 1);
 			proxy_source_set_timeouts(src, idle, handshake);
+			if (args_has(args, "workers"))
+				proxy_source_set_workers(src, workers);
 		}
 	} else {
 		tgt = proxy_target_start(loop, tls, host, port, path + 5, NULL,
 		    NULL, &cause);
-		if (tgt != NULL)
+		if (tgt != NULL) {
 			proxy_target_set_timeouts(tgt, idle, handshake);
+			if (args_has(args, "workers"))
+				proxy_target_set_workers(tgt, workers);
+		}
 	}
 	if (src == NULL && tgt == NULL) {
 		log_warnx("%s", cause);
@@ -178,6 +185,10 @@ static const struct args_option proxy_options[] = {
 	    .help = "close a connection silent for S (60)" },
 	{ .name = "handshake-timeout", .type = ARGS_SECONDS, .value = "S",
 	    .help = "TLS handshake and header deadline (10)" },
+	{ .name = "workers", .type = ARGS_COUNT, .value = "N", .min = 0,
+	    .max = 64,
+	    .help = "forward data connections on up to N threads (default:\n"
+	    "one per CPU; 0: on the main loop)" },
 	{ .name = NULL }
 };
 
