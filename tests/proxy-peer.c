@@ -21,9 +21,18 @@
  *   deaf PATH                 unix listener that accepts once, never reads
  *   flood HOST PORT N         opens N TCP connections at once that send one byte
  *                             and then nothing; prints "open N", waits
+ *   corrupt PORT K OFFSET     a TCP relay on 127.0.0.1 (prints "port P"
+ *                             once listening) to 127.0.0.1:PORT, a child
+ *                             process per connection; in the K-th
+ *                             connection it accepts (0: the first) it
+ *                             flips a bit of the byte at OFFSET of what
+ *                             the client sends, and says so on stdout
+ *                             ("corrupted conn K"): a TLS record that
+ *                             fails authentication at the server
  *
  * Exit status: 0 success, 1 wrong data or usage, 3 connection failed.
  */
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -594,6 +603,105 @@ mode_flood(const char *host, const char *port, int n)
 	return 0;
 }
 
+/* Writes all of buf to fd: 0, or -1 when fd failed. */
+static int
+write_all(int fd, const uint8_t *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, buf, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * One relayed connection: a and b forwarded both ways until either ends
+ * (then both close, as a cable cut would); the byte at offset of a's
+ * stream (the client's) flipped when offset is not -1.
+ */
+static void
+relay_conn(int a, int b, long long offset, int k)
+{
+	struct pollfd	 pfd[2];
+	uint8_t		 buf[65536];
+	long long	 seen = 0;
+	ssize_t		 n;
+	int		 i;
+
+	pfd[0].fd = a;
+	pfd[1].fd = b;
+	pfd[0].events = pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 2; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(pfd[i].fd, buf, sizeof buf);
+			if (n <= 0)
+				return;
+			if (i == 0 && offset >= seen && offset < seen + n) {
+				buf[offset - seen] ^= 0x01;
+				printf("corrupted conn %d\n", k);
+			}
+			if (i == 0)
+				seen += n;
+			if (write_all(pfd[!i].fd, buf, (size_t)n) != 0)
+				return;
+		}
+	}
+}
+
+static int
+mode_corrupt(const char *port, int k, long long offset)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			lfd, fd, nfd, i, one = 1;
+
+	signal(SIGCHLD, SIG_IGN);	/* no zombies */
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (lfd == -1 || bind(lfd, (struct sockaddr *)&sin, sizeof sin) ==
+	    -1 || listen(lfd, 64) == -1 ||
+	    getsockname(lfd, (struct sockaddr *)&sin, &len) == -1)
+		err(3, "relay listener");
+	printf("port %u\n", ntohs(sin.sin_port));
+	for (i = 0;; i++) {
+		if ((fd = accept(lfd, NULL, NULL)) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(3, "accept");
+		}
+		nfd = tcp_connect("127.0.0.1", port);
+		switch (fork()) {
+		case -1:
+			err(3, "fork");
+		case 0:
+			/* Ends with the relay (the test's EXIT trap). */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(lfd);
+			relay_conn(fd, nfd, i == k ? offset : -1, i);
+			_exit(0);
+		}
+		close(fd);
+		close(nfd);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -615,6 +723,9 @@ main(int argc, char **argv)
 		    argc == 9 ? argv[8] : NULL);
 	if (argc == 3 && strcmp(argv[1], "deaf") == 0)
 		return mode_deaf(argv[2]);
+	if (argc == 5 && strcmp(argv[1], "corrupt") == 0)
+		return mode_corrupt(argv[2], atoi(argv[3]),
+		    strtoll(argv[4], NULL, 10));
 	if (argc == 5 && strcmp(argv[1], "flood") == 0)
 		return mode_flood(argv[2], argv[3], atoi(argv[4]));
 	errx(1, "usage: see the comment at the top of tests/proxy-peer.c");

@@ -6,7 +6,12 @@
 #    proxy delivers the 9 connections in the order the source opened them;
 # 2. post-copy (the return path crosses the proxy the other way);
 # 3. the target proxy killed mid-migration: the migration fails, the
-#    source guest keeps running.
+#    source guest keeps running;
+# 4. a TLS error on one multifd channel (a bit flipped on the wire, the
+#    target's worker finds a record that fails authentication): that
+#    worker's pair ends, the migration fails, the source guest runs on.
+# Both proxies forward on 4 worker threads (each with its own loop): the
+# 9 connections of case 1 must have run on more than one of them.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/proxy-lib.sh"
 need_cmd "$QEMU"
@@ -42,12 +47,15 @@ guests() {
 	done
 }
 
-# migrate_through P: guest Psrc migrates to Pdst (started -incoming) by
-# plain QMP through a source proxy Psrcp (unix $TMP/Poutgoing.sock) and a
-# target proxy Ptgt (to $TMP/Pincoming.sock, where Pdst listens).
+# migrate_through P [PORT]: guest Psrc migrates to Pdst (started
+# -incoming) by plain QMP through a source proxy Psrcp (unix
+# $TMP/Poutgoing.sock) and a target proxy Ptgt (to $TMP/Pincoming.sock,
+# where Pdst listens); with PORT, Ptgt runs already and the source proxy
+# goes to PORT.
 migrate_through() {
-	start_target "$1tgt" "$TMP/$1incoming.sock"
-	start_source "$1srcp" "$TMP/$1outgoing.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
+	[ $# -ge 2 ] || start_target "$1tgt" "$TMP/$1incoming.sock" --workers 4
+	start_source "$1srcp" "$TMP/$1outgoing.sock" "${2:-$TARGET_PORT}" \
+		--tls-dir "$TMP/pki/source" --workers 4
 	qmp "$1dst" migrate-incoming "{\"uri\":\"unix:$TMP/$1incoming.sock\"}" >/dev/null
 	wait_for 10 "target QEMU's incoming socket" test -S "$TMP/$1incoming.sock"
 	qmp "$1src" migrate "{\"uri\":\"unix:$TMP/$1outgoing.sock\"}" >/dev/null
@@ -71,6 +79,12 @@ assert_runs dst target
 # The main stream and 8 channels went through the proxy, in order.
 n=$(count_lines "$TMP/tgt.err" 'conn [0-9]+ from .*: forwarding')
 [ "$n" -eq 9 ] || fail "target proxy forwarded $n connections, want 9"
+# ... on more than one worker thread of each proxy.
+for side in tgt srcp; do
+	w=$(sed -n 's/.* conn [0-9]* .*: forwarding on worker \([0-9]*\)$/\1/p' \
+		"$TMP/$side.err" | sort -u | wc -l)
+	[ "$w" -ge 2 ] || fail "$side forwarded on $w worker(s): $(grep forwarding "$TMP/$side.err")"
+done
 bytes=$(qmp src query-migrate | sed -n 's/^ *"transferred": \([0-9]*\).*/\1/p' | head -n 1)
 echo "ok: multifd 8 channels through the TLS proxy, $bytes bytes, target guest runs clean"
 
@@ -101,3 +115,25 @@ wait_for 60 "migration to fail" migration_is ksrc failed
 wait_log "$TMP/ksrcp.err" 'conn 0 to .*closed: (read from|write to) peer' 10
 assert_runs ksrc "source guest after the failed migration"
 echo "ok: target proxy killed: migration failed, source guest runs on"
+
+# 4. A TLS error on a multifd channel: a relay between the proxies flips
+# one bit 256 KiB into the 4th connection it carries (the control
+# connection, the main stream, then the channels).  The target's worker
+# finds the record does not authenticate and ends that pair; QEMU sees
+# its channel break on both sides and the migration fails.
+guests c 20 multifd
+for side in csrc cdst; do
+	qmp "$side" migrate-set-parameters '{"multifd-channels":4}' >/dev/null
+done
+start_target ctgt "$TMP/cincoming.sock" --workers 4
+bg_start crelay "$PEER" corrupt "$TARGET_PORT" 3 262144
+wait_log "$TMP/crelay.out" '^port [0-9]+' 10
+rport=$(sed -n 's/^port //p' "$TMP/crelay.out" | head -n 1)
+migrate_through c "$rport"
+wait_for 60 "migration to fail" migration_is csrc failed
+wait_log "$TMP/crelay.out" '^corrupted conn 3' 10
+wait_log "$TMP/ctgt.err" 'conn [0-9]+ from .*: closed: read from peer: TLS record failed authentication' 10
+grep -Eq 'conn [0-9]+ from .*: forwarding on worker [0-9]+$' "$TMP/ctgt.err" ||
+	fail "target forwarded on no worker: $(cat "$TMP/ctgt.err")"
+assert_runs csrc "source guest after the TLS error"
+echo "ok: TLS error on one multifd channel: migration failed, source guest runs on"
