@@ -13,14 +13,14 @@
 EXTRA_DIST += bench/convergence.png bench/data
 EXTRA_DIST += bench/bench-lib.sh bench/convergence.sh bench/qmigrate-cost.sh \
 	bench/drain.sh bench/proxy-bench-lib.sh bench/proxy-throughput.sh \
-	bench/proxy-ab.sh bench/proxy-profile.sh \
+	bench/proxy-ab.sh bench/proxy-profile.sh bench/proxy-cores.sh \
 	bench/proxy-calls.sh bench/proxy-migration.sh bench/postcopy-caps.sh \
 	bench/tcg-throttle.sh bench/accel.sh bench/cpr-update.sh \
 	bench/throttle.sh bench/RESULTS.md
 
 bench_scripts = convergence.sh qmigrate-cost.sh drain.sh \
-	proxy-throughput.sh proxy-profile.sh proxy-calls.sh proxy-migration.sh \
-	postcopy-caps.sh tcg-throttle.sh cpr-update.sh
+	proxy-throughput.sh proxy-cores.sh proxy-profile.sh proxy-calls.sh \
+	proxy-migration.sh postcopy-caps.sh tcg-throttle.sh cpr-update.sh
 
 # The ends of proxy-throughput.sh: built for make bench only.
 EXTRA_PROGRAMS = bench/proxy-pump
