@@ -481,7 +481,9 @@ proxy_side_set_timeouts(struct proxy_side *s, double idle, double handshake)
 void
 proxy_side_stats(struct proxy_side *s, struct proxy_stats *st)
 {
-	*st = s->stats;
+	st->connections = s->stats.connections;
+	st->active = s->stats.active;
+	st->refused = s->stats.refused;
 	st->bytes_to_target = __atomic_load_n(&s->stats.bytes_to_target,
 	    __ATOMIC_RELAXED);
 	st->bytes_from_target = __atomic_load_n(&s->stats.bytes_from_target,

@@ -22,6 +22,16 @@
  *   ("proxy stopping") and leave its loop, is joined, and the main thread
  *   then calls the done callbacks of what ended, before it returns.
  *
+ * One thing is shared after the handover, by the kernel: libev leaves a
+ * stopped watcher's fd in the main loop's epoll set until an event comes
+ * for it (it then takes it out, EPOLL_CTL_DEL), and libev 4.33 offers no
+ * way to take it out sooner.  So the main loop may wake once for a
+ * connection a worker owns, and its epoll_ctl() may meet the worker's
+ * close(): both are single system calls; a failed epoll_ctl() makes
+ * libev rebuild its set; and only the main thread makes new fds, so a
+ * number cannot be reused between the event and its epoll_ctl().
+ * ThreadSanitizer reports that pair of calls as a race on the fd.
+ *
  * With N = 0 the pairs run on the main loop itself, as before workers
  * existed (the instrument for "one worker versus none").  Workers start
  * when needed: a pair goes to the worker with the fewest pairs, and a new
