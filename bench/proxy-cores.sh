@@ -15,6 +15,9 @@
 # target side -> unix -> pump, all on this machine, so the pumps and both
 # proxies share its cores.
 #
+# PROXY_BEFORE=OLD-QMIGRATE adds a row: the same TLS cases through an
+# older build (one that has no --workers), in the same rounds.
+#
 # QEMU's native TLS carries no byte stream of ours: its figures come from
 # a migration, in bench/proxy-migration.sh's section.
 set -euo pipefail
@@ -40,6 +43,11 @@ for r in $(seq "$rounds"); do
 		one_case plain "$n"
 		qm_workers=1 one_case qmigrate "$n" "$tmp/w1.$n"
 		qm_workers=$nworkers one_case qmigrate "$n" "$tmp/wN.$n"
+		if [ -n "${PROXY_BEFORE:-}" ]; then
+			qm_new=$qm qm=$PROXY_BEFORE
+			one_case qmigrate "$n" "$tmp/before.$n"
+			qm=$qm_new
+		fi
 		one_case stunnel "$n"
 	done
 done
@@ -99,6 +107,7 @@ $(row raw "raw unix (no proxy)")
 $(row plain "qmigrate, plaintext (tcp:), N workers")
 $(row w1 "qmigrate TLS, 1 worker")
 $(row wN "qmigrate TLS, N workers")
+$( [ -z "${PROXY_BEFORE:-}" ] || row before "qmigrate TLS before issue 32 (one loop)")
 $(row stunnel "stunnel4")
 
 openssl speed -evp, 16 KiB blocks, CPU 0 (before; after):
@@ -117,6 +126,9 @@ Goals (issue 32), from this run:
   connections $(ratio "$q8" "$q8w1")x; 8 connections over one
   $(ratio "$q8" "$q1")x.  Against stunnel4, one connection
   $(ratio "$q1" "$(mbs stunnel.1)")x, CPU per GiB $(ratio "$(cpu stunnel.1)" "$qcpu")x less.
+$( [ -z "${PROXY_BEFORE:-}" ] || echo "- Against the build before issue 32 (PROXY_BEFORE), N workers: one connection
+  $(ratio "$q1" "$(mbs before.1)")x MB/s, $(ratio "$qcpu" "$(cpu before.1)")x CPU per GiB; 8 connections
+  $(ratio "$q8" "$(mbs before.8)")x MB/s, $(ratio "$(cpu wN.8)" "$(cpu before.8)")x CPU per GiB.")
 REPORT
 )
 echo "$report"
