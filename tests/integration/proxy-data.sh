@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # proxy-data.sh: data crosses qmigrate proxy source -> TLS -> proxy target
 # intact, both ways, and connections reach the target's unix socket in the
-# order the source side opened them; under a policy capping TLS at 1.2,
+# order the source side opened them, whether the pairs run on the main
+# loop (--workers 0) or on worker threads; under a policy capping TLS at 1.2,
 # OpenSSL carries the records and the data arrives intact as well.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/proxy-lib.sh"
@@ -24,21 +25,23 @@ send_checked() {
 # 1. One connection, 64 MiB: length and SHA-256 at the sink match what was
 # sent; the sink's answer (sent after our half-close) comes back.
 start_sink sink1 "$TMP/sink1.sock" 1
-start_target tgt1 "$TMP/sink1.sock"
-start_source src1 "$TMP/src1.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
+start_target tgt1 "$TMP/sink1.sock" --workers 0
+start_source src1 "$TMP/src1.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source" --workers 0
 send_checked "64 MiB" "$TMP/src1.sock" sink1 big 67108864
 grep -q ' eof$' "$TMP/sink1.d/0" || fail "sink did not see a clean end"
 wait_log "$TMP/tgt1.err" 'conn 0 from .*closed: both sides closed \(77 bytes from qemu, 67108868 bytes from peer' 10
 wait_log "$TMP/src1.err" 'conn 0 to .*closed: both sides closed \(67108868 bytes from qemu, 77 bytes from peer' 10
 grep -q 'TLS TLSv1.3' "$TMP/tgt1.err" || fail "target did not log TLS 1.3"
-echo "ok: 64 MiB end to end, sha256 $GOT"
+grep -Eq 'conn 0 from .*: forwarding$' "$TMP/tgt1.err" ||
+	fail "--workers 0: the pair did not run on the main loop"
+echo "ok: 64 MiB end to end (pairs on the main loop), sha256 $GOT"
 
 # 2. Eight parallel connections through the source proxy: the source
 # opens its TLS connections at once, so handshakes finish in any order;
 # the sink must still accept them as conn 0..7.
 start_sink sink8 "$TMP/sink8.sock" 8
-start_target tgt8 "$TMP/sink8.sock"
-start_source src8 "$TMP/src8.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
+start_target tgt8 "$TMP/sink8.sock" --workers 3
+start_source src8 "$TMP/src8.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source" --workers 3
 "$PEER" multi "$TMP/src8.sock" 8 4194304 >"$TMP/multi.out" ||
 	fail "8 connections: $(cat "$TMP/multi.out")"
 bg_wait sink8 10
@@ -48,7 +51,14 @@ for i in 0 1 2 3 4 5 6 7; do
 		fail "sink's connection $i is \"$tag $n\" (out of order)"
 	[ "$status" = eof ] || fail "connection $i ended with $status"
 done
-echo "ok: 8 parallel connections in order"
+# ... forwarded on the 3 workers each side may start (none has a pair
+# when the next connection comes, so all start).
+for side in tgt8 src8; do
+	w=$(sed -n 's/.*: forwarding on worker \([0-9]*\)$/\1/p' "$TMP/$side.err" |
+		sort -u | tr '\n' ' ')
+	[ "$w" = "0 1 2 " ] || fail "$side forwarded on workers \"$w\", want 0 1 2"
+done
+echo "ok: 8 parallel connections in order, over 3 workers each side"
 
 # 3. A raw source that sets up data connections in reverse order (7 first,
 # 0 last; each is held by the target, as its log says, before the next
