@@ -3,7 +3,8 @@
 # intact, both ways, and connections reach the target's unix socket in the
 # order the source side opened them, whether the pairs run on the main
 # loop (--workers 0) or on worker threads; under a policy capping TLS at 1.2,
-# OpenSSL carries the records and the data arrives intact as well.
+# OpenSSL carries the records and the data arrives intact as well; a
+# proxy stopped while a worker forwards closes the pair and exits 0.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/proxy-lib.sh"
 setup_tmp
@@ -101,3 +102,18 @@ grep -q 'TLS TLSv1.2' "$TMP/tgt2.err" || fail "target did not log TLS 1.2"
 grep -q 'OpenSSL carries the records: TLSv1.2' "$TMP/src2.err" ||
 	fail "the source did not leave TLS 1.2 to OpenSSL"
 echo "ok: TLS 1.2 under a system policy, carried by OpenSSL, sha256 $GOT"
+
+# 5. SIGTERM while a pair forwards on a worker: the worker closes it
+# ("proxy stopping"), the thread is joined and the proxy exits 0 (under
+# the sanitizers: no leak, no use after free of what the worker owned).
+start_sink sink5 "$TMP/sink5.sock" 1
+start_target tgt5 "$TMP/sink5.sock"
+start_source src5 "$TMP/src5.sock" "$TARGET_PORT" --tls-dir "$TMP/pki/source"
+bg_start stall5 "$PEER" stall "$TMP/src5.sock" 1048576
+wait_log "$TMP/src5.err" 'conn 0 to .*: forwarding on worker 0' 10
+_lib_pid_of src5
+kill -TERM "$_lib_pid"
+bg_wait src5 10 || fail "source proxy exited $? after SIGTERM with a live pair"
+grep -Eq 'conn 0 to .*: closed: proxy stopping' "$TMP/src5.err" ||
+	fail "the worker's pair was not closed: $(cat "$TMP/src5.err")"
+echo "ok: stopped with a pair live on a worker: closed, joined, exit 0"
