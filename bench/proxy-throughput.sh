@@ -260,7 +260,7 @@ Goals (issue 17), from this run:
   One connection already kept $(median "$(col qmigrate 1 4)") of the $cores cores busy (both
   proxies and both pumps, median): more connections can add at most
   $(awk -v o="$(median "$(col qmigrate 1 4)")" -v c="$cores" 'BEGIN { printf "%.2f", c / o }')x where the
-  CPUs are the limit, and each proxy side is one thread.
+  CPUs are the limit (each pair runs on one worker thread; bench/proxy-cores.sh compares 1 and N workers).
 REPORT
 )
 echo "$report"
