@@ -148,7 +148,10 @@ void	 proxy_pair_close(struct proxy_pair *, const char *reason);
 struct proxy_workers;
 /* Called on the main loop once a pair handed over has ended. */
 typedef void (*proxy_worker_done_cb)(void *arg);
-/* The default number of workers: the online CPUs (at least 1). */
+/*
+ * The default number of workers: QMIGRATE_PROXY_WORKERS when it is a
+ * number (0: the main loop), else the online CPUs (at least 1).
+ */
 unsigned proxy_workers_default(void);
 /*
  * A pool of up to max worker loops for the pairs of the main loop loop

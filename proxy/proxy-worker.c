@@ -37,7 +37,8 @@
  * when needed: a pair goes to the worker with the fewest pairs, and a new
  * worker starts only while every running one has a pair, up to N; so a
  * migration of C connections uses min(N, C) threads.  The default N is
- * the number of online CPUs.  Worker threads block every signal: the
+ * the number of online CPUs, or QMIGRATE_PROXY_WORKERS when set (for
+ * the proxies inside migrate and incoming, which have no option).  Worker threads block every signal: the
  * main loop keeps handling them.
  */
 #include <sys/queue.h>
@@ -102,7 +103,18 @@ struct proxy_workers {
 unsigned
 proxy_workers_default(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	const char	*env = getenv("QMIGRATE_PROXY_WORKERS");
+	char		*end;
+	long		 n;
+
+	if (env != NULL && *env != '\0') {
+		n = strtol(env, &end, 10);
+		if (*end == '\0' && n >= 0)
+			return n > WORKERS_MAX ? WORKERS_MAX : (unsigned)n;
+		proxy_log(PROXY_LOG_WARN, "QMIGRATE_PROXY_WORKERS=%s: not a "
+		    "number of workers, ignored", env);
+	}
+	n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (n < 1)
 		return 1;

@@ -221,8 +221,9 @@ void proxy_target_set_timeouts(struct proxy_target *, double idle,
     double handshake);
 /*
  * Both sides: the data connections' pairs run on up to n worker threads,
- * each with its own event loop (default: the online CPUs); 0 runs them on
- * the side's own loop.  The side's loop keeps the listeners, the
+ * each with its own event loop (default: the online CPUs, or the
+ * environment's QMIGRATE_PROXY_WORKERS); 0 runs them on the side's own
+ * loop.  The side's loop keeps the listeners, the
  * connections being set up and the session.
  */
 void proxy_source_set_workers(struct proxy_source *, unsigned n);
