@@ -19,7 +19,10 @@ tls_pair() {
 	mig_tls_incoming
 }
 
-# Pre-copy with multifd: 8 TLS data connections, delivered in order.
+# Pre-copy with multifd: 8 TLS data connections, delivered in order, and
+# forwarded on more than one of each proxy's worker threads (4 here,
+# whatever the machine's CPUs).
+export QMIGRATE_PROXY_WORKERS=4
 mig_policy mfd '{ "parallelMigrationThreads": 8 }'
 tls_pair m 128 10
 mig_tls_migrate m-migrate "$TMP/m-src.qmp" --policy "$TMP/mfd.json"
@@ -29,6 +32,12 @@ expect_exit m-incoming 0 60
 	fail "the target did not take the source's multifd channels"
 [ "$(grep -c 'conn [0-9]* from .*: forwarding' "$TMP/m-incoming.err")" -eq 9 ] ||
 	fail "expected 9 connections (main + 8 multifd) through the proxy"
+for side in m-incoming m-migrate; do
+	w=$(sed -n 's/.* conn [0-9]* .*: forwarding on worker \([0-9]*\)$/\1/p' \
+		"$TMP/$side.err" | sort -u | wc -l)
+	[ "$w" -ge 2 ] || fail "$side's proxy forwarded on $w worker(s)"
+done
+unset QMIGRATE_PROXY_WORKERS
 assert_moved
 [ "$(mon m-src query-migrate | jq '.ram["multifd-bytes"]')" -gt 0 ] ||
 	fail "no bytes went over multifd"
