@@ -38,8 +38,8 @@
  * worker starts only while every running one has a pair, up to N; so a
  * migration of C connections uses min(N, C) threads.  The default N is
  * the number of online CPUs, or QMIGRATE_PROXY_WORKERS when set (for
- * the proxies inside migrate and incoming, which have no option).  Worker threads block every signal: the
- * main loop keeps handling them.
+ * the proxies inside migrate and incoming, which have no option).
+ * Worker threads block every signal: the main loop keeps handling them.
  */
 #include <sys/queue.h>
 
