@@ -90,7 +90,7 @@ floor=$(awk -v p="$pcpu" -v c="$c128" 'BEGIN { printf "%.2f", p + c }')
 report=$(cat <<REPORT
 ## TLS proxy against the cipher, and over the cores
 
-bench/proxy-cores.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?').
+bench/proxy-cores.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), commit "$(git -C "$top" log -1 --format=%s 2>/dev/null || echo '?')" (a subject survives rebases).
 
 Machine: $model, $cores cores, no accelerator; load average $load0 at
 the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end.  $mib MiB per
