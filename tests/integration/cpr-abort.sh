@@ -27,9 +27,7 @@ cpr_update early
 _lib_pid_of early
 wait_for 10 "qmigrate to start" _cpr_is_qmigrate "$_lib_pid"
 kill -TERM "$_lib_pid"
-rc=0
-bg_wait early 60 || rc=$?
-[ "$rc" -eq 5 ] || { cat "$TMP/early.err" >&2; fail "update exited $rc at once, expected 5"; }
+expect_exit early 5 60
 expect_status "$TMP/update.status" .abortStatus Succeeded
 mon old query-status | grep -q '"status": "running"' || fail "the old QEMU does not run the guest"
 
@@ -41,9 +39,7 @@ cpr_start_new new2 64 defer -qmp "unix:$TMP/new2.mon,server=on,wait=off"
 cpr_update_held held
 _lib_pid_of held
 kill -TERM "$_lib_pid"
-rc=0
-bg_wait held 60 || rc=$?
-[ "$rc" -eq 5 ] || { cat "$TMP/held.err" >&2; fail "update exited $rc, expected 5"; }
+expect_exit held 5 60
 expect_status "$TMP/update.status" .phase Failed
 expect_status "$TMP/update.status" .abortStatus Succeeded
 expect_status "$TMP/update.status" .abortRequested true
@@ -54,9 +50,7 @@ kill_guest new2
 CPR_NEW=new3
 cpr_start_new new3 64 defer -qmp "unix:$TMP/new3.mon,server=on,wait=off"
 cpr_update late --timeout 5
-rc=0
-bg_wait late 60 || rc=$?
-[ "$rc" -eq 5 ] || { cat "$TMP/late.err" >&2; fail "update --timeout exited $rc, expected 5"; }
+expect_exit late 5 60
 expect_status "$TMP/update.status" .abortStatus Succeeded
 expect_status "$TMP/update.status" .abortRequested false
 status_get "$TMP/update.status" .failureReason | grep -q "deadline" ||

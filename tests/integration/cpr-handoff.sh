@@ -39,9 +39,7 @@ held() {
 held 1 5
 _lib_pid_of update1
 kill -TERM "$_lib_pid"
-rc=0
-bg_wait update1 60 || rc=$?
-[ "$rc" -eq 0 ] || { cat "$TMP/update1.err" >&2; fail "round 1: update exited $rc, expected 0"; }
+expect_exit update1 0 60
 expect_status "$TMP/update1.status" .phase Succeeded
 expect_status "$TMP/update1.status" .abortStatus Failed
 expect_status "$TMP/update1.status" .abortRequested true
@@ -53,9 +51,7 @@ assert_memory_intact "$TMP/new1.serial"
 echo "ok: round 1: SIGTERM after the old QEMU completed was refused; the update ended (0)"
 
 held 2 45
-rc=0
-bg_wait update2 90 || rc=$?
-[ "$rc" -eq 8 ] || { cat "$TMP/update2.err" >&2; fail "round 2: update exited $rc, expected 8"; }
+expect_exit update2 8 90
 expect_status "$TMP/update2.status" .failurePlane unknown
 mon old2 query-status | grep -q '"status": "postmigrate"' || fail "round 2: the old QEMU: $(mon old2 query-status)"
 mon new2 query-status | grep -q '"status": "running"' || fail "round 2: the new QEMU: $(mon new2 query-status)"
@@ -74,9 +70,7 @@ bg_start update3 "$QMIGRATE" update --qmp "$TMP/relay3.sock" \
 wait_log "$TMP/relay3.out" 'holding' 60
 _lib_pid_of update3
 kill -TERM "$_lib_pid"
-rc=0
-bg_wait update3 60 || rc=$?
-[ "$rc" -eq 0 ] || { cat "$TMP/update3.err" >&2; fail "round 3: update exited $rc, expected 0"; }
+expect_exit update3 0 60
 expect_status "$TMP/update3.status" .phase Succeeded
 expect_status "$TMP/update3.status" .abortStatus Failed
 wait_guest_exit old3 10

@@ -15,9 +15,7 @@ setup_tmp
 cpr_pair 64 20
 cpr_update_held update
 kill_guest new KILL
-rc=0
-bg_wait update 60 || rc=$?
-[ "$rc" -eq 3 ] || { cat "$TMP/update.err" >&2; fail "update exited $rc, expected 3"; }
+expect_exit update 3 60
 expect_status "$TMP/update.status" .phase Failed
 expect_status "$TMP/update.status" .mode CprTransfer
 echo "failureReason: $(status_get "$TMP/update.status" .failureReason)"

@@ -14,9 +14,7 @@ cpr_pair 64 20
 bg_start update "$QMIGRATE" update --qmp "$TMP/old.qmp" \
 	--new-qmp "$TMP/nobody.qmp" --to "unix:$TMP/new.main" \
 	--cpr "unix:$TMP/new.cpr" --defer --status-file "$TMP/update.status"
-rc=0
-bg_wait update 90 || rc=$?
-[ "$rc" -eq 4 ] || { cat "$TMP/update.err" >&2; fail "update exited $rc, expected 4"; }
+expect_exit update 4 90
 expect_status "$TMP/update.status" .phase Failed
 status_get "$TMP/update.status" .failureReason | grep -q "nobody.qmp" ||
 	fail "failureReason: $(status_get "$TMP/update.status" .failureReason)"

@@ -15,9 +15,7 @@ setup_tmp
 cpr_pair 64 20
 cpr_update_held update
 stop_guest old
-rc=0
-bg_wait update 90 || rc=$?
-[ "$rc" -eq 8 ] || { cat "$TMP/update.err" >&2; fail "update exited $rc, expected 8"; }
+expect_exit update 8 90
 expect_status "$TMP/update.status" .phase Failed
 expect_status "$TMP/update.status" .failurePlane unknown
 kill -CONT "$(guest_pid old)"

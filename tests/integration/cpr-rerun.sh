@@ -19,9 +19,7 @@ _lib_pid_of first
 kill -KILL "$_lib_pid"
 wait_for 10 "the first update to die" _lib_gone "$_lib_pid"
 cpr_update again --defer
-rc=0
-bg_wait again 60 || rc=$?
-[ "$rc" -eq 0 ] || { cat "$TMP/again.err" >&2; fail "the re-run exited $rc, expected 0"; }
+expect_exit again 0 60
 expect_status "$TMP/update.status" .phase Succeeded
 expect_status "$TMP/update.status" .mode CprTransfer
 expect_status "$TMP/update.status" .migrationUid "$uid"
