@@ -321,18 +321,28 @@ refresh_cb(struct ev_loop *loop, ev_timer *t, int revents)
 		(void)exporter_write_textfile(ex);
 }
 
+/*
+ * Whether every VM has answered or given up.  A collector can settle
+ * inside collector_new() (its monitor refused the connection at once),
+ * before exporter_add() has stored it: an entry without one yet is not.
+ */
+static int
+exporter_all_settled(const struct exporter *ex)
+{
+	size_t i;
+
+	for (i = 0; i < ex->nvms; i++)
+		if (ex->vms[i]->c == NULL || !collector_settled(ex->vms[i]->c))
+			return 0;
+	return 1;
+}
+
 /* --once: stops the loop when every VM has answered or given up. */
 static void
 exporter_check_once(struct exporter *ex)
 {
-	size_t i;
-
-	if (!ex->o->once)
-		return;
-	for (i = 0; i < ex->nvms; i++)
-		if (!collector_settled(ex->vms[i]->c))
-			return;
-	ev_break(ex->loop, EVBREAK_ALL);
+	if (ex->o->once && exporter_all_settled(ex))
+		ev_break(ex->loop, EVBREAK_ALL);
 }
 
 static void
@@ -420,10 +430,11 @@ exporter_run(const struct exporter_options *o)
 		ev_timer_init(&ex.once_deadline, once_deadline_cb,
 		    o->vm_timeout * 2 + 1, 0);
 		ev_timer_start(ex.loop, &ex.once_deadline);
-		exporter_check_once(&ex);
 	} else
 		ev_timer_start(ex.loop, &ex.refresh);
-	ev_run(ex.loop, 0);
+	/* ev_run() forgets an ev_break() made before it: ask first. */
+	if (!(o->once && exporter_all_settled(&ex)))
+		ev_run(ex.loop, 0);
 
 	if (o->once) {
 		if (o->textfile_dir != NULL) {
