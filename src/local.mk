@@ -23,7 +23,7 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 src_proxy_cmds = src/cmd-proxy.c
 # The policy layer, bottom to top: each file uses only those before it.
 src_policy = src/policy.h src/yaml-read.c src/quantity.c src/labels.c \
-	src/policy-read.c src/policy-parse.h src/policy-parse.c \
+	src/policy-read.c src/json-dupkey.c src/policy-parse.h src/policy-parse.c \
 	src/policy-settings.c src/policy-kube.c src/kube-vmi.c \
 	src/kube-vmim.c src/kube-status.c src/policy-load.c src/policy-select.c \
 	src/vm-ident.c src/cmd-policy.c

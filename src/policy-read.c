@@ -103,6 +103,7 @@ parse_json_text(const char *what, const char *path, const char *buf,
 	struct json_object		*o;
 	enum json_tokener_error		 jerr;
 	size_t				 end, line, col;
+	char				*key;
 
 	if (strlen(buf) != len) {
 		line_col(buf, strlen(buf), &line, &col);
@@ -147,6 +148,15 @@ parse_json_text(const char *what, const char *path, const char *buf,
 		}
 	}
 	json_tokener_free(tok);
+	/* json-c keeps the last of two equal keys: refuse them, as YAML. */
+	if (json_duplicate_key(buf, len, &end, &key)) {
+		line_col(buf, end, &line, &col);
+		xasprintf(cause, "%s %s: line %zu, column %zu: key \"%.64s\" "
+		    "given twice", what, path, line, col, key);
+		free(key);
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 

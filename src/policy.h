@@ -158,6 +158,10 @@ int	 labels_from_json(const char *what, const char *path,
 void	 labels_free(struct label *labels, size_t n);
 struct json_object *labels_to_json(const struct label *, size_t n);
 
+/* json-dupkey.c */
+int	 json_duplicate_key(const char *buf, size_t len, size_t *off,
+	    char **key);
+
 /* policy-read.c */
 struct json_object *policy_read_json(const char *what, const char *path,
 	    char **cause);
