@@ -10,11 +10,14 @@
 #include "slot.h"
 #include "mig-options.h"
 
+/* Room for a status document as it starts: what the probe asks. */
+#define STATUS_PROBE_SIZE	4096
+
 /* The options migrate and incoming share (their tables include these). */
 const struct args_option mig_common_options[] = {
 	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
-	    .help = "policy file or directory (default: KubeVirt's defaults):\n"
-	    "qmigrate's JSON policies, KubeVirt's MigrationPolicy, KubeVirt\n"
+	    .help = "policy file or directory (default " POLICY_DEFAULT_DIR "\n"
+	    "if it exists, else KubeVirt's defaults): qmigrate's JSON policies, KubeVirt's MigrationPolicy, KubeVirt\n"
 	    "and Namespace objects (policies/README.md)" },
 	{ .include = vm_ident_options },
 	{ .include = kube_vmim_options },
@@ -52,6 +55,7 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
     char **cause)
 {
 	const char	*s;
+	char		*why;
 
 	memset(o, 0, sizeof *o);
 	o->qmp_path = args_get(args, "qmp");
@@ -93,14 +97,21 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 		o->slot_dir = SLOT_DEFAULT_DIR;
 	if (o->slot_dir != NULL && o->max_parallel == 0)
 		o->max_parallel = SLOT_DEFAULT_MAX;
-	if (strncmp(o->uri, "unix:", 5) != 0 &&
-	    strncmp(o->uri, "tcp:", 4) != 0 &&
-	    strncmp(o->uri, "tls:", 4) != 0) {
-		xasprintf(cause, "%s: expected unix:PATH, tcp:HOST:PORT or "
-		    "tls:HOST:PORT, got \"%s\"", source ? "--to" : "--listen",
-		    o->uri);
+	if (uri_check(source ? "--to" : "--listen", o->uri, cause) != 0)
+		goto bad;
+	/*
+	 * The document is how a node agent, `abort` and a re-run find the
+	 * migration: one that cannot be written is refused before QEMU is
+	 * touched (a later failed write is logged and the migration goes on).
+	 */
+	if (o->status_file != NULL &&
+	    write_file_probe(o->status_file, STATUS_PROBE_SIZE, &why) != 0) {
+		xasprintf(cause, "--status-file: %s", why);
+		free(why);
 		goto bad;
 	}
+	if (o->nbd != NULL && uri_check("--nbd", o->nbd, cause) != 0)
+		goto bad;
 	return 0;
 
 bad:

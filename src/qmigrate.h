@@ -375,6 +375,7 @@ int	 json_bool_at(struct json_object *, const char *key);
 
 /* net.c */
 int	 split_hostport(const char *s, char **host, char **port);
+int	 uri_check(const char *option, const char *uri, char **cause);
 
 /* log.c */
 void	log_init(const char *progname, enum log_level level, int json);
@@ -425,6 +426,7 @@ int	 parse_seconds(const char *s, double *out);
 int	 parse_u64(const char *s, uint64_t *out);
 int	 write_file_atomic(const char *path, const char *data, size_t len,
 	    char **cause);
+int	 write_file_probe(const char *path, size_t size, char **cause);
 char	*format_rfc3339(double when);
 int	 proc_start_time(pid_t, unsigned long long *ticks);
 char	*node_name(const char *given);

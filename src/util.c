@@ -2,6 +2,8 @@
  * util.c: small parsers, clocks and the atomic file write that the status
  * document relies on.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,11 +51,12 @@ parse_u64(const char *s, uint64_t *out)
 }
 
 /*
- * Replaces path with data so that a reader sees either the old or the new
- * document, never half of one: write a temporary beside it, fsync, rename.
+ * Writes data to a temporary beside path and fsyncs it; then renames it
+ * over path (install) or removes it (a probe).
  */
-int
-write_file_atomic(const char *path, const char *data, size_t len, char **cause)
+static int
+write_file_atomic_tmp(const char *path, const char *data, size_t len,
+    int install, char **cause)
 {
 	char	*tmp;
 	int	 fd;
@@ -88,6 +91,11 @@ write_file_atomic(const char *path, const char *data, size_t len, char **cause)
 		goto fail;
 	}
 	fd = -1;
+	if (!install) {
+		unlink(tmp);
+		free(tmp);
+		return 0;
+	}
 	if (rename(tmp, path) == -1) {
 		xasprintf(cause, "%s: rename: %s", path, strerror(errno));
 		goto fail;
@@ -100,6 +108,41 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return -1;
+}
+
+/*
+ * Replaces path with data so that a reader sees either the old or the new
+ * document, never half of one: write a temporary beside it, fsync, rename.
+ */
+int
+write_file_atomic(const char *path, const char *data, size_t len, char **cause)
+{
+	return write_file_atomic_tmp(path, data, len, 1, cause);
+}
+
+/*
+ * Whether write_file_atomic() can write path now: a file of size bytes is
+ * written, synced and removed beside it (so a missing or read-only
+ * directory, or a full disk, is found), and path is not a directory.  The
+ * file itself is not touched: it may be a record a re-run needs.  Returns
+ * 0, or -1 with *cause ("PATH: ...").
+ */
+int
+write_file_probe(const char *path, size_t size, char **cause)
+{
+	struct stat	 st;
+	char		*data;
+	int		 rc;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		xasprintf(cause, "%s: not a regular file", path);
+		return -1;
+	}
+	data = xmalloc(size);
+	memset(data, ' ', size);
+	rc = write_file_atomic_tmp(path, data, size, 0, cause);
+	free(data);
+	return rc;
 }
 
 /* Returns a malloc'd UTC timestamp such as 2026-11-23T03:40:13.123Z. */
