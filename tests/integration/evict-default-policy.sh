@@ -3,7 +3,9 @@
 # default policy directory /etc/qmigrate/policies.d once and take both the
 # eviction strategy and the migration settings from it: the policy that
 # chose LiveMigrate is the one whose bandwidth and controller QEMU and the
-# status document show.  The directory is the test's own: a private mount
+# status document show.  migrate, incoming and check read the same
+# directory (issue 38: they used KubeVirt's defaults while policy explain
+# said the directory's policy applies).  The directory is the test's own: a private mount
 # namespace overlays /etc (the real one is untouched) and binds
 # $TMP/policies.d at /etc/qmigrate/policies.d.
 . "$top_srcdir/tests/lib.sh"
@@ -76,4 +78,28 @@ grep -q '^drain: 1 VMs: 1 migrated' "$TMP/drain.out" || fail "drain: $(cat "$TMP
 expect_exit b-incoming 0 30
 used_site_policy "$TMP/drain.status" b-src
 assert_moved
-echo "PASS: evict and drain took strategy and settings from the default directory's one policy"
+
+# migrate and incoming: the same policy, without --policy either.
+PAIR=c-
+mig_start_pair 32 10
+bg_start c-incoming with_site_policies "$QMIGRATE" incoming --qmp "$TMP/c-dst.qmp" \
+	--listen "unix:$TMP/c-mig.sock" --status-file "$TMP/c-dst.status"
+wait_for 30 "c-dst prepared" status_is "$TMP/c-dst.status" .phase TargetReady
+rc=0
+with_site_policies "$QMIGRATE" migrate --qmp "$TMP/c-src.qmp" \
+	--to "unix:$TMP/c-mig.sock" --status-file "$TMP/c-src.status" \
+	>"$TMP/c-migrate.out" 2>"$TMP/c-migrate.err" || rc=$?
+[ "$rc" -eq 0 ] || fail "migrate: exit $rc: $(cat "$TMP/c-migrate.err")"
+expect_exit c-incoming 0 30
+for st in "$TMP/c-src.status" "$TMP/c-dst.status"; do
+	[ "$(status_get "$st" .migrationPolicyName)" = site-default ] ||
+		fail "$st: policy $(status_get "$st" .migrationPolicyName), not the default directory's"
+done
+v=$(status_get "$TMP/c-src.status" .migrationConfiguration.bandwidthPerMigration)
+[ "$v" = "$want_bw" ] || fail "migrate: bandwidthPerMigration $v, expected $want_bw"
+assert_moved
+
+# check: names the policy that applies.
+v=$(with_site_policies "$QMIGRATE" check --qmp "$TMP/c-dst.qmp" --json | jq -r .policy)
+[ "$v" = site-default ] || fail "check: policy $v, not the default directory's"
+echo "PASS: evict, drain, migrate, incoming and check took their settings from the default directory's one policy"
