@@ -149,8 +149,7 @@ cmd_check_exec(struct args *args)
 
 	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto bad;
-	if (policy_path != NULL &&
-	    (set = policy_load(policy_path, &cause)) == NULL) {
+	if ((set = policy_load_or_default(policy_path, &cause)) == NULL) {
 		fprintf(stderr, "qmigrate check: %s\n", cause);
 		free(cause);
 		vm_ident_free(&vm);
@@ -263,7 +262,8 @@ static const struct args_option check_options[] = {
 	    .flags = ARGS_REQUIRED, .help = "the QEMU's monitor socket" },
 	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
 	    .help = "policy file or directory (sharedStoragePaths,\n"
-	    "blockMigration); default: KubeVirt's defaults" },
+	    "blockMigration); default " POLICY_DEFAULT_DIR " if it\n"
+	    "exists, else KubeVirt's defaults" },
 	{ .include = vm_ident_options },
 	{ .name = "json", .type = ARGS_FLAG,
 	    .help = "one JSON document instead of text" },

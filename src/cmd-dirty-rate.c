@@ -53,7 +53,7 @@ policy_bandwidth(const char *path, const struct vm_ident *vm, uint64_t *bw,
 	struct policy_set	*set;
 	struct policy_choice	 choice;
 
-	if ((set = policy_load(path, cause)) == NULL)
+	if ((set = policy_load_or_default(path, cause)) == NULL)
 		return -1;
 	policy_choose(set, vm, &choice, 1);
 	log_info("policy: %s", choice.why);
@@ -157,8 +157,7 @@ cmd_dirty_rate_exec(struct args *args)
 		    "page-sampling only");
 		goto out;
 	}
-	if (s == NULL && policy != NULL &&
-	    policy_bandwidth(policy, &vm, &bw, &cause) != 0) {
+	if (s == NULL && policy_bandwidth(policy, &vm, &bw, &cause) != 0) {
 		fprintf(stderr, "qmigrate dirty-rate: %s\n", cause);
 		rc = QM_EXIT_USAGE;
 		goto out;
@@ -254,7 +253,8 @@ static const struct args_option dirty_rate_options[] = {
 	    .help = "bytes/s, Ki/Mi/Gi/Ti suffix (default: the policy's; else\n"
 	    "the cluster's; else unlimited)" },
 	{ .name = "policy", .type = ARGS_STRING, .value = "PATH",
-	    .help = "policy file or directory giving the bandwidth" },
+	    .help = "policy file or directory giving the bandwidth\n"
+	    "(default " POLICY_DEFAULT_DIR " if it exists)" },
 	{ .include = vm_ident_options },
 	{ .name = "json", .type = ARGS_FLAG,
 	    .help = "one JSON document instead of text" },

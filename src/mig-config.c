@@ -82,12 +82,16 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	int64_t			 per_cluster = CLUSTER_DEFAULT_PARALLEL;
 	int64_t			 per_node = CLUSTER_DEFAULT_OUTBOUND;
 
-	if (set == NULL && o->policy_path != NULL) {
-		if ((loaded = policy_load(o->policy_path, cause)) == NULL)
+	/* The same default directory as policy explain, evict and drain. */
+	if (set == NULL) {
+		if ((loaded = policy_load_or_default(o->policy_path,
+		    cause)) == NULL)
 			return -1;
 		set = loaded;
 	}
-	policy_choose(set, &o->vm, &choice, set != NULL);
+	/* Say why only where there were policies to choose from. */
+	policy_choose(set, &o->vm, &choice, o->policy_path != NULL ||
+	    set->npolicies > 0 || set->namespaces != NULL);
 	mig_settings_copy(s, &choice.migration);
 	if (choice.why != NULL)
 		log_info("policy: %s", choice.why);

@@ -106,6 +106,11 @@ integration_tests += tests/integration/rerun-after-8-completed.sh \
 # mig-watch.c now blocks both signals, stops libev's watchers, ignores them.
 integration_tests += tests/integration/session-signal-teardown.sh
 
+# Issue 38: what a user can give qmigrate wrong, a table of cases
+# (tests/bad-input/cases) against one real QEMU left untouched by each.
+integration_tests += tests/integration/bad-input.sh
+EXTRA_DIST += tests/bad-input/cases
+
 # Issue 30's windows, each a real-QEMU test that failed on 88e75c2 (a relay
 # in front of a monitor answers late or hangs up where a real QEMU cannot
 # be made to): the guest never in two places, the exits and documents true.
