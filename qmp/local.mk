@@ -1,7 +1,7 @@
 # libqmp: the QMP and guest-agent client (owned by the QMP area).
 noinst_LIBRARIES += libqmp.a
 libqmp_a_SOURCES = qmp/qmp.h qmp/qmp-private.h qmp/qmp-conn.c \
-	qmp/qmp-agent.c qmp/qmp-sync.c
+	qmp/qmp-agent.c qmp/qmp-sync.c qmp/qmp-trace.c
 
 # Unit tests against a fake peer (tests/unit/fake-peer.h says why it is fake).
 unit_tests += tests/unit/test-qmp-framing tests/unit/test-qmp-agent

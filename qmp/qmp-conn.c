@@ -76,6 +76,7 @@ qmp_new(struct ev_loop *loop, int fd, enum qmp_proto proto,
 	ev_io_init(&conn->rio, qmp_read_cb, fd, EV_READ);
 	ev_io_init(&conn->wio, qmp_write_cb, fd, EV_WRITE);
 	ev_io_start(loop, &conn->rio);
+	qmp_trace_open(conn);
 	return conn;
 }
 
@@ -206,6 +207,7 @@ qmp_end(struct qmp_conn *conn, const char *fmt, ...)
 	xvasprintf(&conn->reason, fmt, ap);
 	va_end(ap);
 
+	qmp_trace_close(conn, conn->reason);
 	qmp_hold(conn);
 	ev_io_stop(conn->loop, &conn->rio);
 	ev_io_stop(conn->loop, &conn->wio);
@@ -504,6 +506,7 @@ qmp_input(struct qmp_conn *conn)
 			break;
 		}
 		conn->msg_bytes = 0;
+		qmp_trace(conn, "<", obj);
 		qmp_message(conn, obj);
 		json_object_put(obj);
 	}
@@ -718,6 +721,7 @@ qmp_send_flags(struct qmp_conn *conn, const char *command,
 	if (conn->proto == QMP_PROTO_MONITOR) {
 		if (qmp_output(conn, s, len, cause) != 0)
 			goto fail;
+		qmp_trace(conn, ">", msg);
 		cmd->sent = 1;
 	} else {
 		if (conn->queued + len > QMP_MAX_OUTPUT) {

@@ -97,6 +97,9 @@ struct qmp_conn {
 	char			*reason;	/* set once closed */
 	int			 refs;		/* callbacks in progress */
 	int			 want_free;
+
+	int			 trace_fd;	/* QMIGRATE_QMP_TRACE, or -1 */
+	int			 trace_peer;	/* the peer line written */
 };
 
 /* qmp-conn.c */
@@ -113,6 +116,11 @@ int	 qmp_send_flags(struct qmp_conn *, const char *command,
 void	 qmp_cmd_finish(struct qmp_cmd *, struct json_object *reply,
 	    const char *error_class, const char *error);
 void	 qmp_cmd_reply(struct qmp_cmd *, struct json_object *);
+
+/* qmp-trace.c: QMIGRATE_QMP_TRACE, every monitor message each way. */
+void	 qmp_trace_open(struct qmp_conn *);
+void	 qmp_trace(struct qmp_conn *, const char *dir, struct json_object *);
+void	 qmp_trace_close(struct qmp_conn *, const char *reason);
 
 /* qmp-agent.c: the agent's half of the framing. */
 void	 qga_kick(struct qmp_conn *);

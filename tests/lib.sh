@@ -231,6 +231,11 @@ _lib_cleanup() {
 			done
 		done
 	fi
+	if [ -n "${QMIGRATE_TRACE_KEEP:-}" ] && [ -d "$TMP/qmp-trace" ]; then
+		# Collecting traces for tests/traces/qmp (tests/sim/README.md).
+		i="$QMIGRATE_TRACE_KEEP/$(basename "$0" .sh)"
+		mkdir -p "$i" && cp "$TMP"/qmp-trace/* "$i"/ 2>/dev/null
+	fi
 	if [ -n "$TMP" ] && [ -z "${KEEP_TMP:-}" ]; then
 		rm -rf "$TMP"
 	elif [ -n "$TMP" ]; then
@@ -250,6 +255,10 @@ lib_on_exit() {
 # that kills what the test started and removes $TMP (KEEP_TMP=1 keeps it).
 setup_tmp() {
 	TMP=$(mktemp -d "${TMPDIR:-/tmp}/qmigrate-test.XXXXXX")
+	# Every monitor exchange of every qmigrate the test runs (qmp/
+	# qmp-trace.c), for the conformance check at the exit (_lib_conform).
+	mkdir "$TMP/qmp-trace"
+	export QMIGRATE_QMP_TRACE=$TMP/qmp-trace
 	trap _lib_cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
