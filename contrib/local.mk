@@ -14,6 +14,9 @@ dist_kubernetesexamples_DATA = contrib/kubernetes/README.md \
 	contrib/kubernetes/node-agent-daemonset.yaml \
 	contrib/kubernetes/launcher-pod.yaml
 dist_doc_DATA = README.md
+# The user's reference beside the man pages (README.md points at them).
+userdocsdir = $(docdir)/docs
+dist_userdocs_DATA = docs/failures.md docs/how-it-works.md docs/metrics.md
 
 # The unit names the installed binary: @bindir@ is filled in at make time,
 # where it is fully expanded.

@@ -5,7 +5,7 @@
  * lists, RAM, machine type, CPU model, UUID) are read over QMP by the
  * caller; over tls: the offer carries the source's and the target answers
  * with what both can do.  Measured on QEMU 7.2.22, 10.0.13 and 11.1.3
- * (README, "QEMU versions"):
+ * (HACKING.md, "QEMU versions"):
  *
  *	postcopy-preempt	7.2, 10.0, 11.1: both sides, with post-copy
  *	multifd + post-copy	7.2 accepts it but the destination aborts when

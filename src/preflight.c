@@ -598,7 +598,7 @@ pf_cpus(struct pf *pf, char **cause)
 /*
  * QEMU 7.2 without KVM can lose the dirty tracking of a page written
  * through a soft-TLB entry that a dirty-bitmap sync left behind, so the
- * page reaches the target stale (README, "QEMU 7.2 under TCG").  Measured
+ * page reaches the target stale (HACKING.md, "QEMU 7.2 under TCG").  Measured
  * with tests/guest/tcg-dirty-repro.sh: every 7.2 run corrupt, no 10.0 or
  * 11.1 run; 8.x and 9.x were not measured, so everything before 10.0 is
  * warned about.  A warning, not a blocker: the operator decides, before
@@ -622,7 +622,8 @@ pf_tcg_dirty_tracking(struct pf *pf, char **cause)
 		    "runs under TCG (no KVM) on QEMU %d.%d.%d, whose dirty "
 		    "tracking can miss writes made through a soft-TLB entry "
 		    "after a dirty-bitmap sync: such pages can reach the "
-		    "target stale (README: QEMU 7.2 under TCG; fixed in 10.0)",
+		    "target stale (HACKING.md: QEMU 7.2 under TCG; fixed in "
+		    "10.0)",
 		    major, minor, micro);
 	return 0;
 }

@@ -22,7 +22,7 @@ pause)
 	;;
 autoconverge)
 	# On QEMU 10.0: 7.2 under TCG loses writes made through a resident
-	# soft-TLB entry after a dirty-bitmap sync (README, "QEMU 7.2 under
+	# soft-TLB entry after a dirty-bitmap sync (HACKING.md, "QEMU 7.2 under
 	# TCG"), and a deep throttle defeats the memory guest's per-batch TLB
 	# flush: the vCPU sleeps (up to a second at 99%) in mid-batch, the
 	# sync waits for it, and it resumes through entries the sync left

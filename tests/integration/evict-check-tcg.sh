@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # evict-check-tcg.sh: the pre-flight warns, without refusing, that the
 # guest runs under TCG on a QEMU before 10.0, whose dirty tracking can let
-# pages reach the target stale (README, "QEMU 7.2 under TCG"): `check`
+# pages reach the target stale (HACKING.md, "QEMU 7.2 under TCG"): `check`
 # shows the warning TCGDirtyTrackingDefect and exits 0, and `migrate` still
 # moves the guest, its status noting the warning.  On QEMU 10.0 and later
 # (tests/guest/tcg-dirty-repro.sh found no stale page there; the version
@@ -31,7 +31,7 @@ if [ "${ver%%.*}" -ge 10 ]; then
 	echo "PASS: no TCG dirty-tracking warning on QEMU $ver; the guest moved"
 	exit 0
 fi
-want="warning TCGDirtyTrackingDefect: the guest runs under TCG (no KVM) on QEMU $ver, whose dirty tracking can miss writes made through a soft-TLB entry after a dirty-bitmap sync: such pages can reach the target stale (README: QEMU 7.2 under TCG; fixed in 10.0)"
+want="warning TCGDirtyTrackingDefect: the guest runs under TCG (no KVM) on QEMU $ver, whose dirty tracking can miss writes made through a soft-TLB entry after a dirty-bitmap sync: such pages can reach the target stale (HACKING.md: QEMU 7.2 under TCG; fixed in 10.0)"
 
 # check: a warning under a True condition, exit 0.
 rc=0
