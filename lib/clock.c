@@ -1,25 +1,19 @@
 /*
  * clock.c: the time, in seconds as a double, for everything that measures
- * or logs it (src/, proxy/ and the test peers).
+ * or logs it (src/, proxy/ and the test peers): the world's clock
+ * (world.h), the kernel's unless the simulator set its own.
  */
-#include <time.h>
-
 #include "common.h"
+#include "world.h"
 
 double
 now_monotonic(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return world->now();
 }
 
 double
 now_realtime(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return world->now_real();
 }

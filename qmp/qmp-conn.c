@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "qmp-private.h"
+#include "world.h"
 
 /* How deep a message may nest; QEMU's replies stay far below this. */
 #define QMP_MAX_DEPTH	64
@@ -104,10 +105,10 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 	char			*c = NULL, *class = NULL;
 	int			 fd;
 
-	if ((fd = unix_connect(path, SOCK_NONBLOCK, cause)) == -1)
+	if ((fd = world->connect_unix(path, SOCK_NONBLOCK, cause)) == -1)
 		return NULL;
 	conn = qmp_new(loop, fd, proto, path);
-	deadline = ev_time() + timeout;
+	deadline = now_monotonic() + timeout;
 
 	if (proto == QMP_PROTO_AGENT) {
 		if (qmp_call_class(conn, "guest-sync-delimited", NULL,
@@ -134,7 +135,7 @@ qmp_connect(struct ev_loop *loop, const char *path, enum qmp_proto proto,
 			    timeout);
 		goto fail;
 	}
-	left = deadline - ev_time();
+	left = deadline - now_monotonic();
 	if (left < 0.001)
 		left = 0.001;
 	if (qmp_call(conn, "qmp_capabilities", NULL, NULL, left, &c) != 0) {
@@ -164,7 +165,7 @@ qmp_connect_start(struct ev_loop *loop, const char *path, double timeout,
 	struct qmp_conn	*conn;
 	int		 fd;
 
-	if ((fd = unix_connect(path, SOCK_NONBLOCK, cause)) == -1)
+	if ((fd = world->connect_unix(path, SOCK_NONBLOCK, cause)) == -1)
 		return NULL;
 	conn = qmp_new(loop, fd, QMP_PROTO_MONITOR, path);
 	if (qmp_send(conn, "qmp_capabilities", NULL, timeout, ready, arg,
@@ -289,13 +290,9 @@ qmp_peer(struct qmp_conn *conn)
 pid_t
 qmp_peer_pid(struct qmp_conn *conn)
 {
-	struct ucred	cred;
-	socklen_t	len = sizeof cred;
-
-	if (conn == NULL || conn->fd == -1 || getsockopt(conn->fd, SOL_SOCKET,
-	    SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred)
+	if (conn == NULL || conn->fd == -1)
 		return 0;
-	return cred.pid;
+	return world->peer_pid(conn->fd);
 }
 
 int
@@ -748,7 +745,7 @@ qmp_send_flags(struct qmp_conn *conn, const char *command,
 	}
 	if (timeout > 0) {
 		ev_timer_init(&cmd->timer, qmp_cmd_timeout_cb, timeout, 0);
-		ev_timer_start(conn->loop, &cmd->timer);
+		world->timer_start(conn->loop, &cmd->timer);
 	}
 	if (conn->proto == QMP_PROTO_AGENT) {
 		/* Keeps conn if a failure there makes a callback close it. */
@@ -803,7 +800,7 @@ qmp_cmd_finish(struct qmp_cmd *cmd, struct json_object *reply,
 	struct qmp_conn	*conn = cmd->conn;
 
 	qmp_cmd_unlink(cmd);
-	ev_timer_stop(conn->loop, &cmd->timer);
+	world->timer_stop(conn->loop, &cmd->timer);
 	if (cmd->json != NULL)
 		conn->queued -= strlen(cmd->json);
 	if (cmd->cb != NULL)

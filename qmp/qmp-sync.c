@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "qmp-private.h"
+#include "world.h"
 
 struct qmp_call_state {
 	int			 done;
@@ -64,7 +65,7 @@ qmp_call_class(struct qmp_conn *conn, const char *command,
 	 */
 	qmp_hold(conn);
 	while (!st.done)
-		ev_run(loop, EVRUN_ONCE);
+		world->loop_turn(loop);
 	qmp_release(conn);
 
 	if (st.error != NULL) {
@@ -114,14 +115,14 @@ qmp_wait_flag(struct qmp_conn *conn, const int *done, double timeout)
 	if (timeout > 0) {
 		ev_timer_init(&timer, qmp_wait_timer_cb, timeout, 0);
 		timer.data = &expired;
-		ev_timer_start(loop, &timer);
+		world->timer_start(loop, &timer);
 	}
 	qmp_hold(conn);
 	while (!*done && !expired && conn->reason == NULL)
-		ev_run(loop, EVRUN_ONCE);
+		world->loop_turn(loop);
 	rc = *done ? 0 : -1;
 	if (timeout > 0)
-		ev_timer_stop(loop, &timer);
+		world->timer_stop(loop, &timer);
 	qmp_release(conn);
 	return rc;
 }

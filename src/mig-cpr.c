@@ -8,7 +8,6 @@
  * back to the session as an event with new_qemu set, through the same
  * mig_watch_step() as the old QEMU's.  Nothing here decides anything.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "mig-negotiate.h"
 #include "mig-options.h"
 #include "mig-watch.h"
+#include "world.h"
 
 /* Between two attempts to connect while the socket is not there yet. */
 #define RETRY_SECONDS	0.02
@@ -54,7 +54,7 @@ cpr_step(struct mig_cpr *c, struct sess_event *ev)
 static int
 cpr_qemu_gone(struct mig_cpr *c)
 {
-	return c->pid > 0 && kill(c->pid, 0) != 0 && errno == ESRCH;
+	return c->pid > 0 && !world->process_exists(c->pid);
 }
 
 static void
@@ -129,7 +129,7 @@ try_connect(struct mig_cpr *c)
 	if (!ev.qemu_gone && mig_watch_now() < c->give_up) {
 		free(cause);
 		ev_timer_set(&c->retry, RETRY_SECONDS, 0);
-		ev_timer_start(c->w->loop, &c->retry);
+		world->timer_start(c->w->loop, &c->retry);
 		return;
 	}
 	c->connecting = 0;
@@ -158,7 +158,7 @@ mig_cpr_free(struct mig_cpr *c)
 {
 	if (c == NULL)
 		return;
-	ev_timer_stop(c->w->loop, &c->retry);
+	world->timer_stop(c->w->loop, &c->retry);
 	qmp_close(c->qmp);
 	free(c->path);
 	free(c);

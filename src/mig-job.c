@@ -12,6 +12,7 @@
 #include "qmigrate.h"
 #include "qmp.h"
 #include "mig-job.h"
+#include "world.h"
 
 struct job_ticket {
 	struct mig_job	*job;
@@ -25,7 +26,7 @@ static void
 job_end(struct mig_job *job, int ok, const char *cause)
 {
 	job->running = 0;
-	ev_timer_stop(job->loop, &job->wait);
+	world->timer_stop(job->loop, &job->wait);
 	if (!ok)
 		log_debug("job %s failed: %s", job->name, cause);
 	job->done(job, ok, cause, job->arg);
@@ -90,7 +91,7 @@ job_advance(struct mig_job *job, struct json_object *reply, const char *error)
 		case JOB_WAIT:
 			json_object_put(cmd.args);
 			ev_timer_set(&job->wait, cmd.delay, 0);
-			ev_timer_start(job->loop, &job->wait);
+			world->timer_start(job->loop, &job->wait);
 			return;
 		case JOB_DONE:
 			job_end(job, 1, NULL);
@@ -128,6 +129,6 @@ mig_job_stop(struct mig_job *job)
 {
 	job->gen++;
 	if (job->running && job->loop != NULL)
-		ev_timer_stop(job->loop, &job->wait);
+		world->timer_stop(job->loop, &job->wait);
 	job->running = 0;
 }

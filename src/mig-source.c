@@ -29,6 +29,7 @@
 #include "mig-disks.h"
 #include "mig-job.h"
 #include "mig-watch.h"
+#include "world.h"
 
 /* How long the target gets to answer the offer, a watch, an abort. */
 #define OFFER_TIMEOUT		60
@@ -456,7 +457,7 @@ source_disks_select(struct mig_source *ms, json_object *blocks)
 		return 0;
 	/* Over tls:, the proxy's NBD channel carries them. */
 	if (ms->tls != NULL)
-		ms->nbd_uri = mig_tls_source_nbd_uri(ms->tls, ms->w.o, &cause);
+		ms->nbd_uri = mig_tls->source_nbd_uri(ms->tls, ms->w.o, &cause);
 	else
 		ms->nbd_uri = mig_disks_nbd_uri(ms->w.o->uri, ms->w.o->nbd,
 		    &cause);
@@ -856,7 +857,7 @@ setup_stage(struct mig_source *ms, int stage)
 		if (rc != 0) {
 			if (ms->usage_error) {
 				ms->w.stop = 1;
-				ev_break(ms->w.loop, EVBREAK_ALL);
+				world->loop_break(ms->w.loop);
 			}
 			return;
 		}
@@ -1053,7 +1054,7 @@ source_ask(struct mig_source *ms, const struct sess_action *a)
 	q = xcalloc(1, sizeof *q);
 	q->ms = ms;
 	q->type = a->question;
-	mig_tls_source_ask(ms->tls, msg, timeout, on_answer, q);
+	mig_tls->source_ask(ms->tls, msg, timeout, on_answer, q);
 }
 
 static void
@@ -1148,7 +1149,7 @@ source_open_tls(struct mig_watch *w, char **cause)
 {
 	struct mig_source *ms = (struct mig_source *)w;
 
-	ms->tls = mig_tls_source_open(w->loop, w->o, status_uid(w->st),
+	ms->tls = mig_tls->source_open(w->loop, w->o, status_uid(w->st),
 	    &w->qemu_uri, cause);
 	return ms->tls != NULL ? 0 : -1;
 }
@@ -1200,7 +1201,7 @@ mig_source_run(const struct mig_options *o)
 		/* Nothing was touched, nothing is written. */
 		status_discard(ms.w.st);
 		ms.w.stop = 1;
-		mig_tls_source_close(ms.tls);
+		mig_tls->source_close(ms.tls);
 		mig_cpr_free(ms.cpr);
 		mig_watch_free(&ms.w);
 		mig_disks_free(ms.disks);
@@ -1211,7 +1212,7 @@ mig_source_run(const struct mig_options *o)
 	free(ms.nbd_uri);
 	free(ms.disks_cause);
 	slot_release();
-	mig_tls_source_close(ms.tls);
+	mig_tls->source_close(ms.tls);
 	mig_cpr_free(ms.cpr);
 	mig_watch_free(&ms.w);
 	/* After the connection: a pending query-block-jobs points at it. */

@@ -22,6 +22,7 @@
 #include "mig-disks.h"
 #include "mig-job.h"
 #include "mig-watch.h"
+#include "world.h"
 
 /* How long the source gets to end its mirrors once the memory arrived. */
 #define DISKS_RELEASE_SECONDS	60.0
@@ -184,7 +185,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			continue;
 		}
 		if (mt->tls != NULL)
-			mt->nbd_uri = mig_tls_target_nbd_uri(mt->tls, mt->w.o,
+			mt->nbd_uri = mig_tls->target_nbd_uri(mt->tls, mt->w.o,
 			    &why);
 		else
 			mt->nbd_uri = mig_disks_nbd_uri(mt->w.o->uri,
@@ -419,7 +420,7 @@ target_answer(struct mig_target *mt, const struct sess_action *a)
 	if (a->answer == ANSWER_READY && mt->agreed != NULL)
 		control_answer_agree(answer, &mt->self, &mt->plan,
 		    json_object_get(mt->agreed));
-	if (mig_tls_target_answer(mt->tls, answer, &cause) != 0) {
+	if (mig_tls->target_answer(mt->tls, answer, &cause) != 0) {
 		log_warnx("answer to the source: %s", cause);
 		free(cause);
 	}
@@ -482,7 +483,7 @@ target_cut(struct mig_watch *w)
 {
 	struct mig_target *mt = (struct mig_target *)w;
 
-	mig_tls_target_close(mt->tls);
+	mig_tls->target_close(mt->tls);
 	mt->tls = NULL;
 }
 
@@ -503,7 +504,7 @@ target_open_tls(struct mig_watch *w, char **cause)
 {
 	struct mig_target *mt = (struct mig_target *)w;
 
-	mt->tls = mig_tls_target_open(w->loop, w->o, on_control, mt,
+	mt->tls = mig_tls->target_open(w->loop, w->o, on_control, mt,
 	    &w->qemu_uri, cause);
 	return mt->tls != NULL ? 0 : -1;
 }
@@ -522,7 +523,7 @@ target_queued(struct mig_watch *w)
 
 	if (!mt->unlistened || strncmp(w->qemu_uri, "unix:", 5) != 0)
 		return 0;
-	if ((n = unix_listen_backlog(w->qemu_uri + 5, &cause)) < 0) {
+	if ((n = world->listen_backlog(w->qemu_uri + 5, &cause)) < 0) {
 		if (!mt->queue_unknown_said++)
 			log_warnx("QEMU's accept queue on %s: %s",
 			    w->qemu_uri + 5, cause);
@@ -562,7 +563,7 @@ mig_target_run(const struct mig_options *o)
 		mig_watch_run(&mt.w);
 	mig_job_stop(&mt.setup_job);
 	rc = mig_watch_report(&mt.w);
-	mig_tls_target_close(mt.tls);
+	mig_tls->target_close(mt.tls);
 	free_list(mt.offer_disks);
 	json_object_put(mt.agreed);
 	mig_watch_free(&mt.w);

@@ -49,6 +49,9 @@ struct mig_tls_target {
 	void			*arg;
 };
 
+static void	link_source_close(struct mig_tls_source *);
+static void	link_target_close(struct mig_tls_target *);
+
 /* A private directory for QEMU's side of the proxy. */
 static char *
 private_dir(char **cause)
@@ -114,8 +117,8 @@ load_tls(const struct mig_options *o, int server, char **cause)
  * Starts the source side: a private unix socket for QEMU (*qemu_uri, to
  * pass to migrate) forwarded over TLS to the target in o->uri.
  */
-struct mig_tls_source *
-mig_tls_source_open(struct ev_loop *loop, const struct mig_options *o,
+static struct mig_tls_source *
+link_source_open(struct ev_loop *loop, const struct mig_options *o,
     const char *uid, char **qemu_uri, char **cause)
 {
 	struct mig_tls_source	*ts = xcalloc(1, sizeof *ts);
@@ -147,7 +150,7 @@ mig_tls_source_open(struct ev_loop *loop, const struct mig_options *o,
 fail:
 	free(host);
 	free(port);
-	mig_tls_source_close(ts);
+	link_source_close(ts);
 	return NULL;
 }
 
@@ -209,8 +212,8 @@ send_next(struct mig_tls_source *ts)
  * post-copy resume waits as long as the network is down).  Questions are
  * queued and sent in order.  cb may run before this returns.
  */
-void
-mig_tls_source_ask(struct mig_tls_source *ts, json_object *msg,
+static void
+link_source_ask(struct mig_tls_source *ts, json_object *msg,
     double timeout, mig_tls_offer_cb cb, void *arg)
 {
 	struct mig_tls_question *q = xcalloc(1, sizeof *q);
@@ -232,8 +235,8 @@ mig_tls_source_ask(struct mig_tls_source *ts, json_object *msg,
  * callback with "the control connection closed", then the proxy, its TLS
  * context and private directory go.  NULL is ok.
  */
-void
-mig_tls_source_close(struct mig_tls_source *ts)
+static void
+link_source_close(struct mig_tls_source *ts)
 {
 	struct mig_tls_question *q;
 
@@ -261,8 +264,8 @@ mig_tls_source_close(struct mig_tls_source *ts)
  * Where the source QEMU's NBD clients connect (a malloc'd "unix:PATH"),
  * or NULL with *cause.
  */
-char *
-mig_tls_source_nbd_uri(struct mig_tls_source *ts,
+static char *
+link_source_nbd_uri(struct mig_tls_source *ts,
     const struct mig_options *o, char **cause)
 {
 	return nbd_uri(o, ts->nbd_sock, cause);
@@ -282,8 +285,8 @@ on_control(struct proxy_target *pt, json_object *msg, const char *error,
  * private unix socket (*qemu_uri, for migrate-incoming).  cb gets every
  * control message; answer each with mig_tls_target_answer().
  */
-struct mig_tls_target *
-mig_tls_target_open(struct ev_loop *loop, const struct mig_options *o,
+static struct mig_tls_target *
+link_target_open(struct ev_loop *loop, const struct mig_options *o,
     mig_tls_offer_cb cb, void *arg, char **qemu_uri, char **cause)
 {
 	struct mig_tls_target	*tt = xcalloc(1, sizeof *tt);
@@ -316,12 +319,12 @@ mig_tls_target_open(struct ev_loop *loop, const struct mig_options *o,
 fail:
 	free(host);
 	free(port);
-	mig_tls_target_close(tt);
+	link_target_close(tt);
 	return NULL;
 }
 
-int
-mig_tls_target_answer(struct mig_tls_target *tt, json_object *answer,
+static int
+link_target_answer(struct mig_tls_target *tt, json_object *answer,
     char **cause)
 {
 	return proxy_target_answer(tt->proxy, answer, cause);
@@ -331,8 +334,8 @@ mig_tls_target_answer(struct mig_tls_target *tt, json_object *answer,
  * Ends the target's proxy, its TLS context and private directory.  NULL
  * is ok.
  */
-void
-mig_tls_target_close(struct mig_tls_target *tt)
+static void
+link_target_close(struct mig_tls_target *tt)
 {
 	if (tt == NULL)
 		return;
@@ -346,9 +349,29 @@ mig_tls_target_close(struct mig_tls_target *tt)
  * Where the target QEMU's NBD server listens (a malloc'd "unix:PATH"),
  * or NULL with *cause.
  */
-char *
-mig_tls_target_nbd_uri(struct mig_tls_target *tt,
+static char *
+link_target_nbd_uri(struct mig_tls_target *tt,
     const struct mig_options *o, char **cause)
 {
 	return nbd_uri(o, tt->nbd_sock, cause);
+}
+
+/* The control link through the proxy: the production world's. */
+const struct mig_tls_link mig_tls_proxy = {
+	.source_open = link_source_open,
+	.source_ask = link_source_ask,
+	.source_close = link_source_close,
+	.source_nbd_uri = link_source_nbd_uri,
+	.target_open = link_target_open,
+	.target_answer = link_target_answer,
+	.target_close = link_target_close,
+	.target_nbd_uri = link_target_nbd_uri,
+};
+
+const struct mig_tls_link *mig_tls = &mig_tls_proxy;
+
+void
+mig_tls_set(const struct mig_tls_link *link)
+{
+	mig_tls = link;
 }

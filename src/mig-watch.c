@@ -10,7 +10,6 @@
  * written its last document: a signal is an event, never the default
  * action.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "mig-options.h"
 #include "mig-watch.h"
 #include "signals.h"
+#include "world.h"
 
 #define POLL_SECONDS	0.5
 
@@ -170,37 +170,6 @@ mig_watch_step(struct mig_watch *w, const struct sess_event *ev)
 	w->stepping = 0;
 }
 
-/*
- * The start time of process pid (/proc/PID/stat's 22nd field), or 0 when
- * it is gone or cannot be read.  A zombie counts as gone: it runs nothing.
- */
-static unsigned long long
-process_start(pid_t pid)
-{
-	char			 path[64], buf[1024], *p;
-	unsigned long long	 start = 0;
-	FILE			*f;
-	size_t			 n;
-	int			 field;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* The command name may hold spaces: fields count from its ')'. */
-	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == 'Z' ||
-	    p[2] == 'X')
-		return 0;
-	for (field = 2, p++; *p != '\0' && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	if (field == 22)
-		start = strtoull(p, NULL, 10);
-	return start;
-}
-
 /* Remembers QEMU's process the first time its monitor says who it is. */
 static void
 note_qemu_process(struct mig_watch *w)
@@ -211,7 +180,7 @@ note_qemu_process(struct mig_watch *w)
 	    (pid = qmp_peer_pid(w->qmp)) <= 0)
 		return;
 	w->qemu_pid = pid;
-	w->qemu_start = process_start(pid);
+	w->qemu_start = world->process_start(pid);
 }
 
 /*
@@ -226,9 +195,9 @@ mig_watch_qemu_gone(struct mig_watch *w)
 
 	if (w->qemu_pid <= 0 || w->qemu_start == 0)
 		return 0;
-	if (kill(w->qemu_pid, 0) != 0 && errno == ESRCH)
+	if (!world->process_exists(w->qemu_pid))
 		return 1;
-	start = process_start(w->qemu_pid);
+	start = world->process_start(w->qemu_pid);
 	return start == 0 || start != w->qemu_start;
 }
 
@@ -595,9 +564,9 @@ execute(struct mig_watch *w, const struct sess_action *a)
 		mt = &w->timers[a->timer];
 		mt->w = w;
 		mt->which = a->timer;
-		ev_timer_stop(w->loop, &mt->timer);
+		world->timer_stop(w->loop, &mt->timer);
 		ev_timer_init(&mt->timer, on_session_timer, a->seconds, 0);
-		ev_timer_start(w->loop, &mt->timer);
+		world->timer_start(w->loop, &mt->timer);
 		break;
 	case SA_RECONNECT:
 		reconnect(w);
@@ -612,7 +581,7 @@ execute(struct mig_watch *w, const struct sess_action *a)
 		break;
 	case SA_FINISH:
 		w->stop = 1;
-		ev_break(w->loop, EVBREAK_ALL);
+		world->loop_break(w->loop);
 		break;
 	case SA_JOB:
 	case SA_ASK:
@@ -715,15 +684,15 @@ void
 mig_watch_arm(struct mig_watch *w, double deadline)
 {
 	ev_signal_init(&w->sigint, on_sigint, SIGINT);
-	ev_signal_start(w->loop, &w->sigint);
+	world->signal_start(w->loop, &w->sigint);
 	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
-	ev_signal_start(w->loop, &w->sigterm);
+	world->signal_start(w->loop, &w->sigterm);
 	w->signals_armed = 1;
 	/* A signal main() recorded before now reaches the session at once. */
 	signals_armed();
 	if (deadline > 0) {
 		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
-		ev_timer_start(w->loop, &w->deadline);
+		world->timer_start(w->loop, &w->deadline);
 	}
 }
 
@@ -785,14 +754,14 @@ mig_watch_run(struct mig_watch *w)
 	size_t i;
 
 	ev_timer_init(&w->poll, on_poll_timer, 0, POLL_SECONDS);
-	ev_timer_start(w->loop, &w->poll);
+	world->timer_start(w->loop, &w->poll);
 	/*
 	 * The one loop.  Work that must block (the source's pre-flight walk
 	 * and slot wait, outside mig-*.c) is deferred to here, between two
 	 * iterations, so it never runs inside a callback.
 	 */
 	while (!w->stop) {
-		ev_run(w->loop, EVRUN_ONCE);
+		world->loop_turn(w->loop);
 		while (w->deferred != NULL && !w->stop) {
 			void (*fn)(struct mig_watch *) = w->deferred;
 
@@ -800,11 +769,11 @@ mig_watch_run(struct mig_watch *w)
 			fn(w);
 		}
 	}
-	ev_timer_stop(w->loop, &w->poll);
-	ev_timer_stop(w->loop, &w->deadline);
+	world->timer_stop(w->loop, &w->poll);
+	world->timer_stop(w->loop, &w->deadline);
 	for (i = 0; i < STIMER_COUNT; i++)
 		if (w->timers[i].w != NULL)
-			ev_timer_stop(w->loop, &w->timers[i].timer);
+			world->timer_stop(w->loop, &w->timers[i].timer);
 	/* The signals stay armed: the last document is not written yet. */
 }
 
@@ -831,23 +800,12 @@ mig_watch_free(struct mig_watch *w)
 	size_t i;
 
 	/*
-	 * Everything is written: from here a signal changes nothing.  libev
-	 * puts the default action back when its watchers stop, so the two
-	 * signals are blocked meanwhile and ignored after (a pending one is
-	 * then discarded): none can kill the process between the two.
+	 * Everything is written: from here a signal changes nothing, and the
+	 * world ignores it rather than put its default action back.
 	 */
 	if (w->signals_armed) {
-		sigset_t both, old;
-
-		sigemptyset(&both);
-		sigaddset(&both, SIGINT);
-		sigaddset(&both, SIGTERM);
-		sigprocmask(SIG_BLOCK, &both, &old);
-		ev_signal_stop(w->loop, &w->sigint);
-		ev_signal_stop(w->loop, &w->sigterm);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		world->signal_stop(w->loop, &w->sigint);
+		world->signal_stop(w->loop, &w->sigterm);
 		w->signals_armed = 0;
 	}
 	w->stop = 1;

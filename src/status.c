@@ -5,7 +5,7 @@
  * this file writes it atomically to --status-file and emits the --events
  * JSON lines.  The exit status is derived here too.
  */
-#include <fcntl.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include "qmigrate.h"
 #include "ctl.h"
 #include "mig-info.h"
+#include "world.h"
 
 /* QEMU's figures, the document's progress. */
 struct mig_progress {
@@ -120,15 +121,8 @@ static void
 make_uid(char *out, size_t len)
 {
 	unsigned char	b[16];
-	int		fd;
-	ssize_t		n = -1;
 
-	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (fd != -1) {
-		n = read(fd, b, sizeof b);
-		close(fd);
-	}
-	if (n != (ssize_t)sizeof b)
+	if (world->random_bytes(b, sizeof b) != 0)
 		fatalx("cannot read /dev/urandom for the migration uid");
 	b[6] = (b[6] & 0x0f) | 0x40;
 	b[8] = (b[8] & 0x3f) | 0x80;
@@ -952,22 +946,17 @@ json_object *
 status_read_file(const char *path, char **cause)
 {
 	json_object	*doc;
-	FILE		*f;
 	char		*buf, *what;
 	size_t		 n;
 	const size_t	 limit = 4 * 1024 * 1024;
 
-	f = fopen(path, "r");
-	if (f == NULL) {
-		xasprintf(cause, "status file %s: cannot open it", path);
-		return NULL;
-	}
-	buf = xmalloc(limit + 1);
-	n = fread(buf, 1, limit + 1, f);
-	fclose(f);
-	if (n > limit) {
-		free(buf);
-		xasprintf(cause, "status file %s: larger than 4 MiB", path);
+	if ((buf = world->read_file(path, limit, &n)) == NULL) {
+		if (errno == EFBIG)
+			xasprintf(cause, "status file %s: larger than 4 MiB",
+			    path);
+		else
+			xasprintf(cause, "status file %s: cannot open it",
+			    path);
 		return NULL;
 	}
 	xasprintf(&what, "status file %s", path);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "qmigrate.h"
+#include "world.h"
 
 /* Parses a non-negative decimal number of seconds. Returns 0 or -1. */
 int
@@ -51,73 +52,14 @@ parse_u64(const char *s, uint64_t *out)
 }
 
 /*
- * Writes data to a temporary beside path and fsyncs it; then renames it
- * over path (install) or removes it (a probe).
- */
-static int
-write_file_atomic_tmp(const char *path, const char *data, size_t len,
-    int install, char **cause)
-{
-	char	*tmp;
-	int	 fd;
-	size_t	 off = 0;
-
-	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd == -1) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			xasprintf(cause, "%s: %s", tmp,
-			    n == 0 ? "short write" : strerror(errno));
-			goto fail;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) == -1) {
-		xasprintf(cause, "%s: fsync: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	if (close(fd) == -1) {
-		fd = -1;
-		xasprintf(cause, "%s: close: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (!install) {
-		unlink(tmp);
-		free(tmp);
-		return 0;
-	}
-	if (rename(tmp, path) == -1) {
-		xasprintf(cause, "%s: rename: %s", path, strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	if (fd != -1)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return -1;
-}
-
-/*
  * Replaces path with data so that a reader sees either the old or the new
- * document, never half of one: write a temporary beside it, fsync, rename.
+ * document, never half of one: the world's write_file (a temporary beside
+ * it, fsync, rename).
  */
 int
 write_file_atomic(const char *path, const char *data, size_t len, char **cause)
 {
-	return write_file_atomic_tmp(path, data, len, 1, cause);
+	return world->write_file(path, data, len, 1, cause);
 }
 
 /*
@@ -140,7 +82,7 @@ write_file_probe(const char *path, size_t size, char **cause)
 	}
 	data = xmalloc(size);
 	memset(data, ' ', size);
-	rc = write_file_atomic_tmp(path, data, size, 0, cause);
+	rc = world->write_file(path, data, size, 0, cause);
 	free(data);
 	return rc;
 }
