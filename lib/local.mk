@@ -6,3 +6,6 @@ libcommon_a_SOURCES = lib/common.h lib/xmalloc.c lib/clock.c lib/world.h \
 
 # The accept queue of a unix listener, read from the kernel (D27).
 unit_tests += tests/unit/test-unix-backlog
+
+# The executor's I/O goes through the world (lib/world.h) and nowhere else.
+unit_tests += tests/unit/test-world
