@@ -252,7 +252,7 @@ const struct cmd_entry cmd_abort_entry = {
 	"is signalled only if it is still that qmigrate (the start time FILE\n"
 	"records, a command line naming FILE): after a crash the pid may belong\n"
 	"to another process.\n",
-	.footer =
+	.exits =
 	"Exit status: 0 when the abort succeeded (the guest runs on the\n"
 	"source), 5 when it was refused (post-copy had started), 3 when no\n"
 	"qmigrate drives the migration or nothing answered.\n",

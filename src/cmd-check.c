@@ -312,7 +312,7 @@ const struct cmd_entry cmd_check_entry = {
 	"VFIONotKept (before 10.1), MdevNotKept, GuestMemfd (SEV-SNP, TDX).  It\n"
 	"sets QEMU's migration mode to cpr-transfer for a moment and puts it\n"
 	"back.\n",
-	.footer =
+	.exits =
 	"Exit status: 0 live-migratable (--update: updatable in place), 1\n"
 	"usage, 2 not, 3 QEMU could not be asked.\n",
 	.exec = cmd_check_exec,

@@ -270,7 +270,7 @@ const struct cmd_entry cmd_dirty_rate_entry = {
 	"bandwidth: it converges when the dirty rate is below 0.8 x the\n"
 	"bandwidth, in roughly the time a geometric series of passes takes\n"
 	"to leave what fits in QEMU's default 300 ms downtime.\n",
-	.footer =
+	.exits =
 	"Exit status: 0 measured, 1 usage or refused mode, 3 QEMU failed.\n",
 	.exec = cmd_dirty_rate_exec,
 };

@@ -92,7 +92,8 @@ const struct cmd_entry cmd_drain_entry = {
 	"/tmp), its evict output to statusFile.log.  A statusFile is kept: the\n"
 	"same drain again re-attaches to a killed child's migration.\n"
 	"VMs handed to an external controller (External) are listed: they still\n"
-	"run on the node.\n"
+	"run on the node.\n",
+	.exits =
 	"Exit status: 0 every VM evicted (none runs on the node any more), 1 bad\n"
 	"inventory (nothing started), else the worst exit status of the VMs left\n"
 	"behind (8 when one was killed by a signal: where its VM runs is not\n"

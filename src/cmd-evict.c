@@ -81,7 +81,7 @@ const struct cmd_entry cmd_evict_entry = {
 	"                         evacuated (--node, default the host name) in the\n"
 	"                         status; touch nothing: the VM still runs here\n"
 	"                         (phase HandedOver, exit 7)\n",
-	.footer =
+	.exits =
 	"Exit status: 0 done (migrated or shut down), 1 usage, 2 LiveMigrate\n"
 	"refused (not live-migratable), 3-6 and 8 as qmigrate migrate (5 also\n"
 	"SIGINT/SIGTERM before the shutdown, in the pre-flight or in the grace\n"

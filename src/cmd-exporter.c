@@ -142,8 +142,8 @@ const struct cmd_entry cmd_exporter_entry = {
 	"see QEMU's pid namespace or a parent of it), tap counters in\n"
 	"/sys/class/net (QEMU's network namespace).  Once listening, it keeps\n"
 	"no capability but CAP_SYS_PTRACE (another user's QEMU in /proc): the\n"
-	"monitors, status files and --textfile must be open to its user.\n"
-	"\n"
+	"monitors, status files and --textfile must be open to its user.\n",
+	.exits =
 	"Exit status: 0 (after SIGINT/SIGTERM too), 1 usage, 3 cannot listen\n"
 	"or write the textfile.\n",
 	.exec = cmd_exporter_exec,

@@ -146,8 +146,8 @@ const struct cmd_entry cmd_guest_entry = {
 	"prints one JSON document: \"infoSource\": \"guest-agent\" and one key\n"
 	"per part (default all) holding the agent's answer, or {\"error\":\n"
 	"\"...\"} when the agent refused that command.\n",
-	.footer =
-	"Exits 3 when the agent is absent or does not answer within --timeout\n"
-	"seconds.\n",
+	.exits =
+	"Exit status: 0 the agent answered (a part it refused says so), 1 usage,\n"
+	"3 the agent absent or silent for --timeout seconds.\n",
 	.exec = cmd_guest_exec,
 };

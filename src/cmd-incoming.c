@@ -42,5 +42,11 @@ const struct cmd_entry cmd_incoming_entry = {
 	"tcp:HOST:PORT with disableTLS, or tls:ADDR:PORT), waits until the\n"
 	"guest runs here or the migration fails, and exits.  Over unix: and\n"
 	"tcp: both sides must read the same policy.\n",
+	.exits =
+	"Exit status: 0 the guest runs here, 1 usage, 3 control plane (no\n"
+	"source before --timeout, QEMU or the source refused), 4 data plane\n"
+	"(the guest still on the source), 5 aborted (SIGINT/SIGTERM), 6\n"
+	"post-copy failed and not recovered, 8 not known (QEMU's monitor\n"
+	"stopped answering).\n",
 	.exec = cmd_incoming_exec,
 };

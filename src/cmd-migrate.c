@@ -46,10 +46,13 @@ const struct cmd_entry cmd_migrate_entry = {
 	"  tcp:HOST:PORT   plaintext: refused unless the policy sets disableTLS\n"
 	"  tls:HOST:PORT   through the TLS proxy of a `qmigrate incoming`\n",
 	.footer =
-	"Exit status: 0 completed, 1 usage, 2 not live-migratable, 3 control\n"
-	"plane, 4 data plane (guest still on the source), 5 aborted (guest\n"
-	"still on the source), 6 post-copy failed and not recovered.\n"
 	"SIGINT/SIGTERM or `qmigrate abort --status-file F` abort a migration\n"
 	"that has not reached post-copy.\n",
+	.exits =
+	"Exit status: 0 completed (the guest runs on the target), 1 usage, 2 not\n"
+	"live-migratable, 3 control plane, 4 data plane (guest still on the\n"
+	"source), 5 aborted (guest still on the source), 6 post-copy failed and\n"
+	"not recovered (both QEMUs paused), 8 not known: run migrate again with\n"
+	"the same --status-file.\n",
 	.exec = cmd_migrate_exec,
 };

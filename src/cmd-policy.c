@@ -182,6 +182,9 @@ const struct cmd_entry cmd_policy_check_entry = {
 	"MigrationPolicy, KubeVirt and Namespace objects) and prints\n"
 	"\"ok: N policies\"; exits 1 naming the file, the document and the\n"
 	"field at fault.  The formats are documented in policies/README.md.\n",
+	.exits =
+	"Exit status: 0 every policy valid, 1 a file, document or field at\n"
+	"fault (named on one line).\n",
 	.exec = policy_check,
 };
 
@@ -192,6 +195,9 @@ const struct cmd_entry cmd_policy_explain_entry = {
 	"Tells which policy applies to a VM with these labels and namespace\n"
 	"labels (KubeVirt's precedence), why each other one lost, and the\n"
 	"effective settings as JSON.\n",
+	.exits =
+	"Exit status: 0 explained, 1 usage or a policy at fault (named on one\n"
+	"line).\n",
 	.exec = policy_explain,
 };
 

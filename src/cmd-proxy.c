@@ -192,6 +192,10 @@ static const struct args_option proxy_options[] = {
 	{ .name = NULL }
 };
 
+static const char proxy_exits[] =
+    "Exit status: 0 stopped by SIGINT/SIGTERM, 1 usage (--tls-dir, --user),\n"
+    "3 cannot listen.\n";
+
 const struct cmd_entry cmd_proxy_source_entry = {
 	.name = "proxy source",
 	.args = { .options = proxy_options },
@@ -201,6 +205,7 @@ const struct cmd_entry cmd_proxy_source_entry = {
 	"opens goes to the target proxy at --to tls:HOST:PORT over mutual TLS,\n"
 	"with its sequence number.\n",
 	.footer = "tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
+	.exits = proxy_exits,
 	.exec = cmd_proxy_source_exec,
 };
 
@@ -215,6 +220,7 @@ const struct cmd_entry cmd_proxy_target_entry = {
 	"proxy source only: it refuses the offer of migrate --to tls: (no\n"
 	"engine behind it; run incoming there).\n",
 	.footer = "tcp: instead of tls: forwards in PLAINTEXT (disableTLS).\n",
+	.exits = proxy_exits,
 	.exec = cmd_proxy_target_exec,
 };
 

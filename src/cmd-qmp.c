@@ -171,8 +171,8 @@ const struct cmd_entry cmd_qmp_entry = {
 	"up to --timeout seconds after the reply for the event NAME and prints\n"
 	"it instead, as one line: {\"event\": NAME, \"data\": {...},\n"
 	"\"timestamp\": SECONDS.MICROSECONDS}.\n",
-	.footer =
-	"Exits 3 when the peer cannot be reached, answers with an error, or the\n"
-	"event does not come.\n",
+	.exits =
+	"Exit status: 0 answered, 1 usage, 3 the peer cannot be reached,\n"
+	"answers with an error, or the event does not come.\n",
 	.exec = cmd_qmp_exec,
 };

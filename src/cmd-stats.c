@@ -96,7 +96,7 @@ const struct cmd_entry cmd_stats_entry = {
 	"merged by MAC between QEMU and the agent, each with its infoSource.\n"
 	"\"sources\" says which answered; a part that did not is\n"
 	"{\"available\": false, \"reason\": \"...\"}.\n",
-	.footer =
+	.exits =
 	"Exit status: 0 when QEMU answered (whatever the agent did), 1 usage,\n"
 	"3 when QEMU's monitor did not answer (the document is still printed).\n",
 	.exec = cmd_stats_exec,

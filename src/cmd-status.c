@@ -124,7 +124,7 @@ const struct cmd_entry cmd_status_entry = {
 	"  kubectl patch vmim NAME --subresource=status --type=merge \\\n"
 	"      -p \"$(qmigrate status --status-file F \\\n"
 	"      --format kubevirt-migration)\"\n",
-	.footer =
+	.exits =
 	"Exit status: 0 printed, 1 usage, an unreadable status file or VMI,\n"
 	"or kubevirt-migration of an eviction that did not migrate.\n",
 	.exec = cmd_status_exec,

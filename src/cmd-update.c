@@ -86,11 +86,12 @@ const struct cmd_entry cmd_update_entry = {
 	"QEMU runs the guest (cont if it waits, -S), the old one is told quit.\n"
 	"The status document's mode is CprTransfer.\n",
 	.footer =
+	"SIGINT/SIGTERM abort until the old QEMU completed, never after.\n",
+	.exits =
 	"Exit status as migrate's: 0 the guest runs on the new QEMU and the old\n"
 	"one was told quit; 2 not updatable in place; 3 control plane (QEMU\n"
 	"refused, the new QEMU not ready); 4 data plane and 5 aborted (the\n"
 	"guest still runs on the old QEMU); 8 the old QEMU completed but the\n"
-	"new one did not say it runs the guest (the old keeps it paused).\n"
-	"SIGINT/SIGTERM abort until the old QEMU completed, never after.\n",
+	"new one did not say it runs the guest (the old keeps it paused).\n",
 	.exec = cmd_update_exec,
 };

@@ -433,7 +433,7 @@ const struct cmd_entry cmd_watch_entry = {
 	"place in a terminal (each line cut to its width, redrawn whole when\n"
 	"it is resized); one line per refresh (and per new decision)\n"
 	"otherwise.  Ends when the migration completes or fails.\n",
-	.footer =
+	.exits =
 	"Exit status: 0 completed, the status document's exitCode (else 4)\n"
 	"when it failed or was handed over, 3 QEMU's monitor lost (without\n"
 	"--status-file), 130 interrupted.\n",

@@ -20,6 +20,7 @@ extern const struct cmd_entry cmd_drain_entry;
 extern const struct cmd_entry cmd_evict_entry;
 extern const struct cmd_entry cmd_exporter_entry;
 extern const struct cmd_entry cmd_guest_entry;
+extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_incoming_entry;
 extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_policy_entry;
@@ -39,6 +40,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_exporter_entry,
 	&cmd_evict_entry,
 	&cmd_guest_entry,
+	&cmd_help_entry,
 	&cmd_incoming_entry,
 	&cmd_migrate_entry,
 	&cmd_policy_entry,
@@ -90,6 +92,37 @@ wants_help(int argc, char **argv)
 			return 1;
 	}
 	return 0;
+}
+
+/*
+ * qmigrate --help (and qmigrate help): the global options, every command's
+ * usage line, then the exit statuses every command shares.
+ */
+void
+cmd_print_overview(FILE *f)
+{
+	const struct cmd_entry **c;
+
+	fprintf(f, "usage: qmigrate [--log-json] [-v | -q] COMMAND [ARGS]\n"
+	    "       qmigrate --version | --help\n\n"
+	    "Live migration of QEMU guests over QMP.\n\n"
+	    "options:\n"
+	    "  --log-json            log lines on stderr as JSON objects\n"
+	    "  -v, --verbose         debug logging (QMP errors in full)\n"
+	    "  -q, --quiet           warnings and errors only\n"
+	    "  --version             the version\n"
+	    "  --help                this text\n\n"
+	    "commands:\n");
+	for (c = cmd_table; *c != NULL; c++)
+		cmd_print_usage(f, *c);
+	fprintf(f, "\nqmigrate help COMMAND (or COMMAND --help) describes each "
+	    "command.\n\n"
+	    "Exit status: 0 done, 1 usage or configuration (nothing touched), 2\n"
+	    "not live-migratable, 3 control plane, 4 data plane (the guest still\n"
+	    "on the source), 5 aborted (the guest still on the source), 6\n"
+	    "post-copy failed and not recovered, 7 handed to an external\n"
+	    "controller, 8 not known (run the same command again with the same\n"
+	    "--status-file); each command's --help says which it uses.\n");
 }
 
 /* "  qmigrate NAME USAGE" lines of cmd (each subcommand's, if any). */
@@ -146,8 +179,8 @@ print_usage_line(const char *usage, int at)
 	printf("\n");
 }
 
-/* COMMAND --help: usage, what it does, its options, then the footer. */
-static void
+/* COMMAND --help: usage, what it does, its options, the footer, exits. */
+void
 cmd_print_help(const struct cmd_entry *cmd)
 {
 	const struct cmd_entry *const	*sub;
@@ -172,6 +205,9 @@ cmd_print_help(const struct cmd_entry *cmd)
 	}
 	if (cmd->footer != NULL)
 		printf("\n%s", cmd->footer);
+	/* Last, where a script's author looks first (tests/lint/options.sh). */
+	if (cmd->exits != NULL)
+		printf("\n%s", cmd->exits);
 }
 
 /*

@@ -1,7 +1,8 @@
 # The qmigrate command.  One variable per area so that areas do not collide.
 bin_PROGRAMS += qmigrate
 
-src_core = src/qmigrate.h src/cmd.c src/args.c src/log.c src/json-get.c \
+src_core = src/qmigrate.h src/cmd.c src/cmd-help.c src/args.c src/log.c \
+	src/json-get.c \
 	src/privs.c src/signals.h src/signals.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
@@ -145,6 +146,9 @@ host_tests += tests/lint/no-shell.sh
 # The layers point one way (issue 26): no file cycle but qmp's trio and
 # the command table, read from the objects.
 host_tests += tests/lint/layers.sh
+# One source of truth for options (issue 39): every option of the command
+# tables is in --help, qmigrate(1) and the bash completion, and nothing else.
+host_tests += tests/lint/options.sh
 EXTRA_DIST += tests/netns-lib.sh
 
 # Local disks copied over NBD during a live migration (real QEMU).

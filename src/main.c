@@ -31,19 +31,6 @@ takes_signals(const struct cmd_entry *cmd)
 	return 0;
 }
 
-static void
-usage(FILE *f)
-{
-	const struct cmd_entry **c;
-
-	fprintf(f, "usage: qmigrate [--log-json] [-v] COMMAND [ARGS]\n"
-	    "       qmigrate --version | --help\n\n"
-	    "Live migration of QEMU guests over QMP.\n\ncommands:\n");
-	for (c = cmd_table; *c != NULL; c++)
-		cmd_print_usage(f, *c);
-	fprintf(f, "\nqmigrate COMMAND --help describes each command.\n");
-}
-
 /* QEMU's error replies in full, for -v (qmp_set_debug_log()). */
 static void
 qmp_debug_line(const char *line, void *arg)
@@ -66,7 +53,7 @@ main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--help") == 0 ||
 		    strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
+			cmd_print_overview(stdout);
 			return QM_EXIT_OK;
 		} else if (strcmp(argv[i], "--version") == 0) {
 			printf("qmigrate %s\n", PACKAGE_VERSION);
@@ -88,7 +75,7 @@ main(int argc, char **argv)
 	log_init("qmigrate", level, json);
 	qmp_set_debug_log(qmp_debug_line, NULL);
 	if (i == argc) {
-		usage(stderr);
+		cmd_print_overview(stderr);
 		return QM_EXIT_USAGE;
 	}
 	cmd = cmd_find(argv[i]);

@@ -86,6 +86,7 @@ struct cmd_entry {
 	struct args_spec	  args;
 	const char		 *help;		/* what it does, for --help */
 	const char		 *footer;	/* after the options, or NULL */
+	const char		 *exits;	/* "Exit status: ...", last */
 	int			(*exec)(struct args *);
 	const struct cmd_entry *const *subs;	/* NULL-terminated, or NULL */
 };
@@ -411,6 +412,8 @@ int	 cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 int	 cmd_run(const struct cmd_entry *, int argc, char **argv);
 void	 cmd_print_usage(FILE *, const struct cmd_entry *);
+void	 cmd_print_help(const struct cmd_entry *);
+void	 cmd_print_overview(FILE *);
 /* The exec of migrate (source) and incoming. */
 int	 cmd_migrate_side(const struct cmd_entry *, struct args *,
 	    int source);

@@ -181,6 +181,10 @@ test_commands(void **state)
 			for (sub = (*c)->subs; *sub != NULL; sub++) {
 				assert_non_null((*sub)->exec);
 				assert_non_null((*sub)->help);
+				/* --help ends with the exit statuses. */
+				assert_non_null((*sub)->exits);
+				assert_int_equal(strncmp((*sub)->exits,
+				    "Exit status", 11), 0);
 				u = args_usage(&(*sub)->args, 1);
 				free(u);
 			}
@@ -188,6 +192,8 @@ test_commands(void **state)
 		}
 		assert_non_null((*c)->exec);
 		assert_non_null((*c)->help);
+		assert_non_null((*c)->exits);
+		assert_int_equal(strncmp((*c)->exits, "Exit status", 11), 0);
 		u = args_usage(&(*c)->args, 1);
 		free(u);
 	}
