@@ -4,7 +4,8 @@
  * tests (a test program, never installed).
  *
  *	qmp-relay [--cut-after STRING] [--hold STRING --hold-for SECS]
- *	    [--drop STRING] [--refuse-for SECS] [--armed-by-usr2]
+ *	    [--hold-answer STRING] [--drop STRING] [--refuse-for SECS]
+ *	    [--armed-by-usr2]
  *	    [--only-conn N] LISTEN TARGET
  *
  * LISTEN and TARGET are unix:PATH (or a bare PATH) or tcp:HOST:PORT.  For
@@ -26,6 +27,12 @@
  *   --hold-for SECS     (a command's name) are held SECS seconds (default
  *                       3) before they go on to TARGET: the command reaches
  *                       QEMU late, so its answer is late.  Once.
+ *   --hold-answer STRING  the first command from a client that contains
+ *                       STRING goes on to TARGET at once, but everything
+ *                       TARGET sends back from then on (its answer, events,
+ *                       later answers) is held --hold-for SECS seconds:
+ *                       QEMU runs the command at once and its answer is
+ *                       late (the audit's "late-answer proxy").  Once.
  *   --drop STRING       the first command from a client that contains
  *                       STRING (the JSON object around it) never reaches
  *                       TARGET: QEMU never answers it, and goes on
@@ -48,6 +55,7 @@
  *
  * Prints "ready" once listening, then one line per event ("conn N:
  * accepted", "conn N: cut after ...", "conn N: holding ...", "conn N:
+ * released", "conn N: holding the answers ...", "conn N: answers
  * released", "conn N: cut on SIGUSR1", "conn N: refused", "conn N:
  * closed by ...") on stdout, which the tests wait on.  Runs until killed.
  * Exit status: 1 usage, 2 LISTEN could not be opened.
@@ -92,14 +100,16 @@ struct pair {
 	int		closing;	/* cut: close once down is flushed */
 	int64_t		hold_until;	/* ms; 0: not holding */
 	size_t		hold_at;	/* up.buf bytes that may pass before the hold */
+	int64_t		answer_until;	/* ms: nothing goes down before; 0: none */
 };
 
 static const char	*cut_after;
 static const char	*hold_str;
 static const char	*drop_str;
+static const char	*hold_answer_str;
 static int		 hold_for = 3;
 static int		 refuse_for;
-static int		 cut_done, hold_done, drop_done;
+static int		 cut_done, hold_done, drop_done, answer_done;
 static int		 armed_by_usr2, armed, only_conn;
 static int64_t		 refuse_until;
 static int		 sig_pipe[2];
@@ -440,11 +450,29 @@ check_hold(struct pair *p)
 	    hold_for);
 }
 
+/*
+ * After new bytes came up from the client: the --hold-answer trigger.  The
+ * command goes on at once; what comes back is held from now on.
+ */
+static void
+check_hold_answer(struct pair *p)
+{
+	if (hold_answer_str == NULL || answer_done || !targeted(p) ||
+	    (armed_by_usr2 && !armed) || memmem(p->up.buf, p->up.len,
+	    hold_answer_str, strlen(hold_answer_str)) == NULL)
+		return;
+	answer_done = 1;
+	p->answer_until = now_ms() + (int64_t)hold_for * 1000;
+	printf("conn %d: holding the answers to a command with the cue for "
+	    "%d s\n", p->id, hold_for);
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: qmp-relay [--cut-after STRING] [--hold STRING "
-	    "--hold-for SECS] [--drop STRING] [--refuse-for SECS] "
+	    "--hold-for SECS] [--hold-answer STRING] [--drop STRING] "
+	    "[--refuse-for SECS] "
 	    "[--armed-by-usr2] [--only-conn N] LISTEN TARGET\n");
 	exit(1);
 }
@@ -473,6 +501,8 @@ main(int argc, char **argv)
 			cut_after = argv[i + 1];
 		else if (strcmp(argv[i], "--hold") == 0)
 			hold_str = argv[i + 1];
+		else if (strcmp(argv[i], "--hold-answer") == 0)
+			hold_answer_str = argv[i + 1];
 		else if (strcmp(argv[i], "--drop") == 0)
 			drop_str = argv[i + 1];
 		else if (strcmp(argv[i], "--hold-for") == 0)
@@ -535,7 +565,18 @@ main(int argc, char **argv)
 				    p->hold_until - t < timeout)
 					timeout = (int)(p->hold_until - t);
 			}
-			if (p->down.len > p->down.off)
+			if (p->answer_until != 0) {
+				if (t >= p->answer_until) {
+					p->answer_until = 0;
+					printf("conn %d: answers released\n",
+					    p->id);
+				} else if (timeout == -1 ||
+				    p->answer_until - t < timeout)
+					timeout = (int)(p->answer_until - t);
+			}
+			if (p->answer_until != 0)
+				;	/* nothing goes down, nothing is read */
+			else if (p->down.len > p->down.off)
 				cev |= POLLOUT;
 			else if (!p->closing && !p->down.eof)
 				tev |= POLLIN;
@@ -591,6 +632,7 @@ main(int argc, char **argv)
 			if (p == NULL)
 				continue;
 			if ((tre & (POLLIN | POLLHUP | POLLERR)) &&
+			    p->answer_until == 0 &&
 			    p->down.len == 0 && !p->closing && !p->down.eof) {
 				if (fill(p->tfd, &p->down) && p->down.len > 0)
 					check_cut(p);
@@ -600,9 +642,10 @@ main(int argc, char **argv)
 				if (fill(p->cfd, &p->up) && p->up.len > 0) {
 					check_drop(p);
 					check_hold(p);
+					check_hold_answer(p);
 				}
 			}
-			if (p->down.len > p->down.off &&
+			if (p->answer_until == 0 && p->down.len > p->down.off &&
 			    !flush(p->cfd, &p->down, p->down.len)) {
 				pair_free(p, "closed by the client");
 				continue;
