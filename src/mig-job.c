@@ -41,10 +41,10 @@ on_job_reply(struct qmp_conn *conn, struct json_object *reply,
 	unsigned		 gen = t->gen;
 
 	(void)conn;
-	(void)error_class;
 	free(t);
 	if (!job->running || job->gen != gen)
 		return;
+	job->error_class = error != NULL ? error_class : NULL;
 	job_advance(job, error == NULL ? reply : NULL, error);
 }
 
@@ -73,6 +73,7 @@ job_advance(struct mig_job *job, struct json_object *reply, const char *error)
 		cmd.args = NULL;
 		cmd.delay = 0;
 		next = job->fn(job->ctx, &job->pc, reply, error, &cmd, &cause);
+		job->error_class = NULL;
 		free(why);
 		why = NULL;
 		reply = NULL;
@@ -118,6 +119,7 @@ mig_job_start(struct mig_job *job, struct ev_loop *loop,
 	job->pc = 0;
 	job->done = done;
 	job->arg = arg;
+	job->error_class = NULL;
 	ev_timer_init(&job->wait, on_job_wait, 0, 0);
 	job->running = 1;
 	log_debug("job %s", name);

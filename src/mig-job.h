@@ -61,6 +61,11 @@ struct mig_job {
 	ev_timer		 wait;
 	unsigned		 gen;		/* answers of older runs: ignored */
 	int			 running;
+	/*
+	 * While the step runs on an error: its class (QEMU's, or "Timeout"
+	 * or "Closed": no answer, mig-watch.c's SO_NO_ANSWER); else NULL.
+	 */
+	const char		*error_class;
 };
 
 /* Starts fn on qmp; done is called once, from the loop or at once. */

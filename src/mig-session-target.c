@@ -406,7 +406,19 @@ target_sample(struct session *s, const struct sess_event *ev)
 		break;
 	case QMS_FAILED:
 		s->qemu_failed = 1;	/* QEMU's word: the load failed */
-		if (s->abort_asked_here) {
+		if (s->mode == MODE_POSTCOPY) {
+			/*
+			 * The source sent pages it no longer holds: it has no
+			 * whole copy to resume (the target half of D23, N12).
+			 */
+			if (s->failure != FAIL_NONE)
+				sess_clear_failure(s);
+			sess_fail(s, FAIL_POSTCOPY_LOST, "incoming migration "
+			    "failed during post-copy: %s: the source holds no "
+			    "whole copy; the guest is irrecoverable",
+			    mi->error_desc[0] != '\0' ? mi->error_desc :
+			    "no reason given");
+		} else if (s->abort_asked_here) {
 			sess_abort_status(s, ABORT_SUCCEEDED);
 			sess_fail(s, FAIL_ABORTED, "aborted here: the stream "
 			    "was stopped; the guest runs on the source");
@@ -665,6 +677,12 @@ target_settled(struct session *s, const struct sess_event *ev)
 		snprintf(reason, sizeof reason, "aborted here before any "
 		    "memory moved: the connection to the source is cut; the "
 		    "guest runs on the source");
+	else if (s->settle_source == 4 && s->settle_signum == 0)
+		snprintf(reason, sizeof reason, "target QEMU %s: "
+		    "migrate-incoming got no answer, and no migration arrived "
+		    "before the way in was closed%s", s->cfg.qmp_path,
+		    s->cfg.unix_listen ? " (the socket's path is removed: no "
+		    "source can reach it)" : "");
 	else if (s->settle_source != 0 && s->abort_asked_here)
 		snprintf(reason, sizeof reason, "aborted here: the source "
 		    "cancelled before any memory moved; the guest runs on the "
@@ -943,6 +961,31 @@ state_fencing(struct session *s, const struct sess_event *ev)
 
 /* ---- states -------------------------------------------------------- */
 
+/*
+ * Over unix: or tcp:, migrate-incoming got no answer (a timeout, a closed
+ * connection): QEMU may listen, and a source may connect.  Not a refusal
+ * (audit N2): the way in is closed (unix: the socket's path removed; tcp:
+ * QEMU stopped if nothing came), and a sample asked after that decides,
+ * by the accept-queue rule (target_settled): a stream that began is
+ * watched to its end.  A closed monitor is connected again first.
+ */
+static void
+setup_unanswered(struct session *s, const struct sess_event *ev)
+{
+	sess_note(s, "target QEMU %s: migrate-incoming got no answer (%s): "
+	    "it may listen; asking QEMU again", s->cfg.qmp_path,
+	    ev->reason != NULL ? ev->reason : "no reason given");
+	sess_enter(s, SS_LISTEN);
+	target_settle(s, ev->t, s->setup_signum, 4);
+	if (s->setup_closed) {
+		struct sess_event closed = *ev;
+
+		closed.kind = SEV_QMP_CLOSED;
+		closed.qemu_gone = s->setup_qemu_gone;
+		target_reconnect(s, &closed);
+	}
+}
+
 static void
 state_setup(struct session *s, const struct sess_event *ev)
 {
@@ -950,6 +993,10 @@ state_setup(struct session *s, const struct sess_event *ev)
 
 	switch (ev->kind) {
 	case SEV_SETUP_DONE:
+		if (!ev->ok && ev->outcome == SO_NO_ANSWER && !s->cfg.tls) {
+			setup_unanswered(s, ev);
+			break;
+		}
 		if (!ev->ok) {
 			if (s->setup_signum != 0)
 				sess_abort_status(s, ABORT_SUCCEEDED);
@@ -970,6 +1017,12 @@ state_setup(struct session *s, const struct sess_event *ev)
 			sig.kind = SEV_SIGNAL;
 			sig.signum = s->setup_signum;
 			target_signal(s, &sig);
+		} else if (s->setup_deadline) {
+			/* QEMU listens now: the way in closes, a sample
+			 * decides (state_common). */
+			sig = *ev;
+			sig.kind = SEV_DEADLINE;
+			state_common(s, &sig);
 		}
 		if (s->early_offer && s->state == SS_OFFERED_WAIT)
 			target_offer(s, &s->early_msg);
@@ -981,9 +1034,17 @@ state_setup(struct session *s, const struct sess_event *ev)
 		target_signal(s, ev);
 		break;
 	case SEV_DEADLINE:
-		sess_failure(s, FAIL_CONTROL, "no migration arrived within "
-		    "%.0f s (--timeout)", s->cfg.timeout);
-		sess_finish(s, PHASE_FAILED);
+		/*
+		 * QEMU may be listening already (migrate-incoming is out):
+		 * decided once the setup says what it did, as a signal is
+		 * (N2).  The setup's commands are bounded (10 s each).
+		 */
+		s->setup_deadline = 1;
+		break;
+	case SEV_QMP_CLOSED:
+		/* What it means is decided with the setup's end. */
+		s->setup_closed = 1;
+		s->setup_qemu_gone = ev->qemu_gone;
 		break;
 	default:
 		break;

@@ -208,7 +208,9 @@ struct sess_event {
 	double			 t;	/* the executor's clock, seconds */
 	int			 ok;	/* SETUP/JOB/QMP_DONE (QMP_DONE:
 					   outcome == SO_ANSWERED) */
-	enum sess_outcome	 outcome; /* QMP_DONE */
+	enum sess_outcome	 outcome; /* QMP_DONE; target SETUP_DONE:
+					   SO_NO_ANSWER when migrate-incoming
+					   got none (QEMU may listen) */
 	int			 qemu_gone; /* QMP_CLOSED: QEMU's process
 					   is known to have exited */
 	enum mig_failure	 fail;	/* SETUP_FAILED, a failed job */
@@ -414,6 +416,10 @@ struct session {
 	double			 unlisten_t;	/* ... at this time */
 	int			 queue_said;	/* "a source waits" noted */
 	int			 setup_signum;	/* a signal during setup */
+	int			 setup_deadline; /* the deadline during setup */
+	int			 setup_closed;	/* the monitor closed in setup */
+	int			 setup_qemu_gone; /* ... and QEMU's process
+						   with it */
 	/* The handoff (target): whether this QEMU can run the guest. */
 	int			 fenced;	/* it cannot: stopped, or gone */
 	int			 qemu_failed;	/* QEMU said the load failed */
@@ -423,7 +429,9 @@ struct session {
 	int			 settle_signum;	/* ... after this signal (0:
 						   the deadline) */
 	int			 settle_source;	/* ... after the source's abort
-						   (1) or its end (2) */
+						   (1) or its end (2), or
+						   migrate-incoming's lost
+						   answer (4) */
 	int			 fence_wanted;	/* stop QEMU at the end anyway */
 	int			 quit_answered;	/* FENCING: QEMU said it quits */
 	int			 fence_polled;	/* FENCING: QEMU's state read

@@ -47,6 +47,8 @@ struct mig_target {
 	int			 sub_pc;	/* a delegated job's */
 	int			 tls_only;	/* setup: check, no prepare */
 	int			 unlistened;	/* SA_UNLISTEN done */
+	int			 listen_unanswered; /* migrate-incoming: no
+					   answer (timeout, closed) */
 	int			 queue_unknown_said;
 };
 
@@ -227,6 +229,14 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			    json_object_new_boolean(0));
 		return JOB_SEND;
 	default:
+		/*
+		 * No answer is not a refusal: QEMU may listen (N2).  The
+		 * session decides once it asked QEMU again.
+		 */
+		if (error != NULL && mt->setup_job.error_class != NULL &&
+		    (strcmp(mt->setup_job.error_class, "Timeout") == 0 ||
+		    strcmp(mt->setup_job.error_class, "Closed") == 0))
+			mt->listen_unanswered = 1;
 		if (error != NULL)
 			goto fail;
 		log_info("target ready: %s listening on %s", mt->w.o->qmp_path,
@@ -263,6 +273,8 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 		return;
 	ev.t = mig_watch_now();
 	ev.ok = ok;
+	ev.outcome = ok ? SO_ANSWERED : mt->listen_unanswered ?
+	    SO_NO_ANSWER : SO_REFUSED;
 	ev.fail = FAIL_CONTROL;
 	ev.reason = cause;
 	mig_watch_step(&mt->w, &ev);
@@ -459,8 +471,8 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 		break;
 	case SA_UNLISTEN:
 		/* QEMU keeps its socket open; without the path none reach it. */
-		if (strncmp(mt->w.qemu_uri, "unix:", 5) == 0 &&
-		    unlink(mt->w.qemu_uri + 5) != 0)
+		if (!mt->unlistened && strncmp(mt->w.qemu_uri, "unix:",
+		    5) == 0 && unlink(mt->w.qemu_uri + 5) != 0)
 			log_warn("%s", mt->w.qemu_uri + 5);
 		mt->unlistened = 1;
 		break;

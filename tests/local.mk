@@ -123,6 +123,11 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-tls-disk-confirm.sh \
 	tests/integration/handoff-held-late-tls.sh
 integration_tests += $(handoff_tests)
+
+# Issue 37's target-side defects (audit 2026-12-02: N2, ...), each a
+# real-QEMU test that fails on b475dc5 and passes after.
+target_tests = tests/integration/handoff-incoming-late-unix.sh
+integration_tests += $(target_tests)
 EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(handoff_tests)'

@@ -730,6 +730,117 @@ test_target_abort_unix_unlisten(void **state)
 	rig_free(r);
 }
 
+/* The target's setup over unix:, migrate-incoming without an answer. */
+static void
+ev_listen_unanswered(struct rig *r)
+{
+	struct sess_event ev = { .kind = SEV_SETUP_DONE, .fail = FAIL_CONTROL,
+	    .outcome = SO_NO_ANSWER, .reason = "target QEMU /run/vm1/qmp.sock: "
+	    "no reply within 10 s" };
+
+	step(r, &ev);
+}
+
+/*
+ * N2: migrate-incoming unanswered is not a refusal: QEMU may listen.  The
+ * path goes, a sample asked after it decides: nothing came (3, plane
+ * control), or a source connected before and its stream is watched to
+ * its end (0).  A monitor closed under it is connected again first.
+ */
+static void
+test_target_listen_unanswered(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_listen_unanswered(r);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	assert_int_equal(sent(r, SA_POLL), 1);
+	r->t = 1;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "no answer"));
+	rig_free(r);
+
+	/* The source connected while the answer was late: it arrives. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_listen_unanswered(r);
+	r->t = 2;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+
+	/* The monitor closed with the command: connected again, then asked. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_closed(r, 0);
+	ev_listen_unanswered(r);
+	assert_int_equal(sent(r, SA_RECONNECT), 1);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	r->t = 1;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent(r, SA_POLL), 2);
+	r->t = 2;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	/* A refusal stays a refusal: 3 at once, nothing removed. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_setup_failed(r, "target QEMU /run/vm1/qmp.sock: Failed to bind");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_int_equal(sent(r, SA_UNLISTEN), 0);
+	rig_free(r);
+}
+
+/*
+ * N2: --timeout during the target's setup is kept, as a signal is, until
+ * the setup says whether QEMU listens: then the way in closes and a
+ * sample decides; a stream that began meanwhile is watched to its end.
+ */
+static void
+test_target_deadline_during_setup(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_simple(r, SEV_DEADLINE);
+	assert_false(session_done(&r->s));
+	r->t = 3;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	assert_false(session_done(&r->s));
+	r->t = 4;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "--timeout"));
+	rig_free(r);
+
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_simple(r, SEV_DEADLINE);
+	r->t = 3;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	r->t = 4;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 /*
  * D27: after the path went, a source that connected just before waits in
  * QEMU's accept queue while a sample still says "none": it is waited for,
@@ -1953,6 +2064,38 @@ test_target_qmp_lost_not_known(void **state)
 	rig_free(r);
 }
 
+/*
+ * N12: QEMU says "failed" during post-copy on the target: the source sent
+ * pages it no longer holds, so it has no whole copy: 6, not 4 ("guest on
+ * the source"), and this QEMU is never stopped (over tls: neither).
+ */
+static void
+test_target_failed_postcopy(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	ev_sample(r, QMS_FAILED, 120 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+
+	r = target_tls_ready();
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	ev_sample(r, QMS_FAILED, 120 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	ev_control(r, CONTROL_COMPLETED);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
 /* D1b: the arrived guest's cont is answered late: asked again, running. */
 static void
 test_target_cont_late(void **state)
@@ -2735,6 +2878,7 @@ main(void)
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
 		cmocka_unit_test(test_target_killed_postcopy),
+		cmocka_unit_test(test_target_failed_postcopy),
 		cmocka_unit_test(test_deadline_cancels),
 		cmocka_unit_test(test_deadline_postcopy),
 		cmocka_unit_test(test_signal_during_setup),
@@ -2743,6 +2887,8 @@ main(void)
 		cmocka_unit_test(test_reattach_paused),
 		cmocka_unit_test(test_target_abort_unix_refused),
 		cmocka_unit_test(test_target_abort_unix_unlisten),
+		cmocka_unit_test(test_target_listen_unanswered),
+		cmocka_unit_test(test_target_deadline_during_setup),
 		cmocka_unit_test(test_target_abort_tls),
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
