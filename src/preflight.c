@@ -207,6 +207,30 @@ pf_blockers(struct pf *pf, char **cause)
 	return 0;
 }
 
+/*
+ * A guest never started (run state prelaunch: QEMU was started with -S and
+ * never resumed) is not migrated: QEMU carries that run state, so it
+ * arrives never started, and the target cannot tell it from a guest to
+ * resume.  Returns -1 (QMP failure, *cause set) or 0.
+ */
+static int
+pf_run_state(struct pf *pf, char **cause)
+{
+	json_object	*reply = NULL;
+	const char	*state;
+
+	if (pf_call(pf, "query-status", NULL, &reply, cause) != 0)
+		return -1;
+	state = json_str_at(reply, "status");
+	if (state != NULL && strcmp(state, "prelaunch") == 0)
+		pf_add(pf, pf->live, "GuestNotStarted", "the guest was never "
+		    "started (QEMU's run state prelaunch: -S and no cont): "
+		    "start it with cont first, or start it where it should "
+		    "run");
+	json_object_put(reply);
+	return 0;
+}
+
 /* A QOM object's property, or NULL when it has none (logged). */
 static json_object *
 pf_qom_get(struct pf *pf, const char *path, const char *property)
@@ -797,7 +821,8 @@ preflight_run(struct ev_loop *loop, struct qmp_conn *qmp,
 	*conditions = NULL;
 	*summary = NULL;
 
-	if (pf_blockers(&pf, &cause) != 0 ||
+	if (pf_run_state(&pf, &cause) != 0 ||
+	    pf_blockers(&pf, &cause) != 0 ||
 	    pf_qom_walk(&pf, "/machine", &cause) != 0 ||
 	    pf_qom_walk(&pf, "/objects", &cause) != 0 ||
 	    pf_sev(&pf, &cause) != 0 ||

@@ -251,6 +251,17 @@ test_virtiofs(void **state)
 	expect_reason(f, "VirtIOFSNotLiveMigratable", "vhost-user-fs-pci");
 }
 
+/* A guest never started (QEMU -S, no cont): it would arrive so. */
+static void
+test_never_started(void **state)
+{
+	struct fixture *f = *state;
+
+	set_reply(f, "query-status", "{ \"status\": \"prelaunch\", "
+	    "\"running\": false, \"singlestep\": false }");
+	expect_reason(f, "GuestNotStarted", "never started");
+}
+
 /* SEV: query-sev says so. */
 static void
 test_sev(void **state)
@@ -438,6 +449,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_host_device, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_virtiofs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_never_started, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_sev, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tdx, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_secure_execution, setup,
