@@ -1231,6 +1231,22 @@ arrived_cannot_resume(struct session *s, const char *why)
 	target_end(s, PHASE_SUCCEEDED);
 }
 
+/*
+ * Over unix: or tcp: (no offer says how the guest was), whether a guest
+ * that arrived paused was paused on the source (N14): QEMU carries the
+ * source's run state, so a QEMU started without -S starts a guest that
+ * ran there by itself (process_incoming_migration_bh), and arrives
+ * paused only one paused there: by the operator, or by the source's
+ * controller, which pauses only where the policy allows workload
+ * disruption.  Under -S, or where the QEMU's command line could not be
+ * read, a paused arrival says nothing: resumed as before.
+ */
+static int
+target_paused_there(const struct session *s)
+{
+	return !s->cfg.tls && s->cfg.qemu_autostart == 1 && !s->cfg.may_pause;
+}
+
 static void
 state_arrived(struct session *s, const struct sess_event *ev)
 {
@@ -1255,21 +1271,40 @@ state_arrived(struct session *s, const struct sess_event *ev)
 			target_end(s, PHASE_SUCCEEDED);
 			break;
 		}
+		if (ev->ri->state == RUN_PRELAUNCH) {
+			/*
+			 * QEMU carries the source's run state: that guest was
+			 * never started (-S, no cont).  Started here it would
+			 * boot, not go on: left as it came, and the end is
+			 * said, whatever a signal or the deadline wants.
+			 */
+			sess_note(s, "the guest arrived never started (run "
+			    "state prelaunch: its source QEMU was started with "
+			    "-S and never resumed): it is left so here");
+			target_end(s, PHASE_SUCCEEDED);
+			break;
+		}
 		/*
 		 * Arrived paused: the source paused it for us (workload
-		 * disruption) or it was paused before.  Resume unless told to
-		 * keep it paused.
+		 * disruption), it was paused there before, or this QEMU runs
+		 * -S.  Resume unless told to keep it paused or it was paused
+		 * on the source (target_paused_there).
 		 */
 		if (ev->ri->state != RUN_PAUSED)
 			break;
 		/* Asked before a cont on its way: its outcome asks again. */
 		if (s->conts_out > 0)
 			break;
-		if (s->cfg.keep_paused || s->arrives_paused) {
+		if (s->cfg.keep_paused || s->arrives_paused ||
+		    target_paused_there(s)) {
 			sess_note(s,
 			    "guest arrived paused and is kept paused%s",
 			    s->cfg.keep_paused ? " (--keep-paused)" :
-			    " (it was paused on the source)");
+			    s->arrives_paused ? " (it was paused on the source)" :
+			    " (it was paused on the source: this QEMU, started "
+			    "without -S, starts a guest that ran there by "
+			    "itself, and the policy does not let the source "
+			    "pause it)");
 			target_end(s, PHASE_SUCCEEDED);
 			break;
 		}

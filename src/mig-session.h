@@ -308,6 +308,11 @@ struct sess_config {
 	double		 stall_timeout;	/* progressTimeout: 0 never */
 	double		 mirror_timeout; /* 0: none */
 	int		 keep_paused;	/* target */
+	int		 may_pause;	/* target: the policy lets the source's
+					   controller pause the guest */
+	int		 qemu_autostart; /* target: its QEMU starts an arrived
+					   guest itself (no -S) 1, -S 0, not
+					   known -1 */
 	int		 unix_listen;	/* target: QEMU listens on a unix path */
 	int		 qemu_major;	/* target: its own QEMU */
 	int		 qemu_minor;

@@ -7,6 +7,7 @@
  * the target knows: answers to the source, the exports' release, cutting
  * the stream.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,44 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 	mig_watch_step(&mt->w, &ev);
 }
 
+/*
+ * Whether the target QEMU (the monitor's peer, pid) starts an arrived
+ * guest by itself: 1 (no -S), 0 (-S), -1 not known (the peer is not a
+ * QEMU: a relay, a proxy; its command line cannot be read).  QEMU carries
+ * the source's run state: a guest that ran there starts here unless -S;
+ * one paused there arrives paused whatever the target's -S
+ * (process_incoming_migration_bh, 7.2 to 11.1), so under autostart a
+ * paused arrival means the source's guest was paused (N14).
+ */
+static int
+qemu_autostarts(pid_t pid)
+{
+	char	 path[64], buf[65536];
+	ssize_t	 n;
+	size_t	 len, i;
+	int	 fd;
+	char	*arg0;
+
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0 || (size_t)n == sizeof buf - 1)
+		return -1;	/* none, or longer than read: not known */
+	len = (size_t)n;
+	buf[len] = '\0';
+	arg0 = strrchr(buf, '/') != NULL ? strrchr(buf, '/') + 1 : buf;
+	if (strncmp(arg0, "qemu", 4) != 0)
+		return -1;
+	for (i = strlen(buf) + 1; i < len; i += strlen(buf + i) + 1)
+		if (strcmp(buf + i, "-S") == 0 || strcmp(buf + i, "--S") == 0)
+			return 0;
+	return 1;
+}
+
 static void
 on_connected(struct qmp_conn *conn, json_object *reply,
     const char *error_class, const char *error, void *arg)
@@ -301,6 +340,7 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	privs_drop(NULL);	/* everything is open */
 	qmp_qemu_version(conn, &sess->cfg.qemu_major, &sess->cfg.qemu_minor,
 	    &sess->cfg.qemu_micro);
+	sess->cfg.qemu_autostart = qemu_autostarts(qmp_peer_pid(conn));
 	mt->tls_only = mt->tls != NULL;
 	mig_job_start(&mt->setup_job, mt->w.loop, conn, "target setup",
 	    prepare_job, mt, on_setup_job, mt);
@@ -506,6 +546,8 @@ target_session_init(struct mig_target *mt)
 
 	mig_watch_session_config(&mt->w, &cfg, SESS_TARGET, mt->tls != NULL);
 	cfg.keep_paused = mt->w.o->keep_paused;
+	cfg.may_pause = mt->w.settings.allow_workload_disruption;
+	cfg.qemu_autostart = -1;	/* read once connected */
 	cfg.unix_listen = strncmp(mt->w.o->uri, "unix:", 5) == 0;
 	session_init(&mt->w.sess, &cfg);
 }

@@ -126,7 +126,9 @@ integration_tests += $(handoff_tests)
 
 # Issue 37's target-side defects (audit 2026-12-02: N2, ...), each a
 # real-QEMU test that fails on b475dc5 and passes after.
-target_tests = tests/integration/handoff-incoming-late-unix.sh
+target_tests = tests/integration/handoff-incoming-late-unix.sh \
+	tests/integration/target-keeps-paused-unix.sh \
+	tests/integration/target-prelaunch.sh
 integration_tests += $(target_tests)
 EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all

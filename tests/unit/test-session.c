@@ -2096,6 +2096,75 @@ test_target_failed_postcopy(void **state)
 	rig_free(r);
 }
 
+/*
+ * N14: over unix:, a target QEMU started without -S starts a guest that
+ * ran on the source by itself; one that arrives paused was paused there,
+ * and is never resumed unless the policy let the source's controller
+ * pause it.  Under -S (or its command line unread) paused says nothing:
+ * resumed as before.
+ */
+static void
+test_target_keeps_source_paused(void **state)
+{
+	static const struct { int autostart, may_pause, conts; } rows[] = {
+		{ 1, 0, 0 },	/* paused on the source: kept */
+		{ 1, 1, 1 },	/* the source's controller may have paused */
+		{ 0, 0, 1 },	/* -S: paused says nothing */
+		{ -1, 0, 1 },	/* not known: as before */
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct rig *r = rig_new(SESS_TARGET, 0);
+
+		r->s.cfg.qemu_autostart = rows[i].autostart;
+		r->s.cfg.may_pause = rows[i].may_pause;
+		ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+		ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		ev_run_state(r, RUN_PAUSED);
+		assert_int_equal(sent_cmd(r, SC_CONT), rows[i].conts);
+		if (rows[i].conts)
+			ev_run_state(r, RUN_RUNNING);
+		assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL,
+		    ABORT_NONE);
+		rig_free(r);
+	}
+}
+
+/*
+ * A guest whose source QEMU was never started (-S, no cont) arrives in
+ * prelaunch: the migration ended, the guest is left so (no cont), and
+ * incoming ends (it waited for ever, deaf to SIGTERM and --timeout).
+ */
+static void
+test_target_arrives_prelaunch(void **state)
+{
+	int tls;
+
+	(void)state;
+	for (tls = 0; tls <= 1; tls++) {
+		struct rig *r = tls ? target_tls_ready() :
+		    rig_new(SESS_TARGET, 0);
+
+		if (!tls)
+			ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+		ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		ev_run_state(r, RUN_PRELAUNCH);
+		assert_int_equal(sent_cmd(r, SC_CONT), 0);
+		if (tls) {
+			ev_control(r, CONTROL_COMPLETED);
+			assert_int_equal(answered(r, ANSWER_RUNNING), 1);
+			ev_timer(r, STIMER_END);
+		}
+		assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL,
+		    ABORT_NONE);
+		rig_free(r);
+	}
+}
+
 /* D1b: the arrived guest's cont is answered late: asked again, running. */
 static void
 test_target_cont_late(void **state)
@@ -2912,6 +2981,8 @@ main(void)
 		cmocka_unit_test(test_target_qmp_cut_after_completed),
 		cmocka_unit_test(test_target_qmp_lost_not_known),
 		cmocka_unit_test(test_target_cont_late),
+		cmocka_unit_test(test_target_keeps_source_paused),
+		cmocka_unit_test(test_target_arrives_prelaunch),
 		cmocka_unit_test(test_target_cont_refused_postcopy_unseen),
 		cmocka_unit_test(test_target_failed_load_fenced),
 		cmocka_unit_test(test_target_fence_cut_proves_nothing),
