@@ -50,6 +50,12 @@ struct mig_target {
 	int			 unlistened;	/* SA_UNLISTEN done */
 	int			 listen_unanswered; /* migrate-incoming: no
 					   answer (timeout, closed) */
+	/* A re-run (N4): the killed run's open record, and QEMU's run
+	   state as this run found it. */
+	struct json_object	*record;
+	enum run_state		 record_ri;
+	char			 record_state[32];
+	int			 held;		/* the setup's status hold */
 	int			 queue_unknown_said;
 };
 
@@ -63,8 +69,76 @@ free_list(char **list)
 	free(list);
 }
 
+/*
+ * The record a killed `incoming` left in file (unix:/tcp:): its outcome
+ * not written (the phase not ended) or not settled (8, 6).  Returns the
+ * document (the caller puts it), or NULL: none, unreadable, or closed (a
+ * new migration writes over it, as it always did).
+ */
+static struct json_object *
+target_open_record(const char *file)
+{
+	struct json_object	*doc;
+	const char		*phase;
+	char			*cause = NULL;
+	int			 code;
+
+	if (file == NULL || access(file, F_OK) != 0)
+		return NULL;
+	if ((doc = status_read_file(file, &cause)) == NULL) {
+		free(cause);
+		return NULL;
+	}
+	phase = json_str_at(doc, "phase");
+	code = (int)json_u64_at(doc, "exitCode");
+	if (phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
+	    (strcmp(phase, "Failed") == 0 && code != QM_EXIT_UNKNOWN &&
+	    code != QM_EXIT_POSTCOPY_LOST)))
+		phase = NULL;
+	if (phase == NULL) {
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/*
+ * This run speaks for the killed run's migration (its uid, notes and
+ * start), from its first written word on.  Returns 0, or -1 with *cause
+ * naming the file and the member.
+ */
+static int
+target_take_over(struct mig_target *mt, char **cause)
+{
+	enum mig_phase	 phase;
+	enum mig_mode	 mode;
+	char		*what;
+	int		 rc;
+
+	xasprintf(&what, "status file %s", mt->w.o->status_file);
+	rc = status_restore(mt->w.st, mt->record, what, &phase, &mode, cause);
+	free(what);
+	if (rc != 0)
+		return -1;
+	status_forget_held(mt->w.st);
+	status_changed(mt->w.st, "start");
+	return 0;
+}
+
+/* This QEMU, for the negotiation: its version (read at the greeting). */
+static void
+target_self(struct mig_target *mt)
+{
+	memset(&mt->self, 0, sizeof mt->self);
+	mt->self.major = mt->w.sess.cfg.qemu_major;
+	mt->self.minor = mt->w.sess.cfg.qemu_minor;
+	mt->self.micro = mt->w.sess.cfg.qemu_micro;
+	mt->sub_pc = 0;
+}
+
 enum {
-	PREP_CHECK, PREP_CHECKED, PREP_SIDE, PREP_MACHINES, PREP_MADE,
+	PREP_CHECK, PREP_CHECKED, PREP_RERUN, PREP_SIDE, PREP_MACHINES,
+	PREP_MADE,
 	PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
 	PREP_SELECT, PREP_EXPORT, PREP_LISTEN, PREP_LISTENED,
 };
@@ -80,6 +154,7 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 {
 	struct mig_target	*mt = ctx;
 	struct run_info		 ri;
+	struct mig_info		 mi;
 	enum mig_job_next	 next;
 	char			*why = NULL, *list;
 
@@ -92,18 +167,65 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (error != NULL)
 			goto fail;
 		run_info_decode(reply, &ri);
+		/* A killed run's record: what QEMU does now decides (N4). */
+		if (mt->tls == NULL && (mt->record = target_open_record(
+		    mt->w.o->status_file)) != NULL) {
+			mt->record_ri = ri.state;
+			snprintf(mt->record_state, sizeof mt->record_state,
+			    "%s", ri.state_name);
+			*pc = PREP_RERUN;
+			cmd->name = "query-migrate";
+			return JOB_SEND;
+		}
 		if (ri.state != RUN_INMIGRATE) {
 			xasprintf(cause, "target QEMU %s is not waiting for a "
 			    "migration (run state %s): start it with -incoming "
 			    "defer", mt->w.o->qmp_path, ri.state_name);
 			return JOB_FAILED;
 		}
-		/* What this QEMU can do, for the negotiation. */
-		memset(&mt->self, 0, sizeof mt->self);
-		mt->self.major = mt->w.sess.cfg.qemu_major;
-		mt->self.minor = mt->w.sess.cfg.qemu_minor;
-		mt->self.micro = mt->w.sess.cfg.qemu_micro;
-		mt->sub_pc = 0;
+		target_self(mt);
+		*pc = PREP_SIDE;
+		reply = NULL;
+		error = NULL;
+		continue;
+	case PREP_RERUN:
+		if (error != NULL)
+			goto fail;
+		if (target_take_over(mt, &why) != 0) {
+			/* Its identity is not written over (as migrate). */
+			status_keep_file(mt->w.st);
+			goto fail_why;
+		}
+		mig_info_decode(reply, &mi);
+		if (mi.status != QMS_NONE || json_obj_at(reply,
+		    "socket-address") != NULL) {
+			/*
+			 * The killed run made it listen (QEMU would refuse
+			 * migrate-incoming now: "already been started"), or
+			 * its migration runs or ended: watched from here on.
+			 */
+			status_note(mt->w.st, "re-attached after a killed "
+			    "incoming: the target QEMU %s %s (run state %s)",
+			    mt->w.o->qmp_path, mi.status == QMS_NONE ?
+			    "listens already" : "has the migration,",
+			    mt->record_state);
+			if (mi.status != QMS_NONE)
+				status_note(mt->w.st, "its migration status: "
+				    "%s", mi.status_name);
+			log_info("target re-attached: %s", mt->w.o->qmp_path);
+			return JOB_DONE;
+		}
+		if (mt->record_ri != RUN_INMIGRATE) {
+			xasprintf(cause, "target QEMU %s is not waiting for a "
+			    "migration (run state %s) and has none: start it "
+			    "with -incoming defer", mt->w.o->qmp_path,
+			    mt->record_state);
+			return JOB_FAILED;
+		}
+		/* Killed before QEMU listened: the same migration, set up. */
+		status_note(mt->w.st, "run again after a killed incoming: the "
+		    "target QEMU did not listen yet");
+		target_self(mt);
 		*pc = PREP_SIDE;
 		reply = NULL;
 		error = NULL;
@@ -263,6 +385,19 @@ prepare_job_offered(void *ctx, int *pc, json_object *reply, const char *error,
 	return prepare_job(ctx, pc, reply, error, cmd, cause);
 }
 
+/*
+ * The setup's status hold ends: until the status file was read, "start"
+ * could have named a new migration over a killed run's record.
+ */
+static void
+target_release(struct mig_target *mt)
+{
+	if (!mt->held)
+		return;
+	mt->held = 0;
+	status_release(mt->w.st);
+}
+
 static void
 on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 {
@@ -270,6 +405,7 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 	struct sess_event	 ev = { .kind = SEV_SETUP_DONE };
 
 	(void)job;
+	target_release(mt);
 	if (mt->w.stop)
 		return;
 	ev.t = mig_watch_now();
@@ -611,11 +747,15 @@ mig_target_run(const struct mig_options *o)
 
 	/* Signals and the deadline first: from now on they are events. */
 	mig_watch_arm(&mt.w, o->timeout);
+	status_hold(mt.w.st);
+	mt.held = 1;
 	status_changed(mt.w.st, "start");
 	target_setup(&mt);
 	if (!mt.w.stop)
 		mig_watch_run(&mt.w);
 	mig_job_stop(&mt.setup_job);
+	target_release(&mt);
+	json_object_put(mt.record);
 	rc = mig_watch_report(&mt.w);
 	mig_tls->target_close(mt.tls);
 	free_list(mt.offer_disks);

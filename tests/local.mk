@@ -128,7 +128,8 @@ integration_tests += $(handoff_tests)
 # real-QEMU test that fails on b475dc5 and passes after.
 target_tests = tests/integration/handoff-incoming-late-unix.sh \
 	tests/integration/target-keeps-paused-unix.sh \
-	tests/integration/target-prelaunch.sh
+	tests/integration/target-prelaunch.sh \
+	tests/integration/target-rerun-unix.sh
 integration_tests += $(target_tests)
 EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all

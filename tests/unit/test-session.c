@@ -2165,6 +2165,29 @@ test_target_arrives_prelaunch(void **state)
 	}
 }
 
+/*
+ * N4: a re-run of incoming after SIGKILL re-attaches (mig-target.c takes
+ * the killed run's record over and skips migrate-incoming where QEMU
+ * listens or has the migration): its first sample may already say
+ * completed, with no "active" ever seen by this run: the guest arrived
+ * (0), its run state asked first.
+ */
+static void
+test_target_rerun_arrived(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 /* D1b: the arrived guest's cont is answered late: asked again, running. */
 static void
 test_target_cont_late(void **state)
@@ -2983,6 +3006,7 @@ main(void)
 		cmocka_unit_test(test_target_cont_late),
 		cmocka_unit_test(test_target_keeps_source_paused),
 		cmocka_unit_test(test_target_arrives_prelaunch),
+		cmocka_unit_test(test_target_rerun_arrived),
 		cmocka_unit_test(test_target_cont_refused_postcopy_unseen),
 		cmocka_unit_test(test_target_failed_load_fenced),
 		cmocka_unit_test(test_target_fence_cut_proves_nothing),
