@@ -35,6 +35,22 @@ void	 proxy_log(enum proxy_log_level, const char *fmt, ...)
 /* Session id as 32 hex digits into out[33]. */
 void	 proxy_session_hex(const uint8_t *id, char *out);
 
+/* proxy-tls-files.c */
+/*
+ * The three files of a --tls-dir, read from kubelet's current version of
+ * the Secret where the directory is one (..data), the key's mode checked.
+ * where is the directory they came from, for messages.  The key's bytes
+ * are wiped by proxy_tls_files_clear().
+ */
+struct proxy_tls_files {
+	char	*where;
+	char	*ca, *cert, *key;
+	size_t	 ca_len, cert_len, key_len;
+};
+int	 proxy_tls_files_read(const char *dir, struct proxy_tls_files *,
+	    char **cause);
+void	 proxy_tls_files_clear(struct proxy_tls_files *);
+
 /* proxy-tls.c */
 /*
  * A new SSL on fd for this context; for a client, name is what the

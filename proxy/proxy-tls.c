@@ -21,12 +21,11 @@
 
 #include "proxy-int.h"
 
-#define KEY_FILE_MAX	(64 * 1024)
-
 struct proxy_tls {
 	SSL_CTX	*ctx;
 	int	 is_server;
 	char	*pin;
+	char	*peer_name;	/* server: the name the client must carry */
 };
 
 /*
@@ -110,61 +109,95 @@ tls_queue_error(void)
 	return xstrdup(buf);
 }
 
-/*
- * Reads the private key ourselves so that its bytes can be wiped after
- * parsing, refusing a key that group or others may read.
- */
-static EVP_PKEY *
-tls_read_key(const char *path, char **cause)
+/* WHERE/NAME: OpenSSL's reason, into *cause. */
+static void
+tls_file_error(const struct proxy_tls_files *f, const char *name,
+    char **cause)
 {
-	struct stat	 st;
-	char		*buf, *why;
-	EVP_PKEY	*key = NULL;
-	BIO		*bio;
-	ssize_t		 n;
-	size_t		 len;
-	int		 fd;
+	char	*why = tls_queue_error();
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd == -1) {
-		set_cause(cause, "%s: %s", path, strerror(errno));
-		return NULL;
+	set_cause(cause, "%s/%s: %s", f->where, name, why);
+	free(why);
+}
+
+/* ca.pem's certificates, every one trusted to sign the peer's. */
+static int
+tls_use_ca(SSL_CTX *ctx, const struct proxy_tls_files *f, char **cause)
+{
+	STACK_OF(X509_INFO)	*infos;
+	X509_STORE		*store = SSL_CTX_get_cert_store(ctx);
+	X509_INFO		*xi;
+	BIO			*bio;
+	int			 i, n = 0;
+
+	if ((bio = BIO_new_mem_buf(f->ca, (int)f->ca_len)) == NULL)
+		abort();
+	infos = PEM_X509_INFO_read_bio(bio, NULL, NULL, NULL);
+	BIO_free(bio);
+	if (infos == NULL) {
+		tls_file_error(f, "ca.pem", cause);
+		return -1;
 	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		set_cause(cause, "%s: not a regular file", path);
-		close(fd);
-		return NULL;
+	for (i = 0; i < sk_X509_INFO_num(infos); i++) {
+		xi = sk_X509_INFO_value(infos, i);
+		if (xi->x509 != NULL && X509_STORE_add_cert(store,
+		    xi->x509) == 1)
+			n++;
 	}
-	if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
-		set_cause(cause, "%s: mode %04o lets group or others "
-		    "access the private key (want 0600 or 0400)", path,
-		    (unsigned)(st.st_mode & 07777));
-		close(fd);
-		return NULL;
+	sk_X509_INFO_pop_free(infos, X509_INFO_free);
+	if (n == 0) {
+		ERR_clear_error();
+		set_cause(cause, "%s/ca.pem: no certificate", f->where);
+		return -1;
 	}
-	buf = xmalloc(KEY_FILE_MAX);
-	/* A read error leaves nothing: the key then does not parse. */
-	n = read_full(fd, buf, KEY_FILE_MAX);
-	len = n > 0 ? (size_t)n : 0;
-	close(fd);
-	if (len == KEY_FILE_MAX) {
-		set_cause(cause, "%s: larger than %d bytes", path,
-		    KEY_FILE_MAX);
-		goto out;
+	return 0;
+}
+
+/* cert.pem: ours first, then the chain up to (not including) the CA. */
+static int
+tls_use_chain(SSL_CTX *ctx, const struct proxy_tls_files *f, char **cause)
+{
+	X509	*x;
+	BIO	*bio;
+	int	 ok;
+
+	if ((bio = BIO_new_mem_buf(f->cert, (int)f->cert_len)) == NULL)
+		abort();
+	x = PEM_read_bio_X509_AUX(bio, NULL, NULL, NULL);
+	ok = x != NULL && SSL_CTX_use_certificate(ctx, x) == 1;
+	X509_free(x);
+	while (ok && (x = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL)
+		if (SSL_CTX_add0_chain_cert(ctx, x) != 1) {
+			X509_free(x);
+			ok = 0;
+		}
+	BIO_free(bio);
+	if (!ok) {
+		tls_file_error(f, "cert.pem", cause);
+		return -1;
 	}
-	bio = BIO_new_mem_buf(buf, (int)len);
-	if (bio != NULL) {
-		key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	}
+	ERR_clear_error();	/* the end of the chain: no more PEM */
+	return 0;
+}
+
+/* key.pem, parsed from the buffer proxy_tls_files_clear() wipes. */
+static EVP_PKEY *
+tls_read_key(const struct proxy_tls_files *f, char **cause)
+{
+	EVP_PKEY	*key;
+	BIO		*bio;
+	char		*why;
+
+	if ((bio = BIO_new_mem_buf(f->key, (int)f->key_len)) == NULL)
+		abort();
+	key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
+	BIO_free(bio);
 	if (key == NULL) {
 		why = tls_queue_error();
-		set_cause(cause, "%s: no private key: %s", path, why);
+		set_cause(cause, "%s/key.pem: no private key: %s", f->where,
+		    why);
 		free(why);
 	}
-out:
-	explicit_bzero(buf, KEY_FILE_MAX);
-	free(buf);
 	return key;
 }
 
@@ -173,7 +206,8 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
     const char *pin_subject, char **cause)
 {
 	struct proxy_tls	*t;
-	char			*ca = NULL, *cert = NULL, *keyf = NULL, *why;
+	struct proxy_tls_files	 files;
+	char			*why;
 	EVP_PKEY		*key = NULL;
 	SSL_CTX			*ctx;
 	int			 mode;
@@ -185,9 +219,10 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 		free(why);
 		return NULL;
 	}
-	set_cause(&ca, "%s/ca.pem", dir);
-	set_cause(&cert, "%s/cert.pem", dir);
-	set_cause(&keyf, "%s/key.pem", dir);
+	if (proxy_tls_files_read(dir, &files, cause) != 0) {
+		SSL_CTX_free(ctx);
+		return NULL;
+	}
 
 	SSL_CTX_set_min_proto_version(ctx, allow_tls12 ? TLS1_2_VERSION :
 	    TLS1_3_VERSION);
@@ -218,25 +253,16 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 		    secrets_free);
 	SSL_CTX_set_keylog_callback(ctx, tls_keylog);
 
-	if (SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1) {
-		why = tls_queue_error();
-		set_cause(cause, "%s: %s", ca, why);
-		free(why);
+	if (tls_use_ca(ctx, &files, cause) != 0 ||
+	    tls_use_chain(ctx, &files, cause) != 0)
 		goto fail;
-	}
-	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
-		why = tls_queue_error();
-		set_cause(cause, "%s: %s", cert, why);
-		free(why);
-		goto fail;
-	}
-	if ((key = tls_read_key(keyf, cause)) == NULL)
+	if ((key = tls_read_key(&files, cause)) == NULL)
 		goto fail;
 	if (SSL_CTX_use_PrivateKey(ctx, key) != 1 ||
 	    SSL_CTX_check_private_key(ctx) != 1) {
 		why = tls_queue_error();
-		set_cause(cause, "%s: does not match %s: %s", keyf, cert,
-		    why);
+		set_cause(cause, "%s/key.pem: does not match %s/cert.pem: %s",
+		    files.where, files.where, why);
 		free(why);
 		goto fail;
 	}
@@ -253,17 +279,13 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 	t->is_server = is_server;
 	if (pin_subject != NULL)
 		t->pin = xstrdup(pin_subject);
-	free(ca);
-	free(cert);
-	free(keyf);
+	proxy_tls_files_clear(&files);
 	return t;
 
 fail:
 	EVP_PKEY_free(key);
 	SSL_CTX_free(ctx);
-	free(ca);
-	free(cert);
-	free(keyf);
+	proxy_tls_files_clear(&files);
 	return NULL;
 }
 
@@ -274,14 +296,48 @@ proxy_tls_free(struct proxy_tls *t)
 		return;
 	SSL_CTX_free(t->ctx);
 	free(t->pin);
+	free(t->peer_name);
 	free(t);
+}
+
+void
+proxy_tls_set_peer_name(struct proxy_tls *t, const char *name)
+{
+	free(t->peer_name);
+	t->peer_name = name != NULL ? xstrdup(name) : NULL;
+}
+
+/* Whether name is an IPv4 or IPv6 address. */
+static int
+is_ip(const char *name)
+{
+	struct in6_addr	a6;
+	struct in_addr	a4;
+
+	return inet_pton(AF_INET, name, &a4) == 1 ||
+	    inet_pton(AF_INET6, name, &a6) == 1;
+}
+
+/*
+ * The name (host name or IP address) the peer's certificate must carry,
+ * checked by OpenSSL's verification of its chain: a client's certificate
+ * as well as a server's.
+ */
+static int
+tls_expect_name(SSL *ssl, const char *name)
+{
+	X509_VERIFY_PARAM	*vp = SSL_get0_param(ssl);
+
+	if (is_ip(name))
+		return X509_VERIFY_PARAM_set1_ip_asc(vp, name) == 1 ? 0 : -1;
+	X509_VERIFY_PARAM_set_hostflags(vp,
+	    X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+	return SSL_set1_host(ssl, name) == 1 ? 0 : -1;
 }
 
 SSL *
 proxy_tls_ssl(struct proxy_tls *t, int fd, const char *name, char **cause)
 {
-	struct in6_addr	 a6;
-	struct in_addr	 a4;
 	SSL		*ssl;
 	char		*why;
 
@@ -292,24 +348,15 @@ proxy_tls_ssl(struct proxy_tls *t, int fd, const char *name, char **cause)
 		goto fail;
 	if (t->is_server) {
 		SSL_set_accept_state(ssl);
+		if (t->peer_name != NULL &&
+		    tls_expect_name(ssl, t->peer_name) != 0)
+			goto fail;
 		return ssl;
 	}
 	SSL_set_connect_state(ssl);
-	if (name != NULL) {
-		X509_VERIFY_PARAM *vp = SSL_get0_param(ssl);
-
-		if (inet_pton(AF_INET, name, &a4) == 1 ||
-		    inet_pton(AF_INET6, name, &a6) == 1) {
-			if (X509_VERIFY_PARAM_set1_ip_asc(vp, name) != 1)
-				goto fail;
-		} else {
-			X509_VERIFY_PARAM_set_hostflags(vp,
-			    X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-			if (SSL_set1_host(ssl, name) != 1 ||
-			    SSL_set_tlsext_host_name(ssl, name) != 1)
-				goto fail;
-		}
-	}
+	if (name != NULL && (tls_expect_name(ssl, name) != 0 ||
+	    (!is_ip(name) && SSL_set_tlsext_host_name(ssl, name) != 1)))
+		goto fail;
 	return ssl;
 fail:
 	why = tls_queue_error();

@@ -74,17 +74,25 @@ void proxy_set_log(void (*fn)(enum proxy_log_level, const char *msg,
 /* proxy-tls.c */
 
 /*
- * Loads ca.pem, cert.pem and key.pem from dir and builds a context for the
+ * Loads ca.pem, cert.pem and key.pem from dir (kubelet's Secret layout
+ * too: proxy-tls-files.c) and builds a context for the
  * server (target, is_server != 0) or client (source) side: TLS 1.3 minimum
  * unless allow_tls12, peer certificate required and verified against
  * ca.pem.  pin_subject, when not NULL, must equal the peer certificate's
  * subject in OpenSSL's one-line RFC 2253 form (e.g. "CN=node-b").
- * key.pem readable by group or others is refused.  Returns NULL and sets
- * *cause on failure.
+ * key.pem readable by others, or by a group not this process's, is
+ * refused.  Returns NULL and sets *cause on failure.
  */
 struct proxy_tls *proxy_tls_load(const char *dir, int is_server,
     int allow_tls12, const char *pin_subject, char **cause);
 void proxy_tls_free(struct proxy_tls *);
+/*
+ * Server side: the name (host name or IP address, as in the certificate's
+ * subjectAltName or CN) every client's certificate must carry, besides
+ * its chain to ca.pem; NULL accepts any certificate of the CA.  A client
+ * without it fails the handshake, before a byte of it is forwarded.
+ */
+void proxy_tls_set_peer_name(struct proxy_tls *, const char *name);
 
 /* Counters of one side, for status documents and logs. */
 struct proxy_stats {

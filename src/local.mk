@@ -91,6 +91,7 @@ unit_tests += tests/unit/test-negotiate
 integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-control.sh \
 	tests/integration/migrate-tls.sh \
+	tests/integration/migrate-tls-peer-name.sh \
 	tests/integration/migrate-negotiate.sh \
 	tests/integration/converge-postcopy-adaptive.sh \
 	tests/integration/converge-postcopy-kubevirt.sh \

@@ -302,6 +302,8 @@ link_target_open(struct ev_loop *loop, const struct mig_options *o,
 	}
 	if ((tt->tls = load_tls(o, 1, cause)) == NULL)
 		goto fail;
+	/* --tls-name pins the source: its certificate must name it. */
+	proxy_tls_set_peer_name(tt->tls, o->tls_name);
 	if ((tt->dir = private_dir(cause)) == NULL)
 		goto fail;
 	xasprintf(&tt->sock, "%s/incoming.sock", tt->dir);
