@@ -1284,14 +1284,30 @@ state_arrived(struct session *s, const struct sess_event *ev)
 			target_end(s, PHASE_SUCCEEDED);
 			break;
 		}
+		/* A migration's own passing states: not an arrival's. */
+		if (ev->ri->state == RUN_INMIGRATE || ev->ri->state ==
+		    RUN_FINISH_MIGRATE || ev->ri->state == RUN_RESTORE_VM)
+			break;
+		if (ev->ri->state != RUN_PAUSED) {
+			/*
+			 * Any other state QEMU set from the source's (suspended,
+			 * shutdown, guest-panicked, an error): the guest is
+			 * here as it was there; cont would not make it what it
+			 * was not.  Said, and the end (no state waits for ever).
+			 */
+			sess_note(s, "the guest arrived in run state %s, as it "
+			    "was on the source: it is left so here",
+			    ev->ri->state_name[0] != '\0' ?
+			    ev->ri->state_name : "unknown");
+			target_end(s, PHASE_SUCCEEDED);
+			break;
+		}
 		/*
 		 * Arrived paused: the source paused it for us (workload
 		 * disruption), it was paused there before, or this QEMU runs
 		 * -S.  Resume unless told to keep it paused or it was paused
 		 * on the source (target_paused_there).
 		 */
-		if (ev->ri->state != RUN_PAUSED)
-			break;
 		/* Asked before a cont on its way: its outcome asks again. */
 		if (s->conts_out > 0)
 			break;

@@ -2136,15 +2136,22 @@ test_target_keeps_source_paused(void **state)
 /*
  * A guest whose source QEMU was never started (-S, no cont) arrives in
  * prelaunch: the migration ended, the guest is left so (no cont), and
- * incoming ends (it waited for ever, deaf to SIGTERM and --timeout).
+ * incoming ends (it waited for ever, deaf to SIGTERM and --timeout).  So
+ * does a guest in any other state QEMU carried (suspended, shutdown,
+ * guest-panicked, io-error), over unix: and tls: alike.
  */
 static void
 test_target_arrives_prelaunch(void **state)
 {
 	int tls;
 
+	static const enum run_state arrived[] = { RUN_PRELAUNCH,
+	    RUN_SUSPENDED, RUN_SHUTDOWN, RUN_GUEST_PANICKED, RUN_IO_ERROR };
+	size_t i;
+
 	(void)state;
-	for (tls = 0; tls <= 1; tls++) {
+	for (i = 0, tls = 0; i < sizeof arrived / sizeof arrived[0];
+	    i += tls, tls = !tls) {
 		struct rig *r = tls ? target_tls_ready() :
 		    rig_new(SESS_TARGET, 0);
 
@@ -2152,7 +2159,7 @@ test_target_arrives_prelaunch(void **state)
 			ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
 		ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
 		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
-		ev_run_state(r, RUN_PRELAUNCH);
+		ev_run_state(r, arrived[i]);
 		assert_int_equal(sent_cmd(r, SC_CONT), 0);
 		if (tls) {
 			ev_control(r, CONTROL_COMPLETED);
