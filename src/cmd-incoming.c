@@ -41,7 +41,12 @@ const struct cmd_entry cmd_incoming_entry = {
 	"sets the capabilities both sides need, listens on URI (unix:PATH,\n"
 	"tcp:HOST:PORT with disableTLS, or tls:ADDR:PORT), waits until the\n"
 	"guest runs here or the migration fails, and exits.  Over unix: and\n"
-	"tcp: both sides must read the same policy.\n",
+	"tcp: both sides must read the same policy.  A guest that arrives\n"
+	"paused is resumed unless --keep-paused, or it was paused on the\n"
+	"source: over tls: the source says so; over unix: and tcp: a target\n"
+	"QEMU without -S starts a guest that ran there by itself, so paused\n"
+	"means paused there, unless the policy allows workload disruption.\n"
+	"Killed, run it again with the same --status-file: it re-attaches.\n",
 	.exits =
 	"Exit status: 0 the guest runs here, 1 usage, 3 control plane (no\n"
 	"source before --timeout, QEMU or the source refused), 4 data plane\n"
