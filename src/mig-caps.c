@@ -78,6 +78,19 @@ mig_plan_least(struct mig_plan *p)
 		p->multifd = p->channels = 0;
 }
 
+/*
+ * The source capabilities sent off too where the source's QEMU lists them:
+ * dirty-limit, set before (a plan changed by the target's answer, an
+ * earlier migration), makes QEMU refuse auto-converge; the switchover's
+ * two left on by an earlier migration would change this one's end.
+ */
+static int
+off_too(const struct mig_plan *plan, const char *name)
+{
+	return (plan->dirty_limit_listed && strcmp(name, "dirty-limit") == 0) ||
+	    (plan->return_path_listed && strcmp(name, "return-path") == 0);
+}
+
 /* migrate-set-capabilities' arguments for one side. */
 static json_object *
 caps_args(const struct mig_plan *plan, int source)
@@ -98,20 +111,15 @@ caps_args(const struct mig_plan *plan, int source)
 		{ "postcopy-blocktime", !source && plan->postcopy_blocktime },
 		/* After auto-converge's false: QEMU refuses the two at once. */
 		{ "dirty-limit", source && plan->dirty_limit },
+		{ "return-path", source && plan->return_path },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof list / sizeof list[0]; i++) {
 		if (!source && strcmp(list[i].name, "auto-converge") == 0)
 			continue;
-		/*
-		 * dirty-limit goes out off too where the source's QEMU lists
-		 * it: one set before (a plan changed by the target's answer,
-		 * an earlier migration) makes QEMU refuse auto-converge.
-		 */
 		if (i >= 4 && !list[i].on && !(source &&
-		    plan->dirty_limit_listed &&
-		    strcmp(list[i].name, "dirty-limit") == 0))
+		    off_too(plan, list[i].name)))
 			continue;
 		c = json_object_new_object();
 		json_object_object_add(c, "capability",

@@ -17,6 +17,9 @@
  *	dirty-limit, switchover-ack: from 8.1 (dirty-limit needs KVM's
  *				dirty ring); mapped-ram: from 9.0
  *	exit-on-error on migrate-incoming: from 9.1
+ *	return-path		source only, 7.2, 10.0, 11.1: the target
+ *				answers on it when the source's stream asks
+ *				it to open one
  *	dirty-limit		source only; QEMU refuses it without KVM's
  *				dirty ring and with auto-converge (options.c,
  *				migrate_caps_check): mig_throttle_choose()
@@ -48,6 +51,7 @@ static const char *cap_names[MIG_CAP_COUNT] = {
 	[MIG_CAP_ZERO_BLOCKS] = "zero-blocks",
 	[MIG_CAP_COMPRESS] = "compress",
 	[MIG_CAP_BLOCK] = "block",
+	[MIG_CAP_RETURN_PATH] = "return-path",
 };
 
 static const char *
@@ -627,6 +631,29 @@ lacking(const struct qemu_side *src, const struct qemu_side *dst, int known,
 }
 
 /*
+ * return-path, source only: the source's "completed" then waits for the
+ * target's word that it loaded the guest (QEMU's SHUT on the return path,
+ * which the target sends once its load ended and its guest started:
+ * process_incoming_migration_bh, then migration_incoming_state_destroy),
+ * and a load the target fails reaches the source as "failed" instead of a
+ * "completed" that says only that the stream was written.  The target
+ * needs nothing set: the source's stream asks it to open the way back.
+ */
+static void
+return_path_decide(struct decisions *d, const struct qemu_side *src)
+{
+	d->plan->return_path_listed = has(src, MIG_CAP_RETURN_PATH);
+	d->plan->return_path = d->plan->return_path_listed;
+	if (d->plan->return_path)
+		decide(d, MIG_CAP_RETURN_PATH, 1, "the source completes only "
+		    "once the target says it loaded the guest");
+	else
+		decide(d, MIG_CAP_RETURN_PATH, 0, "the source's QEMU does not "
+		    "list it: its \"completed\" says only that it sent the "
+		    "guest");
+}
+
+/*
  * Chooses the capabilities of one migration from what the policy wants
  * and what both QEMUs list, into plan's postcopy, multifd, channels,
  * postcopy_preempt, validate_uuid and postcopy_blocktime (the rest of plan
@@ -741,6 +768,7 @@ mig_negotiate(const struct mig_wants *w, const struct qemu_side *src,
 		decide(&d, MIG_CAP_VALIDATE_UUID, 1, "both QEMUs know the "
 		    "VM's UUID: the target refuses a stream from another VM");
 
+	return_path_decide(&d, src);
 	return d.why;
 }
 

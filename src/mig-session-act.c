@@ -20,7 +20,8 @@ static const char *state_names[] = {
 	[SS_MIRROR_START] = "mirror-start", [SS_MIRROR] = "mirror",
 	[SS_PRECOPY] = "pre-copy", [SS_POSTCOPY] = "post-copy",
 	[SS_RECOVER] = "recover", [SS_CANCELLING] = "cancelling",
-	[SS_UNCANCELLED] = "uncancelled", [SS_CONFIRM] = "confirm",
+	[SS_UNCANCELLED] = "uncancelled", [SS_SWITCHOVER] = "switchover",
+	[SS_CONFIRM] = "confirm",
 	[SS_RECONNECT] = "reconnect", [SS_FINISHING] = "finishing",
 	[SS_OFFERED_WAIT] = "offer-wait", [SS_PREPARING] = "preparing",
 	[SS_LISTEN] = "listen", [SS_ARRIVED] = "arrived",
@@ -302,6 +303,7 @@ sess_cmd_name(enum sess_cmd cmd)
 		[SC_MIGRATE_INCOMING] = "migrate-incoming",
 		[SC_DIRTY_LIMIT] = "migrate-set-parameters",
 		[SC_DIRTY_LIMIT_NOW] = "set-vcpu-dirty-limit",
+		[SC_MIGRATE_CONTINUE] = "migrate-continue",
 	};
 
 	return (size_t)cmd < NITEMS(names) && names[cmd] != NULL ?

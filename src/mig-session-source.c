@@ -44,12 +44,22 @@
 #define HANDOFF_REASK		0.05
 /* cpr: how long the old QEMU gets to quit once the new one runs. */
 #define QUIT_TIMEOUT		10.0
+/*
+ * The point of no return: how long the source QEMU may keep the guest
+ * stopped for the switchover (the device state sent, the target's word on
+ * the return path awaited) before its outcome is declared not known.
+ */
+#define SWITCHOVER_TIMEOUT	60.0
 
 static void	source_abort(struct session *, double, enum mig_failure, int,
 		    const char *);
 static void	finishing_unknown(struct session *, const char *);
 static void	cpr_handoff(struct session *);
 static void	cpr_reattach(struct session *);
+static void	switchover_enter(struct session *, double, int);
+static int	switchover_seen(struct session *, double,
+		    const struct mig_info *);
+static void	source_pending_abort(struct session *, double);
 
 /* A question to the target (tls:). */
 static void
@@ -415,6 +425,7 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		return;
 	case SS_POSTCOPY:
 	case SS_RECOVER:
+	case SS_SWITCHOVER:
 	case SS_CONFIRM:
 	case SS_CPR_HANDOFF:
 	case SS_CPR_QUIT:
@@ -423,7 +434,10 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "abort refused: %s (%s)", s->cfg.cpr ?
 		    "the old QEMU completed the update: the guest is the new "
-		    "QEMU's" : s->state == SS_CONFIRM ?
+		    "QEMU's" : s->state == SS_SWITCHOVER ? "the source QEMU "
+		    "stopped the guest for the switchover and the target may "
+		    "already load it: the migration's outcome is awaited" :
+		    s->state == SS_CONFIRM ?
 		    "QEMU completed the migration and the target is "
 		    "confirming the guest" : "post-copy has started and the "
 		    "target already holds the guest", reason);
@@ -979,6 +993,13 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		    ev->reason : "a disk's mirror failed");
 		return;
 	}
+	if (mi->status == QMS_PRE_SWITCHOVER || mi->status == QMS_DEVICE) {
+		s->saw_active = 1;
+		if (switchover_seen(s, ev->t, mi)) {
+			sess_publish(s, "progress");
+			return;
+		}
+	}
 	if (mi->status == QMS_ACTIVE || qemu_mig_status_postcopy(mi->status))
 		s->saw_active = 1;
 	if (mi->status == QMS_POSTCOPY_ACTIVE ||
@@ -1006,6 +1027,233 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	if (s->state == SS_PRECOPY)
 		source_watch(s);
 	sess_publish(s, "progress");
+}
+
+/* ---- SS_SWITCHOVER: the point of no return ------------------------- */
+
+/*
+ * QEMU stopped the guest's vCPUs for the switchover (sure: its status or
+ * run state says so; else a STOP event whose reason query-status is asked
+ * for).  From here nothing cancels: the device state may be on its way,
+ * and a target that loads it runs the guest while a cancelled source
+ * would resume its own copy (audit N3).
+ */
+static void
+switchover_enter(struct session *s, double t, int sure)
+{
+	if (s->state != SS_SWITCHOVER) {
+		sess_enter(s, SS_SWITCHOVER);
+		s->switchover_deadline = t + SWITCHOVER_TIMEOUT;
+		sess_timer(s, STIMER_SWITCHOVER, SWITCHOVER_TIMEOUT);
+	}
+	if (sure && !s->switchover_sure) {
+		s->switchover_sure = 1;
+		sess_log(s, 1, "source QEMU %s: the switchover began (the "
+		    "guest is stopped there): no abort from here",
+		    s->cfg.qmp_path);
+		/* An abort asked for meanwhile is refused now. */
+		source_pending_abort(s, t);
+	}
+}
+
+/* pre-switchover waits for migrate-continue (someone set QEMU's
+ * pause-before-switchover): past the point of no return, go on. */
+static void
+switchover_continue(struct session *s, double t)
+{
+	if (s->continue_sent != 0 && t - s->continue_sent < RETRY_SECONDS)
+		return;
+	s->continue_sent = t > 0 ? t : 1e-9;
+	sess_qmp(s, SC_MIGRATE_CONTINUE, 0, 0);
+}
+
+/*
+ * A sample says pre-switchover or device.  Returns 1 when it was used up
+ * (pre-copy turned into the switchover; post-copy's start continued).
+ */
+static int
+switchover_seen(struct session *s, double t, const struct mig_info *mi)
+{
+	if (s->cfg.cpr)
+		return 0;	/* the update's own states (CPR_*) */
+	if (s->state == SS_POSTCOPY) {
+		/* Post-copy's start pauses there too; abort is refused. */
+		if (mi->status == QMS_PRE_SWITCHOVER)
+			switchover_continue(s, t);
+		return 1;
+	}
+	if (s->state != SS_PRECOPY)
+		return 0;
+	switchover_enter(s, t, 1);
+	if (mi->status == QMS_PRE_SWITCHOVER)
+		switchover_continue(s, t);
+	return 1;
+}
+
+/*
+ * QEMU failed the migration after the point of no return.  It resumed the
+ * guest by itself (vm_was_running) unless a decision of ours had paused
+ * it.  Where the target's word came (the SHUT's error: "Sibling indicated
+ * error"), or the stream and its return path are one unix socket (no SHUT
+ * before it closed: the target did not finish its load), the guest is the
+ * source's.  Over tcp: a connection lost in the last round trip may have
+ * taken the target's "loaded" with it while the target runs the guest:
+ * not known.
+ */
+static void
+switchover_failed(struct session *s, const struct mig_info *mi)
+{
+	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
+	    "no reason given";
+
+	if (s->cfg.tls || s->cfg.unix_stream ||
+	    strstr(desc, "Sibling indicated error") != NULL) {
+		sess_fail(s, FAIL_DATA, "the target %s did not load the guest "
+		    "(%s): it runs on the source again", s->cfg.peer, desc);
+		return;
+	}
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed the switchover to "
+	    "%s (%s) without the target's word: the target may have loaded "
+	    "and started the guest, and the source QEMU resumed its own copy; "
+	    "where the guest runs is not known: look at the target QEMU, and "
+	    "quit the source QEMU if the guest runs there", s->cfg.qmp_path,
+	    s->cfg.peer, desc);
+}
+
+/* The switchover did not end in time: not known (both may yet run it). */
+static void
+switchover_late(struct session *s)
+{
+	char why[SESS_REASON_MAX];
+
+	snprintf(why, sizeof why, "the switchover to %s did not end within "
+	    "%.0f s (the guest stopped here, the target's word awaited)",
+	    s->cfg.peer, SWITCHOVER_TIMEOUT);
+	source_give_up(s, why);
+}
+
+static void
+switchover_sample(struct session *s, const struct sess_event *ev)
+{
+	const struct mig_info *mi = ev->mi;
+
+	s->silent_since = 0;
+	sess_progress(s, mi, ev->t - s->t0);
+	if (mi->status == QMS_COMPLETED) {
+		if (source_completed(s, mi))
+			sess_publish(s, "progress");
+		return;
+	}
+	if (mi->status == QMS_FAILED || mi->status == QMS_CANCELLED) {
+		switchover_failed(s, mi);
+		return;
+	}
+	if (qemu_mig_status_postcopy(mi->status)) {
+		/* QEMU switched to post-copy: the target holds the guest. */
+		sess_mode(s, MODE_POSTCOPY);
+		sess_enter(s, SS_POSTCOPY);
+		sess_publish(s, "progress");
+		return;
+	}
+	if (mi->status == QMS_PRE_SWITCHOVER || mi->status == QMS_DEVICE)
+		switchover_enter(s, ev->t, 1);
+	if (mi->status == QMS_PRE_SWITCHOVER)
+		switchover_continue(s, ev->t);
+	if (ev->t >= s->switchover_deadline) {
+		switchover_late(s);
+		return;
+	}
+	sess_publish(s, "progress");
+}
+
+/*
+ * query-status after a STOP event: finish-migrate is the switchover; any
+ * other state (an operator's stop, an I/O error, running again) is not,
+ * and pre-copy goes on, with an abort asked for meanwhile.
+ */
+static void
+switchover_run_state(struct session *s, const struct sess_event *ev)
+{
+	if (s->switchover_sure)
+		return;
+	if (ev->ri->state == RUN_FINISH_MIGRATE) {
+		switchover_enter(s, ev->t, 1);
+		return;
+	}
+	sess_enter(s, SS_PRECOPY);
+	sess_act(s, SA_POLL);
+	source_pending_abort(s, ev->t);
+}
+
+static void
+state_switchover(struct session *s, const struct sess_event *ev)
+{
+	switch (ev->kind) {
+	case SEV_SAMPLE:
+		switchover_sample(s, ev);
+		break;
+	case SEV_RUN_STATE:
+		switchover_run_state(s, ev);
+		break;
+	case SEV_QMP_DONE:
+		if (ev->outcome == SO_ANSWERED)
+			break;
+		if (ev->cmd == SC_MIGRATE_CONTINUE && ev->outcome ==
+		    SO_REFUSED)
+			sess_log(s, 1, "migrate-continue: %s", ev->reason);
+		if (!s->switchover_sure && ev->outcome == SO_NO_ANSWER)
+			sess_act(s, SA_QUERY_STATUS);
+		sess_act(s, SA_POLL);
+		break;
+	case SEV_RESUMED:
+		/* QEMU runs the guest again: its migration ended here. */
+		sess_act(s, SA_POLL);
+		break;
+	case SEV_ANSWER:
+		migrating_answer(s, ev);
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		if (!s->switchover_sure) {
+			/* Kept until query-status says why QEMU stopped. */
+			char reason[SESS_REASON_MAX];
+
+			if (ev->kind == SEV_SIGNAL)
+				snprintf(reason, sizeof reason, "abort "
+				    "requested (%s)",
+				    sess_signal_name(ev->signum));
+			else
+				snprintf(reason, sizeof reason, "the "
+				    "--timeout deadline of %.0f s passed "
+				    "before the migration completed",
+				    s->cfg.timeout);
+			sess_pend_abort(s, FAIL_ABORTED, ev->kind ==
+			    SEV_SIGNAL, reason);
+			break;
+		}
+		source_abort_event(s, ev);
+		break;
+	case SEV_QMP_CLOSED:
+		source_reconnect(s, ev);
+		break;
+	case SEV_QMP_SILENT:
+		if (sess_monitor_silent(s, ev))
+			source_give_up(s, "the monitor stopped answering "
+			    "during the switchover");
+		break;
+	case SEV_CONTROL_LOST:
+		s->watch_out = 0;
+		break;
+	case SEV_TIMER:
+		if (ev->timer == STIMER_SWITCHOVER &&
+		    ev->t >= s->switchover_deadline)
+			switchover_late(s);
+		break;
+	default:
+		break;
+	}
 }
 
 /* What QEMU made of a command of ours while memory moves. */
@@ -1064,6 +1312,15 @@ state_migrating(struct session *s, const struct sess_event *ev)
 	switch (ev->kind) {
 	case SEV_SAMPLE:
 		migrating_sample(s, ev);
+		break;
+	case SEV_STOPPED:
+		/* Why the vCPUs stopped, query-status says; until then the
+		 * switchover may have begun. */
+		if (s->state == SS_PRECOPY && !s->cfg.cpr &&
+		    s->mode != MODE_PAUSED) {
+			switchover_enter(s, ev->t, 0);
+			sess_act(s, SA_QUERY_STATUS);
+		}
 		break;
 	case SEV_QMP_DONE:
 		migrating_cmd_done(s, ev);
@@ -1894,6 +2151,9 @@ source_step(struct session *s, const struct sess_event *ev)
 		else if (ev->kind == SEV_QMP_SILENT &&
 		    sess_monitor_silent(s, ev))
 			source_give_up(s, "the monitor stopped answering");
+		break;
+	case SS_SWITCHOVER:
+		state_switchover(s, ev);
 		break;
 	case SS_CONFIRM:
 		state_confirm(s, ev);

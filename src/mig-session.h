@@ -57,6 +57,20 @@ enum sess_state {
 	/* Source: QEMU did not cancel in time but still answers: watched to
 	 * its real end, abortStatus Failed. */
 	SS_UNCANCELLED,
+	/*
+	 * Source: the point of no return.  QEMU stopped the guest's vCPUs
+	 * for the switchover and the device state may be on its way: status
+	 * `device` or `pre-switchover`, or run state finish-migrate (7.2
+	 * says `active` all along).  No cancel from here: the target may
+	 * load what was sent and run the guest while a cancelled source
+	 * resumes its own copy.  An abort is refused and the outcome awaited
+	 * until STIMER_SWITCHOVER (not known).  Entered on a STOP event too,
+	 * before query-status says why the vCPUs stopped (switchover_sure
+	 * 0): an abort then waits for that answer.  SAMPLE, RUN_STATE,
+	 * QMP_DONE, SIGNAL, DEADLINE, ANSWER, QMP_CLOSED, QMP_SILENT,
+	 * STIMER_SWITCHOVER.
+	 */
+	SS_SWITCHOVER,
 	/* Source over tls: QEMU completed; the target's word decides.
 	 * ANSWER(completed), STIMER_CONFIRM, CONTROL_LOST. */
 	SS_CONFIRM,
@@ -137,6 +151,8 @@ enum sess_cmd {
 	SC_MIGRATE_INCOMING,	/* cpr: the new QEMU, -incoming defer */
 	SC_DIRTY_LIMIT,		/* value: vcpu-dirty-limit, MB/s per vCPU */
 	SC_DIRTY_LIMIT_NOW,	/* value: the same, set on every vCPU now */
+	SC_MIGRATE_CONTINUE,	/* source: past pre-switchover (the point of
+				   no return) */
 };
 
 /*
@@ -174,6 +190,7 @@ enum sess_timer {
 	STIMER_REASK,		/* source: "completed?" again (new session) */
 	STIMER_HANDOFF,		/* cpr: the new QEMU's run state again */
 	STIMER_NEW_QEMU,	/* cpr: the new QEMU said nothing in time */
+	STIMER_SWITCHOVER,	/* source: the switchover did not end */
 	STIMER_COUNT,
 };
 
@@ -193,6 +210,8 @@ enum sess_ev_kind {
 	SEV_SAMPLE,		/* query-migrate */
 	SEV_RUN_STATE,		/* query-status */
 	SEV_RESUMED,		/* QEMU's RESUME event */
+	SEV_STOPPED,		/* QEMU's STOP event (source: the vCPUs
+				   stopped, for the switchover or not) */
 	SEV_QMP_CLOSED,		/* the connection ended, or reconnecting
 				   failed */
 	SEV_CONTROL,		/* target: a message from the source */
@@ -319,6 +338,9 @@ struct sess_config {
 	int		 qemu_micro;
 	const char	*peer;		/* the URI, for messages */
 	const char	*qmp_path;	/* this side's QEMU, for messages */
+	int		 unix_stream;	/* source: the stream is one unix socket,
+					   its return path too (no partition
+					   can cut one way only) */
 	int		 cpr;		/* source: cpr-transfer to a new QEMU
 					   on this host (`qmigrate update`) */
 	int		 cpr_defer;	/* ... which waits for migrate-incoming */
@@ -388,6 +410,13 @@ struct session {
 	 * again while QEMU stays in pre-copy) */
 	int			 postcopy_asked;
 	double			 postcopy_sent;
+	/* SWITCHOVER: QEMU's word that the vCPUs stopped for it (0: only
+	 * a STOP event so far), when it ends as not known, and the last
+	 * migrate-continue (pre-switchover, someone's pause-before-
+	 * switchover; 0: none). */
+	int			 switchover_sure;
+	double			 switchover_deadline;
+	double			 continue_sent;
 	enum sess_state		 back_to;	/* RECONNECT: where from */
 	double			 reconnect_deadline;
 

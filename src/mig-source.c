@@ -494,6 +494,14 @@ source_controller(struct mig_source *ms)
 		mig_plan_least(&ms->plan);
 		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
 	}
+	/*
+	 * Over tls: the target's answer to "completed?" confirms the guest
+	 * (SS_CONFIRM); a return path through the proxies would only add a
+	 * way for the source QEMU to fail, and resume, after the target ran
+	 * the guest.
+	 */
+	if (ms->tls != NULL)
+		ms->plan.return_path = 0;
 	if (ms->cpr != NULL) {
 		/*
 		 * cpr-transfer passes the RAM, it does not copy it: QEMU
@@ -508,6 +516,8 @@ source_controller(struct mig_source *ms)
 		ms->plan.multifd = 0;
 		ms->plan.channels = 0;
 		ms->plan.cpr_transfer = 1;
+		/* The update's own handoff (CPR_* states) ends it. */
+		ms->plan.return_path = 0;
 		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
 	}
 
@@ -1134,6 +1144,8 @@ source_session_init(struct mig_source *ms)
 
 	mig_watch_session_config(&ms->w, &cfg, SESS_SOURCE, ms->tls != NULL);
 	cfg.stall_timeout = (double)ms->w.settings.progress_timeout;
+	cfg.unix_stream = ms->tls == NULL &&
+	    strncmp(ms->w.o->uri, "unix:", 5) == 0;
 	if (ms->w.o->cpr_uri != NULL) {
 		cfg.cpr = 1;
 		cfg.cpr_defer = ms->w.o->cpr_defer;

@@ -369,6 +369,11 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 		return "migrate-start-postcopy";
 	case SC_QUIT:
 		return "quit";
+	case SC_MIGRATE_CONTINUE:
+		*args = json_object_new_object();
+		json_object_object_add(*args, "state",
+		    json_object_new_string("pre-switchover"));
+		return "migrate-continue";
 	case SC_MIGRATE_INCOMING:
 		*args = mig_channels_args(w->qemu_uri, NULL);
 		return "migrate-incoming";
@@ -711,6 +716,8 @@ on_event(struct qmp_conn *conn, const char *name, json_object *data,
 		w->on_event(w, name, data);
 	if (strcmp(name, "RESUME") == 0)
 		step_simple(w, SEV_RESUMED);
+	if (strcmp(name, "STOP") == 0)
+		step_simple(w, SEV_STOPPED);
 	if (strcmp(name, "MIGRATION") == 0 ||
 	    strcmp(name, "MIGRATION_PASS") == 0)
 		poll_now(w);

@@ -265,6 +265,10 @@ struct mig_plan {
 	int		dirty_limit;	/* source: dirty-limit, KVM's ring */
 	int		dirty_limit_listed; /* the source's QEMU lists it: the
 					   capability is always sent */
+	/* return-path (mig-negotiate.c), source only; sent off too where
+	 * listed, so that no earlier migration's setting stays. */
+	int		return_path;
+	int		return_path_listed;
 	char		throttle_why[320]; /* "dirty-limit: both QEMUs ..." */
 };
 

@@ -580,6 +580,10 @@ qemu_exec(struct world *w, int role, struct pcmd *pc)
 		/* cpr-transfer's new QEMU: no model runs `update` yet. */
 		answer_err(pc, "not modelled: cpr-transfer");
 		break;
+	case SC_MIGRATE_CONTINUE:
+		/* The model never waits at pre-switchover. */
+		answer_err(pc, "Migration not in expected state: active");
+		break;
 	case SC_QUIT:
 		/* QEMU answers, then exits: the monitor closes after. */
 		sched_in(w, rng_range(&w->rng, 0.001, 0.05), H_QEMU_QUIT,

@@ -49,6 +49,7 @@ rig_new(enum sess_role role, int tls)
 	cfg.recover_timeout = 10;
 	cfg.stall_timeout = 150;
 	cfg.peer = tls ? "tls:node-b:4444" : "unix:/run/vm1/in.sock";
+	cfg.unix_stream = !tls;
 	cfg.qmp_path = "/run/vm1/qmp.sock";
 	cfg.qemu_major = 7;
 	cfg.qemu_minor = 2;
@@ -467,6 +468,191 @@ test_abort_postcopy_refused(void **state)
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
 	assert_int_equal(r->s.abort, ABORT_FAILED);
 	assert_true(has_note(r, "abort refused"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* A sample whose QEMU error text is desc (QMS_FAILED). */
+static void
+ev_failed_because(struct rig *r, const char *desc)
+{
+	struct mig_info		mi;
+	struct sess_event	ev = { .kind = SEV_SAMPLE, .mi = &mi };
+
+	memset(&mi, 0, sizeof mi);
+	mi.status = QMS_FAILED;
+	snprintf(mi.status_name, sizeof mi.status_name, "failed");
+	mi.has_ram = 1;
+	mi.ram_total = 256 * MiB;
+	mi.ram_transferred = 250 * MiB;
+	snprintf(mi.error_desc, sizeof mi.error_desc, "%s", desc);
+	step(r, &ev);
+}
+
+/* A unix: migration whose source QEMU stopped its vCPUs for the
+ * switchover (status device: 10.0 and later always, 7.2 with
+ * pause-before-switchover). */
+static struct rig *
+source_switching(void)
+{
+	struct rig *r = source_migrating(0);
+
+	r->t = 5;
+	ev_sample(r, QMS_DEVICE, 250 * MiB, 0);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	return r;
+}
+
+/* Row (issue 37, N3): an abort once the source QEMU stopped the guest for
+ * the switchover is refused (no migrate_cancel: the target may load what
+ * was sent and run it); the outcome decides the exit. */
+static void
+test_switchover_abort_refused(void **state)
+{
+	struct rig *r = source_switching();
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	r->t = 6;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_true(r->s.abort_requested);
+	assert_true(has_note(r, "stopped the guest for the switchover"));
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Row (N3, QEMU 7.2: `active` all along): a STOP event makes the session
+ * hold an abort until query-status says why the vCPUs stopped;
+ * finish-migrate is the switchover: refused. */
+static void
+test_switchover_stop_event(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_simple(r, SEV_STOPPED);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_true(has_note(r, "abort refused"));
+	ev_sample(r, QMS_ACTIVE, 256 * MiB, 0);	/* 7.2: rp awaited */
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* A STOP that is not the switchover (an operator's stop): the abort held
+ * meanwhile cancels as in pre-copy. */
+static void
+test_stop_event_not_switchover(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_simple(r, SEV_STOPPED);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_run_state(r, RUN_PAUSED);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(r->s.state, SS_CANCELLING);
+	ev_sample(r, QMS_CANCELLED, 100 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* Row (issue 37, N1): over unix: the target fails its load after the
+ * source sent everything: with the return path QEMU says failed (not
+ * completed) and runs the guest again: 4, never 0. */
+static void
+test_switchover_load_fails_unix(void **state)
+{
+	struct rig *r = source_switching();
+
+	(void)state;
+	ev_failed_because(r, "");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "did not load"));
+	rig_free(r);
+}
+
+/* Over tcp: the target's word (SHUT with an error) is a failed load: 4;
+ * without it the connection broke in the last round trip and the target
+ * may run the guest: not known, 8. */
+static void
+test_switchover_failed_tcp(void **state)
+{
+	struct rig *r = source_switching();
+
+	(void)state;
+	r->s.cfg.unix_stream = 0;
+	r->s.cfg.peer = "tcp:10.0.0.2:4444";
+	ev_failed_because(r, "Sibling indicated error 1");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+
+	r = source_switching();
+	r->s.cfg.unix_stream = 0;
+	r->s.cfg.peer = "tcp:10.0.0.2:4444";
+	ev_failed_because(r, "Unable to read from socket: Connection reset");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "not known"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* The switchover is bounded: no outcome within 60 s is not known (8). */
+static void
+test_switchover_timeout(void **state)
+{
+	struct rig *r = source_switching();
+
+	(void)state;
+	r->t = 30;
+	ev_sample(r, QMS_DEVICE, 250 * MiB, 0);
+	assert_false(session_done(&r->s));
+	r->t = 66;
+	ev_timer(r, STIMER_SWITCHOVER);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+}
+
+/* pre-switchover (someone set pause-before-switchover) is past the point
+ * of no return: migrate-continue, once a second at most. */
+static void
+test_switchover_continues(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 250 * MiB, 0);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	r->t = 5.5;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 250 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	r->t = 6.5;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 250 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 2);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
 	rig_free(r);
@@ -2973,6 +3159,13 @@ main(void)
 		cmocka_unit_test(test_data_stalled),
 		cmocka_unit_test(test_abort_precopy),
 		cmocka_unit_test(test_abort_postcopy_refused),
+		cmocka_unit_test(test_switchover_abort_refused),
+		cmocka_unit_test(test_switchover_stop_event),
+		cmocka_unit_test(test_stop_event_not_switchover),
+		cmocka_unit_test(test_switchover_load_fails_unix),
+		cmocka_unit_test(test_switchover_failed_tcp),
+		cmocka_unit_test(test_switchover_timeout),
+		cmocka_unit_test(test_switchover_continues),
 		cmocka_unit_test(test_postcopy_recovered),
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
