@@ -229,7 +229,7 @@ cmd_abort_exec(struct args *args)
 	xasprintf(&cause, "status file %s: no abort status within %.0f s",
 	    file, timeout);
 fail:
-	fprintf(stderr, "qmigrate abort: %s\n", cause);
+	log_error("%s", cause);
 	free(cause);
 	return QM_EXIT_CONTROL;
 }

@@ -150,7 +150,7 @@ cmd_check_exec(struct args *args)
 	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto bad;
 	if ((set = policy_load_or_default(policy_path, &cause)) == NULL) {
-		fprintf(stderr, "qmigrate check: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		vm_ident_free(&vm);
 		return QM_EXIT_USAGE;
@@ -188,7 +188,7 @@ cmd_check_exec(struct args *args)
 	ev_loop_destroy(loop);
 
 	if (rc == -1) {
-		fprintf(stderr, "qmigrate check: %s\n", summary);
+		log_error("%s", summary);
 		rc = QM_EXIT_CONTROL;
 	} else if (json) {
 		doc = json_object_new_object();

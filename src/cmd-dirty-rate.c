@@ -158,7 +158,7 @@ cmd_dirty_rate_exec(struct args *args)
 		goto out;
 	}
 	if (s == NULL && policy_bandwidth(policy, &vm, &bw, &cause) != 0) {
-		fprintf(stderr, "qmigrate dirty-rate: %s\n", cause);
+		log_error("%s", cause);
 		rc = QM_EXIT_USAGE;
 		goto out;
 	}
@@ -166,7 +166,7 @@ cmd_dirty_rate_exec(struct args *args)
 	loop = ev_loop_new(EVFLAG_AUTO);
 	if ((qmp = qmp_connect(loop, path, QMP_PROTO_MONITOR, 10,
 	    &cause)) == NULL) {
-		fprintf(stderr, "qmigrate dirty-rate: %s\n", cause);
+		log_error("%s", cause);
 		ev_loop_destroy(loop);
 		rc = QM_EXIT_CONTROL;
 		goto out;
@@ -175,18 +175,18 @@ cmd_dirty_rate_exec(struct args *args)
 	if (strcmp(mode, "page-sampling") != 0 &&
 	    (kvm = dirty_rate_kvm_enabled(qmp, &cause)) != 1) {
 		if (kvm == 0)
-			fprintf(stderr, "qmigrate dirty-rate: --mode %s needs "
+			log_error("--mode %s needs "
 			    "KVM, and %s runs without it (QEMU 7.2 crashes "
-			    "measuring %s under TCG): use page-sampling\n",
+			    "measuring %s under TCG): use page-sampling",
 			    mode, path, mode);
 		else
-			fprintf(stderr, "qmigrate dirty-rate: %s\n", cause);
+			log_error("%s", cause);
 		rc = kvm == 0 ? QM_EXIT_USAGE : QM_EXIT_CONTROL;
 		goto close;
 	}
 	if (dirty_rate_measure(qmp, seconds, sample_pages, mode, &mbps,
 	    &per_vcpu, &cause) != 0) {
-		fprintf(stderr, "qmigrate dirty-rate: %s: %s\n", path, cause);
+		log_error("%s: %s", path, cause);
 		rc = QM_EXIT_CONTROL;
 		goto close;
 	}

@@ -77,7 +77,7 @@ cmd_guest_exec(struct args *args)
 	deadline = ev_time() + timeout;
 	conn = qmp_connect(loop, path, QMP_PROTO_AGENT, timeout, &cause);
 	if (conn == NULL) {
-		fprintf(stderr, "qmigrate guest: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		ev_loop_destroy(loop);
 		return QM_EXIT_CONTROL;
@@ -106,7 +106,7 @@ cmd_guest_exec(struct args *args)
 		}
 		/* A silent or vanished agent is not one part's failure. */
 		if (a.fatal) {
-			fprintf(stderr, "qmigrate guest: %s: %s: %s\n", path,
+			log_error("%s: %s: %s", path,
 			    guest_parts[j].command, a.error);
 			free(a.error);
 			rc = QM_EXIT_CONTROL;

@@ -19,7 +19,7 @@ policy_check(struct args *args)
 	char			*cause = NULL;
 
 	if ((set = policy_load(args_string(args, 0), &cause)) == NULL) {
-		fprintf(stderr, "qmigrate policy: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		return QM_EXIT_USAGE;
 	}
@@ -154,7 +154,7 @@ policy_explain(struct args *args)
 	rc = QM_EXIT_OK;
 	goto out;
 fail:
-	fprintf(stderr, "qmigrate policy: %s\n", cause);
+	log_error("%s", cause);
 	free(cause);
 out:
 	policy_set_free(set);

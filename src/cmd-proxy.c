@@ -14,6 +14,7 @@
 #include "proxy.h"
 #include "qmigrate.h"
 #include "mig-tls.h"
+#include "signals.h"
 
 extern const struct cmd_entry cmd_proxy_source_entry;
 extern const struct cmd_entry cmd_proxy_target_entry;
@@ -31,11 +32,12 @@ parse_net(const char *arg, char **host, char **port, int *plain)
 	return split_hostport(arg + 4, host, port);
 }
 
+/* SIGINT, SIGTERM, SIGQUIT (signals.c's table): the proxy stops. */
 static void
-signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+on_stop_signal(int signum, void *arg)
 {
-	log_info("signal %d: stopping", w->signum);
-	ev_break(loop, EVBREAK_ALL);
+	log_info("%s: stopping", signals_name(signum));
+	ev_break(arg, EVBREAK_ALL);
 }
 
 /*
@@ -64,7 +66,8 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 	struct proxy_target	*tgt = NULL;
 	struct proxy_stats	 st;
 	struct ev_loop		*loop;
-	ev_signal		 sigint, sigterm;
+	struct signals_watch	 sigs;
+	struct ev_loop		*out_prev;
 
 	handshake = args_number(args, "handshake-timeout", 0);
 	workers = (unsigned)args_number(args, "workers", 0);
@@ -119,13 +122,12 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 		goto done;
 	}
 
-	ev_signal_init(&sigint, signal_cb, SIGINT);
-	ev_signal_start(loop, &sigint);
-	ev_signal_init(&sigterm, signal_cb, SIGTERM);
-	ev_signal_start(loop, &sigterm);
+	out_prev = out_attach(loop);
+	signals_watch_start(&sigs, loop, "the proxy", on_stop_signal, NULL,
+	    loop);
 	ev_run(loop, 0);
-	ev_signal_stop(loop, &sigint);
-	ev_signal_stop(loop, &sigterm);
+	signals_watch_stop(&sigs, 0);
+	out_detach(loop, out_prev);
 
 	if (src != NULL)
 		proxy_source_stats(src, &st);

@@ -95,7 +95,7 @@ cmd_qmp_exec(struct args *args)
 	loop = ev_loop_new(EVFLAG_AUTO);
 	conn = qmp_connect(loop, path, proto, timeout, &cause);
 	if (conn == NULL) {
-		fprintf(stderr, "qmigrate qmp: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		json_object_put(cargs);
 		ev_loop_destroy(loop);
@@ -112,18 +112,18 @@ cmd_qmp_exec(struct args *args)
 	    &cause) != 0)
 		reply = NULL;
 	if (reply == NULL) {
-		fprintf(stderr, "qmigrate qmp: %s: %s\n", path, cause);
+		log_error("%s: %s", path, cause);
 		free(cause);
 		rc = QM_EXIT_CONTROL;
 	} else if (wait_event != NULL) {
 		json_object_put(reply);
 		if (qmp_run_until(conn, &ev.seen, timeout, &cause) != 0) {
 			if (qmp_is_closed(conn))
-				fprintf(stderr, "qmigrate qmp: %s: waiting for "
-				    "%s: %s\n", path, wait_event, cause);
+				log_error("%s: waiting for "
+				    "%s: %s", path, wait_event, cause);
 			else
-				fprintf(stderr, "qmigrate qmp: %s: no %s event "
-				    "within %g s after %s\n", path, wait_event,
+				log_error("%s: no %s event "
+				    "within %g s after %s", path, wait_event,
 				    timeout, command);
 			free(cause);
 			rc = QM_EXIT_CONTROL;

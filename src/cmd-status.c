@@ -48,12 +48,12 @@ cmd_status_exec(struct args *args)
 		return cmd_usage_error(&cmd_status_entry, "--vmi: only with "
 		    "--format kubevirt (the VMI's conditions to merge into)");
 	if (vmi != NULL && kube_vmi_conditions(vmi, &conds, &cause) != 0) {
-		fprintf(stderr, "qmigrate status: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		return QM_EXIT_USAGE;
 	}
 	if ((doc = status_read_file(file, &cause)) == NULL) {
-		fprintf(stderr, "qmigrate status: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		json_object_put(conds);
 		return QM_EXIT_USAGE;
@@ -64,7 +64,7 @@ cmd_status_exec(struct args *args)
 		free(now);
 	} else if (strcmp(format, "kubevirt-migration") == 0) {
 		if ((out = status_to_kubevirt_migration(doc, &cause)) == NULL) {
-			fprintf(stderr, "qmigrate status: status file %s: %s\n",
+			log_error("status file %s: %s",
 			    file, cause);
 			free(cause);
 			rc = QM_EXIT_USAGE;

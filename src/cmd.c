@@ -65,17 +65,21 @@ cmd_find(const char *name)
 	return NULL;
 }
 
-/* Prints one line naming the command and the fault; returns exit status 1. */
+/*
+ * Logs one line naming the command and the fault (as every line of the
+ * command is: its prefix, or JSON with --log-json); returns exit status 1.
+ */
 int
 cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 {
-	va_list ap;
+	va_list	 ap;
+	char	*msg;
 
-	fprintf(stderr, "qmigrate %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see qmigrate %s --help)\n", cmd->name);
+	log_error("%s (see qmigrate %s --help)", msg, cmd->name);
+	free(msg);
 	return QM_EXIT_USAGE;
 }
 
@@ -224,6 +228,7 @@ cmd_run(const struct cmd_entry *cmd, int argc, char **argv)
 	size_t				 n;
 	int				 rc;
 
+	log_set_command(cmd->name);
 	if (cmd->subs != NULL) {
 		n = strlen(cmd->name);
 		for (sub = cmd->subs; argc > 1 && *sub != NULL; sub++)

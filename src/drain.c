@@ -72,8 +72,7 @@ struct drain {
 	int				 max_parallel;
 	int				 drawn;		/* table lines on screen */
 	ev_timer			 refresh;
-	ev_signal			 sigint;
-	ev_signal			 sigterm;
+	struct signals_watch		 sigs;
 	char				*work_dir;
 };
 
@@ -519,24 +518,24 @@ drain_argv(struct drain *d, struct drain_vm *vm)
  * Forks `qmigrate evict` for vm, output to its log file.  A status file
  * an earlier run left stays: it is the record a killed child's migration
  * is re-attached with (the table ignores it until the child writes).
- * SIGINT and SIGTERM are blocked across the fork and the exec, so one
- * sent to the child then waits for the child's own handler.
+ * The signals taken (signals.c) are blocked across the fork and the
+ * exec, so one sent to the child then waits for the child's own handler.
  */
 static void
 drain_spawn(struct drain *d, struct drain_vm *vm)
 {
 	char		**av = drain_argv(d, vm), **a;
-	sigset_t	  both, old;
+	sigset_t	  old;
 	pid_t		  pid;
 	int		  fd;
+	size_t		  i;
+	static const int  taken[] = { SIGINT, SIGTERM, SIGQUIT, SIGHUP,
+	    SIGUSR1, SIGUSR2 };
 
 	vm->had_before = stat(vm->status_file, &vm->before) == 0;
 	fflush(stdout);
 	fflush(stderr);
-	sigemptyset(&both);
-	sigaddset(&both, SIGINT);
-	sigaddset(&both, SIGTERM);
-	sigprocmask(SIG_BLOCK, &both, &old);
+	signals_block(&old);
 	pid = fork();
 	if (pid == -1) {
 		log_warn("%s: fork", vm->name);
@@ -554,8 +553,8 @@ drain_spawn(struct drain *d, struct drain_vm *vm)
 		if (fd != -1)
 			dup2(fd, STDIN_FILENO);
 		/* Still blocked: the new qmigrate's main() takes them. */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		for (i = 0; i < NITEMS(taken); i++)
+			signal(taken[i], SIG_DFL);
 		execv("/proc/self/exe", av);
 		fprintf(stderr, "qmigrate drain: exec /proc/self/exe: %s\n",
 		    strerror(errno));
@@ -588,13 +587,18 @@ on_refresh(struct ev_loop *loop, ev_timer *t, int revents)
 	drain_show(ev_userdata(loop));
 }
 
-/* SIGINT/SIGTERM: no new evictions; running ones are asked to abort. */
+/*
+ * SIGINT, SIGTERM, SIGQUIT (signals.c's table): no new evictions; running
+ * ones are asked to abort.
+ */
 static void
-on_signal(struct ev_loop *loop, ev_signal *s, int revents)
+on_stop_signal(int signum, void *arg)
 {
-	struct drain	*d = ev_userdata(loop);
+	struct drain	*d = arg;
+	struct ev_loop	*loop = d->loop;
 	size_t		 i;
 
+	(void)signum;
 	if (d->stopping)
 		return;
 	d->stopping = 1;
@@ -608,25 +612,14 @@ on_signal(struct ev_loop *loop, ev_signal *s, int revents)
 }
 
 /*
- * Every child has ended: a signal changes nothing from here.  libev puts
- * the default actions back when its watchers stop, so the two signals
- * are blocked meanwhile and ignored after (mig_watch_free()'s way): the
- * table and the summary are never cut by a death by signal.
+ * Every child has ended: a signal changes nothing from here; the signals
+ * are ignored after (mig_watch_free()'s way): the table and the summary
+ * are never cut by a death by signal.
  */
 static void
 drain_disarm(struct drain *d)
 {
-	sigset_t both, old;
-
-	sigemptyset(&both);
-	sigaddset(&both, SIGINT);
-	sigaddset(&both, SIGTERM);
-	sigprocmask(SIG_BLOCK, &both, &old);
-	ev_signal_stop(d->loop, &d->sigint);
-	ev_signal_stop(d->loop, &d->sigterm);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	signals_watch_stop(&d->sigs, 0);
 }
 
 /* Names the status and log file of every VM. */
@@ -729,13 +722,13 @@ drain_run(const struct drain_options *o)
 	if (drain_load(&d, o->inventory, &cause) != 0 ||
 	    drain_files(&d, &cause) != 0 ||
 	    drain_max_parallel(&d, &cause) != 0) {
-		fprintf(stderr, "qmigrate drain: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		rc = QM_EXIT_USAGE;
 		goto out;
 	}
 	if (mkdir(o->slot_dir, 0755) == -1 && errno != EEXIST) {
-		fprintf(stderr, "qmigrate drain: slot directory %s: %s\n",
+		log_error("slot directory %s: %s",
 		    o->slot_dir, strerror(errno));
 		rc = QM_EXIT_USAGE;
 		goto out;
@@ -747,12 +740,9 @@ drain_run(const struct drain_options *o)
 	    d.nvms, d.max_parallel, o->slot_dir);
 	ev_timer_init(&d.refresh, on_refresh, DRAIN_REFRESH, DRAIN_REFRESH);
 	ev_timer_start(d.loop, &d.refresh);
-	ev_signal_init(&d.sigint, on_signal, SIGINT);
-	ev_signal_start(d.loop, &d.sigint);
-	ev_signal_init(&d.sigterm, on_signal, SIGTERM);
-	ev_signal_start(d.loop, &d.sigterm);
 	/* A signal before this (recorded since main()) stops it here. */
-	signals_armed();
+	signals_watch_start(&d.sigs, d.loop, "the drain", on_stop_signal,
+	    NULL, &d);
 	ev_run(d.loop, EVRUN_NOWAIT);
 	drain_start_more(&d);
 	drain_show(&d);

@@ -54,9 +54,7 @@ struct evict {
 	json_object			*record;	/* evict's record */
 	int				 shutdown_seen;
 	int				 gone;
-	ev_signal			 sigint;
-	ev_signal			 sigterm;
-	int				 armed;
+	struct signals_watch		 sigs;
 	int				 signum;	/* the first signal */
 	int				 wake;		/* gone, or a signal */
 };
@@ -64,68 +62,53 @@ struct evict {
 static const char *
 signal_name(int signum)
 {
-	return signum == SIGINT ? "SIGINT" : "SIGTERM";
+	return signals_name(signum);
 }
 
+/* SIGINT, SIGTERM, SIGQUIT: the eviction aborts (signals.c's table). */
 static void
-on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+on_stop_signal(int signum, void *arg)
 {
-	struct evict *e = ev_userdata(loop);
+	struct evict *e = arg;
 
-	(void)revents;
-	if (e->signum == 0)
-		log_warnx("%s: aborting the eviction", signal_name(w->signum));
-	if (e->signum == 0)
-		e->signum = w->signum;
+	if (e->signum == 0) {
+		log_warnx("%s: aborting the eviction", signal_name(signum));
+		e->signum = signum;
+	}
 	e->wake = 1;
 }
 
-/* SIGINT and SIGTERM become events of e's loop; recorded ones arrive. */
+/* The signals become events of e's loop; recorded ones arrive. */
 static void
 evict_arm(struct evict *e)
 {
 	ev_set_userdata(e->loop, e);
-	ev_signal_init(&e->sigint, on_signal, SIGINT);
-	ev_signal_start(e->loop, &e->sigint);
-	ev_signal_init(&e->sigterm, on_signal, SIGTERM);
-	ev_signal_start(e->loop, &e->sigterm);
-	e->armed = 1;
-	signals_armed();
+	signals_watch_start(&e->sigs, e->loop, "the eviction",
+	    on_stop_signal, NULL, e);
 }
 
 /*
- * Stops e's signal watchers, which puts the default actions back (libev),
- * so both signals are blocked meanwhile and none is lost or kills: for the
- * handover to migrate (handover) they are recorded again until migrate
- * arms its own watchers; after the last document they are ignored, as
- * mig_watch_free() does.  A signal libev caught but had not yet handed
- * over is served first.  Returns -1 when a signal came (no handover).
+ * Stops e's signal watchers with every signal blocked, so that none is
+ * lost or kills: for the handover to migrate (handover) they are
+ * recorded again until migrate arms its own watchers; after the last
+ * document they are ignored, as mig_watch_free() does.  A signal libev
+ * caught but had not yet handed over is served first.  Returns -1 when a
+ * signal came (no handover).
  */
 static int
 evict_disarm(struct evict *e, int handover)
 {
-	sigset_t both, old;
+	sigset_t old;
 
-	if (!e->armed)
+	if (!e->sigs.armed)
 		return 0;
-	sigemptyset(&both);
-	sigaddset(&both, SIGINT);
-	sigaddset(&both, SIGTERM);
-	sigprocmask(SIG_BLOCK, &both, &old);
+	signals_block(&old);
 	ev_run(e->loop, EVRUN_NOWAIT);
 	if (handover && e->signum != 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
-	ev_signal_stop(e->loop, &e->sigint);
-	ev_signal_stop(e->loop, &e->sigterm);
-	e->armed = 0;
-	if (handover)
-		signals_early();	/* and unblocks both */
-	else {
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-	}
+	signals_watch_stop(&e->sigs, handover);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }
@@ -411,7 +394,7 @@ evict_run(const struct evict_options *o)
 	e.node = node_name(o->mig.node);
 	set = policy_load_or_default(o->mig.policy_path, &cause);
 	if (set == NULL) {
-		fprintf(stderr, "qmigrate evict: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		free(e.node);
 		return QM_EXIT_USAGE;

@@ -320,7 +320,7 @@ http_server_listen(struct http_server *srv, const char *spec, char **cause)
 	} else if (getsockname(fd, (struct sockaddr *)&ss, &sslen) == 0 &&
 	    getnameinfo((struct sockaddr *)&ss, sslen, hbuf, sizeof hbuf,
 	    pbuf, sizeof pbuf, NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
-		fprintf(stderr, "qmigrate exporter: listening on %s%s%s:%s\n",
+		log_info("listening on %s%s%s:%s",
 		    strchr(hbuf, ':') ? "[" : "", hbuf,
 		    strchr(hbuf, ':') ? "]" : "", pbuf);
 		fflush(stderr);

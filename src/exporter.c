@@ -23,6 +23,7 @@
 
 #include "qmigrate.h"
 #include "observe.h"
+#include "signals.h"
 
 /* One VM the exporter serves. */
 struct vm_entry {
@@ -40,8 +41,8 @@ struct exporter {
 	struct http_server		*http;
 	ev_timer			 refresh;
 	ev_timer			 once_deadline;
-	ev_signal			 sigint;
-	ev_signal			 sigterm;
+	struct signals_watch		 sigs;
+	struct ev_loop			*out_prev;	/* output.c's */
 	int				 textfile_failed;
 	char				*dir_error;	/* logged once */
 };
@@ -351,11 +352,14 @@ once_deadline_cb(struct ev_loop *loop, ev_timer *t, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
+/* SIGINT, SIGTERM, SIGQUIT (signals.c's table): the exporter ends. */
 static void
-signal_cb(struct ev_loop *loop, ev_signal *s, int revents)
+on_stop_signal(int signum, void *arg)
 {
-	log_info("exporter: signal %d: exiting", s->signum);
-	ev_break(loop, EVBREAK_ALL);
+	struct exporter *ex = arg;
+
+	log_info("%s: exiting", signals_name(signum));
+	ev_break(ex->loop, EVBREAK_ALL);
 }
 
 /* The capabilities the exporter keeps (exporter_run()). */
@@ -386,7 +390,7 @@ exporter_run(const struct exporter_options *o)
 	ex.http = http_server_new(ex.loop, exporter_render, &ex);
 	if (o->listen != NULL &&
 	    http_server_listen(ex.http, o->listen, &cause) != 0) {
-		fprintf(stderr, "qmigrate exporter: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		http_server_free(ex.http);
 		ev_loop_destroy(ex.loop);
@@ -402,7 +406,7 @@ exporter_run(const struct exporter_options *o)
 	 */
 	if (privs_keep(exporter_caps, sizeof exporter_caps /
 	    sizeof exporter_caps[0]) != 0) {
-		fprintf(stderr, "qmigrate exporter: cannot drop capabilities\n");
+		log_error("cannot drop capabilities");
 		http_server_free(ex.http);
 		ev_loop_destroy(ex.loop);
 		return QM_EXIT_CONTROL;
@@ -422,10 +426,9 @@ exporter_run(const struct exporter_options *o)
 	exporter_scan(&ex);
 
 	ev_timer_init(&ex.refresh, refresh_cb, o->interval, o->interval);
-	ev_signal_init(&ex.sigint, signal_cb, SIGINT);
-	ev_signal_init(&ex.sigterm, signal_cb, SIGTERM);
-	ev_signal_start(ex.loop, &ex.sigint);
-	ev_signal_start(ex.loop, &ex.sigterm);
+	ex.out_prev = out_attach(ex.loop);
+	signals_watch_start(&ex.sigs, ex.loop, "the exporter",
+	    on_stop_signal, NULL, &ex);
 	if (o->once) {
 		ev_timer_init(&ex.once_deadline, once_deadline_cb,
 		    o->vm_timeout * 2 + 1, 0);
@@ -455,8 +458,8 @@ exporter_run(const struct exporter_options *o)
 	free(ex.dir_error);
 	ev_timer_stop(ex.loop, &ex.refresh);
 	ev_timer_stop(ex.loop, &ex.once_deadline);
-	ev_signal_stop(ex.loop, &ex.sigint);
-	ev_signal_stop(ex.loop, &ex.sigterm);
+	signals_watch_stop(&ex.sigs, 0);
+	out_detach(ex.loop, ex.out_prev);
 	ev_loop_destroy(ex.loop);
 	return rc;
 }

@@ -2,7 +2,7 @@
 bin_PROGRAMS += qmigrate
 
 src_core = src/qmigrate.h src/cmd.c src/cmd-help.c src/args.c src/log.c \
-	src/json-get.c \
+	src/output.c src/json-get.c \
 	src/privs.c src/signals.h src/signals.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
@@ -73,7 +73,7 @@ tests_unit_test_preflight_cpr_SOURCES = tests/unit/test-preflight-cpr.c \
 	tests/unit/fake-peer.c tests/unit/fake-peer.h
 
 # SIGINT/SIGTERM before a command's own handler (signals.c).
-unit_tests += tests/unit/test-signals
+unit_tests += tests/unit/test-signals tests/unit/test-output
 
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args
@@ -89,6 +89,10 @@ unit_tests += tests/unit/test-negotiate
 
 # Migration driver tests (real QEMU).
 integration_tests += tests/integration/migrate-precopy.sh \
+	tests/integration/output-events-stalled.sh \
+	tests/integration/output-events-resumed.sh \
+	tests/integration/signals-migrate.sh \
+	tests/integration/output-json-lines.sh \
 	tests/integration/migrate-control.sh \
 	tests/integration/migrate-tls.sh \
 	tests/integration/migrate-tls-peer-name.sh \

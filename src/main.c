@@ -11,13 +11,15 @@
 #include "signals.h"
 
 /*
- * The commands that take SIGINT/SIGTERM as an abort (an event of their
- * own loop, then a last document): from main()'s first instruction until
- * they arm their handlers, a signal is recorded and handed to them then.
+ * The long-running commands, which take every default-fatal signal a user
+ * can send as an event of their own loop (signals.c's table: an abort, a
+ * log line, never a death): from main()'s first instruction until they
+ * arm their handlers, a signal is recorded and handed to them then.
  * Every other command keeps the default actions.
  */
 static const char *const signal_cmds[] = {
-	"migrate", "incoming", "evict", "drain", NULL
+	"migrate", "incoming", "update", "evict", "drain", "exporter",
+	"proxy", NULL
 };
 
 static int
@@ -49,6 +51,8 @@ main(int argc, char **argv)
 	signals_early();
 	/* A peer closing a socket must be an error return, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
+	/* A status file past RLIMIT_FSIZE must be a failed write (EFBIG). */
+	signal(SIGXFSZ, SIG_IGN);
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--help") == 0 ||
@@ -73,6 +77,8 @@ main(int argc, char **argv)
 		}
 	}
 	log_init("qmigrate", level, json);
+	/* What is still queued for a slow reader goes out, within a bound. */
+	atexit(out_drain);
 	qmp_set_debug_log(qmp_debug_line, NULL);
 	if (i == argc) {
 		cmd_print_overview(stderr);

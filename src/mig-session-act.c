@@ -314,7 +314,7 @@ const char *
 sess_signal_name(int signum)
 {
 	return signum == SIGINT ? "SIGINT" : signum == SIGTERM ? "SIGTERM" :
-	    "a signal";
+	    signum == SIGQUIT ? "SIGQUIT" : "a signal";
 }
 
 /*

@@ -132,8 +132,8 @@ source_restore(struct mig_source *ms, enum mig_phase *phase,
 	xasprintf(&what, "status file %s", ms->w.o->status_file);
 	if (doc == NULL || status_restore(ms->w.st, doc, what, phase, mode,
 	    &cause) != 0) {
-		fprintf(stderr, "qmigrate migrate: %s: cannot re-attach to "
-		    "the migration QEMU runs; it is left as it is\n", cause);
+		log_error("%s: cannot re-attach to the migration QEMU runs; "
+		    "it is left as it is", cause);
 		free(cause);
 		free(what);
 		json_object_put(doc);
@@ -1187,8 +1187,7 @@ mig_source_run(const struct mig_options *o)
 	if (o->cpr_uri != NULL)
 		ms.cpr = mig_cpr_new(&ms.w, o->new_qmp_path);
 
-	if (mig_watch_begin(&ms.w, o->cpr_uri != NULL ? "update" : "migrate",
-	    source_open_tls) != 0) {
+	if (mig_watch_begin(&ms.w, source_open_tls) != 0) {
 		mig_cpr_free(ms.cpr);
 		mig_watch_free(&ms.w);
 		return QM_EXIT_USAGE;

@@ -739,7 +739,7 @@ mig_target_run(const struct mig_options *o)
 	mt.w.before_query = target_queued;
 	status_set_ends(mt.w.st, NULL, o->qmp_path);
 
-	if (mig_watch_begin(&mt.w, "incoming", target_open_tls) != 0) {
+	if (mig_watch_begin(&mt.w, target_open_tls) != 0) {
 		mig_watch_free(&mt.w);
 		return QM_EXIT_USAGE;
 	}

@@ -44,6 +44,8 @@ mig_watch_init(struct mig_watch *w, const char *role,
 	w->loop = ev_loop_new(EVFLAG_AUTO);
 	if (w->loop == NULL)
 		fatalx("cannot create an event loop");
+	/* --events and the log are written as the loop finds them writable. */
+	w->out_prev = out_attach(w->loop);
 	w->o = o;
 	w->st = status_create(role, o->status_file, o->events);
 }
@@ -56,7 +58,7 @@ mig_watch_init(struct mig_watch *w, const char *role,
  * written.
  */
 int
-mig_watch_begin(struct mig_watch *w, const char *cmd,
+mig_watch_begin(struct mig_watch *w,
     int (*open_tls)(struct mig_watch *, char **))
 {
 	char *cause = NULL;
@@ -69,7 +71,7 @@ mig_watch_begin(struct mig_watch *w, const char *cmd,
 		if (open_tls(w, &cause) == 0)
 			return 0;
 	}
-	fprintf(stderr, "qmigrate %s: %s\n", cmd, cause);
+	log_error("%s", cause);
 	free(cause);
 	return -1;
 }
@@ -669,32 +671,35 @@ on_signal(struct mig_watch *w, int signum)
 	mig_watch_step(w, &ev);
 }
 
+/* SIGINT, SIGTERM, SIGQUIT: the session's abort, where it still can. */
 static void
-on_sigint(struct ev_loop *loop, ev_signal *s, int revents)
+on_stop_signal(int signum, void *arg)
 {
-	on_signal(container_of(s, struct mig_watch, sigint), SIGINT);
+	on_signal(arg, signum);
 }
 
+/* SIGUSR1: where the migration is, on one log line. */
 static void
-on_sigterm(struct ev_loop *loop, ev_signal *s, int revents)
+on_info_signal(void *arg)
 {
-	on_signal(container_of(s, struct mig_watch, sigterm), SIGTERM);
+	struct mig_watch	*w = arg;
+	char			*line = status_summary(w->st);
+
+	log_info("%s: %s", signals_name(SIGUSR1), line);
+	free(line);
 }
 
 /*
- * Arms SIGINT, SIGTERM and the deadline (0: none) before anything else
- * happens: from here on a signal is an event, never the default action.
+ * Arms the signals (signals.c's table: SIGHUP, SIGUSR2 only logged) and
+ * the deadline (0: none) before anything else happens: from here on a
+ * signal is an event, never the default action.  A signal main()
+ * recorded before now reaches the session at once.
  */
 void
 mig_watch_arm(struct mig_watch *w, double deadline)
 {
-	ev_signal_init(&w->sigint, on_sigint, SIGINT);
-	world->signal_start(w->loop, &w->sigint);
-	ev_signal_init(&w->sigterm, on_sigterm, SIGTERM);
-	world->signal_start(w->loop, &w->sigterm);
-	w->signals_armed = 1;
-	/* A signal main() recorded before now reaches the session at once. */
-	signals_armed();
+	signals_watch_start(&w->sigs, w->loop, "the migration",
+	    on_stop_signal, on_info_signal, w);
 	if (deadline > 0) {
 		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
 		world->timer_start(w->loop, &w->deadline);
@@ -807,14 +812,11 @@ mig_watch_free(struct mig_watch *w)
 	size_t i;
 
 	/*
-	 * Everything is written: from here a signal changes nothing, and the
-	 * world ignores it rather than put its default action back.
+	 * Everything is written: from here a signal changes nothing.  They
+	 * are ignored after (a pending one is then discarded): none can kill
+	 * the process between the watchers' stop and its exit.
 	 */
-	if (w->signals_armed) {
-		world->signal_stop(w->loop, &w->sigint);
-		world->signal_stop(w->loop, &w->sigterm);
-		w->signals_armed = 0;
-	}
+	signals_watch_stop(&w->sigs, 0);
 	w->stop = 1;
 	mig_job_stop(&w->job);
 	qmp_close(w->qmp);
@@ -825,5 +827,6 @@ mig_watch_free(struct mig_watch *w)
 	free(w->qemu_uri);
 	mig_settings_free(&w->settings);
 	status_free(w->st);
+	out_detach(w->loop, w->out_prev);
 	ev_loop_destroy(w->loop);
 }

@@ -16,6 +16,7 @@
 #include "qmp.h"
 #include "mig-job.h"
 #include "mig-session.h"
+#include "signals.h"
 
 struct json_object;
 struct mig_watch;
@@ -39,6 +40,7 @@ struct mig_watch_timer {
 
 struct mig_watch {
 	struct ev_loop		*loop;
+	struct ev_loop		*out_prev;	/* output.c's loop before */
 	struct qmp_conn		*qmp;
 	const struct mig_options *o;	/* the command's */
 	struct mig_settings	 settings; /* the policy's for this VM */
@@ -47,8 +49,7 @@ struct mig_watch {
 	char			*qemu_uri;	/* where QEMU migrates/listens */
 	ev_timer		 poll;
 	ev_timer		 deadline;
-	ev_signal		 sigint;
-	ev_signal		 sigterm;
+	struct signals_watch	 sigs;
 	struct mig_watch_timer	 timers[STIMER_COUNT];
 	int			 query_inflight;
 	long			 queued_at_query; /* before_query's, or 0 */
@@ -59,7 +60,6 @@ struct mig_watch {
 	pid_t			 qemu_pid;
 	unsigned long long	 qemu_start;
 	int			 stop;		/* the session finished */
-	int			 signals_armed;
 	struct mig_job		 job;		/* the session's SA_JOB */
 	/* Blocking work to run between two loop iterations (mig_watch_run). */
 	void		(*deferred)(struct mig_watch *);
@@ -87,8 +87,8 @@ struct mig_watch {
 void	mig_watch_init(struct mig_watch *, const char *role,
 	    const struct mig_options *);
 /* The policy's settings, then the transport; 0, or -1 with the error
- * printed as CMD's (nothing touched: QM_EXIT_USAGE). */
-int	mig_watch_begin(struct mig_watch *, const char *cmd,
+ * logged as the command's (nothing touched: QM_EXIT_USAGE). */
+int	mig_watch_begin(struct mig_watch *,
 	    int (*open_tls)(struct mig_watch *, char **cause));
 /* What both sides' sessions are given by the options. */
 void	mig_watch_session_config(const struct mig_watch *,

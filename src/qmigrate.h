@@ -292,6 +292,7 @@ struct cmd_answer {
 const char	*status_phase_name(enum mig_phase);
 struct status	*status_create(const char *role, const char *file,
 		    int events);
+char		*status_summary(const struct status *);
 void		 status_free(struct status *);
 const char	*status_role(const struct status *);
 const char	*status_uid(const struct status *);
@@ -382,8 +383,23 @@ int	 json_bool_at(struct json_object *, const char *key);
 int	 split_hostport(const char *s, char **host, char **port);
 int	 uri_check(const char *option, const char *uri, char **cause);
 
+/* output.c */
+enum out_stream { OUT_STDOUT, OUT_STDERR };
+/* How a stream says it lost lines: the line to write (caller frees). */
+typedef char	*(*out_notice_fn)(unsigned long lost, const char *stream);
+int		 out_line(enum out_stream, const char *text);
+unsigned long	 out_lost(enum out_stream);
+void		 out_set_notice(enum out_stream, out_notice_fn);
+struct ev_loop	*out_attach(struct ev_loop *);
+void		 out_detach(struct ev_loop *, struct ev_loop *prev);
+void		 out_drain(void);
+void		 out_reset(int stdout_fd, int stderr_fd);
+
 /* log.c */
 void	log_init(const char *progname, enum log_level level, int json);
+void	log_set_command(const char *name);
+int	log_is_json(void);
+void	log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

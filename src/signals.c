@@ -1,8 +1,23 @@
 /*
- * signals.c: SIGINT and SIGTERM from qmigrate's first instruction until
- * a command's own handler takes them.  migrate, incoming, evict and drain
- * arm libev's watchers only after the policy is resolved, TLS is set up
- * and a socket bound; a signal in that window must be an abort, never a
+ * signals.c: every signal a user or a terminal can send that would kill
+ * by default (SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2), from
+ * qmigrate's first instruction until the command's last document: a
+ * long-running command never dies by one (the audit's N9).  What each
+ * means to a command that runs a migration, an eviction, a drain, the
+ * exporter or a proxy (signals_watch_start()):
+ *   SIGINT, SIGTERM  stop: a migration aborts where it still can.
+ *   SIGQUIT          the same (Ctrl-\ is a user asking it to stop).
+ *   SIGHUP           nothing but a log line: the terminal or the SSH
+ *                    session that started it is gone, and a migration
+ *                    half done is worth finishing; the status file and
+ *                    the exit tell the outcome (SIGTERM or qmigrate abort
+ *                    stop it).
+ *   SIGUSR1          one line on the log saying where it is (as dd does).
+ *   SIGUSR2          nothing but a log line.
+ *
+ * migrate, incoming, update, evict and drain arm their watchers only
+ * after the policy is resolved, TLS is set up and a socket bound; a
+ * signal in that window must be handled as it would be later, never a
  * death by signal.  main() first installs a handler that only records the
  * signal.  Once the command's handler is installed, the recorded signal is
  * raised again and reaches the command as any later one would: at once
@@ -15,12 +30,17 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include <ev.h>
+
 #include "qmigrate.h"
+#include "signals.h"
 
 #define SIGNALS_POLL_USEC	10000
 
-static const int		 signals_taken[] = { SIGINT, SIGTERM };
-static volatile sig_atomic_t	 signals_seen[2];
+static const int		 signals_taken[SIGNALS_COUNT] = {
+	SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2,
+};
+static volatile sig_atomic_t	 signals_seen[SIGNALS_COUNT];
 
 static void	signals_poll_set(long usec);
 
@@ -28,9 +48,12 @@ static void	signals_poll_set(long usec);
 static void
 signals_record(int signum)
 {
-	int saved = errno;
+	int	saved = errno;
+	size_t	i;
 
-	signals_seen[signum == SIGINT ? 0 : 1] = 1;
+	for (i = 0; i < SIGNALS_COUNT; i++)
+		if (signals_taken[i] == signum)
+			signals_seen[i] = 1;
 	signals_poll_set(SIGNALS_POLL_USEC);
 	errno = saved;
 }
@@ -60,7 +83,7 @@ signals_redeliver(void)
 	size_t			i;
 	int			left = 0;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < SIGNALS_COUNT; i++) {
 		if (!signals_seen[i])
 			continue;
 		if (sigaction(signals_taken[i], NULL, &cur) == -1 ||
@@ -87,33 +110,50 @@ signals_on_poll(int signum)
 	errno = saved;
 }
 
+/* The set of every signal taken (signals_block()). */
+static void
+signals_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < SIGNALS_COUNT; i++)
+		sigaddset(set, signals_taken[i]);
+}
+
+/* Blocks every signal taken; old gets the mask to put back. */
+void
+signals_block(sigset_t *old)
+{
+	sigset_t all;
+
+	signals_set(&all);
+	sigprocmask(SIG_BLOCK, &all, old);
+}
+
 /*
- * From here SIGINT and SIGTERM are recorded, not acted on, until the
- * command's handler replaces the recording one (either signal also
- * unblocked: a parent may hand them over blocked, as drain does across
- * its fork and exec so that none is lost there).
+ * From here the signals taken are recorded, not acted on, until the
+ * command's handler replaces the recording one (each also unblocked: a
+ * parent may hand them over blocked, as drain does across its fork and
+ * exec so that none is lost there).
  */
 void
 signals_early(void)
 {
 	struct sigaction	sa;
-	sigset_t		both;
+	sigset_t		all;
 	size_t			i;
 
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
+	signals_set(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGALRM);
 	sa.sa_flags = SA_RESTART;
 	sa.sa_handler = signals_on_poll;
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = signals_record;
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < SIGNALS_COUNT; i++)
 		sigaction(signals_taken[i], &sa, NULL);
-	sigemptyset(&both);
-	sigaddset(&both, SIGINT);
-	sigaddset(&both, SIGTERM);
-	sigprocmask(SIG_UNBLOCK, &both, NULL);
+	signals_set(&all);
+	sigprocmask(SIG_UNBLOCK, &all, NULL);
 }
 
 /*
@@ -144,11 +184,107 @@ signals_default(void)
 
 	signals_poll_set(0);
 	signal(SIGALRM, SIG_DFL);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < SIGNALS_COUNT; i++) {
 		signal(signals_taken[i], SIG_DFL);
 		if (signals_seen[i]) {
 			signals_seen[i] = 0;
 			raise(signals_taken[i]);
 		}
+	}
+}
+
+static void
+signals_on_watch(struct ev_loop *loop, ev_signal *sig, int revents)
+{
+	struct signals_watch	*sw = sig->data;
+	const char		*name = signals_name(sig->signum);
+
+	(void)loop;
+	(void)revents;
+	switch (sig->signum) {
+	case SIGHUP:
+		log_info("%s (the terminal or session is gone): %s goes on; "
+		    "SIGTERM stops it", name, sw->what);
+		break;
+	case SIGUSR1:
+		if (sw->info != NULL)
+			sw->info(sw->arg);
+		else
+			log_info("%s: %s goes on", name, sw->what);
+		break;
+	case SIGUSR2:
+		log_info("%s: ignored (%s goes on)", name, sw->what);
+		break;
+	default:
+		sw->stop(sig->signum, sw->arg);
+		break;
+	}
+}
+
+/*
+ * Arms every signal taken on loop, as the table at the top says: stop
+ * (signum, arg) for SIGINT, SIGTERM and SIGQUIT; info(arg) for SIGUSR1
+ * (NULL: a log line); what names the work in log lines ("the
+ * migration").  A signal recorded since main() reaches them at once.
+ */
+void
+signals_watch_start(struct signals_watch *sw, struct ev_loop *loop,
+    const char *what, void (*stop)(int signum, void *arg),
+    void (*info)(void *arg), void *arg)
+{
+	size_t i;
+
+	sw->loop = loop;
+	sw->what = what;
+	sw->stop = stop;
+	sw->info = info;
+	sw->arg = arg;
+	for (i = 0; i < SIGNALS_COUNT; i++) {
+		ev_signal_init(&sw->sig[i], signals_on_watch,
+		    signals_taken[i]);
+		sw->sig[i].data = sw;
+		ev_signal_start(loop, &sw->sig[i]);
+	}
+	sw->armed = 1;
+	signals_armed();
+}
+
+/*
+ * Stops the watchers.  libev puts the default actions back as they stop,
+ * so every signal is blocked meanwhile, and then ignored (the last
+ * document is written: a signal changes nothing) or, for a handover
+ * (evict to migrate), recorded again until the next command arms.
+ */
+void
+signals_watch_stop(struct signals_watch *sw, int handover)
+{
+	sigset_t	old;
+	size_t		i;
+
+	if (!sw->armed)
+		return;
+	signals_block(&old);
+	for (i = 0; i < SIGNALS_COUNT; i++)
+		ev_signal_stop(sw->loop, &sw->sig[i]);
+	sw->armed = 0;
+	if (handover)
+		signals_early();	/* and unblocks them */
+	else
+		for (i = 0; i < SIGNALS_COUNT; i++)
+			signal(signals_taken[i], SIG_IGN);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+const char *
+signals_name(int signum)
+{
+	switch (signum) {
+	case SIGINT:	return "SIGINT";
+	case SIGTERM:	return "SIGTERM";
+	case SIGQUIT:	return "SIGQUIT";
+	case SIGHUP:	return "SIGHUP";
+	case SIGUSR1:	return "SIGUSR1";
+	case SIGUSR2:	return "SIGUSR2";
+	default:	return "a signal";
 	}
 }

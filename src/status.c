@@ -87,6 +87,8 @@ struct status {
 	struct json_object	*pending;	/* held: [event, document]... */
 };
 
+static char	*status_lost_notice(unsigned long lost, const char *stream);
+
 static const char *phase_names[] = {
 	"Pending", "PreparingTarget", "TargetReady", "Running", "Succeeded",
 	"Failed", "HandedOver",
@@ -178,6 +180,8 @@ status_create(const char *role, const char *file, int events)
 	st->start = now_realtime();
 	st->file = file != NULL ? xstrdup(file) : NULL;
 	st->events = events;
+	if (events)
+		out_set_notice(OUT_STDOUT, status_lost_notice);
 	st->notes = json_object_new_array();
 	st->decisions = json_object_new_array();
 	st->phase_times = json_object_new_array();
@@ -667,6 +671,27 @@ status_conditions(const struct status *st)
 	return a;
 }
 
+/*
+ * "outputLinesLost": {"stdout": N, "stderr": M}, only once a reader of
+ * stdout (--events) or stderr (the log) lost lines (output.c).
+ */
+static void
+status_lines_lost(json_object *o)
+{
+	unsigned long	 events = out_lost(OUT_STDOUT);
+	unsigned long	 logs = out_lost(OUT_STDERR);
+	json_object	*lost;
+
+	if (events == 0 && logs == 0)
+		return;
+	lost = json_object_new_object();
+	json_object_object_add(lost, "stdout",
+	    json_object_new_int64((int64_t)events));
+	json_object_object_add(lost, "stderr",
+	    json_object_new_int64((int64_t)logs));
+	json_object_object_add(o, "outputLinesLost", lost);
+}
+
 /* Returns a new document (the caller puts it). */
 json_object *
 status_to_json(const struct status *st)
@@ -725,6 +750,7 @@ status_to_json(const struct status *st)
 	if (phase_ended(st->phase))
 		json_object_object_add(o, "exitCode",
 		    json_object_new_int(status_exit_code(st)));
+	status_lines_lost(o);
 	return o;
 }
 
@@ -784,32 +810,87 @@ publish(struct status *st, const char *event, json_object *doc,
 
 		add_str(line, "event", event);
 		json_object_object_add(line, "status", json_object_get(doc));
-		printf("%s\n", json_object_to_json_string_ext(line,
+		out_line(OUT_STDOUT, json_object_to_json_string_ext(line,
 		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		fflush(stdout);
 		json_object_put(line);
 	}
 }
 
 /*
- * The end of a run: writes the final document, prints it on stdout (with
- * json-c's json_flags) and the failure on stderr as "qmigrate ROLE:
- * reason".  Returns the exit status.
+ * The event line that stands for lines stdout's reader did not take
+ * (output.c's notice): {"event": "linesLost", "lines": N, "message": ...}.
+ */
+static char *
+status_lost_notice(unsigned long lost, const char *stream)
+{
+	json_object	*o = json_object_new_object();
+	char		*msg, *line;
+
+	xasprintf(&msg, "%lu event lines lost: the reader of %s did not read",
+	    lost, stream);
+	add_str(o, "event", "linesLost");
+	json_object_object_add(o, "lines", json_object_new_int64(
+	    (int64_t)lost));
+	add_str(o, "message", msg);
+	line = xstrdup(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	free(msg);
+	return line;
+}
+
+/*
+ * The end of a run: writes the final document and prints it on stdout:
+ * with --events as one more JSON line (stdout stays JSON lines), else
+ * with json-c's json_flags.  The failure goes to the log as the command's
+ * error line.  Returns the exit status.
  */
 int
 status_report(struct status *st, int json_flags)
 {
-	json_object *doc;
+	json_object	*doc;
+	unsigned long	 lost;
 
 	status_changed(st, "end");
 	doc = status_to_json(st);
-	printf("%s\n", json_object_to_json_string_ext(doc, json_flags));
-	fflush(stdout);
+	out_line(OUT_STDOUT, json_object_to_json_string_ext(doc,
+	    st->events ? JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE : json_flags));
 	json_object_put(doc);
+	if ((lost = out_lost(OUT_STDOUT)) > 0)
+		log_warnx("%lu lines of stdout lost: its reader did not read "
+		    "(the status file has every change)", lost);
 	if (st->failure_reason != NULL)
-		fprintf(stderr, "qmigrate %s: %s\n", st->role,
-		    st->failure_reason);
+		log_error("%s", st->failure_reason);
 	return status_exit_code(st);
+}
+
+/*
+ * Where the run is, for a person, on one line (SIGUSR1): "phase Running,
+ * QEMU active, 43.0% of 1024 MiB, 583 MiB left, 12.3 MiB/s, dirty 3.1
+ * MiB/s, pass 2, 12 s".  The caller frees it.
+ */
+char *
+status_summary(const struct status *st)
+{
+	const struct mig_progress	*p = &st->progress;
+	char				*line;
+
+	if (p->data_total == 0) {
+		xasprintf(&line, "phase %s, QEMU %s, %.0f s",
+		    phase_names[st->phase], p->qemu_status, p->elapsed);
+		return line;
+	}
+	xasprintf(&line, "phase %s, QEMU %s, %.1f%% of %.0f MiB, %.0f MiB "
+	    "left, %.1f MiB/s, dirty %.1f MiB/s, pass %llu, %.0f s",
+	    phase_names[st->phase], p->qemu_status,
+	    100.0 * (double)(p->data_total - p->data_remaining) /
+	    (double)p->data_total,
+	    (double)p->data_total / 1048576.0,
+	    (double)p->data_remaining / 1048576.0, p->bandwidth / 1048576.0,
+	    p->dirty_rate / 1048576.0, (unsigned long long)p->iteration,
+	    p->elapsed);
+	return line;
 }
 
 /* The abort's state: abortStatus, and abortRequested in *requested. */

@@ -272,7 +272,7 @@ spec:
   selectors: {}
 EOF
 run_qmigrate 1 policy check "$TMP/bad"
-one_line_err "qmigrate policy: policy $TMP/bad/two.yaml: document 2: spec.bandwidthPerMigraton: unknown field"
+one_line_err "qmigrate policy check: policy $TMP/bad/two.yaml: document 2: spec.bandwidthPerMigraton: unknown field"
 [ ! -s "$TMP/out" ] || fail "a refused directory printed: $(cat "$TMP/out")"
 # The user guide's example leaves "true" unquoted; the API server refuses
 # a boolean label value, and so does qmigrate, saying how to fix it.

@@ -1,9 +1,12 @@
 /*
- * test-signals.c: SIGINT and SIGTERM between main()'s first instruction
- * and a command's own handler (signals.c): recorded, not acted on, then
- * handed to the handler once it is there, at once (signals_armed()) or by
- * the poll; dropped once the command ignores them; acted on by the
- * default action for a command that takes none.
+ * test-signals.c: the default-fatal signals between main()'s first
+ * instruction and a command's own handler (signals.c): recorded, not
+ * acted on, then handed to the handler once it is there, at once
+ * (signals_armed()) or by the poll; dropped once the command ignores
+ * them; acted on by the default action for a command that takes none.
+ * Then a long-running command's table (signals_watch_start()): SIGINT,
+ * SIGTERM, SIGQUIT stop it, SIGUSR1 asks where it is, SIGHUP and SIGUSR2
+ * change nothing, and none kills it once its watchers stop.
  */
 #include <sys/wait.h>
 
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <ev.h>
 
 #include "qmigrate.h"
 #include "signals.h"
@@ -118,6 +122,105 @@ test_default_acts(void **state)
 	assert_int_equal(WTERMSIG(status), SIGTERM);
 }
 
+/* SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 before the handler: recorded too. */
+static void
+test_others_recorded(void **state)
+{
+	static const int others[] = { SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(others); i++) {
+		got_int = got_term = 0;
+		signals_early();
+		raise(others[i]);		/* alive */
+		take(others[i]);
+		signals_armed();
+		assert_int_equal(got_term, 1);	/* on_signal's other */
+		signal(others[i], SIG_IGN);
+	}
+}
+
+struct watched {
+	int	stops, last, infos;
+};
+
+static void
+watched_stop(int signum, void *arg)
+{
+	struct watched *w = arg;
+
+	w->stops++;
+	w->last = signum;
+}
+
+static void
+watched_info(void *arg)
+{
+	((struct watched *)arg)->infos++;
+}
+
+/* Delivers signum to the loop and runs it until libev has handed it on. */
+static void
+deliver(struct ev_loop *loop, int signum)
+{
+	raise(signum);
+	ev_run(loop, EVRUN_NOWAIT);
+}
+
+/*
+ * In a child (a default action would end it): each signal does what the
+ * table says, and after signals_watch_stop() none acts or kills.
+ */
+static void
+test_watch_table(void **state)
+{
+	pid_t	pid;
+	int	status;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		struct ev_loop		*loop = ev_loop_new(EVFLAG_AUTO);
+		struct signals_watch	 sw;
+		struct watched		 w = { 0 };
+
+		log_init("qmigrate", LOG_LEVEL_WARN, 0);
+		signals_early();
+		signals_watch_start(&sw, loop, "the test", watched_stop,
+		    watched_info, &w);
+		deliver(loop, SIGHUP);
+		deliver(loop, SIGUSR2);
+		if (w.stops != 0 || w.infos != 0)
+			_exit(10);
+		deliver(loop, SIGUSR1);
+		if (w.infos != 1 || w.stops != 0)
+			_exit(11);
+		deliver(loop, SIGQUIT);
+		if (w.stops != 1 || w.last != SIGQUIT)
+			_exit(12);
+		deliver(loop, SIGTERM);
+		deliver(loop, SIGINT);
+		if (w.stops != 3 || w.last != SIGINT)
+			_exit(13);
+		signals_watch_stop(&sw, 0);
+		raise(SIGHUP);
+		raise(SIGQUIT);
+		raise(SIGUSR1);
+		raise(SIGUSR2);
+		raise(SIGTERM);
+		raise(SIGINT);
+		if (w.stops != 3 || w.infos != 1)
+			_exit(14);
+		ev_loop_destroy(loop);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int
 main(void)
 {
@@ -126,6 +229,8 @@ main(void)
 		cmocka_unit_test(test_armed_by_poll),
 		cmocka_unit_test(test_ignored_dropped),
 		cmocka_unit_test(test_default_acts),
+		cmocka_unit_test(test_others_recorded),
+		cmocka_unit_test(test_watch_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

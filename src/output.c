@@ -1,0 +1,433 @@
+/*
+ * output.c: what qmigrate writes on stdout (--events, the final document)
+ * and stderr (the log), so that no reader can stop the loop.  A node
+ * agent that stops reading a pipe would otherwise block the one loop in
+ * write(2): signals, timers and the monitors all wait behind it (the
+ * audit's N8).  Each stream is a bounded queue of whole lines, written
+ * only as far as the file takes without blocking; what does not fit is
+ * dropped, whole lines only, counted, and said once the reader has caught
+ * up ("N event lines lost: ...").  Where a loop is attached, the queue is
+ * written when the fd is writable; at exit, out_drain() waits a bounded
+ * time for a reader that still reads.
+ *
+ * The proxy's worker threads log too: the queues are under one mutex.
+ * Only the thread of the attached loop touches its watchers.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ev.h>
+
+#include "qmigrate.h"
+
+/* What each stream may hold unwritten beyond the pipe's own buffer: tens
+ * of seconds of progress events (a few KiB each, two a second), hundreds
+ * of log lines. */
+#define OUT_STDOUT_MAX		(128 * 1024)
+#define OUT_STDERR_MAX		(64 * 1024)
+/* Bytes per write(2) on a pipe or terminal: at most what poll's POLLOUT
+ * promises to take without blocking (a pipe takes PIPE_BUF at once). */
+#define OUT_CHUNK_PIPE		PIPE_BUF
+#define OUT_CHUNK_TTY		512
+/* At exit: give up once the reader took nothing for this long, or after
+ * the total, whichever comes first. */
+#define OUT_DRAIN_IDLE_S	2.0
+#define OUT_DRAIN_TOTAL_S	10.0
+
+enum out_kind { OUT_KIND_UNKNOWN, OUT_KIND_FILE, OUT_KIND_SOCKET,
+    OUT_KIND_PIPE, OUT_KIND_TTY };
+
+struct out_stream_state {
+	int		 fd;
+	const char	*name;		/* "stdout", "stderr" */
+	size_t		 max;
+	enum out_kind	 kind;
+	char		*buf;
+	size_t		 off, len;	/* unwritten: buf[off .. off+len) */
+	int		 dropping;	/* lines dropped since the queue was
+					   last empty */
+	int		 broken;	/* EPIPE, EIO: nothing more is written */
+	unsigned long	 lost;		/* lines dropped in all */
+	unsigned long	 unsaid;	/* dropped, not yet said */
+	out_notice_fn	 notice;
+	ev_io		 io;
+	int		 io_ready;	/* io initialised for the loop */
+};
+
+static pthread_mutex_t		out_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ev_loop		*out_loop;
+static ev_prepare		 out_prepare;
+static struct out_stream_state	 out_streams[2] = {
+	[OUT_STDOUT] = { .fd = STDOUT_FILENO, .name = "stdout",
+	    .max = OUT_STDOUT_MAX },
+	[OUT_STDERR] = { .fd = STDERR_FILENO, .name = "stderr",
+	    .max = OUT_STDERR_MAX },
+};
+
+static enum out_kind
+out_kind_of(int fd)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) == -1)
+		return OUT_KIND_FILE;
+	if (S_ISSOCK(sb.st_mode))
+		return OUT_KIND_SOCKET;
+	if (S_ISFIFO(sb.st_mode))
+		return OUT_KIND_PIPE;
+	if (S_ISCHR(sb.st_mode))
+		return OUT_KIND_TTY;
+	return OUT_KIND_FILE;
+}
+
+/*
+ * The one write(2) of qmigrate's output: writes up to len bytes of buf
+ * to fd without blocking.  Returns the bytes written, or -1 with errno
+ * (EAGAIN: the reader did not read).  A regular file takes everything;
+ * a socket is sent to with MSG_DONTWAIT; a pipe or terminal, whose file
+ * description qmigrate shares with its parent and so must not make
+ * O_NONBLOCK, takes what poll(2) says it takes at once.
+ */
+static ssize_t
+out_fd_write(int fd, enum out_kind kind, const void *buf, size_t len)
+{
+	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
+	ssize_t		n;
+
+	switch (kind) {
+	case OUT_KIND_SOCKET:
+		n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n == -1 && errno == ENOTSOCK)
+			n = write(fd, buf, len);
+		return n;
+	case OUT_KIND_PIPE:
+	case OUT_KIND_TTY:
+		n = poll(&pfd, 1, 0);
+		if (n == -1)
+			return -1;
+		if (n == 0 || !(pfd.revents & POLLOUT)) {
+			errno = pfd.revents & (POLLERR | POLLHUP) ? EPIPE :
+			    EAGAIN;
+			return -1;
+		}
+		if (len > (kind == OUT_KIND_PIPE ? OUT_CHUNK_PIPE :
+		    OUT_CHUNK_TTY))
+			len = kind == OUT_KIND_PIPE ? OUT_CHUNK_PIPE :
+			    OUT_CHUNK_TTY;
+		return write(fd, buf, len);
+	default:
+		return write(fd, buf, len);
+	}
+}
+
+/* Appends text and a newline; the caller checked the room. */
+static void
+out_append(struct out_stream_state *s, const char *text, size_t n)
+{
+	if (s->buf == NULL)
+		s->buf = xmalloc(s->max);
+	if (s->off > 0 && s->off + s->len + n + 1 > s->max) {
+		memmove(s->buf, s->buf + s->off, s->len);
+		s->off = 0;
+	}
+	memcpy(s->buf + s->off + s->len, text, n);
+	s->buf[s->off + s->len + n] = '\n';
+	s->len += n + 1;
+}
+
+/* Queues the notice of the lines dropped, now that the queue is empty. */
+static void
+out_say_lost(struct out_stream_state *s)
+{
+	char *text;
+
+	if (s->unsaid == 0 || s->broken)
+		return;
+	if (s->notice != NULL)
+		text = s->notice(s->unsaid, s->name);
+	else
+		xasprintf(&text, "%lu lines lost: the reader of %s did not "
+		    "read", s->unsaid, s->name);
+	if (strlen(text) + 1 <= s->max)
+		out_append(s, text, strlen(text));
+	free(text);
+	s->unsaid = 0;
+}
+
+/* Empties the queue; each line in it, whole or begun, counts as lost. */
+static void
+out_discard(struct out_stream_state *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->len; k++)
+		if (s->buf[s->off + k] == '\n')
+			s->lost++;
+	s->len = s->off = 0;
+}
+
+/*
+ * Writes as much of the queue as the fd takes now.  Returns 0 once it is
+ * empty, 1 while some waits, -1 when the stream broke.
+ */
+static int
+out_flush(struct out_stream_state *s)
+{
+	ssize_t n;
+
+	if (s->kind == OUT_KIND_UNKNOWN)
+		s->kind = out_kind_of(s->fd);
+	while (s->len > 0 && !s->broken) {
+		n = out_fd_write(s->fd, s->kind, s->buf + s->off, s->len);
+		if (n > 0) {
+			s->off += (size_t)n;
+			s->len -= (size_t)n;
+			if (s->len == 0) {
+				s->off = 0;
+				if (s->dropping) {
+					s->dropping = 0;
+					out_say_lost(s);
+				}
+			}
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		/* EPIPE, EIO (the terminal hung up), ENOSPC: no reader. */
+		s->broken = 1;
+		out_discard(s);
+	}
+	return s->broken ? -1 : 0;
+}
+
+/*
+ * Queues one line (text, without its newline) on the stream and writes
+ * what the fd takes now.  A line that does not fit is dropped whole and
+ * counted; so is every line after it until the queue has drained, where
+ * the notice of how many goes.  Returns 0 when queued, -1 when dropped.
+ */
+int
+out_line(enum out_stream which, const char *text)
+{
+	struct out_stream_state	*s = &out_streams[which];
+	size_t			 n = strlen(text);
+	int			 rc = 0;
+
+	pthread_mutex_lock(&out_lock);
+	if (s->broken) {
+		s->lost++;
+		rc = -1;
+	} else if (s->dropping || s->len + n + 1 > s->max) {
+		s->dropping = 1;
+		s->lost++;
+		s->unsaid++;
+		rc = -1;
+	} else
+		out_append(s, text, n);
+	out_flush(s);
+	pthread_mutex_unlock(&out_lock);
+	return rc;
+}
+
+/* The lines the stream dropped since the start. */
+unsigned long
+out_lost(enum out_stream which)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&out_lock);
+	n = out_streams[which].lost;
+	pthread_mutex_unlock(&out_lock);
+	return n;
+}
+
+/* How the stream says it lost lines (NULL: a plain sentence). */
+void
+out_set_notice(enum out_stream which, out_notice_fn fn)
+{
+	pthread_mutex_lock(&out_lock);
+	out_streams[which].notice = fn;
+	pthread_mutex_unlock(&out_lock);
+}
+
+static void
+out_on_writable(struct ev_loop *loop, ev_io *io, int revents)
+{
+	struct out_stream_state *s = io->data;
+
+	(void)loop;
+	(void)revents;
+	pthread_mutex_lock(&out_lock);
+	out_flush(s);
+	pthread_mutex_unlock(&out_lock);
+}
+
+/*
+ * Before each wait of the loop: ask for write readiness only while a
+ * stream has something queued (lines a worker thread queued included).
+ * Neither watcher keeps the loop up: a command whose loop ends when its
+ * work does must not wait on a reader (ev_unref).
+ */
+static void
+out_on_prepare(struct ev_loop *loop, ev_prepare *p, int revents)
+{
+	size_t i;
+
+	(void)p;
+	(void)revents;
+	pthread_mutex_lock(&out_lock);
+	for (i = 0; i < NITEMS(out_streams); i++) {
+		struct out_stream_state *s = &out_streams[i];
+		int want = s->len > 0 && !s->broken &&
+		    s->kind != OUT_KIND_FILE;
+
+		if (want && !ev_is_active(&s->io)) {
+			ev_io_start(loop, &s->io);
+			ev_unref(loop);
+		} else if (!want && ev_is_active(&s->io)) {
+			ev_ref(loop);
+			ev_io_stop(loop, &s->io);
+		}
+	}
+	pthread_mutex_unlock(&out_lock);
+}
+
+/* Stops the watchers on the loop attached; none is attached after. */
+static void
+out_unwatch(void)
+{
+	size_t i;
+
+	if (out_loop == NULL)
+		return;
+	ev_ref(out_loop);
+	ev_prepare_stop(out_loop, &out_prepare);
+	for (i = 0; i < NITEMS(out_streams); i++) {
+		struct out_stream_state *s = &out_streams[i];
+
+		if (s->io_ready && ev_is_active(&s->io)) {
+			ev_ref(out_loop);
+			ev_io_stop(out_loop, &s->io);
+		}
+		s->io_ready = 0;
+	}
+	out_loop = NULL;
+}
+
+/*
+ * From now on the queues are written when their fds are writable on loop
+ * (before it, lines go out as the next line or out_drain() finds the fd
+ * writable).  Returns the loop attached before, for out_detach() to put
+ * back when this one ends.  The loop's thread only.
+ */
+struct ev_loop *
+out_attach(struct ev_loop *loop)
+{
+	struct ev_loop	*prev = out_loop;
+	size_t		 i;
+
+	out_unwatch();
+	out_loop = loop;
+	ev_prepare_init(&out_prepare, out_on_prepare);
+	ev_prepare_start(loop, &out_prepare);
+	ev_unref(loop);
+	for (i = 0; i < NITEMS(out_streams); i++) {
+		struct out_stream_state *s = &out_streams[i];
+
+		ev_io_init(&s->io, out_on_writable, s->fd, EV_WRITE);
+		s->io.data = s;
+		s->io_ready = 1;
+	}
+	return prev;
+}
+
+/*
+ * Detaches loop (if it is the one attached, before ev_loop_destroy) and
+ * attaches prev, which out_attach() returned for it.
+ */
+void
+out_detach(struct ev_loop *loop, struct ev_loop *prev)
+{
+	if (out_loop != loop)
+		return;
+	out_unwatch();
+	if (prev != NULL)
+		out_attach(prev);
+}
+
+/*
+ * Writes what is queued, waiting for each fd to become writable, but
+ * never longer than OUT_DRAIN_IDLE_S without progress nor
+ * OUT_DRAIN_TOTAL_S in all: a reader that stopped for good loses the
+ * rest (counted), and qmigrate ends within its bounds.
+ */
+void
+out_drain(void)
+{
+	double	start = now_monotonic(), progress = start, t;
+	size_t	i;
+
+	pthread_mutex_lock(&out_lock);
+	for (;;) {
+		struct pollfd	pfd[2];
+		nfds_t		n = 0;
+		size_t		before;
+
+		for (i = 0; i < NITEMS(out_streams); i++) {
+			struct out_stream_state *s = &out_streams[i];
+
+			before = s->len;
+			if (out_flush(s) == 1) {
+				pfd[n].fd = s->fd;
+				pfd[n].events = POLLOUT;
+				n++;
+			}
+			if (s->len != before)
+				progress = now_monotonic();
+		}
+		t = now_monotonic();
+		if (n == 0 || t - progress >= OUT_DRAIN_IDLE_S ||
+		    t - start >= OUT_DRAIN_TOTAL_S)
+			break;
+		pthread_mutex_unlock(&out_lock);
+		poll(pfd, n, 100);
+		pthread_mutex_lock(&out_lock);
+	}
+	for (i = 0; i < NITEMS(out_streams); i++)
+		out_discard(&out_streams[i]);
+	pthread_mutex_unlock(&out_lock);
+}
+
+/* For tests: the streams as at start, on the fds given. */
+void
+out_reset(int stdout_fd, int stderr_fd)
+{
+	size_t i;
+
+	pthread_mutex_lock(&out_lock);
+	for (i = 0; i < NITEMS(out_streams); i++) {
+		struct out_stream_state *s = &out_streams[i];
+
+		free(s->buf);
+		s->buf = NULL;
+		s->off = s->len = 0;
+		s->dropping = s->broken = 0;
+		s->lost = s->unsaid = 0;
+		s->kind = OUT_KIND_UNKNOWN;
+		s->notice = NULL;
+		s->io_ready = 0;
+	}
+	out_streams[OUT_STDOUT].fd = stdout_fd;
+	out_streams[OUT_STDERR].fd = stderr_fd;
+	pthread_mutex_unlock(&out_lock);
+}
