@@ -12,10 +12,18 @@
  * cursor up by the lines drawn lands on the first; a resize (SIGWINCH)
  * clears the screen and redraws at the new width, since a terminal may
  * rewrap what was on it.  Otherwise one line per refresh (and one per new
- * decision), so it can be logged.
+ * decision), so it can be logged: key=value fields, each with its unit
+ * (MiB, MiB/s, %, ms, s).
+ *
+ * A status file that cannot be read ends the watch with one line naming
+ * it (exit 1, as `status` does): at once when it exists but is no status
+ * document, after STATUS_WAIT_S when it does not exist (the qmigrate that
+ * writes it may be starting).
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +43,7 @@ extern const struct cmd_entry cmd_watch_entry;
 #define BAR_WIDTH 40
 #define WATCH_MAX_LINES 16	/* header, bar, 2 figures, failure, 5 decisions */
 #define WATCH_LINE 1024
+#define STATUS_WAIT_S 10.0
 
 struct watch {
 	struct ev_loop	*loop;
@@ -51,6 +60,7 @@ struct watch {
 	double		 t0;
 	int		 have_info;
 	struct mig_info	 info;		/* the last query-migrate */
+	double		 missing_since;	/* the status file absent (0: not) */
 	ev_timer	 timer;
 	ev_signal	 sigint;
 	ev_signal	 sigterm;
@@ -247,17 +257,48 @@ watch_draw_lines(struct watch *w, json_object *st, const struct view *v)
 		    json_str_at(d, "reason") : "");
 	}
 	printf("phase=%s mode=%s qemu=%s progress=%.1f%% "
-	    "remaining=%.0f total=%.0f bandwidth=%.0f dirty_rate=%.0f "
-	    "rates_from=%s expected_downtime_ms=%.0f iteration=%.0f "
-	    "throttle=%.0f", v->phase, v->mode, v->qstatus, v->pct,
-	    v->remaining, v->total, v->bandwidth, v->dirty,
+	    "remaining=%.1fMiB total=%.1fMiB bandwidth=%.1fMiB/s "
+	    "dirty_rate=%.1fMiB/s rates_from=%s expected_downtime=%.0fms "
+	    "pass=%.0f throttle=%.0f%%", v->phase, v->mode, v->qstatus,
+	    v->pct, v->remaining / MIB, v->total / MIB, v->bandwidth / MIB,
+	    v->dirty / MIB,
 	    strcmp(v->rate_source, "controller") == 0 ? "controller" :
 	    strcmp(v->rate_source, "QEMU now") == 0 ? "qemu" : "none",
 	    v->downtime_ms, v->iteration, v->throttle);
-	if (v->dirty_limit_us >= 0)	/* after the fields parsers know */
-		printf(" dirty_limit_us=%.0f", v->dirty_limit_us);
-	printf("\n");
+	if (v->dirty_limit_us >= 0)
+		printf(" dirty_limit=%.1fs", v->dirty_limit_us / 1e6);
+	printf(" elapsed=%.0fs\n", ev_now(w->loop) - w->t0);
 	w->decisions_seen = n;
+}
+
+/*
+ * The status file could not be read (cause, freed here): returns 1 to
+ * draw QEMU's view without it while it may still appear, 0 to draw
+ * nothing (waiting for it, or the watch ended on it).
+ */
+static int
+watch_status_missing(struct watch *w, char *cause)
+{
+	struct stat	sb;
+	double		now = ev_now(w->loop);
+
+	if (stat(w->status_file, &sb) == -1 && errno == ENOENT) {
+		if (w->missing_since == 0)
+			w->missing_since = now;
+		if (now - w->missing_since < STATUS_WAIT_S) {
+			log_debug("%s", cause);
+			free(cause);
+			return w->qmp != NULL;
+		}
+		log_error("%s: not there for %.0f s (is a qmigrate writing "
+		    "it?)", cause, now - w->missing_since);
+	} else
+		log_error("%s", cause);
+	free(cause);
+	w->done = 1;
+	w->rc = QM_EXIT_USAGE;
+	ev_break(w->loop, EVBREAK_ALL);
+	return 0;
 }
 
 /* Draws one refresh; decides whether the migration is over. */
@@ -270,9 +311,11 @@ watch_draw(struct watch *w)
 
 	if (w->status_file != NULL &&
 	    (st = status_read_file(w->status_file, &cause)) == NULL) {
-		log_debug("%s", cause);
-		free(cause);
+		if (!watch_status_missing(w, cause))
+			return;
 	}
+	if (st != NULL)
+		w->missing_since = 0;
 	watch_view(w, st, &v);
 	if (w->tty)
 		watch_draw_tty(w, st, &v);
@@ -335,7 +378,7 @@ on_timer(struct ev_loop *loop, ev_timer *t, int revents)
 		free(cause);
 	}
 	if (w->qmp != NULL && w->status_file == NULL) {
-		fprintf(stderr, "qmigrate watch: %s: %s\n", qmp_peer(w->qmp),
+		log_error("%s: %s", qmp_peer(w->qmp),
 		    qmp_close_reason(w->qmp) ? qmp_close_reason(w->qmp) :
 		    "connection lost");
 		w->rc = QM_EXIT_CONTROL;
@@ -384,7 +427,7 @@ cmd_watch_exec(struct args *args)
 	w.rc = 130;	/* interrupted unless the migration ends first */
 	if (qmp_path != NULL && (w.qmp = qmp_connect(w.loop, qmp_path,
 	    QMP_PROTO_MONITOR, 5, &cause)) == NULL) {
-		fprintf(stderr, "qmigrate watch: %s\n", cause);
+		log_error("%s", cause);
 		free(cause);
 		ev_loop_destroy(w.loop);
 		return QM_EXIT_CONTROL;

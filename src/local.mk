@@ -154,6 +154,8 @@ host_tests += tests/lint/layers.sh
 # One source of truth for options (issue 39): every option of the command
 # tables is in --help, qmigrate(1) and the bash completion, and nothing else.
 host_tests += tests/lint/options.sh
+# qmigrate watch over status files only (no QEMU needed).
+host_tests += tests/integration/watch-status.sh
 EXTRA_DIST += tests/netns-lib.sh
 
 # Local disks copied over NBD during a live migration (real QEMU).
