@@ -4,9 +4,12 @@
  * the simulator's world (tests/sim/) replaces the whole table.
  */
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,10 +215,36 @@ fail:
 	return -1;
 }
 
+/*
+ * write(2) that never blocks (output.c's queues depend on it): a socket
+ * is sent to with MSG_DONTWAIT; a pipe or a terminal, whose file
+ * description qmigrate shares with its parent and so must not make
+ * O_NONBLOCK, takes what poll(2) says it takes at once: PIPE_BUF bytes
+ * on a pipe (POLLOUT promises a free page), 512 on a terminal; a file
+ * takes everything.  EAGAIN: the reader did not read.
+ */
 static ssize_t
 kernel_write(int fd, const void *buf, size_t len)
 {
-	return write(fd, buf, len);
+	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
+	struct stat	sb;
+	size_t		chunk;
+	ssize_t		n;
+
+	if (fstat(fd, &sb) == -1)
+		return -1;
+	if (S_ISSOCK(sb.st_mode))
+		return send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode))
+		return write(fd, buf, len);
+	if ((n = poll(&pfd, 1, 0)) == -1)
+		return -1;
+	if (n == 0 || !(pfd.revents & POLLOUT)) {
+		errno = pfd.revents & (POLLERR | POLLHUP) ? EPIPE : EAGAIN;
+		return -1;
+	}
+	chunk = S_ISFIFO(sb.st_mode) ? PIPE_BUF : 512;
+	return write(fd, buf, len < chunk ? len : chunk);
 }
 
 static int

@@ -66,8 +66,9 @@ struct world_ops {
 	   written).  0, or -1 with *cause naming the file. */
 	int	 (*write_file)(const char *path, const char *data, size_t len,
 		    int install, char **cause);
-	/* write(2) to stdout, stderr or an --events fd: the bytes written,
-	   or -1 with errno (EAGAIN where the fd is non-blocking and full). */
+	/* write(2) to stdout, stderr or an --events fd, never blocking
+	   (output.c): the bytes written, maybe fewer than len, or -1 with
+	   errno (EAGAIN: the reader did not read; EPIPE: it is gone). */
 	ssize_t	 (*write)(int fd, const void *buf, size_t len);
 	/* len bytes from the kernel's generator: 0, or -1. */
 	int	 (*random_bytes)(void *buf, size_t len);

@@ -4,7 +4,8 @@
  * agent that stops reading a pipe would otherwise block the one loop in
  * write(2): signals, timers and the monitors all wait behind it (the
  * audit's N8).  Each stream is a bounded queue of whole lines, written
- * only as far as the file takes without blocking; what does not fit is
+ * only as far as the file takes without blocking (world->write, lib/
+ * world.c, the one write(2) of qmigrate's output); what does not fit is
  * dropped, whole lines only, counted, and said once the reader has caught
  * up ("N event lines lost: ...").  Where a loop is attached, the queue is
  * written when the fd is writable; at exit, out_drain() waits a bounded
@@ -13,11 +14,7 @@
  * The proxy's worker threads log too: the queues are under one mutex.
  * Only the thread of the attached loop touches its watchers.
  */
-#include <sys/socket.h>
-#include <sys/stat.h>
-
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,29 +24,22 @@
 #include <ev.h>
 
 #include "qmigrate.h"
+#include "world.h"
 
 /* What each stream may hold unwritten beyond the pipe's own buffer: tens
  * of seconds of progress events (a few KiB each, two a second), hundreds
  * of log lines. */
 #define OUT_STDOUT_MAX		(128 * 1024)
 #define OUT_STDERR_MAX		(64 * 1024)
-/* Bytes per write(2) on a pipe or terminal: at most what poll's POLLOUT
- * promises to take without blocking (a pipe takes PIPE_BUF at once). */
-#define OUT_CHUNK_PIPE		PIPE_BUF
-#define OUT_CHUNK_TTY		512
 /* At exit: give up once the reader took nothing for this long, or after
  * the total, whichever comes first. */
 #define OUT_DRAIN_IDLE_S	2.0
 #define OUT_DRAIN_TOTAL_S	10.0
 
-enum out_kind { OUT_KIND_UNKNOWN, OUT_KIND_FILE, OUT_KIND_SOCKET,
-    OUT_KIND_PIPE, OUT_KIND_TTY };
-
 struct out_stream_state {
 	int		 fd;
 	const char	*name;		/* "stdout", "stderr" */
 	size_t		 max;
-	enum out_kind	 kind;
 	char		*buf;
 	size_t		 off, len;	/* unwritten: buf[off .. off+len) */
 	int		 dropping;	/* lines dropped since the queue was
@@ -71,62 +61,6 @@ static struct out_stream_state	 out_streams[2] = {
 	[OUT_STDERR] = { .fd = STDERR_FILENO, .name = "stderr",
 	    .max = OUT_STDERR_MAX },
 };
-
-static enum out_kind
-out_kind_of(int fd)
-{
-	struct stat sb;
-
-	if (fstat(fd, &sb) == -1)
-		return OUT_KIND_FILE;
-	if (S_ISSOCK(sb.st_mode))
-		return OUT_KIND_SOCKET;
-	if (S_ISFIFO(sb.st_mode))
-		return OUT_KIND_PIPE;
-	if (S_ISCHR(sb.st_mode))
-		return OUT_KIND_TTY;
-	return OUT_KIND_FILE;
-}
-
-/*
- * The one write(2) of qmigrate's output: writes up to len bytes of buf
- * to fd without blocking.  Returns the bytes written, or -1 with errno
- * (EAGAIN: the reader did not read).  A regular file takes everything;
- * a socket is sent to with MSG_DONTWAIT; a pipe or terminal, whose file
- * description qmigrate shares with its parent and so must not make
- * O_NONBLOCK, takes what poll(2) says it takes at once.
- */
-static ssize_t
-out_fd_write(int fd, enum out_kind kind, const void *buf, size_t len)
-{
-	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
-	ssize_t		n;
-
-	switch (kind) {
-	case OUT_KIND_SOCKET:
-		n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n == -1 && errno == ENOTSOCK)
-			n = write(fd, buf, len);
-		return n;
-	case OUT_KIND_PIPE:
-	case OUT_KIND_TTY:
-		n = poll(&pfd, 1, 0);
-		if (n == -1)
-			return -1;
-		if (n == 0 || !(pfd.revents & POLLOUT)) {
-			errno = pfd.revents & (POLLERR | POLLHUP) ? EPIPE :
-			    EAGAIN;
-			return -1;
-		}
-		if (len > (kind == OUT_KIND_PIPE ? OUT_CHUNK_PIPE :
-		    OUT_CHUNK_TTY))
-			len = kind == OUT_KIND_PIPE ? OUT_CHUNK_PIPE :
-			    OUT_CHUNK_TTY;
-		return write(fd, buf, len);
-	default:
-		return write(fd, buf, len);
-	}
-}
 
 /* Appends text and a newline; the caller checked the room. */
 static void
@@ -183,10 +117,9 @@ out_flush(struct out_stream_state *s)
 {
 	ssize_t n;
 
-	if (s->kind == OUT_KIND_UNKNOWN)
-		s->kind = out_kind_of(s->fd);
 	while (s->len > 0 && !s->broken) {
-		n = out_fd_write(s->fd, s->kind, s->buf + s->off, s->len);
+		/* The world's write never blocks (lib/world.c). */
+		n = world->write(s->fd, s->buf + s->off, s->len);
 		if (n > 0) {
 			s->off += (size_t)n;
 			s->len -= (size_t)n;
@@ -288,8 +221,7 @@ out_on_prepare(struct ev_loop *loop, ev_prepare *p, int revents)
 	pthread_mutex_lock(&out_lock);
 	for (i = 0; i < NITEMS(out_streams); i++) {
 		struct out_stream_state *s = &out_streams[i];
-		int want = s->len > 0 && !s->broken &&
-		    s->kind != OUT_KIND_FILE;
+		int want = s->len > 0 && !s->broken;
 
 		if (want && !ev_is_active(&s->io)) {
 			ev_io_start(loop, &s->io);
@@ -423,7 +355,6 @@ out_reset(int stdout_fd, int stderr_fd)
 		s->off = s->len = 0;
 		s->dropping = s->broken = 0;
 		s->lost = s->unsaid = 0;
-		s->kind = OUT_KIND_UNKNOWN;
 		s->notice = NULL;
 		s->io_ready = 0;
 	}

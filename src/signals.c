@@ -34,6 +34,7 @@
 
 #include "qmigrate.h"
 #include "signals.h"
+#include "world.h"
 
 #define SIGNALS_POLL_USEC	10000
 
@@ -243,17 +244,17 @@ signals_watch_start(struct signals_watch *sw, struct ev_loop *loop,
 		ev_signal_init(&sw->sig[i], signals_on_watch,
 		    signals_taken[i]);
 		sw->sig[i].data = sw;
-		ev_signal_start(loop, &sw->sig[i]);
+		world->signal_start(loop, &sw->sig[i]);
 	}
 	sw->armed = 1;
 	signals_armed();
 }
 
 /*
- * Stops the watchers.  libev puts the default actions back as they stop,
- * so every signal is blocked meanwhile, and then ignored (the last
- * document is written: a signal changes nothing) or, for a handover
- * (evict to migrate), recorded again until the next command arms.
+ * Stops the watchers with every signal blocked; each is then ignored
+ * (world->signal_stop(): the last document is written, a signal changes
+ * nothing) or, for a handover (evict to migrate), recorded again until
+ * the next command arms.
  */
 void
 signals_watch_stop(struct signals_watch *sw, int handover)
@@ -265,13 +266,10 @@ signals_watch_stop(struct signals_watch *sw, int handover)
 		return;
 	signals_block(&old);
 	for (i = 0; i < SIGNALS_COUNT; i++)
-		ev_signal_stop(sw->loop, &sw->sig[i]);
+		world->signal_stop(sw->loop, &sw->sig[i]);
 	sw->armed = 0;
 	if (handover)
 		signals_early();	/* and unblocks them */
-	else
-		for (i = 0; i < SIGNALS_COUNT; i++)
-			signal(signals_taken[i], SIG_IGN);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
