@@ -1026,6 +1026,14 @@ state_setup(struct session *s, const struct sess_event *ev)
 		}
 		if (s->early_offer && s->state == SS_OFFERED_WAIT)
 			target_offer(s, &s->early_msg);
+		if (s->setup_closed && s->state != SS_DONE) {
+			/* Closed after the setup's last answer: the samples
+			 * that decide come over a new connection. */
+			sig = *ev;
+			sig.kind = SEV_QMP_CLOSED;
+			sig.qemu_gone = s->setup_qemu_gone;
+			target_reconnect(s, &sig);
+		}
 		break;
 	case SEV_CONTROL:
 		target_control(s, ev);

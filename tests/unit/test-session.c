@@ -979,6 +979,36 @@ test_target_listen_unanswered(void **state)
 	    ABORT_NONE);
 	rig_free(r);
 
+	/*
+	 * tcp: no path to remove: nothing came, so QEMU, which may listen,
+	 * is stopped for good (quit) before the end, as the deadline does.
+	 */
+	r = rig_new(SESS_TARGET, 0);
+	ev_listen_unanswered(r);
+	assert_int_equal(sent(r, SA_UNLISTEN), 0);
+	r->t = 1;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 1);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	ev_closed(r, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	/* Closed after an answered setup: connected again, then watched. */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_closed(r, 0);
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_LISTEN);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+
 	/* A refusal stays a refusal: 3 at once, nothing removed. */
 	r = rig_new(SESS_TARGET, 0);
 	r->s.cfg.unix_listen = 1;
