@@ -84,6 +84,14 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 {
 	struct sess_event ev = { .kind = SEV_SETUP_DONE };
 
+	/*
+	 * What the guest did when this migration began, in its record: a
+	 * re-run's "the earlier run paused it" must not rest on the file's
+	 * mode alone, which a failed write leaves stale (audit N10).
+	 */
+	if (setup == SETUP_FRESH && ms->ri.state_name[0] != '\0')
+		status_configure(ms->w.st, "sourceRunState",
+		    json_object_new_string(ms->ri.state_name));
 	status_release(ms->w.st);
 	ev.t = mig_watch_now();
 	ev.setup = setup;
@@ -162,6 +170,7 @@ source_took_over(struct mig_source *ms, enum mig_mode mode)
 struct record {
 	int		 open;		/* its outcome is not settled */
 	int		 succeeded;	/* phase Succeeded */
+	int		 ran_at_start;	/* the guest ran when it began */
 	char		*failure;	/* its failureReason, or NULL */
 };
 
@@ -176,7 +185,7 @@ static void
 record_peek(const char *file, struct record *rec)
 {
 	json_object	*doc;
-	const char	*phase, *failure;
+	const char	*phase, *failure, *ran;
 	char		*cause = NULL;
 	int		 ended, code;
 
@@ -194,6 +203,9 @@ record_peek(const char *file, struct record *rec)
 	rec->succeeded = phase != NULL && strcmp(phase, "Succeeded") == 0;
 	rec->open = phase != NULL && (!ended || (strcmp(phase, "Failed") == 0 &&
 	    (code == QM_EXIT_UNKNOWN || code == QM_EXIT_POSTCOPY_LOST)));
+	ran = json_str_at(json_obj_at(doc, "migrationConfiguration"),
+	    "sourceRunState");
+	rec->ran_at_start = ran != NULL && strcmp(ran, "running") == 0;
 	failure = json_str_at(doc, "failureReason");
 	if (failure != NULL)
 		xasprintf(&rec->failure, "%.*s", SESS_REASON_MAX, failure);
@@ -301,6 +313,41 @@ source_close_record(struct mig_source *ms, const struct mig_info *mi,
 }
 
 /*
+ * The mode a re-run goes on in: the record's, unless QEMU's run state and
+ * the record's start say otherwise.  A guest that ran when the migration
+ * began and that QEMU holds stopped now (paused, or postmigrate after a
+ * failed switchover) was paused by the earlier run even where the file
+ * does not say so (its write failed: "the migration goes on"): Paused, so
+ * that the session resumes it.  One the file calls paused that QEMU runs
+ * again needs no cont.  Never for post-copy (the target held it).
+ */
+static enum mig_mode
+source_rerun_mode(struct mig_source *ms, enum mig_mode mode,
+    const struct record *rec)
+{
+	const char *state = ms->ri.state_name;
+
+	if (state[0] == '\0' || mode == MODE_POSTCOPY ||
+	    mode == MODE_CPR_TRANSFER)
+		return mode;
+	if (mode != MODE_PAUSED && rec->ran_at_start && !ms->ri.running &&
+	    (ms->ri.state == RUN_PAUSED || ms->ri.state == RUN_POSTMIGRATE)) {
+		status_note(ms->w.st, "the guest ran when migration %s began "
+		    "and QEMU holds it stopped (run state %s), though the "
+		    "status file does not say the earlier run paused it (a "
+		    "write that failed): this run takes it as paused by that "
+		    "run", status_uid(ms->w.st), state);
+		return MODE_PAUSED;
+	}
+	if (mode == MODE_PAUSED && ms->ri.running) {
+		status_note(ms->w.st, "the status file says the earlier run "
+		    "paused the guest, but QEMU runs it: nothing to resume");
+		return MODE_PRECOPY;
+	}
+	return mode;
+}
+
+/*
  * QEMU already has a migration, or the status file an open record: a
  * re-run.  It re-attaches to a migration QEMU still runs; reports the
  * outcome QEMU already has for the record (completed: the success, see
@@ -330,6 +377,9 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		/* QEMU says post-copy even if the file was written before. */
 		if (qemu_mig_status_postcopy(mi->status))
 			mode = MODE_POSTCOPY;
+		record_peek(ms->w.o->status_file, &rec);
+		mode = source_rerun_mode(ms, mode, &rec);
+		free(rec.failure);
 		source_took_over(ms, mode);
 		source_adopt_disks(ms);
 		source_controller(ms);
@@ -343,6 +393,8 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		if (source_restore(ms, &phase, &mode) != 0)
 			rc = -1;
 		else {
+			if (mi->status != QMS_COMPLETED)
+				mode = source_rerun_mode(ms, mode, &rec);
 			source_took_over(ms, mode);
 			if (mi->status == QMS_COMPLETED)
 				source_already_done(ms, mi, mode, &rec);

@@ -387,6 +387,8 @@ status_set_configuration(struct status *st, const char *policy,
 void
 status_configure(struct status *st, const char *key, json_object *value)
 {
+	if (st->configuration == NULL)
+		st->configuration = json_object_new_object();
 	json_object_object_add(st->configuration, key, value);
 }
 

@@ -97,6 +97,7 @@ check-defects: all
 integration_tests += tests/integration/rerun-after-8-completed.sh \
 	tests/integration/rerun-after-8-failed.sh \
 	tests/integration/rerun-paused-closed.sh \
+	tests/integration/rerun-paused-stale.sh \
 	tests/integration/rerun-cancelling.sh \
 	tests/integration/rerun-disks.sh \
 	tests/integration/rerun-confirm-tls.sh
