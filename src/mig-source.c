@@ -313,6 +313,20 @@ source_close_record(struct mig_source *ms, const struct mig_info *mi,
 }
 
 /*
+ * The record ended in 8 at the switchover over tcp: (the source QEMU
+ * failed it without the target's word, or it did not end in time): QEMU's
+ * failure since says no more than it did then, since the target may have
+ * started the guest before the connection went.  The re-run says 8 again
+ * rather than "the guest runs on the source".
+ */
+static int
+switchover_unsettled(const struct mig_source *ms, const struct record *rec)
+{
+	return ms->tls == NULL && strncmp(ms->w.o->uri, "tcp:", 4) == 0 &&
+	    rec->failure != NULL && strstr(rec->failure, "switchover") != NULL;
+}
+
+/*
  * The mode a re-run goes on in: the record's, unless QEMU's run state and
  * the record's start say otherwise.  A guest that ran when the migration
  * began and that QEMU holds stopped now (paused, or postmigrate after a
@@ -398,6 +412,16 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 			source_took_over(ms, mode);
 			if (mi->status == QMS_COMPLETED)
 				source_already_done(ms, mi, mode, &rec);
+			else if (switchover_unsettled(ms, &rec)) {
+				char *why;
+
+				xasprintf(&why, "QEMU's migration %s since, "
+				    "which settles nothing: the earlier run "
+				    "said: %s", mi->status_name, rec.failure);
+				setup_done(ms, SETUP_CLOSE_RECORD, FAIL_UNKNOWN,
+				    mode, why);
+				free(why);
+			}
 			else
 				source_close_record(ms, mi, mode);
 		}

@@ -119,6 +119,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-target-cont-late-tls.sh \
 	tests/integration/handoff-migrate-late-unix.sh \
 	tests/integration/handoff-load-fails-unix.sh \
+	tests/integration/handoff-load-fails-tcp.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
 	tests/integration/handoff-target-term-success-tls.sh \
 	tests/integration/handoff-rerun-after-8-unix.sh \

@@ -658,6 +658,25 @@ test_switchover_continues(void **state)
 	rig_free(r);
 }
 
+/* Row: a re-run over a record that ended 8 at a tcp: switchover, QEMU's
+ * migration failed since: still not known (the executor says so), 8. */
+static void
+test_rerun_switchover_unsettled(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_CLOSE_RECORD, .fail = FAIL_UNKNOWN,
+	    .mode = MODE_PRECOPY, .reason = "QEMU's migration failed since, "
+	    "which settles nothing" };
+
+	(void)state;
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
 /* Row: post-copy breaks and the peer is back in time (unix:). */
 static void
 test_postcopy_recovered(void **state)
@@ -3196,6 +3215,7 @@ main(void)
 		cmocka_unit_test(test_switchover_failed_tcp),
 		cmocka_unit_test(test_switchover_timeout),
 		cmocka_unit_test(test_switchover_continues),
+		cmocka_unit_test(test_rerun_switchover_unsettled),
 		cmocka_unit_test(test_postcopy_recovered),
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
