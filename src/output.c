@@ -301,13 +301,15 @@ out_detach(struct ev_loop *loop, struct ev_loop *prev)
  * Writes what is queued, waiting for each fd to become writable, but
  * never longer than OUT_DRAIN_IDLE_S without progress nor
  * OUT_DRAIN_TOTAL_S in all: a reader that stopped for good loses the
- * rest (counted), and qmigrate ends within its bounds.
+ * rest (counted, and said on stderr if it takes a line), and qmigrate
+ * ends within its bounds.
  */
 void
 out_drain(void)
 {
-	double	start = now_monotonic(), progress = start, t;
-	size_t	i;
+	double		start = now_monotonic(), progress = start, t;
+	unsigned long	lost_before, unwritten;
+	size_t		i;
 
 	pthread_mutex_lock(&out_lock);
 	for (;;) {
@@ -335,9 +337,15 @@ out_drain(void)
 		poll(pfd, n, 100);
 		pthread_mutex_lock(&out_lock);
 	}
+	lost_before = out_streams[OUT_STDOUT].lost;
 	for (i = 0; i < NITEMS(out_streams); i++)
 		out_discard(&out_streams[i]);
+	unwritten = out_streams[OUT_STDOUT].lost - lost_before;
 	pthread_mutex_unlock(&out_lock);
+	/* Said on stderr if it still takes a line (never waited for). */
+	if (unwritten > 0)
+		log_warnx("%lu lines of stdout never written: its reader did "
+		    "not read", unwritten);
 }
 
 /* For tests: the streams as at start, on the fds given. */

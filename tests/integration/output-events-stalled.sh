@@ -43,6 +43,9 @@ t1=${EPOCHREALTIME//[!0-9]/}
 expect_status "$src" .abortStatus Succeeded
 expect_status "$src" .exitCode 5
 expect_status "$src" .phase Failed
+# What stdout's reader never took is said where someone may still read.
+grep -Eq '^qmigrate migrate: [0-9]+ lines of stdout never written: its reader did not read$' "$TMP/migrate.err" ||
+	fail "stderr does not say what stdout lost: $(tail -n 2 "$TMP/migrate.err")"
 assert_memory_intact "$TMP/src.serial"
 exec {reader}<&-
 echo "ok: SIGTERM ended migrate (5) in $(((t1 - t0) / 1000)) ms with stdout stalled ($(status_get "$src" '.outputLinesLost.stdout // 0') event lines lost)"

@@ -3,6 +3,7 @@
 # migrate (the audit's N9): none kills it.  SIGHUP (a dropped SSH session),
 # SIGUSR1 and SIGUSR2 leave the migration going: it completes, exit 0, the
 # document right, every page on the target; SIGUSR1 logs where it is.
+# incoming takes SIGHUP the same way.
 # SIGQUIT (Ctrl-\) stops it as SIGTERM does: exit 5, the guest running on
 # the source.  On b475dc5 SIGHUP killed migrate (status 129) with the
 # document left "Running" while QEMU migrated on.
@@ -23,6 +24,9 @@ kill -USR1 "$pid"
 wait_log "$TMP/migrate.err" '^qmigrate migrate: SIGUSR1: phase Running, QEMU [a-z-]+, [0-9.]+% of [0-9]+ MiB' 10
 kill -USR2 "$pid"
 wait_log "$TMP/migrate.err" '^qmigrate migrate: SIGUSR2: ignored' 10
+# The target's side: its session dropped too.
+kill -HUP "$(guest_pid incoming)"
+wait_log "$TMP/incoming.err" '^qmigrate incoming: SIGHUP .*the migration goes on' 10
 expect_exit migrate 0 120
 expect_status "$TMP/src.status" .phase Succeeded
 expect_status "$TMP/src.status" .exitCode 0
