@@ -6,8 +6,9 @@
  * A line is {"t":<unix time, s>,"d":">"|"<"|"x","m":<message>}: ">" a
  * command qmigrate queued, "<" a message from the peer, "x" the end of
  * the connection ("m" its reason).  The first line from the peer is
- * preceded by {"t":..,"d":"peer","pid":P,"comm":"..."} so a reader can
- * tell QEMU from a relay and join the files of one QEMU process.  Errors
+ * preceded by {"t":..,"d":"peer","m":{"pid":P,"comm":..,"cmdline":..,
+ * "path":..}} so a reader can tell QEMU from a relay (whose command line
+ * names the monitor behind it) and join the files of one QEMU process.  Errors
  * only stop the trace: it never changes what the connection does.
  */
 #include <sys/socket.h>
@@ -70,9 +71,10 @@ static void
 qmp_trace_peer(struct qmp_conn *conn)
 {
 	struct json_object	*who;
-	char			 path[64], comm[64] = "";
+	char			 path[64], comm[64] = "", cmdline[1024];
 	FILE			*f;
 	pid_t			 pid;
+	size_t			 n = 0, i;
 
 	conn->trace_peer = 1;
 	pid = qmp_peer_pid(conn);
@@ -82,8 +84,22 @@ qmp_trace_peer(struct qmp_conn *conn)
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(f);
 	}
+	/* Its command line: a relay's names the monitor behind it. */
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	if (pid > 0 && (f = fopen(path, "r")) != NULL) {
+		n = fread(cmdline, 1, sizeof cmdline - 1, f);
+		fclose(f);
+	}
+	for (i = 0; i < n; i++)
+		if (cmdline[i] == '\0')
+			cmdline[i] = ' ';
+	while (n > 0 && cmdline[n - 1] == ' ')
+		n--;
+	cmdline[n] = '\0';
 	who = json_object_new_object();
 	json_object_object_add(who, "pid", json_object_new_int64(pid));
+	json_object_object_add(who, "cmdline", json_object_new_string(
+	    cmdline));
 	json_object_object_add(who, "comm", json_object_new_string(comm));
 	json_object_object_add(who, "path", json_object_new_string(
 	    conn->peer));

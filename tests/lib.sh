@@ -231,6 +231,9 @@ _lib_cleanup() {
 			done
 		done
 	fi
+	if [ "$rc" -eq 0 ] && [ -d "${TMP:-}/qmp-trace" ]; then
+		_lib_conform || rc=1
+	fi
 	if [ -n "${QMIGRATE_TRACE_KEEP:-}" ] && [ -d "$TMP/qmp-trace" ]; then
 		# Collecting traces for tests/traces/qmp (tests/sim/README.md).
 		i="$QMIGRATE_TRACE_KEEP/$(basename "$0" .sh)"
@@ -242,6 +245,30 @@ _lib_cleanup() {
 		echo "kept $TMP" >&2
 	fi
 	exit "$rc"
+}
+
+# _lib_conform: replays the test's QMP traces against the QEMU model
+# (tests/sim/conform, issue 37): a behaviour of real QEMU the model cannot
+# produce fails the test, naming the trace and its line.
+# QMIGRATE_CONFORM=warn (for now the default) reports it without failing;
+# QMIGRATE_CONFORM=strict fails the test.
+_lib_conform() {
+	local conform=$top_builddir/tests/sim/conform out
+	[ -x "$conform" ] || { echo "FAIL: $conform not built" >&2; return 1; }
+	ls "$TMP"/qmp-trace/*.jsonl >/dev/null 2>&1 || return 0
+	if out=$("$conform" "$TMP/qmp-trace" 2>&1); then
+		return 0
+	fi
+	echo "$out" >&2
+	if [ "${QMIGRATE_CONFORM:-warn}" = warn ]; then
+		echo "conformance: the QEMU model cannot produce these traces" \
+			"(QMIGRATE_CONFORM=warn: not failing)" >&2
+		return 0
+	fi
+	echo "FAIL: the QEMU model cannot produce this test's QMP traces" \
+		"(tests/sim/qemu-model-table.c; QMIGRATE_TRACE_KEEP=DIR keeps" \
+		"them)" >&2
+	return 1
 }
 
 # lib_on_exit COMMAND: the EXIT trap evals COMMAND once every process the

@@ -161,3 +161,15 @@ tests_sim_sim_SOURCES = tests/sim/sim.c tests/sim/sim.h tests/sim/rng.c \
 tests_sim_sim_LDADD = $(qmigrate_libs)
 TESTS += tests/sim/sim
 EXTRA_DIST += tests/sim/README.md
+
+# Issue 37: the QEMU model (tests/sim/qemu-model.h), built from QEMU's own
+# state machine, and its conformance checker: every real-QEMU test's QMP
+# traces (QMIGRATE_QMP_TRACE, set by tests/lib.sh) are replayed against
+# the model at the test's exit; conform-traces.sh checks the committed
+# traces of tests/traces/qmp, and that a row taken out fails them.
+check_PROGRAMS += tests/sim/conform
+tests_sim_conform_SOURCES = tests/sim/conform.c tests/sim/qemu-model.c \
+	tests/sim/qemu-model.h tests/sim/qemu-model-table.c
+tests_sim_conform_LDADD = $(qmigrate_libs) -lm
+TESTS += tests/sim/conform-traces.sh
+EXTRA_DIST += tests/sim/conform-traces.sh tests/traces/qmp

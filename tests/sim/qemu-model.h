@@ -134,111 +134,239 @@ enum qm_trigger {
 	QM_T_PROCESS	/* the process: killed, exits */
 };
 
-/* Conditions a row needs (need) or excludes (unless). */
-#define QM_IF_RETURN_PATH	0x0001	/* capability return-path, or
-					   postcopy-ram (which opens it) */
-#define QM_IF_PAUSE_BEFORE	0x0002	/* pause-before-switchover */
-#define QM_IF_POSTCOPY		0x0004	/* postcopy-ram */
-#define QM_IF_EVENTS		0x0008	/* capability events */
-#define QM_IF_WAS_RUNNING	0x0010	/* vCPUs ran when migration began */
-#define QM_IF_INCOMING		0x0020	/* this QEMU is a target */
-#define QM_IF_AUTOSTART		0x0040	/* no -S, or a cont while inmigrate */
-#define QM_IF_EXIT_ON_ERROR	0x0080	/* migrate-incoming's default */
-#define QM_IF_CPR		0x0100	/* mode cpr-transfer / cpr-exec */
-#define QM_IF_SRC_RUNNING	0x0200	/* target: the stream's global
-					   state says the source ran */
-#define QM_IF_START_POSTCOPY	0x0400	/* migrate-start-postcopy given */
-#define QM_IF_RESUME		0x0800	/* migrate resume=true given */
+/* Conditions a row needs (need) or excludes (unless), sets or clears. */
+#define QM_IF_RETURN_PATH	0x000001 /* capability return-path, or
+					    postcopy-ram (which opens it) */
+#define QM_IF_PAUSE_BEFORE	0x000002 /* pause-before-switchover */
+#define QM_IF_POSTCOPY		0x000004 /* postcopy-ram */
+#define QM_IF_EVENTS		0x000008 /* capability events */
+#define QM_IF_WAS_RUNNING	0x000010 /* vCPUs ran at the switchover */
+#define QM_IF_INCOMING		0x000020 /* started with -incoming */
+#define QM_IF_AUTOSTART		0x000040 /* no -S, or a cont in inmigrate */
+#define QM_IF_EXIT_ON_ERROR	0x000080 /* migrate-incoming's default */
+#define QM_IF_CPR		0x000100 /* mode cpr-transfer or cpr-exec */
+#define QM_IF_LISTENING		0x000200 /* target: migrate-incoming given,
+					    or -incoming URI */
+#define QM_IF_START_POSTCOPY	0x000400 /* migrate-start-postcopy given */
+#define QM_IF_RESUME		0x000800 /* this command: resume=true */
+#define QM_IF_SWITCHED		0x001000 /* source: vCPUs stopped for the
+					    switchover */
+#define QM_IF_TOTAL_TIME	0x002000 /* source: completed's figures */
+#define QM_IF_GUEST		0x004000 /* target: the guest state loaded */
+#define QM_IF_CPR_EXEC		0x008000 /* mode cpr-exec (11.1) */
+#define QM_IF_RECOVERING	0x010000 /* target: migrate-recover given */
+#define QM_IF_CONTINUE		0x020000 /* migrate-continue given */
+#define QM_IF_CANCEL		0x040000 /* job: block-job-cancel given */
+#define QM_IF_COMPLETE		0x080000 /* job: block-job-complete given */
+#define QM_IF_JOB_ERROR		0x100000 /* job: an I/O error ends it */
+#define QM_IF_MIGRATING		0x200000 /* source: migrate given */
+#define QM_IF_RP_CAP		0x400000 /* the capability return-path */
+
+/* Events a row makes, in this order. */
+#define QM_EMIT_MIGRATION_FIRST	0x001	/* MIGRATION before STOP */
+#define QM_EMIT_STOP		0x002	/* STOP (vm_stop) */
+#define QM_EMIT_MIGRATION	0x004	/* MIGRATION {status}, with events */
+#define QM_EMIT_SETUP_ALWAYS	0x008	/* MIGRATION {setup}, events or not
+					   (qemu_start_incoming_migration) */
+#define QM_EMIT_RESUME		0x010	/* RESUME (vm_start) */
+#define QM_EMIT_SHUTDOWN	0x020	/* SHUTDOWN */
+#define QM_EMIT_JOB		0x040	/* JOB_STATUS_CHANGE {id, status} */
+#define QM_EMIT_JOB_READY	0x080	/* BLOCK_JOB_READY */
+#define QM_EMIT_JOB_DONE	0x100	/* BLOCK_JOB_COMPLETED */
+#define QM_EMIT_JOB_CANCELLED	0x200	/* BLOCK_JOB_CANCELLED */
+
+/* Sets a row starts from. */
+#define QM_SB(x)	(1u << QM_ST_##x)
+#define QM_RB(x)	(1u << QM_RS_##x)
+#define QM_JB(x)	(1u << QM_JOB_##x)
+#define QM_SAME		(-1)	/* to: unchanged */
+#define QM_RS_OLD	(-2)	/* to: the run state saved at the
+				   switchover (s->vm_old_state) */
+#define QM_GONE		(-3)	/* to: the process exits */
 
 struct qm_row {
 	enum qm_row_kind	 kind;
-	int			 from;		/* -1: any */
-	int			 to;
+	unsigned		 st_from;	/* statuses (QM_SB; QM_JB for a
+						   job), 0: any */
+	int			 st_to;		/* or QM_SAME */
+	unsigned		 rs_from;	/* run states (QM_RB), 0: any */
+	int			 rs_to;		/* or QM_SAME, QM_RS_OLD,
+						   QM_GONE */
 	enum qm_trigger		 trigger;
 	const char		*cmd;		/* QM_T_CMD: the command; else
-						   the world's move's name */
+						   the move's name */
 	unsigned		 versions;	/* QM_VBIT()s */
 	unsigned		 need;		/* QM_IF_* all required */
 	unsigned		 unless;	/* QM_IF_* none allowed */
+	unsigned		 set;		/* QM_IF_* the row sets */
+	unsigned		 clear;		/* QM_IF_* it clears */
+	unsigned		 emit;		/* QM_EMIT_* */
 	const char		*qemu_fn;	/* QEMU's function making it */
 };
 
-/* The table, and how many rows; qm_disabled (tests only) hides one. */
+/* The table, and how many rows; qm_disabled_row (tests only) hides one. */
 extern const struct qm_row	 qm_rows[];
 extern const size_t		 qm_nrows;
 extern int			 qm_disabled_row;	/* -1: none */
 
-/* ---- one QEMU process ----------------------------------------------- */
+/*
+ * Refusals: a command QEMU answers with an error in a state: the
+ * statuses and run states where it applies (0: any), the flags it needs
+ * or excludes, a text QEMU's desc contains.  A "may" row depends on what
+ * the model does not hold (an argument's value, a blocker, a lock): the
+ * command may also succeed there.
+ */
+struct qm_refusal {
+	const char		*cmd;
+	unsigned		 st_in;
+	unsigned		 rs_in;
+	unsigned		 need;
+	unsigned		 unless;
+	unsigned		 versions;
+	int			 may;
+	const char		*desc;
+	const char		*qemu_fn;
+};
+extern const struct qm_refusal	 qm_refusals[];
+extern const size_t		 qm_nrefusals;
+
+/* ---- one QEMU process: the state ----------------------------------- */
 
 /* How the QEMU was started (its command line). */
 struct qm_config {
 	enum qm_version	 version;
-	int		 incoming;	/* -incoming defer */
+	int		 incoming;	/* -incoming (defer or a URI) */
+	int		 listening;	/* -incoming URI: listens from the start */
 	int		 stopped;	/* -S: prelaunch, or no autostart */
-	int		 shared_ram;	/* memory-backend with share=on and
+	int		 shared_ram;	/* memory-backend share=on and
 					   aux-ram-share=on (cpr-transfer) */
-	int		 cpr_incoming;	/* a second -incoming channel cpr */
-	int		 disks;		/* block devices (drive0..) */
+	int		 cpr_incoming;	/* a second -incoming, channel cpr */
+};
+
+/* An event a transition made, not yet written (or, checking, seen). */
+enum qm_event_kind {
+	QM_EV_MIGRATION,	/* arg: the status */
+	QM_EV_STOP,
+	QM_EV_RESUME,
+	QM_EV_SHUTDOWN,
+	QM_EV_JOB_STATUS,	/* JOB_STATUS_CHANGE; arg: the job status */
+	QM_EV_JOB_READY,	/* BLOCK_JOB_READY */
+	QM_EV_JOB_DONE,		/* BLOCK_JOB_COMPLETED */
+	QM_EV_JOB_CANCELLED,	/* BLOCK_JOB_CANCELLED */
+	QM_EV_EXPORT_DELETED	/* BLOCK_EXPORT_DELETED; job: the export */
+};
+struct qm_event {
+	short			 kind;		/* enum qm_event_kind */
+	short			 arg;
+	short			 job;		/* index into jobs[] */
+};
+
+#define QM_MAX_JOBS	4
+#define QM_MAX_PENDING	12
+#define QM_JOB_ID_MAX	32
+
+struct qm_job {
+	char			 id[QM_JOB_ID_MAX];
+	enum qm_job_status	 status;
+	unsigned		 flags;		/* QM_IF_CANCEL, _COMPLETE, ... */
 };
 
 /*
- * The model's state: everything an answer depends on.  Plain data (the
- * checker copies and compares it); the fields are the model's, read them
- * through the functions below.
+ * Everything an answer depends on.  Plain data with no pointers: the
+ * checker copies candidates by assignment and compares them by memcmp
+ * (qm_state_init zeroes every byte).
  */
-#define QM_MAX_JOBS	4
-#define QM_MAX_PENDING	8
-struct qm_job {
-	char			 id[32];
-	enum qm_job_status	 status;
-	int			 cancelled;	/* block-job-cancel given */
-};
 struct qm_state {
 	enum qm_version		 version;
-	struct qm_config	 cfg;
 	enum qm_status		 status;
 	enum qm_runstate	 runstate;
-	unsigned		 caps;		/* QM_IF_* set by capabilities */
-	unsigned		 flags;		/* other QM_IF_* */
+	enum qm_runstate	 old_rs;	/* at the switchover */
+	unsigned		 flags;		/* QM_IF_* */
 	int			 mode;		/* 0 normal, 1 cpr-transfer,
 						   2 cpr-exec */
-	int			 incoming_started;
-	int			 have_total_time;
 	int			 alive;
-	int			 stopped;	/* SIGSTOP */
 	int			 nbd_server;
+	int			 njobs;
 	struct qm_job		 jobs[QM_MAX_JOBS];
-	/* Events made by a transition and not yet written (the checker:
-	   seen later in the trace).  Indices into qm_event_names. */
-	int			 pending[QM_MAX_PENDING];
+	int			 nexports;	/* block-export-add'ed */
+	char			 exports[QM_MAX_JOBS][QM_JOB_ID_MAX];
+	unsigned		 exports_gone;	/* bits: deleted */
 	int			 npending;
+	struct qm_event		 pending[QM_MAX_PENDING];
 };
 
 void	 qm_state_init(struct qm_state *, const struct qm_config *);
 
-/* Does the state run the guest (alive, running, holds the guest)? */
+/* Does the state run the guest (alive, running, and it holds it)? */
 int	 qm_runs_guest(const struct qm_state *);
 
-/*
- * Answers one command line (a JSON object as qmigrate writes it: execute,
- * arguments, id) from state s, into out (a JSON line with the same id,
- * as QEMU writes it), and changes s as QEMU would.  Returns the row
- * applied (>= 0), -1 for a command without a state change, -2 for a
- * line the model cannot parse.  Events the command makes are appended
- * to s->pending.
- */
-int	 qm_command(struct qm_state *s, const char *line, char **out);
+/* ---- commands ------------------------------------------------------- */
+
+/* One command as the model reads it (qm_cmd_parse). */
+struct qm_cmd {
+	char			 name[48];
+	char			 id[48];	/* "" when none */
+	unsigned		 args;		/* QM_IF_RESUME, ... */
+	unsigned		 caps_on;	/* migrate-set-capabilities */
+	unsigned		 caps_off;
+	int			 mode;		/* set-parameters: -1 none */
+	int			 exit_on_error;	/* migrate-incoming: -1 none */
+	char			 job[QM_JOB_ID_MAX];	/* job-id / device */
+};
+
+/* A command line (or json-c object, as void *) -> cmd; -1: not one. */
+int	 qm_cmd_parse(const char *line, struct qm_cmd *);
+int	 qm_cmd_parse_json(const void *json_object, struct qm_cmd *);
+
+/* Does the model know this command (a state change or an answer)? */
+int	 qm_cmd_known(const char *name);
 
 /*
- * The non-command rows enabled in s (QEMU's own progress and the world's
- * moves), into rows[] (at most max); returns how many.  qm_take applies
- * one (its events go to s->pending).
+ * The refusals that apply to cmd in s, into idx[] (at most max); returns
+ * how many.  *certain is set when one of them is not a "may" refusal
+ * (then QEMU cannot succeed).
+ */
+size_t	 qm_refusals_for(const struct qm_state *, const struct qm_cmd *,
+	    int *idx, size_t max, int *certain);
+
+/*
+ * Applies cmd's success to s: the CMD row that matches (its effects and
+ * events), or the command's own effect where it has no row (query-*,
+ * capabilities, parameters, jobs).  Returns the row, or -1.
+ */
+int	 qm_apply_cmd(struct qm_state *, const struct qm_cmd *);
+
+/*
+ * Does a recorded return value fit s (s as it was when QEMU answered)?
+ * Checks what the model holds: query-migrate's status and total-time,
+ * query-status, the capabilities and parameters it models, the jobs.
+ * 0 if it fits, else -1 with *why (malloc'd).
+ */
+int	 qm_return_fits(const struct qm_state *, const struct qm_cmd *,
+	    const void *json_return, char **why);
+
+/* The answer line QEMU writes for cmd in s (refusal: -1, or its row). */
+char	*qm_answer(const struct qm_state *, const struct qm_cmd *,
+	    int refusal);
+
+/* ---- QEMU's own moves and the world's -------------------------------- */
+
+/*
+ * The rows other than commands enabled in s, into rows[] (at most max):
+ * each entry is row | job << 16 (job rows name the job).  qm_take applies
+ * one; its events go to s->pending.
  */
 size_t	 qm_enabled(const struct qm_state *, int *rows, size_t max);
-void	 qm_take(struct qm_state *, int row);
+void	 qm_take(struct qm_state *, int entry);
 
-/* The next pending event as a JSON line QEMU writes (NULL: none). */
-char	*qm_event_line(struct qm_state *, double now);
+/* An event line as QEMU writes it. */
+char	*qm_event_line(const struct qm_state *, const struct qm_event *,
+	    double now);
+/* Is the json-c event object this event?  1 yes, 0 no. */
+int	 qm_event_is(const struct qm_state *, const struct qm_event *,
+	    const void *json_event);
+/* Is this event one the model makes at all (else it is not modelled)? */
+int	 qm_event_modelled(const char *name);
 
 /* ---- the simulator's QEMU: a state plus the world's hooks ----------- */
 
@@ -260,10 +388,10 @@ char		*qm_greeting(const struct qm_qemu *);
 /* One command line in; its answer and any events queue as output. */
 void		 qm_input(struct qm_qemu *, const char *line, double now);
 /* The next output line (malloc'd), NULL when none is queued. */
-char		*qm_output(struct qm_qemu *);
+char		*qm_output(struct qm_qemu *, double now);
 /* When the model next moves on its own (INFINITY: only when told). */
 double		 qm_due(const struct qm_qemu *);
-/* Takes the rows due by now (the world's choose picks among several). */
+/* Takes QEMU's own rows due by now (the world's choose picks). */
 void		 qm_advance(struct qm_qemu *, double now);
 
 /* The world's moves. */

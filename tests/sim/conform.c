@@ -1,0 +1,883 @@
+/*
+ * conform.c: replays QMP traces recorded from real QEMU (QMIGRATE_QMP_TRACE,
+ * qmp/qmp-trace.c) against the QEMU model (qemu-model.h) and fails on any
+ * answer, event or status the model cannot produce.
+ *
+ *	conform [-v] [--without-row N] [--rows] DIR|FILE...
+ *
+ * The files of one QEMU process (its pid: the monitor qmigrate used, a
+ * re-run's, the test's own `qmigrate qmp` calls) are merged by time into
+ * one history.  The model is nondeterministic in timing, so the checker
+ * keeps the set of states the QEMU may be in: between two observations
+ * QEMU may take any enabled row that is not a command (its own progress,
+ * the stream, the load, the process), and may carry out any command sent
+ * and not yet answered, in each connection's order.  An observation (an
+ * answer, an event) keeps the states it fits; none left is a failure that
+ * names the trace, its line and what no path through the table explains.
+ * --without-row N hides row N of qm_rows (the unit test that shows a
+ * missing row fails a trace); --rows prints the table.
+ *
+ * A monitor behind tests/qmp-relay joins the history of the QEMU the relay
+ * fronts (its last argument): the relay only delays, drops and cuts,
+ * which the checker allows anyway.  Other peers (fake peers) are skipped.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "qemu-model.h"
+
+#define MAX_SLOTS	64
+#define MAX_STATES	20000
+#define MAX_FILES	512
+
+struct rec {
+	double			 t;
+	int			 file;
+	int			 line;
+	char			 dir;		/* '>', '<', 'x' */
+	struct json_object	*m;
+	int			 answer;	/* '>': its answer's index */
+	int			 answered;	/* '<' answer: the command */
+};
+
+struct tfile {
+	char			*path;
+	long			 pid;
+	char			 comm[64];
+	char			 home[256];	/* the monitor's directory */
+	char			 sock[256];	/* the monitor's socket */
+	char			 target[256];	/* a relay's upstream socket */
+	int			 relay;		/* through tests/qmp-relay */
+	int			 qemu;
+};
+
+/* A command sent and not yet answered: a slot. */
+struct slot {
+	int			 used;
+	int			 file;
+	int			 seq;		/* send order in its file */
+	int			 cmd_rec;
+	int			 ans_rec;	/* -1: never answered */
+	struct qm_cmd		 cmd;
+};
+
+struct cand {
+	struct qm_state		 s;
+	uint64_t		 applied;	/* slots carried out */
+};
+
+struct set {
+	struct cand		*c;
+	size_t			 n;
+	size_t			 cap;
+	/* open-addressing hash of indices + 1 */
+	uint32_t		*h;
+	size_t			 hcap;
+};
+
+static int		 verbose;
+static struct tfile	 files[MAX_FILES];
+static int		 nfiles;
+static struct rec	*recs;
+static size_t		 nrecs, caprecs;
+static struct slot	 slots[MAX_SLOTS];
+static int		 failures;
+static struct rec	*hist;		/* the QEMU being checked */
+
+/* ---- sets of candidate states --------------------------------------- */
+
+static uint32_t
+hash_cand(const struct cand *c)
+{
+	const unsigned char	*p = (const unsigned char *)c;
+	uint32_t		 h = 2166136261u;
+	size_t			 i;
+
+	for (i = 0; i < sizeof *c; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static void
+set_clear(struct set *s)
+{
+	s->n = 0;
+	if (s->h != NULL)
+		memset(s->h, 0, s->hcap * sizeof *s->h);
+}
+
+static void
+set_free(struct set *s)
+{
+	free(s->c);
+	free(s->h);
+	memset(s, 0, sizeof *s);
+}
+
+static void set_rehash(struct set *);
+
+/* Adds c unless present; returns 1 when added. */
+static int
+set_add(struct set *s, const struct cand *c)
+{
+	size_t	 i;
+
+	if (s->hcap == 0 || s->n * 2 >= s->hcap)
+		set_rehash(s);
+	i = hash_cand(c) & (s->hcap - 1);
+	while (s->h[i] != 0) {
+		if (memcmp(&s->c[s->h[i] - 1], c, sizeof *c) == 0)
+			return 0;
+		i = (i + 1) & (s->hcap - 1);
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		if ((s->c = realloc(s->c, s->cap * sizeof *s->c)) == NULL)
+			abort();
+	}
+	memcpy(&s->c[s->n], c, sizeof *c);
+	s->h[i] = (uint32_t)++s->n;
+	return 1;
+}
+
+static void
+set_rehash(struct set *s)
+{
+	size_t	 i, j;
+
+	s->hcap = s->hcap ? s->hcap * 2 : 256;
+	free(s->h);
+	if ((s->h = calloc(s->hcap, sizeof *s->h)) == NULL)
+		abort();
+	for (i = 0; i < s->n; i++) {
+		j = hash_cand(&s->c[i]) & (s->hcap - 1);
+		while (s->h[j] != 0)
+			j = (j + 1) & (s->hcap - 1);
+		s->h[j] = (uint32_t)(i + 1);
+	}
+}
+
+/* ---- reading traces ------------------------------------------------- */
+
+static void
+read_file(const char *path)
+{
+	struct json_object	*o, *d, *m, *t, *v;
+	struct tfile		*f;
+	struct rec		*r;
+	FILE			*fp;
+	char			*line = NULL;
+	size_t			 cap = 0;
+	ssize_t			 len;
+	int			 lineno = 0;
+
+	if (nfiles == MAX_FILES || (fp = fopen(path, "r")) == NULL) {
+		fprintf(stderr, "conform: %s: cannot read\n", path);
+		failures++;
+		return;
+	}
+	f = &files[nfiles];
+	memset(f, 0, sizeof *f);
+	f->path = strdup(path);
+	while ((len = getline(&line, &cap, fp)) != -1) {
+		lineno++;
+		if ((o = json_tokener_parse(line)) == NULL ||
+		    !json_object_object_get_ex(o, "d", &d) ||
+		    !json_object_object_get_ex(o, "m", &m) ||
+		    !json_object_object_get_ex(o, "t", &t)) {
+			/* A line cut by a kill: the rest is unknown. */
+			json_object_put(o);
+			break;
+		}
+		if (strcmp(json_object_get_string(d), "peer") == 0) {
+			if (json_object_object_get_ex(m, "pid", &v))
+				f->pid = (long)json_object_get_int64(v);
+			if (json_object_object_get_ex(m, "comm", &v))
+				snprintf(f->comm, sizeof f->comm, "%s",
+				    json_object_get_string(v));
+			f->qemu = strncmp(f->comm, "qemu-system", 11) == 0;
+			/* pids recur across runs; a run's directory not */
+			if (json_object_object_get_ex(m, "path", &v)) {
+				snprintf(f->home, sizeof f->home, "%s",
+				    json_object_get_string(v));
+				snprintf(f->sock, sizeof f->sock, "%s",
+				    json_object_get_string(v));
+			}
+			/* tests/qmp-relay: its last argument is the QEMU's
+			   monitor (unix:PATH or PATH). */
+			if (json_object_object_get_ex(m, "cmdline", &v) &&
+			    strstr(f->comm, "qmp-relay") != NULL) {
+				const char *c = json_object_get_string(v);
+				const char *sp = strrchr(c, ' ');
+				c = sp != NULL ? sp + 1 : c;
+				if (strncmp(c, "unix:", 5) == 0)
+					c += 5;
+				snprintf(f->target, sizeof f->target, "%s", c);
+			}
+			if (strrchr(f->home, '/') != NULL)
+				*strrchr(f->home, '/') = '\0';
+			json_object_put(o);
+			continue;
+		}
+		if (nrecs == caprecs) {
+			caprecs = caprecs ? caprecs * 2 : 4096;
+			if ((recs = realloc(recs, caprecs * sizeof *recs)) ==
+			    NULL)
+				abort();
+		}
+		r = &recs[nrecs++];
+		r->t = json_object_get_double(t);
+		r->file = nfiles;
+		r->line = lineno;
+		r->dir = json_object_get_string(d)[0];
+		r->m = json_object_get(m);
+		r->answer = -1;
+		r->answered = -1;
+		json_object_put(o);
+	}
+	free(line);
+	fclose(fp);
+	nfiles++;
+}
+
+static void
+read_path(const char *path)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*dp;
+	char		*p;
+	char		**names = NULL;
+	size_t		 n = 0, i;
+
+	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		read_file(path);
+		return;
+	}
+	if ((dp = opendir(path)) == NULL) {
+		fprintf(stderr, "conform: %s: cannot read\n", path);
+		failures++;
+		return;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		if (strstr(de->d_name, ".jsonl") == NULL)
+			continue;
+		if (asprintf(&p, "%s/%s", path, de->d_name) == -1)
+			abort();
+		names = realloc(names, (n + 1) * sizeof *names);
+		names[n++] = p;
+	}
+	closedir(dp);
+	for (i = 0; i < n; i++) {
+		read_file(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int
+rec_cmp(const void *a, const void *b)
+{
+	const struct rec	*x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->file != y->file)
+		return x->file - y->file;
+	return x->line - y->line;
+}
+
+/* ---- what a record is ----------------------------------------------- */
+
+static const char *
+member(struct json_object *o, const char *k)
+{
+	struct json_object	*v;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, k, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int
+is_answer(const struct rec *r)
+{
+	struct json_object	*v;
+
+	return r->dir == '<' && (json_object_object_get_ex(r->m, "return",
+	    &v) || json_object_object_get_ex(r->m, "error", &v));
+}
+
+/* Events QEMU sends that say nothing of migration: accepted as they come. */
+static int
+event_ignored(const char *name)
+{
+	static const char *const ok[] = { "RTC_CHANGE", "MIGRATION_PASS",
+	    "NIC_RX_FILTER_CHANGED", "POWERDOWN", "RESET", "SUSPEND",
+	    "WAKEUP", "DEVICE_DELETED", "BALLOON_CHANGE", "VSERPORT_CHANGE",
+	    "ACPI_DEVICE_OST", "UNPLUG_PRIMARY", "GUEST_PANICKED",
+	    "DEVICE_TRAY_MOVED", "BLOCK_IO_ERROR", "VCPU_DIRTY_LIMIT", NULL };
+	size_t	 i;
+
+	for (i = 0; ok[i] != NULL; i++)
+		if (strcmp(name, ok[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- moves ---------------------------------------------------------- */
+
+/* Can slot k be carried out in c (its connection's earlier ones done)? */
+static int
+slot_ready(const struct cand *c, int k)
+{
+	int	 j;
+
+	if (!slots[k].used || (c->applied & (1ull << k)))
+		return 0;
+	for (j = 0; j < MAX_SLOTS; j++)
+		if (j != k && slots[j].used && slots[j].file == slots[k].file &&
+		    slots[j].seq < slots[k].seq && !(c->applied & (1ull << j)))
+			return 0;
+	return 1;
+}
+
+static char	 why_buf[512];
+
+static void	 why(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/* Why the last candidate failed, for the report. */
+static void
+why(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why_buf, sizeof why_buf, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Carries out slot k in c, as its recorded answer says (no answer: either
+ * outcome).  Adds the outcomes that fit to out.
+ */
+static void
+apply_slot(const struct cand *c, int k, struct set *out)
+{
+	struct slot		*sl = &slots[k];
+	struct json_object	*ans = NULL, *v, *err;
+	struct cand		 n;
+	const char		*desc, *cls;
+	char			*w = NULL;
+	int			 idx[16], certain, ok, i;
+	size_t			 nr;
+
+	if (!c->s.alive) {
+		why("%s%s: carried out by a QEMU the model holds gone",
+		    sl->cmd.name, "");
+		return;
+	}
+	if (sl->ans_rec >= 0)
+		ans = hist[sl->ans_rec].m;
+	nr = qm_refusals_for(&c->s, &sl->cmd, idx, 16, &certain);
+	if (ans != NULL && json_object_object_get_ex(ans, "error", &err)) {
+		cls = member(err, "class");
+		desc = member(err, "desc");
+		memcpy(&n, c, sizeof n);
+		n.applied |= 1ull << k;
+		if (cls != NULL && strcmp(cls, "CommandNotFound") == 0) {
+			set_add(out, &n);
+			return;
+		}
+		for (ok = 0, i = 0; i < (int)nr && !ok; i++)
+			ok = desc != NULL &&
+			    strstr(desc, qm_refusals[idx[i]].desc) != NULL;
+		if (ok)
+			set_add(out, &n);
+		else
+			why("%s refused (\"%s\"): the model has no such "
+			    "refusal in this state", sl->cmd.name,
+			    desc ? desc : "");
+		return;
+	}
+	if (!qm_cmd_known(sl->cmd.name)) {
+		why("%s%s: a command the model does not know", sl->cmd.name,
+		    "");
+		return;
+	}
+	if (ans != NULL && certain) {
+		for (i = 0; i < (int)nr; i++)
+			if (!qm_refusals[idx[i]].may)
+				break;
+		why("%s answered, but the model refuses it here (\"%s\")",
+		    sl->cmd.name, qm_refusals[idx[i]].desc);
+		return;
+	}
+	if (ans != NULL && json_object_object_get_ex(ans, "return", &v) &&
+	    qm_return_fits(&c->s, &sl->cmd, v, &w) != 0) {
+		why("%s: %s", sl->cmd.name, w);
+		free(w);
+		return;
+	}
+	memcpy(&n, c, sizeof n);
+	n.applied |= 1ull << k;
+	(void)qm_apply_cmd(&n.s, &sl->cmd);
+	if (n.s.npending <= QM_MAX_PENDING)
+		set_add(out, &n);
+	if (ans == NULL && nr > 0) {
+		/* Unanswered: a refusal is as possible as the success. */
+		memcpy(&n, c, sizeof n);
+		n.applied |= 1ull << k;
+		set_add(out, &n);
+	}
+}
+
+/* Every state reachable from in by moves that make no observation. */
+static int
+closure(const struct set *in, struct set *out)
+{
+	struct cand	 n;
+	int		 rows[256], k;
+	size_t		 i, j, nr;
+
+	set_clear(out);
+	for (i = 0; i < in->n; i++)
+		set_add(out, &in->c[i]);
+	for (i = 0; i < out->n; i++) {
+		if (out->n > MAX_STATES)
+			return -1;
+		/* QEMU writes an event as it happens: a path that leaves
+		   several unseen while moving on is not one a trace shows
+		   (and would make the set explode). */
+		if (out->c[i].s.npending >= 4)
+			continue;
+		nr = qm_enabled(&out->c[i].s, rows, 256);
+		for (j = 0; j < nr; j++) {
+			memcpy(&n, &out->c[i], sizeof n);
+			qm_take(&n.s, rows[j]);
+			if (n.s.npending <= QM_MAX_PENDING)
+				set_add(out, &n);
+		}
+		for (k = 0; k < MAX_SLOTS; k++) {
+			if (!slot_ready(&out->c[i], k))
+				continue;
+			memcpy(&n, &out->c[i], sizeof n);
+			apply_slot(&n, k, out);
+		}
+	}
+	return 0;
+}
+
+/* ---- one QEMU's history ---------------------------------------------- */
+
+static void
+describe(const struct cand *c, char *buf, size_t size)
+{
+	int	 j;
+	size_t	 len;
+
+	snprintf(buf, size, "%s/%s%s%s", qm_status_name(c->s.status),
+	    qm_runstate_name(c->s.runstate), c->s.alive ? "" : " (gone)",
+	    c->s.npending ? " +events" : "");
+	for (j = 0; j < c->s.njobs; j++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, " job %s %s", c->s.jobs[j].id,
+		    qm_job_status_name(c->s.jobs[j].status));
+	}
+}
+
+static void
+report(const struct rec *r, const char *what, const struct set *before,
+    const char *reason)
+{
+	char	 buf[128], states[512] = "";
+	size_t	 i;
+	char	*m;
+
+	for (i = 0; i < before->n && i < 6; i++) {
+		describe(&before->c[i], buf, sizeof buf);
+		if (strstr(states, buf) == NULL && strlen(states) + strlen(buf)
+		    + 3 < sizeof states) {
+			if (states[0] != '\0')
+				strcat(states, ", ");
+			strcat(states, buf);
+		}
+	}
+	m = strdup(json_object_to_json_string_ext(r->m,
+	    JSON_C_TO_STRING_PLAIN));
+	if (strlen(m) > 200)
+		strcpy(m + 197, "...");
+	printf("FAIL %s:%d (QEMU pid %ld): %s %s\n"
+	    "  no path through the table: %s\n"
+	    "  the model's states before it: %s\n",
+	    files[r->file].path, r->line, files[r->file].pid, what, m,
+	    reason, states[0] ? states : "(none)");
+	free(m);
+	failures++;
+}
+
+static void
+initial(struct set *s, enum qm_version v)
+{
+	struct qm_config	 cfg;
+	struct cand		 c;
+	int			 inc, lis, stop;
+
+	for (inc = 0; inc < 2; inc++)
+		for (lis = 0; lis <= inc; lis++)
+			for (stop = 0; stop < 2; stop++) {
+				memset(&cfg, 0, sizeof cfg);
+				cfg.version = v;
+				cfg.incoming = inc;
+				cfg.listening = lis;
+				cfg.stopped = stop;
+				memset(&c, 0, sizeof c);
+				qm_state_init(&c.s, &cfg);
+				set_add(s, &c);
+			}
+}
+
+/* Checks the records of one QEMU process, sorted; 0 if they fit. */
+static int
+check_qemu(struct rec *r, size_t n)
+{
+	struct set		 cur = { 0 }, all = { 0 }, next = { 0 };
+	struct json_object	*v, *q, *ver;
+	struct cand		 c;
+	const char		*name;
+	size_t			 i, j;
+	int			 k, seq = 0, version = -1, ok = 0, mj, mn;
+
+	memset(slots, 0, sizeof slots);
+	hist = r;
+	for (i = 0; i < n; i++) {
+		struct rec *x = &r[i];
+
+		if (x->dir == '>') {
+			for (k = 0; k < MAX_SLOTS && slots[k].used; k++)
+				;
+			if (k == MAX_SLOTS) {
+				report(x, "command", &cur, "over 64 commands "
+				    "in flight");
+				goto out;
+			}
+			memset(&slots[k], 0, sizeof slots[k]);
+			slots[k].used = 1;
+			slots[k].file = x->file;
+			slots[k].seq = seq++;
+			slots[k].cmd_rec = (int)i;
+			slots[k].ans_rec = x->answer;
+			if (qm_cmd_parse_json(x->m, &slots[k].cmd) != 0) {
+				report(x, "command", &cur, "not a command");
+				goto out;
+			}
+			if (x->answer >= 0)
+				r[x->answer].answered = k;
+			continue;
+		}
+		if (x->dir == '<' && json_object_object_get_ex(x->m, "QMP",
+		    &q)) {
+			if (json_object_object_get_ex(q, "version", &ver) &&
+			    json_object_object_get_ex(ver, "qemu", &ver)) {
+				json_object_object_get_ex(ver, "major", &v);
+				mj = json_object_get_int(v);
+				json_object_object_get_ex(ver, "minor", &v);
+				mn = json_object_get_int(v);
+				if ((k = qm_version_of(mj, mn)) < 0) {
+					report(x, "greeting", &cur, "no model "
+					    "for this QEMU version");
+					goto out;
+				}
+				if (version == -1) {
+					version = k;
+					initial(&cur, (enum qm_version)k);
+				} else {
+					/* cpr-exec: a new QEMU in the same
+					   process, started incoming. */
+					for (j = 0; j < cur.n; j++)
+						if (cur.c[j].s.flags &
+						    QM_IF_CPR_EXEC)
+							break;
+					if (j < cur.n) {
+						struct set fresh = { 0 };
+						initial(&fresh,
+						    (enum qm_version)k);
+						for (j = 0; j < fresh.n; j++)
+							if (fresh.c[j].s.flags &
+							    QM_IF_INCOMING)
+								set_add(&cur,
+								    &fresh.c[j]);
+						set_free(&fresh);
+					}
+				}
+			}
+			continue;
+		}
+		if (version == -1)
+			continue;	/* nothing known before the greeting */
+		if (closure(&cur, &all) != 0) {
+			report(x, "message", &cur, "over 20000 states");
+			goto out;
+		}
+		set_clear(&next);
+		why_buf[0] = '\0';
+		if (x->dir == 'x') {
+			/* The connection ended: its unanswered commands
+			   may or may not have been carried out. */
+			for (j = 0; j < all.n; j++) {
+				memcpy(&c, &all.c[j], sizeof c);
+				for (k = 0; k < MAX_SLOTS; k++)
+					if (slots[k].used &&
+					    slots[k].file == x->file)
+						c.applied &= ~(1ull << k);
+				set_add(&next, &c);
+			}
+			for (k = 0; k < MAX_SLOTS; k++)
+				if (slots[k].used && slots[k].file == x->file)
+					slots[k].used = 0;
+		} else if (is_answer(x)) {
+			k = x->answered;
+			if (getenv("CONFORM_DEBUG"))
+				printf("answer line %d slot %d\n", x->line, k);
+			if (k < 0 || !slots[k].used)
+				continue;	/* an answer to no command */
+			for (j = 0; j < all.n; j++) {
+				if (!(all.c[j].applied & (1ull << k)))
+					continue;
+				memcpy(&c, &all.c[j], sizeof c);
+				c.applied &= ~(1ull << k);
+				set_add(&next, &c);
+			}
+			slots[k].used = 0;
+			if (next.n == 0) {
+				report(x, "answer", &cur, why_buf[0] ?
+				    why_buf : "the command cannot be carried "
+				    "out in any state the QEMU may be in");
+				goto out;
+			}
+		} else if ((name = member(x->m, "event")) != NULL) {
+			if (!qm_event_modelled(name)) {
+				if (event_ignored(name))
+					continue;
+				report(x, "event", &cur, "an event the model "
+				    "does not know");
+				goto out;
+			}
+			for (j = 0; j < all.n; j++) {
+				if (all.c[j].s.npending == 0 ||
+				    !qm_event_is(&all.c[j].s,
+				    &all.c[j].s.pending[0], x->m))
+					continue;
+				memcpy(&c, &all.c[j], sizeof c);
+				memmove(&c.s.pending[0], &c.s.pending[1],
+				    (size_t)(c.s.npending - 1) *
+				    sizeof c.s.pending[0]);
+				c.s.npending--;
+				memset(&c.s.pending[c.s.npending], 0,
+				    sizeof c.s.pending[0]);
+				set_add(&next, &c);
+			}
+			if (next.n == 0) {
+				report(x, "event", &cur, why_buf[0] ? why_buf :
+				    "QEMU cannot make this event here");
+				goto out;
+			}
+		} else
+			continue;
+		/* Keep the smallest set: the states as they were observed. */
+		set_clear(&cur);
+		for (j = 0; j < next.n; j++)
+			set_add(&cur, &next.c[j]);
+		if (verbose > 1)
+			printf("  %s:%d %zu states\n", files[x->file].path,
+			    x->line, cur.n);
+		if (verbose > 2)
+			for (j = 0; j < cur.n; j++) {
+				char b[128];
+				describe(&cur.c[j], b, sizeof b);
+				printf("    %s flags %x applied %llx\n", b,
+				    cur.c[j].s.flags,
+				    (unsigned long long)cur.c[j].applied);
+			}
+	}
+	ok = 1;
+out:
+	set_free(&cur);
+	set_free(&all);
+	set_free(&next);
+	return ok ? 0 : -1;
+}
+
+/* Links each command of r to its answer (same file, same id, later). */
+static void
+link_answers(struct rec *r, size_t n)
+{
+	size_t		 i, j;
+	const char	*id, *id2;
+	char		*taken;
+
+	if ((taken = calloc(n + 1, 1)) == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		r[i].answer = -1;
+		r[i].answered = -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (r[i].dir != '>' || (id = member(r[i].m, "id")) == NULL)
+			continue;
+		for (j = i + 1; j < n; j++) {
+			if (r[j].file != r[i].file || !is_answer(&r[j]) ||
+			    taken[j])
+				continue;
+			if ((id2 = member(r[j].m, "id")) != NULL &&
+			    strcmp(id, id2) == 0) {
+				r[i].answer = (int)j;
+				taken[j] = 1;
+				break;
+			}
+		}
+	}
+	free(taken);
+}
+
+/*
+ * A relay only delays, drops (never answers) and cuts, all of which the
+ * checker allows, so its files join the history of the QEMU behind it:
+ * the one whose monitor path is the relay's target.
+ */
+static void
+resolve_relays(void)
+{
+	int	 f, g;
+
+	for (f = 0; f < nfiles; f++) {
+		if (files[f].qemu || files[f].target[0] == '\0')
+			continue;
+		for (g = 0; g < nfiles; g++)
+			if (files[g].qemu && files[g].relay == 0 &&
+			    strcmp(files[g].sock, files[f].target) == 0)
+				break;
+		files[f].qemu = 1;
+		files[f].relay = 1;
+		if (g < nfiles) {
+			files[f].pid = files[g].pid;
+			memcpy(files[f].home, files[g].home,
+			    sizeof files[f].home);
+		} else {
+			/* No direct connection: the target names it. */
+			files[f].pid = -1;
+			memcpy(files[f].home, files[f].target,
+			    sizeof files[f].home);
+		}
+	}
+}
+
+/* Do files a and b speak to one QEMU process? */
+static int
+same_qemu(int a, int b)
+{
+	return files[a].qemu && files[b].qemu &&
+	    files[a].pid == files[b].pid &&
+	    strcmp(files[a].home, files[b].home) == 0;
+}
+
+static void
+print_rows(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < qm_nrows; i++)
+		printf("%3zu %-8s %-24s %s\n", i,
+		    qm_rows[i].trigger == QM_T_CMD ? "command" :
+		    qm_rows[i].trigger == QM_T_QEMU ? "qemu" :
+		    qm_rows[i].trigger == QM_T_STREAM ? "stream" :
+		    qm_rows[i].trigger == QM_T_LOAD ? "load" : "process",
+		    qm_rows[i].cmd, qm_rows[i].qemu_fn);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rec	*mine;
+	size_t		 i, n, checked = 0, skipped = 0;
+	int		 a, f, g, done[MAX_FILES] = { 0 };
+	long		 pid;
+
+	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
+		if (strcmp(argv[a], "-v") == 0)
+			verbose++;
+		else if (strcmp(argv[a], "--rows") == 0) {
+			print_rows();
+			return 0;
+		} else if (strcmp(argv[a], "--without-row") == 0 &&
+		    a + 1 < argc)
+			qm_disabled_row = atoi(argv[++a]);
+		else {
+			fprintf(stderr, "usage: conform [-v] [--without-row N] "
+			    "[--rows] DIR|FILE...\n");
+			return 2;
+		}
+	}
+	if (a == argc) {
+		fprintf(stderr, "usage: conform [-v] [--without-row N] "
+		    "[--rows] DIR|FILE...\n");
+		return 2;
+	}
+	for (; a < argc; a++)
+		read_path(argv[a]);
+	qsort(recs, nrecs, sizeof *recs, rec_cmp);
+	resolve_relays();
+	if ((mine = calloc(nrecs + 1, sizeof *mine)) == NULL)
+		abort();
+	for (f = 0; f < nfiles; f++) {
+		if (done[f])
+			continue;
+		if (!files[f].qemu) {
+			done[f] = 1;
+			if (files[f].pid != 0)
+				skipped++;
+			if (verbose)
+				printf("skip %s: peer %s (pid %ld) is not "
+				    "QEMU\n", files[f].path,
+				    files[f].comm[0] ? files[f].comm : "?",
+				    files[f].pid);
+			continue;
+		}
+		pid = files[f].pid;
+		for (g = f; g < nfiles; g++)
+			if (same_qemu(g, f))
+				done[g] = 1;
+		/* This QEMU's records, in time order. */
+		for (n = 0, i = 0; i < nrecs; i++)
+			if (same_qemu(recs[i].file, f))
+				mine[n++] = recs[i];
+		link_answers(mine, n);
+		if (getenv("CONFORM_DEBUG"))
+			for (i = 0; i < n && i < 12; i++)
+				printf("rec %zu file %d line %d dir %c ans %d\n",
+				    i, mine[i].file, mine[i].line, mine[i].dir,
+				    mine[i].answer);
+		checked++;
+		if (verbose)
+			printf("check QEMU pid %ld: %zu messages\n", pid, n);
+		(void)check_qemu(mine, n);
+	}
+	printf("conform: %zu QEMU histories checked, %zu monitors of "
+	    "another peer skipped, %d failures\n", checked, skipped,
+	    failures);
+	for (i = 0; i < nrecs; i++)
+		json_object_put(recs[i].m);
+	free(recs);
+	free(mine);
+	for (f = 0; f < nfiles; f++)
+		free(files[f].path);
+	return failures ? 1 : 0;
+}
