@@ -377,6 +377,8 @@ qm_cmd_parse_json(const void *json, struct qm_cmd *c)
 	    json_object_object_get_ex(a, "device", &v) ||
 	    json_object_object_get_ex(a, "id", &v))
 		copy_str(c->job, sizeof c->job, v);
+	if (json_object_object_get_ex(a, "path", &v))
+		copy_str(c->path, sizeof c->path, v);
 	if (json_object_object_get_ex(a, "capabilities", &v) &&
 	    json_object_is_type(v, json_type_array)) {
 		n = json_object_array_length(v);
@@ -728,6 +730,131 @@ migrate_info(const struct qm_state *s)
 	return o;
 }
 
+/* Each version's MigrationCapability (its query-qmp-schema). */
+static const char *const caps_72[] = { "xbzrle", "rdma-pin-all",
+	"auto-converge", "zero-blocks", "compress", "events", "postcopy-ram",
+	"x-colo", "release-ram", "block", "return-path",
+	"pause-before-switchover", "multifd", "dirty-bitmaps",
+	"postcopy-blocktime", "late-block-activate", "x-ignore-shared",
+	"validate-uuid", "background-snapshot", "zero-copy-send",
+	"postcopy-preempt", NULL };
+static const char *const caps_100[] = { "xbzrle", "rdma-pin-all",
+	"auto-converge", "zero-blocks", "events", "postcopy-ram", "x-colo",
+	"release-ram", "return-path", "pause-before-switchover", "multifd",
+	"dirty-bitmaps", "postcopy-blocktime", "late-block-activate",
+	"x-ignore-shared", "validate-uuid", "background-snapshot",
+	"zero-copy-send", "postcopy-preempt", "switchover-ack", "dirty-limit",
+	"mapped-ram", NULL };
+static const char *const caps_111[] = { "xbzrle", "rdma-pin-all",
+	"auto-converge", "events", "postcopy-ram", "x-colo", "release-ram",
+	"return-path", "pause-before-switchover", "multifd", "dirty-bitmaps",
+	"postcopy-blocktime", "late-block-activate", "x-ignore-shared",
+	"validate-uuid", "background-snapshot", "zero-copy-send",
+	"postcopy-preempt", "switchover-ack", "dirty-limit", "mapped-ram",
+	NULL };
+
+static void
+add_int(struct json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+static void
+add_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+/*
+ * The answers of the setup's queries as the recorded QEMUs give them for
+ * the test guest (a 128 MiB pc-i440fx machine, one vCPU, TCG): enough for
+ * qmigrate's pre-flight and plan; values the model does not hold.
+ */
+static struct json_object *
+static_answer(const struct qm_state *s, const struct qm_cmd *c)
+{
+	static const char *const mtype[QM_NVERSIONS] = {
+		"pc-i440fx-7.2-machine", "pc-i440fx-10.0-machine",
+		"pc-i440fx-11.1-machine" };
+	static const int ver[QM_NVERSIONS][3] = {
+		{ 7, 2, 22 }, { 10, 0, 13 }, { 11, 1, 3 } };
+	const char *const *caps = s->version == QM_V7_2 ? caps_72 :
+	    s->version == QM_V10_0 ? caps_100 : caps_111;
+	struct json_object	*o, *e, *q;
+	size_t			 i;
+
+	if (strcmp(c->name, "query-migrate-capabilities") == 0) {
+		o = json_object_new_array();
+		for (i = 0; caps[i] != NULL; i++) {
+			e = json_object_new_object();
+			add_str(e, "capability", caps[i]);
+			json_object_object_add(e, "state",
+			    json_object_new_boolean(cap_bit(caps[i]) != 0 &&
+			    (s->flags & cap_bit(caps[i]))));
+			json_object_array_add(o, e);
+		}
+		return o;
+	}
+	o = json_object_new_object();
+	if (strcmp(c->name, "query-migrate-parameters") == 0) {
+		add_int(o, "max-bandwidth", 134217728);
+		add_int(o, "downtime-limit", 300);
+		add_int(o, "max-postcopy-bandwidth", 0);
+		add_int(o, "multifd-channels", 2);
+		add_int(o, "cpu-throttle-initial", 20);
+		add_int(o, "cpu-throttle-increment", 10);
+		add_int(o, "max-cpu-throttle", 99);
+		if (s->version != QM_V7_2)
+			add_str(o, "mode", s->mode == 1 ? "cpr-transfer" :
+			    s->mode == 2 ? "cpr-exec" : "normal");
+	} else if (strcmp(c->name, "query-memory-size-summary") == 0) {
+		add_int(o, "base-memory", 134217728);
+		add_int(o, "plugged-memory", 0);
+	} else if (strcmp(c->name, "query-kvm") == 0) {
+		json_object_object_add(o, "enabled",
+		    json_object_new_boolean(0));
+		json_object_object_add(o, "present",
+		    json_object_new_boolean(1));
+	} else if (strcmp(c->name, "qom-get") == 0) {
+		json_object_put(o);
+		return json_object_new_string(strcmp(c->path, "/machine") ==
+		    0 ? mtype[s->version] : "qemu64-x86_64-cpu");
+	} else if (strcmp(c->name, "query-cpus-fast") == 0) {
+		json_object_put(o);
+		o = json_object_new_array();
+		e = json_object_new_object();
+		add_int(e, "cpu-index", 0);
+		add_str(e, "qom-path", "/machine/unattached/device[0]");
+		add_str(e, "target", "x86_64");
+		add_int(e, "thread-id", 1);
+		json_object_array_add(o, e);
+	} else if (strcmp(c->name, "query-uuid") == 0)
+		add_str(o, "UUID", "00000000-0000-0000-0000-000000000000");
+	else if (strcmp(c->name, "qom-list") == 0) {
+		json_object_put(o);
+		o = json_object_new_array();
+		e = json_object_new_object();
+		add_str(e, "name", "type");
+		add_str(e, "type", "string");
+		json_object_array_add(o, e);
+	} else if (strcmp(c->name, "query-block") == 0 ||
+	    strcmp(c->name, "query-named-block-nodes") == 0 ||
+	    strcmp(c->name, "query-blockstats") == 0 ||
+	    strcmp(c->name, "query-jobs") == 0) {
+		json_object_put(o);
+		o = json_object_new_array();
+	} else if (strcmp(c->name, "query-version") == 0) {
+		q = json_object_new_object();
+		add_int(q, "major", ver[s->version][0]);
+		add_int(q, "minor", ver[s->version][1]);
+		add_int(q, "micro", ver[s->version][2]);
+		json_object_object_add(o, "qemu", q);
+		add_str(o, "package", "model");
+	} else if (strcmp(c->name, "query-dirty-rate") == 0)
+		add_str(o, "status", "unstarted");
+	return o;
+}
+
 static struct json_object *
 return_value(const struct qm_state *s, const struct qm_cmd *c)
 {
@@ -764,7 +891,7 @@ return_value(const struct qm_state *s, const struct qm_cmd *c)
 		}
 		return o;
 	}
-	return json_object_new_object();
+	return static_answer(s, c);
 }
 
 char *

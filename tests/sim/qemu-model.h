@@ -312,6 +312,7 @@ struct qm_cmd {
 	int			 mode;		/* set-parameters: -1 none */
 	int			 exit_on_error;	/* migrate-incoming: -1 none */
 	char			 job[QM_JOB_ID_MAX];	/* job-id / device */
+	char			 path[64];	/* qom-get / qom-list path */
 };
 
 /* A command line (or json-c object, as void *) -> cmd; -1: not one. */
@@ -388,7 +389,11 @@ char		*qm_greeting(const struct qm_qemu *);
 /* One command line in; its answer and any events queue as output. */
 void		 qm_input(struct qm_qemu *, const char *line, double now);
 /* The next output line (malloc'd), NULL when none is queued. */
-char		*qm_output(struct qm_qemu *, double now);
+char		*qm_output(struct qm_qemu *);
+/* The URI a target listens on (migrate-incoming's), NULL if none. */
+const char	*qm_listen_uri(const struct qm_qemu *);
+/* Connections waiting in a listening target's accept queue (0 or 1). */
+int		 qm_accept_queued(const struct qm_qemu *);
 /* When the model next moves on its own (INFINITY: only when told). */
 double		 qm_due(const struct qm_qemu *);
 /* Takes QEMU's own rows due by now (the world's choose picks). */

@@ -1,0 +1,490 @@
+/*
+ * qemu-model-sim.c: the simulator's QEMU (qemu-model.h, "the simulator's
+ * QEMU"): a model state plus the world around it.  Commands come in as
+ * the lines qmigrate's qmp/ client writes and leave as QEMU's answer and
+ * event lines; QEMU's own rows are taken as time passes (qm_advance),
+ * and the rows of the stream and the load only when the world allows
+ * them: a source connects to the target the world's listener names, the
+ * target loads once the source sent the device state (so a cancel after
+ * that, the N3 window, still lets the target run the guest), the source
+ * with a return path completes on the target's verdict, a load fails
+ * when qm_fail_load said so.  Which of several allowed rows comes first
+ * is the world's choose(): every choice is QEMU's table's, none ours.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "qemu-model.h"
+
+#define STEP		0.02	/* s between two of QEMU's own moves */
+#define MAX_OUT		256
+
+struct qm_qemu {
+	struct qm_config	 cfg;
+	struct qm_world		 w;
+	struct qm_state		 s;
+	double			 now;
+	double			 next;		/* qm_due */
+	int			 sigstopped;
+	char			*in[MAX_OUT];	/* commands held by SIGSTOP */
+	size_t			 nin;
+	char			*out[MAX_OUT];
+	size_t			 nout;
+	size_t			 out_head;
+
+	char			 uri[256];	/* migrate-incoming's, or the
+						   source's destination */
+	struct qm_qemu		*peer;		/* the other end */
+	int			 no_listener;	/* migrate found nobody */
+	int			 connected;
+	int			 sent_device;	/* source: device state out */
+	int			 verdict;	/* target: 1 loaded, -1 failed */
+	int			 fail_load;
+	int			 broken;
+	int			 steps;		/* of this migration */
+	int			 converge_after; /* steps; -1 never */
+	int			 job_ready_after;
+};
+
+static void
+push_line(struct qm_qemu *q, char *line)
+{
+	if (line == NULL)
+		return;
+	if (q->nout == MAX_OUT) {
+		free(line);	/* a monitor nobody reads: QEMU drops too */
+		return;
+	}
+	q->out[(q->out_head + q->nout) % MAX_OUT] = line;
+	q->nout++;
+}
+
+/* Moves the state's pending events to the output. */
+static void
+flush_events(struct qm_qemu *q)
+{
+	int	 i;
+
+	for (i = 0; i < q->s.npending && i < QM_MAX_PENDING; i++)
+		push_line(q, qm_event_line(&q->s, &q->s.pending[i], q->now));
+	q->s.npending = 0;
+	memset(q->s.pending, 0, sizeof q->s.pending);
+}
+
+static void
+wake(struct qm_qemu *q, double now)
+{
+	if (q != NULL && q->s.alive && now + STEP < q->next)
+		q->next = now + STEP;
+}
+
+struct qm_qemu *
+qm_new(const struct qm_config *cfg, const struct qm_world *w)
+{
+	struct qm_qemu	*q;
+
+	if ((q = calloc(1, sizeof *q)) == NULL)
+		abort();
+	q->cfg = *cfg;
+	q->w = *w;
+	qm_state_init(&q->s, cfg);
+	q->next = INFINITY;
+	q->converge_after = -1;
+	return q;
+}
+
+void
+qm_free(struct qm_qemu *q)
+{
+	size_t	 i;
+
+	if (q == NULL)
+		return;
+	if (q->peer != NULL && q->peer->peer == q)
+		q->peer->peer = NULL;
+	for (i = 0; i < q->nout; i++)
+		free(q->out[(q->out_head + i) % MAX_OUT]);
+	for (i = 0; i < q->nin; i++)
+		free(q->in[i]);
+	free(q);
+}
+
+const struct qm_state *
+qm_state(const struct qm_qemu *q)
+{
+	return &q->s;
+}
+
+const char *
+qm_listen_uri(const struct qm_qemu *q)
+{
+	return q->s.alive && (q->s.flags & QM_IF_LISTENING) ? q->uri : NULL;
+}
+
+int
+qm_accept_queued(const struct qm_qemu *q)
+{
+	return q->s.alive && q->peer != NULL && q->connected &&
+	    (q->s.status == QM_ST_SETUP || q->s.status == QM_ST_NONE) &&
+	    (q->s.flags & QM_IF_LISTENING) ? 1 : 0;
+}
+
+char *
+qm_greeting(const struct qm_qemu *q)
+{
+	static const int ver[QM_NVERSIONS][3] = {
+		{ 7, 2, 22 }, { 10, 0, 13 }, { 11, 1, 3 } };
+	char	*line;
+	int	 v = q->s.version;
+
+	if (asprintf(&line, "{\"QMP\": {\"version\": {\"qemu\": {\"micro\": "
+	    "%d, \"minor\": %d, \"major\": %d}, \"package\": \"model\"}, "
+	    "\"capabilities\": [\"oob\"]}}", ver[v][2], ver[v][1],
+	    ver[v][0]) == -1)
+		abort();
+	return line;
+}
+
+/* The destination of migrate: its uri, or the main channel's path. */
+static void
+migrate_dest(struct json_object *o, char *buf, size_t size)
+{
+	struct json_object	*a, *v, *ch, *addr;
+	size_t			 i, n;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(o, "arguments", &a))
+		return;
+	if (json_object_object_get_ex(a, "uri", &v)) {
+		snprintf(buf, size, "%s", json_object_get_string(v));
+		return;
+	}
+	if (!json_object_object_get_ex(a, "channels", &ch) ||
+	    !json_object_is_type(ch, json_type_array))
+		return;
+	n = json_object_array_length(ch);
+	for (i = 0; i < n; i++) {
+		v = json_object_array_get_idx(ch, i);
+		if (!json_object_object_get_ex(v, "channel-type", &a) ||
+		    strcmp(json_object_get_string(a), "main") != 0 ||
+		    !json_object_object_get_ex(v, "addr", &addr))
+			continue;
+		if (json_object_object_get_ex(addr, "path", &a))
+			snprintf(buf, size, "unix:%s",
+			    json_object_get_string(a));
+	}
+}
+
+static void
+command(struct qm_qemu *q, const char *line)
+{
+	struct json_object	*o;
+	struct qm_cmd		 c;
+	struct qm_qemu		*t;
+	int			 idx[16], certain, i;
+	size_t			 nr;
+
+	if ((o = json_tokener_parse(line)) == NULL ||
+	    qm_cmd_parse_json(o, &c) != 0) {
+		json_object_put(o);
+		push_line(q, strdup("{\"error\": {\"class\": \"GenericError\", "
+		    "\"desc\": \"JSON parse error\"}}"));
+		return;
+	}
+	nr = qm_refusals_for(&q->s, &c, idx, 16, &certain);
+	if (certain) {
+		for (i = 0; i < (int)nr && qm_refusals[idx[i]].may; i++)
+			;
+		push_line(q, qm_answer(&q->s, &c, idx[i]));
+		json_object_put(o);
+		return;
+	}
+	(void)qm_apply_cmd(&q->s, &c);
+	if (strcmp(c.name, "migrate") == 0 && !(c.args & QM_IF_RESUME)) {
+		migrate_dest(o, q->uri, sizeof q->uri);
+		t = q->w.listener != NULL ? q->w.listener(q->w.arg, q->uri) :
+		    NULL;
+		q->peer = t;
+		q->connected = t != NULL;
+		q->no_listener = t == NULL;
+		q->sent_device = 0;
+		q->steps = 0;
+		q->converge_after = q->w.choose(q->w.arg, 8) == 0 ? -1 :
+		    2 + q->w.choose(q->w.arg, 30);
+		if (t != NULL) {
+			t->peer = q;
+			t->connected = 1;
+			wake(t, q->now);
+		}
+	} else if (strcmp(c.name, "migrate") == 0) {
+		/* resume: a new connection for the paused stream */
+		q->broken = 0;
+		if (q->peer != NULL)
+			q->peer->broken = 0;
+	} else if (strcmp(c.name, "migrate-incoming") == 0 ||
+	    strcmp(c.name, "migrate-recover") == 0) {
+		migrate_dest(o, q->uri, sizeof q->uri);
+		q->broken = 0;
+	}
+	else if (strcmp(c.name, "drive-mirror") == 0 ||
+	    strcmp(c.name, "blockdev-mirror") == 0)
+		q->job_ready_after = 2 + q->w.choose(q->w.arg, 20);
+	json_object_put(o);
+	flush_events(q);
+	push_line(q, qm_answer(&q->s, &c, -1));
+	wake(q, q->now);
+	wake(q->peer, q->now);
+}
+
+void
+qm_input(struct qm_qemu *q, const char *line, double now)
+{
+	if (!q->s.alive)
+		return;
+	q->now = now;
+	if (q->sigstopped) {
+		if (q->nin < MAX_OUT)
+			q->in[q->nin++] = strdup(line);
+		return;
+	}
+	command(q, line);
+}
+
+char *
+qm_output(struct qm_qemu *q)
+{
+	char	*line;
+
+	if (q->nout == 0 || q->sigstopped)
+		return NULL;
+	line = q->out[q->out_head];
+	q->out_head = (q->out_head + 1) % MAX_OUT;
+	q->nout--;
+	return line;
+}
+
+double
+qm_due(const struct qm_qemu *q)
+{
+	return q->s.alive && !q->sigstopped ? q->next : INFINITY;
+}
+
+/* Is a migration or a job under way (so QEMU's own time passes)? */
+static int
+busy(const struct qm_qemu *q)
+{
+	int	 j;
+
+	for (j = 0; j < q->s.njobs; j++)
+		if (q->s.jobs[j].status != QM_JOB_NULL &&
+		    q->s.jobs[j].status != QM_JOB_CONCLUDED)
+			return 1;
+	switch (q->s.status) {
+	case QM_ST_NONE:
+	case QM_ST_CANCELLED:
+	case QM_ST_FAILED:
+		return q->s.runstate == QM_RS_FINISH_MIGRATE;
+	case QM_ST_COMPLETED:
+		return q->s.runstate == QM_RS_FINISH_MIGRATE ||
+		    q->s.runstate == QM_RS_INMIGRATE;
+	default:
+		return 1;
+	}
+}
+
+/* Has a source's migration ended (its stream closed)? */
+static int
+ended(const struct qm_qemu *p)
+{
+	return p->s.status == QM_ST_CANCELLING ||
+	    p->s.status == QM_ST_CANCELLED || p->s.status == QM_ST_FAILED ||
+	    p->s.status == QM_ST_FAILING;
+}
+
+/* The world's say on a row that is not a command (1: it may happen). */
+static int
+permitted(const struct qm_qemu *q, int entry)
+{
+	const struct qm_row	*r = &qm_rows[entry & 0xffff];
+	const struct qm_qemu	*p = q->peer;
+	const char		*n = r->cmd;
+	int			 incoming = (q->s.flags & QM_IF_INCOMING) != 0;
+
+	if (r->kind == QM_ROW_JOB) {
+		if (strcmp(n, "mirror-ready") == 0)
+			return q->steps >= q->job_ready_after;
+		if (strcmp(n, "mirror-io-error") == 0)
+			return q->broken;
+		return strcmp(n, "job-drained") != 0;
+	}
+	if (r->trigger == QM_T_PROCESS)
+		return strcmp(n, "exit-on-error") == 0;
+	if (!incoming) {
+		if (strcmp(n, "connect-failed") == 0)
+			return q->no_listener || p == NULL || !p->s.alive;
+		if (strcmp(n, "setup-done") == 0 || strcmp(n, "cpr-stop") ==
+		    0 || strcmp(n, "cpr-stop-stopped") == 0)
+			return q->connected && p != NULL && p->s.alive;
+		if (strcmp(n, "switchover") == 0 ||
+		    strcmp(n, "switchover-stopped") == 0)
+			return q->converge_after >= 0 &&
+			    q->steps >= q->converge_after;
+		/* The last bytes sit in the socket's buffers: the source
+		   completes even when the target dies on them (N1). */
+		if (strcmp(n, "stream-written") == 0)
+			return p != NULL && q->sent_device && !q->broken;
+		if (strcmp(n, "postcopy-done") == 0)
+			return p != NULL && p->s.alive && !q->broken;
+		if (strcmp(n, "target-loaded") == 0)
+			return p != NULL && p->verdict == 1;
+		if (strcmp(n, "target-failed") == 0)
+			return p == NULL || p->verdict == -1 || !p->s.alive;
+		if (strcmp(n, "stream-broke") == 0 ||
+		    strcmp(n, "postcopy-broke") == 0)
+			return q->broken || p == NULL || !p->s.alive;
+		if (strcmp(n, "recover-connected") == 0 ||
+		    strcmp(n, "recovered") == 0)
+			return p != NULL && p->s.alive &&
+			    (p->s.flags & QM_IF_RECOVERING) && !q->broken;
+		if (strcmp(n, "recover-failed") == 0)
+			return p == NULL || !p->s.alive ||
+			    !(p->s.flags & QM_IF_RECOVERING);
+		return r->trigger == QM_T_QEMU;
+	}
+	/* the target */
+	if (strcmp(n, "accepted") == 0)
+		return q->connected && p != NULL;
+	if (strcmp(n, "recover-accepted") == 0 ||
+	    strcmp(n, "recovered-incoming") == 0)
+		return p != NULL && p->s.alive && !q->broken &&
+		    (p->s.status == QM_ST_POSTCOPY_RECOVER_SETUP ||
+		    p->s.status == QM_ST_POSTCOPY_RECOVER ||
+		    p->s.status == QM_ST_POSTCOPY_ACTIVE);
+	if (strcmp(n, "postcopy-broke-incoming") == 0)
+		return q->broken || p == NULL || !p->s.alive;
+	/* A failing load fails on the device state (its last section). */
+	if (strcmp(n, "load-failed") == 0 ||
+	    strcmp(n, "postcopy-load-failed") == 0)
+		return (q->fail_load && p != NULL && p->sent_device) ||
+		    q->broken || p == NULL ||
+		    (!p->s.alive && !(q->s.flags & QM_IF_GUEST)) ||
+		    ended(p);
+	if (q->fail_load || p == NULL)
+		return 0;
+	if (strcmp(n, "postcopy-listen") == 0 ||
+	    strcmp(n, "postcopy-device-loaded") == 0 ||
+	    strcmp(n, "postcopy-run") == 0 ||
+	    strcmp(n, "postcopy-run-paused") == 0)
+		return p->s.status == QM_ST_POSTCOPY_ACTIVE ||
+		    p->s.status == QM_ST_POSTCOPY_DEVICE ||
+		    p->s.status == QM_ST_COMPLETED;
+	if (strcmp(n, "postcopy-loaded") == 0)
+		return p->s.status == QM_ST_COMPLETED;
+	if (!p->sent_device || (p->s.flags & QM_IF_START_POSTCOPY))
+		return strcmp(n, "load-complete") == 0;
+	/* The global state the stream carries: the source's run state. */
+	if (strcmp(n, "loaded-run") == 0)
+		return p->s.old_rs == QM_RS_RUNNING;
+	if (strcmp(n, "loaded-paused") == 0)
+		return p->s.old_rs != QM_RS_PRELAUNCH &&
+		    (p->s.old_rs != QM_RS_RUNNING ||
+		    !(q->s.flags & QM_IF_AUTOSTART));
+	if (strcmp(n, "loaded-prelaunch") == 0)
+		return p->s.old_rs == QM_RS_PRELAUNCH;
+	return r->trigger == QM_T_QEMU;
+}
+
+/* After a row: what the world learns from it. */
+static void
+took(struct qm_qemu *q, int entry)
+{
+	const char	*n = qm_rows[entry & 0xffff].cmd;
+
+	if (strcmp(n, "device") == 0 || strcmp(n, "continued") == 0 ||
+	    (strcmp(n, "switchover") == 0 && q->s.version == QM_V7_2 &&
+	    !(q->s.flags & QM_IF_PAUSE_BEFORE)) ||
+	    strcmp(n, "cpr-stop") == 0)
+		q->sent_device = 1;
+	if (strncmp(n, "loaded-", 7) == 0 || strcmp(n, "postcopy-run") == 0)
+		q->verdict = 1;
+	if (strcmp(n, "load-failed") == 0 ||
+	    strcmp(n, "postcopy-load-failed") == 0)
+		q->verdict = -1;
+	if (!q->s.alive)
+		q->verdict = q->verdict == 1 ? 1 : -1;
+}
+
+void
+qm_advance(struct qm_qemu *q, double now)
+{
+	int	 rows[256], ok[256];
+	size_t	 n, i, k;
+
+	if (now > q->now)
+		q->now = now;
+	if (!q->s.alive || q->sigstopped || now < q->next)
+		return;
+	q->next = INFINITY;
+	n = qm_enabled(&q->s, rows, 256);
+	for (k = 0, i = 0; i < n; i++)
+		if (permitted(q, rows[i]))
+			ok[k++] = rows[i];
+	q->steps++;
+	if (k == 0) {
+		/* Migrating, or a job running: time still passes. */
+		if (busy(q))
+			q->next = now + STEP;
+		return;
+	}
+	i = k == 1 ? 0 : (size_t)q->w.choose(q->w.arg, (int)k);
+	qm_take(&q->s, ok[i]);
+	took(q, ok[i]);
+	flush_events(q);
+	q->next = now + STEP;
+	wake(q->peer, now);
+}
+
+void
+qm_kill(struct qm_qemu *q)
+{
+	q->s.alive = 0;
+	if (q->verdict != 1)
+		q->verdict = -1;
+	wake(q->peer, q->now);
+}
+
+void
+qm_sigstop(struct qm_qemu *q, int stopped)
+{
+	size_t	 i;
+
+	q->sigstopped = stopped;
+	if (stopped)
+		return;
+	for (i = 0; i < q->nin; i++) {
+		command(q, q->in[i]);
+		free(q->in[i]);
+	}
+	q->nin = 0;
+	wake(q, q->now);
+}
+
+void
+qm_fail_load(struct qm_qemu *target)
+{
+	target->fail_load = 1;
+}
+
+void
+qm_break_stream(struct qm_qemu *q)
+{
+	q->broken = 1;
+	if (q->peer != NULL)
+		q->peer->broken = 1;
+	wake(q, q->now);
+	wake(q->peer, q->now);
+}
