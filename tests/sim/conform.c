@@ -55,6 +55,7 @@ struct tfile {
 	char			 sock[256];	/* the monitor's socket */
 	char			 target[256];	/* a relay's upstream socket */
 	int			 relay;		/* through tests/qmp-relay */
+	char			 cmdline[1024];	/* the peer's */
 	int			 qemu;
 };
 
@@ -62,15 +63,25 @@ struct tfile {
 struct slot {
 	int			 used;
 	int			 file;
+	int			 conn;		/* the connection's index */
 	int			 seq;		/* send order in its file */
 	int			 cmd_rec;
 	int			 ans_rec;	/* -1: never answered */
 	struct qm_cmd		 cmd;
 };
 
+/*
+ * QEMU sends each event to every monitor that finished qmp_capabilities:
+ * a candidate keeps one queue of unseen events per open connection.
+ */
+#define MAX_CONNS	8
+#define MAX_QUEUE	8
 struct cand {
 	struct qm_state		 s;
 	uint64_t		 applied;	/* slots carried out */
+	uint32_t		 listening;	/* connections taking events */
+	uint8_t			 nq[MAX_CONNS];
+	struct qm_event		 q[MAX_CONNS][MAX_QUEUE];
 };
 
 struct set {
@@ -90,6 +101,8 @@ static size_t		 nrecs, caprecs;
 static struct slot	 slots[MAX_SLOTS];
 static int		 failures;
 static struct rec	*hist;		/* the QEMU being checked */
+static int		 conn_of[MAX_FILES];	/* file -> connection */
+static uint32_t		 used_conns;
 
 /* ---- sets of candidate states --------------------------------------- */
 
@@ -212,6 +225,9 @@ read_file(const char *path)
 			}
 			/* tests/qmp-relay: its last argument is the QEMU's
 			   monitor (unix:PATH or PATH). */
+			if (json_object_object_get_ex(m, "cmdline", &v))
+				snprintf(f->cmdline, sizeof f->cmdline, "%s",
+				    json_object_get_string(v));
 			if (json_object_object_get_ex(m, "cmdline", &v) &&
 			    strstr(f->comm, "qmp-relay") != NULL) {
 				const char *c = json_object_get_string(v);
@@ -366,6 +382,41 @@ why(const char *fmt, ...)
 }
 
 /*
+ * Moves the model's new events into the queue of every listening
+ * connection; 0 if a queue overflowed (a path no trace shows).
+ */
+static int
+deliver(struct cand *c)
+{
+	int	 i, k;
+
+	if (c->s.npending > QM_MAX_PENDING)
+		return 0;
+	for (k = 0; k < MAX_CONNS; k++) {
+		if (!(c->listening & (1u << k)))
+			continue;
+		for (i = 0; i < c->s.npending; i++) {
+			if (c->nq[k] == MAX_QUEUE)
+				return 0;
+			c->q[k][c->nq[k]++] = c->s.pending[i];
+		}
+	}
+	c->s.npending = 0;
+	memset(c->s.pending, 0, sizeof c->s.pending);
+	return 1;
+}
+
+static int
+queued(const struct cand *c)
+{
+	int	 k, n = 0;
+
+	for (k = 0; k < MAX_CONNS; k++)
+		n += c->nq[k];
+	return n;
+}
+
+/*
  * Carries out slot k in c, as its recorded answer says (no answer: either
  * outcome).  Adds the outcomes that fit to out.
  */
@@ -430,7 +481,10 @@ apply_slot(const struct cand *c, int k, struct set *out)
 	memcpy(&n, c, sizeof n);
 	n.applied |= 1ull << k;
 	(void)qm_apply_cmd(&n.s, &sl->cmd);
-	if (n.s.npending <= QM_MAX_PENDING)
+	/* Events from now on reach this connection too. */
+	if (strcmp(sl->cmd.name, "qmp_capabilities") == 0)
+		n.listening |= 1u << sl->conn;
+	if (deliver(&n))
 		set_add(out, &n);
 	if (ans == NULL && nr > 0) {
 		/* Unanswered: a refusal is as possible as the success. */
@@ -457,13 +511,13 @@ closure(const struct set *in, struct set *out)
 		/* QEMU writes an event as it happens: a path that leaves
 		   several unseen while moving on is not one a trace shows
 		   (and would make the set explode). */
-		if (out->c[i].s.npending >= 4)
+		if (queued(&out->c[i]) >= 4)
 			continue;
 		nr = qm_enabled(&out->c[i].s, rows, 256);
 		for (j = 0; j < nr; j++) {
 			memcpy(&n, &out->c[i], sizeof n);
 			qm_take(&n.s, rows[j]);
-			if (n.s.npending <= QM_MAX_PENDING)
+			if (deliver(&n))
 				set_add(out, &n);
 		}
 		for (k = 0; k < MAX_SLOTS; k++) {
@@ -486,7 +540,7 @@ describe(const struct cand *c, char *buf, size_t size)
 
 	snprintf(buf, size, "%s/%s%s%s", qm_status_name(c->s.status),
 	    qm_runstate_name(c->s.runstate), c->s.alive ? "" : " (gone)",
-	    c->s.npending ? " +events" : "");
+	    queued(c) ? " +events" : "");
 	for (j = 0; j < c->s.njobs; j++) {
 		len = strlen(buf);
 		snprintf(buf + len, size - len, " job %s %s", c->s.jobs[j].id,
@@ -558,8 +612,24 @@ check_qemu(struct rec *r, size_t n)
 
 	memset(slots, 0, sizeof slots);
 	hist = r;
+	for (k = 0; k < MAX_FILES; k++)
+		conn_of[k] = -1;
+	used_conns = 0;
 	for (i = 0; i < n; i++) {
 		struct rec *x = &r[i];
+
+		if (conn_of[x->file] == -1) {
+			for (k = 0; k < MAX_CONNS && (used_conns & (1u << k));
+			    k++)
+				;
+			if (k == MAX_CONNS) {
+				report(x, "message", &cur, "over 8 monitor "
+				    "connections at once");
+				goto out;
+			}
+			used_conns |= 1u << k;
+			conn_of[x->file] = k;
+		}
 
 		if (x->dir == '>') {
 			for (k = 0; k < MAX_SLOTS && slots[k].used; k++)
@@ -572,6 +642,7 @@ check_qemu(struct rec *r, size_t n)
 			memset(&slots[k], 0, sizeof slots[k]);
 			slots[k].used = 1;
 			slots[k].file = x->file;
+			slots[k].conn = conn_of[x->file];
 			slots[k].seq = seq++;
 			slots[k].cmd_rec = (int)i;
 			slots[k].ans_rec = x->answer;
@@ -632,17 +703,23 @@ check_qemu(struct rec *r, size_t n)
 		if (x->dir == 'x') {
 			/* The connection ended: its unanswered commands
 			   may or may not have been carried out. */
+			int ci = conn_of[x->file];
 			for (j = 0; j < all.n; j++) {
 				memcpy(&c, &all.c[j], sizeof c);
 				for (k = 0; k < MAX_SLOTS; k++)
 					if (slots[k].used &&
 					    slots[k].file == x->file)
 						c.applied &= ~(1ull << k);
+				c.listening &= ~(1u << ci);
+				c.nq[ci] = 0;
+				memset(c.q[ci], 0, sizeof c.q[ci]);
 				set_add(&next, &c);
 			}
 			for (k = 0; k < MAX_SLOTS; k++)
 				if (slots[k].used && slots[k].file == x->file)
 					slots[k].used = 0;
+			used_conns &= ~(1u << ci);
+			conn_of[x->file] = -2;	/* closed: no more records */
 		} else if (is_answer(x)) {
 			k = x->answered;
 			if (getenv("CONFORM_DEBUG"))
@@ -671,18 +748,17 @@ check_qemu(struct rec *r, size_t n)
 				    "does not know");
 				goto out;
 			}
+			k = conn_of[x->file];
 			for (j = 0; j < all.n; j++) {
-				if (all.c[j].s.npending == 0 ||
+				if (k < 0 || all.c[j].nq[k] == 0 ||
 				    !qm_event_is(&all.c[j].s,
-				    &all.c[j].s.pending[0], x->m))
+				    &all.c[j].q[k][0], x->m))
 					continue;
 				memcpy(&c, &all.c[j], sizeof c);
-				memmove(&c.s.pending[0], &c.s.pending[1],
-				    (size_t)(c.s.npending - 1) *
-				    sizeof c.s.pending[0]);
-				c.s.npending--;
-				memset(&c.s.pending[c.s.npending], 0,
-				    sizeof c.s.pending[0]);
+				memmove(&c.q[k][0], &c.q[k][1],
+				    (size_t)(c.nq[k] - 1) * sizeof c.q[k][0]);
+				c.nq[k]--;
+				memset(&c.q[k][c.nq[k]], 0, sizeof c.q[k][0]);
 				set_add(&next, &c);
 			}
 			if (next.n == 0) {
@@ -753,6 +829,21 @@ link_answers(struct rec *r, size_t n)
  * checker allows, so its files join the history of the QEMU behind it:
  * the one whose monitor path is the relay's target.
  */
+/* Does cmdline name path as a whole word (",", " " or the end after)? */
+static int
+names_socket(const char *cmdline, const char *path)
+{
+	const char	*p = cmdline;
+	size_t		 n = strlen(path);
+
+	while (n > 0 && (p = strstr(p, path)) != NULL) {
+		if (p[n] == ',' || p[n] == ' ' || p[n] == '\0')
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 static void
 resolve_relays(void)
 {
@@ -761,9 +852,11 @@ resolve_relays(void)
 	for (f = 0; f < nfiles; f++) {
 		if (files[f].qemu || files[f].target[0] == '\0')
 			continue;
+		/* The QEMU whose command line has that monitor socket. */
 		for (g = 0; g < nfiles; g++)
 			if (files[g].qemu && files[g].relay == 0 &&
-			    strcmp(files[g].sock, files[f].target) == 0)
+			    (strcmp(files[g].sock, files[f].target) == 0 ||
+			    names_socket(files[g].cmdline, files[f].target)))
 				break;
 		files[f].qemu = 1;
 		files[f].relay = 1;

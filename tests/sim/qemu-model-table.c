@@ -362,8 +362,12 @@ const struct qm_row qm_rows[] = {
 	  "block-job-complete", VALL, 0, 0, QM_IF_COMPLETE, 0, 0,
 	  "qmp_block_job_complete: job_complete" },
 	{ QM_ROW_JOB, QM_JB(RUNNING) | QM_JB(READY), QM_SAME, 0, QM_SAME,
-	  QM_T_STREAM, "mirror-io-error", VALL, 0, 0, QM_IF_JOB_ERROR, 0, 0,
-	  "mirror_run: an I/O error (the NBD peer gone)" },
+	  QM_T_STREAM, "mirror-io-error", VALL, 0, 0, 0, 0, QM_EMIT_JOB_ERROR,
+	  "mirror_error_action: on-target-error report, the job goes on "
+	  "(the NBD peer gone, or yanked)" },
+	{ QM_ROW_JOB, QM_JB(RUNNING) | QM_JB(READY), QM_SAME, 0, QM_SAME,
+	  QM_T_STREAM, "mirror-failed", VALL, 0, 0, QM_IF_JOB_ERROR, 0, 0,
+	  "mirror_run: an error that ends the job" },
 	{ QM_ROW_JOB, QM_JB(READY), QM_JOB_WAITING, 0, QM_SAME, QM_T_QEMU,
 	  "job-waiting", VALL, QM_IF_CANCEL, QM_IF_JOB_ERROR, 0, 0,
 	  QM_EMIT_JOB, "job_completed_txn_success (soft cancel of a ready "
@@ -482,5 +486,6 @@ const struct qm_refusal qm_refusals[] = {
 	{ "cancel-vcpu-dirty-limit", 0, 0, 0, 0, VALL, 1, "",
 	  "qmp_cancel_vcpu_dirty_limit" },
 	{ "device_del", 0, 0, 0, 0, VALL, 1, "", "qmp_device_del" },
+	{ "yank", 0, 0, 0, 0, VALL, 1, "", "qmp_yank: no such instance" },
 };
 const size_t qm_nrefusals = sizeof qm_refusals / sizeof qm_refusals[0];

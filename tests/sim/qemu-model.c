@@ -176,6 +176,8 @@ emit(struct qm_state *s, const struct qm_row *r, int job)
 			push_event(s, QM_EV_JOB_READY, 0, job);
 			return;
 		}
+		if (r->emit & QM_EMIT_JOB_ERROR)
+			push_event(s, QM_EV_JOB_ERROR, 0, job);
 		if (r->emit & QM_EMIT_JOB_DONE)
 			push_event(s, QM_EV_JOB_DONE, 0, job);
 		if (r->emit & QM_EMIT_JOB_CANCELLED)
@@ -301,7 +303,7 @@ static const char *const info_cmds[] = {
 	"migrate-set-parameters", "migrate-set-capabilities",
 	"drive-mirror", "blockdev-mirror", "job-dismiss", "nbd-server-start",
 	"nbd-server-stop", "query-cpu-definitions", "query-target",
-	"x-query-virtio", "system_reset",
+	"x-query-virtio", "system_reset", "yank", "query-yank",
 	NULL
 };
 
@@ -940,6 +942,7 @@ event_name(const struct qm_event *e)
 	case QM_EV_JOB_DONE:		return "BLOCK_JOB_COMPLETED";
 	case QM_EV_JOB_CANCELLED:	return "BLOCK_JOB_CANCELLED";
 	case QM_EV_EXPORT_DELETED:	return "BLOCK_EXPORT_DELETED";
+	case QM_EV_JOB_ERROR:		return "BLOCK_JOB_ERROR";
 	}
 	return "?";
 }
@@ -950,7 +953,7 @@ qm_event_modelled(const char *name)
 	static const char *const names[] = { "MIGRATION", "STOP", "RESUME",
 	    "SHUTDOWN", "JOB_STATUS_CHANGE", "BLOCK_JOB_READY",
 	    "BLOCK_JOB_COMPLETED", "BLOCK_JOB_CANCELLED",
-	    "BLOCK_EXPORT_DELETED", NULL };
+	    "BLOCK_EXPORT_DELETED", "BLOCK_JOB_ERROR", NULL };
 	size_t	 i;
 
 	for (i = 0; names[i] != NULL; i++)
@@ -996,6 +999,7 @@ qm_event_line(const struct qm_state *s, const struct qm_event *e,
 	case QM_EV_JOB_READY:
 	case QM_EV_JOB_DONE:
 	case QM_EV_JOB_CANCELLED:
+	case QM_EV_JOB_ERROR:
 		json_object_object_add(d, "device", json_object_new_string(id));
 		json_object_object_add(d, "type",
 		    json_object_new_string("mirror"));
@@ -1041,6 +1045,7 @@ qm_event_is(const struct qm_state *s, const struct qm_event *e,
 	case QM_EV_JOB_READY:
 	case QM_EV_JOB_DONE:
 	case QM_EV_JOB_CANCELLED:
+	case QM_EV_JOB_ERROR:
 		v = str_member(d, "device");
 		return v != NULL && strcmp(v, id) == 0;
 	case QM_EV_EXPORT_DELETED:

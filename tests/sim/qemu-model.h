@@ -174,6 +174,7 @@ enum qm_trigger {
 #define QM_EMIT_JOB_READY	0x080	/* BLOCK_JOB_READY */
 #define QM_EMIT_JOB_DONE	0x100	/* BLOCK_JOB_COMPLETED */
 #define QM_EMIT_JOB_CANCELLED	0x200	/* BLOCK_JOB_CANCELLED */
+#define QM_EMIT_JOB_ERROR	0x400	/* BLOCK_JOB_ERROR */
 
 /* Sets a row starts from. */
 #define QM_SB(x)	(1u << QM_ST_##x)
@@ -253,7 +254,8 @@ enum qm_event_kind {
 	QM_EV_JOB_READY,	/* BLOCK_JOB_READY */
 	QM_EV_JOB_DONE,		/* BLOCK_JOB_COMPLETED */
 	QM_EV_JOB_CANCELLED,	/* BLOCK_JOB_CANCELLED */
-	QM_EV_EXPORT_DELETED	/* BLOCK_EXPORT_DELETED; job: the export */
+	QM_EV_EXPORT_DELETED,	/* BLOCK_EXPORT_DELETED; job: the export */
+	QM_EV_JOB_ERROR		/* BLOCK_JOB_ERROR */
 };
 struct qm_event {
 	short			 kind;		/* enum qm_event_kind */
