@@ -24,17 +24,11 @@ static int		 log_json;
 
 static char	*log_format(const char *severity, const char *msg);
 
-/* "N log lines lost: ..." in the log's own format (output.c's notice). */
+/* output.c's own lines on stderr (what it lost), as warnings. */
 static char *
-log_lost_notice(unsigned long lost, const char *stream)
+log_format_warning(const char *msg)
 {
-	char *msg, *line;
-
-	xasprintf(&msg, "%lu log lines lost: the reader of %s did not read",
-	    lost, stream);
-	line = log_format("warning", msg);
-	free(msg);
-	return line;
+	return log_format("warning", msg);
 }
 
 void
@@ -43,7 +37,7 @@ log_init(const char *progname, enum log_level level, int json)
 	snprintf(log_prefix, sizeof log_prefix, "%s", progname);
 	log_level = level;
 	log_json = json;
-	out_set_notice(OUT_STDERR, log_lost_notice);
+	out_set_log_format(log_format_warning);
 }
 
 /*

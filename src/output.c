@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ struct out_stream_state {
 };
 
 static pthread_mutex_t		out_lock = PTHREAD_MUTEX_INITIALIZER;
+/* How a line of output.c's own goes on stderr (the log's format). */
+static char			*(*out_log_format)(const char *msg);
 static struct ev_loop		*out_loop;
 static ev_prepare		 out_prepare;
 static struct out_stream_state	 out_streams[2] = {
@@ -77,6 +80,26 @@ out_append(struct out_stream_state *s, const char *text, size_t n)
 	s->len += n + 1;
 }
 
+/*
+ * A line of output.c's own for stream s (caller frees): on stderr in the
+ * log's format (out_set_log_format()), elsewhere as it is.
+ */
+static char *
+out_own_line(const struct out_stream_state *s, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *line;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (s != &out_streams[OUT_STDERR] || out_log_format == NULL)
+		return msg;
+	line = out_log_format(msg);
+	free(msg);
+	return line;
+}
+
 /* Queues the notice of the lines dropped, now that the queue is empty. */
 static void
 out_say_lost(struct out_stream_state *s)
@@ -88,8 +111,9 @@ out_say_lost(struct out_stream_state *s)
 	if (s->notice != NULL)
 		text = s->notice(s->unsaid, s->name);
 	else
-		xasprintf(&text, "%lu lines lost: the reader of %s did not "
-		    "read", s->unsaid, s->name);
+		text = out_own_line(s, "%lu %s lost: the reader of %s did not "
+		    "read", s->unsaid, s == &out_streams[OUT_STDERR] ?
+		    "log lines" : "lines", s->name);
 	if (strlen(text) + 1 <= s->max)
 		out_append(s, text, strlen(text));
 	free(text);
@@ -182,6 +206,15 @@ out_lost(enum out_stream which)
 	n = out_streams[which].lost;
 	pthread_mutex_unlock(&out_lock);
 	return n;
+}
+
+/* How output.c's own lines on stderr are formatted (log.c's). */
+void
+out_set_log_format(char *(*fmt)(const char *msg))
+{
+	pthread_mutex_lock(&out_lock);
+	out_log_format = fmt;
+	pthread_mutex_unlock(&out_lock);
 }
 
 /* How the stream says it lost lines (NULL: a plain sentence). */
@@ -341,11 +374,20 @@ out_drain(void)
 	for (i = 0; i < NITEMS(out_streams); i++)
 		out_discard(&out_streams[i]);
 	unwritten = out_streams[OUT_STDOUT].lost - lost_before;
+	/* Said on stderr if it takes the line now (never waited for). */
+	if (unwritten > 0) {
+		struct out_stream_state	*err = &out_streams[OUT_STDERR];
+		char			*text = out_own_line(err, "%lu lines of "
+		    "stdout never written: its reader did not read",
+		    unwritten);
+
+		if (!err->broken && strlen(text) + 1 <= err->max) {
+			out_append(err, text, strlen(text));
+			out_flush(err);
+		}
+		free(text);
+	}
 	pthread_mutex_unlock(&out_lock);
-	/* Said on stderr if it still takes a line (never waited for). */
-	if (unwritten > 0)
-		log_warnx("%lu lines of stdout never written: its reader did "
-		    "not read", unwritten);
 }
 
 /* For tests: the streams as at start, on the fds given. */

@@ -390,6 +390,7 @@ typedef char	*(*out_notice_fn)(unsigned long lost, const char *stream);
 int		 out_line(enum out_stream, const char *text);
 unsigned long	 out_lost(enum out_stream);
 void		 out_set_notice(enum out_stream, out_notice_fn);
+void		 out_set_log_format(char *(*)(const char *msg));
 struct ev_loop	*out_attach(struct ev_loop *);
 void		 out_detach(struct ev_loop *, struct ev_loop *prev);
 void		 out_drain(void);
