@@ -115,12 +115,10 @@ collector_snapshot(const struct vm_collector *c)
 }
 
 void
-collector_failures(const struct vm_collector *c, uint64_t *control,
-    uint64_t *data, uint64_t *abort_)
+collector_failures(const struct vm_collector *c,
+    uint64_t out[FAILURE_ROLES][FAILURE_PLANES])
 {
-	*control = c->failures[0];
-	*data = c->failures[1];
-	*abort_ = c->failures[2];
+	memcpy(out, c->failures, sizeof c->failures);
 }
 
 const struct phase_hist *

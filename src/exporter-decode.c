@@ -553,11 +553,67 @@ decode_rfc3339(const char *s, double *out)
 	return 0;
 }
 
+const char *const failure_planes[FAILURE_PLANES] = {
+	"control", "data", "limit", "abort", "unknown"
+};
+
+size_t
+failure_plane_index(const char *plane)
+{
+	size_t	i;
+
+	for (i = 0; i < FAILURE_PLANES; i++)
+		if (strcmp(plane, failure_planes[i]) == 0)
+			return i;
+	return FAILURE_PLANES - 1;
+}
+
+/*
+ * Whether the source's controller ended the migration: nobody asked for
+ * an abort (abortRequested false) and its last decision is "abort".
+ */
+static int
+aborted_by_controller(json_object *doc)
+{
+	json_object	*req = json_obj_at(doc, "abortRequested");
+	json_object	*ds = json_obj_at(doc, "decisions");
+	const char	*role = str_of(doc, "role");
+	size_t		 n;
+
+	if (role == NULL || strcmp(role, "source") != 0 || req == NULL ||
+	    !json_object_is_type(req, json_type_boolean) ||
+	    json_object_get_boolean(req) || !is_array(ds) ||
+	    (n = json_object_array_length(ds)) == 0)
+		return 0;
+	role = str_of(json_object_array_get_idx(ds, n - 1), "action");
+	return role != NULL && strcmp(role, "abort") == 0;
+}
+
+/*
+ * The plane failures_total counts a failed migration under: exit 8 is
+ * unknown whatever the plane; an abort (exit 5) is the controller's at a
+ * bound of its policy (limit) when it decided it, else someone's request
+ * (abort: an operator, a signal, the source's abort seen by the target);
+ * else failurePlane (control when absent).
+ */
+static const char *
+failure_plane_of(json_object *doc, uint64_t exit_code)
+{
+	const char	*s = str_of(doc, "failurePlane");
+
+	if (exit_code == QM_EXIT_UNKNOWN ||
+	    (s != NULL && strcmp(s, "unknown") == 0))
+		return "unknown";
+	if (exit_code == QM_EXIT_ABORTED || (s == NULL &&
+	    str_of(doc, "abortStatus") != NULL))
+		return aborted_by_controller(doc) ? "limit" : "abort";
+	return s != NULL ? s : "control";
+}
+
 /*
  * The status document of `qmigrate migrate` or `incoming`: what the
  * session and its controller see.  failure_plane is the plane
- * failures_total counts it under: failurePlane, or "abort" for a
- * migration that was aborted (exit status 5, no plane).
+ * failures_total counts it under (failure_plane_of()).
  */
 /*
  * The seconds from the document's startTimestamp to each phase of
@@ -594,7 +650,7 @@ int
 decode_status_doc(json_object *doc, struct snap_migration *m)
 {
 	json_object	*prog, *disks, *v;
-	const char	*phase = str_of(doc, "phase"), *s;
+	const char	*phase = str_of(doc, "phase");
 	uint64_t	 exit_code = 0, off, sum = 0;
 	int		 any = 0;
 
@@ -606,15 +662,15 @@ decode_status_doc(json_object *doc, struct snap_migration *m)
 	copy_text(m->mode, sizeof m->mode, str_of(doc, "mode"));
 	copy_text(m->uid, sizeof m->uid, str_of(doc, "migrationUid"));
 	copy_text(m->role, sizeof m->role, str_of(doc, "role"));
-	if (strcmp(m->phase, "Failed") == 0) {
-		(void)u64_of(doc, "exitCode", &exit_code);
-		s = str_of(doc, "failurePlane");
-		if (exit_code == QM_EXIT_ABORTED || s == NULL)
-			s = exit_code == QM_EXIT_ABORTED ||
-			    str_of(doc, "abortStatus") != NULL ? "abort" :
-			    "control";
-		copy_text(m->failure_plane, sizeof m->failure_plane, s);
-	}
+	(void)u64_of(doc, "exitCode", &exit_code);
+	m->outcome_unknown = exit_code == QM_EXIT_UNKNOWN;
+	if (strcmp(m->phase, "Failed") == 0 || m->outcome_unknown)
+		copy_text(m->failure_plane, sizeof m->failure_plane,
+		    failure_plane_of(doc, exit_code));
+	v = json_obj_at(json_obj_at(doc, "migrationConfiguration"),
+	    "controller");
+	if (is_object(v))
+		set_f64(&m->acceptable, v, "acceptableSeconds", 1, 1);
 	m->start_time.have = decode_rfc3339(str_of(doc, "startTimestamp"),
 	    &m->start_time.v) == 0;
 	m->end_time.have = decode_rfc3339(str_of(doc, "endTimestamp"),

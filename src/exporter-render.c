@@ -199,6 +199,11 @@ static const struct vm_value vm_values[] = {
 	{ "qmigrate_migration_end_time_seconds", "gauge",
 	    "When the migration ended, in seconds since the epoch.",
 	    MIG(end_time), V_F64, 1 },
+	{ "qmigrate_migration_acceptable_seconds", "gauge",
+	    "The completion time the controller's policy accepts "
+	    "(acceptableSeconds: completionTimeoutPerGiB times the guest's "
+	    "GiB); past it the controller aborts or finishes the migration.",
+	    MIG(acceptable), V_F64, 1 },
 	{ "qmigrate_migration_iteration", "gauge",
 	    "Dirty-bitmap syncs so far (pre-copy passes).", MIG(iteration),
 	    V_U64, 1 },
@@ -248,7 +253,6 @@ static const char *mig_phases[] = {
 };
 static const char *mig_modes[] = { "PreCopy", "PostCopy", "Paused",
 	"CprTransfer" };
-static const char *planes[3] = { "control", "data", "abort" };
 
 /* Per-vCPU, per-drive and per-interface counters. */
 static void
@@ -532,7 +536,7 @@ render_migration(struct render_buf *b, const struct render_vm *vms, size_t n,
 	const struct snap_migration	*m;
 	struct family			 f;
 	char				 ex[64];
-	size_t				 i, j;
+	size_t				 i, j, k;
 	double				 in_phase[3] = { 0, 0, 0 };
 	int				 pass;
 
@@ -546,6 +550,13 @@ render_migration(struct render_buf *b, const struct render_vm *vms, size_t n,
 				sample(&f, base[i], "", strcmp(m->phase,
 				    pass == 0 ? "Succeeded" : "Failed") == 0);
 	}
+	family(&f, b, "qmigrate_migration_outcome_unknown", "gauge",
+	    "1 when the VM's last migration ended not knowing where the "
+	    "guest runs (exit 8: both sides may be paused; a re-run "
+	    "settles it).");
+	for (i = 0; i < n; i++)
+		if ((m = render_migration_of(vms[i].snap)) != NULL)
+			sample(&f, base[i], "", m->outcome_unknown);
 	family(&f, b, "qmigrate_migration_phase", "gauge",
 	    "The migration's phase (a state set: 1 for the current one).");
 	for (i = 0; i < n; i++) {
@@ -572,13 +583,19 @@ render_migration(struct render_buf *b, const struct render_vm *vms, size_t n,
 	}
 	family(&f, b, "qmigrate_migration_failures_total", "counter",
 	    "Failed migrations of the VM seen in its status file, by the "
-	    "plane that failed (abort: cancelled on request or by the "
-	    "controller).");
+	    "plane that failed and the side (role) whose document said so "
+	    "(limit: aborted by the controller at a bound "
+	    "of its policy; abort: cancelled on request; unknown: exit 8, "
+	    "where the guest runs is not known).");
 	for (i = 0; i < n; i++)
-		for (j = 0; j < 3; j++) {
-			snprintf(ex, sizeof ex, "plane=\"%s\"", planes[j]);
-			sample(&f, base[i], ex, (double)vms[i].failures[j]);
-		}
+		for (k = 0; k < FAILURE_ROLES; k++)
+			for (j = 0; j < FAILURE_PLANES; j++) {
+				snprintf(ex, sizeof ex, "plane=\"%s\","
+				    "role=\"%s\"", failure_planes[j],
+				    k == 0 ? "source" : "target");
+				sample(&f, base[i], ex,
+				    (double)vms[i].failures[k][j]);
+			}
 
 	render_phase_hist(b, vms, n, base);
 

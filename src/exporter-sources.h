@@ -85,7 +85,8 @@ struct vm_collector {
 
 	int		 status_baselined;
 	char		 failed_uid[64];
-	uint64_t	 failures[3];	/* control, data, abort */
+	/* by role (source, target) and failure_planes */
+	uint64_t	 failures[FAILURE_ROLES][FAILURE_PLANES];
 	struct phase_hist phases;
 	uint64_t	 disk_prev;
 	double		 disk_prev_t;

@@ -43,10 +43,9 @@ collect_status_read(struct vm_collector *c)
 	if (m->failure_plane[0] != '\0' && m->uid[0] != '\0' &&
 	    strcmp(m->uid, c->failed_uid) != 0) {
 		snprintf(c->failed_uid, sizeof c->failed_uid, "%s", m->uid);
-		k = strcmp(m->failure_plane, "control") == 0 ? 0 :
-		    strcmp(m->failure_plane, "data") == 0 ? 1 : 2;
+		k = failure_plane_index(m->failure_plane);
 		if (c->status_baselined)
-			c->failures[k]++;
+			c->failures[strcmp(m->role, "target") == 0][k]++;
 	}
 	phase_hist_update(&c->phases, m, c->status_baselined);
 	c->status_baselined = 1;

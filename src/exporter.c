@@ -275,8 +275,7 @@ exporter_render(struct render_buf *b, void *arg)
 		r[i].spec = &ex->vms[i]->spec;
 		r[i].snap = collector_snapshot(ex->vms[i]->c);
 		r[i].stale = collector_stale(ex->vms[i]->c, ex->o->interval);
-		collector_failures(ex->vms[i]->c, &r[i].failures[0],
-		    &r[i].failures[1], &r[i].failures[2]);
+		collector_failures(ex->vms[i]->c, r[i].failures);
 		r[i].phases = collector_phase_hist(ex->vms[i]->c);
 	}
 	render_metrics(b, r, ex->nvms, ex->o->node, ex->o->namespace);

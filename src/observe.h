@@ -141,6 +141,20 @@ struct snap_os {
 #define PHASE_HIST_PHASES	6	/* Pending ... Failed */
 #define PHASE_HIST_BUCKETS	18	/* KubeVirt's, up to an hour */
 
+/*
+ * The planes qmigrate_migration_failures_total counts a failed migration
+ * under (exporter-decode.c): control and data (failurePlane), limit (the
+ * controller aborted it at a bound of its policy), abort (someone asked:
+ * an operator, a signal, the node agent), unknown (exit 8: where the
+ * guest runs is not known).
+ */
+#define FAILURE_PLANES	5
+/* ... and the side whose status file said so: source 0, target 1. */
+#define FAILURE_ROLES	2
+extern const char *const failure_planes[FAILURE_PLANES];
+/* The index of plane in failure_planes (unknown for anything else). */
+size_t	 failure_plane_index(const char *plane);
+
 /* A migration as QEMU's query-migrate or the status document says. */
 struct snap_migration {
 	int		 have;
@@ -150,6 +164,9 @@ struct snap_migration {
 	char		 mode[32];
 	char		 uid[64];
 	char		 failure_plane[16];	/* as failures_total counts it */
+	int		 outcome_unknown;	/* it ended with exit 8 */
+	/* the controller's bound: completion time its policy accepts */
+	struct snap_f64	 acceptable;
 	struct snap_u64	 data_total;
 	struct snap_u64	 data_processed;
 	struct snap_u64	 data_remaining;
@@ -278,8 +295,9 @@ void	 collector_refresh(struct vm_collector *);
 int	 collector_settled(const struct vm_collector *);
 int	 collector_stale(const struct vm_collector *, double interval);
 const struct vm_snapshot *collector_snapshot(const struct vm_collector *);
-void	 collector_failures(const struct vm_collector *, uint64_t *control,
-	    uint64_t *data, uint64_t *abort);
+/* Failed migrations seen, by failure_planes' index. */
+void	 collector_failures(const struct vm_collector *,
+	    uint64_t out[FAILURE_ROLES][FAILURE_PLANES]);
 const struct phase_hist *collector_phase_hist(const struct vm_collector *);
 const char *collector_error(const struct vm_collector *);
 const char *collector_agent_error(const struct vm_collector *);
@@ -291,7 +309,7 @@ struct render_vm {
 	const struct exporter_vm_spec	*spec;
 	const struct vm_snapshot	*snap;
 	int				 stale;
-	uint64_t			 failures[3];	/* control, data, abort */
+	uint64_t			 failures[FAILURE_ROLES][FAILURE_PLANES];
 	const struct phase_hist		*phases;	/* or NULL */
 };
 struct render_buf {

@@ -98,7 +98,7 @@ succeeded() {
 	[ "$(metric "$TMP/m2" 'qmigrate_migration_phase{name="src",phase="Succeeded"}')" = 1 ]
 }
 wait_for 10 "phase Succeeded for src" succeeded
-[ "$(metric "$TMP/m2" 'qmigrate_migration_failures_total{name="src",plane="data"}')" = 0 ] ||
+[ "$(metric "$TMP/m2" 'qmigrate_migration_failures_total{name="src",plane="data",role="source"}')" = 0 ] ||
 	fail "failures counted for a good migration"
 
 rc=0

@@ -119,7 +119,11 @@ test_rfc3339(void **state)
 	assert_int_equal(decode_rfc3339(NULL, &t), -1);
 }
 
-/* Failures count under failurePlane; an abort (exit 5) under "abort". */
+/*
+ * Failures count under failurePlane; an abort (exit 5) under "abort" when
+ * asked for, under "limit" when the source's controller decided it; exit
+ * 8 under "unknown", with outcome_unknown; the controller's bound.
+ */
 static void
 test_status_doc(void **state)
 {
@@ -159,6 +163,39 @@ test_status_doc(void **state)
 	    "\"exitCode\": 5}");
 	assert_int_equal(decode_status_doc(doc, &m), 0);
 	assert_string_equal(m.failure_plane, "abort");
+	assert_false(m.outcome_unknown);
+	json_object_put(doc);
+	/* An operator's abort: abortRequested, whatever the decisions. */
+	doc = parse("{\"phase\": \"Failed\", \"role\": \"source\", "
+	    "\"abortRequested\": true, \"abortStatus\": \"Succeeded\", "
+	    "\"decisions\": [{\"action\": \"abort\"}], \"exitCode\": 5}");
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	assert_string_equal(m.failure_plane, "abort");
+	json_object_put(doc);
+	/* The controller's, at its bound. */
+	doc = parse("{\"phase\": \"Failed\", \"role\": \"source\", "
+	    "\"abortRequested\": false, \"abortStatus\": \"Succeeded\", "
+	    "\"decisions\": [{\"action\": \"auto-converge\"}, "
+	    "{\"action\": \"abort\"}], \"exitCode\": 5, "
+	    "\"migrationConfiguration\": {\"controller\": "
+	    "{\"acceptableSeconds\": 150.5}}}");
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	assert_string_equal(m.failure_plane, "limit");
+	assert_true(m.acceptable.have && m.acceptable.v == 150.5);
+	json_object_put(doc);
+	/* The target of a migration its source aborted: someone asked. */
+	doc = parse("{\"phase\": \"Failed\", \"role\": \"target\", "
+	    "\"abortRequested\": false, \"exitCode\": 5}");
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	assert_string_equal(m.failure_plane, "abort");
+	json_object_put(doc);
+	/* Not known (exit 8). */
+	doc = parse("{\"phase\": \"Failed\", \"failurePlane\": \"unknown\", "
+	    "\"abortRequested\": false, \"exitCode\": 8}");
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	assert_string_equal(m.failure_plane, "unknown");
+	assert_true(m.outcome_unknown);
+	assert_false(m.acceptable.have);
 	json_object_put(doc);
 	doc = parse("{\"progress\": {}}");
 	assert_int_equal(decode_status_doc(doc, &m), -1);
@@ -298,7 +335,10 @@ test_render(void **state)
 	memset(&vm, 0, sizeof vm);
 	vm.spec = &spec;
 	vm.snap = &snap;
-	vm.failures[2] = 1;
+	vm.failures[0][failure_plane_index("abort")] = 1;
+	vm.failures[1][failure_plane_index("unknown")] = 2;
+	snap.doc_migration.acceptable.have = 1;
+	snap.doc_migration.acceptable.v = 150;
 
 	render_metrics(&b, &vm, 1, "node-a", "prod");
 	assert_string_equal(value_of(b.p, "qmigrate_vm_memory_domain_bytes"
@@ -315,7 +355,18 @@ test_render(void **state)
 	    "phase=\"Succeeded\"}"), "1");
 	assert_string_equal(value_of(b.p, "qmigrate_migration_failures_total"
 	    "{name=\"db\\\"1\",namespace=\"prod\",node=\"node-a\","
-	    "plane=\"abort\"}"), "1");
+	    "plane=\"abort\",role=\"source\"}"), "1");
+	assert_string_equal(value_of(b.p, "qmigrate_migration_failures_total"
+	    "{name=\"db\\\"1\",namespace=\"prod\",node=\"node-a\","
+	    "plane=\"unknown\",role=\"target\"}"), "2");
+	assert_string_equal(value_of(b.p, "qmigrate_migration_failures_total"
+	    "{name=\"db\\\"1\",namespace=\"prod\",node=\"node-a\","
+	    "plane=\"limit\",role=\"source\"}"), "0");
+	assert_string_equal(value_of(b.p, "qmigrate_migration_outcome_unknown"
+	    "{name=\"db\\\"1\",namespace=\"prod\",node=\"node-a\"}"), "0");
+	assert_string_equal(value_of(b.p, "qmigrate_migration_acceptable_"
+	    "seconds{name=\"db\\\"1\",namespace=\"prod\",node=\"node-a\"}"),
+	    "150");
 	assert_string_equal(value_of(b.p, "qmigrate_migrations_in_running_"
 	    "phase{node=\"node-a\"}"), "0");
 	/* HELP and TYPE only for families with samples. */
