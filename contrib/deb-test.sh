@@ -19,11 +19,19 @@
 #    installed example policies (both shapes), bash completion, the
 #    exporter's unit (systemd-analyze verify clean, not enabled), and an
 #    operator's files in /etc/qmigrate kept through a reinstall and a
-#    removal.
+#    removal; the group qmigrate and /run/qmigrate/vms (sysusers.d,
+#    tmpfiles.d).
 # 5. A live migration between two real QEMUs on this host (the memory guest
 #    of tests/guest), driven by the installed qmigrate inside the root over
 #    TLS, the source's certificate in the installed /etc/qmigrate/tls; the
 #    guest's memory is checked on the target.
+# 6. The same root booted with systemd as PID 1 (systemd-nspawn -b, no
+#    host systemd: --register=no --keep-unit, nsenter for systemctl, as
+#    ../shared/reference/runtimes-here.md shows): qmigrate-exporter.service
+#    started with systemctl under every hardening line of the unit, up and
+#    not restarting, and this host's Prometheus scrapes its /metrics.  Only
+#    the port is changed, by a drop-in (9788 may be taken on this host: the
+#    container shares its network).
 #
 # Needs root, a Debian mirror (DEB_TEST_MIRROR, default deb.debian.org),
 # about 1 GB in DEB_TEST_TMPDIR (default /var/tmp: /tmp may be a small
@@ -137,7 +145,8 @@ for f in /usr/bin/qmigrate /usr/share/man/man1/qmigrate.1.gz \
 	/lib/systemd/system/qmigrate-exporter.service \
 	/usr/share/doc/qmigrate/examples/make-certs.sh \
 	/usr/share/doc/qmigrate/examples/prometheus-alerts.yml \
-	/usr/share/doc/qmigrate/examples/kubernetes/node-agent-daemonset.yaml; do
+	/usr/share/doc/qmigrate/examples/kubernetes/node-agent-daemonset.yaml \
+	/usr/lib/sysusers.d/qmigrate.conf /usr/lib/tmpfiles.d/qmigrate.conf; do
 	in_root dpkg -S "$f" >/dev/null 2>&1 || fail "$f is not in the package"
 done
 # mode_is PATH MODE: PATH in the root is a root-owned directory of MODE.
@@ -146,6 +155,7 @@ mode_is() {
 	got=$(stat -c '%F %a %U:%G' "$root$1")
 	[ "$got" = "directory $2 root:root" ] || fail "$1 is \"$got\", expected directory $2 root:root"
 }
+in_root getent group qmigrate >/dev/null || fail "the package made no group qmigrate (sysusers.d)"
 mode_is /etc/qmigrate/policies.d 755
 mode_is /etc/qmigrate/tls 700
 [ -z "$(in_root dpkg-query -W -f='${Conffiles}' qmigrate)" ] ||
@@ -234,4 +244,82 @@ status_is "$TMP/src.status" .phase Succeeded || fail "source status: $(cat "$TMP
 status_is "$TMP/dst.status" .phase Succeeded || fail "target status: $(cat "$TMP/dst.status")"
 assert_moved
 echo "   migrated over TLS; every page intact on the target ($(last_progress "$TMP/dst.serial"))"
-echo "ok: $(basename "$deb") builds in a chroot, is lintian-clean, installs, and migrates a guest"
+
+# 6. systemd as PID 1 in the root, the exporter's unit for real.
+step "systemd-nspawn -b: qmigrate-exporter.service started by systemctl, scraped by Prometheus"
+need_cmd systemd-nspawn nsenter prometheus curl
+for m in "$root$TMP" "$root/proc"; do
+	umount "$m" || fail "cannot unmount $m before booting the root"
+done
+_mounts=()
+xport=$((20000 + RANDOM % 20000))
+mkdir -p "$root/etc/systemd/system/qmigrate-exporter.service.d"
+printf '[Service]\nExecStart=\nExecStart=/usr/bin/qmigrate exporter --listen 127.0.0.1:%s --vm-dir /run/qmigrate/vms --node %%H\n' \
+	"$xport" >"$root/etc/systemd/system/qmigrate-exporter.service.d/port.conf"
+machine=qmt-deb-$$
+setsid systemd-nspawn -q -D "$root" -M "$machine" -b --console=pipe \
+	--register=no --keep-unit </dev/null >"$TMP/nspawn.log" 2>&1 &
+nspawn_pid=$!
+leader=
+nspawn_stop() {
+	if [ -n "$leader" ]; then nsenter -t "$leader" -a systemctl poweroff 2>/dev/null || true; fi
+	timeout 20 tail --pid="$nspawn_pid" -f /dev/null 2>/dev/null ||
+		kill -KILL "$nspawn_pid" 2>/dev/null || true
+	rmdir "/run/systemd/nspawn/propagate/$machine" 2>/dev/null || true
+}
+lib_on_exit nspawn_stop
+nspawn_leader() {
+	leader=$(pgrep -P "$nspawn_pid" -x systemd) && [ -n "$leader" ]
+}
+wait_for 30 "systemd to start in the root" nspawn_leader
+in_boot() {
+	nsenter -t "$leader" -a "$@"
+}
+booted() {
+	local st
+	st=$(in_boot systemctl is-system-running 2>/dev/null) || true
+	[ "$st" = running ] || [ "$st" = degraded ]
+}
+wait_for 60 "the root to finish booting" booted
+got=$(stat -c '%a %G' "/proc/$leader/root/run/qmigrate/vms" 2>&1) || true
+[ "$got" = "2770 qmigrate" ] || fail "/run/qmigrate/vms in the booted root: $got, expected 2770 qmigrate"
+in_boot systemctl start qmigrate-exporter.service ||
+	fail "systemctl start: $(in_boot journalctl -o cat -u qmigrate-exporter.service | tail -n 5)"
+exporter_up() {
+	curl -sf --max-time 2 "http://127.0.0.1:$xport/metrics" >"$TMP/exporter.metrics"
+}
+wait_for 20 "the exporter's /metrics" exporter_up
+grep -q '^qmigrate_exporter_vms{node="' "$TMP/exporter.metrics" ||
+	fail "no qmigrate_exporter_vms in /metrics: $(head -n 5 "$TMP/exporter.metrics")"
+cat >"$TMP/prometheus.yml" <<EOP
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+scrape_configs:
+  - job_name: qmigrate
+    static_configs: [ { targets: ["127.0.0.1:$xport"] } ]
+EOP
+pport=$((xport + 1))
+bg_start prometheus prometheus --config.file="$TMP/prometheus.yml" \
+	--storage.tsdb.path="$TMP/prom-data" --web.listen-address="127.0.0.1:$pport"
+prom_has() {
+	curl -sf --max-time 2 --get --data-urlencode 'query=qmigrate_exporter_vms' \
+		"http://127.0.0.1:$pport/api/v1/query" |
+		jq -e '.data.result | length == 1' >/dev/null
+}
+wait_for 60 "Prometheus to scrape the exporter" prom_has
+up=$(curl -sf --get --data-urlencode 'query=up{job="qmigrate"}' \
+	"http://127.0.0.1:$pport/api/v1/query" | jq -r '.data.result[0].value[1]')
+[ "$up" = 1 ] || fail "Prometheus: up{job=qmigrate} is $up"
+state=$(in_boot systemctl show -P ActiveState,SubState,NRestarts,ExecMainStatus qmigrate-exporter.service | tr '\n' ' ')
+[ "$state" = "active running 0 0 " ] || fail "qmigrate-exporter.service: $state (ActiveState SubState NRestarts ExecMainStatus)"
+mainpid=$(in_boot systemctl show -P MainPID qmigrate-exporter.service)
+sandbox=$(in_boot grep -E '^(CapBnd|NoNewPrivs|Seccomp):' "/proc/$mainpid/status" | tr -s '\t\n' '  ')
+case $sandbox in
+*"CapBnd: 0000000000000000"*"NoNewPrivs: 1"*"Seccomp: 2"*) ;;
+*) fail "the exporter runs without its sandbox: $sandbox" ;;
+esac
+echo "   qmigrate-exporter.service: $state; $sandbox; Prometheus: up=1"
+in_boot systemctl poweroff || true
+timeout 30 tail --pid="$nspawn_pid" -f /dev/null || fail "the root did not power off"
+leader=
+echo "ok: $(basename "$deb") builds in a chroot, is lintian-clean, installs, migrates a guest, and its exporter runs under systemd"
+

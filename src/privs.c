@@ -58,8 +58,10 @@ privs_drop(const char *user)
  * it has, in the effective, permitted and bounding sets, and drops every
  * other one: for a long-running command that needs one or two after
  * setup (the exporter reads /proc of other users' QEMUs).  A process
- * without capabilities (not root) ends as it was.  Returns 0, or -1 after
- * logging why.
+ * without capabilities (not root, or a systemd unit with an empty
+ * CapabilityBoundingSet=) ends as it was, and makes no capset(2): there
+ * is nothing to drop, and a unit's SystemCallFilter=~@privileged kills a
+ * process that calls it (SIGSYS).  Returns 0, or -1 after logging why.
  */
 int
 privs_keep(const int *keep, size_t n)
@@ -70,6 +72,10 @@ privs_keep(const int *keep, size_t n)
 	if (n > sizeof had / sizeof had[0])
 		fatalx("privs_keep: %zu capabilities", n);
 	capng_get_caps_process();
+	if (capng_have_capabilities(CAPNG_SELECT_CAPS) == CAPNG_NONE) {
+		log_debug("no capabilities to drop");
+		return 0;
+	}
 	for (i = 0; i < n; i++)
 		had[i] = capng_have_capability(CAPNG_PERMITTED, keep[i]);
 	capng_clear(CAPNG_SELECT_BOTH);
