@@ -51,3 +51,8 @@ check-deb: qmigrate$(EXEEXT) tests/guest/memguest.elf
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	$(BASH) '$(abs_top_srcdir)/contrib/deb-test.sh'
 .PHONY: check-deb
+
+# The Kubernetes manifests played for real (podman kube play; skips where
+# podman cannot run containers), with what stands in for kubelet.
+integration_tests += tests/integration/kube-play-tls.sh
+EXTRA_DIST += tests/kube-play.py
