@@ -216,9 +216,9 @@ expect_exit incoming 4 30
 wait_guest_exit dst 10
 assert_memory_intact "$TMP/src.serial"
 wait_for 15 "failures_total{plane=abort} of src and {plane=data} of dst" eval \
-	'is "qmigrate_migration_failures_total{name=\"src\",plane=\"abort\"}" 1 &&
-	 is "qmigrate_migration_failures_total{name=\"dst\",plane=\"data\"}" 1'
-is 'qmigrate_migration_failures_total{name="src",plane="data"}' 0 ||
+	'is "qmigrate_migration_failures_total{name=\"src\",plane=\"abort\",role=\"source\"}" 1 &&
+	 is "qmigrate_migration_failures_total{name=\"dst\",plane=\"data\",role=\"target\"}" 1'
+is 'qmigrate_migration_failures_total{name="src",plane="data",role="source"}' 0 ||
 	fail "the abort was also counted as a data-plane failure of src"
 # The operator's abort pages nobody: no QmigrateMigrationFailed for it
 # (src, plane="abort") nor for the target it cut (dst, role="target");
@@ -250,7 +250,7 @@ wait_for 10 "the phase of src to end Succeeded" eval \
 holds 'qmigrate_migration_end_time_seconds{name="src"} - qmigrate_migration_start_time_seconds{name="src"} >= 0' ||
 	fail "src's end time not after its start"
 is 'qmigrate_migrations_in_running_phase{node="node-a"}' 0 || fail "a migration still counted running"
-is 'qmigrate_migration_failures_total{name="src",plane="abort"}' 1 ||
+is 'qmigrate_migration_failures_total{name="src",plane="abort",role="source"}' 1 ||
 	fail "a success changed src's failure count"
 # KubeVirt's phase transition histogram: each phase of both migrations of
 # src observed once (the aborted one: Pending to Failed; this one: Pending
@@ -270,7 +270,7 @@ rc=0
 	--status-file "$VMS/dst.status" >/dev/null 2>"$TMP/fail.err" || rc=$?
 [ "$rc" -eq 3 ] || fail "migration to nobody: exit $rc, expected 3"
 wait_for 10 "failures_total{plane=control} of dst" is \
-	'qmigrate_migration_failures_total{name="dst",plane="control"}' 1
+	'qmigrate_migration_failures_total{name="dst",plane="control",role="source"}' 1
 wait_for 10 "the QmigrateMigrationFailed alert to fire for dst's control plane" is \
 	'ALERTS{alertname="QmigrateMigrationFailed",alertstate="firing",name="dst",plane="control",role="source"}' 1
 is 'count(ALERTS{alertname="QmigrateMigrationFailed"})' 1 ||
