@@ -281,8 +281,9 @@ booted() {
 	[ "$st" = running ] || [ "$st" = degraded ]
 }
 wait_for 60 "the root to finish booting" booted
-got=$(stat -c '%a %G' "/proc/$leader/root/run/qmigrate/vms" 2>&1) || true
-[ "$got" = "2770 qmigrate" ] || fail "/run/qmigrate/vms in the booted root: $got, expected 2770 qmigrate"
+gid=$(in_boot getent group qmigrate | cut -d: -f3)
+got=$(stat -c '%a %u:%g' "/proc/$leader/root/run/qmigrate/vms" 2>&1) || true
+[ "$got" = "2770 0:$gid" ] || fail "/run/qmigrate/vms in the booted root: $got, expected 2770 root:qmigrate (0:$gid)"
 in_boot systemctl start qmigrate-exporter.service ||
 	fail "systemctl start: $(in_boot journalctl -o cat -u qmigrate-exporter.service | tail -n 5)"
 exporter_up() {
