@@ -310,8 +310,12 @@ wait_for 60 "Prometheus to scrape the exporter" prom_has
 up=$(curl -sf --get --data-urlencode 'query=up{job="qmigrate"}' \
 	"http://127.0.0.1:$pport/api/v1/query" | jq -r '.data.result[0].value[1]')
 [ "$up" = 1 ] || fail "Prometheus: up{job=qmigrate} is $up"
-state=$(in_boot systemctl show -P ActiveState,SubState,NRestarts,ExecMainStatus qmigrate-exporter.service | tr '\n' ' ')
-[ "$state" = "active running 0 0 " ] || fail "qmigrate-exporter.service: $state (ActiveState SubState NRestarts ExecMainStatus)"
+state=
+for p in ActiveState SubState NRestarts ExecMainStatus; do
+	state+="$p=$(in_boot systemctl show -P "$p" qmigrate-exporter.service) "
+done
+[ "$state" = "ActiveState=active SubState=running NRestarts=0 ExecMainStatus=0 " ] ||
+	fail "qmigrate-exporter.service: $state"
 mainpid=$(in_boot systemctl show -P MainPID qmigrate-exporter.service)
 sandbox=$(in_boot grep -E '^(CapBnd|NoNewPrivs|Seccomp):' "/proc/$mainpid/status" | tr -s '\t\n' '  ')
 case $sandbox in
