@@ -64,7 +64,7 @@ echo "ok: uid 107 with fsGroup loads kubelet's layout (root:107 0440, links thro
 # 2. Without fsGroup: root's 0400, which uid 107 cannot read.
 # shellcheck disable=SC2046
 k8s_volume "$TMP/nofsgroup" -m 0400 $(secret target)
-refused no-fsgroup "^qmigrate: --tls-dir $TMP/nofsgroup/\.\.[0-9_]+\.[0-9]+/ca\.pem: Permission denied \(in Kubernetes, set the pod's securityContext\.fsGroup" \
+refused no-fsgroup "--tls-dir $TMP/nofsgroup/\.\.[0-9_]+\.[0-9]+/ca\.pem: Permission denied \(in Kubernetes, set the pod's securityContext\.fsGroup" \
 	"$TMP/nofsgroup" "${as_qemu[@]}"
 
 # 3. Modes: others may read; a group that is not the process's.
