@@ -637,10 +637,26 @@ setup_then_abort(struct session *s, const struct sess_event *ev)
 }
 
 /*
+ * A re-attach that finds QEMU past the point of no return (status device
+ * or pre-switchover, or run state finish-migrate: 7.2 says active): an
+ * abort the killed run had under way is refused, not cancelled.
+ */
+static int
+reattach_at_switchover(const struct session *s, const struct sess_event *ev)
+{
+	if (s->cfg.cpr || s->state != SS_PRECOPY)
+		return 0;
+	return (ev->ri != NULL && ev->ri->state == RUN_FINISH_MIGRATE) ||
+	    (ev->reason != NULL && (strcmp(ev->reason, "device") == 0 ||
+	    strcmp(ev->reason, "pre-switchover") == 0));
+}
+
+/*
  * The record says an abort was under way when its qmigrate was killed
  * (cancelling, or watched uncancelled): it is still asked for, so the
  * re-attach cancels again (QEMU takes a second migrate_cancel as the
- * first) and ends as the abort does.  A post-copy cannot be cancelled.
+ * first) and ends as the abort does.  A post-copy cannot be cancelled,
+ * nor a switchover (refused there, SS_SWITCHOVER).
  */
 static void
 setup_abort_goes_on(struct session *s, const struct sess_event *ev)
@@ -648,7 +664,7 @@ setup_abort_goes_on(struct session *s, const struct sess_event *ev)
 	char reason[SESS_REASON_MAX];
 
 	if ((ev->abort != ABORT_ABORTING && ev->abort != ABORT_FAILED) ||
-	    s->state != SS_PRECOPY)
+	    (s->state != SS_PRECOPY && s->state != SS_SWITCHOVER))
 		return;
 	snprintf(reason, sizeof reason, "the abort under way when migration "
 	    "%s lost its qmigrate goes on", ev->uid != NULL ? ev->uid : "?");
@@ -691,6 +707,8 @@ setup_done(struct session *s, const struct sess_event *ev)
 		    ev->reason : "under way");
 		sess_phase(s, PHASE_RUNNING);
 		sess_act(s, SA_POLL);
+		if (reattach_at_switchover(s, ev))
+			switchover_enter(s, ev->t, 1);
 		source_pending_abort(s, ev->t);
 		setup_abort_goes_on(s, ev);
 		if (s->cfg.cpr && s->state == SS_PRECOPY)

@@ -252,7 +252,8 @@ struct sess_event {
 					   path was removed: connections that
 					   waited in QEMU's accept queue as
 					   it was asked (-1: not known) */
-	const struct run_info	*ri;	/* RUN_STATE */
+	const struct run_info	*ri;	/* RUN_STATE; SETUP_DONE: QEMU's run
+					   state at the setup, or NULL */
 	const struct control_msg *msg;	/* CONTROL */
 	enum control_type	 question; /* ANSWER: what was asked */
 	enum control_answer	 answer;

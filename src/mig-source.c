@@ -101,6 +101,9 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 	ev.abort = status_abort(ms->w.st, &ev.abort_requested);
 	ev.uid = status_uid(ms->w.st);
 	ev.reason = reason;
+	/* QEMU's run state as the setup read it (a re-attach's switchover). */
+	if (ms->ri.state_name[0] != '\0')
+		ev.ri = &ms->ri;
 	mig_watch_step(&ms->w, &ev);
 }
 

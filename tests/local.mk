@@ -122,6 +122,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-load-fails-tcp.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
 	tests/integration/handoff-switchover-late-unix.sh \
+	tests/integration/handoff-switchover-rerun-unix.sh \
 	tests/integration/handoff-target-term-success-tls.sh \
 	tests/integration/handoff-rerun-after-8-unix.sh \
 	tests/integration/handoff-incoming-tcp-term.sh \

@@ -677,6 +677,29 @@ test_rerun_switchover_unsettled(void **state)
 	rig_free(r);
 }
 
+/* Row: a re-run that finds QEMU at the switchover (run state
+ * finish-migrate, 7.2 saying active) with the killed run's abort under
+ * way: refused there, never cancelled. */
+static void
+test_reattach_at_switchover(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct run_info		 ri = { .state = RUN_FINISH_MIGRATE };
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_PRECOPY, .ok = 1,
+	    .reason = "active", .abort = ABORT_ABORTING, .ri = &ri };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_true(has_note(r, "abort refused"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
 /* Row: post-copy breaks and the peer is back in time (unix:). */
 static void
 test_postcopy_recovered(void **state)
@@ -3216,6 +3239,7 @@ main(void)
 		cmocka_unit_test(test_switchover_timeout),
 		cmocka_unit_test(test_switchover_continues),
 		cmocka_unit_test(test_rerun_switchover_unsettled),
+		cmocka_unit_test(test_reattach_at_switchover),
 		cmocka_unit_test(test_postcopy_recovered),
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
