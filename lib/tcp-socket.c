@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +18,13 @@ tcp_listen(const char *host, const char *port, int ai_flags, char **cause)
 	struct addrinfo	 hints, *res, *ai;
 	int		 fd = -1, one = 1, r, err = EADDRNOTAVAIL;
 
+	/* glibc takes "99999" for port 34463: a number must fit in 16 bits. */
+	if (port != NULL && port[0] >= '0' && port[0] <= '9' &&
+	    (strspn(port, "0123456789") != strlen(port) ||
+	    strtoul(port, NULL, 10) > 65535 || strlen(port) > 5)) {
+		set_cause(cause, "port \"%.16s\": expected 0 to 65535", port);
+		return -1;
+	}
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;

@@ -201,6 +201,39 @@ tls_read_key(const struct proxy_tls_files *f, char **cause)
 	return key;
 }
 
+/*
+ * Whether x509 (dir's cert.pem) is valid now.  An expired one would be
+ * refused by every peer at the first handshake, after QEMU was set up: it
+ * is this side's configuration error, said before anything starts.
+ * Returns 0, or -1 with *cause ("DIR/cert.pem: expired on DATE").
+ */
+static int
+tls_cert_current(X509 *x509, const char *dir, char **cause)
+{
+	const ASN1_TIME	*t;
+	BIO		*b;
+	char		 when[64] = "?";
+	const char	*what = NULL;
+	int		 n;
+
+	if (x509 == NULL)
+		return 0;
+	if (X509_cmp_current_time(t = X509_get0_notAfter(x509)) < 0)
+		what = "expired on";
+	else if (X509_cmp_current_time(t = X509_get0_notBefore(x509)) > 0)
+		what = "not valid before";
+	if (what == NULL)
+		return 0;
+	if ((b = BIO_new(BIO_s_mem())) != NULL) {
+		if (ASN1_TIME_print(b, t) == 1 &&
+		    (n = BIO_read(b, when, sizeof when - 1)) > 0)
+			when[n] = '\0';
+		BIO_free(b);
+	}
+	set_cause(cause, "%s/cert.pem: %s %s", dir, what, when);
+	return -1;
+}
+
 struct proxy_tls *
 proxy_tls_load(const char *dir, int is_server, int allow_tls12,
     const char *pin_subject, char **cause)
@@ -255,6 +288,9 @@ proxy_tls_load(const char *dir, int is_server, int allow_tls12,
 
 	if (tls_use_ca(ctx, &files, cause) != 0 ||
 	    tls_use_chain(ctx, &files, cause) != 0)
+		goto fail;
+	if (tls_cert_current(SSL_CTX_get0_certificate(ctx), files.where,
+	    cause) != 0)
 		goto fail;
 	if ((key = tls_read_key(&files, cause)) == NULL)
 		goto fail;

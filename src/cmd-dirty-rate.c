@@ -55,8 +55,10 @@ policy_bandwidth(const char *path, const struct vm_ident *vm, uint64_t *bw,
 
 	if ((set = policy_load_or_default(path, cause)) == NULL)
 		return -1;
-	policy_choose(set, vm, &choice, 1);
-	log_info("policy: %s", choice.why);
+	/* Say why only where there were policies to choose from. */
+	policy_choose(set, vm, &choice, path != NULL || set->npolicies > 0);
+	if (choice.why != NULL)
+		log_info("policy: %s", choice.why);
 	*bw = choice.migration.bandwidth;
 	policy_choice_free(&choice);
 	policy_set_free(set);

@@ -77,6 +77,16 @@ cmd_proxy_exec(struct args *args, const struct cmd_entry *me, int is_source)
 	if (parse_net(addr, &host, &port, &plain) != 0)
 		return cmd_usage_error(me, "--%s: expected tls:%s:PORT, got "
 		    "\"%s\"", net, is_source ? "HOST" : "ADDR", addr);
+	if (uri_check(is_source ? "--to" : "--listen", addr, !is_source,
+	    &cause) != 0) {
+		rc = cmd_usage_error(me, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	if (name != NULL && *name == '\0') {
+		rc = cmd_usage_error(me, "--tls-name: an empty name");
+		goto out;
+	}
 	if (!plain && dir == NULL) {
 		rc = cmd_usage_error(me, "--tls-dir is required with tls:");
 		goto out;

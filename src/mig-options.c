@@ -3,6 +3,8 @@
  * share, read into struct mig_options: what the commands hand the engine
  * (mig-source.c, mig-target.c, and evict.c, which fills one itself).
  */
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,7 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 {
 	const char	*s;
 	char		*why;
+	struct stat	 sb;
 
 	memset(o, 0, sizeof *o);
 	o->qmp_path = args_get(args, "qmp");
@@ -97,8 +100,18 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 		o->slot_dir = SLOT_DEFAULT_DIR;
 	if (o->slot_dir != NULL && o->max_parallel == 0)
 		o->max_parallel = SLOT_DEFAULT_MAX;
-	if (uri_check(source ? "--to" : "--listen", o->uri, cause) != 0)
+	if (uri_check(source ? "--to" : "--listen", o->uri, !source,
+	    cause) != 0)
 		goto bad;
+	if (o->slot_dir != NULL && stat(o->slot_dir, &sb) == 0 &&
+	    !S_ISDIR(sb.st_mode)) {
+		xasprintf(cause, "--slot-dir %s: not a directory", o->slot_dir);
+		goto bad;
+	}
+	if (o->tls_name != NULL && *o->tls_name == '\0') {
+		xasprintf(cause, "--tls-name: an empty name");
+		goto bad;
+	}
 	/*
 	 * The document is how a node agent, `abort` and a re-run find the
 	 * migration: one that cannot be written is refused before QEMU is
@@ -110,7 +123,7 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 		free(why);
 		goto bad;
 	}
-	if (o->nbd != NULL && uri_check("--nbd", o->nbd, cause) != 0)
+	if (o->nbd != NULL && uri_check("--nbd", o->nbd, 0, cause) != 0)
 		goto bad;
 	return 0;
 

@@ -40,12 +40,13 @@ split_hostport(const char *s, char **host, char **port)
 
 /*
  * Checks a migration URI before QEMU sees it: unix:PATH with a path that
- * fits a socket address, or tcp:/tls:HOST:PORT with a port 1-65535.  A bad
- * one is the user's error (exit 1), not QEMU's refusal (3).  Returns 0, or
- * -1 with *cause ("OPTION: ...").
+ * fits a socket address, or tcp:/tls:HOST:PORT with a port 1-65535 (0 too
+ * for a listener: the kernel picks one).  A bad one is the user's error
+ * (exit 1), not QEMU's refusal (3).  Returns 0, or -1 with *cause
+ * ("OPTION: ...").
  */
 int
-uri_check(const char *option, const char *uri, char **cause)
+uri_check(const char *option, const char *uri, int listener, char **cause)
 {
 	struct sockaddr_un	 sun;
 	char			*host = NULL, *port = NULL, *end;
@@ -75,9 +76,9 @@ uri_check(const char *option, const char *uri, char **cause)
 	errno = 0;
 	n = strtoul(port, &end, 10);
 	if (*port < '0' || *port > '9' || *end != '\0' || errno != 0 ||
-	    n == 0 || n > 65535)
-		xasprintf(cause, "%s: port \"%.16s\" is not a number from 1 "
-		    "to 65535", option, port);
+	    (n == 0 && !listener) || n > 65535)
+		xasprintf(cause, "%s: port \"%.16s\" is not a number from %d "
+		    "to 65535", option, port, !listener);
 	else
 		rc = 0;
 out:

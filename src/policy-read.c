@@ -112,12 +112,22 @@ parse_json_text(const char *what, const char *path, const char *buf,
 		return NULL;
 	}
 	tok = json_tokener_new_ex(YAML_MAX_DEPTH);
-	o = json_tokener_parse_ex(tok, buf, (int)len);
+	/* With its NUL, so that a bare literal at the end ("null") ends. */
+	o = json_tokener_parse_ex(tok, buf, (int)len + 1);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
+	if (o == NULL && jerr != json_tokener_success && end >= len)
+		jerr = json_tokener_continue;	/* it ran into the NUL */
+	if (end > len)
+		end = len;
 	json_tokener_free(tok);
+	if (o == NULL && jerr == json_tokener_success) {
+		xasprintf(cause, "%s %s: expected a JSON object, got null", what,
+		    path);
+		return NULL;
+	}
 	if (o == NULL) {
-		if (jerr == json_tokener_continue || jerr == json_tokener_success)
+		if (jerr == json_tokener_continue)
 			xasprintf(cause, "%s %s: unexpected end of file", what,
 			    path);
 		else {

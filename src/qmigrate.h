@@ -381,7 +381,8 @@ int	 json_bool_at(struct json_object *, const char *key);
 
 /* net.c */
 int	 split_hostport(const char *s, char **host, char **port);
-int	 uri_check(const char *option, const char *uri, char **cause);
+int	 uri_check(const char *option, const char *uri, int listener,
+	    char **cause);
 
 /* output.c */
 enum out_stream { OUT_STDOUT, OUT_STDERR };

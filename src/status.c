@@ -1038,8 +1038,8 @@ status_read_file(const char *path, char **cause)
 			xasprintf(cause, "status file %s: larger than 4 MiB",
 			    path);
 		else
-			xasprintf(cause, "status file %s: cannot open it",
-			    path);
+			xasprintf(cause, "status file %s: cannot open it: %s",
+			    path, strerror(errno));
 		return NULL;
 	}
 	xasprintf(&what, "status file %s", path);

@@ -111,6 +111,11 @@ integration_tests += tests/integration/session-signal-teardown.sh
 # (tests/bad-input/cases) against one real QEMU left untouched by each.
 integration_tests += tests/integration/bad-input.sh
 EXTRA_DIST += tests/bad-input/cases
+# A peer that misbehaves as no QEMU monitor does (garbage, silence,
+# hang-ups), for the cases about monitors.
+check_PROGRAMS += tests/bad-monitor
+tests_bad_monitor_SOURCES = tests/bad-monitor.c
+tests_bad_monitor_LDADD =
 
 # Issue 30's windows, each a real-QEMU test that failed on 88e75c2 (a relay
 # in front of a monitor answers late or hangs up where a real QEMU cannot

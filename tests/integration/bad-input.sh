@@ -25,10 +25,68 @@ printf 'name: a\nname: b\n' >"$F/dup.yaml"
 printf '{"name":"t"} {"name":"u"}' >"$F/trailing.json"
 head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' ' ' >"$F/huge.json"
 chmod 555 "$F/ro"
-# A monitor socket left by a QEMU that died: bound, then nobody listens.
-mkdir -p "$F/vmdir"
-python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
-	"$F/vmdir/stale.qmp"
+# Monitors that misbehave as no QEMU does (tests/bad-monitor.c: a fake,
+# since real QEMU always greets and answers): $M/MODE.sock.  One of them
+# is a socket left by a QEMU that died, in an exporter's --vm-dir.
+M=$TMP/monitors
+mkdir -p "$M" "$F/vmdir"
+for mode in garbage silent greet-silent greet-close close huge not-qmp; do
+	bg_start "monitor-$mode" "$top_builddir/tests/bad-monitor" "$mode" "$M/$mode.sock"
+	wait_for 10 "the $mode monitor" test -S "$M/$mode.sock"
+done
+"$top_builddir/tests/bad-monitor" stale "$F/vmdir/stale.qmp" >/dev/null
+
+# TLS material, each --tls-dir wrong in one way (contrib/make-certs.sh).
+make_pki src dst
+bash "$top_srcdir/contrib/make-certs.sh" --expired "$TMP/pki" old >/dev/null
+bash "$top_srcdir/contrib/make-certs.sh" "$TMP/pki2" other >/dev/null
+tls_dir() {	# NAME: $F/tls-NAME, a copy of the good src directory
+	mkdir -p "$F/tls-$1"
+	cp "$TMP/pki/src/"*.pem "$F/tls-$1/"
+	chmod 600 "$F/tls-$1/key.pem"
+}
+tls_dir ok
+tls_dir nokey; rm "$F/tls-nokey/key.pem"
+tls_dir nocert; rm "$F/tls-nocert/cert.pem"
+tls_dir noca; rm "$F/tls-noca/ca.pem"
+tls_dir keygarbage; echo garbage >"$F/tls-keygarbage/key.pem"
+tls_dir certgarbage; echo garbage >"$F/tls-certgarbage/cert.pem"
+tls_dir cagarbage; printf '\0\0\0' >"$F/tls-cagarbage/ca.pem"
+tls_dir keyempty; : >"$F/tls-keyempty/key.pem"
+tls_dir certempty; : >"$F/tls-certempty/cert.pem"
+tls_dir keymode; chmod 644 "$F/tls-keymode/key.pem"
+tls_dir keygroup; chmod 640 "$F/tls-keygroup/key.pem"
+tls_dir mismatch; cp "$TMP/pki/dst/key.pem" "$F/tls-mismatch/key.pem"
+tls_dir expired; cp "$TMP/pki/old/"{cert,key}.pem "$F/tls-expired/"
+tls_dir keydir; rm "$F/tls-keydir/key.pem"; mkdir "$F/tls-keydir/key.pem"
+tls_dir keyhuge; head -c 300000 /dev/urandom | base64 >"$F/tls-keyhuge/key.pem"
+tls_dir othercert; cp "$TMP/pki2/other/"{cert,key}.pem "$F/tls-othercert/"
+: >"$F/tls-file"
+
+# Documents of the other kinds: VMIs, labels, inventories, status files.
+printf '{"a":1' >"$F/trunc.json"
+printf '[1,2,3]' >"$F/array.json"
+printf 'null' >"$F/null.json"
+printf '{"name":"x","selectors":"notanobject"}' >"$F/p-wrongtype.json"
+printf '{"name":"x","frobnicate":1}' >"$F/p-unknown.json"
+printf '{"name":"x","migration":{"bandwidthPerMigration":"fast"}}' >"$F/p-badbw.json"
+printf '{"name":"x","migration":{"completionTimeoutPerGiB":-1}}' >"$F/p-neg.json"
+printf '{"name":"x","migration":{"allowPostCopy":"yes"}}' >"$F/p-boolstr.json"
+printf '{"name":"x","migration":{"progressTimeout":1e999}}' >"$F/p-inf.json"
+printf '{"name":"","migration":{}}' >"$F/p-noname.json"
+printf 'name: [unclosed\n' >"$F/p-yamlbad.yaml"
+printf 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: [1]\n' >"$F/vmi-badmeta.yaml"
+printf 'kind: Pod\napiVersion: v1\n' >"$F/vmi-wrongkind.yaml"
+printf '{"app": 5}' >"$F/labels-num.json"
+printf '[]' >"$F/inv-empty.json"
+printf '[{"name":"a"}]' >"$F/inv-noqmp.json"
+printf '[{"name":"a","qmp":"/x","to":"unix:/y"},{"name":"a","qmp":"/x2","to":"unix:/y2"}]' >"$F/inv-dupname.json"
+printf '{"not":"array"}' >"$F/inv-obj.json"
+printf '{"phase":"Running"}' >"$F/st-minimal.json"
+printf 'garbage' >"$F/st-garbage.json"
+printf '{"phase":"Running","pid":1,"role":"source"}' >"$F/st-stranger.json"
+cp "$F/huge.json" "$F/st-huge.json"
+head -c $((5 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$F/st-huge.json"
 mount -t tmpfs -o size=64k qmigrate-bad-input "$F/full" ||
 	fail "cannot mount a tmpfs for the full-disk case (root is needed)"
 lib_on_exit "umount '$F/full'"
@@ -49,7 +107,7 @@ while IFS=$'\t' read -r name want re args; do
 	case $name in '' | '#'*) continue ;; esac
 	n=$((n + 1))
 	eval "set -- $args"
-	re=${re//\$T/$T} re=${re//\$F/$F} re=${re//\$VM/$VM}
+	re=${re//\$T/$T} re=${re//\$F/$F} re=${re//\$VM/$VM} re=${re//\$M/$M}
 	start=$(date +%s%N)
 	rc=0
 	# A user who runs the wrong thing as root still must not get hurt:
