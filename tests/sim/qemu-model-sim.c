@@ -322,7 +322,9 @@ permitted(const struct qm_qemu *q, int entry)
 		return strcmp(n, "job-drained") != 0;
 	}
 	if (r->trigger == QM_T_PROCESS)
-		return strcmp(n, "exit-on-error") == 0;
+		return strcmp(n, "exit-on-error") == 0 ||
+		    strcmp(n, "shutdown-cancel") == 0 ||
+		    strcmp(n, "exit") == 0;
 	if (!incoming) {
 		if (strcmp(n, "connect-failed") == 0)
 			return q->no_listener || p == NULL || !p->s.alive;

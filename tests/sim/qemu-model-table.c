@@ -329,14 +329,24 @@ const struct qm_row qm_rows[] = {
 	{ QM_ROW_RUNSTATE, 0, QM_SAME, QM_RB(INMIGRATE), QM_SAME, QM_T_CMD,
 	  "cont", VALL, 0, 0, QM_IF_AUTOSTART, 0, 0,
 	  "qmp_cont: autostart = 1 while inmigrate" },
-	{ QM_ROW_RUNSTATE, 0, QM_SAME, 0, QM_GONE, QM_T_CMD, "quit", VALL,
-	  0, 0, 0, 0, QM_EMIT_SHUTDOWN,
+	/* A quit or a SIGTERM: SHUTDOWN, then the main loop's end cancels a
+	   migration under way (post-copy included, seen on 11.1), then the
+	   process exits. */
+	{ QM_ROW_RUNSTATE, 0, QM_SAME, 0, QM_SAME, QM_T_CMD, "quit", VALL,
+	  0, QM_IF_SHUTDOWN, QM_IF_SHUTDOWN, 0, QM_EMIT_SHUTDOWN,
 	  "qmp_quit: qemu_system_shutdown_request(host-qmp-quit)" },
+	{ QM_ROW_RUNSTATE, SIG, QM_SAME, 0, QM_SAME, QM_T_PROCESS,
+	  "signalled", VALL, 0, QM_IF_SHUTDOWN, QM_IF_SHUTDOWN, 0,
+	  QM_EMIT_SHUTDOWN,
+	  "termsig_handler: qemu_system_killed (SHUTDOWN host-signal)" },
+	{ QM_ROW_STATUS, ST_RUNNING & ~(QM_SB(CANCELLING) | QM_SB(FAILING)),
+	  QM_ST_CANCELLING, 0, QM_GONE, QM_T_PROCESS, "shutdown-cancel",
+	  VALL, QM_IF_SHUTDOWN | QM_IF_MIGRATING, 0, 0, 0, QM_EMIT_MIGRATION,
+	  "qemu_cleanup: migration_shutdown -> migration_cancel, exit" },
+	{ QM_ROW_RUNSTATE, SIG, QM_SAME, 0, QM_GONE, QM_T_PROCESS, "exit",
+	  VALL, QM_IF_SHUTDOWN, 0, 0, 0, 0, "qemu_cleanup: exit" },
 	{ QM_ROW_RUNSTATE, SIG, QM_SAME, 0, QM_GONE, QM_T_PROCESS, "killed",
 	  VALL, 0, 0, 0, 0, 0, "(SIGKILL)" },
-	{ QM_ROW_RUNSTATE, SIG, QM_SAME, 0, QM_GONE, QM_T_PROCESS,
-	  "signalled", VALL, 0, 0, 0, 0, QM_EMIT_SHUTDOWN,
-	  "termsig_handler: qemu_system_killed (SHUTDOWN host-signal)" },
 
 	/* ---- mirror jobs (job.c's job_state_transition, block/mirror.c) --- */
 	{ QM_ROW_JOB, QM_JB(CREATED), QM_JOB_RUNNING, 0, QM_SAME, QM_T_QEMU,

@@ -161,6 +161,7 @@ enum qm_trigger {
 #define QM_IF_JOB_ERROR		0x100000 /* job: an I/O error ends it */
 #define QM_IF_MIGRATING		0x200000 /* source: migrate given */
 #define QM_IF_RP_CAP		0x400000 /* the capability return-path */
+#define QM_IF_SHUTDOWN		0x800000 /* quit, or a signal: exiting */
 
 /* Events a row makes, in this order. */
 #define QM_EMIT_MIGRATION_FIRST	0x001	/* MIGRATION before STOP */
