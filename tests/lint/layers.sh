@@ -2,8 +2,9 @@
 # Lint: the layers point one way.  Which file uses which file's functions
 # and data is read from the built objects (nm: a symbol one object leaves
 # undefined and another defines), and that graph must have no cycle, save
-# the two the design keeps: qmp/'s private trio (the connection, the agent
-# framing and the blocking helper share one struct) and the command table
+# the two the design keeps: qmp/'s private files (the connection, the
+# agent framing, the blocking helper and the trace share one struct,
+# qmp-private.h) and the command table
 # (cmd.c lists the cmd-*.c entries, which report usage errors through
 # cmd.c), as tmux's cmd.c does.  A cycle is printed with its files.
 set -eu -o pipefail
@@ -23,8 +24,8 @@ for o in $objs; do
 		NF == 2 && $1 == "U" { print "U", f, $2 }'
 done | awk '
 	function allowed(a, b) {
-		if (a ~ /^qmp\/qmp-(conn|agent|sync)$/ &&
-		    b ~ /^qmp\/qmp-(conn|agent|sync)$/)
+		if (a ~ /^qmp\/qmp-(conn|agent|sync|trace)$/ &&
+		    b ~ /^qmp\/qmp-(conn|agent|sync|trace)$/)
 			return 1
 		if ((a == "src/cmd" && b ~ /^src\/cmd-/) ||
 		    (b == "src/cmd" && a ~ /^src\/cmd-/))
