@@ -104,6 +104,15 @@ caps_args(const struct mig_plan *plan, int source)
 		{ "postcopy-ram", plan->postcopy },
 		{ "multifd", plan->multifd },
 		{ "auto-converge", source && plan->auto_converge },
+		/*
+		 * cpr-transfer: the old QEMU waits in pre-switchover, its
+		 * vCPUs stopped, until the session says migrate-continue: a
+		 * cancel before that is safe (no device state has left), none
+		 * after it (SS_SWITCHOVER).  Sent off otherwise (every QEMU
+		 * since 2.11 has it), so that an update's never holds a later
+		 * migration.
+		 */
+		{ "pause-before-switchover", source && plan->cpr_transfer },
 		/* Negotiated (mig-negotiate.c): sent only when on, so
 		 * never to a QEMU that does not list them. */
 		{ "postcopy-preempt", plan->postcopy_preempt },
@@ -118,7 +127,7 @@ caps_args(const struct mig_plan *plan, int source)
 	for (i = 0; i < sizeof list / sizeof list[0]; i++) {
 		if (!source && strcmp(list[i].name, "auto-converge") == 0)
 			continue;
-		if (i >= 4 && !list[i].on && !(source &&
+		if (i >= 5 && !list[i].on && !(source &&
 		    off_too(plan, list[i].name)))
 			continue;
 		c = json_object_new_object();

@@ -432,7 +432,11 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		if (requested)
 			sess_abort_requested(s);
 		sess_abort_status(s, ABORT_FAILED);
-		sess_note(s, "abort refused: %s (%s)", s->cfg.cpr ?
+		sess_note(s, "abort refused: %s (%s)", s->cfg.cpr && s->state ==
+		    SS_SWITCHOVER ? "the old QEMU stopped the guest for the "
+		    "switchover: its device state may already be the new "
+		    "QEMU's, which runs the guest on the same memory; the "
+		    "update ends as QEMU ends it" : s->cfg.cpr ?
 		    "the old QEMU completed the update: the guest is the new "
 		    "QEMU's" : s->state == SS_SWITCHOVER ? "the source QEMU "
 		    "stopped the guest for the switchover and the target may "
@@ -1092,15 +1096,15 @@ switchover_continue(struct session *s, double t)
 static int
 switchover_seen(struct session *s, double t, const struct mig_info *mi)
 {
-	if (s->cfg.cpr)
-		return 0;	/* the update's own states (CPR_*) */
 	if (s->state == SS_POSTCOPY) {
 		/* Post-copy's start pauses there too; abort is refused. */
 		if (mi->status == QMS_PRE_SWITCHOVER)
 			switchover_continue(s, t);
 		return 1;
 	}
-	if (s->state != SS_PRECOPY)
+	/* An update's old QEMU may get there before the new one answered
+	 * migrate-incoming (CPR_ATTACH): that answer no longer matters. */
+	if (s->state != SS_PRECOPY && s->state != SS_CPR_ATTACH)
 		return 0;
 	switchover_enter(s, t, 1);
 	if (mi->status == QMS_PRE_SWITCHOVER)
@@ -1124,6 +1128,13 @@ switchover_failed(struct session *s, const struct mig_info *mi)
 	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
 	    "no reason given";
 
+	if (s->cfg.cpr) {
+		/* No return path: the old QEMU could not write it all. */
+		sess_fail(s, FAIL_DATA, "the old QEMU %s failed the "
+		    "switchover (%s): it runs the guest again", s->cfg.qmp_path,
+		    desc);
+		return;
+	}
 	if (s->cfg.tls || s->cfg.unix_stream ||
 	    strstr(desc, "Sibling indicated error") != NULL) {
 		sess_fail(s, FAIL_DATA, "the target %s did not load the guest "
@@ -1463,6 +1474,21 @@ cancel_sample(struct session *s, const struct sess_event *ev)
 			sess_fail(s, FAIL_DATA, "migration stream failed");
 		else
 			sess_fail(s, FAIL_ABORTED, "migration cancelled");
+		return;
+	}
+	if (mi->status == QMS_DEVICE && s->cfg.cpr) {
+		/*
+		 * The switchover began before QEMU read the cancel (an old
+		 * QEMU without pause-before-switchover, a re-attach): its
+		 * device state may be the new QEMU's already, which runs the
+		 * guest on the same memory.  No cancel again from here.
+		 */
+		sess_abort_status(s, ABORT_FAILED);
+		sess_note(s, "abort refused: the old QEMU began the switchover "
+		    "before it could cancel");
+		sess_clear_failure(s);
+		switchover_enter(s, ev->t, 1);
+		sess_publish(s, "progress");
 		return;
 	}
 	if (qemu_mig_status_postcopy(mi->status) && s->state !=

@@ -2998,6 +2998,110 @@ test_cpr_new_gone_after_completion(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr: the old QEMU waits in pre-switchover (pause-before-switchover),
+ * told migrate-continue: the point of no return.  A SIGTERM then is
+ * refused (no cancel: the new QEMU, started without -S, would run the
+ * guest on the same memory as the resumed old one), the update ends.
+ */
+static void
+test_cpr_switchover_signal_refused(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	r->t = 0.15;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_int_equal(sent_cmd_to(r, SC_MIGRATE_CONTINUE, 0), 1);
+	ev_signal(r, SIGTERM);
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_true(has_note(r, "abort refused"));
+	ev_qmp_done(r, SC_MIGRATE_CONTINUE, NULL);
+	ev_sample(r, QMS_DEVICE, 110000, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_RUNNING);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+}
+
+/* cpr: SIGTERM before the session told QEMU migrate-continue: the cancel
+ * is safe, and QEMU (waiting in pre-switchover) takes it: 5. */
+static void
+test_cpr_signal_before_continue(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	ev_sample(r, QMS_CANCELLED, 100000, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+}
+
+/* cpr: a cancel QEMU read too late (it says device, an old QEMU with no
+ * pause-before-switchover): past the point of no return, never asked
+ * again; the update ends as QEMU ends it. */
+static void
+test_cpr_device_after_cancel(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
+	ev_sample(r, QMS_DEVICE, 100000, 0);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_true(has_note(r, "before it could cancel"));
+	r->t = 40;
+	ev_timer(r, STIMER_CANCEL);
+	ev_sample(r, QMS_DEVICE, 100000, 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_RUNNING);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* cpr: the old QEMU's monitor lost in the switchover, for good: not known
+ * (8); a continue whose answer was lost is sent again only once a later
+ * sample shows QEMU still waiting. */
+static void
+test_cpr_switchover_monitor_lost(void **state)
+{
+	struct rig *r = cpr_migrating();
+
+	(void)state;
+	r->t = 0.15;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	ev_qmp_no_answer(r, SC_MIGRATE_CONTINUE);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	r->t = 2;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 2);
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	ev_signal(r, SIGTERM);
+	r->t = 40;
+	ev_closed(r, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_FAILED);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+}
+
 /* cpr: the old QEMU's monitor silent for 30 s: not known (8), never
  * "failed" as if the guest were known to run there. */
 static void
@@ -3085,8 +3189,10 @@ test_cpr_rerun_reattach(void **state)
  * seeds): whatever comes, the old QEMU is told quit only after the new
  * one said it runs the guest (its run state, or its cont answered), the
  * old QEMU is never told cont once it completed, exit 0 comes only with
- * that quit, and a completed old QEMU with no word from the new one ends
- * in 8, never in "the guest runs on the old QEMU" (3, 4, 5).
+ * that quit, a completed old QEMU with no word from the new one ends
+ * in 8, never in "the guest runs on the old QEMU" (3, 4, 5), and no
+ * migrate_cancel goes out past the point of no return (migrate-continue
+ * sent, or QEMU said device).
  */
 static uint64_t
 cpr_rand(uint64_t *x)
@@ -3101,7 +3207,8 @@ static void
 test_cpr_random(void **state)
 {
 	static const enum qemu_mig_status old_st[] = { QMS_SETUP, QMS_ACTIVE,
-	    QMS_DEVICE, QMS_COMPLETED, QMS_FAILED, QMS_CANCELLED };
+	    QMS_PRE_SWITCHOVER, QMS_DEVICE, QMS_COMPLETED, QMS_FAILED,
+	    QMS_CANCELLED };
 	static const enum run_state new_rs[] = { RUN_RUNNING, RUN_PAUSED,
 	    RUN_INMIGRATE, RUN_SHUTDOWN };
 	static const enum sess_cmd cmds[] = { SC_MIGRATE, SC_CANCEL,
@@ -3113,6 +3220,7 @@ test_cpr_random(void **state)
 	    STIMER_RECONNECT, STIMER_FINISH };
 	uint64_t	 seed, x;
 	int		 i, completed, said_running, handoff, quit_sent, code;
+	int		 ponr;
 	int		 ended = 0;
 	size_t		 seen;
 
@@ -3121,7 +3229,7 @@ test_cpr_random(void **state)
 		struct rig *r = cpr_rig((int)(seed & 1));
 
 		x = seed * 0x9e3779b97f4a7c15ULL;
-		completed = said_running = handoff = quit_sent = 0;
+		completed = said_running = handoff = quit_sent = ponr = 0;
 		seen = 0;
 		ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
 		for (i = 0; i < 80 && !session_done(&r->s); i++) {
@@ -3182,6 +3290,7 @@ test_cpr_random(void **state)
 			}
 			handoff |= r->s.state == SS_CPR_HANDOFF ||
 			    r->s.state == SS_CPR_QUIT;
+			ponr |= r->s.state == SS_SWITCHOVER;
 			for (; seen < r->nlog; seen++) {
 				const struct sess_action *a = &r->log[seen];
 
@@ -3195,6 +3304,12 @@ test_cpr_random(void **state)
 						    (unsigned long long)seed);
 					quit_sent = 1;
 				}
+				if (a->cmd == SC_MIGRATE_CONTINUE)
+					ponr = 1;
+				if (a->cmd == SC_CANCEL && ponr)
+					fail_msg("seed %llu: migrate_cancel "
+					    "past the point of no return",
+					    (unsigned long long)seed);
 				if (a->cmd == SC_CONT && handoff)
 					fail_msg("seed %llu: cont on the old "
 					    "QEMU after it completed",
@@ -3326,6 +3441,10 @@ main(void)
 		cmocka_unit_test(test_cpr_new_silent_after_completion),
 		cmocka_unit_test(test_cpr_new_gone_after_completion),
 		cmocka_unit_test(test_cpr_old_monitor_silent),
+		cmocka_unit_test(test_cpr_switchover_signal_refused),
+		cmocka_unit_test(test_cpr_signal_before_continue),
+		cmocka_unit_test(test_cpr_device_after_cancel),
+		cmocka_unit_test(test_cpr_switchover_monitor_lost),
 		cmocka_unit_test(test_cpr_migrate_refused),
 		cmocka_unit_test(test_cpr_rerun_already_done),
 		cmocka_unit_test(test_cpr_rerun_reattach),
