@@ -68,6 +68,7 @@ cpr_running() {
 CPR_NIC=virtio-net-pci
 cpr_devices() {
 	need_cmd qemu-img
+	rm -f "$TMP/disk.qcow2"
 	qemu-img create -q -f qcow2 "$TMP/disk.qcow2" 64M ||
 		fail "qemu-img create $TMP/disk.qcow2 failed"
 	# shellcheck disable=SC2054 # commas inside QEMU option values
@@ -167,4 +168,54 @@ cpr_guest_on_old() {
 			fail "the new QEMU runs the guest too"
 	fi
 	assert_memory_intact "$TMP/old.serial"
+}
+
+# cpr_signal_at NAME OLD STATUS DELAY-MS SIGNAL PIDFILE: in the background
+# as NAME, a watcher on the old QEMU's second monitor ($TMP/OLD.mon) that
+# asks query-migrate back to back (a round trip is a fraction of a ms; the
+# old QEMU's switchover lasts a few) and sends SIGNAL to the pid in
+# PIDFILE DELAY-MS ms after an answer first says STATUS or a later one
+# (setup, active, pre-switchover, device, completed: a status that lasts
+# a ms may fall between two answers).  An answer, not QEMU's MIGRATION
+# event: the event can come while QEMU's main loop is held, an answer only
+# when it runs, as qmigrate's commands then would.  It prints "ready" once
+# connected, then "signalled after SEEN +DELAY ms" (or "STATUS never
+# came: ..." if the migration failed or was cancelled before, or qmigrate
+# had already exited).
+cpr_signal_at() {
+	need_cmd python3
+	bg_start "$1" python3 -c '
+import json, os, signal, socket, sys, time
+path, want, delay, sig, pidfile = sys.argv[1:6]
+s = socket.socket(socket.AF_UNIX)
+s.connect(path)
+f = s.makefile("rwb", buffering=0)
+f.readline()
+def ask(cmd):
+    f.write(json.dumps({"execute": cmd}).encode() + b"\n")
+    while True:
+        msg = json.loads(f.readline())
+        if "event" not in msg:
+            return msg.get("return", {})
+ask("qmp_capabilities")
+print("ready", flush=True)
+order = ["setup", "active", "pre-switchover", "device", "completed"]
+last = "none"
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    last = ask("query-migrate").get("status", "none")
+    if last in order and order.index(last) >= order.index(want):
+        time.sleep(int(delay) / 1000.0)
+        try:
+            os.kill(int(open(pidfile).read()), getattr(signal, "SIG" + sig))
+            print("signalled after %s +%s ms" % (last, delay), flush=True)
+        except ProcessLookupError:
+            print("%s never came: qmigrate had exited after %s +%s ms" %
+                (want, last, delay), flush=True)
+        sys.exit(0)
+    if last in ("failed", "cancelled"):
+        break
+print("%s never came: last %s" % (want, last), flush=True)
+' "$TMP/$2.mon" "$3" "$4" "$5" "$6"
+	wait_log "$TMP/$1.out" '^ready' 10
 }
