@@ -3,7 +3,10 @@
  * mig-watch.h).  With cpr-transfer the new QEMU reads the old one's cpr
  * channel before it opens its monitor, so its socket appears only after
  * the old QEMU's migrate: SA_NEW_CONNECT tries it every 20 ms until it
- * answers or the bound the session gave passes.  Its commands (cont,
+ * answers or the bound the session gave passes.  A socket that is there
+ * but fails the handshake (accepts and closes, or never greets: another
+ * client holds a QMP chardev's one place) is tried again too, a quarter
+ * of a second later, within the same bound.  Its commands (cont,
  * migrate-incoming) and query-status are sent here; every outcome goes
  * back to the session as an event with new_qemu set, through the same
  * mig_watch_step() as the old QEMU's.  Nothing here decides anything.
@@ -23,6 +26,9 @@
 
 /* Between two attempts to connect while the socket is not there yet. */
 #define RETRY_SECONDS	0.02
+/* After a handshake that failed: a monitor there but not answering is no
+ * reason to spin. */
+#define HANDSHAKE_RETRY_SECONDS	0.25
 
 struct mig_cpr {
 	struct mig_watch	*w;
@@ -72,6 +78,7 @@ on_close(struct qmp_conn *conn, const char *reason, void *arg)
 }
 
 static void	try_connect(struct mig_cpr *);
+static void	retry_or_give_up(struct mig_cpr *, double, const char *);
 
 static void
 on_ready(struct qmp_conn *conn, json_object *reply, const char *error_class,
@@ -89,7 +96,7 @@ on_ready(struct qmp_conn *conn, json_object *reply, const char *error_class,
 		log_debug("new QEMU %s: %s", c->path, error);
 		qmp_close(c->qmp);
 		c->qmp = NULL;
-		try_connect(c);
+		retry_or_give_up(c, HANDSHAKE_RETRY_SECONDS, error);
 		return;
 	}
 	c->connecting = 0;
@@ -108,15 +115,37 @@ on_retry(struct ev_loop *loop, ev_timer *t, int revents)
 }
 
 /*
- * One attempt: the handshake's answer comes to on_ready; a socket not
- * there yet (or refusing) is tried again until c->give_up, then the
- * session hears SEV_QMP_CLOSED saying so.
+ * An attempt failed (cause: why): another in delay seconds while c->give_up
+ * has not passed and the new QEMU is not known gone; else the session
+ * hears SEV_QMP_CLOSED saying so.  Every failed attempt comes here, so the
+ * bound holds whatever the socket does.
  */
+static void
+retry_or_give_up(struct mig_cpr *c, double delay, const char *cause)
+{
+	struct sess_event	 ev = { .kind = SEV_QMP_CLOSED };
+	char			*why;
+
+	/* A new QEMU seen before and gone since opens nothing again. */
+	ev.qemu_gone = cpr_qemu_gone(c);
+	if (!ev.qemu_gone && mig_watch_now() + delay < c->give_up) {
+		ev_timer_set(&c->retry, delay, 0);
+		world->timer_start(c->w->loop, &c->retry);
+		return;
+	}
+	c->connecting = 0;
+	xasprintf(&why, "%s (%s)", ev.qemu_gone ? "its process has exited" :
+	    "no monitor answered in time", cause);
+	ev.reason = why;
+	cpr_step(c, &ev);
+	free(why);
+}
+
+/* One attempt: the handshake's answer comes to on_ready. */
 static void
 try_connect(struct mig_cpr *c)
 {
-	struct sess_event	 ev = { .kind = SEV_QMP_CLOSED };
-	char			*cause = NULL, *why;
+	char *cause = NULL;
 
 	if (c->w->stop)
 		return;
@@ -124,21 +153,8 @@ try_connect(struct mig_cpr *c)
 	    on_ready, c, &cause);
 	if (c->qmp != NULL)
 		return;
-	/* A new QEMU seen before and gone since opens nothing again. */
-	ev.qemu_gone = cpr_qemu_gone(c);
-	if (!ev.qemu_gone && mig_watch_now() < c->give_up) {
-		free(cause);
-		ev_timer_set(&c->retry, RETRY_SECONDS, 0);
-		world->timer_start(c->w->loop, &c->retry);
-		return;
-	}
-	c->connecting = 0;
-	xasprintf(&why, "%s (%s)", ev.qemu_gone ? "its process has exited" :
-	    "no monitor answered in time", cause);
+	retry_or_give_up(c, RETRY_SECONDS, cause);
 	free(cause);
-	ev.reason = why;
-	cpr_step(c, &ev);
-	free(why);
 }
 
 /* The new QEMU's monitor, for the watch w (borrowed); path copied. */
