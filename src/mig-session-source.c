@@ -1929,6 +1929,29 @@ cpr_reattach(struct session *s)
 	sess_act(s, SA_NEW_CONNECT)->seconds = NEW_QEMU_APPEARS;
 }
 
+/*
+ * Whether the new QEMU is being attached: CPR_ATTACH, or the old QEMU's
+ * monitor reconnecting from there (the new QEMU's monitor appears 34-75
+ * ms after migrate, inside the reconnect's first second: its events are
+ * the attach's all the same, audit N6).
+ */
+static int
+cpr_attaching(const struct session *s)
+{
+	return s->state == SS_CPR_ATTACH || (s->state == SS_RECONNECT &&
+	    s->back_to == SS_CPR_ATTACH);
+}
+
+/* The new QEMU is attached: pre-copy's states watch the old one. */
+static void
+cpr_attached(struct session *s)
+{
+	if (s->state == SS_RECONNECT)
+		s->back_to = SS_PRECOPY;	/* once the old monitor is back */
+	else
+		sess_enter(s, SS_PRECOPY);
+}
+
 /* The new QEMU's monitor, while the old QEMU still migrates. */
 static void
 cpr_attach_new(struct session *s, const struct sess_event *ev)
@@ -1940,25 +1963,25 @@ cpr_attach_new(struct session *s, const struct sess_event *ev)
 	case SEV_QMP_UP:
 		s->new_up = 1;
 		sess_log(s, 1, "the new QEMU %s answers", s->cfg.new_qmp_path);
-		if (s->state != SS_CPR_ATTACH)
+		if (!cpr_attaching(s))
 			break;
 		if (s->cfg.cpr_defer)
 			sess_qmp(s, SC_MIGRATE_INCOMING, 0, 0)->new_qemu = 1;
 		else
-			sess_enter(s, SS_PRECOPY);
+			cpr_attached(s);
 		break;
 	case SEV_QMP_DONE:
-		if (ev->cmd != SC_MIGRATE_INCOMING || s->state != SS_CPR_ATTACH)
+		if (ev->cmd != SC_MIGRATE_INCOMING || !cpr_attaching(s))
 			break;
 		if (ev->outcome == SO_ANSWERED) {
-			sess_enter(s, SS_PRECOPY);
+			cpr_attached(s);
 			break;
 		}
 		if (ev->outcome == SO_REFUSED && s->new_rerun) {
 			sess_note(s, "the new QEMU %s refused migrate-incoming "
 			    "(%s): the killed run's had reached it",
 			    s->cfg.new_qmp_path, why);
-			sess_enter(s, SS_PRECOPY);
+			cpr_attached(s);
 			break;
 		}
 		/* The old QEMU has not completed: cancelling is safe. */
@@ -1968,7 +1991,7 @@ cpr_attach_new(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_QMP_CLOSED:
 		s->new_up = 0;
-		if (s->state != SS_CPR_ATTACH) {
+		if (!cpr_attaching(s)) {
 			sess_log(s, 2, "the new QEMU %s: %s: the old QEMU's "
 			    "migration says what became of it",
 			    s->cfg.new_qmp_path, why);
@@ -2116,6 +2139,12 @@ cpr_new_event(struct session *s, const struct sess_event *ev)
 	case SS_CPR_ATTACH:
 	case SS_PRECOPY:
 		cpr_attach_new(s, ev);
+		break;
+	case SS_RECONNECT:
+		if (s->back_to == SS_CPR_ATTACH || s->back_to == SS_PRECOPY)
+			cpr_attach_new(s, ev);
+		else if (ev->kind == SEV_QMP_UP || ev->kind == SEV_QMP_CLOSED)
+			s->new_up = ev->kind == SEV_QMP_UP;
 		break;
 	case SS_CPR_HANDOFF:
 		cpr_handoff_new(s, ev);

@@ -3102,6 +3102,60 @@ test_cpr_switchover_monitor_lost(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr: the old QEMU's monitor closes right after migrate and the new
+ * QEMU's appears while it reconnects (audit N6): its QMP_UP and its
+ * migrate-incoming answer are the attach's all the same, and the update
+ * goes on once the old monitor is back.
+ */
+static void
+test_cpr_new_up_during_reconnect(void **state)
+{
+	struct rig *r = cpr_rig(1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);
+	assert_int_equal(sent_cmd_to(r, SC_MIGRATE_INCOMING, 1), 1);
+	ev_new(r, SEV_QMP_DONE, SC_MIGRATE_INCOMING, SO_ANSWERED);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	r->t = 2;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	assert_int_equal(sent_cmd_to(r, SC_MIGRATE_CONTINUE, 0), 1);
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_RUNNING);
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* cpr: ... and a new monitor lost then: the abort waits for the old
+ * monitor, then cancels there (the old QEMU has not completed). */
+static void
+test_cpr_new_lost_during_reconnect(void **state)
+{
+	struct rig *r = cpr_rig(1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_closed(r, 0);
+	r->t = 20;
+	ev_new(r, SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	r->t = 21;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
+	ev_sample(r, QMS_CANCELLED, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 /* cpr: the old QEMU's monitor silent for 30 s: not known (8), never
  * "failed" as if the guest were known to run there. */
 static void
@@ -3442,6 +3496,8 @@ main(void)
 		cmocka_unit_test(test_cpr_new_gone_after_completion),
 		cmocka_unit_test(test_cpr_old_monitor_silent),
 		cmocka_unit_test(test_cpr_switchover_signal_refused),
+		cmocka_unit_test(test_cpr_new_up_during_reconnect),
+		cmocka_unit_test(test_cpr_new_lost_during_reconnect),
 		cmocka_unit_test(test_cpr_signal_before_continue),
 		cmocka_unit_test(test_cpr_device_after_cancel),
 		cmocka_unit_test(test_cpr_switchover_monitor_lost),
