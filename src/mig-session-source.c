@@ -575,9 +575,11 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 
 	if (s->cfg.cpr && ev->fail == FAIL_NONE) {
 		/* The guest is the new QEMU's if it runs there: ask it. */
+		s->old_gone = ev->qemu_gone;
 		sess_note(s, "re-attached to update %s after the old QEMU had "
-		    "completed it: asking the new QEMU whether the guest runs "
-		    "there", ev->uid != NULL ? ev->uid : "?");
+		    "%s: asking the new QEMU whether the guest runs there",
+		    ev->uid != NULL ? ev->uid : "?", ev->qemu_gone ? "quit "
+		    "(its monitor is gone)" : "completed it");
 		s->t0 = ev->t;
 		s->saw_active = 1;
 		sess_phase(s, PHASE_RUNNING);
@@ -1872,12 +1874,13 @@ cpr_unknown(struct session *s, const char *why)
 		sess_abort_status(s, ABORT_FAILED);
 	if (s->failure != FAIL_NONE)
 		sess_clear_failure(s);
-	sess_fail(s, FAIL_UNKNOWN, "the old QEMU %s completed the update but "
-	    "the new QEMU %s did not say that it runs the guest (%s): the "
-	    "old QEMU keeps its copy paused (postmigrate); where the guest "
-	    "runs is not known; see the new QEMU's query-status, or run "
-	    "update again with the same --status-file", s->cfg.qmp_path,
-	    s->cfg.new_qmp_path, why);
+	sess_fail(s, FAIL_UNKNOWN, "the old QEMU %s %s but the new QEMU %s did "
+	    "not say that it runs the guest (%s): %s; where the guest runs is "
+	    "not known; see the new QEMU's query-status, or run update again "
+	    "with the same --status-file", s->cfg.qmp_path, s->old_gone ?
+	    "is gone" : "completed the update", s->cfg.new_qmp_path, why,
+	    s->old_gone ? "no old copy is left to resume" : "the old QEMU "
+	    "keeps its copy paused (postmigrate)");
 }
 
 /* Asks the new QEMU's run state (its monitor is up). */
@@ -1895,8 +1898,10 @@ cpr_ask_new(struct session *s)
 static void
 cpr_handoff(struct session *s)
 {
-	sess_log(s, 1, "the old QEMU completed the update: asking the new "
-	    "QEMU %s whether it runs the guest", s->cfg.new_qmp_path);
+	if (!s->old_gone)
+		sess_log(s, 1, "the old QEMU completed the update: asking the "
+		    "new QEMU %s whether it runs the guest",
+		    s->cfg.new_qmp_path);
 	sess_enter(s, SS_CPR_HANDOFF);
 	sess_timer(s, STIMER_NEW_QEMU, HANDOFF_TIMEOUT);
 	if (s->new_up)
@@ -1909,6 +1914,14 @@ cpr_handoff(struct session *s)
 static void
 cpr_quit_old(struct session *s)
 {
+	if (s->old_gone) {
+		/* The killed run's quit, or the old QEMU's own end. */
+		sess_log(s, 1, "the guest runs on the new QEMU %s; the old "
+		    "QEMU %s is gone already", s->cfg.new_qmp_path,
+		    s->cfg.qmp_path);
+		source_succeed(s);
+		return;
+	}
 	sess_log(s, 1, "the guest runs on the new QEMU %s: stopping the old "
 	    "QEMU %s", s->cfg.new_qmp_path, s->cfg.qmp_path);
 	sess_enter(s, SS_CPR_QUIT);

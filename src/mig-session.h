@@ -231,7 +231,9 @@ struct sess_event {
 					   SO_NO_ANSWER when migrate-incoming
 					   got none (QEMU may listen) */
 	int			 qemu_gone; /* QMP_CLOSED: QEMU's process
-					   is known to have exited */
+					   is known to have exited; cpr's
+					   SETUP_ALREADY_DONE: the old QEMU's
+					   monitor is gone (no listener) */
 	enum mig_failure	 fail;	/* SETUP_FAILED, a failed job */
 	const char		*reason;
 	enum sess_setup		 setup;
@@ -477,6 +479,8 @@ struct session {
 	int			 new_tries;	/* HANDOFF: its run state asked */
 	int			 new_conts;	/* HANDOFF: cont sent there */
 	int			 new_rerun;	/* ATTACH again after a re-attach */
+	int			 old_gone;	/* a re-run found the old QEMU gone
+						   (SETUP_ALREADY_DONE) */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

@@ -9,6 +9,7 @@
  * carries out what only the source knows: the offer and the other
  * questions to the target over tls:, the disks' mirrors.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ struct mig_source {
 	struct ctl_config	 ctl_cfg;
 	double			 rate_deadline;	/* plan: calc-dirty-rate's */
 	struct mig_cpr		*cpr;		/* update: the new QEMU, or NULL */
+	int			 old_gone;	/* update's re-run: the old QEMU's
+						   monitor has no listener */
 };
 
 /* A question to the target, and who asked it. */
@@ -104,6 +107,7 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 	/* QEMU's run state as the setup read it (a re-attach's switchover). */
 	if (ms->ri.state_name[0] != '\0')
 		ev.ri = &ms->ri;
+	ev.qemu_gone = ms->old_gone;
 	mig_watch_step(&ms->w, &ev);
 }
 
@@ -457,6 +461,63 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	    "its guest away (run state postmigrate): nothing to migrate",
 	    ms->w.o->qmp_path);
 	return -1;
+}
+
+/*
+ * Whether nothing listens on the unix socket path: refused, or no such
+ * path (the cause names the errno, whichever world made it).
+ */
+static int
+monitor_gone(const char *path)
+{
+	char	*cause = NULL;
+	int	 fd, gone;
+
+	if ((fd = world->connect_unix(path, 0, &cause)) != -1) {
+		close(fd);
+		return 0;
+	}
+	gone = cause != NULL && (strstr(cause, strerror(ECONNREFUSED)) !=
+	    NULL || strstr(cause, strerror(ENOENT)) != NULL);
+	free(cause);
+	return gone;
+}
+
+/*
+ * An update's re-run whose old QEMU is gone (audit N7): its monitor has no
+ * listener and the status file holds an open update.  For an update the
+ * old QEMU's absence is what success leaves (the killed run saw it
+ * complete and told it quit): the new QEMU is asked whether the guest runs
+ * there (SETUP_ALREADY_DONE, the old QEMU known gone: 0, or 8 with no old
+ * copy to resume).  Returns 1 when the setup ended so, 0 when it is not
+ * that case.
+ */
+static int
+cpr_old_gone(struct mig_source *ms)
+{
+	struct record	 rec;
+	enum mig_phase	 phase;
+	enum mig_mode	 mode;
+
+	if (ms->cpr == NULL || ms->w.o->status_file == NULL ||
+	    !monitor_gone(ms->w.o->qmp_path))
+		return 0;
+	record_peek(ms->w.o->status_file, &rec);
+	free(rec.failure);
+	if (!rec.open)
+		return 0;
+	if (source_restore(ms, &phase, &mode) != 0) {
+		/* Said; the file is left as it is (exit 1). */
+		ms->w.stop = 1;
+		ev_break(ms->w.loop, EVBREAK_ALL);
+		return 1;
+	}
+	if (mode != MODE_CPR_TRANSFER)
+		return 0;
+	source_took_over(ms, mode);
+	ms->old_gone = 1;
+	setup_done(ms, SETUP_ALREADY_DONE, FAIL_NONE, mode, NULL);
+	return 1;
 }
 
 /*
@@ -880,6 +941,8 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (ms->w.stop || conn != ms->w.qmp)
 		return;
 	if (error != NULL) {
+		if (cpr_old_gone(ms))
+			return;
 		source_state_unknown(ms);
 		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->w.o->qmp_path,
 		    error);
@@ -975,6 +1038,10 @@ source_setup(struct mig_source *ms)
 	char *cause = NULL;
 
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
+		if (cpr_old_gone(ms)) {
+			free(cause);
+			return;
+		}
 		source_state_unknown(ms);
 		setup_failed(ms, FAIL_CONTROL, "%s", cause);
 		free(cause);

@@ -3212,6 +3212,39 @@ test_cpr_rerun_already_done(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr: a re-run whose old QEMU is gone (the killed run had told it quit,
+ * audit N7): the new QEMU is asked; it runs the guest: 0, no quit to
+ * send.  It does not: 8, saying no old copy is left, never 3.
+ */
+static void
+test_cpr_rerun_old_gone(void **state)
+{
+	struct rig		*r = cpr_rig(0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_CPR_TRANSFER,
+	    .uid = "uid-1", .qemu_gone = 1 };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_CPR_HANDOFF);
+	assert_true(has_note(r, "its monitor is gone"));
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);
+	ev_new_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+
+	r = cpr_rig(0);
+	step(r, &ev);
+	r->t = 31;
+	ev_timer(r, STIMER_NEW_QEMU);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "no old copy"));
+	rig_free(r);
+}
+
 /* cpr: a re-run finds the old QEMU still migrating: the new QEMU is
  * attached again; its refusal of a second migrate-incoming is the killed
  * run's having reached it, and the update goes on to its end. */
@@ -3504,6 +3537,7 @@ main(void)
 		cmocka_unit_test(test_cpr_migrate_refused),
 		cmocka_unit_test(test_cpr_rerun_already_done),
 		cmocka_unit_test(test_cpr_rerun_reattach),
+		cmocka_unit_test(test_cpr_rerun_old_gone),
 		cmocka_unit_test(test_cpr_random),
 	};
 
