@@ -67,7 +67,8 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-handoff.sh \
 	tests/integration/cpr-switchover-signal.sh \
 	tests/integration/cpr-new-monitor-bad.sh \
-	tests/integration/cpr-reconnect-attach.sh
+	tests/integration/cpr-reconnect-attach.sh \
+	tests/integration/cpr-rerun-old-gone.sh
 EXTRA_DIST += tests/cpr-lib.sh
 # tests/lib.sh's KVM probe, once per boot of the machine.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock
