@@ -723,8 +723,11 @@ setup_done(struct session *s, const struct sess_event *ev)
 	case SETUP_FRESH:
 		break;
 	}
-	if (s->cfg.cpr)
+	if (s->cfg.cpr) {
 		sess_mode(s, MODE_CPR_TRANSFER);
+		/* An operator's pause stays (audit N14): no cont there. */
+		s->was_paused = ev->guest_paused;
+	}
 	if (s->cfg.tls) {
 		sess_phase(s, PHASE_PREPARING_TARGET);
 		sess_enter(s, SS_OFFER);
@@ -2033,6 +2036,12 @@ cpr_handoff_new(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_RUN_STATE:
 		if (ev->ri->state == RUN_RUNNING) {
+			cpr_quit_old(s);
+		} else if (ev->ri->state == RUN_PAUSED && s->was_paused) {
+			/* Loaded, paused as it was on the old QEMU. */
+			sess_note(s, "the guest was paused on the old QEMU "
+			    "before the update: it stays paused on the new QEMU "
+			    "%s (cont it there to run it)", s->cfg.new_qmp_path);
 			cpr_quit_old(s);
 		} else if (ev->ri->state == RUN_PAUSED ||
 		    ev->ri->state == RUN_PRELAUNCH) {

@@ -242,6 +242,9 @@ struct sess_event {
 	enum abort_status	 abort;	/* ... and its abortStatus */
 	int			 abort_requested; /* ... and abortRequested */
 	const char		*uid;	/* REATTACH, ALREADY_DONE: the record's */
+	int			 guest_paused; /* SETUP_DONE: the guest did not
+					   run on this QEMU at setup (its run
+					   state: paused by someone) */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
@@ -481,6 +484,8 @@ struct session {
 	int			 new_rerun;	/* ATTACH again after a re-attach */
 	int			 old_gone;	/* a re-run found the old QEMU gone
 						   (SETUP_ALREADY_DONE) */
+	int			 was_paused;	/* the guest was paused on the old
+						   QEMU before: not cont there */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

@@ -108,6 +108,7 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 	if (ms->ri.state_name[0] != '\0')
 		ev.ri = &ms->ri;
 	ev.qemu_gone = ms->old_gone;
+	ev.guest_paused = ms->ri.state_name[0] != '\0' && !ms->ri.running;
 	mig_watch_step(&ms->w, &ev);
 }
 

@@ -2891,6 +2891,30 @@ test_cpr_new_paused_cont(void **state)
 	rig_free(r);
 }
 
+/* cpr: a guest paused on the old QEMU before the update stays paused on
+ * the new one (audit N14): no cont there; the old QEMU quits, 0. */
+static void
+test_cpr_paused_guest_stays_paused(void **state)
+{
+	struct rig		*r = cpr_rig(1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FRESH, .mode = MODE_PRECOPY, .ok = 1,
+	    .guest_paused = 1 };
+
+	(void)state;
+	step(r, &ev);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);
+	ev_new(r, SEV_QMP_DONE, SC_MIGRATE_INCOMING, SO_ANSWERED);
+	cpr_completed(r);
+	ev_new_run_state(r, RUN_PAUSED);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_true(has_note(r, "stays paused"));
+	ev_qmp_done(r, SC_QUIT, NULL);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 /* cpr: the new QEMU's monitor never appears: cancelled, guest on the old. */
 static void
 test_cpr_new_monitor_never_appears(void **state)
@@ -3521,6 +3545,7 @@ main(void)
 		cmocka_unit_test(test_target_postcopy_ends_at_completed),
 		cmocka_unit_test(test_cpr_update_succeeds),
 		cmocka_unit_test(test_cpr_new_paused_cont),
+		cmocka_unit_test(test_cpr_paused_guest_stays_paused),
 		cmocka_unit_test(test_cpr_new_monitor_never_appears),
 		cmocka_unit_test(test_cpr_new_dies_before_switchover),
 		cmocka_unit_test(test_cpr_signal_before_completion),
