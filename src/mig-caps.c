@@ -142,6 +142,21 @@ caps_args(const struct mig_plan *plan, int source)
 	return args;
 }
 
+/* migrate-set-capabilities' arguments turning one capability off. */
+json_object *
+mig_cap_off_args(const char *name)
+{
+	json_object *caps = json_object_new_array(), *args, *c;
+
+	c = json_object_new_object();
+	json_object_object_add(c, "capability", json_object_new_string(name));
+	json_object_object_add(c, "state", json_object_new_boolean(0));
+	json_object_array_add(caps, c);
+	args = json_object_new_object();
+	json_object_object_add(args, "capabilities", caps);
+	return args;
+}
+
 /* migrate-set-parameters' arguments for one side; NULL: nothing to set. */
 static json_object *
 params_args(const struct mig_plan *plan, int source)
@@ -160,10 +175,19 @@ params_args(const struct mig_plan *plan, int source)
 		    json_object_new_uint64(plan->bandwidth));
 		json_object_object_add(p, "downtime-limit",
 		    json_object_new_uint64(plan->downtime_ms));
-		/* QEMU 10.0: the RAM's fds go over the cpr channel. */
+		/*
+		 * QEMU 10.0: the RAM's fds go over the cpr channel.  Any other
+		 * plan sets the mode back where QEMU has it: an update that
+		 * failed, or a check --update killed while it probed, may have
+		 * left cpr-transfer set, and QEMU would refuse this migrate
+		 * ("missing 'cpr' migration channel", audit N11).
+		 */
 		if (plan->cpr_transfer)
 			json_object_object_add(p, "mode",
 			    json_object_new_string("cpr-transfer"));
+		else if (plan->mode_listed)
+			json_object_object_add(p, "mode",
+			    json_object_new_string("normal"));
 		if (plan->auto_converge) {
 			/* QEMU wants initial <= max: a disarmed throttle is 1%. */
 			json_object_object_add(p, "cpu-throttle-initial",

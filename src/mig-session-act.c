@@ -304,6 +304,8 @@ sess_cmd_name(enum sess_cmd cmd)
 		[SC_DIRTY_LIMIT] = "migrate-set-parameters",
 		[SC_DIRTY_LIMIT_NOW] = "set-vcpu-dirty-limit",
 		[SC_MIGRATE_CONTINUE] = "migrate-continue",
+		[SC_MODE_NORMAL] = "migrate-set-parameters",
+		[SC_PAUSE_OFF] = "migrate-set-capabilities",
 	};
 
 	return (size_t)cmd < NITEMS(names) && names[cmd] != NULL ?

@@ -97,7 +97,11 @@ finishing_resume(struct session *s)
 	else if (s->resume_guest) {
 		s->cont_tries++;
 		sess_qmp(s, SC_CONT, 0, 0);
-	} else
+	} else if (s->cpr_reset == 2)
+		sess_qmp(s, SC_MODE_NORMAL, 0, 0);
+	else if (s->cpr_reset == 1)
+		sess_qmp(s, SC_PAUSE_OFF, 0, 0);
+	else
 		sess_finish(s, s->end_phase);
 }
 
@@ -124,7 +128,16 @@ source_end(struct session *s, enum mig_phase phase)
 		sess_note(s, "the disks' mirrors are left running: QEMU may "
 		    "still complete the migration");
 	}
-	if (!s->mirrors_out && !s->resume_guest) {
+	/*
+	 * An update that left the guest on the old QEMU undoes what it set
+	 * there (audit N11): mode cpr-transfer would make QEMU refuse any
+	 * later plain migrate, the pause hold any other tool's.  Not where
+	 * the outcome is not known: the monitor may not answer, and QEMU may
+	 * still be migrating.
+	 */
+	s->cpr_reset = s->cfg.cpr && s->migrate_sent && phase !=
+	    PHASE_SUCCEEDED && s->failure != FAIL_UNKNOWN ? 2 : 0;
+	if (!s->mirrors_out && !s->resume_guest && !s->cpr_reset) {
 		sess_finish(s, phase);
 		return;
 	}
@@ -1799,6 +1812,18 @@ state_finishing(struct session *s, const struct sess_event *ev)
 		finishing_resume(s);
 		break;
 	case SEV_QMP_DONE:
+		if ((ev->cmd == SC_MODE_NORMAL && s->cpr_reset == 2) ||
+		    (ev->cmd == SC_PAUSE_OFF && s->cpr_reset == 1)) {
+			if (ev->outcome != SO_ANSWERED)
+				sess_note(s, "the old QEMU %s: %s: %s",
+				    s->cfg.qmp_path, ev->cmd == SC_MODE_NORMAL ?
+				    "mode normal" : "pause-before-switchover "
+				    "off", ev->reason != NULL ? ev->reason :
+				    "no answer");
+			s->cpr_reset--;
+			finishing_resume(s);
+			break;
+		}
 		if (ev->cmd != SC_CONT)
 			break;
 		if (ev->outcome == SO_ANSWERED) {

@@ -153,6 +153,9 @@ enum sess_cmd {
 	SC_DIRTY_LIMIT_NOW,	/* value: the same, set on every vCPU now */
 	SC_MIGRATE_CONTINUE,	/* source: past pre-switchover (the point of
 				   no return) */
+	SC_MODE_NORMAL,		/* cpr: a failed update's old QEMU: mode
+				   normal again */
+	SC_PAUSE_OFF,		/* ... and pause-before-switchover off */
 };
 
 /*
@@ -486,6 +489,9 @@ struct session {
 						   (SETUP_ALREADY_DONE) */
 	int			 was_paused;	/* the guest was paused on the old
 						   QEMU before: not cont there */
+	int			 cpr_reset;	/* FINISHING: the old QEMU's update
+						   settings to undo (2 mode, 1 the
+						   pause; 0 done) */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

@@ -643,6 +643,9 @@ source_controller(struct mig_source *ms)
 	 */
 	if (ms->tls != NULL)
 		ms->plan.return_path = 0;
+	/* QEMU 8.2's migration mode (cpr-reboot first): set every time. */
+	ms->plan.mode_listed = ms->self.major > 8 ||
+	    (ms->self.major == 8 && ms->self.minor >= 2);
 	if (ms->cpr != NULL) {
 		/*
 		 * cpr-transfer passes the RAM, it does not copy it: QEMU

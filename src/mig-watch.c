@@ -376,6 +376,14 @@ qmp_command(struct mig_watch *w, const struct sess_action *a,
 		json_object_object_add(*args, "state",
 		    json_object_new_string("pre-switchover"));
 		return "migrate-continue";
+	case SC_MODE_NORMAL:
+		*args = json_object_new_object();
+		json_object_object_add(*args, "mode",
+		    json_object_new_string("normal"));
+		return "migrate-set-parameters";
+	case SC_PAUSE_OFF:
+		*args = mig_cap_off_args("pause-before-switchover");
+		return "migrate-set-capabilities";
 	case SC_MIGRATE_INCOMING:
 		*args = mig_channels_args(w->qemu_uri, NULL);
 		return "migrate-incoming";

@@ -112,7 +112,8 @@ cpr_blockers(struct qmp_conn *qmp, json_object *reasons, char **cause)
 			    "RAMNotShared" : "CprBlocked", "%s", why);
 		}
 	json_object_put(reply);
-	if (rc == 0 && strcmp(old, "cpr-transfer") != 0 &&
+	/* Put back even when the probe got no answer (audit N11). */
+	if (strcmp(old, "cpr-transfer") != 0 &&
 	    cpr_set_mode(qmp, old, &err) != 0) {
 		log_warnx("migrate-set-parameters mode %s: %s", old, err);
 		free(err);

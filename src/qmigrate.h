@@ -261,6 +261,8 @@ struct mig_plan {
 	int		postcopy_blocktime; /* target */
 	int		cpr_transfer;	/* source: migrate-set-parameters mode
 					   cpr-transfer (`qmigrate update`) */
+	int		mode_listed;	/* source: QEMU has the mode parameter
+					   (8.2): a plain plan sets normal */
 	/* The throttle (mig_throttle_choose()): auto_converge or this. */
 	int		dirty_limit;	/* source: dirty-limit, KVM's ring */
 	int		dirty_limit_listed; /* the source's QEMU lists it: the
@@ -358,6 +360,8 @@ void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
 /* A plan for a QEMU whose capabilities are unknown: no multifd with
  * post-copy (only what every QEMU runs). */
 void	 mig_plan_least(struct mig_plan *);
+/* migrate-set-capabilities' arguments turning capability NAME off. */
+struct json_object *mig_cap_off_args(const char *name);
 enum mig_job_next mig_plan_apply_job(void *, int *, struct json_object *,
 	    const char *, struct mig_job_cmd *, char **);
 struct json_object *mig_plan_to_json(const struct mig_plan *);

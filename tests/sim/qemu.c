@@ -580,6 +580,11 @@ qemu_exec(struct world *w, int role, struct pcmd *pc)
 		/* cpr-transfer's new QEMU: no model runs `update` yet. */
 		answer_err(pc, "not modelled: cpr-transfer");
 		break;
+	case SC_MODE_NORMAL:
+	case SC_PAUSE_OFF:
+		/* cpr only: no model runs `update` yet. */
+		answer_err(pc, "not modelled: cpr-transfer");
+		break;
 	case SC_MIGRATE_CONTINUE:
 		/* The model never waits at pre-switchover. */
 		answer_err(pc, "Migration not in expected state: active");

@@ -2815,6 +2815,18 @@ sent_cmd_to(const struct rig *r, enum sess_cmd cmd, int new_qemu)
 	return n;
 }
 
+/* A failed update's end: the old QEMU's mode and pause are put back
+ * (audit N11) before the last document. */
+static void
+cpr_settings_undone(struct rig *r)
+{
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent_cmd_to(r, SC_MODE_NORMAL, 0), 1);
+	ev_qmp_done(r, SC_MODE_NORMAL, NULL);
+	assert_int_equal(sent_cmd_to(r, SC_PAUSE_OFF, 0), 1);
+	ev_qmp_done(r, SC_PAUSE_OFF, NULL);
+}
+
 /* An update whose old QEMU migrates, the new QEMU attached (defer). */
 static struct rig *
 cpr_migrating(void)
@@ -2929,6 +2941,7 @@ test_cpr_new_monitor_never_appears(void **state)
 	ev_new(r, SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
 	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
 	ev_sample(r, QMS_CANCELLED, 0, 0);
+	cpr_settings_undone(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
 	assert_non_null(strstr(r->s.failure_reason, "new.qmp"));
 	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
@@ -2945,6 +2958,7 @@ test_cpr_new_dies_before_switchover(void **state)
 	ev_new(r, SEV_QMP_CLOSED, 0, SO_NO_ANSWER);
 	assert_false(session_done(&r->s));
 	ev_sample(r, QMS_FAILED, 100000, 0);
+	cpr_settings_undone(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
 	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);
@@ -2965,6 +2979,7 @@ test_cpr_signal_before_completion(void **state)
 	ev_new(r, SEV_QMP_UP, 0, SO_ANSWERED);	/* too late: ignored */
 	assert_int_equal(sent_cmd(r, SC_MIGRATE_INCOMING), 0);
 	ev_sample(r, QMS_CANCELLED, 0, 0);
+	cpr_settings_undone(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
 	    ABORT_SUCCEEDED);
 	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
@@ -3066,6 +3081,7 @@ test_cpr_signal_before_continue(void **state)
 	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
 	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
 	ev_sample(r, QMS_CANCELLED, 100000, 0);
+	cpr_settings_undone(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
 	    ABORT_SUCCEEDED);
 	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
@@ -3176,6 +3192,7 @@ test_cpr_new_lost_during_reconnect(void **state)
 	ev_simple(r, SEV_QMP_UP);
 	assert_int_equal(sent_cmd_to(r, SC_CANCEL, 0), 1);
 	ev_sample(r, QMS_CANCELLED, 0, 0);
+	cpr_settings_undone(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
 	rig_free(r);
 }
@@ -3210,6 +3227,7 @@ test_cpr_migrate_refused(void **state)
 	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
 	ev_qmp_done(r, SC_MIGRATE, "Memory region pc.ram is not compatible "
 	    "with CPR. share=on is required for memory-backend-memfd");
+	cpr_settings_undone(r);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
 	    ABORT_NONE);
 	assert_non_null(strstr(r->s.failure_reason, "share=on"));
@@ -3323,7 +3341,8 @@ test_cpr_random(void **state)
 	static const enum run_state new_rs[] = { RUN_RUNNING, RUN_PAUSED,
 	    RUN_INMIGRATE, RUN_SHUTDOWN };
 	static const enum sess_cmd cmds[] = { SC_MIGRATE, SC_CANCEL,
-	    SC_QUIT, SC_CONT, SC_MIGRATE_INCOMING };
+	    SC_QUIT, SC_CONT, SC_MIGRATE_INCOMING, SC_MIGRATE_CONTINUE,
+	    SC_MODE_NORMAL, SC_PAUSE_OFF };
 	static const enum sess_outcome outs[] = { SO_ANSWERED, SO_REFUSED,
 	    SO_NO_ANSWER };
 	static const enum sess_timer timers[] = { STIMER_HANDOFF,
