@@ -69,7 +69,8 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-new-monitor-bad.sh \
 	tests/integration/cpr-reconnect-attach.sh \
 	tests/integration/cpr-rerun-old-gone.sh \
-	tests/integration/cpr-paused-guest.sh
+	tests/integration/cpr-paused-guest.sh \
+	tests/integration/cpr-mode-reset.sh
 EXTRA_DIST += tests/cpr-lib.sh
 # tests/lib.sh's KVM probe, once per boot of the machine.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock
