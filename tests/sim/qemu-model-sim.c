@@ -350,11 +350,14 @@ permitted(const struct qm_qemu *q, int entry)
 			return q->broken || p == NULL || !p->s.alive;
 		if (strcmp(n, "recover-connected") == 0 ||
 		    strcmp(n, "recovered") == 0)
-			return p != NULL && p->s.alive &&
-			    (p->s.flags & QM_IF_RECOVERING) && !q->broken;
+			return p != NULL && p->s.alive && !q->broken &&
+			    ((p->s.flags & QM_IF_RECOVERING) ||
+			    (q->s.version != QM_V7_2 &&
+			    p->s.status == QM_ST_POSTCOPY_PAUSED));
 		if (strcmp(n, "recover-failed") == 0)
 			return p == NULL || !p->s.alive ||
-			    !(p->s.flags & QM_IF_RECOVERING);
+			    (!(p->s.flags & QM_IF_RECOVERING) &&
+			    q->s.version == QM_V7_2);
 		return r->trigger == QM_T_QEMU;
 	}
 	/* the target */

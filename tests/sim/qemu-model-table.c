@@ -206,10 +206,18 @@ const struct qm_row qm_rows[] = {
 	  QM_SAME, 0, QM_SAME, QM_T_CMD, "migrate-pause", VALL, 0, 0, 0, 0, 0,
 	  "qmp_migrate_pause: shuts the stream down (postcopy-broke "
 	  "follows)" },
+	/* 7.2: resume's status changes only once its connection is up; a
+	   target not listening leaves it paused, without an event (seen). */
+	{ QM_ROW_STATUS, QM_SB(POSTCOPY_PAUSED), QM_SAME, 0, QM_SAME,
+	  QM_T_CMD, "migrate", V72, QM_IF_RESUME | QM_IF_MIGRATING, 0,
+	  QM_IF_RESUMING, 0, 0, "qmp_migrate (resume): connects" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_PAUSED), QM_ST_POSTCOPY_RECOVER, 0,
-	  QM_SAME, QM_T_CMD, "migrate", V72, QM_IF_RESUME | QM_IF_MIGRATING,
-	  0, 0, 0, QM_EMIT_MIGRATION,
+	  QM_SAME, QM_T_STREAM, "recover-connected", V72, QM_IF_RESUMING, 0,
+	  0, QM_IF_RESUMING, QM_EMIT_MIGRATION,
 	  "migrate_fd_connect (resume): POSTCOPY_PAUSED -> RECOVER" },
+	{ QM_ROW_STATUS, QM_SB(POSTCOPY_PAUSED), QM_SAME, 0, QM_SAME,
+	  QM_T_STREAM, "recover-failed", V72, QM_IF_RESUMING, 0, 0,
+	  QM_IF_RESUMING, 0, "migrate_fd_error (resume): stays paused" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_PAUSED), QM_ST_POSTCOPY_RECOVER_SETUP,
 	  0, QM_SAME, QM_T_CMD, "migrate", V10UP,
 	  QM_IF_RESUME | QM_IF_MIGRATING, 0, 0, 0, QM_EMIT_MIGRATION,
@@ -310,6 +318,14 @@ const struct qm_row qm_rows[] = {
 	  QM_SAME, QM_T_STREAM, "recover-accepted", VALL,
 	  QM_IF_LISTENING | QM_IF_RECOVERING, 0, 0, 0, QM_EMIT_MIGRATION,
 	  "migration_incoming_process (postcopy_pause_sem_dst posted)" },
+	/* 10.0: the first listener still takes the source's resume, so the
+	   target recovers before any migrate-recover (which is then refused:
+	   seen in migrate-postcopy-recover on 10.0). */
+	{ QM_ROW_STATUS, QM_SB(POSTCOPY_PAUSED), QM_ST_POSTCOPY_RECOVER, 0,
+	  QM_SAME, QM_T_STREAM, "recover-accepted", V10UP, QM_IF_LISTENING |
+	  QM_IF_GUEST, QM_IF_RECOVERING, QM_IF_RECOVERING, 0,
+	  QM_EMIT_MIGRATION, "migration_ioc_process_incoming: a new main "
+	  "channel on the listener kept open, while postcopy-paused" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_RECOVER), QM_ST_POSTCOPY_ACTIVE, 0,
 	  QM_SAME, QM_T_STREAM, "recovered-incoming", VALL,
 	  QM_IF_LISTENING | QM_IF_RECOVERING, 0, 0, QM_IF_RECOVERING,

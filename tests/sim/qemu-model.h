@@ -162,6 +162,7 @@ enum qm_trigger {
 #define QM_IF_MIGRATING		0x200000 /* source: migrate given */
 #define QM_IF_RP_CAP		0x400000 /* the capability return-path */
 #define QM_IF_SHUTDOWN		0x800000 /* quit, or a signal: exiting */
+#define QM_IF_RESUMING		0x1000000 /* 7.2: migrate resume connecting */
 
 /* Events a row makes, in this order. */
 #define QM_EMIT_MIGRATION_FIRST	0x001	/* MIGRATION before STOP */
