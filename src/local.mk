@@ -138,6 +138,7 @@ integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \
 	tests/integration/observe-exporter.sh \
 	tests/integration/exporter-privs.sh \
+	tests/integration/signals-exporter.sh \
 	tests/integration/observe-rules.sh \
 	tests/integration/observe-prometheus.sh \
 	tests/integration/observe-watch.sh
