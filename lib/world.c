@@ -274,6 +274,7 @@ const struct world_ops world_kernel = {
 	.process_start = kernel_process_start,
 	.process_exists = kernel_process_exists,
 	.listen_backlog = unix_listen_backlog,
+	.unlink = unlink,
 	.read_file = kernel_read_file,
 	.write_file = kernel_write_file,
 	.write = kernel_write,

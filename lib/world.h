@@ -56,6 +56,8 @@ struct world_ops {
 	int	 (*process_exists)(pid_t pid);
 	/* lib/common.h's unix_listen_backlog. */
 	long	 (*listen_backlog)(const char *path, char **cause);
+	/* unlink(2): 0, or -1 with errno. */
+	int	 (*unlink)(const char *path);
 
 	/* A file read whole: a malloc'd buffer of *len bytes with a NUL
 	   after them, or NULL with errno (EFBIG past limit bytes). */

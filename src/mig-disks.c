@@ -22,6 +22,7 @@
 #include "qmp.h"
 #include "mig-disks.h"
 #include "mig-job.h"
+#include "world.h"
 
 #define DISKS_MAX	64		/* disks copied in one migration */
 #define POLL_STEP	0.2		/* between two query-block-jobs */
@@ -935,7 +936,7 @@ mig_disks_target_stop_job(void *ctx, int *pc, json_object *reply,
 		if (error != NULL)
 			log_warnx("nbd-server-stop: %s", error);
 		ds->server = 0;
-		if (ds->unix_path != NULL && unlink(ds->unix_path) != 0 &&
+		if (ds->unix_path != NULL && world->unlink(ds->unix_path) != 0 &&
 		    errno != ENOENT)
 			log_warn("%s", ds->unix_path);
 		return JOB_DONE;
@@ -977,7 +978,7 @@ mig_disks_target_start_job(void *ctx, int *pc, json_object *reply,
 	case TSTART_SERVER:
 		/* A stale socket of an earlier run would make bind fail. */
 		if (strncmp(ds->nbd_uri, "unix:", 5) == 0 &&
-		    unlink(ds->nbd_uri + 5) != 0 && errno != ENOENT)
+		    world->unlink(ds->nbd_uri + 5) != 0 && errno != ENOENT)
 			log_warn("%s", ds->nbd_uri + 5);
 		args = json_object_new_object();
 		json_object_object_add(args, "addr",
@@ -1118,7 +1119,7 @@ mig_disks_target_release_job(void *ctx, int *pc, json_object *reply,
 			return JOB_FAILED;
 		}
 		ds->server = 0;
-		if (ds->unix_path != NULL && unlink(ds->unix_path) != 0 &&
+		if (ds->unix_path != NULL && world->unlink(ds->unix_path) != 0 &&
 		    errno != ENOENT)
 			log_warn("%s", ds->unix_path);
 		return JOB_DONE;

@@ -648,7 +648,7 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 	case SA_UNLISTEN:
 		/* QEMU keeps its socket open; without the path none reach it. */
 		if (!mt->unlistened && strncmp(mt->w.qemu_uri, "unix:",
-		    5) == 0 && unlink(mt->w.qemu_uri + 5) != 0)
+		    5) == 0 && world->unlink(mt->w.qemu_uri + 5) != 0)
 			log_warn("%s", mt->w.qemu_uri + 5);
 		mt->unlistened = 1;
 		break;

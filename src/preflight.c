@@ -22,6 +22,7 @@
 #include "preflight.h"
 #include "qmp.h"
 #include "mig-disks.h"
+#include "world.h"
 
 #define PF_TIMEOUT		10.0	/* seconds per QMP command */
 #define PF_BUDGET		60.0	/* seconds for the whole pre-flight */
@@ -42,7 +43,7 @@ struct pf {
 	struct qmp_conn			*qmp;
 	const struct mig_settings	*settings;
 	const int			*stop;		/* may be NULL */
-	double				 budget_end;	/* ev_now() */
+	double				 budget_end;	/* now_monotonic() */
 	enum pf_halt			 halt;
 	char				*halt_cause;
 	json_object			*live;		/* array of reasons */
@@ -144,7 +145,7 @@ pf_call(struct pf *pf, const char *command, json_object *args,
 		*reply = NULL;
 	if (pf->halt == PF_GOING && pf_stopped(pf))
 		pf_halt(pf, PF_STOPPED, "stopped");
-	left = pf->budget_end - ev_now(pf->loop);
+	left = pf->budget_end - now_monotonic();
 	if (pf->halt == PF_GOING && left <= 0)
 		pf_halt(pf, PF_NO_ANSWER, "no answer within its budget");
 	if (pf->halt != PF_GOING) {
@@ -162,7 +163,7 @@ pf_call(struct pf *pf, const char *command, json_object *args,
 		return -1;
 	}
 	while (!cs->done && !pf_stopped(pf))
-		ev_run(pf->loop, EVRUN_ONCE);
+		world->loop_turn(pf->loop);
 	if (!cs->done) {
 		cs->orphan = 1;
 		pf_halt(pf, PF_STOPPED, "stopped");
@@ -813,8 +814,7 @@ preflight_run(struct ev_loop *loop, struct qmp_conn *qmp,
 	pf.qmp = qmp;
 	pf.settings = settings;
 	pf.stop = stop;
-	ev_now_update(loop);
-	pf.budget_end = ev_now(loop) + PF_BUDGET;
+	pf.budget_end = now_monotonic() + PF_BUDGET;
 	pf.live = json_object_new_array();
 	pf.storage = json_object_new_array();
 	pf.warnings = json_object_new_array();

@@ -23,6 +23,7 @@
 #include "qmigrate.h"
 #include "slot.h"
 #include "qmp.h"
+#include "world.h"
 
 #define SLOT_RETRY_SECONDS	0.2
 #define SLOT_DEFAULT_WAIT	3600.0	/* without --timeout */
@@ -120,10 +121,10 @@ slot_wait(struct ev_loop *loop, struct qmp_conn *qmp, const char *dir,
 		status_changed(st, "pending");
 		ev_timer_init(&sw.retry, on_retry, SLOT_RETRY_SECONDS,
 		    SLOT_RETRY_SECONDS);
-		ev_timer_start(loop, &sw.retry);
+		world->timer_start(loop, &sw.retry);
 		rc = qmp_run_until(qmp, &sw.done, timeout > 0 ? timeout :
 		    SLOT_DEFAULT_WAIT, &cause);
-		ev_timer_stop(loop, &sw.retry);
+		world->timer_stop(loop, &sw.retry);
 		if (*stop)
 			return -1;
 		if (rc != 0) {
