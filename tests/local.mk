@@ -194,3 +194,14 @@ TESTS += tests/sim/model-drive
 tests_sim_conform_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/conform-traces.sh
 EXTRA_DIST += tests/sim/conform-traces.sh tests/traces/qmp
+
+# Issue 37: the simulator that runs the real executor (tests/sim/real.h):
+# both sides' mig_source_run()/mig_target_run() on fibers, over the
+# simulator's world (lib/world.h), against a QEMU stand-in.
+check_PROGRAMS += tests/sim/sim-real
+tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
+	tests/sim/world-sim.c tests/sim/fiber.c tests/sim/fiber.h \
+	tests/sim/qemu-stub.c tests/sim/qemu-stub.h \
+	tests/sim/qemu-canned-7.2.c tests/sim/rng.c
+tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm
+EXTRA_DIST += tests/sim/canned.py

@@ -1,0 +1,450 @@
+/*
+ * real.c: the simulator that runs the real executor (real.h).  One seed
+ * draws a schedule: the QEMUs' timings, a failing load, signals to either
+ * qmigrate, a --timeout, status writes that fail, qmigrate itself stopped
+ * then continued, a QEMU killed.  Both sides then run their real
+ * mig_source_run()/mig_target_run() over unix: in one process, on
+ * simulated time, and the promise is checked after every happening and
+ * at the end:
+ * - never both QEMUs run the guest;
+ * - exit 0 and only 0 with the document's phase Succeeded;
+ * - the source's 0 only with the guest on the target, its 2-5 only with
+ *   the guest running on the source (a killed source QEMU excuses them);
+ *   the target's 0 only with the guest there, its 3-5 only with the
+ *   guest not running there;
+ * - qmigrate never dies by a signal;
+ * - every side ends within its bound of simulated time.
+ *
+ *	tests/sim/sim-real [--seeds N] [--first S] [--seed S --trace]
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "policy.h"
+#include "mig-options.h"
+#include "world.h"
+#include "fiber.h"
+#include "real.h"
+
+#define SIDE_BOUND	900.0
+#define HORIZON		1200.0
+
+struct r_world R;
+
+static const char *status_path[2] = { "/sim/src.status", "/sim/tgt.status" };
+
+static struct policy_set	*no_policies;
+static struct mig_options	 opts[2];
+
+static FILE	*report;	/* the real stderr: the sides' logs go away */
+static int	 nviol;
+static char	 first_viol[256];
+
+static void
+r_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+r_violation(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (nviol++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(first_viol, sizeof first_viol, fmt, ap);
+		va_end(ap);
+	}
+	r_trace(-1, "VIOLATION %s", first_viol);
+}
+
+static void
+run_source(void *arg)
+{
+	(void)arg;
+	R.sd[R_SRC].rc = mig_source_run(&opts[R_SRC]);
+}
+
+static void
+run_target(void *arg)
+{
+	(void)arg;
+	R.sd[R_TGT].rc = mig_target_run(&opts[R_TGT]);
+}
+
+static struct sq *
+listener(void *arg, const char *uri)
+{
+	(void)arg;
+	return strcmp(uri, "unix:/sim/mig.sock") == 0 ? R.q[R_TGT] : NULL;
+}
+
+static void
+draw(void)
+{
+	struct r_knobs *k = &R.k;
+	int i;
+
+	memset(k, 0, sizeof *k);
+	k->converge = rng_range(&R.rng, 0.5, 40);
+	k->load = rng_range(&R.rng, 0.01, 5);
+	k->load_fails = rng_chance(&R.rng, 0.15);
+	k->dash_s = rng_chance(&R.rng, 0.2);
+	if (rng_chance(&R.rng, 0.3))
+		k->p_write_fail = rng_range(&R.rng, 0.01, 0.5);
+	for (i = 0; i < 2; i++) {
+		if (rng_chance(&R.rng, 0.3)) {
+			/* every signal whose default action ends a
+			   process that a user, a terminal or a dropped SSH
+			   session sends */
+			static const int sigs[] = { SIGTERM, SIGINT, SIGHUP,
+			    SIGQUIT, SIGUSR1, SIGUSR2 };
+
+			k->sig_at[i] = rng_range(&R.rng, 0, 60);
+			k->sig_num[i] = sigs[rng_next(&R.rng) % 6];
+		}
+		if (rng_chance(&R.rng, 0.2)) {
+			k->stop_at[i] = rng_range(&R.rng, 0, 60);
+			k->stop_len[i] = rng_range(&R.rng, 1, 60);
+		}
+		if (rng_chance(&R.rng, 0.05))
+			k->qemu_kill_at[i] = rng_range(&R.rng, 0.1, 60);
+	}
+	if (rng_chance(&R.rng, 0.25))
+		k->src_timeout = rng_range(&R.rng, 1, 60);
+	if (rng_chance(&R.rng, 0.25))
+		k->tgt_timeout = rng_range(&R.rng, 1, 60);
+}
+
+static void
+set_options(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(&opts[i], 0, sizeof opts[i]);
+		opts[i].policies = no_policies;
+		opts[i].status_file = status_path[i];
+		opts[i].uri = "unix:/sim/mig.sock";
+		opts[i].node = i == R_SRC ? "node-a" : "node-b";
+		opts[i].pod = "sim";
+	}
+	opts[R_SRC].qmp_path = "/sim/src.qmp";
+	opts[R_SRC].timeout = R.k.src_timeout;
+	opts[R_TGT].qmp_path = "/sim/tgt.qmp";
+	opts[R_TGT].timeout = R.k.tgt_timeout;
+}
+
+/* The phase of the side's last document ("" when none was written). */
+static const char *
+doc_phase(int side, char *buf, size_t len)
+{
+	const struct r_file	*f = world_sim_file(status_path[side]);
+	json_object		*doc, *v;
+
+	buf[0] = '\0';
+	if (f == NULL || (doc = json_tokener_parse(f->data)) == NULL)
+		return buf;
+	if (json_object_object_get_ex(doc, "phase", &v))
+		snprintf(buf, len, "%s", json_object_get_string(v));
+	json_object_put(doc);
+	return buf;
+}
+
+static void
+check_now(void)
+{
+	if (sq_runs_guest(R.q[R_SRC]) && sq_runs_guest(R.q[R_TGT]) &&
+	    !R.both_ran) {
+		R.both_ran = 1;
+		r_violation("both QEMUs run the guest");
+	}
+}
+
+static void
+r_check_end(void)
+{
+	char	 phase[32];
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		const struct r_side *sd = &R.sd[i];
+		const char *who = i == R_SRC ? "source" : "target";
+
+		if (!sd->done) {
+			r_violation("the %s did not end within %.0f s", who,
+			    SIDE_BOUND);
+			continue;
+		}
+		if (sd->died_by != 0) {
+			r_violation("the %s died by signal %d", who,
+			    sd->died_by);
+			continue;
+		}
+		doc_phase(i, phase, sizeof phase);
+		if ((sd->rc == 0) != (strcmp(phase, "Succeeded") == 0) &&
+		    R.write_fails == 0)
+			r_violation("the %s exits %d with phase %s", who, sd->rc,
+			    phase);
+	}
+	if (R.sd[R_TGT].done && R.sd[R_TGT].died_by == 0) {
+		int rc = R.sd[R_TGT].rc;
+
+		if (rc == 0 && !sq_has_guest(R.q[R_TGT]))
+			r_violation("the target exits 0 without the guest "
+			    "(%s, %s)", sq_status(R.q[R_TGT]),
+			    sq_runstate(R.q[R_TGT]));
+		if (rc >= 3 && rc <= 5 && sq_runs_guest(R.q[R_TGT]))
+			r_violation("the target exits %d while the guest runs "
+			    "there", rc);
+	}
+	if (!R.sd[R_SRC].done || R.sd[R_SRC].died_by != 0)
+		return;
+	switch (R.sd[R_SRC].rc) {
+	case 0:
+		if (!sq_has_guest(R.q[R_TGT]))
+			r_violation("the source exits 0 but the guest is not on "
+			    "the target (%s, %s)", sq_status(R.q[R_TGT]),
+			    sq_runstate(R.q[R_TGT]));
+		break;
+	case 2: case 3: case 4: case 5:
+		if (sq_alive(R.q[R_SRC]) && !sq_runs_guest(R.q[R_SRC]) &&
+		    !R.k.dash_s)
+			r_violation("the source exits %d but its guest does not "
+			    "run there (%s)", R.sd[R_SRC].rc,
+			    sq_runstate(R.q[R_SRC]));
+		break;
+	}
+}
+
+/* Resumes side i for one turn; notes its end. */
+static void
+resume(int i)
+{
+	struct r_side *sd = &R.sd[i];
+
+	if (sd->done || R.now < sd->stopped_until)
+		return;
+	sd->dirty = 0;
+	R.cur = i;
+	if (fiber_resume(sd->fiber)) {
+		sd->done = 1;
+		sd->end_t = R.now;
+		r_trace(i, "exit %d", sd->rc);
+	}
+	R.cur = -1;
+}
+
+/* Lets bytes flow until nobody has anything more to read. */
+static void
+settle(void)
+{
+	int i, rounds;
+
+	for (rounds = 0; rounds < 1000; rounds++) {
+		int any = 0;
+
+		world_sim_pump();
+		for (i = 0; i < 2; i++)
+			if (R.sd[i].dirty && !R.sd[i].done &&
+			    R.now >= R.sd[i].stopped_until) {
+				any = 1;
+				resume(i);
+			}
+		check_now();
+		if (!any)
+			return;
+	}
+}
+
+/* The earliest thing the world will do, and who it concerns. */
+static double
+next_due(void)
+{
+	double	 t = INFINITY;
+	int	 i;
+
+	for (i = 0; i < R.ntimers; i++)
+		if (!R.sd[R.timers[i].side].done)
+			t = fmin(t, fmax(R.timers[i].due,
+			    R.sd[R.timers[i].side].stopped_until));
+	for (i = 0; i < 2; i++) {
+		t = fmin(t, sq_due(R.q[i]));
+		if (R.k.sig_at[i] > R.now)
+			t = fmin(t, R.k.sig_at[i]);
+		if (R.k.qemu_kill_at[i] > R.now)
+			t = fmin(t, R.k.qemu_kill_at[i]);
+		if (R.k.stop_at[i] > R.now)
+			t = fmin(t, R.k.stop_at[i]);
+		if (R.sd[i].stopped_until > R.now)
+			t = fmin(t, R.sd[i].stopped_until);
+	}
+	return t;
+}
+
+/* Everything due at R.now, in a fixed order. */
+static void
+happen(void)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		if (R.k.stop_at[i] > 0 && R.k.stop_at[i] <= R.now) {
+			R.sd[i].stopped_until = R.now + R.k.stop_len[i];
+			R.k.stop_at[i] = 0;
+			r_trace(i, "qmigrate stopped for %.1f s",
+			    R.k.stop_len[i]);
+		}
+		if (R.k.qemu_kill_at[i] > 0 && R.k.qemu_kill_at[i] <= R.now) {
+			R.k.qemu_kill_at[i] = 0;
+			r_trace(i, "QEMU killed");
+			world_sim_kill_qemu(i);
+		}
+		sq_advance(R.q[i], R.now);
+		if (R.k.sig_at[i] > 0 && R.k.sig_at[i] <= R.now &&
+		    !R.sd[i].done) {
+			R.sd[i].signal = R.k.sig_num[i];
+			R.sd[i].dirty = 1;
+			R.k.sig_at[i] = 0;
+			r_trace(i, "signal %d", R.sd[i].signal);
+		}
+	}
+	/* Timers due (a stopped qmigrate's fire when it continues). */
+	for (j = 0; j < R.ntimers; ) {
+		struct r_timer	*rt = &R.timers[j];
+		struct r_side	*sd = &R.sd[rt->side];
+
+		if (rt->due <= R.now && R.now >= sd->stopped_until &&
+		    !sd->done && sd->ndue < R_MAX_TIMERS) {
+			sd->due_timers[sd->ndue++] = *rt;
+			sd->dirty = 1;
+			R.timers[j] = R.timers[--R.ntimers];
+		} else
+			j++;
+	}
+	for (i = 0; i < 2; i++)
+		if (!R.sd[i].done && R.now >= R.sd[i].stopped_until &&
+		    R.sd[i].stopped_until > 0 && R.sd[i].stopped_until <=
+		    R.now) {
+			R.sd[i].dirty = 1;
+			R.sd[i].stopped_until = 0;
+		}
+}
+
+static void
+world_free(void)
+{
+	int i;
+
+	for (i = 0; i < R_MAX_CONNS; i++)
+		if (R.conns[i].used)
+			close(R.conns[i].srv);
+	for (i = 0; i < R_MAX_FILES; i++)
+		free(R.files[i].data);
+	for (i = 0; i < 2; i++) {
+		fiber_free(R.sd[i].fiber);
+		sq_free(R.q[i]);
+	}
+}
+
+/* One schedule; the number of violations. */
+static int
+run_seed(uint64_t seed, int trace)
+{
+	struct sq_world		 qw = { .listener = listener };
+	struct sq_config	 qc;
+	double			 t;
+	int			 steps = 0;
+
+	memset(&R, 0, sizeof R);
+	R.seed = seed;
+	R.trace = trace;
+	R.cur = -1;
+	rng_seed(&R.rng, seed);
+	draw();
+	set_options();
+	nviol = 0;
+	first_viol[0] = '\0';
+
+	memset(&qc, 0, sizeof qc);
+	qc.converge = R.k.converge;
+	R.q[R_SRC] = sq_new(&qc, &qw);
+	qc.incoming = 1;
+	qc.dash_s = R.k.dash_s;
+	qc.load = R.k.load;
+	qc.load_fails = R.k.load_fails;
+	R.q[R_TGT] = sq_new(&qc, &qw);
+
+	R.sd[R_TGT].fiber = fiber_new(run_target, NULL);
+	R.sd[R_SRC].fiber = fiber_new(run_source, NULL);
+	/* incoming first, as the README's quick start has it */
+	resume(R_TGT);
+	settle();
+	R.now = 0.2;
+	resume(R_SRC);
+	settle();
+	while (!(R.sd[R_SRC].done && R.sd[R_TGT].done) && steps++ < 200000) {
+		t = next_due();
+		if (!isfinite(t) || t > HORIZON)
+			break;
+		R.now = fmax(R.now, t);
+		happen();
+		settle();
+	}
+	r_check_end();
+	if (trace || nviol > 0)
+		fprintf(report, "seed %llu: source %d target %d (%s/%s, %s/%s)%s%s\n",
+		    (unsigned long long)seed, R.sd[R_SRC].rc, R.sd[R_TGT].rc,
+		    sq_status(R.q[R_SRC]), sq_runstate(R.q[R_SRC]),
+		    sq_status(R.q[R_TGT]), sq_runstate(R.q[R_TGT]),
+		    nviol > 0 ? ": " : "", first_viol);
+	/* A side still running at the horizon is abandoned on its fiber. */
+	world_free();
+	return nviol;
+}
+
+int
+main(int argc, char **argv)
+{
+	uint64_t	 first = 1, n = 300;
+	int		 trace = 0, i, bad = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
+			n = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--first") == 0 && i + 1 < argc)
+			first = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			first = strtoull(argv[++i], NULL, 10);
+			n = 1;
+		} else if (strcmp(argv[i], "--trace") == 0)
+			trace = 1;
+		else {
+			fprintf(stderr, "usage: sim-real [--seeds N] "
+			    "[--first S] [--seed S [--trace]]\n");
+			return 2;
+		}
+	}
+	/* The documents the real status.c prints go nowhere; so do the
+	   sides' logs unless --trace. */
+	if ((report = fdopen(dup(2), "w")) == NULL ||
+	    freopen("/dev/null", "w", stdout) == NULL ||
+	    (!trace && freopen("/dev/null", "w", stderr) == NULL))
+		return 2;
+	setvbuf(report, NULL, _IOLBF, 0);
+	world_sim_install();
+	log_init("qmigrate", trace ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARN, 0);
+	no_policies = policy_set_new("/sim/policies.d");
+	for (uint64_t s = first; s < first + n; s++)
+		bad += run_seed(s, trace) > 0;
+	policy_set_free(no_policies);
+	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "
+	    "the promise\n", (unsigned long long)n, (unsigned long long)first,
+	    bad);
+	return bad > 0;
+}

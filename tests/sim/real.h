@@ -1,0 +1,118 @@
+/*
+ * real.h: the simulator that runs the real executor (issue 37 part 1,
+ * stage 2; tests/sim/README.md).  Each side's mig_source_run() or
+ * mig_target_run() runs unchanged on a fiber of its own; everything
+ * outside qmigrate is the world's: the clock, timers, signals, the
+ * monitors' sockets (socketpairs whose other end a QEMU stand-in
+ * answers), processes, files and output (world-sim.c implements
+ * lib/world.h's ops).  real.c draws a schedule from a seed, runs it and
+ * checks the promise.
+ */
+#ifndef REAL_H
+#define REAL_H
+
+#include <stdint.h>
+
+#include <ev.h>
+
+#include "qemu-stub.h"
+#include "sim.h"	/* struct rng, rng.c */
+
+#define R_SRC		0
+#define R_TGT		1
+#define R_MAX_TIMERS	128
+#define R_MAX_SIGS	16
+#define R_MAX_CONNS	16
+#define R_MAX_FILES	8
+
+struct fiber;
+
+struct r_timer {
+	ev_timer	*t;
+	struct ev_loop	*loop;
+	int		 side;
+	double		 due;
+	uint64_t	 seq;
+};
+
+struct r_signal {
+	ev_signal	*s;
+	struct ev_loop	*loop;
+	int		 side;
+};
+
+/* A monitor connection: the client's fd is qmigrate's, srv the QEMU's. */
+struct r_conn {
+	int		 used;
+	int		 side;
+	int		 qemu;		/* R_SRC or R_TGT */
+	int		 client, srv;
+	char		 in[65536];
+	size_t		 nin;
+	double		 ready_at;	/* answers not written before */
+};
+
+struct r_file {
+	char		 path[128];
+	char		*data;
+	size_t		 len;
+	int		 writes;
+};
+
+struct r_side {
+	struct fiber	*fiber;
+	int		 started, done, rc;
+	double		 start_t, end_t;
+	double		 stopped_until;	/* SIGSTOP of qmigrate itself */
+	/* what the scheduler hands the fiber at its next turn */
+	struct r_timer	 due_timers[R_MAX_TIMERS];
+	int		 ndue;
+	int		 signal;	/* 0: none */
+	int		 dirty;		/* bytes or an end on its sockets */
+	int		 died_by;	/* the signal that killed it, 0 */
+};
+
+struct r_knobs {
+	double		 converge, load;
+	int		 load_fails, dash_s;
+	double		 answer_delay;
+	double		 sig_at[2];	/* 0: none */
+	int		 sig_num[2];
+	double		 tgt_timeout, src_timeout;
+	double		 p_write_fail;
+	double		 stop_at[2], stop_len[2];	/* qmigrate stopped */
+	double		 qemu_kill_at[2];
+};
+
+struct r_world {
+	uint64_t	 seed;
+	struct rng	 rng;
+	struct r_knobs	 k;
+	double		 now;
+	int		 cur;		/* the side whose fiber runs, -1 */
+	uint64_t	 seq;
+	struct r_timer	 timers[R_MAX_TIMERS];
+	int		 ntimers;
+	struct r_signal	 sigs[R_MAX_SIGS];
+	int		 nsigs;
+	struct r_conn	 conns[R_MAX_CONNS];
+	struct r_file	 files[R_MAX_FILES];
+	struct sq	*q[2];
+	struct r_side	 sd[2];
+	int		 trace;
+	int		 write_fails;
+	int		 both_ran;
+};
+
+extern struct r_world R;
+
+/* world-sim.c */
+void	 world_sim_install(void);
+void	 world_sim_turn(struct ev_loop *loop);
+const struct r_file *world_sim_file(const char *path);
+void	 world_sim_kill_qemu(int which);
+void	 world_sim_pump(void);
+void	 r_trace(int side, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,540 @@
+/*
+ * world-sim.c: lib/world.h's ops for the simulator (real.h).  A side's
+ * fiber calls them; loop_turn hands control back to the scheduler
+ * (real.c), which resumes the fiber with its due timers, a signal, or
+ * bytes on its monitor sockets.  QEMU's ends of those sockets are read
+ * and answered here by the QEMU stand-in (qemu-stub.h).
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "common.h"
+#include "world.h"
+#include "fiber.h"
+#include "real.h"
+
+#define QEMU_PID(which)	((pid_t)(4000 + (which)))
+#define QEMU_START	777ULL
+
+static const char *monitor_path[2] = { "/sim/src.qmp", "/sim/tgt.qmp" };
+
+void
+r_trace(int side, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!R.trace)
+		return;
+	fprintf(stderr, "%9.3f %s ", R.now, side == R_SRC ? "src" :
+	    side == R_TGT ? "tgt" : "   ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static double
+sim_now(void)
+{
+	return R.now;
+}
+
+static double
+sim_now_real(void)
+{
+	return 1.8e9 + R.now;
+}
+
+static void
+sim_timer_stop(struct ev_loop *loop, ev_timer *t)
+{
+	int i, j;
+
+	(void)loop;
+	for (i = 0; i < R.ntimers; i++)
+		if (R.timers[i].t == t) {
+			R.timers[i] = R.timers[--R.ntimers];
+			break;
+		}
+	/* One already handed to its side but not fired yet is stopped too. */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < R.sd[i].ndue; j++)
+			if (R.sd[i].due_timers[j].t == t)
+				R.sd[i].due_timers[j].t = NULL;
+}
+
+static void
+sim_timer_start(struct ev_loop *loop, ev_timer *t)
+{
+	struct r_timer *rt;
+
+	sim_timer_stop(loop, t);
+	if (R.ntimers == R_MAX_TIMERS)
+		fatalx("sim: too many timers");
+	rt = &R.timers[R.ntimers++];
+	rt->t = t;
+	rt->loop = loop;
+	rt->side = R.cur;
+	/* Before the start, t->at is ev_timer_set's "after". */
+	rt->due = R.now + (t->at > 0 ? t->at : 0);
+	rt->seq = ++R.seq;
+}
+
+static int invoked;
+
+/*
+ * No watcher takes the signal: its default action, the process ends.  Its
+ * sockets close (QEMU's ends see EOF), its timers and watchers go; the
+ * fiber is never resumed (what it holds is left, as a killed process's
+ * memory is).
+ */
+static void
+die_by_signal(int side, int signum)
+{
+	struct r_side	*sd = &R.sd[side];
+	int		 i;
+
+	r_trace(side, "killed by signal %d (no handler)", signum);
+	sd->done = 1;
+	sd->died_by = signum;
+	sd->rc = 128 + signum;
+	sd->end_t = R.now;
+	for (i = 0; i < R_MAX_CONNS; i++)
+		if (R.conns[i].used && R.conns[i].side == side) {
+			close(R.conns[i].client);
+			R.conns[i].client = -1;
+		}
+	for (i = 0; i < R.ntimers; )
+		if (R.timers[i].side == side)
+			R.timers[i] = R.timers[--R.ntimers];
+		else
+			i++;
+	for (i = 0; i < R.nsigs; )
+		if (R.sigs[i].side == side)
+			R.sigs[i] = R.sigs[--R.nsigs];
+		else
+			i++;
+	for (;;)
+		fiber_yield();
+}
+
+/* libev's pending watchers, counted: a turn that ran any asks for one more. */
+static void
+sim_invoke_pending(struct ev_loop *loop)
+{
+	invoked += ev_pending_count(loop);
+	ev_invoke_pending(loop);
+}
+
+/*
+ * One turn of a side's loop: back to the scheduler, then what it handed
+ * over: readiness first (libev's, on the socketpairs), then the timers
+ * and the signal, in the order the scheduler found them due.  A turn in
+ * which libev found anything to do (a write flushed, a line read) leaves
+ * the side due for another: what it did may have queued more output.
+ */
+void
+world_sim_turn(struct ev_loop *loop)
+{
+	struct r_side	*sd = &R.sd[R.cur];
+	int		 side = R.cur, i, n;
+
+	ev_set_invoke_pending_cb(loop, sim_invoke_pending);
+	fiber_yield();
+	R.cur = side;
+	invoked = 0;
+	ev_run(loop, EVRUN_NOWAIT);
+	if (invoked > 0)
+		sd->dirty = 1;
+	n = sd->ndue;
+	for (i = 0; i < n && i < sd->ndue; i++) {
+		struct r_timer rt = sd->due_timers[i];
+
+		if (rt.t == NULL || rt.loop != loop)
+			continue;
+		sd->due_timers[i].t = NULL;
+		if (rt.t->repeat > 0) {
+			rt.t->at = rt.t->repeat;
+			sim_timer_start(loop, rt.t);
+		}
+		rt.t->cb(loop, rt.t, EV_TIMER);
+		sd->dirty = 1;	/* its output is flushed at the next turn */
+	}
+	sd->ndue = 0;
+	if (sd->signal != 0) {
+		int signum = sd->signal;
+
+		sd->signal = 0;
+		for (i = 0; i < R.nsigs; i++)
+			if (R.sigs[i].side == side && R.sigs[i].s->signum ==
+			    signum)
+				break;
+		if (i == R.nsigs)
+			die_by_signal(side, signum);	/* never returns */
+		if (R.sigs[i].loop == loop) {
+			R.sigs[i].s->cb(loop, R.sigs[i].s, EV_SIGNAL);
+			sd->dirty = 1;
+		} else
+			sd->signal = signum;	/* its own loop's turn */
+	}
+}
+
+static void
+sim_loop_break(struct ev_loop *loop)
+{
+	(void)loop;	/* mig_watch_run ends on w->stop by itself */
+}
+
+static void
+sim_signal_start(struct ev_loop *loop, ev_signal *s)
+{
+	if (R.nsigs == R_MAX_SIGS)
+		fatalx("sim: too many signal watchers");
+	R.sigs[R.nsigs].s = s;
+	R.sigs[R.nsigs].loop = loop;
+	R.sigs[R.nsigs].side = R.cur;
+	R.nsigs++;
+}
+
+static void
+sim_signal_stop(struct ev_loop *loop, ev_signal *s)
+{
+	int i;
+
+	(void)loop;
+	for (i = 0; i < R.nsigs; i++)
+		if (R.sigs[i].s == s) {
+			R.sigs[i] = R.sigs[--R.nsigs];
+			return;
+		}
+}
+
+static int
+which_qemu(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (strcmp(path, monitor_path[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* A monitor socket: QEMU greets each client at once. */
+static int
+sim_connect_unix(const char *path, int flags, char **cause)
+{
+	struct r_conn	*c = NULL;
+	char		*greeting;
+	int		 which = which_qemu(path), sv[2], i;
+
+	if (which < 0 || !sq_alive(R.q[which])) {
+		errno = which < 0 ? ENOENT : ECONNREFUSED;
+		set_cause(cause, "%s: connect: %s", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < R_MAX_CONNS && c == NULL; i++)
+		if (!R.conns[i].used)
+			c = &R.conns[i];
+	if (c == NULL)
+		fatalx("sim: too many monitor connections");
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+	    (flags & SOCK_NONBLOCK), 0, sv) == -1)
+		fatal("sim: socketpair");
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	memset(c, 0, sizeof *c);
+	c->used = 1;
+	c->side = R.cur;
+	c->qemu = which;
+	c->client = sv[0];
+	c->srv = sv[1];
+	c->ready_at = R.now;
+	greeting = sq_greeting(R.q[which]);
+	if (write(c->srv, greeting, strlen(greeting)) < 0)
+		fatal("sim: greeting");
+	free(greeting);
+	R.sd[c->side].dirty = 1;
+	r_trace(c->side, "connect %s", path);
+	return sv[0];
+}
+
+static pid_t
+sim_peer_pid(int fd)
+{
+	int i;
+
+	for (i = 0; i < R_MAX_CONNS; i++)
+		if (R.conns[i].used && R.conns[i].client == fd)
+			return QEMU_PID(R.conns[i].qemu);
+	return 0;
+}
+
+static unsigned long long
+sim_process_start(pid_t pid)
+{
+	int which = pid - QEMU_PID(0);
+
+	if (which < 0 || which > 1 || !sq_alive(R.q[which]))
+		return 0;
+	return QEMU_START;
+}
+
+static int
+sim_process_exists(pid_t pid)
+{
+	return sim_process_start(pid) != 0;
+}
+
+static long
+sim_listen_backlog(const char *path, char **cause)
+{
+	(void)path;
+	(void)cause;
+	return 0;
+}
+
+static int
+sim_unlink(const char *path)
+{
+	(void)path;
+	return 0;
+}
+
+static struct r_file *
+file_at(const char *path, int create)
+{
+	int i;
+
+	for (i = 0; i < R_MAX_FILES; i++)
+		if (R.files[i].path[0] != '\0' &&
+		    strcmp(R.files[i].path, path) == 0)
+			return &R.files[i];
+	if (!create)
+		return NULL;
+	for (i = 0; i < R_MAX_FILES; i++)
+		if (R.files[i].path[0] == '\0') {
+			snprintf(R.files[i].path, sizeof R.files[i].path,
+			    "%s", path);
+			return &R.files[i];
+		}
+	fatalx("sim: too many files");
+}
+
+const struct r_file *
+world_sim_file(const char *path)
+{
+	return file_at(path, 0);
+}
+
+static char *
+sim_read_file(const char *path, size_t limit, size_t *len)
+{
+	struct r_file	*f = file_at(path, 0);
+	char		*buf;
+
+	if (f == NULL || f->data == NULL) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (f->len > limit) {
+		errno = EFBIG;
+		return NULL;
+	}
+	buf = xmalloc(f->len + 1);
+	memcpy(buf, f->data, f->len);
+	buf[f->len] = '\0';
+	*len = f->len;
+	return buf;
+}
+
+/* A full disk now and then: the write fails, the old document stays. */
+static int
+sim_write_file(const char *path, const char *data, size_t len, int install,
+    char **cause)
+{
+	struct r_file *f;
+
+	if (R.k.p_write_fail > 0 && rng_chance(&R.rng, R.k.p_write_fail)) {
+		R.write_fails++;
+		xasprintf(cause, "%s.tmp.1: No space left on device", path);
+		return -1;
+	}
+	if (!install)
+		return 0;
+	f = file_at(path, 1);
+	free(f->data);
+	f->data = xmalloc(len + 1);
+	memcpy(f->data, data, len);
+	f->data[len] = '\0';
+	f->len = len;
+	f->writes++;
+	return 0;
+}
+
+static ssize_t
+sim_write(int fd, const void *buf, size_t len)
+{
+	if (R.trace && fd == 2)
+		fprintf(stderr, "%.*s", (int)len, (const char *)buf);
+	return (ssize_t)len;
+}
+
+static int
+sim_random_bytes(void *buf, size_t len)
+{
+	unsigned char	*p = buf;
+	size_t		 i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)rng_next(&R.rng);
+	return 0;
+}
+
+static const struct world_ops world_sim = {
+	.now = sim_now,
+	.now_real = sim_now_real,
+	.loop_turn = world_sim_turn,
+	.loop_break = sim_loop_break,
+	.timer_start = sim_timer_start,
+	.timer_stop = sim_timer_stop,
+	.signal_start = sim_signal_start,
+	.signal_stop = sim_signal_stop,
+	.connect_unix = sim_connect_unix,
+	.peer_pid = sim_peer_pid,
+	.process_start = sim_process_start,
+	.process_exists = sim_process_exists,
+	.listen_backlog = sim_listen_backlog,
+	.unlink = sim_unlink,
+	.read_file = sim_read_file,
+	.write_file = sim_write_file,
+	.write = sim_write,
+	.random_bytes = sim_random_bytes,
+};
+
+void
+world_sim_install(void)
+{
+	world_set(&world_sim);
+}
+
+static void
+conn_close(struct r_conn *c)
+{
+	close(c->srv);
+	c->srv = -1;
+	R.sd[c->side].dirty = 1;
+	c->used = 0;
+}
+
+/* QEMU is gone: its monitor connections end (the client sees EOF). */
+void
+world_sim_kill_qemu(int which)
+{
+	int i;
+
+	sq_kill(R.q[which]);
+	for (i = 0; i < R_MAX_CONNS; i++)
+		if (R.conns[i].used && R.conns[i].qemu == which)
+			conn_close(&R.conns[i]);
+}
+
+/*
+ * The commands in what the client wrote, to its QEMU: qmp/ writes JSON
+ * objects back to back, no newline between (QEMU's parser streams), so
+ * they are cut where json-c's tokener ends each one.
+ */
+static void
+input(struct r_conn *c)
+{
+	struct json_tokener	*tok = json_tokener_new();
+	size_t			 off = 0;
+
+	while (off < c->nin) {
+		json_object	*o;
+		size_t		 used;
+
+		json_tokener_reset(tok);
+		o = json_tokener_parse_ex(tok, c->in + off, (int)(c->nin -
+		    off));
+		if (o == NULL)
+			break;		/* the rest comes later */
+		used = json_tokener_get_parse_end(tok);
+		r_trace(c->side, "> %s", json_object_to_json_string(o));
+		sq_input(R.q[c->qemu], json_object_to_json_string(o), R.now);
+		json_object_put(o);
+		off += used;
+	}
+	json_tokener_free(tok);
+	c->nin -= off;
+	memmove(c->in, c->in + off, c->nin);
+}
+
+/*
+ * Moves bytes between qmigrate and the QEMUs: every command line a
+ * client wrote goes to its QEMU, every line a QEMU queued goes to each of
+ * its connections (answers and events alike: one client each here).
+ */
+void
+world_sim_pump(void)
+{
+	int	 i;
+	char	*line;
+
+	for (i = 0; i < R_MAX_CONNS; i++) {
+		struct r_conn	*c = &R.conns[i];
+		ssize_t		 n;
+
+		if (!c->used)
+			continue;
+		for (;;) {
+			n = read(c->srv, c->in + c->nin, sizeof c->in - 1 -
+			    c->nin);
+			if (n <= 0)
+				break;
+			c->nin += (size_t)n;
+		}
+		if (n == 0) {
+			/* qmigrate closed its end. */
+			conn_close(c);
+			continue;
+		}
+		input(c);
+	}
+	for (i = 0; i < 2; i++) {
+		while (sq_alive(R.q[i]) && (line = sq_output(R.q[i])) != NULL) {
+			int j;
+
+			for (j = 0; j < R_MAX_CONNS; j++) {
+				struct r_conn *c = &R.conns[j];
+
+				if (!c->used || c->qemu != i)
+					continue;
+				r_trace(c->side, "< %.*s", (int)strlen(line) -
+				    2, line);
+				if (write(c->srv, line, strlen(line)) < 0)
+					conn_close(c);
+				else
+					R.sd[c->side].dirty = 1;
+			}
+			free(line);
+		}
+		if (!sq_alive(R.q[i])) {
+			int j;
+
+			while ((line = sq_output(R.q[i])) != NULL)
+				free(line);
+			for (j = 0; j < R_MAX_CONNS; j++)
+				if (R.conns[j].used && R.conns[j].qemu == i)
+					conn_close(&R.conns[j]);
+		}
+	}
+}
