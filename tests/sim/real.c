@@ -38,12 +38,97 @@
 
 struct r_world R;
 
+/*
+ * A SIGKILLed run leaves its allocations behind, as a killed process
+ * does: not leaks of qmigrate's.  The rest of ASan and UBSan stay on.
+ */
+const char *__lsan_default_options(void);
+const char *
+__lsan_default_options(void)
+{
+	return "detect_leaks=0";
+}
+
 static const char *status_path[2] = { "/sim/src.status", "/sim/tgt.status" };
 
 static struct policy_set	*no_policies;
 static struct mig_options	 opts[2];
 
 static FILE	*report;	/* the real stderr: the sides' logs go away */
+static FILE	*logs;		/* ... into this file, read after each run */
+
+/* How often each side's session entered each state, from its log. */
+#define MAX_STATES	48
+static struct {
+	char		 name[32];
+	unsigned long	 n;
+} entered[2][MAX_STATES];
+
+static void
+count_state(int side, const char *name, size_t len)
+{
+	int i;
+
+	if (len >= sizeof entered[0][0].name)
+		return;
+	for (i = 0; i < MAX_STATES && entered[side][i].name[0] != '\0'; i++)
+		if (strncmp(entered[side][i].name, name, len) == 0 &&
+		    entered[side][i].name[len] == '\0')
+			break;
+	if (i == MAX_STATES)
+		return;
+	if (entered[side][i].name[0] == '\0')
+		memcpy(entered[side][i].name, name, len);
+	entered[side][i].n++;
+}
+
+/* Reads the sides' "session source: A -> B" lines, then empties the file. */
+static void
+count_states(void)
+{
+	char	 line[1024];
+	int	 fd;
+
+	if (logs == NULL)
+		return;
+	fflush(stderr);
+	rewind(logs);
+	while (fgets(line, sizeof line, logs) != NULL) {
+		const char	*p = strstr(line, "session "), *arrow;
+		int		 side;
+
+		if (p == NULL || (arrow = strstr(p, " -> ")) == NULL)
+			continue;
+		if (strncmp(p, "session source:", 15) == 0)
+			side = R_SRC;
+		else if (strncmp(p, "session target:", 15) == 0)
+			side = R_TGT;
+		else
+			continue;
+		arrow += 4;
+		count_state(side, arrow, strcspn(arrow, " \n"));
+	}
+	fd = fileno(stderr);
+	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
+		logs = NULL;
+	rewind(logs);
+}
+
+static void
+print_states(void)
+{
+	int side, i;
+
+	for (side = 0; side < 2; side++) {
+		fprintf(report, "sim-real: %s states entered:",
+		    side == R_SRC ? "source" : "target");
+		for (i = 0; i < MAX_STATES && entered[side][i].name[0] != '\0';
+		    i++)
+			fprintf(report, " %s %lu", entered[side][i].name,
+			    entered[side][i].n);
+		fprintf(report, "\n");
+	}
+}
 static int	 nviol;
 static char	 first_viol[256];
 
@@ -114,6 +199,12 @@ draw(void)
 		}
 		if (rng_chance(&R.rng, 0.05))
 			k->qemu_kill_at[i] = rng_range(&R.rng, 0.1, 60);
+		if (rng_chance(&R.rng, 0.2)) {
+			k->sigkill_at[i] = rng_range(&R.rng, 0.05, 60);
+			k->rerun_after[i] = rng_chance(&R.rng, 0.5) ?
+			    rng_range(&R.rng, 0.01, 2) :
+			    rng_range(&R.rng, 2, 120);
+		}
 	}
 	if (rng_chance(&R.rng, 0.25))
 		k->src_timeout = rng_range(&R.rng, 1, 60);
@@ -283,6 +374,10 @@ next_due(void)
 			t = fmin(t, R.k.stop_at[i]);
 		if (R.sd[i].stopped_until > R.now)
 			t = fmin(t, R.sd[i].stopped_until);
+		if (R.k.sigkill_at[i] > R.now)
+			t = fmin(t, R.k.sigkill_at[i]);
+		if (R.sd[i].rerun_at > 0)
+			t = fmin(t, R.sd[i].rerun_at);
 	}
 	return t;
 }
@@ -294,6 +389,28 @@ happen(void)
 	int i, j;
 
 	for (i = 0; i < 2; i++) {
+		if (R.k.sigkill_at[i] > 0 && R.k.sigkill_at[i] <= R.now) {
+			R.k.sigkill_at[i] = 0;
+			if (!R.sd[i].done) {
+				r_trace(i, "SIGKILL");
+				world_sim_side_gone(i);
+				R.sd[i].done = 1;
+				R.sd[i].rerun_at = R.now + R.k.rerun_after[i];
+			}
+		}
+		if (R.sd[i].rerun_at > 0 && R.sd[i].rerun_at <= R.now) {
+			/* The node agent runs it again, same options: it
+			   finds its record in the status file. */
+			R.sd[i].rerun_at = 0;
+			R.sd[i].done = 0;
+			R.sd[i].runs++;
+			R.sd[i].stopped_until = 0;
+			R.abandoned[R.nabandoned++] = R.sd[i].fiber;
+			R.sd[i].fiber = fiber_new(i == R_SRC ? run_source :
+			    run_target, NULL);
+			r_trace(i, "re-run");
+			resume(i);
+		}
 		if (R.k.stop_at[i] > 0 && R.k.stop_at[i] <= R.now) {
 			R.sd[i].stopped_until = R.now + R.k.stop_len[i];
 			R.k.stop_at[i] = 0;
@@ -350,6 +467,10 @@ world_free(void)
 		fiber_free(R.sd[i].fiber);
 		sq_free(R.q[i]);
 	}
+	/* A killed run's stack goes; what its heap held is a killed
+	   process's, never freed (LeakSanitizer is told below). */
+	for (i = 0; i < R.nabandoned; i++)
+		fiber_free(R.abandoned[i]);
 }
 
 /* One schedule; the number of violations. */
@@ -388,7 +509,9 @@ run_seed(uint64_t seed, int trace)
 	R.now = 0.2;
 	resume(R_SRC);
 	settle();
-	while (!(R.sd[R_SRC].done && R.sd[R_TGT].done) && steps++ < 200000) {
+	while (!(R.sd[R_SRC].done && R.sd[R_TGT].done &&
+	    R.sd[R_SRC].rerun_at == 0 && R.sd[R_TGT].rerun_at == 0) &&
+	    steps++ < 200000) {
 		t = next_due();
 		if (!isfinite(t) || t > HORIZON)
 			break;
@@ -397,6 +520,7 @@ run_seed(uint64_t seed, int trace)
 		settle();
 	}
 	r_check_end();
+	count_states();
 	if (trace || nviol > 0)
 		fprintf(report, "seed %llu: source %d target %d (%s/%s, %s/%s)%s%s\n",
 		    (unsigned long long)seed, R.sd[R_SRC].rc, R.sd[R_TGT].rc,
@@ -433,16 +557,25 @@ main(int argc, char **argv)
 	/* The documents the real status.c prints go nowhere; so do the
 	   sides' logs unless --trace. */
 	if ((report = fdopen(dup(2), "w")) == NULL ||
-	    freopen("/dev/null", "w", stdout) == NULL ||
-	    (!trace && freopen("/dev/null", "w", stderr) == NULL))
+	    freopen("/dev/null", "w", stdout) == NULL)
 		return 2;
+	if (!trace) {
+		char path[] = "/tmp/sim-real.XXXXXX";
+		int fd = mkstemp(path);
+
+		if (fd == -1 || unlink(path) != 0 || dup2(fd, 2) == -1 ||
+		    (logs = fdopen(2, "r")) == NULL)
+			return 2;
+		close(fd);
+	}
 	setvbuf(report, NULL, _IOLBF, 0);
 	world_sim_install();
-	log_init("qmigrate", trace ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARN, 0);
+	log_init("qmigrate", LOG_LEVEL_DEBUG, 0);
 	no_policies = policy_set_new("/sim/policies.d");
 	for (uint64_t s = first; s < first + n; s++)
 		bad += run_seed(s, trace) > 0;
 	policy_set_free(no_policies);
+	print_states();
 	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "
 	    "the promise\n", (unsigned long long)n, (unsigned long long)first,
 	    bad);

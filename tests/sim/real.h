@@ -70,6 +70,8 @@ struct r_side {
 	int		 signal;	/* 0: none */
 	int		 dirty;		/* bytes or an end on its sockets */
 	int		 died_by;	/* the signal that killed it, 0 */
+	int		 runs;		/* 1, then 2 after a SIGKILL's re-run */
+	double		 rerun_at;	/* 0: none due */
 };
 
 struct r_knobs {
@@ -82,6 +84,8 @@ struct r_knobs {
 	double		 p_write_fail;
 	double		 stop_at[2], stop_len[2];	/* qmigrate stopped */
 	double		 qemu_kill_at[2];
+	double		 sigkill_at[2];	/* SIGKILL of qmigrate, then ... */
+	double		 rerun_after[2];	/* ... its re-run, so long after */
 };
 
 struct r_world {
@@ -101,6 +105,8 @@ struct r_world {
 	struct r_side	 sd[2];
 	int		 trace;
 	int		 write_fails;
+	struct fiber	*abandoned[4];	/* SIGKILLed runs' fibers */
+	int		 nabandoned;
 	int		 both_ran;
 };
 
@@ -111,6 +117,7 @@ void	 world_sim_install(void);
 void	 world_sim_turn(struct ev_loop *loop);
 const struct r_file *world_sim_file(const char *path);
 void	 world_sim_kill_qemu(int which);
+void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

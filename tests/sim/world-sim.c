@@ -101,13 +101,27 @@ static void
 die_by_signal(int side, int signum)
 {
 	struct r_side	*sd = &R.sd[side];
-	int		 i;
 
 	r_trace(side, "killed by signal %d (no handler)", signum);
 	sd->done = 1;
 	sd->died_by = signum;
 	sd->rc = 128 + signum;
 	sd->end_t = R.now;
+	world_sim_side_gone(side);
+	for (;;)
+		fiber_yield();
+}
+
+/*
+ * A side's process ends without a word: its sockets close (QEMU's ends
+ * see EOF), its timers and signal watchers go.  Its fiber is abandoned,
+ * never resumed, what it holds left as a killed process's memory is.
+ */
+void
+world_sim_side_gone(int side)
+{
+	int i;
+
 	for (i = 0; i < R_MAX_CONNS; i++)
 		if (R.conns[i].used && R.conns[i].side == side) {
 			close(R.conns[i].client);
@@ -123,8 +137,10 @@ die_by_signal(int side, int signum)
 			R.sigs[i] = R.sigs[--R.nsigs];
 		else
 			i++;
-	for (;;)
-		fiber_yield();
+	for (i = 0; i < R.sd[side].ndue; i++)
+		R.sd[side].due_timers[i].t = NULL;
+	R.sd[side].ndue = 0;
+	R.sd[side].signal = 0;
 }
 
 /* libev's pending watchers, counted: a turn that ran any asks for one more. */
