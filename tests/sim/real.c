@@ -199,6 +199,12 @@ draw(void)
 		}
 		if (rng_chance(&R.rng, 0.05))
 			k->qemu_kill_at[i] = rng_range(&R.rng, 0.1, 60);
+		if (rng_chance(&R.rng, 0.3)) {
+			k->hold_k[i] = 1 + (int)(rng_next(&R.rng) % 40);
+			k->hold_len[i] = rng_chance(&R.rng, 0.5) ?
+			    rng_range(&R.rng, 1, 9.9) :
+			    rng_range(&R.rng, 10.1, 40);
+		}
 		if (rng_chance(&R.rng, 0.2)) {
 			k->sigkill_at[i] = rng_range(&R.rng, 0.05, 60);
 			k->rerun_after[i] = rng_chance(&R.rng, 0.5) ?
@@ -360,6 +366,7 @@ next_due(void)
 	double	 t = INFINITY;
 	int	 i;
 
+	t = fmin(t, world_sim_next_release());
 	for (i = 0; i < R.ntimers; i++)
 		if (!R.sd[R.timers[i].side].done)
 			t = fmin(t, fmax(R.timers[i].due,
@@ -461,6 +468,9 @@ world_free(void)
 	for (i = 0; i < R_MAX_CONNS; i++)
 		if (R.conns[i].used)
 			close(R.conns[i].srv);
+	for (i = 0; i < 2; i++)
+		while (R.nheld[i] > 0)
+			free(R.held[i][--R.nheld[i]].line);
 	for (i = 0; i < R_MAX_FILES; i++)
 		free(R.files[i].data);
 	for (i = 0; i < 2; i++) {

@@ -49,7 +49,15 @@ struct r_conn {
 	int		 client, srv;
 	char		 in[65536];
 	size_t		 nin;
-	double		 ready_at;	/* answers not written before */
+	unsigned	 gen;		/* its QEMU's connections, counted */
+};
+
+/* A line QEMU wrote that the world holds back (a late answer). */
+#define R_MAX_HELD	256
+struct r_held {
+	double		 at;
+	unsigned	 gen;		/* for this connection only */
+	char		*line;
 };
 
 struct r_file {
@@ -84,6 +92,8 @@ struct r_knobs {
 	double		 p_write_fail;
 	double		 stop_at[2], stop_len[2];	/* qmigrate stopped */
 	double		 qemu_kill_at[2];
+	int		 hold_k[2];	/* the k-th answer held, 0: none */
+	double		 hold_len[2];
 	double		 sigkill_at[2];	/* SIGKILL of qmigrate, then ... */
 	double		 rerun_after[2];	/* ... its re-run, so long after */
 };
@@ -102,6 +112,10 @@ struct r_world {
 	struct r_conn	 conns[R_MAX_CONNS];
 	struct r_file	 files[R_MAX_FILES];
 	struct sq	*q[2];
+	unsigned	 conn_gen[2];
+	int		 answers[2];	/* answers each QEMU wrote */
+	struct r_held	 held[2][R_MAX_HELD];
+	int		 nheld[2];
 	struct r_side	 sd[2];
 	int		 trace;
 	int		 write_fails;
@@ -119,6 +133,7 @@ const struct r_file *world_sim_file(const char *path);
 void	 world_sim_kill_qemu(int which);
 void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
+double	 world_sim_next_release(void);
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 

@@ -273,7 +273,7 @@ sim_connect_unix(const char *path, int flags, char **cause)
 	c->qemu = which;
 	c->client = sv[0];
 	c->srv = sv[1];
-	c->ready_at = R.now;
+	c->gen = ++R.conn_gen[which];
 	greeting = sq_greeting(R.q[which]);
 	if (write(c->srv, greeting, strlen(greeting)) < 0)
 		fatal("sim: greeting");
@@ -495,6 +495,80 @@ input(struct r_conn *c)
 }
 
 /*
+ * Queues a line QEMU wrote: in order, each no earlier than the one before
+ * it (one connection, one stream), the schedule's held answer later by
+ * its hold (the monitor answers past or under qmigrate's 10 s).
+ */
+static void
+hold(int which, char *line)
+{
+	struct r_held	*h;
+	double		 at = R.now;
+	int		 n = R.nheld[which];
+
+	if (n > 0 && R.held[which][n - 1].at > at)
+		at = R.held[which][n - 1].at;
+	if (strncmp(line, "{\"return\"", 10) == 0 ||
+	    strncmp(line, "{\"error\"", 9) == 0) {
+		if (++R.answers[which] == R.k.hold_k[which]) {
+			at += R.k.hold_len[which];
+			r_trace(which, "answer %d held %.1f s",
+			    R.answers[which], R.k.hold_len[which]);
+		}
+	}
+	if (n == R_MAX_HELD) {
+		free(line);	/* a flood: lost, as a full socket would */
+		return;
+	}
+	h = &R.held[which][R.nheld[which]++];
+	h->at = at;
+	h->gen = R.conn_gen[which];
+	h->line = line;
+}
+
+/* Writes the lines due, to the connection each was written on. */
+static void
+release(int which)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < R.nheld[which] && R.held[which][i].at <= R.now; i++) {
+		struct r_held *h = &R.held[which][i];
+
+		for (j = 0; j < R_MAX_CONNS; j++) {
+			struct r_conn *c = &R.conns[j];
+
+			if (!c->used || c->qemu != which || c->gen != h->gen)
+				continue;
+			r_trace(c->side, "< %.*s", (int)strlen(h->line) - 2,
+			    h->line);
+			if (write(c->srv, h->line, strlen(h->line)) < 0)
+				conn_close(c);
+			else
+				R.sd[c->side].dirty = 1;
+		}
+		free(h->line);
+		n++;
+	}
+	R.nheld[which] -= n;
+	memmove(R.held[which], R.held[which] + n, R.nheld[which] *
+	    sizeof R.held[which][0]);
+}
+
+/* When the next held line is due (INFINITY: none). */
+double
+world_sim_next_release(void)
+{
+	double	t = 1e300;
+	int	i;
+
+	for (i = 0; i < 2; i++)
+		if (R.nheld[i] > 0 && R.held[i][0].at < t)
+			t = R.held[i][0].at;
+	return t;
+}
+
+/*
  * Moves bytes between qmigrate and the QEMUs: every command line a
  * client wrote goes to its QEMU, every line a QEMU queued goes to each of
  * its connections (answers and events alike: one client each here).
@@ -526,23 +600,9 @@ world_sim_pump(void)
 		input(c);
 	}
 	for (i = 0; i < 2; i++) {
-		while (sq_alive(R.q[i]) && (line = sq_output(R.q[i])) != NULL) {
-			int j;
-
-			for (j = 0; j < R_MAX_CONNS; j++) {
-				struct r_conn *c = &R.conns[j];
-
-				if (!c->used || c->qemu != i)
-					continue;
-				r_trace(c->side, "< %.*s", (int)strlen(line) -
-				    2, line);
-				if (write(c->srv, line, strlen(line)) < 0)
-					conn_close(c);
-				else
-					R.sd[c->side].dirty = 1;
-			}
-			free(line);
-		}
+		while (sq_alive(R.q[i]) && (line = sq_output(R.q[i])) != NULL)
+			hold(i, line);
+		release(i);
 		if (!sq_alive(R.q[i])) {
 			int j;
 
