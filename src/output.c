@@ -57,6 +57,12 @@ static pthread_mutex_t		out_lock = PTHREAD_MUTEX_INITIALIZER;
 /* How a line of output.c's own goes on stderr (the log's format). */
 static char			*(*out_log_format)(const char *msg);
 static struct ev_loop		*out_loop;
+/* Every loop attached and not yet detached, the newest last: nested in
+ * one process (evict hands over to migrate), interleaved in the
+ * simulator, which runs a source and a target in one process. */
+#define OUT_MAX_LOOPS		8
+static struct ev_loop		*out_loops[OUT_MAX_LOOPS];
+static size_t			 out_nloops;
 static ev_prepare		 out_prepare;
 static struct out_stream_state	 out_streams[2] = {
 	[OUT_STDOUT] = { .fd = STDOUT_FILENO, .name = "stdout",
@@ -289,17 +295,11 @@ out_unwatch(void)
 	out_loop = NULL;
 }
 
-/*
- * From now on the queues are written when their fds are writable on loop
- * (before it, lines go out as the next line or out_drain() finds the fd
- * writable).  Returns the loop attached before, for out_detach() to put
- * back when this one ends.  The loop's thread only.
- */
-struct ev_loop *
-out_attach(struct ev_loop *loop)
+/* The queues' watchers on loop (none on the one attached before). */
+static void
+out_watch(struct ev_loop *loop)
 {
-	struct ev_loop	*prev = out_loop;
-	size_t		 i;
+	size_t i;
 
 	out_unwatch();
 	out_loop = loop;
@@ -313,21 +313,48 @@ out_attach(struct ev_loop *loop)
 		s->io.data = s;
 		s->io_ready = 1;
 	}
+}
+
+/*
+ * From now on the queues are written when their fds are writable on loop
+ * (before it, lines go out as the next line or out_drain() finds the fd
+ * writable).  Returns the loop attached before, for out_detach().  The
+ * loop's thread only.
+ */
+struct ev_loop *
+out_attach(struct ev_loop *loop)
+{
+	struct ev_loop *prev = out_loop;
+
+	if (out_nloops < OUT_MAX_LOOPS)
+		out_loops[out_nloops++] = loop;
+	out_watch(loop);
 	return prev;
 }
 
 /*
- * Detaches loop (if it is the one attached, before ev_loop_destroy) and
- * attaches prev, which out_attach() returned for it.
+ * Detaches loop, before ev_loop_destroy: the newest loop still attached
+ * takes the watchers over (prev, which out_attach() returned for loop,
+ * where they nest; never a loop already detached, where they interleave).
  */
 void
 out_detach(struct ev_loop *loop, struct ev_loop *prev)
 {
+	size_t i;
+
+	(void)prev;
+	for (i = 0; i < out_nloops; i++)
+		if (out_loops[i] == loop) {
+			memmove(&out_loops[i], &out_loops[i + 1],
+			    (out_nloops - i - 1) * sizeof out_loops[0]);
+			out_nloops--;
+			break;
+		}
 	if (out_loop != loop)
 		return;
 	out_unwatch();
-	if (prev != NULL)
-		out_attach(prev);
+	if (out_nloops > 0)
+		out_watch(out_loops[out_nloops - 1]);
 }
 
 /*
