@@ -55,9 +55,9 @@ static struct policy_set	*no_policies;
 static struct mig_options	 opts[2];
 
 static FILE	*report;	/* the real stderr: the sides' logs go away */
-static FILE	*logs;		/* ... into this file, read after each run */
 
-/* How often each side's session entered each state, from its log. */
+/* How often each side's session entered each state, from its log
+ * (output.c writes it through the world: world-sim.c hands each write). */
 #define MAX_STATES	48
 static struct {
 	char		 name[32];
@@ -82,36 +82,28 @@ count_state(int side, const char *name, size_t len)
 	entered[side][i].n++;
 }
 
-/* Reads the sides' "session source: A -> B" lines, then empties the file. */
-static void
-count_states(void)
+/* A line a side logged: "session source: A -> B" counts B. */
+void
+r_log_line(const char *line, size_t len)
 {
-	char	 line[1024];
-	int	 fd;
+	const char	*p, *arrow, *end = line + len;
+	int		 side;
 
-	if (logs == NULL)
+	if ((p = memmem(line, len, "session ", 8)) == NULL ||
+	    (arrow = memmem(p, (size_t)(end - p), " -> ", 4)) == NULL)
 		return;
-	fflush(stderr);
-	rewind(logs);
-	while (fgets(line, sizeof line, logs) != NULL) {
-		const char	*p = strstr(line, "session "), *arrow;
-		int		 side;
-
-		if (p == NULL || (arrow = strstr(p, " -> ")) == NULL)
-			continue;
-		if (strncmp(p, "session source:", 15) == 0)
-			side = R_SRC;
-		else if (strncmp(p, "session target:", 15) == 0)
-			side = R_TGT;
-		else
-			continue;
-		arrow += 4;
-		count_state(side, arrow, strcspn(arrow, " \n"));
-	}
-	fd = fileno(stderr);
-	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
-		logs = NULL;
-	rewind(logs);
+	if ((size_t)(end - p) >= 15 && strncmp(p, "session source:", 15) == 0)
+		side = R_SRC;
+	else if ((size_t)(end - p) >= 15 &&
+	    strncmp(p, "session target:", 15) == 0)
+		side = R_TGT;
+	else
+		return;
+	arrow += 4;
+	len = 0;
+	while (arrow + len < end && arrow[len] != ' ' && arrow[len] != '\n')
+		len++;
+	count_state(side, arrow, len);
 }
 
 static void
@@ -289,7 +281,8 @@ r_check_end(void)
 			r_violation("the %s exits %d with phase %s", who, sd->rc,
 			    phase);
 	}
-	if (R.sd[R_TGT].done && R.sd[R_TGT].died_by == 0) {
+	if (R.sd[R_TGT].done && R.sd[R_TGT].died_by == 0 &&
+	    !R.qemu_killed[R_TGT]) {
 		int rc = R.sd[R_TGT].rc;
 
 		if (rc == 0 && !sq_has_guest(R.q[R_TGT]))
@@ -304,7 +297,7 @@ r_check_end(void)
 		return;
 	switch (R.sd[R_SRC].rc) {
 	case 0:
-		if (!sq_has_guest(R.q[R_TGT]))
+		if (!sq_has_guest(R.q[R_TGT]) && !R.qemu_killed[R_TGT])
 			r_violation("the source exits 0 but the guest is not on "
 			    "the target (%s, %s)", sq_status(R.q[R_TGT]),
 			    sq_runstate(R.q[R_TGT]));
@@ -427,6 +420,7 @@ happen(void)
 		if (R.k.qemu_kill_at[i] > 0 && R.k.qemu_kill_at[i] <= R.now) {
 			R.k.qemu_kill_at[i] = 0;
 			r_trace(i, "QEMU killed");
+			R.qemu_killed[i] = 1;
 			world_sim_kill_qemu(i);
 		}
 		sq_advance(R.q[i], R.now);
@@ -530,7 +524,6 @@ run_seed(uint64_t seed, int trace)
 		settle();
 	}
 	r_check_end();
-	count_states();
 	if (trace || nviol > 0)
 		fprintf(report, "seed %llu: source %d target %d (%s/%s, %s/%s)%s%s\n",
 		    (unsigned long long)seed, R.sd[R_SRC].rc, R.sd[R_TGT].rc,
@@ -569,15 +562,8 @@ main(int argc, char **argv)
 	if ((report = fdopen(dup(2), "w")) == NULL ||
 	    freopen("/dev/null", "w", stdout) == NULL)
 		return 2;
-	if (!trace) {
-		char path[] = "/tmp/sim-real.XXXXXX";
-		int fd = mkstemp(path);
-
-		if (fd == -1 || unlink(path) != 0 || dup2(fd, 2) == -1 ||
-		    (logs = fdopen(2, "r")) == NULL)
-			return 2;
-		close(fd);
-	}
+	if (!trace && freopen("/dev/null", "w", stderr) == NULL)
+		return 2;
 	setvbuf(report, NULL, _IOLBF, 0);
 	world_sim_install();
 	log_init("qmigrate", LOG_LEVEL_DEBUG, 0);

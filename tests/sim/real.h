@@ -122,6 +122,8 @@ struct r_world {
 	struct fiber	*abandoned[4];	/* SIGKILLed runs' fibers */
 	int		 nabandoned;
 	int		 both_ran;
+	int		 qemu_killed[2];	/* by the world: excuses where the
+					   guest is not */
 };
 
 extern struct r_world R;
@@ -134,6 +136,7 @@ void	 world_sim_kill_qemu(int which);
 void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
 double	 world_sim_next_release(void);
+void	 r_log_line(const char *line, size_t len);	/* real.c */
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 

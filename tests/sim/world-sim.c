@@ -143,11 +143,16 @@ world_sim_side_gone(int side)
 	R.sd[side].signal = 0;
 }
 
-/* libev's pending watchers, counted: a turn that ran any asks for one more. */
+/*
+ * libev's pending watchers after the poll, counted: a turn that ran any
+ * asks for one more.  An iteration with prepare watchers (output.c's)
+ * invokes them first, before its poll: only its last batch counts, the
+ * one with what the poll found.
+ */
 static void
 sim_invoke_pending(struct ev_loop *loop)
 {
-	invoked += ev_pending_count(loop);
+	invoked = ev_pending_count(loop);
 	ev_invoke_pending(loop);
 }
 
@@ -399,8 +404,20 @@ sim_write_file(const char *path, const char *data, size_t len, int install,
 static ssize_t
 sim_write(int fd, const void *buf, size_t len)
 {
+	const char	*p = buf, *nl;
+	size_t		 left = len;
+
 	if (R.trace && fd == 2)
-		fprintf(stderr, "%.*s", (int)len, (const char *)buf);
+		fprintf(stderr, "%.*s", (int)len, p);
+	if (fd == 2)
+		while (left > 0) {
+			nl = memchr(p, '\n', left);
+			r_log_line(p, nl != NULL ? (size_t)(nl - p) : left);
+			if (nl == NULL)
+				break;
+			left -= (size_t)(nl + 1 - p);
+			p = nl + 1;
+		}
 	return (ssize_t)len;
 }
 
