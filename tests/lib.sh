@@ -254,9 +254,14 @@ _lib_cleanup() {
 # QMIGRATE_CONFORM=strict fails the test.
 _lib_conform() {
 	local conform=$top_builddir/tests/sim/conform out
-	[ -x "$conform" ] || { echo "FAIL: $conform not built" >&2; return 1; }
 	ls "$TMP"/qmp-trace/*.jsonl >/dev/null 2>&1 || return 0
-	if out=$("$conform" "$TMP/qmp-trace" 2>&1); then
+	if [ ! -x "$conform" ]; then
+		echo "conformance: $conform not built" >&2
+		[ "${QMIGRATE_CONFORM:-warn}" = warn ]
+		return
+	fi
+	# Bounded like every wait (the longest collected: 11 s under ASan).
+	if out=$(timeout 300 "$conform" "$TMP/qmp-trace" 2>&1); then
 		return 0
 	fi
 	echo "$out" >&2
