@@ -12,7 +12,7 @@ packages=(
 	libjson-c-dev libev-dev libcap-ng-dev libssl-dev libcmocka-dev libyaml-dev
 	qemu-system-x86 qemu-utils qemu-guest-agent busybox-static gcc-multilib
 	cpio gzip iproute2 openssl valgrind clang jq curl nftables time
-	prometheus tmux stunnel4
+	prometheus tmux stunnel4 python3 python3-jsonschema
 	dpkg-dev debhelper lintian mmdebstrap
 )
 

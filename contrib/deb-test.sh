@@ -141,6 +141,8 @@ got=$(in_root qmigrate --version)
 echo "   $got"
 
 for f in /usr/bin/qmigrate /usr/share/man/man1/qmigrate.1.gz \
+	/usr/share/man/man5/qmigrate-status.5.gz /usr/share/man/man5/qmigrate-policy.5.gz \
+	/usr/share/man/man7/qmigrate-metrics.7.gz /usr/share/qmigrate/qmigrate-status.schema.json \
 	/usr/share/bash-completion/completions/qmigrate \
 	/lib/systemd/system/qmigrate-exporter.service \
 	/usr/share/doc/qmigrate/examples/make-certs.sh \

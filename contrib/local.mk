@@ -3,6 +3,11 @@
 # make install puts each where its users look for it; the examples go to
 # $(docdir)/examples (Debian: /usr/share/doc/qmigrate/examples).
 dist_man1_MANS = contrib/qmigrate.1
+dist_man5_MANS = contrib/qmigrate-status.5 contrib/qmigrate-policy.5
+dist_man7_MANS = contrib/qmigrate-metrics.7
+# The status document's JSON Schema (qmigrate-status(5)); the tests validate
+# every document they write against it (tests/lib.sh).
+dist_pkgdata_DATA = contrib/qmigrate-status.schema.json
 bashcompletiondir = $(datadir)/bash-completion/completions
 
 examplesdir = $(docdir)/examples
@@ -16,7 +21,7 @@ dist_kubernetesexamples_DATA = contrib/kubernetes/README.md \
 dist_doc_DATA = README.md
 # The user's reference beside the man pages (README.md points at them).
 userdocsdir = $(docdir)/docs
-dist_userdocs_DATA = docs/failures.md docs/how-it-works.md docs/metrics.md
+dist_userdocs_DATA = docs/failures.md docs/how-it-works.md
 
 # The unit names the installed binary: @bindir@ is filled in at make time,
 # where it is fully expanded.

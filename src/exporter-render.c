@@ -1,7 +1,7 @@
 /*
  * exporter-render.c: VM snapshots into the Prometheus text format 0.0.4.
  *
- * Conventions (docs/metrics.md): every series of a VM carries name, and
+ * Conventions (qmigrate-metrics(7), contrib/qmigrate-metrics.7): every series of a VM carries name, and
  * namespace and node when the exporter was given them; extra labels only
  * where a VM has several of a thing (id of a vCPU, drive, interface,
  * mount_point, plane, phase, mode), never anything that changes per

@@ -221,6 +221,9 @@ _lib_cleanup() {
 	for i in "${_lib_exit_hooks[@]}"; do
 		eval "$i"
 	done
+	# Every status document the test left, its --events lines included,
+	# against qmigrate-status(5)'s schema: one that fails it fails the test.
+	[ "$rc" -ne 0 ] || _lib_check_status_documents || rc=1
 	if [ "$rc" -ne 0 ] && [ -n "$TMP" ] && [ -d "$TMP" ]; then
 		# The logs of a failed test go into its .log file.
 		for i in "${_lib_names[@]}"; do
@@ -274,6 +277,34 @@ _lib_conform() {
 		"(tests/sim/qemu-model-table.c; QMIGRATE_TRACE_KEEP=DIR keeps" \
 		"them)" >&2
 	return 1
+}
+
+# status_schema_exempt FILE...: FILEs are status documents the test damaged
+# on purpose: the schema check at the exit leaves them out.
+_lib_schema_exempt=()
+status_schema_exempt() {
+	_lib_schema_exempt+=("$@")
+}
+
+# Validates every status document under $TMP (files under 4 MiB that name
+# a role; tests/status-schema.py says which are documents) against
+# contrib/qmigrate-status.schema.json.
+_lib_check_status_documents() {
+	local files=() f e skip
+	[ -n "${TMP:-}" ] && [ -d "$TMP" ] || return 0
+	while IFS= read -r -d '' f; do
+		skip=
+		for e in "${_lib_schema_exempt[@]}"; do
+			[ "$f" = "$e" ] && skip=1
+		done
+		[ -n "$skip" ] || files+=("$f")
+	done < <(find "$TMP" -path "$TMP/qmp-trace" -prune -o -type f -size -4M \
+		-exec grep -lZs '"role" *: *"\(source\|target\|evict\)"' {} + 2>/dev/null)
+	[ ${#files[@]} -gt 0 ] || return 0
+	command -v python3 >/dev/null 2>&1 ||
+		{ echo "FAIL: python3 not found: the status documents cannot be checked" >&2; return 1; }
+	python3 "$top_srcdir/tests/status-schema.py" \
+		"$top_srcdir/contrib/qmigrate-status.schema.json" "${files[@]}" >&2
 }
 
 # lib_on_exit COMMAND: the EXIT trap evals COMMAND once every process the

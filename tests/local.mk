@@ -9,7 +9,8 @@ SH_LOG_COMPILER = $(BASH) $(srcdir)/tests/skip-qemu.sh
 AM_TESTS_ENVIRONMENT += qemu_tests='$(integration_tests)'; export qemu_tests;
 endif
 AM_SH_LOG_FLAGS =
-EXTRA_DIST += tests/lib.sh tests/skip-qemu.sh tests/qemu-roots.sh tests/qemu-wrap.sh
+EXTRA_DIST += tests/lib.sh tests/skip-qemu.sh tests/qemu-roots.sh tests/qemu-wrap.sh \
+	tests/status-schema.py
 
 # What every program links unless it says otherwise: the unit tests
 # (one file each, tests/unit/test-NAME.c, automake's default source)
