@@ -41,10 +41,11 @@ policy_check(struct args *args)
  * defaults (name null when no policy applies).  Returns a new reference.
  */
 static struct json_object *
-effective_json(const struct policy_set *set, const struct policy_choice *ch)
+effective_json(const struct policy_set *set, const struct policy_choice *ch,
+    const struct mig_settings *flags)
 {
 	const struct policy	*p = ch->policy;
-	struct json_object	*o = json_object_new_object(), *c;
+	struct json_object	*o = json_object_new_object(), *c, *m;
 
 	json_object_object_add(o, "name", p != NULL ?
 	    json_object_new_string(p->name) : NULL);
@@ -59,8 +60,13 @@ effective_json(const struct policy_set *set, const struct policy_choice *ch)
 	    json_object_new_string(ch->eviction_from));
 	json_object_object_add(o, "terminationGracePeriodSeconds",
 	    json_object_new_int64((int64_t)ch->grace_seconds));
-	json_object_object_add(o, "migration",
-	    mig_settings_to_json(&ch->migration));
+	m = mig_settings_to_json(&ch->migration);
+	/* As the status document's migrationConfiguration (mig-config.c). */
+	json_object_object_add(m, "maxDowntimeMs", json_object_new_uint64(
+	    mig_settings_reported_downtime(&ch->migration)));
+	json_object_object_add(m, "sources", mig_flags_sources(flags, p,
+	    &set->cluster));
+	json_object_object_add(o, "migration", m);
 	c = json_object_new_object();
 	json_object_object_add(c, "file", set->cluster.file != NULL ?
 	    json_object_new_string(set->cluster.file) : NULL);
@@ -105,18 +111,23 @@ policy_explain(struct args *args)
 	struct vm_ident		 vm;
 	struct policy_set	*set = NULL;
 	struct policy_choice	 choice;
-	struct json_object	*o, *wo;
+	struct mig_settings	 flags;
+	struct json_object	*o, *wo, *src;
+	struct json_object_iterator it, end;
 	char			*cause = NULL, *line, *save, *unapplied;
 	int			 json = args_has(args, "json");
 	int			 rc = QM_EXIT_USAGE;
 
 	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto fail;
+	if (mig_flags_from_args(args, &flags, &cause) != 0)
+		goto fail;
 	if ((set = policy_load_or_default(path, &cause)) == NULL)
 		goto fail;
 
 	policy_choose(set, &vm, &choice, 1);
-	o = effective_json(set, &choice);
+	mig_flags_apply(&choice.migration, &flags);
+	o = effective_json(set, &choice, &flags);
 	unapplied = unapplied_text(set, choice.policy);
 	if (json) {
 		json_object_object_add(o, "labels",
@@ -143,6 +154,16 @@ policy_explain(struct args *args)
 			    set->cluster.name, set->cluster.file);
 		if (unapplied != NULL)
 			printf("%s\n", unapplied);
+		/* Where each setting came from: flag, policy, default. */
+		json_object_object_get_ex(json_object_object_get(o,
+		    "migration"), "sources", &src);
+		it = json_object_iter_begin(src);
+		end = json_object_iter_end(src);
+		for (; !json_object_iter_equal(&it, &end);
+		    json_object_iter_next(&it))
+			printf("%s from %s\n", json_object_iter_peek_name(&it),
+			    json_object_get_string(
+			    json_object_iter_peek_value(&it)));
 		printf("effective settings:\n");
 	}
 	printf("%s\n", json_object_to_json_string_ext(o,
@@ -168,6 +189,7 @@ static const struct args_option explain_options[] = {
 	    "policy file or directory (default " POLICY_DEFAULT_DIR ";\n"
 	    "when that directory does not exist, there are no policies)" },
 	{ .include = vm_ident_options },
+	{ .include = mig_flag_options },
 	{ .name = "json", .type = ARGS_FLAG,
 	    .help = "one JSON document, with why, labels and namespaceLabels" },
 	{ .name = NULL }

@@ -27,7 +27,7 @@ src_policy = src/policy.h src/yaml-read.c src/quantity.c src/labels.c \
 	src/policy-read.c src/json-dupkey.c src/policy-parse.h src/policy-parse.c \
 	src/policy-settings.c src/policy-kube.c src/kube-vmi.c \
 	src/kube-vmim.c src/kube-status.c src/policy-load.c src/policy-select.c \
-	src/vm-ident.c src/cmd-policy.c
+	src/vm-ident.c src/mig-flags.c src/cmd-policy.c
 src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
 	src/cmd-stats.c src/exporter-json.c \
 	src/observe.h src/exporter.c src/exporter-decode.c \
@@ -113,6 +113,7 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-postcopy-lost.sh \
 	tests/integration/migrate-postcopy-recover.sh \
 	tests/integration/migrate-multifd.sh \
+	tests/integration/migrate-flags.sh \
 	tests/integration/migrate-reattach.sh \
 	tests/integration/migrate-status-full.sh \
 	tests/integration/migrate-status-kubevirt.sh \

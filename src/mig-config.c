@@ -99,9 +99,17 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 		per_cluster = (int64_t)set->cluster.parallel_per_cluster;
 		per_node = (int64_t)set->cluster.parallel_outbound_per_node;
 	}
-	if (o->convergence_set)
-		s->convergence = o->convergence;
+	mig_flags_apply(s, &o->flags);
 	configuration = mig_settings_to_json(s);
+	/*
+	 * KubeVirt reports its DefaultMigrationMaxDowntimeMs where nothing
+	 * sets one (the controller's own ceiling is in .controller).
+	 */
+	json_object_object_add(configuration, "maxDowntimeMs",
+	    json_object_new_uint64(mig_settings_reported_downtime(s)));
+	json_object_object_add(configuration, "sources",
+	    mig_flags_sources(&o->flags, choice.policy, set != NULL ?
+	    &set->cluster : NULL));
 	/* A VMI's migrationConfiguration has the cluster's limits too. */
 	json_object_object_add(configuration,
 	    "parallelMigrationsPerCluster", json_object_new_int64(per_cluster));

@@ -35,8 +35,7 @@ const struct args_option mig_common_options[] = {
 	    .help = "the name the peer's certificate must carry" },
 	{ .name = "tls12", .type = ARGS_FLAG,
 	    .help = "allow TLS 1.2 (default: 1.3 only)" },
-	{ .name = "convergence", .type = ARGS_STRING, .value = "C",
-	    .help = "adaptive (default) or kubevirt: overrides the policy" },
+	{ .include = mig_flag_options },
 	{ .name = "node", .type = ARGS_STRING, .value = "NAME",
 	    .help =
 	    "this node's name in the status (sourceNode or targetNode;\n"
@@ -84,18 +83,8 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 	    (kube_vmim_load(s, &o->vmim, cause) != 0 ||
 	    kube_vmim_check_vmi(&o->vmim, &o->vm, cause) != 0))
 		goto bad;
-	if ((s = args_get(args, "convergence")) != NULL) {
-		o->convergence_set = 1;
-		if (strcmp(s, "adaptive") == 0)
-			o->convergence = CTL_ADAPTIVE;
-		else if (strcmp(s, "kubevirt") == 0)
-			o->convergence = CTL_KUBEVIRT;
-		else {
-			xasprintf(cause, "--convergence: expected adaptive or "
-			    "kubevirt, got \"%s\"", s);
-			goto bad;
-		}
-	}
+	if (mig_flags_from_args(args, &o->flags, cause) != 0)
+		goto bad;
 	if (o->max_parallel != 0 && o->slot_dir == NULL)
 		o->slot_dir = SLOT_DEFAULT_DIR;
 	if (o->slot_dir != NULL && o->max_parallel == 0)

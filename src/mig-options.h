@@ -26,8 +26,8 @@ struct mig_options {
 	const char	*tls_dir;
 	const char	*tls_name;
 	int		 tls12;
-	int		 convergence_set;
-	enum ctl_kind	 convergence;	/* --convergence overrides the policy */
+	struct mig_settings flags;	/* --bandwidth, --postcopy, ... (their
+					   bits in flags.set): over the policy */
 	const char	*slot_dir;	/* --slot-dir: node-wide limit, or NULL */
 	int		 max_parallel;	/* --max-parallel: slots in slot_dir */
 	struct json_object *eviction;	/* evict's record for the status */

@@ -461,6 +461,20 @@ mig_settings_overlay(struct mig_settings *dst, const struct mig_settings *src)
 }
 
 /*
+ * The i-th member of a policy's migration section: its key and MIG_SET_
+ * bit.  Returns 0, or -1 past the last.
+ */
+int
+policy_settings_field(size_t i, const char **key, unsigned *bit)
+{
+	if (i >= NITEMS(migration_fields))
+		return -1;
+	*key = migration_fields[i].key;
+	*bit = migration_fields[i].bit;
+	return 0;
+}
+
+/*
  * The settings as the status document's "configuration": the policy file's
  * camelCase names and units, and spec.experimental as KubeVirt's
  * ExperimentalMigrationOptions with every field the effective settings

@@ -181,6 +181,15 @@ struct json_object *mig_settings_to_json(const struct mig_settings *);
 struct json_object *policy_to_json(const struct policy *);
 char	*policy_origin(const struct policy *);
 int	 policy_parse_bandwidth(const char *s, uint64_t *out);
+int	 policy_settings_field(size_t i, const char **key, unsigned *bit);
+
+/* mig-flags.c: the per-run settings of the command line, over the policy. */
+extern const struct args_option mig_flag_options[];
+int	 mig_flags_from_args(const struct args *, struct mig_settings *flags,
+	    char **cause);
+void	 mig_flags_apply(struct mig_settings *, const struct mig_settings *flags);
+struct json_object *mig_flags_sources(const struct mig_settings *flags,
+	    const struct policy *, const struct cluster_config *);
 const char *policy_eviction_name(enum eviction_strategy);
 
 /* policy-kube.c: KubeVirt's objects in a policy file or directory */
