@@ -36,7 +36,7 @@ compare() {
 # The leaf commands, as `qmigrate --help` lists them ("policy check").
 commands=$("$q" --help | awk '
 	/^commands:/ { f = 1; next }
-	f && /^$/ { exit }
+	f && /^$/ { f = 0 }
 	f { c = substr($0, 3, 15); sub(/ +$/, "", c); print c }')
 [ "$(echo "$commands" | grep -c .)" -gt 10 ] ||
 	{ echo "FAIL: no commands in qmigrate --help" >&2; exit 1; }
@@ -121,7 +121,7 @@ compare "options taking a value" "the commands' --help" "$valued" \
 	"the completion's case \$prev" "$(comp_prev)"
 # Nothing in the completion names an option no command has.
 for w in $(grep -oE -- '--[a-z0-9][-a-z0-9]*' "$comp" | sort -u); do
-	echo "$all_options$g" | grep -qx -- "$w" ||
+	grep -qx -- "$w" <<<"$all_options$g" ||
 		{ echo "FAIL: the bash completion names $w, which no command has"; fail=1; }
 done
 
