@@ -23,7 +23,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #include "proxy-int.h"
 
@@ -218,4 +222,40 @@ proxy_tls_files_clear(struct proxy_tls_files *f)
 	free(f->ca);
 	free(f->where);
 	memset(f, 0, sizeof *f);
+}
+
+int
+proxy_tls_cert_not_after(const char *dir, double *not_after, char **cause)
+{
+	struct tm	 tm;
+	char		*where = NULL, *buf;
+	size_t		 len;
+	X509		*x = NULL;
+	BIO		*bio;
+	int		 dfd, fd, rc = -1;
+
+	if ((dfd = open_version(dir, &where, cause)) == -1)
+		return -1;
+	if ((fd = open_in(dfd, where, "cert.pem", cause)) == -1)
+		goto out;
+	buf = slurp(fd, where, "cert.pem", TLS_CERT_MAX, &len, cause);
+	close(fd);
+	if (buf == NULL)
+		goto out;
+	if ((bio = BIO_new_mem_buf(buf, (int)len)) == NULL)
+		abort();
+	x = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+	BIO_free(bio);
+	free(buf);
+	if (x == NULL || ASN1_TIME_to_tm(X509_get0_notAfter(x), &tm) != 1) {
+		set_cause(cause, "%s/cert.pem: no certificate", where);
+		goto out;
+	}
+	*not_after = (double)timegm(&tm);
+	rc = 0;
+out:
+	X509_free(x);
+	free(where);
+	close(dfd);
+	return rc;
 }

@@ -87,6 +87,12 @@ struct proxy_tls *proxy_tls_load(const char *dir, int is_server,
     int allow_tls12, const char *pin_subject, char **cause);
 void proxy_tls_free(struct proxy_tls *);
 /*
+ * When dir's cert.pem (read as proxy_tls_load reads it: kubelet's layout
+ * too) stops being valid, in seconds since the epoch.  0, or -1 + cause.
+ */
+int proxy_tls_cert_not_after(const char *dir, double *not_after,
+    char **cause);
+/*
  * Server side: the name (host name or IP address, as in the certificate's
  * subjectAltName or CN) every client's certificate must carry, besides
  * its chain to ca.pem; NULL accepts any certificate of the CA.  A client

@@ -27,6 +27,7 @@ cmd_exporter_exec(struct args *args)
 	memset(&o, 0, sizeof o);
 	o.listen = args_get(args, "listen");
 	o.textfile_dir = args_get(args, "textfile");
+	o.tls_dir = args_get(args, "tls-dir");
 	o.once = args_has(args, "once");
 	o.vm_dir = args_get(args, "vm-dir");
 	o.node = args_get(args, "node");
@@ -110,6 +111,9 @@ static const struct args_option exporter_options[] = {
 	    .help =
 	    "also write DIR/qmigrate.prom (atomically) every interval,\n"
 	    "for node-exporter's textfile collector" },
+	{ .name = "tls-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help = "the node's certificate (DIR/cert.pem): seconds until it\n"
+	    "expires, qmigrate_tls_certificate_expiry_seconds" },
 	{ .name = "interval", .type = ARGS_SECONDS, .value = "S", .min = 0.1,
 	    .help = "refresh every S seconds (5)" },
 	{ .name = "vm-timeout", .type = ARGS_SECONDS, .value = "S", .min = 0.1,

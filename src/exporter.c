@@ -279,6 +279,8 @@ exporter_render(struct render_buf *b, void *arg)
 		r[i].phases = collector_phase_hist(ex->vms[i]->c);
 	}
 	render_metrics(b, r, ex->nvms, ex->o->node, ex->o->namespace);
+	if (ex->o->tls_dir != NULL)
+		render_tls_expiry(b, ex->o->tls_dir, ex->o->node, ev_time());
 	free(r);
 }
 

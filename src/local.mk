@@ -34,6 +34,7 @@ src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
 	src/exporter-sources.h src/exporter-collect.c src/exporter-qmp.c \
 	src/exporter-agent.c src/exporter-node.c src/exporter-status.c \
 	src/exporter-phases.c src/exporter-render.c src/exporter-http.c \
+	src/exporter-tls.c \
 	src/cmd-exporter.c src/cmd-watch.c
 src_evict = src/preflight.h src/preflight-storage.c src/preflight.c \
 	src/preflight-cpr.c \

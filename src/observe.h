@@ -46,6 +46,7 @@ struct exporter_options {
 	const char		*node;		/* the node label, or NULL */
 	const char		*namespace;	/* default namespace label */
 	const char		*textfile_dir;	/* or NULL */
+	const char		*tls_dir;	/* the node's certificate, or NULL */
 	double			 interval;	/* seconds between refreshes */
 	double			 vm_timeout;	/* seconds a refresh may take */
 	int			 once;
@@ -319,6 +320,9 @@ struct render_buf {
 };
 void	 render_printf(struct render_buf *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* exporter-tls.c: the certificate's expiry, now being the time. */
+void	 render_tls_expiry(struct render_buf *, const char *tls_dir,
+	    const char *node, double now);
 void	 render_metrics(struct render_buf *, const struct render_vm *,
 	    size_t n, const char *node, const char *default_namespace);
 const struct snap_migration *render_migration_of(const struct vm_snapshot *);

@@ -286,6 +286,6 @@ bad=$(grep 'msg="Scrape failed"' "$TMP"/prometheus*.err |
 [ -z "$bad" ] || fail "Prometheus could not scrape the exporter: $bad"
 timeouts=$(grep -c 'msg="Scrape failed"' "$TMP"/prometheus*.err) || true
 curl -sf "$PROM/api/v1/rules" | jq -e '[.data.groups[] | select(.name == "qmigrate") |
-	.rules[]] | length == 8 and all(.health == "ok")' >/dev/null ||
+	.rules[]] | length == 10 and all(.health == "ok")' >/dev/null ||
 	fail "rules: $(curl -sf "$PROM/api/v1/rules" | jq -c '[.data.groups[].rules[] | {name, health, lastError}]')"
 echo "PASS: Prometheus followed 3 VMs through an abort, a success and a failure ($n_scrapes expositions checked by promtool, ${timeouts:-0} scrapes timed out)"

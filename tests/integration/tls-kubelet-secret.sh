@@ -12,7 +12,9 @@
 #    kubelet's layout, ..data -> ../elsewhere): refused;
 #  - a rotated Secret (a new ..data): the next process serves the new
 #    certificate, without touching the one already running (which keeps
-#    what it loaded: proxy/README.md says so).
+#    what it loaded: proxy/README.md says so);
+#  - the exporter (--tls-dir) reports the seconds left on the certificate,
+#    the rotated one at its next reading.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/proxy-lib.sh"
 . "$top_srcdir/tests/k8s-volume.sh"
@@ -102,3 +104,22 @@ if "$PEER" send "$TMP/src3.sock" stale 65536 >/dev/null 2>&1; then
 	fail "the next proxy still served the old certificate"
 fi
 echo "ok: after a rotation (new ..data) the next proxy serves the new certificate, not the old"
+
+# 6. The exporter says when the node's certificate expires (seconds left),
+# read through the same layout, and sees a rotation at its next scrape.
+expiry() {	# expiry DIR: qmigrate_tls_certificate_expiry_seconds of DIR
+	mkdir -p "$TMP/vms"
+	"${as_qemu[@]}" "$QMIGRATE" exporter --once --vm-dir "$TMP/vms" --tls-dir "$1" \
+		--node node-b 2>/dev/null |
+		sed -n 's/^qmigrate_tls_certificate_expiry_seconds{node="node-b"} //p'
+}
+left=$(expiry "$TMP/tls")
+[ -n "$left" ] && [ "$left" -gt $((364 * 86400)) ] && [ "$left" -le $((365 * 86400)) ] ||
+	fail "the exporter says the certificate expires in \"$left\" s, expected about 365 days"
+"$MAKE_CERTS" --days 10 "$pki" short-lived >/dev/null
+# shellcheck disable=SC2046
+k8s_volume "$TMP/tls" -m 0400 -g 107 $(secret short-lived)
+left=$(expiry "$TMP/tls")
+[ -n "$left" ] && [ "$left" -gt $((9 * 86400)) ] && [ "$left" -le $((10 * 86400)) ] ||
+	fail "after a rotation to a 10-day certificate the exporter says \"$left\" s"
+echo "ok: the exporter reports the certificate's seconds left ($left after a rotation to a 10-day one)"
