@@ -136,6 +136,12 @@ kernel_process_exists(pid_t pid)
 	return !(kill(pid, 0) != 0 && errno == ESRCH);
 }
 
+static int
+kernel_file_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
 static char *
 kernel_read_file(const char *path, size_t limit, size_t *len)
 {
@@ -275,6 +281,7 @@ const struct world_ops world_kernel = {
 	.process_exists = kernel_process_exists,
 	.listen_backlog = unix_listen_backlog,
 	.unlink = unlink,
+	.file_exists = kernel_file_exists,
 	.read_file = kernel_read_file,
 	.write_file = kernel_write_file,
 	.write = kernel_write,

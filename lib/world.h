@@ -59,6 +59,8 @@ struct world_ops {
 	/* unlink(2): 0, or -1 with errno. */
 	int	 (*unlink)(const char *path);
 
+	/* Whether path exists (access(2) F_OK). */
+	int	 (*file_exists)(const char *path);
 	/* A file read whole: a malloc'd buffer of *len bytes with a NUL
 	   after them, or NULL with errno (EFBIG past limit bytes). */
 	char	*(*read_file)(const char *path, size_t limit, size_t *len);

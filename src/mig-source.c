@@ -198,7 +198,7 @@ record_peek(const char *file, struct record *rec)
 	int		 ended, code;
 
 	memset(rec, 0, sizeof *rec);
-	if (file == NULL || access(file, F_OK) != 0)
+	if (file == NULL || !world->file_exists(file))
 		return;
 	if ((doc = status_read_file(file, &cause)) == NULL) {
 		free(cause);
@@ -448,8 +448,8 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 	 * it again: that file's migration, unless it had failed, is the one
 	 * QEMU completed.
 	 */
-	if (ms->w.o->status_file != NULL && access(ms->w.o->status_file,
-	    F_OK) == 0) {
+	if (ms->w.o->status_file != NULL &&
+	    world->file_exists(ms->w.o->status_file)) {
 		if (source_restore(ms, &phase, &mode) != 0)
 			return -1;
 		if (phase != PHASE_FAILED) {
@@ -532,7 +532,7 @@ source_state_unknown(struct mig_source *ms)
 {
 	const char *file = ms->w.o->status_file;
 
-	if (file == NULL || access(file, F_OK) != 0)
+	if (file == NULL || !world->file_exists(file))
 		return;
 	status_keep_file(ms->w.st);
 	log_warnx("status file %s left as it was: QEMU's migration state is "
@@ -740,7 +740,7 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 			ms->guest_bytes = guest_memory(reply);
 		/* A re-run may find the mirrors its record's run left. */
 		if (ms->w.o->status_file == NULL ||
-		    access(ms->w.o->status_file, F_OK) != 0)
+		    !world->file_exists(ms->w.o->status_file))
 			return JOB_DONE;
 		*pc = INSPECT_NODES;
 		cmd->name = "query-block-jobs";

@@ -83,7 +83,7 @@ target_open_record(const char *file)
 	char			*cause = NULL;
 	int			 code;
 
-	if (file == NULL || access(file, F_OK) != 0)
+	if (file == NULL || !world->file_exists(file))
 		return NULL;
 	if ((doc = status_read_file(file, &cause)) == NULL) {
 		free(cause);
@@ -429,30 +429,29 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 static int
 qemu_autostarts(pid_t pid)
 {
-	char	 path[64], buf[65536];
-	ssize_t	 n;
+	char	 path[64], *buf;
 	size_t	 len, i;
-	int	 fd;
 	char	*arg0;
+	int	 rc = 1;
 
 	if (pid <= 0)
 		return -1;
 	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	/* none, or longer than 64 KiB: not known */
+	if ((buf = world->read_file(path, 65535, &len)) == NULL)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0 || (size_t)n == sizeof buf - 1)
-		return -1;	/* none, or longer than read: not known */
-	len = (size_t)n;
-	buf[len] = '\0';
+	if (len == 0) {
+		free(buf);
+		return -1;
+	}
 	arg0 = strrchr(buf, '/') != NULL ? strrchr(buf, '/') + 1 : buf;
 	if (strncmp(arg0, "qemu", 4) != 0)
-		return -1;
-	for (i = strlen(buf) + 1; i < len; i += strlen(buf + i) + 1)
+		rc = -1;
+	for (i = strlen(buf) + 1; rc == 1 && i < len; i += strlen(buf + i) + 1)
 		if (strcmp(buf + i, "-S") == 0 || strcmp(buf + i, "--S") == 0)
-			return 0;
-	return 1;
+			rc = 0;
+	free(buf);
+	return rc;
 }
 
 static void
