@@ -205,4 +205,5 @@ tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/qemu-stub.c tests/sim/qemu-stub.h \
 	tests/sim/qemu-canned-7.2.c tests/sim/rng.c
 tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm
+TESTS += tests/sim/sim-real
 EXTRA_DIST += tests/sim/canned.py

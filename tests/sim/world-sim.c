@@ -356,6 +356,14 @@ world_sim_file(const char *path)
 	return file_at(path, 0);
 }
 
+static int
+sim_file_exists(const char *path)
+{
+	struct r_file *f = file_at(path, 0);
+
+	return f != NULL && f->data != NULL;
+}
+
 static char *
 sim_read_file(const char *path, size_t limit, size_t *len)
 {
@@ -447,6 +455,7 @@ static const struct world_ops world_sim = {
 	.process_exists = sim_process_exists,
 	.listen_backlog = sim_listen_backlog,
 	.unlink = sim_unlink,
+	.file_exists = sim_file_exists,
 	.read_file = sim_read_file,
 	.write_file = sim_write_file,
 	.write = sim_write,
