@@ -22,10 +22,18 @@ check_aborted() {
 	[ "$(status_get "$st" .abortStatus)" = Succeeded ] ||
 		fail "$1: abortStatus $(status_get "$st" .abortStatus)"
 	[ "$(status_get "$st" .exitCode)" = 5 ] || fail "$1: exitCode $(status_get "$st" .exitCode)"
-	[ "$(status_get "$st" .progress.qemuStatus)" = cancelled ] ||
-		fail "$1: QEMU status $(status_get "$st" .progress.qemuStatus)"
-	[ "$(mon "${PAIR}src" query-migrate | jq -r .status)" = cancelled ] ||
-		fail "$1: source QEMU's migration is not cancelled"
+	# Over unix: the return path is on (N1): the target's QEMU, seeing its
+	# stream cut, may tell the source first, and QEMU then ends the
+	# migration "failed" rather than "cancelled"; either way the guest
+	# stayed (assert_stayed) and the exit is 5.
+	case $(status_get "$st" .progress.qemuStatus) in
+	cancelled | failed) ;;
+	*) fail "$1: QEMU status $(status_get "$st" .progress.qemuStatus)" ;;
+	esac
+	case $(mon "${PAIR}src" query-migrate | jq -r .status) in
+	cancelled | failed) ;;
+	*) fail "$1: source QEMU's migration is neither cancelled nor failed" ;;
+	esac
 	assert_stayed
 	# The target QEMU exits when its incoming stream is cut.
 	expect_exit "${PAIR}incoming" 4 30

@@ -26,7 +26,7 @@ need_cmd timeout
 
 # Not there: one line naming the file, nothing drawn.
 watch_timed 1 15 --status-file "$TMP/missing.status"
-one_line_err "qmigrate watch: status file $TMP/missing.status: cannot open it: not there for 10 s"
+one_line_err "qmigrate watch: status file $TMP/missing.status: cannot open it: No such file or directory: not there for 10 s"
 [ ! -s "$TMP/out" ] || fail "watch drew a view of a missing file: $(head -n 2 "$TMP/out")"
 
 # Not a status document: at once.
