@@ -14,6 +14,7 @@ packages=(
 	cpio gzip iproute2 openssl valgrind clang jq curl nftables time
 	prometheus tmux stunnel4 python3 python3-jsonschema
 	dpkg-dev debhelper lintian mmdebstrap
+	podman runc catatonit systemd-container chromium
 )
 
 install_packages() {
