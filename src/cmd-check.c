@@ -140,12 +140,14 @@ cmd_check_exec(struct args *args)
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
 	json_object		*conds = NULL, *doc, *why = NULL, *cpr = NULL;
+	json_object		*exec = NULL, *modes;
 	struct qemu_side	 self;
 	char			*cause = NULL, *summary = NULL, *policy = NULL;
-	char			*cpr_summary = NULL;
+	char			*cpr_summary = NULL, *exec_summary = NULL;
 	char			 throttle[320] = "";
 	int			 json = args_has(args, "json"), rc;
 	int			 update = args_has(args, "update"), cpr_rc = 1;
+	int			 exec_rc = 0;
 
 	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto bad;
@@ -184,6 +186,14 @@ cmd_check_exec(struct args *args)
 		cpr_summary = NULL;
 		rc = -1;
 	}
+	if (rc != -1 && update &&
+	    (exec_rc = preflight_cpr_exec(qmp, cpr, &exec,
+	    &exec_summary)) == -1) {
+		free(summary);
+		summary = exec_summary;
+		exec_summary = NULL;
+		rc = -1;
+	}
 	qmp_close(qmp);
 	ev_loop_destroy(loop);
 
@@ -205,7 +215,19 @@ cmd_check_exec(struct args *args)
 		if (update) {
 			json_object_object_add(doc, "inPlaceUpdatable",
 			    json_object_new_boolean(cpr_rc));
+			json_object_object_add(doc, "inPlaceUpdatableByExec",
+			    json_object_new_boolean(exec_rc));
+			/* The update's modes this guest can take. */
+			modes = json_object_new_array();
+			if (cpr_rc)
+				json_object_array_add(modes,
+				    json_object_new_string("transfer"));
+			if (exec_rc)
+				json_object_array_add(modes,
+				    json_object_new_string("exec"));
+			json_object_object_add(doc, "updateModes", modes);
 			json_object_array_add(conds, json_object_get(cpr));
+			json_object_array_add(conds, json_object_get(exec));
 		}
 		if (why != NULL) {
 			json_object_object_add(doc, "qemu",
@@ -235,13 +257,20 @@ cmd_check_exec(struct args *args)
 			printf("Throttle (%s controller): %s\n",
 			    ctl_kind_name(settings.convergence), throttle);
 		}
-		if (update)
+		if (update) {
 			check_print_condition(cpr);
+			check_print_condition(exec);
+			printf("Update modes: %s%s%s\n", cpr_rc ? "transfer" :
+			    "", cpr_rc && exec_rc ? " " : "", exec_rc ? "exec" :
+			    (cpr_rc ? "" : "none"));
+		}
 		rc = (update ? cpr_rc : rc) ? QM_EXIT_OK :
 		    QM_EXIT_NOT_MIGRATABLE;
 	}
 	json_object_put(cpr);
+	json_object_put(exec);
 	free(cpr_summary);
+	free(exec_summary);
 	json_object_put(why);
 	json_object_put(conds);
 	free(summary);
@@ -312,7 +341,13 @@ const struct cmd_entry cmd_check_entry = {
 	"name with one queue: the new QEMU cannot open it), VhostNotKept,\n"
 	"VFIONotKept (before 10.1), MdevNotKept, GuestMemfd (SEV-SNP, TDX).  It\n"
 	"sets QEMU's migration mode to cpr-transfer for a moment and puts it\n"
-	"back.\n",
+	"back.  A fourth, InPlaceUpdatableByExec, says the same of cpr-exec\n"
+	"(QEMU 10.2: the QEMU process execs the new binary): QEMUTooOld (before\n"
+	"10.2), QEMU's own blockers with mode cpr-exec set (CprBlocked), and the\n"
+	"RAM, post-copy and device reasons above (QEMU does not block cpr-exec\n"
+	"for unshared RAM, and the new QEMU would fail to load the guest).\n"
+	"\"Update modes:\" lists the modes the guest can take (transfer, exec,\n"
+	"or none); the exit status stays InPlaceUpdatable's.\n",
 	.exits =
 	"Exit status: 0 live-migratable (--update: updatable in place), 1\n"
 	"usage, 2 not, 3 QEMU could not be asked.\n",

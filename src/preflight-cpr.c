@@ -15,6 +15,12 @@
  * 10.1 and mdev (cpr-transfer keeps VFIO devices from 10.1, mediated ones
  * never), and guest_memfd (a confidential guest's memory: SEV-SNP, TDX),
  * which cpr refuses.
+ *
+ * cpr-exec (10.2: the QEMU process execs the new binary, the RAM stays in
+ * its memfd) gets its own condition: QEMU's blockers with that mode set,
+ * and the same RAM, post-copy and device reasons, because QEMU 11.1 lists
+ * no blocker for unshared RAM in mode cpr-exec, execs anyway, and the new
+ * QEMU fails to load the guest (reference/qemu-cpr-exec.md, trap 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,11 +67,13 @@ cpr_set_mode(struct qmp_conn *qmp, const char *mode, char **cause)
 }
 
 /*
- * QEMU's blockers for cpr-transfer (query-migrate's blocked-reasons with
- * the mode set), the mode put back after.  Returns -1 when QMP failed.
+ * QEMU's blockers for mode (cpr-transfer, cpr-exec: query-migrate's
+ * blocked-reasons with the mode set), the mode put back after.  Returns
+ * -1 when QMP failed.
  */
 static int
-cpr_blockers(struct qmp_conn *qmp, json_object *reasons, char **cause)
+cpr_blockers(struct qmp_conn *qmp, const char *mode, json_object *reasons,
+    char **cause)
 {
 	json_object	*reply = NULL, *list;
 	const char	*status, *was;
@@ -80,8 +88,8 @@ cpr_blockers(struct qmp_conn *qmp, json_object *reasons, char **cause)
 	if (status != NULL && qemu_mig_status_in_progress(
 	    qemu_mig_status_parse(status))) {
 		cpr_add(reasons, "MigrationInProgress", "QEMU is migrating "
-		    "(%s): its blockers for cpr-transfer are read when it is "
-		    "not", status);
+		    "(%s): its blockers for %s are read when it is not",
+		    status, mode);
 		json_object_put(reply);
 		return 0;
 	}
@@ -92,7 +100,7 @@ cpr_blockers(struct qmp_conn *qmp, json_object *reasons, char **cause)
 	was = json_str_at(reply, "mode");
 	old = xstrdup(was != NULL ? was : "normal");
 	json_object_put(reply);
-	if (cpr_set_mode(qmp, "cpr-transfer", &err) != 0) {
+	if (cpr_set_mode(qmp, mode, &err) != 0) {
 		/* QEMU's word on the mode itself. */
 		cpr_add(reasons, "CprRefused", "%s", err);
 		free(err);
@@ -113,7 +121,7 @@ cpr_blockers(struct qmp_conn *qmp, json_object *reasons, char **cause)
 		}
 	json_object_put(reply);
 	/* Put back even when the probe got no answer (audit N11). */
-	if (strcmp(old, "cpr-transfer") != 0 &&
+	if (strcmp(old, mode) != 0 &&
 	    cpr_set_mode(qmp, old, &err) != 0) {
 		log_warnx("migrate-set-parameters mode %s: %s", old, err);
 		free(err);
@@ -253,43 +261,17 @@ cpr_devices(struct qmp_conn *qmp, int major, int minor, json_object *reasons,
 }
 
 /*
- * Whether the guest of the QEMU behind qmp (driven on loop, qmp's) can be
- * updated in place under settings.  Returns 1 (it can) or 0 (not), with
- * *condition a new {type InPlaceUpdatable, status, reason, message,
- * reasons} and *summary one line of every reason (or "updatable in
- * place"); -1 when QMP failed, *summary the cause.  QEMU's cpr-transfer
- * mode is set for a moment and put back.
+ * The condition {type, status, reason, message, reasons} of reasons (which
+ * it takes), and *summary one line of them or "updatable in place".
+ * Returns 1 when there is none, else 0.
  */
-int
-preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
-    const struct mig_settings *settings, json_object **condition,
+static int
+cpr_condition(json_object *reasons, const char *type, json_object **condition,
     char **summary)
 {
-	json_object	*reasons = json_object_new_array(), *c;
-	char		*cause = NULL, *line = NULL, *next;
-	int		 major = 0, minor = 0, micro = 0;
+	json_object	*c;
+	char		*line = NULL, *next;
 	size_t		 i, n;
-
-	(void)loop;
-	*condition = NULL;
-	*summary = NULL;
-	qmp_qemu_version(qmp, &major, &minor, &micro);
-	if (major < 10)
-		cpr_add(reasons, "QEMUTooOld", "QEMU %d.%d.%d has no "
-		    "cpr-transfer (QEMU 10.0 added it)", major, minor, micro);
-	else if (cpr_blockers(qmp, reasons, &cause) != 0 ||
-	    cpr_netdevs(qmp, reasons, &cause) != 0 ||
-	    cpr_devices(qmp, major, minor, reasons, &cause) != 0) {
-		xasprintf(summary, "pre-flight check (in-place update): %s",
-		    cause);
-		free(cause);
-		json_object_put(reasons);
-		return -1;
-	}
-	if (settings->allow_post_copy)
-		cpr_add(reasons, "PostCopyRequested", "the policy allows "
-		    "post-copy, which QEMU refuses with cpr-transfer (\"Cannot "
-		    "use postcopy with CPR\")");
 
 	n = json_object_array_length(reasons);
 	for (i = 0; i < n; i++) {
@@ -302,8 +284,7 @@ preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
 		line = next;
 	}
 	c = json_object_new_object();
-	json_object_object_add(c, "type",
-	    json_object_new_string("InPlaceUpdatable"));
+	json_object_object_add(c, "type", json_object_new_string(type));
 	json_object_object_add(c, "status",
 	    json_object_new_string(n == 0 ? "True" : "False"));
 	json_object_object_add(c, "reason", json_object_new_string(n == 0 ?
@@ -317,4 +298,119 @@ preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
 	if (n == 0)
 		free(line);
 	return n == 0;
+}
+
+/*
+ * Whether the guest of the QEMU behind qmp (driven on loop, qmp's) can be
+ * updated in place under settings.  Returns 1 (it can) or 0 (not), with
+ * *condition a new {type InPlaceUpdatable, status, reason, message,
+ * reasons} and *summary one line of every reason (or "updatable in
+ * place"); -1 when QMP failed, *summary the cause.  QEMU's cpr-transfer
+ * mode is set for a moment and put back.
+ */
+int
+preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
+    const struct mig_settings *settings, json_object **condition,
+    char **summary)
+{
+	json_object	*reasons = json_object_new_array();
+	char		*cause = NULL;
+	int		 major = 0, minor = 0, micro = 0;
+
+	(void)loop;
+	*condition = NULL;
+	*summary = NULL;
+	qmp_qemu_version(qmp, &major, &minor, &micro);
+	if (major < 10)
+		cpr_add(reasons, "QEMUTooOld", "QEMU %d.%d.%d has no "
+		    "cpr-transfer (QEMU 10.0 added it)", major, minor, micro);
+	else if (cpr_blockers(qmp, "cpr-transfer", reasons, &cause) != 0 ||
+	    cpr_netdevs(qmp, reasons, &cause) != 0 ||
+	    cpr_devices(qmp, major, minor, reasons, &cause) != 0) {
+		xasprintf(summary, "pre-flight check (in-place update): %s",
+		    cause);
+		free(cause);
+		json_object_put(reasons);
+		return -1;
+	}
+	if (settings->allow_post_copy)
+		cpr_add(reasons, "PostCopyRequested", "the policy allows "
+		    "post-copy, which QEMU refuses with cpr-transfer (\"Cannot "
+		    "use postcopy with CPR\")");
+
+	return cpr_condition(reasons, "InPlaceUpdatable", condition, summary);
+}
+
+/*
+ * The reasons of the cpr-transfer condition that hold for cpr-exec too:
+ * the RAM (QEMU blocks cpr-exec for none of it: its new QEMU cannot load
+ * a guest whose RAM was not shared, and the guest is lost, so this is
+ * the only place it is caught), post-copy, and the devices CPR does not
+ * keep, whichever mode passes them.
+ */
+static void
+cpr_exec_from_transfer(json_object *transfer, json_object *reasons)
+{
+	static const char *const shared[] = { "RAMNotShared",
+	    "PostCopyRequested", "SingleQueueTap", "VhostNotKept",
+	    "VFIONotKept", "MdevNotKept", "GuestMemfd" };
+	json_object	*list;
+	size_t		 i, j;
+
+	if (!json_object_object_get_ex(transfer, "reasons", &list))
+		return;
+	for (i = 0; i < json_object_array_length(list); i++) {
+		json_object	*r = json_object_array_get_idx(list, i);
+		const char	*reason = json_str_at(r, "reason");
+
+		for (j = 0; j < sizeof shared / sizeof shared[0]; j++)
+			if (reason != NULL && strcmp(reason, shared[j]) == 0)
+				break;
+		if (j == sizeof shared / sizeof shared[0])
+			continue;
+		if (strcmp(reason, "RAMNotShared") == 0)
+			cpr_add(reasons, reason, "%s (QEMU's word for "
+			    "cpr-transfer: QEMU does not block cpr-exec for "
+			    "it, but the new QEMU cannot load such a guest, "
+			    "which would be lost)", json_str_at(r, "message"));
+		else
+			cpr_add(reasons, reason, "%s",
+			    json_str_at(r, "message"));
+	}
+}
+
+/*
+ * Whether the guest can be updated in place by cpr-exec (`update --mode
+ * exec`: the QEMU process execs the new binary), given transfer, the
+ * condition preflight_cpr() made for the same guest.  Returns 1, 0 or -1
+ * as preflight_cpr(), with *condition {type InPlaceUpdatableByExec, ...}.
+ * QEMU's mode is set to cpr-exec for a moment and put back.
+ */
+int
+preflight_cpr_exec(struct qmp_conn *qmp, json_object *transfer,
+    json_object **condition, char **summary)
+{
+	json_object	*reasons = json_object_new_array();
+	char		*cause = NULL;
+	int		 major = 0, minor = 0, micro = 0;
+
+	*condition = NULL;
+	*summary = NULL;
+	qmp_qemu_version(qmp, &major, &minor, &micro);
+	if (major < 10 || (major == 10 && minor < 2)) {
+		cpr_add(reasons, "QEMUTooOld", "QEMU %d.%d.%d has no cpr-exec "
+		    "(QEMU 10.2 added it)", major, minor, micro);
+		return cpr_condition(reasons, "InPlaceUpdatableByExec",
+		    condition, summary);
+	}
+	if (cpr_blockers(qmp, "cpr-exec", reasons, &cause) != 0) {
+		xasprintf(summary, "pre-flight check (in-place update by "
+		    "exec): %s", cause);
+		free(cause);
+		json_object_put(reasons);
+		return -1;
+	}
+	cpr_exec_from_transfer(transfer, reasons);
+	return cpr_condition(reasons, "InPlaceUpdatableByExec", condition,
+	    summary);
 }

@@ -17,9 +17,11 @@ int	 preflight_run(struct ev_loop *, struct qmp_conn *,
 	    const struct mig_settings *, const int *stop,
 	    struct json_object **conditions, char **summary);
 
-/* preflight-cpr.c: can it be updated in place (cpr-transfer) */
+/* preflight-cpr.c: can it be updated in place (cpr-transfer, cpr-exec) */
 int	 preflight_cpr(struct ev_loop *, struct qmp_conn *,
 	    const struct mig_settings *, struct json_object **condition,
 	    char **summary);
+int	 preflight_cpr_exec(struct qmp_conn *, struct json_object *transfer,
+	    struct json_object **condition, char **summary);
 
 #endif

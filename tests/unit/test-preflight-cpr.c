@@ -3,9 +3,11 @@
  * (src/preflight-cpr.c) on a scripted QEMU 10.0 for what this machine's
  * QEMU cannot show: a VFIO device (before 10.1), a mediated one, a
  * confidential guest's guest_memfd, a single-queue tap beside a
- * multi-queue one, vhost, and QEMU's own blockers for the mode.  What real
+ * multi-queue one, vhost, and QEMU's own blockers for the mode; and, on
+ * a scripted 11.1, cpr-exec's condition: QEMU's blockers for that mode
+ * and the transfer reasons it shares.  What real
  * QEMU can show (shared RAM or not, 7.2, post-copy) is
- * tests/integration/cpr-check.sh.
+ * tests/integration/cpr-check.sh and cpr-exec-check.sh.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +27,10 @@
 
 #define GREETING "{\"QMP\": {\"version\": {\"qemu\": {\"micro\": 13, " \
 	"\"minor\": 0, \"major\": 10}, \"package\": \"\"}, " \
+	"\"capabilities\": []}}\n"
+
+#define GREETING_11_1 "{\"QMP\": {\"version\": {\"qemu\": {\"micro\": 3, " \
+	"\"minor\": 1, \"major\": 11}, \"package\": \"\"}, " \
 	"\"capabilities\": []}}\n"
 
 /* Whether the condition's reasons hold one named reason whose message has
@@ -115,11 +121,66 @@ test_devices_and_blockers(void **state)
 	fake_peer_pair_free(loop, conn, peer);
 }
 
+/*
+ * cpr-exec: QEMU's blockers read with mode cpr-exec set (and the mode put
+ * back), the RAM, post-copy and device reasons taken from the transfer
+ * condition, not its CprBlocked (QEMU's words for the other mode).
+ */
+static void
+test_exec_blockers(void **state)
+{
+	struct ev_loop		*loop;
+	struct qmp_conn		*conn;
+	struct fake_peer	*peer;
+	json_object		*transfer, *cond = NULL;
+	char			*summary = NULL;
+
+	(void)state;
+	fake_peer_pair(&loop, &conn, &peer, QMP_PROTO_MONITOR, "scripted");
+	fake_peer_puts(peer, GREETING_11_1);
+	run_briefly(loop);
+	fake_peer_on(peer, "query-migrate", "{\"return\": {}, \"id\": @ID@}\n");
+	fake_peer_on(peer, "query-migrate-parameters",
+	    "{\"return\": {\"mode\": \"normal\"}, \"id\": @ID@}\n");
+	fake_peer_on(peer, "migrate-set-parameters",
+	    "{\"return\": {}, \"id\": @ID@}\n");
+	fake_peer_on(peer, "query-migrate", "{\"return\": {\"blocked-reasons\": "
+	    "[\"colo does not support cpr-exec\"]}, \"id\": @ID@}\n");
+	fake_peer_on(peer, "migrate-set-parameters",
+	    "{\"return\": {}, \"id\": @ID@}\n");
+	transfer = json_tokener_parse("{\"type\": \"InPlaceUpdatable\", "
+	    "\"reasons\": ["
+	    "{\"reason\": \"RAMNotShared\", \"message\": \"Memory region "
+	    "pc.ram is not compatible with CPR.\"},"
+	    "{\"reason\": \"CprBlocked\", \"message\": \"transfer only\"},"
+	    "{\"reason\": \"VhostNotKept\", \"message\": \"tap1: vhost\"}]}");
+
+	assert_int_equal(preflight_cpr_exec(conn, transfer, &cond, &summary),
+	    0);
+	assert_string_equal(json_str_at(cond, "type"),
+	    "InPlaceUpdatableByExec");
+	assert_string_equal(json_str_at(cond, "status"), "False");
+	assert_true(has_reason(cond, "CprBlocked", "colo"));
+	assert_false(has_reason(cond, "CprBlocked", "transfer only"));
+	assert_true(has_reason(cond, "RAMNotShared",
+	    "QEMU does not block cpr-exec"));
+	assert_true(has_reason(cond, "VhostNotKept", "tap1"));
+	assert_int_equal(fake_peer_ncommands(peer), 5);
+	assert_string_equal(fake_peer_command(peer, 4),
+	    "migrate-set-parameters");
+
+	json_object_put(transfer);
+	json_object_put(cond);
+	free(summary);
+	fake_peer_pair_free(loop, conn, peer);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices_and_blockers),
+		cmocka_unit_test(test_exec_blockers),
 	};
 
 	log_init("test-preflight-cpr", LOG_LEVEL_WARN, 0);
