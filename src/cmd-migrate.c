@@ -21,7 +21,15 @@ static const struct args_option migrate_options[] = {
 	    .flags = ARGS_REQUIRED, .help = "where the guest goes (above)" },
 	{ .include = mig_common_options },
 	{ .name = "timeout", .type = ARGS_SECONDS, .value = "S",
-	    .help = "abort (migrate_cancel) if not done in S s (none)" },
+	    .help = "the deadline: if not done in S s, what\n"
+	    "--timeout-action says (none)" },
+	{ .name = "timeout-action", .type = ARGS_STRING,
+	    .value = "abort|postcopy|pause",
+	    .help = "at the --timeout deadline: abort (migrate_cancel,\n"
+	    "the default), postcopy (migrate-start-postcopy: needs\n"
+	    "post-copy allowed, --postcopy or the policy's), or pause\n"
+	    "(the source's vCPUs stopped so pre-copy converges; the\n"
+	    "guest runs on the target after)" },
 	{ .name = "slot-dir", .type = ARGS_STRING, .value = "DIR",
 	    .help =
 	    "wait (phase Pending) for one of the --max-parallel node-wide\n"

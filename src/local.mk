@@ -119,6 +119,7 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-status-full.sh \
 	tests/integration/migrate-status-kubevirt.sh \
 	tests/integration/migrate-timeout.sh \
+	tests/integration/migrate-timeout-action.sh \
 	tests/integration/migrate-abort-target.sh \
 	tests/integration/migrate-abort-setup.sh \
 	tests/integration/migrate-status-garbage.sh \

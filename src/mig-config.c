@@ -78,7 +78,7 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	struct policy_set	*loaded = NULL;
 	const struct policy_set	*set = o->policies;
 	struct policy_choice	 choice;
-	json_object		*configuration;
+	json_object		*configuration, *sources;
 	int64_t			 per_cluster = CLUSTER_DEFAULT_PARALLEL;
 	int64_t			 per_node = CLUSTER_DEFAULT_OUTBOUND;
 
@@ -107,9 +107,18 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	 */
 	json_object_object_add(configuration, "maxDowntimeMs",
 	    json_object_new_uint64(mig_settings_reported_downtime(s)));
-	json_object_object_add(configuration, "sources",
-	    mig_flags_sources(&o->flags, choice.policy, set != NULL ?
-	    &set->cluster : NULL));
+	sources = mig_flags_sources(&o->flags, choice.policy, set != NULL ?
+	    &set->cluster : NULL);
+	/* No policy names a deadline's action (KubeVirt's has none). */
+	if (o->source) {
+		json_object_object_add(configuration, "timeoutAction",
+		    json_object_new_string(timeout_action_name(
+		    o->timeout_action)));
+		json_object_object_add(sources, "timeoutAction",
+		    json_object_new_string(o->timeout_action_given ?
+		    "flag --timeout-action" : "default"));
+	}
+	json_object_object_add(configuration, "sources", sources);
 	/* A VMI's migrationConfiguration has the cluster's limits too. */
 	json_object_object_add(configuration,
 	    "parallelMigrationsPerCluster", json_object_new_int64(per_cluster));
@@ -121,6 +130,23 @@ mig_settings_resolve(const struct mig_options *o, struct mig_settings *s,
 	    configuration);
 	policy_choice_free(&choice);
 	policy_set_free(loaded);
+	/* KubeVirt's rule for the controller's pause holds for the
+	 * deadline's: a workload disruption the settings must allow. */
+	if (o->timeout_action == TIMEOUT_PAUSE &&
+	    !s->allow_workload_disruption) {
+		mig_settings_free(s);
+		xasprintf(cause, "--timeout-action pause: pausing the guest is "
+		    "a workload disruption the settings do not allow (give "
+		    "--postcopy, or a policy with allowWorkloadDisruption)");
+		return -1;
+	}
+	if (o->timeout_action == TIMEOUT_POSTCOPY && !s->allow_post_copy) {
+		mig_settings_free(s);
+		xasprintf(cause, "--timeout-action postcopy: post-copy is not "
+		    "allowed for this VM (give --postcopy, or a policy with "
+		    "allowPostCopy)");
+		return -1;
+	}
 	if (strncmp(o->uri, "tcp:", 4) == 0 && !s->disable_tls) {
 		mig_settings_free(s);
 		xasprintf(cause, "%s: plaintext migration refused: use tls: or "

@@ -46,6 +46,44 @@ const struct args_option mig_common_options[] = {
 	{ .name = NULL }
 };
 
+const char *
+timeout_action_name(enum timeout_action a)
+{
+	return a == TIMEOUT_POSTCOPY ? "postcopy" : a == TIMEOUT_PAUSE ?
+	    "pause" : "abort";
+}
+
+/*
+ * --timeout-action abort|postcopy|pause into o->timeout_action (abort when
+ * not given).  Returns 0, or -1 with *cause naming the flag.  Whether
+ * post-copy is allowed is known once the settings are (mig-config.c).
+ */
+static int
+timeout_action_from_args(struct args *args, struct mig_options *o,
+    char **cause)
+{
+	const char *s = args_get(args, "timeout-action");
+
+	o->timeout_action = TIMEOUT_ABORT;
+	if (s == NULL)
+		return 0;
+	o->timeout_action_given = 1;
+	if (strcmp(s, "postcopy") == 0)
+		o->timeout_action = TIMEOUT_POSTCOPY;
+	else if (strcmp(s, "pause") == 0)
+		o->timeout_action = TIMEOUT_PAUSE;
+	else if (strcmp(s, "abort") != 0) {
+		xasprintf(cause, "--timeout-action: expected abort, postcopy "
+		    "or pause, got \"%s\"", s);
+		return -1;
+	}
+	if (o->timeout_action != TIMEOUT_ABORT && o->timeout <= 0) {
+		xasprintf(cause, "--timeout-action %s: needs a --timeout", s);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Fills *o from the options of migrate (source) or incoming.  Returns 0,
  * or -1 with *cause (the command reports it as a usage error); *o then
@@ -65,6 +103,7 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 	o->policy_path = args_get(args, "policy");
 	o->status_file = args_get(args, "status-file");
 	o->events = args_has(args, "events");
+	o->source = source;
 	o->keep_paused = args_has(args, "keep-paused");
 	/* KubeVirt's catch-all for a target: 15 min. */
 	o->timeout = args_number(args, "timeout", source ? 0 : 900);
@@ -84,6 +123,8 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 	    kube_vmim_check_vmi(&o->vmim, &o->vm, cause) != 0))
 		goto bad;
 	if (mig_flags_from_args(args, &o->flags, cause) != 0)
+		goto bad;
+	if (source && timeout_action_from_args(args, o, cause) != 0)
 		goto bad;
 	if (o->max_parallel != 0 && o->slot_dir == NULL)
 		o->slot_dir = SLOT_DEFAULT_DIR;

@@ -22,6 +22,11 @@ struct mig_options {
 	int		 events;
 	int		 keep_paused;	/* incoming: do not resume a paused guest */
 	double		 timeout;	/* overall deadline, seconds */
+	enum timeout_action timeout_action; /* migrate: what the deadline
+					   does (--timeout-action) */
+	int		 timeout_action_given; /* ... by the flag */
+	int		 source;	/* the source's options (migrate,
+					   update, evict) */
 	double		 recover_timeout; /* post-copy recovery, seconds */
 	const char	*tls_dir;
 	const char	*tls_name;
@@ -45,6 +50,8 @@ extern const struct args_option mig_common_options[];
 int	 mig_options_from_args(struct args *, struct mig_options *,
 	    int source, char **cause);
 void	 mig_options_free(struct mig_options *);
+/* "abort", "postcopy" or "pause": --timeout-action's word. */
+const char *timeout_action_name(enum timeout_action);
 
 /* mig-config.c */
 int	 mig_settings_resolve(const struct mig_options *,

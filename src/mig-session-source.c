@@ -48,6 +48,7 @@ static void	switchover_enter(struct session *, double, int);
 static int	switchover_seen(struct session *, double,
 		    const struct mig_info *);
 static void	source_pending_abort(struct session *, double);
+static void	source_deadline_finish(struct session *);
 
 /* A question to the target (tls:). */
 static void
@@ -287,10 +288,10 @@ source_stalled(struct session *s, double t, const struct ctl_sample *cs,
 	return 1;
 }
 
-/* Carries out one controller decision. */
+/* Carries out one decision, the controller's or another's (asker). */
 static void
 source_decide(struct session *s, double t, const struct ctl_decision *d,
-    const struct ctl_sample *cs)
+    const struct ctl_sample *cs, enum sess_asker asker)
 {
 	struct sess_action	*a;
 	int			 increment;
@@ -299,6 +300,7 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 		return;
 	a = sess_act(s, SA_ST_DECISION);
 	a->value = d->action;
+	a->value2 = (int)asker;
 	a->sample = *cs;
 	snprintf(a->reason, sizeof a->reason, "%s", d->reason);
 	switch (d->action) {
@@ -504,6 +506,85 @@ source_pending_abort(struct session *s, double t)
 	source_abort(s, t, p.why, 0, p.reason);
 }
 
+/*
+ * The --timeout deadline with --timeout-action postcopy or pause: the
+ * migration is finished, not cancelled.  The action waits for the next
+ * pre-copy sample (asked for now), so that it is taken on QEMU's figures
+ * and recorded with them as the timeout's decision; where memory does not
+ * move yet (setup, the offer, the disks, a reconnect, a STOP not yet
+ * explained) it waits the same way.  Past pre-copy (post-copy, the
+ * switchover, a cancel, the end) there is nothing left to finish.
+ */
+static void
+source_deadline_finish(struct session *s)
+{
+	const char *word = s->cfg.timeout_action == TIMEOUT_POSTCOPY ?
+	    "postcopy" : "pause";
+
+	switch (s->state) {
+	case SS_SETUP:
+	case SS_OFFER:
+	case SS_MIRROR_START:
+	case SS_MIRROR:
+	case SS_PRECOPY:
+	case SS_RECONNECT:
+		break;
+	case SS_SWITCHOVER:
+		if (!s->switchover_sure)
+			break;
+		/* FALLTHROUGH */
+	default:
+		sess_log(s, 1, "the --timeout deadline of %.0f s passed: "
+		    "nothing to finish (--timeout-action %s): %s",
+		    s->cfg.timeout, word, s->state == SS_SWITCHOVER ?
+		    "the switchover began" : s->mode == MODE_POSTCOPY ||
+		    s->state == SS_POSTCOPY || s->state == SS_RECOVER ?
+		    "post-copy has started" : "the migration is ending");
+		return;
+	}
+	if (s->cfg.timeout_action == TIMEOUT_PAUSE &&
+	    s->mode == MODE_PAUSED) {
+		sess_log(s, 1, "the --timeout deadline of %.0f s passed: the "
+		    "guest is already paused for the switchover",
+		    s->cfg.timeout);
+		return;
+	}
+	sess_log(s, 1, "the --timeout deadline of %.0f s passed: finishing "
+	    "the migration (--timeout-action %s)", s->cfg.timeout, word);
+	s->finish_due = s->cfg.timeout_action;
+	if (s->state == SS_PRECOPY)
+		sess_act(s, SA_POLL);
+}
+
+/*
+ * Carries out a finish that was due (source_deadline_finish) on a pre-copy
+ * sample cs: post-copy, or the guest paused, as the controller's decision
+ * of the same name does; recorded as asked by the timeout.
+ */
+static void
+source_finish_now(struct session *s, double t, const struct ctl_sample *cs)
+{
+	struct ctl_decision d;
+
+	memset(&d, 0, sizeof d);
+	if (s->finish_due == TIMEOUT_POSTCOPY) {
+		d.action = CTL_POST_COPY;
+		snprintf(d.reason, sizeof d.reason, "the --timeout deadline of "
+		    "%.0f s passed with %.1f MiB left: post-copy "
+		    "(--timeout-action postcopy)", s->cfg.timeout,
+		    (double)cs->remaining / (1024 * 1024));
+	} else {
+		d.action = CTL_PAUSE;
+		snprintf(d.reason, sizeof d.reason, "the --timeout deadline of "
+		    "%.0f s passed with %.1f MiB left: the guest "
+		    "paused so that pre-copy converges (--timeout-action "
+		    "pause)", s->cfg.timeout,
+		    (double)cs->remaining / (1024 * 1024));
+	}
+	s->finish_due = TIMEOUT_ABORT;
+	source_decide(s, t, &d, cs, ASKER_TIMEOUT);
+}
+
 /* Signals, the deadline, the target's abort: one entry. */
 void
 source_abort_event(struct session *s, const struct sess_event *ev)
@@ -514,6 +595,8 @@ source_abort_event(struct session *s, const struct sess_event *ev)
 		snprintf(reason, sizeof reason, "abort requested (%s)",
 		    sess_signal_name(ev->signum));
 		source_abort(s, ev->t, FAIL_ABORTED, 1, reason);
+	} else if (s->cfg.timeout_action != TIMEOUT_ABORT && !s->cfg.cpr) {
+		source_deadline_finish(s);
 	} else {
 		snprintf(reason, sizeof reason, "the --timeout deadline of "
 		    "%.0f s passed before the migration completed",
@@ -1048,9 +1131,13 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		sess_publish(s, "progress");
 		return;
 	}
-	if (mi->status == QMS_ACTIVE || mi->status == QMS_POSTCOPY_ACTIVE) {
+	if (mi->status == QMS_ACTIVE && s->state == SS_PRECOPY &&
+	    s->finish_due != TIMEOUT_ABORT && s->mode != MODE_PAUSED)
+		source_finish_now(s, ev->t, &cs);
+	else if (mi->status == QMS_ACTIVE ||
+	    mi->status == QMS_POSTCOPY_ACTIVE) {
 		ctl_step(&s->ctl, &cs, &d);
-		source_decide(s, ev->t, &d, &cs);
+		source_decide(s, ev->t, &d, &cs, ASKER_CONTROLLER);
 	}
 	if (s->state == SS_PRECOPY)
 		source_watch(s);
@@ -1251,7 +1338,8 @@ state_switchover(struct session *s, const struct sess_event *ev)
 		break;
 	case SEV_SIGNAL:
 	case SEV_DEADLINE:
-		if (!s->switchover_sure) {
+		if (!s->switchover_sure && (ev->kind == SEV_SIGNAL ||
+		    s->cfg.timeout_action == TIMEOUT_ABORT || s->cfg.cpr)) {
 			/* Kept until query-status says why QEMU stopped. */
 			char reason[SESS_REASON_MAX];
 

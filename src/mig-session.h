@@ -299,8 +299,16 @@ enum sess_act_kind {
 	SA_ST_NOTE,		/* reason */
 	SA_ST_PROGRESS,		/* mi (the event's), seconds: elapsed */
 	SA_ST_DECISION,		/* sample, reason, question: unused;
-				   value: enum ctl_action */
+				   value: enum ctl_action; value2: who
+				   asked (enum sess_asker) */
 	SA_ST_PUBLISH,		/* reason: the event line's name */
+};
+
+/* Who asked for a decision (SA_ST_DECISION's value2). */
+enum sess_asker {
+	ASKER_CONTROLLER,	/* the convergence controller */
+	ASKER_TIMEOUT,		/* the --timeout deadline */
+	ASKER_OPERATOR,		/* someone, from outside the run */
 };
 
 #define SESS_REASON_MAX	400
@@ -354,6 +362,7 @@ struct sess_config {
 					   on this host (`qmigrate update`) */
 	int		 cpr_defer;	/* ... which waits for migrate-incoming */
 	const char	*new_qmp_path;	/* ... its monitor, for messages */
+	enum timeout_action timeout_action; /* source: what DEADLINE does */
 };
 
 /* An abort asked for while the session cannot act on it yet. */
@@ -419,6 +428,9 @@ struct session {
 	 * again while QEMU stays in pre-copy) */
 	int			 postcopy_asked;
 	double			 postcopy_sent;
+	/* The deadline's finish (--timeout-action postcopy or pause), kept
+	 * for the next pre-copy sample, whose figures it is taken on. */
+	enum timeout_action	 finish_due;	/* TIMEOUT_ABORT: none */
 	/* SWITCHOVER: QEMU's word that the vCPUs stopped for it (0: only
 	 * a STOP event so far), when it ends as not known, and the last
 	 * migrate-continue (pre-switchover, someone's pause-before-

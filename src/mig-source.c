@@ -835,6 +835,14 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		if (reply != NULL && source_disks_select(ms, reply) != 0)
 			return JOB_DONE;	/* stepped: setup failed */
 		source_controller(ms);
+		if (ms->w.o->timeout_action == TIMEOUT_POSTCOPY &&
+		    !ms->plan.postcopy) {
+			xasprintf(cause, "--timeout-action postcopy: post-copy "
+			    "cannot be used with source QEMU %s (postcopy-ram "
+			    "not negotiated: migrationConfiguration.capabilities "
+			    "says why)", ms->w.o->qmp_path);
+			return JOB_FAILED;
+		}
 		if (ms->disks != NULL &&
 		    ms->w.settings.completion_timeout_per_gib > 0) {
 			gib = ceil((double)mig_disks_bytes(ms->disks) /

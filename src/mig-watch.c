@@ -84,6 +84,7 @@ mig_watch_session_config(const struct mig_watch *w, struct sess_config *cfg,
 	cfg->role = role;
 	cfg->tls = tls;
 	cfg->timeout = w->o->timeout;
+	cfg->timeout_action = w->o->timeout_action;
 	cfg->recover_timeout = w->o->recover_timeout;
 	cfg->peer = w->o->uri;
 	cfg->qmp_path = w->o->qmp_path;
@@ -493,6 +494,8 @@ apply_status(struct mig_watch *w, const struct sess_action *a)
 	case SA_ST_DECISION:
 		status_decision(st, a->sample.t,
 		    ctl_action_name((enum ctl_action)a->value), a->reason,
+		    a->value2 == ASKER_TIMEOUT ? "timeout" :
+		    a->value2 == ASKER_OPERATOR ? "operator" : "controller",
 		    &a->sample);
 		break;
 	case SA_ST_PUBLISH:

@@ -225,6 +225,11 @@ enum mig_phase {
  * the same host by QEMU's cpr-transfer (its RAM passed, not copied). */
 enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED, MODE_CPR_TRANSFER };
 
+/* What migrate's --timeout deadline does (--timeout-action): cancel, or
+ * finish the migration: post-copy (virsh --timeout-postcopy), or the
+ * source's vCPUs stopped so pre-copy converges (virsh --timeout-suspend). */
+enum timeout_action { TIMEOUT_ABORT, TIMEOUT_POSTCOPY, TIMEOUT_PAUSE };
+
 enum abort_status { ABORT_NONE, ABORT_ABORTING, ABORT_SUCCEEDED,
 	ABORT_FAILED };
 
@@ -330,7 +335,8 @@ void		 status_fail(struct status *, enum mig_failure,
 void		 status_record_failure(struct status *, enum mig_failure,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void		 status_decision(struct status *, double t, const char *action,
-		    const char *reason, const struct ctl_sample *);
+		    const char *reason, const char *by,
+		    const struct ctl_sample *);
 enum abort_status status_abort(const struct status *, int *requested);
 void		 status_set_abort(struct status *, enum abort_status);
 void		 status_set_abort_requested(struct status *);

@@ -492,13 +492,14 @@ status_fail(struct status *st, enum mig_failure failure, const char *fmt, ...)
 }
 
 /*
- * Appends a controller's decision to the document's decisions: when (now
- * and t, seconds since the start), the action, its reason and, given a
- * sample s (may be NULL), the figures it was taken on.
+ * Appends a decision to the document's decisions: when (now and t, seconds
+ * since the start), the action, its reason, who asked for it (by:
+ * "controller", "timeout" or "operator") and, given a sample s (may be
+ * NULL), the figures it was taken on.
  */
 void
 status_decision(struct status *st, double t, const char *action,
-    const char *reason, const struct ctl_sample *s)
+    const char *reason, const char *by, const struct ctl_sample *s)
 {
 	json_object	*d = json_object_new_object(), *f;
 	char		*ts = format_rfc3339(now_realtime());
@@ -507,6 +508,7 @@ status_decision(struct status *st, double t, const char *action,
 	json_object_object_add(d, "elapsedSeconds", json_object_new_double(t));
 	json_object_object_add(d, "action", json_object_new_string(action));
 	json_object_object_add(d, "reason", json_object_new_string(reason));
+	json_object_object_add(d, "requestedBy", json_object_new_string(by));
 	if (s != NULL) {
 		f = json_object_new_object();
 		json_object_object_add(f, "iteration",
@@ -524,7 +526,11 @@ status_decision(struct status *st, double t, const char *action,
 		json_object_object_add(d, "figures", f);
 	}
 	free(ts);
-	log_info("decision: %s: %s", action, reason);
+	if (strcmp(by, "controller") == 0)
+		log_info("decision: %s: %s", action, reason);
+	else
+		log_info("decision: %s (asked by the %s): %s", action, by,
+		    reason);
 	json_object_array_add(st->decisions, d);
 	status_changed(st, "decision");
 }

@@ -3464,6 +3464,221 @@ test_cpr_random(void **state)
 	assert_true(ended > 1000);
 }
 
+/* ---- --timeout-action postcopy|pause (issue 39 item 4) ------------- */
+
+/* The last decision the step recorded: its action, and who asked. */
+static int
+last_decision(const struct rig *r, enum ctl_action *action,
+    enum sess_asker *by)
+{
+	size_t i;
+
+	for (i = r->nlog; i-- > 0;)
+		if (r->log[i].kind == SA_ST_DECISION) {
+			*action = (enum ctl_action)r->log[i].value;
+			*by = (enum sess_asker)r->log[i].value2;
+			return 1;
+		}
+	return 0;
+}
+
+/* A pre-copy migration whose deadline does what `action` says. */
+static struct rig *
+source_migrating_until(enum timeout_action action)
+{
+	struct rig *r = source_migrating(0);
+
+	r->s.cfg.timeout_action = action;
+	return r;
+}
+
+/* Row: --timeout-action postcopy: at the deadline nothing is cancelled;
+ * the next sample starts post-copy, recorded as the timeout's decision
+ * with its figures; an abort after it is refused; QEMU's completed is 0. */
+static void
+test_timeout_action_postcopy(void **state)
+{
+	struct rig	*r = source_migrating_until(TIMEOUT_POSTCOPY);
+	enum ctl_action	 action;
+	enum sess_asker	 by;
+
+	(void)state;
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	assert_int_equal(r->s.abort, ABORT_NONE);
+	assert_true(sent(r, SA_POLL) > 0);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	assert_int_equal(r->s.state, SS_POSTCOPY);
+	assert_true(last_decision(r, &action, &by));
+	assert_int_equal(action, CTL_POST_COPY);
+	assert_int_equal(by, ASKER_TIMEOUT);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 200 * MiB, 50 * MiB);
+	assert_int_equal(r->s.mode, MODE_POSTCOPY);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	rig_free(r);
+}
+
+/* Row: --timeout-action pause: the next sample stops the source's vCPUs
+ * (mode Paused, the timeout's decision); QEMU's own STOP that follows is
+ * not the switchover; completed is 0 and the guest is not resumed here. */
+static void
+test_timeout_action_pause(void **state)
+{
+	struct rig	*r = source_migrating_until(TIMEOUT_PAUSE);
+	enum ctl_action	 action;
+	enum sess_asker	 by;
+
+	(void)state;
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 1);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.mode, MODE_PAUSED);
+	assert_true(last_decision(r, &action, &by));
+	assert_int_equal(action, CTL_PAUSE);
+	assert_int_equal(by, ASKER_TIMEOUT);
+	ev_simple(r, SEV_STOPPED);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	ev_sample(r, QMS_ACTIVE, 200 * MiB, 50 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 1);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* Row: the stream breaks after the deadline paused the guest: it runs on
+ * the source again (cont), 4. */
+static void
+test_timeout_action_pause_then_fails(void **state)
+{
+	struct rig *r = source_migrating_until(TIMEOUT_PAUSE);
+
+	(void)state;
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(r->s.mode, MODE_PAUSED);
+	ev_sample(r, QMS_FAILED, 120 * MiB, 130 * MiB);
+	cont_answered(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
+/* Row: the deadline during the setup, before memory moves: kept (the
+ * setup is not abandoned), carried out on the first pre-copy sample. */
+static void
+test_timeout_action_during_setup(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	r->s.cfg.timeout_action = TIMEOUT_POSTCOPY;
+	ev_simple(r, SEV_DEADLINE);
+	assert_false(session_setup_abandoned(&r->s));
+	assert_false(session_done(&r->s));
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 1);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	r->t = 1;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+}
+
+/* Row: a signal after the deadline, before its finish was carried out:
+ * the abort goes on (cancel) and no post-copy starts after it. */
+static void
+test_timeout_action_signal_first(void **state)
+{
+	struct rig *r = source_migrating_until(TIMEOUT_POSTCOPY);
+
+	(void)state;
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	ev_sample(r, QMS_CANCELLED, 100 * MiB, 150 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	rig_free(r);
+}
+
+/* Row: the deadline at the point of no return: nothing to finish,
+ * nothing cancelled, no abort status; the outcome decides. */
+static void
+test_timeout_action_at_switchover(void **state)
+{
+	struct rig *r = source_switching();
+
+	(void)state;
+	r->s.cfg.timeout_action = TIMEOUT_POSTCOPY;
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	assert_int_equal(r->s.abort, ABORT_NONE);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	rig_free(r);
+}
+
+/* Row: the deadline while a STOP is not yet explained: kept; an
+ * operator's stop (run state paused) returns to pre-copy, where it is
+ * carried out; no cancel. */
+static void
+test_timeout_action_stop_not_switchover(void **state)
+{
+	struct rig *r = source_migrating_until(TIMEOUT_POSTCOPY);
+
+	(void)state;
+	r->t = 5;
+	ev_simple(r, SEV_STOPPED);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_run_state(r, RUN_PAUSED);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	rig_free(r);
+}
+
+/* Row: the deadline once post-copy started: nothing more to do. */
+static void
+test_timeout_action_in_postcopy(void **state)
+{
+	struct rig *r = source_migrating_until(TIMEOUT_PAUSE);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(r->s.state, SS_POSTCOPY);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 200 * MiB, 50 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_NONE);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -3477,6 +3692,14 @@ main(void)
 		cmocka_unit_test(test_abort_precopy),
 		cmocka_unit_test(test_abort_postcopy_refused),
 		cmocka_unit_test(test_switchover_abort_refused),
+		cmocka_unit_test(test_timeout_action_postcopy),
+		cmocka_unit_test(test_timeout_action_pause),
+		cmocka_unit_test(test_timeout_action_pause_then_fails),
+		cmocka_unit_test(test_timeout_action_during_setup),
+		cmocka_unit_test(test_timeout_action_signal_first),
+		cmocka_unit_test(test_timeout_action_at_switchover),
+		cmocka_unit_test(test_timeout_action_stop_not_switchover),
+		cmocka_unit_test(test_timeout_action_in_postcopy),
 		cmocka_unit_test(test_switchover_stop_event),
 		cmocka_unit_test(test_stop_event_not_switchover),
 		cmocka_unit_test(test_switchover_load_fails_unix),
