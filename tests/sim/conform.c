@@ -487,7 +487,13 @@ apply_slot(const struct cand *c, int k, struct set *out)
 		for (ok = 0, i = 0; i < (int)nr && !ok; i++)
 			ok = desc != NULL &&
 			    strstr(desc, qm_refusals[idx[i]].desc) != NULL;
-		if (ok)
+		if (ok && qm_refusals[idx[i - 1]].may == QM_MAY_AFTER_SETUP) {
+			/* The migration went through SETUP to FAILED
+			   first: its events come before the answer. */
+			if (qm_refuse_after_setup(&n.s, &sl->cmd) == 0 &&
+			    deliver(&n))
+				set_add(out, &n);
+		} else if (ok)
 			set_add(out, &n);
 		else
 			why("%s refused (\"%s\"): the model has no such "

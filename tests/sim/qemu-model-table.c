@@ -382,6 +382,11 @@ const struct qm_row qm_rows[] = {
 	{ QM_ROW_JOB, QM_JB(PAUSED), QM_JOB_RUNNING, 0, QM_SAME, QM_T_QEMU,
 	  "job-undrained", VALL, 0, 0, 0, 0, QM_EMIT_JOB, "job_resume" },
 	{ QM_ROW_JOB, QM_JB(RUNNING) | QM_JB(READY), QM_SAME, 0, QM_SAME,
+	  QM_T_CMD, "block-job-cancel", VALL, QM_IF_FORCE, 0,
+	  QM_IF_CANCEL | QM_IF_FORCE, 0, 0,
+	  "qmp_block_job_cancel (force): job_user_cancel, "
+	  "job->force_cancel" },
+	{ QM_ROW_JOB, QM_JB(RUNNING) | QM_JB(READY), QM_SAME, 0, QM_SAME,
 	  QM_T_CMD, "block-job-cancel", VALL, 0, 0, QM_IF_CANCEL, 0, 0,
 	  "qmp_block_job_cancel: job_user_cancel" },
 	{ QM_ROW_JOB, QM_JB(READY), QM_SAME, 0, QM_SAME, QM_T_CMD,
@@ -395,7 +400,8 @@ const struct qm_row qm_rows[] = {
 	  QM_T_STREAM, "mirror-failed", VALL, 0, 0, QM_IF_JOB_ERROR, 0, 0,
 	  "mirror_run: an error that ends the job" },
 	{ QM_ROW_JOB, QM_JB(READY), QM_JOB_WAITING, 0, QM_SAME, QM_T_QEMU,
-	  "job-waiting", VALL, QM_IF_CANCEL, QM_IF_JOB_ERROR, 0, 0,
+	  "job-waiting", VALL, QM_IF_CANCEL, QM_IF_JOB_ERROR | QM_IF_FORCE,
+	  0, 0,
 	  QM_EMIT_JOB, "job_completed_txn_success (soft cancel of a ready "
 	  "mirror completes without pivot)" },
 	{ QM_ROW_JOB, QM_JB(READY), QM_JOB_WAITING, 0, QM_SAME, QM_T_QEMU,
@@ -409,6 +415,10 @@ const struct qm_row qm_rows[] = {
 	{ QM_ROW_JOB, QM_JB(RUNNING), QM_JOB_ABORTING, 0, QM_SAME, QM_T_QEMU,
 	  "job-aborting", VALL, QM_IF_CANCEL, 0, 0, 0, QM_EMIT_JOB,
 	  "job_cancel_async: a mirror not yet ready" },
+	{ QM_ROW_JOB, QM_JB(READY), QM_JOB_ABORTING, 0, QM_SAME, QM_T_QEMU,
+	  "job-aborting", VALL, QM_IF_CANCEL | QM_IF_FORCE, 0, 0, 0,
+	  QM_EMIT_JOB, "job_cancel_async: mirror_cancel (force): a ready "
+	  "mirror aborts" },
 	{ QM_ROW_JOB, QM_JB(RUNNING) | QM_JB(READY), QM_JOB_ABORTING, 0,
 	  QM_SAME, QM_T_QEMU, "job-aborting", VALL, QM_IF_JOB_ERROR, 0, 0, 0,
 	  QM_EMIT_JOB, "job_completed_txn_abort" },
@@ -438,6 +448,13 @@ const struct qm_refusal qm_refusals[] = {
 	{ "migrate", ~QM_SB(POSTCOPY_PAUSED), 0, QM_IF_RESUME, 0, VALL, 0,
 	  "Cannot resume if there is no paused migration",
 	  "migrate_prepare (resume)" },
+	/* 10.0/11.1 connect the cpr channel inside qmp_migrate, after
+	   migrate_init set SETUP: a refused connect is migrate_fd_error's
+	   FAILED (11.1: FAILING, then FAILED), then the error answer.
+	   Before the row below, whose "" fits any text. */
+	{ "migrate", 0, 0, QM_IF_CPR, QM_IF_RESUME, V10UP,
+	  QM_MAY_AFTER_SETUP, "Failed to connect to",
+	  "qmp_migrate: cpr_state_save (the cpr channel), migrate_fd_error" },
 	{ "migrate", 0, 0, 0, 0, VALL, 1, "", "migrate_prepare: a blocker, "
 	  "the channels, the capabilities (the model holds none of them)" },
 	{ "migrate-incoming", 0, 0, 0, QM_IF_INCOMING, VALL, 0,
@@ -513,5 +530,12 @@ const struct qm_refusal qm_refusals[] = {
 	  "qmp_cancel_vcpu_dirty_limit" },
 	{ "device_del", 0, 0, 0, 0, VALL, 1, "", "qmp_device_del" },
 	{ "yank", 0, 0, 0, 0, VALL, 1, "", "qmp_yank: no such instance" },
+	{ "device_add", 0, 0, 0, 0, VALL, 1, "", "qmp_device_add" },
+	{ "drive-backup", 0, 0, 0, 0, VALL, 1, "", "qmp_drive_backup" },
+	{ "blockdev-backup", 0, 0, 0, 0, VALL, 1, "", "qmp_blockdev_backup" },
+	/* Any command: an argument its schema lacks, before it runs. */
+	{ "*", 0, 0, 0, 0, VALL, 1, "is unexpected",
+	  "qmp_dispatch: qobject_input_check_struct (\"Parameter '%s' is "
+	  "unexpected\")" },
 };
 const size_t qm_nrefusals = sizeof qm_refusals / sizeof qm_refusals[0];

@@ -304,6 +304,7 @@ static const char *const info_cmds[] = {
 	"drive-mirror", "blockdev-mirror", "job-dismiss", "nbd-server-start",
 	"nbd-server-stop", "query-cpu-definitions", "query-target",
 	"x-query-virtio", "system_reset", "yank", "query-yank",
+	"query-chardev", "device_add", "drive-backup", "blockdev-backup",
 	NULL
 };
 
@@ -367,6 +368,10 @@ qm_cmd_parse_json(const void *json, struct qm_cmd *c)
 	if (json_object_object_get_ex(a, "resume", &v) &&
 	    json_object_get_boolean(v))
 		c->args |= QM_IF_RESUME;
+	if (json_object_object_get_ex(a, "force", &v) &&
+	    json_object_get_boolean(v) &&
+	    strcmp(c->name, "block-job-cancel") == 0)
+		c->args |= QM_IF_FORCE;
 	if (json_object_object_get_ex(a, "exit-on-error", &v))
 		c->exit_on_error = json_object_get_boolean(v);
 	if (json_object_object_get_ex(a, "mode", &v) &&
@@ -423,7 +428,8 @@ qm_refusals_for(const struct qm_state *s, const struct qm_cmd *c, int *idx,
 	*certain = 0;
 	for (i = 0; i < qm_nrefusals && n < max; i++) {
 		r = &qm_refusals[i];
-		if (strcmp(r->cmd, c->name) != 0 ||
+		if ((strcmp(r->cmd, "*") != 0 &&
+		    strcmp(r->cmd, c->name) != 0) ||
 		    !(r->versions & QM_VBIT(s->version)))
 			continue;
 		if (r->st_in != 0 && !(r->st_in & (1u << s->status)))
@@ -437,6 +443,32 @@ qm_refusals_for(const struct qm_state *s, const struct qm_cmd *c, int *idx,
 			*certain = 1;
 	}
 	return n;
+}
+
+/* Takes the enabled row named name, if any: 0, or -1 if none is. */
+static int
+take_named(struct qm_state *s, const char *name)
+{
+	int	 rows[64];
+	size_t	 i, n = qm_enabled(s, rows, 64);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(qm_rows[rows[i] & 0xffff].cmd, name) == 0) {
+			qm_take(s, rows[i]);
+			return 0;
+		}
+	return -1;
+}
+
+int
+qm_refuse_after_setup(struct qm_state *s, const struct qm_cmd *c)
+{
+	if (qm_apply_cmd(s, c) < 0 || s->status != QM_ST_SETUP ||
+	    take_named(s, "connect-failed") != 0)
+		return -1;
+	if (s->status == QM_ST_FAILING)
+		(void)take_named(s, "failed");
+	return s->status == QM_ST_FAILED ? 0 : -1;
 }
 
 static int
@@ -514,7 +546,12 @@ qm_apply_cmd(struct qm_state *s, const struct qm_cmd *c)
 	    c->exit_on_error == 0 && s->version != QM_V7_2)
 		s->flags &= ~QM_IF_EXIT_ON_ERROR;
 	else if (strcmp(c->name, "drive-mirror") == 0 ||
-	    strcmp(c->name, "blockdev-mirror") == 0) {
+	    strcmp(c->name, "blockdev-mirror") == 0 ||
+	    strcmp(c->name, "drive-backup") == 0 ||
+	    strcmp(c->name, "blockdev-backup") == 0) {
+		/* backup_job_create, like mirror_start_job: job_create then
+		   job_start.  The model does not tell a backup from a mirror
+		   (a backup never becomes ready: the model lets it). */
 		job_new(s, c->job);
 		return -1;
 	} else if (strcmp(c->name, "job-dismiss") == 0) {

@@ -163,6 +163,7 @@ enum qm_trigger {
 #define QM_IF_RP_CAP		0x400000 /* the capability return-path */
 #define QM_IF_SHUTDOWN		0x800000 /* quit, or a signal: exiting */
 #define QM_IF_RESUMING		0x1000000 /* 7.2: migrate resume connecting */
+#define QM_IF_FORCE		0x2000000 /* job: block-job-cancel force=true */
 
 /* Events a row makes, in this order. */
 #define QM_EMIT_MIGRATION_FIRST	0x001	/* MIGRATION before STOP */
@@ -217,8 +218,12 @@ extern int			 qm_disabled_row;	/* -1: none */
  * statuses and run states where it applies (0: any), the flags it needs
  * or excludes, a text QEMU's desc contains.  A "may" row depends on what
  * the model does not hold (an argument's value, a blocker, a lock): the
- * command may also succeed there.
+ * command may also succeed there.  QM_MAY_AFTER_SETUP: a "may" migrate
+ * refusal that comes after migrate_init: the status went to SETUP and
+ * then failed (the events come before the error answer).  cmd "*": any
+ * command.
  */
+#define QM_MAY_AFTER_SETUP	2
 struct qm_refusal {
 	const char		*cmd;
 	unsigned		 st_in;
@@ -349,6 +354,13 @@ int	 qm_apply_cmd(struct qm_state *, const struct qm_cmd *);
  */
 int	 qm_return_fits(const struct qm_state *, const struct qm_cmd *,
 	    const void *json_return, char **why);
+
+/*
+ * A QM_MAY_AFTER_SETUP refusal of cmd in s: its success (SETUP), then the
+ * stream's connect-failed row and QEMU's own rows to FAILED.  0, or -1 if
+ * the table has no such path.
+ */
+int	 qm_refuse_after_setup(struct qm_state *, const struct qm_cmd *);
 
 /* The answer line QEMU writes for cmd in s (refusal: -1, or its row). */
 char	*qm_answer(const struct qm_state *, const struct qm_cmd *,
