@@ -59,12 +59,13 @@ setup_tmp
 _mounts=()
 lib_on_exit deb_umount
 deb_umount() {
-	local m
+	local m left
 	for m in "${_mounts[@]}"; do
 		umount -l "$m" 2>/dev/null || true
 	done
-	if findmnt -rn -o TARGET | grep -qF "$TMP/"; then
-		echo "deb-test.sh: a mount under $TMP remains: keeping it" >&2
+	left=$(findmnt -rn -o TARGET | grep -F "$TMP/") || true
+	if [ -n "$left" ]; then
+		echo "deb-test.sh: mounts under $TMP remain, keeping it:" $left >&2
 		KEEP_TMP=1
 	fi
 }
@@ -253,7 +254,9 @@ need_cmd systemd-nspawn nsenter prometheus curl
 for m in "$root$TMP" "$root/proc"; do
 	umount "$m" || fail "cannot unmount $m before booting the root"
 done
-_mounts=()
+# Only these two: the build root's /proc stays in the list, unmounted at
+# the exit (forgetting it left $TMP, ~900 MB, behind on every run).
+_mounts=("$broot/proc")
 xport=$((20000 + RANDOM % 20000))
 mkdir -p "$root/etc/systemd/system/qmigrate-exporter.service.d"
 printf '[Service]\nExecStart=\nExecStart=/usr/bin/qmigrate exporter --listen 127.0.0.1:%s --vm-dir /run/qmigrate/vms --node %%H\n' \
