@@ -298,7 +298,7 @@ _lib_check_status_documents() {
 			[ "$f" = "$e" ] && skip=1
 		done
 		[ -n "$skip" ] || files+=("$f")
-	done < <(find "$TMP" -path "$TMP/qmp-trace" -prune -o -type f -size -4M \
+	done < <(find "$TMP" -xdev -path "$TMP/qmp-trace" -prune -o -type f -size -4M \
 		-exec grep -lZs '"role" *: *"\(source\|target\|evict\)"' {} + 2>/dev/null)
 	[ ${#files[@]} -gt 0 ] || return 0
 	command -v python3 >/dev/null 2>&1 ||
