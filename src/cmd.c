@@ -26,6 +26,7 @@ extern const struct cmd_entry cmd_migrate_entry;
 extern const struct cmd_entry cmd_policy_entry;
 extern const struct cmd_entry cmd_proxy_entry;
 extern const struct cmd_entry cmd_qmp_entry;
+extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_update_entry;
@@ -46,6 +47,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_policy_entry,
 	&cmd_proxy_entry,
 	&cmd_qmp_entry,
+	&cmd_report_entry,
 	&cmd_stats_entry,
 	&cmd_status_entry,
 	&cmd_update_entry,

@@ -208,3 +208,9 @@ tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/sim-real
 EXTRA_DIST += tests/sim/canned.py
+
+# qmigrate report (issue 39 item 7): its pieces, and a real migration's
+# page drawn by headless Chromium (tests/png-colors.py reads the shot).
+unit_tests += tests/unit/test-report
+integration_tests += tests/integration/report-chromium.sh
+EXTRA_DIST += tests/png-colors.py

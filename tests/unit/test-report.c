@@ -1,0 +1,236 @@
+/*
+ * test-report.c: qmigrate report's pieces: the series read from --events
+ * lines (samples in time order, the last document's phases, decisions and
+ * versions, bad lines named), round axes, values with units, and the page
+ * (a path per series, the marks, what a document says escaped).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "qmigrate.h"
+#include "report.h"
+
+/* One --events line at t seconds; target names the target's version. */
+static char *
+event_line(double t, double remaining, int with_target, const char *reason)
+{
+	char *s;
+
+	xasprintf(&s, "{\"event\":\"progress\",\"status\":{"
+	    "\"migrationUid\":\"u-1\",\"phase\":\"Running\","
+	    "\"startTimestamp\":\"2026-12-03T00:00:00.000Z\","
+	    "\"phaseTransitionTimestamps\":["
+	    "{\"phase\":\"Scheduling\",\"phaseTransitionTimestamp\":"
+	    "\"2026-12-03T00:00:00.000Z\"},"
+	    "{\"phase\":\"Running\",\"phaseTransitionTimestamp\":"
+	    "\"2026-12-03T00:00:01.500Z\"}],"
+	    "\"migrationConfiguration\":{\"qemus\":{\"source\":{\"version\":"
+	    "\"10.0.2\"}%s},\"sources\":{\"bandwidthPerMigration\":"
+	    "\"policy busy\"}},"
+	    "\"decisions\":[{\"time\":\"2026-12-03T00:00:02.000Z\","
+	    "\"elapsedSeconds\":2,\"action\":\"pause\",\"reason\":\"%s\","
+	    "\"figures\":{\"dirtyRate\":5}}],"
+	    "\"progress\":{\"elapsedSeconds\":%g,\"dataRemaining\":%g,"
+	    "\"bandwidth\":2e7,\"dirtyRate\":3e7,\"throttlePercentage\":20}}}\n",
+	    with_target ? ",\"target\":{\"version\":\"11.1.0\"}" : "",
+	    reason, t, remaining);
+	return s;
+}
+
+static void
+add_lines(struct report *r, const char *text)
+{
+	char *cause = NULL;
+
+	assert_int_equal(report_add_events(r, "events file e", text,
+	    strlen(text), &cause), 0);
+	assert_null(cause);
+}
+
+static void
+test_series_in_order(void **state)
+{
+	struct report	 r;
+	char		*a = event_line(1, 300, 1, "r"), *b = event_line(2, 200,
+			    0, "r"), *c = event_line(2, 150, 0, "r"),
+			*d = event_line(3, 100, 0, "slow <link> & \\\"dirty\\\"");
+	char		*all;
+
+	xasprintf(&all, "%s%s{\"event\":\"linesLost\",\"lines\":3}\n\n%s%s",
+	    a, b, c, d);
+	report_init(&r);
+	add_lines(&r, all);
+	/* The same second twice: the later document replaces the sample. */
+	assert_int_equal(r.npoints, 3);
+	assert_true(r.points[0].t == 1 && r.points[2].t == 3);
+	assert_true(r.points[1].remaining == 150);
+	assert_true(r.points[2].bandwidth == 2e7 && r.points[2].dirty == 3e7 &&
+	    r.points[2].throttle == 20);
+	assert_int_equal(r.nphases, 2);
+	assert_string_equal(r.phases[1].name, "Running");
+	assert_true(r.phases[1].t > 1.49 && r.phases[1].t < 1.51);
+	assert_int_equal(r.ndecisions, 1);
+	assert_string_equal(r.decisions[0].action, "pause");
+	assert_string_equal(r.decisions[0].figures, "{ \"dirtyRate\": 5 }");
+	/* A later document without the target's version keeps it. */
+	assert_string_equal(r.source_version, "10.0.2");
+	assert_string_equal(r.target_version, "11.1.0");
+	assert_string_equal(r.uid, "u-1");
+	assert_true(r.t_end == 3);
+	report_free(&r);
+	free(all);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+static void
+test_bad_lines_named(void **state)
+{
+	struct report	 r;
+	char		*cause = NULL, *good = event_line(1, 1, 1, "r"), *text;
+
+	report_init(&r);
+	xasprintf(&text, "%s{\"event\": tru\n", good);
+	assert_int_equal(report_add_events(&r, "events file e", text,
+	    strlen(text), &cause), -1);
+	assert_string_equal(cause, "events file e: line 2: not a JSON object");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(report_add_events(&r, "events file e", "{}\0{}", 5,
+	    &cause), -1);
+	assert_non_null(strstr(cause, "NUL character"));
+	free(cause);
+	report_free(&r);
+	free(text);
+	free(good);
+}
+
+static void
+test_long_run_thinned(void **state)
+{
+	struct report	 r;
+	json_object	*doc, *progress;
+	size_t		 i;
+
+	report_init(&r);
+	for (i = 0; i < REPORT_MAX_POINTS * 3; i++) {
+		doc = json_object_new_object();
+		progress = json_object_new_object();
+		json_object_object_add(progress, "elapsedSeconds",
+		    json_object_new_double((double)i / 10));
+		json_object_object_add(doc, "progress", progress);
+		report_add_document(&r, doc);
+		json_object_put(doc);
+	}
+	assert_true(r.npoints <= REPORT_MAX_POINTS);
+	assert_true(r.npoints >= REPORT_MAX_POINTS / 2);
+	assert_true(r.points[0].t == 0);
+	for (i = 1; i < r.npoints; i++)
+		assert_true(r.points[i].t > r.points[i - 1].t);
+	report_free(&r);
+}
+
+static void
+test_axis_round(void **state)
+{
+	struct report_axis a;
+
+	report_axis_nice(0, &a);
+	assert_true(a.max == 1 && a.nticks >= 1);
+	report_axis_nice(37, &a);
+	assert_true(a.step == 5 && a.max == 40 && a.nticks == 8);
+	report_axis_nice(100, &a);
+	assert_true(a.step == 20 && a.max == 100);
+	report_axis_nice(67108864, &a);
+	assert_true(a.max >= 67108864 && a.nticks <= 8 && a.nticks >= 4);
+}
+
+static void
+test_units(void **state)
+{
+	char *s;
+
+	s = report_format_value(64.0 * 1024 * 1024, "B");
+	assert_string_equal(s, "64 MiB");
+	free(s);
+	s = report_format_value(1536, "B");
+	assert_string_equal(s, "1.5 KiB");
+	free(s);
+	s = report_format_value(2e7, "B/s");
+	assert_string_equal(s, "20 MB/s");
+	free(s);
+	s = report_format_value(2.5e6, "B/s");
+	assert_string_equal(s, "2.5 MB/s");
+	free(s);
+	s = report_format_value(40, "%");
+	assert_string_equal(s, "40%");
+	free(s);
+}
+
+static void
+test_page(void **state)
+{
+	struct report	 r;
+	char		*a = event_line(1, 300, 1, "r"),
+			*b = event_line(3, 100, 0, "slow <link> & \\\"dirty\\\"");
+	char		*all, *page = NULL, *path;
+	size_t		 len = 0;
+	FILE		*f;
+
+	xasprintf(&all, "%s%s", a, b);
+	report_init(&r);
+	add_lines(&r, all);
+	f = open_memstream(&page, &len);
+	report_html_page(f, &r);
+	fclose(f);
+	assert_non_null(strstr(page, "data-series=\"remaining\" "
+	    "data-points=\"2\""));
+	assert_non_null(strstr(page, "data-series=\"throttle\" "
+	    "data-points=\"2\""));
+	assert_non_null(strstr(page, "<g class=\"decision\" "
+	    "data-action=\"pause\">"));
+	assert_non_null(strstr(page, "slow &lt;link&gt; &amp; "
+	    "&quot;dirty&quot;"));
+	assert_null(strstr(page, "<link"));
+	assert_null(strstr(page, "<script"));
+	assert_non_null(strstr(page, "<td>bandwidthPerMigration</td>"
+	    "<td>policy busy</td>"));
+	assert_non_null(strstr(page, "<th>target QEMU</th><td>11.1.0</td>"));
+	/* The path is drawn: a move, then a line to the second sample. */
+	path = strstr(page, "class=\"series\" data-series=\"remaining\"");
+	assert_non_null(path);
+	path = strstr(path, " d=\"M");
+	assert_non_null(path);
+	assert_non_null(strstr(path, " L"));
+	assert_true(strchr(path + 5, '"') > strstr(path, " L"));
+	free(page);
+	report_free(&r);
+	free(all);
+	free(a);
+	free(b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series_in_order),
+		cmocka_unit_test(test_bad_lines_named),
+		cmocka_unit_test(test_long_run_thinned),
+		cmocka_unit_test(test_axis_round),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_page),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
