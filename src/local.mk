@@ -37,7 +37,7 @@ src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
 	src/exporter-tls.c \
 	src/cmd-exporter.c src/cmd-watch.c \
 	src/report.h src/report-series.c src/report-axes.c src/report-svg.c \
-	src/report-html.c src/cmd-report.c
+	src/report-html.c src/report-escape.c src/cmd-report.c
 src_evict = src/preflight.h src/preflight-storage.c src/preflight.c \
 	src/preflight-cpr.c \
 	src/cmd-check.c src/slot.h src/slot.c src/evict.h src/evict.c \
