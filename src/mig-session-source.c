@@ -551,38 +551,138 @@ source_deadline_finish(struct session *s)
 	}
 	sess_log(s, 1, "the --timeout deadline of %.0f s passed: finishing "
 	    "the migration (--timeout-action %s)", s->cfg.timeout, word);
+	if (s->finish_due != TIMEOUT_ABORT)
+		return;		/* an operator's finish is under way */
 	s->finish_due = s->cfg.timeout_action;
+	s->finish_by = ASKER_TIMEOUT;
 	if (s->state == SS_PRECOPY)
 		sess_act(s, SA_POLL);
 }
 
+/* The answer to `qmigrate switchover` the document carries. */
+static void
+switchover_answer(struct session *s, enum sess_switchover_answer answer,
+    enum sess_finish f, const char *reason)
+{
+	struct sess_action *a = sess_act_why(s, SA_ST_SWITCHOVER, reason);
+
+	a->value = answer;
+	a->value2 = (int)f;
+}
+
 /*
- * Carries out a finish that was due (source_deadline_finish) on a pre-copy
- * sample cs: post-copy, or the guest paused, as the controller's decision
- * of the same name does; recorded as asked by the timeout.
+ * Carries out a finish that was due (source_deadline_finish, or an
+ * operator's source_switchover_asked) on a pre-copy sample cs: post-copy,
+ * or the guest paused, as the controller's decision of the same name
+ * does; recorded as asked by the timeout or the operator.
  */
 static void
 source_finish_now(struct session *s, double t, const struct ctl_sample *cs)
 {
-	struct ctl_decision d;
+	struct ctl_decision	d;
+	char			why[96];
+	int			operator = s->finish_by == ASKER_OPERATOR;
 
 	memset(&d, 0, sizeof d);
+	if (operator)
+		snprintf(why, sizeof why, "an operator asked to finish now "
+		    "(qmigrate switchover)");
+	else
+		snprintf(why, sizeof why, "the --timeout deadline of %.0f s "
+		    "passed", s->cfg.timeout);
 	if (s->finish_due == TIMEOUT_POSTCOPY) {
 		d.action = CTL_POST_COPY;
-		snprintf(d.reason, sizeof d.reason, "the --timeout deadline of "
-		    "%.0f s passed with %.1f MiB left: post-copy "
-		    "(--timeout-action postcopy)", s->cfg.timeout,
-		    (double)cs->remaining / (1024 * 1024));
+		snprintf(d.reason, sizeof d.reason, "%s with %.1f MiB left: "
+		    "post-copy%s", why, (double)cs->remaining / (1024 * 1024),
+		    operator ? "" : " (--timeout-action postcopy)");
 	} else {
 		d.action = CTL_PAUSE;
-		snprintf(d.reason, sizeof d.reason, "the --timeout deadline of "
-		    "%.0f s passed with %.1f MiB left: the guest "
-		    "paused so that pre-copy converges (--timeout-action "
-		    "pause)", s->cfg.timeout,
-		    (double)cs->remaining / (1024 * 1024));
+		snprintf(d.reason, sizeof d.reason, "%s with %.1f MiB left: "
+		    "the guest paused so that pre-copy converges%s", why,
+		    (double)cs->remaining / (1024 * 1024),
+		    operator ? "" : " (--timeout-action pause)");
 	}
+	if (operator)
+		switchover_answer(s, SWA_STARTED, d.action == CTL_POST_COPY ?
+		    FINISH_POSTCOPY : FINISH_PAUSE, d.reason);
 	s->finish_due = TIMEOUT_ABORT;
-	source_decide(s, t, &d, cs, ASKER_TIMEOUT);
+	source_decide(s, t, &d, cs, s->finish_by);
+}
+
+/*
+ * Why an operator's switchover that finishes with f cannot be carried
+ * out now (NULL: it can).  Only pre-copy can be finished so.
+ */
+static const char *
+switchover_refusal(const struct session *s, enum sess_finish f,
+    enum sess_finish asked)
+{
+	if (s->cfg.cpr)
+		return "an update (cpr-transfer) copies no RAM: there is no "
+		    "post-copy or pause to finish it with";
+	if (s->state == SS_POSTCOPY || s->state == SS_RECOVER ||
+	    s->mode == MODE_POSTCOPY)
+		return "post-copy has already started";
+	if (s->state == SS_SWITCHOVER || s->state == SS_CONFIRM)
+		return "past the point of no return: the source QEMU stopped "
+		    "the guest for the switchover";
+	if (s->state == SS_CANCELLING || s->state == SS_UNCANCELLED)
+		return "an abort is under way";
+	if (s->state == SS_FINISHING || s->state == SS_DONE)
+		return "the migration is ending";
+	if (s->state == SS_RECONNECT)
+		return "the source QEMU's monitor is being reconnected: ask "
+		    "again";
+	if (s->state != SS_PRECOPY)
+		return "no memory moves yet: ask once the migration is in "
+		    "pre-copy";
+	if (s->finish_due != TIMEOUT_ABORT)
+		return "a switchover is already under way";
+	if (s->mode == MODE_PAUSED)
+		return "the guest is already paused for the switchover";
+	if (f == FINISH_POSTCOPY && !s->cfg.postcopy)
+		return "post-copy was not negotiated (postcopy-ram is off: "
+		    "migrationConfiguration.capabilities says why)";
+	if (f == FINISH_PAUSE && !s->cfg.may_pause)
+		return asked == FINISH_AUTO ? "post-copy was not negotiated, "
+		    "and pausing the guest is a workload disruption the "
+		    "settings do not allow (allowWorkloadDisruption)" :
+		    "pausing the guest is a workload disruption the settings "
+		    "do not allow (allowWorkloadDisruption)";
+	return NULL;
+}
+
+/*
+ * `qmigrate switchover`: an operator asks the migration to finish now
+ * (virsh migrate-postcopy, Nova's force-complete), by post-copy or by a
+ * pause (FINISH_AUTO: post-copy where negotiated, else the pause).  The
+ * answer goes into the document at once (SA_ST_SWITCHOVER): refused with
+ * the reason (a note too), or accepted; an accepted one is carried out on
+ * the next pre-copy sample, as the deadline's is (asked for now), and
+ * recorded as the operator's decision (answered "started" then).
+ */
+static void
+source_switchover_asked(struct session *s, const struct sess_event *ev)
+{
+	enum sess_finish	 f = ev->finish;
+	const char		*why;
+
+	if (f == FINISH_AUTO)
+		f = s->cfg.postcopy ? FINISH_POSTCOPY : FINISH_PAUSE;
+	why = switchover_refusal(s, f, ev->finish);
+	if (why != NULL) {
+		sess_note(s, "switchover refused: %s", why);
+		switchover_answer(s, SWA_REFUSED, f, why);
+		sess_publish(s, "switchover");
+		return;
+	}
+	sess_log(s, 1, "an operator asked to finish now: %s",
+	    f == FINISH_POSTCOPY ? "post-copy" : "the guest paused");
+	switchover_answer(s, SWA_ACCEPTED, f, NULL);
+	sess_publish(s, "switchover");
+	s->finish_due = f == FINISH_POSTCOPY ? TIMEOUT_POSTCOPY : TIMEOUT_PAUSE;
+	s->finish_by = ASKER_OPERATOR;
+	sess_act(s, SA_POLL);
 }
 
 /* Signals, the deadline, the target's abort: one entry. */
@@ -1973,6 +2073,10 @@ source_step(struct session *s, const struct sess_event *ev)
 	}
 	if (ev->new_qemu) {
 		cpr_new_event(s, ev);
+		return;
+	}
+	if (ev->kind == SEV_SWITCHOVER) {
+		source_switchover_asked(s, ev);
 		return;
 	}
 	switch (s->state) {

@@ -1439,6 +1439,14 @@ state_cleanup(struct session *s, const struct sess_event *ev)
 void
 target_step(struct session *s, const struct sess_event *ev)
 {
+	if (ev->kind == SEV_SWITCHOVER) {
+		/* `qmigrate switchover` is the source's to answer. */
+		sess_act_why(s, SA_ST_SWITCHOVER, "this is the target's "
+		    "qmigrate incoming: the source's qmigrate migrate "
+		    "finishes a migration")->value = SWA_REFUSED;
+		sess_publish(s, "switchover");
+		return;
+	}
 	if (ev->kind == SEV_CONTROL_LOST) {
 		s->control_lost = 1;	/* nobody to answer any more */
 		s->watch_held = 0;

@@ -223,6 +223,15 @@ enum sess_ev_kind {
 	SEV_SIGNAL,
 	SEV_DEADLINE,
 	SEV_TIMER,
+	SEV_SWITCHOVER,		/* source: an operator asks to finish now
+				   (`qmigrate switchover`): finish */
+};
+
+/* What `qmigrate switchover` asks for (SEV_SWITCHOVER). */
+enum sess_finish {
+	FINISH_AUTO,		/* post-copy where negotiated, else pause */
+	FINISH_POSTCOPY,	/* --postcopy */
+	FINISH_PAUSE,		/* --pause */
 };
 
 struct sess_event {
@@ -270,6 +279,7 @@ struct sess_event {
 	int			 new_qemu; /* cpr: from the new QEMU's monitor
 					   (QMP_UP, QMP_CLOSED, QMP_DONE,
 					   QMP_SILENT, RUN_STATE) */
+	enum sess_finish	 finish; /* SWITCHOVER */
 };
 
 enum sess_act_kind {
@@ -302,6 +312,19 @@ enum sess_act_kind {
 				   value: enum ctl_action; value2: who
 				   asked (enum sess_asker) */
 	SA_ST_PUBLISH,		/* reason: the event line's name */
+	SA_ST_SWITCHOVER,	/* the answer to `qmigrate switchover`:
+				   value: enum sess_switchover_answer;
+				   value2: enum sess_finish (what it
+				   finishes with, never FINISH_AUTO);
+				   reason: why refused, or the decision */
+};
+
+/* What became of an operator's switchover (SA_ST_SWITCHOVER). */
+enum sess_switchover_answer {
+	SWA_REFUSED,		/* reason says why; nothing changed */
+	SWA_ACCEPTED,		/* carried out on the next pre-copy sample */
+	SWA_STARTED,		/* post-copy asked of QEMU, or the guest
+				   paused: the decision is recorded */
 };
 
 /* Who asked for a decision (SA_ST_DECISION's value2). */
@@ -344,8 +367,10 @@ struct sess_config {
 	double		 stall_timeout;	/* progressTimeout: 0 never */
 	double		 mirror_timeout; /* 0: none */
 	int		 keep_paused;	/* target */
-	int		 may_pause;	/* target: the policy lets the source's
-					   controller pause the guest */
+	int		 may_pause;	/* the policy allows workload disruption:
+					   target: the source's controller may
+					   have paused the guest; source: an
+					   operator's pause is allowed */
 	int		 qemu_autostart; /* target: its QEMU starts an arrived
 					   guest itself (no -S) 1, -S 0, not
 					   known -1 */
@@ -363,6 +388,7 @@ struct sess_config {
 	int		 cpr_defer;	/* ... which waits for migrate-incoming */
 	const char	*new_qmp_path;	/* ... its monitor, for messages */
 	enum timeout_action timeout_action; /* source: what DEADLINE does */
+	int		 postcopy;	/* source: postcopy-ram on both sides */
 };
 
 /* An abort asked for while the session cannot act on it yet. */
@@ -431,6 +457,7 @@ struct session {
 	/* The deadline's finish (--timeout-action postcopy or pause), kept
 	 * for the next pre-copy sample, whose figures it is taken on. */
 	enum timeout_action	 finish_due;	/* TIMEOUT_ABORT: none */
+	enum sess_asker		 finish_by;	/* ... who asked for it */
 	/* SWITCHOVER: QEMU's word that the vCPUs stopped for it (0: only
 	 * a STOP event so far), when it ends as not known, and the last
 	 * migrate-continue (pre-switchover, someone's pause-before-

@@ -678,6 +678,9 @@ source_controller(struct mig_source *ms)
 	cfg->dirty_limit = ms->plan.dirty_limit;
 	cfg->vcpus = ms->self.vcpus;
 	cfg->allow_post_copy = ms->plan.postcopy;
+	/* What `qmigrate switchover` may finish with (SEV_SWITCHOVER). */
+	ms->w.sess.cfg.postcopy = ms->plan.postcopy;
+	ms->w.sess.cfg.may_pause = ms->w.settings.allow_workload_disruption;
 	cfg->allow_workload_disruption =
 	    ms->w.settings.allow_workload_disruption;
 	ctl_config_experimental(cfg, ms->w.settings.convergence,

@@ -3679,6 +3679,356 @@ test_timeout_action_in_postcopy(void **state)
 	rig_free(r);
 }
 
+/* ---- `qmigrate switchover`: an operator's finish (SEV_SWITCHOVER) --- */
+
+static void
+ev_switchover(struct rig *r, enum sess_finish finish)
+{
+	struct sess_event ev = { .kind = SEV_SWITCHOVER, .finish = finish };
+
+	step(r, &ev);
+}
+
+/*
+ * The last answer to `qmigrate switchover` the step gave (SA_ST_SWITCHOVER):
+ * 1 with *answer, *finish and *why, or 0 when none.
+ */
+static int
+last_switchover(const struct rig *r, enum sess_switchover_answer *answer,
+    enum sess_finish *finish, const char **why)
+{
+	size_t i;
+
+	for (i = r->nlog; i-- > 0;)
+		if (r->log[i].kind == SA_ST_SWITCHOVER) {
+			*answer = (enum sess_switchover_answer)r->log[i].value;
+			*finish = (enum sess_finish)r->log[i].value2;
+			*why = r->log[i].reason;
+			return 1;
+		}
+	return 0;
+}
+
+/* A pre-copy migration that negotiated post-copy (postcopy) and whose
+ * settings allow a pause (may_pause). */
+static struct rig *
+source_finishable(int postcopy, int may_pause)
+{
+	struct rig *r = source_migrating(0);
+
+	r->s.cfg.postcopy = postcopy;
+	r->s.cfg.may_pause = may_pause;
+	return r;
+}
+
+/*
+ * The switchover asked with finish is refused with a reason saying part:
+ * answered at once, a note, the event line, and nothing sent to QEMU
+ * (no post-copy, no stop, no cancel) nor anything recorded as a decision.
+ */
+static void
+assert_switchover_refused(struct rig *r, enum sess_finish finish,
+    const char *part)
+{
+	enum sess_switchover_answer	 answer;
+	enum sess_finish		 f;
+	const char			*why = NULL;
+	enum sess_state			 before = r->s.state;
+	size_t				 from = r->nlog, i;
+
+	ev_switchover(r, finish);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_REFUSED);
+	assert_non_null(strstr(why, part));
+	assert_true(has_note(r, "switchover refused: "));
+	assert_true(has_note(r, part));
+	assert_int_equal(r->s.state, before);
+	for (i = from; i < r->nlog; i++) {
+		assert_int_not_equal(r->log[i].kind, SA_QMP);
+		assert_int_not_equal(r->log[i].kind, SA_ST_DECISION);
+		assert_int_not_equal(r->log[i].kind, SA_ST_ABORT);
+	}
+	assert_int_equal(r->s.finish_due, TIMEOUT_ABORT);
+}
+
+/* Row: switchover --postcopy in pre-copy: accepted at once (no command
+ * yet, a sample asked); the next sample starts post-copy, recorded as the
+ * operator's decision and answered "started"; completed is 0. */
+static void
+test_switchover_postcopy(void **state)
+{
+	struct rig			*r = source_finishable(1, 0);
+	enum sess_switchover_answer	 answer;
+	enum sess_finish		 f;
+	enum ctl_action			 action;
+	enum sess_asker			 by;
+	const char			*why = NULL;
+	int				 polls;
+
+	(void)state;
+	r->t = 20;
+	polls = sent(r, SA_POLL);
+	ev_switchover(r, FINISH_POSTCOPY);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_ACCEPTED);
+	assert_int_equal(f, FINISH_POSTCOPY);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	assert_true(sent(r, SA_POLL) > polls);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	assert_int_equal(r->s.state, SS_POSTCOPY);
+	assert_true(last_decision(r, &action, &by));
+	assert_int_equal(action, CTL_POST_COPY);
+	assert_int_equal(by, ASKER_OPERATOR);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_STARTED);
+	assert_non_null(strstr(why, "an operator asked to finish now"));
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 200 * MiB, 50 * MiB);
+	assert_int_equal(r->s.mode, MODE_POSTCOPY);
+	/* A second one now: post-copy has started. */
+	assert_switchover_refused(r, FINISH_AUTO,
+	    "post-copy has already started");
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	rig_free(r);
+}
+
+/* Row: switchover --pause: the next sample stops the source's vCPUs (mode
+ * Paused, the operator's decision, "started"); QEMU's STOP after it is not
+ * the switchover; completed is 0 and the guest is not resumed here. */
+static void
+test_switchover_pause(void **state)
+{
+	struct rig			*r = source_finishable(1, 1);
+	enum sess_switchover_answer	 answer;
+	enum sess_finish		 f;
+	enum ctl_action			 action;
+	enum sess_asker			 by;
+	const char			*why = NULL;
+
+	(void)state;
+	r->t = 20;
+	ev_switchover(r, FINISH_PAUSE);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_ACCEPTED);
+	assert_int_equal(f, FINISH_PAUSE);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 1);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	assert_int_equal(r->s.mode, MODE_PAUSED);
+	assert_true(last_decision(r, &action, &by));
+	assert_int_equal(action, CTL_PAUSE);
+	assert_int_equal(by, ASKER_OPERATOR);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_STARTED);
+	ev_simple(r, SEV_STOPPED);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	assert_switchover_refused(r, FINISH_PAUSE, "already paused");
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* Row: neither flag: post-copy where it was negotiated, else the pause. */
+static void
+test_switchover_auto(void **state)
+{
+	struct rig			*r = source_finishable(1, 1);
+	enum sess_switchover_answer	 answer;
+	enum sess_finish		 f;
+	const char			*why = NULL;
+
+	(void)state;
+	ev_switchover(r, FINISH_AUTO);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_ACCEPTED);
+	assert_int_equal(f, FINISH_POSTCOPY);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	rig_free(r);
+
+	r = source_finishable(0, 1);
+	ev_switchover(r, FINISH_AUTO);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_ACCEPTED);
+	assert_int_equal(f, FINISH_PAUSE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 1);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	rig_free(r);
+}
+
+/* Row: refused where the settings forbid it: --postcopy without post-copy
+ * negotiated; --pause (or neither flag without post-copy) where workload
+ * disruption is not allowed.  The migration goes on as before. */
+static void
+test_switchover_refused_by_settings(void **state)
+{
+	struct rig *r = source_finishable(0, 1);
+
+	(void)state;
+	assert_switchover_refused(r, FINISH_POSTCOPY,
+	    "post-copy was not negotiated");
+	rig_free(r);
+	r = source_finishable(1, 0);
+	assert_switchover_refused(r, FINISH_PAUSE,
+	    "workload disruption the settings do not allow");
+	rig_free(r);
+	r = source_finishable(0, 0);
+	assert_switchover_refused(r, FINISH_AUTO,
+	    "post-copy was not negotiated, and pausing");
+	/* Refused, the migration went on untouched: it completes. */
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* Row: refused past the point of no return (the source QEMU stopped the
+ * guest for the switchover): nothing sent; the outcome decides. */
+static void
+test_switchover_refused_at_ponr(void **state)
+{
+	struct rig *r = source_switching();
+
+	(void)state;
+	r->s.cfg.postcopy = 1;
+	assert_switchover_refused(r, FINISH_POSTCOPY,
+	    "past the point of no return");
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* Row: refused before memory moves (setup), while the monitor reconnects,
+ * once an abort is under way, and while one is already due. */
+static void
+test_switchover_refused_by_state(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 closed = { .kind = SEV_QMP_CLOSED,
+	    .reason = "connection reset by peer" };
+
+	(void)state;
+	r->s.cfg.postcopy = 1;
+	assert_switchover_refused(r, FINISH_POSTCOPY, "no memory moves yet");
+	rig_free(r);
+
+	r = source_finishable(1, 1);
+	step(r, &closed);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	assert_switchover_refused(r, FINISH_POSTCOPY, "being reconnected");
+	rig_free(r);
+
+	r = source_finishable(1, 1);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(r->s.state, SS_CANCELLING);
+	assert_switchover_refused(r, FINISH_POSTCOPY, "an abort is under way");
+	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	rig_free(r);
+
+	r = source_finishable(1, 1);
+	ev_switchover(r, FINISH_POSTCOPY);
+	assert_int_equal(r->s.finish_due, TIMEOUT_POSTCOPY);
+	ev_switchover(r, FINISH_PAUSE);
+	assert_true(has_note(r, "a switchover is already under way"));
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	rig_free(r);
+}
+
+/* Row: refused by an update (cpr-transfer: no RAM to copy) and by the
+ * target's session (the source's qmigrate finishes a migration). */
+static void
+test_switchover_refused_update_target(void **state)
+{
+	struct rig			*r = cpr_rig(0);
+	enum sess_switchover_answer	 answer;
+	enum sess_finish		 f;
+	const char			*why = NULL;
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_switchover_refused(r, FINISH_AUTO, "cpr-transfer");
+	rig_free(r);
+
+	r = rig_new(SESS_TARGET, 0);
+	ev_switchover(r, FINISH_POSTCOPY);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_REFUSED);
+	assert_non_null(strstr(why, "target"));
+	assert_int_equal(sent(r, SA_QMP), 0);
+	rig_free(r);
+}
+
+/* Row: a signal after an accepted switchover, before the sample that
+ * would carry it out: the abort goes on (cancel), no post-copy after it. */
+static void
+test_switchover_signal_first(void **state)
+{
+	struct rig *r = source_finishable(1, 1);
+
+	(void)state;
+	ev_switchover(r, FINISH_POSTCOPY);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	ev_sample(r, QMS_CANCELLED, 100 * MiB, 150 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	rig_free(r);
+}
+
+/* Row: the --timeout deadline (action pause) after an operator's
+ * post-copy was accepted: the operator's finish stands, carried out once,
+ * recorded as the operator's; no stop, no cancel. */
+static void
+test_switchover_then_deadline(void **state)
+{
+	struct rig	*r = source_finishable(1, 1);
+	enum ctl_action	 action;
+	enum sess_asker	 by;
+
+	(void)state;
+	r->s.cfg.timeout_action = TIMEOUT_PAUSE;
+	ev_switchover(r, FINISH_POSTCOPY);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 1);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_true(last_decision(r, &action, &by));
+	assert_int_equal(action, CTL_POST_COPY);
+	assert_int_equal(by, ASKER_OPERATOR);
+	rig_free(r);
+}
+
+/* Row: the stream breaks after an operator's pause: the guest runs on
+ * the source again (cont), 4. */
+static void
+test_switchover_pause_then_fails(void **state)
+{
+	struct rig *r = source_finishable(0, 1);
+
+	(void)state;
+	ev_switchover(r, FINISH_PAUSE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(r->s.mode, MODE_PAUSED);
+	ev_sample(r, QMS_FAILED, 120 * MiB, 130 * MiB);
+	cont_answered(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 int
 main(void)
 {
@@ -3700,6 +4050,16 @@ main(void)
 		cmocka_unit_test(test_timeout_action_at_switchover),
 		cmocka_unit_test(test_timeout_action_stop_not_switchover),
 		cmocka_unit_test(test_timeout_action_in_postcopy),
+		cmocka_unit_test(test_switchover_postcopy),
+		cmocka_unit_test(test_switchover_pause),
+		cmocka_unit_test(test_switchover_auto),
+		cmocka_unit_test(test_switchover_refused_by_settings),
+		cmocka_unit_test(test_switchover_refused_at_ponr),
+		cmocka_unit_test(test_switchover_refused_by_state),
+		cmocka_unit_test(test_switchover_refused_update_target),
+		cmocka_unit_test(test_switchover_signal_first),
+		cmocka_unit_test(test_switchover_then_deadline),
+		cmocka_unit_test(test_switchover_pause_then_fails),
 		cmocka_unit_test(test_switchover_stop_event),
 		cmocka_unit_test(test_stop_event_not_switchover),
 		cmocka_unit_test(test_switchover_load_fails_unix),
