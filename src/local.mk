@@ -160,6 +160,9 @@ host_tests += tests/lint/layers.sh
 # One source of truth for options (issue 39): every option of the command
 # tables is in --help, qmigrate(1) and the bash completion, and nothing else.
 host_tests += tests/lint/options.sh
+# The failure table names its proof (issue 37): every unit row and
+# real-QEMU test a row of docs/failures.md names exists and make check runs it.
+host_tests += tests/lint/failure-table.sh
 # qmigrate watch over status files only (no QEMU needed).
 host_tests += tests/integration/watch-status.sh
 EXTRA_DIST += tests/netns-lib.sh
