@@ -252,7 +252,7 @@ static const char *mig_phases[] = {
 	"Failed", "HandedOver",
 };
 static const char *mig_modes[] = { "PreCopy", "PostCopy", "Paused",
-	"CprTransfer" };
+	"CprTransfer", "CprExec" };
 
 /* Per-vCPU, per-drive and per-interface counters. */
 static void

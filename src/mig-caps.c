@@ -112,7 +112,8 @@ caps_args(const struct mig_plan *plan, int source)
 		 * since 2.11 has it), so that an update's never holds a later
 		 * migration.
 		 */
-		{ "pause-before-switchover", source && plan->cpr_transfer },
+		{ "pause-before-switchover", source && (plan->cpr_transfer ||
+		    plan->cpr_exec) },
 		/* Negotiated (mig-negotiate.c): sent only when on, so
 		 * never to a QEMU that does not list them. */
 		{ "postcopy-preempt", plan->postcopy_preempt },
@@ -185,6 +186,19 @@ params_args(const struct mig_plan *plan, int source)
 		if (plan->cpr_transfer)
 			json_object_object_add(p, "mode",
 			    json_object_new_string("cpr-transfer"));
+		else if (plan->cpr_exec) {
+			/* QEMU (10.2) execs cpr-exec-command once completed. */
+			json_object	*argv = json_object_new_array();
+			char *const	*a;
+
+			for (a = plan->cpr_exec_command; a != NULL && *a != NULL;
+			    a++)
+				json_object_array_add(argv,
+				    json_object_new_string(*a));
+			json_object_object_add(p, "mode",
+			    json_object_new_string("cpr-exec"));
+			json_object_object_add(p, "cpr-exec-command", argv);
+		}
 		else if (plan->mode_listed)
 			json_object_object_add(p, "mode",
 			    json_object_new_string("normal"));

@@ -130,7 +130,10 @@ mig_options_from_args(struct args *args, struct mig_options *o, int source,
 		o->slot_dir = SLOT_DEFAULT_DIR;
 	if (o->slot_dir != NULL && o->max_parallel == 0)
 		o->max_parallel = SLOT_DEFAULT_MAX;
-	if (uri_check(source ? "--to" : "--listen", o->uri, !source,
+	/* update --mode exec's file:PATH is its command's to check. */
+	s = args_get(args, "mode");
+	if ((s == NULL || strcmp(s, "exec") != 0) &&
+	    uri_check(source ? "--to" : "--listen", o->uri, !source,
 	    cause) != 0)
 		goto bad;
 	if (o->slot_dir != NULL && stat(o->slot_dir, &sb) == 0 &&

@@ -45,6 +45,9 @@ struct mig_options {
 	const char	*new_qmp_path;
 	const char	*cpr_uri;
 	int		 cpr_defer;
+	/* update --mode exec: the new QEMU's command line (NULL-terminated,
+	 * the command's), which the QEMU process execs; uri is file:PATH. */
+	char *const	*exec_argv;
 };
 extern const struct args_option mig_common_options[];
 int	 mig_options_from_args(struct args *, struct mig_options *,

@@ -28,6 +28,7 @@ static const char *state_names[] = {
 	[SS_ENDING] = "ending", [SS_CLEANUP] = "cleanup",
 	[SS_FENCING] = "fencing", [SS_CPR_ATTACH] = "cpr-attach",
 	[SS_CPR_HANDOFF] = "cpr-handoff", [SS_CPR_QUIT] = "cpr-quit",
+	[SS_CPR_EXEC] = "cpr-exec",
 	[SS_DONE] = "done",
 };
 

@@ -340,3 +340,121 @@ cpr_new_event(struct session *s, const struct sess_event *ev)
 		break;
 	}
 }
+
+/* ---- cpr-exec: SS_CPR_EXEC ---------------------------------------- */
+
+/*
+ * `update --mode exec`: one QEMU process.  Until it completed, the update
+ * is pre-copy's, with the switchover's point of no return.  Then QEMU
+ * execs the new command line: the guest is the new QEMU's, in the same
+ * process, behind the same monitor path, and there is no old copy to
+ * resume.  An exec that failed (execvp) leaves the old QEMU running the
+ * guest again, its migration failed: that is QEMU's refusal (3), and the
+ * end puts the mode back to normal (cpr_reset), or a later migrate would
+ * exec again.
+ */
+
+/* After the exec the new QEMU did not say that it runs the guest. */
+static void
+cpr_exec_unknown(struct session *s, const char *why)
+{
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_fail(s, FAIL_UNKNOWN, "QEMU %s completed the update and execs "
+	    "the new command line, but the new QEMU did not say that it runs "
+	    "the guest (%s): no old copy is left to resume; where the guest "
+	    "runs is not known; see its query-status and log, or run update "
+	    "again with the same --status-file", s->cfg.qmp_path, why);
+}
+
+/* QEMU said "execvp ... failed": the old QEMU runs the guest again. */
+void
+cpr_exec_failed(struct session *s, const char *desc)
+{
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	sess_fail(s, FAIL_CONTROL, "QEMU %s could not exec the new command "
+	    "line (%s): the guest runs on the old QEMU", s->cfg.qmp_path,
+	    desc);
+}
+
+/* The old QEMU completed: the exec is awaited on the same monitor. */
+void
+cpr_exec_handoff(struct session *s)
+{
+	sess_log(s, 1, "QEMU %s completed the update: it execs the new "
+	    "command line; waiting for the new QEMU's monitor",
+	    s->cfg.qmp_path);
+	sess_enter(s, SS_CPR_EXEC);
+	sess_timer(s, STIMER_NEW_QEMU, HANDOFF_TIMEOUT);
+	s->exec_ran = 0;
+	sess_act(s, SA_QUERY_STATUS);
+}
+
+void
+state_cpr_exec(struct session *s, const struct sess_event *ev)
+{
+	char reason[SESS_REASON_MAX];
+
+	switch (ev->kind) {
+	case SEV_SAMPLE:
+		s->silent_since = 0;
+		if (ev->mi->status == QMS_FAILED) {
+			cpr_exec_failed(s, ev->mi->error_desc[0] != '\0' ?
+			    ev->mi->error_desc : "no reason given");
+		} else if (ev->mi->status == QMS_COMPLETED && s->exec_ran) {
+			/* Running, and asked after that: the new QEMU's. */
+			sess_log(s, 1, "the guest runs on the new QEMU (the "
+			    "same process, %s)", s->cfg.qmp_path);
+			source_succeed(s);
+		} else {
+			s->exec_ran = 0;
+			sess_act(s, SA_QUERY_STATUS);
+		}
+		break;
+	case SEV_RUN_STATE:
+		if (ev->ri->state == RUN_RUNNING || (ev->ri->state ==
+		    RUN_PAUSED && s->was_paused)) {
+			/*
+			 * The new QEMU, or the old one running the guest again
+			 * after a failed exec: the migration's status, asked
+			 * after this, tells which.
+			 */
+			s->exec_ran = 1;
+			sess_act(s, SA_POLL);
+		} else if (ev->ri->state == RUN_POSTMIGRATE ||
+		    ev->ri->state == RUN_INMIGRATE ||
+		    ev->ri->state == RUN_FINISH_MIGRATE ||
+		    ev->ri->state == RUN_RESTORE_VM) {
+			sess_timer(s, STIMER_HANDOFF, HANDOFF_REASK);
+		} else {
+			snprintf(reason, sizeof reason, "its run state is %s",
+			    ev->ri->state_name);
+			cpr_exec_unknown(s, reason);
+		}
+		break;
+	case SEV_QMP_CLOSED:
+		/* The exec: the new QEMU binds the same path again. */
+		s->exec_ran = 0;
+		source_reconnect(s, ev);
+		break;
+	case SEV_QMP_SILENT:
+		if (sess_monitor_silent(s, ev))
+			cpr_exec_unknown(s, "its monitor stopped answering");
+		break;
+	case SEV_TIMER:
+		if (ev->timer == STIMER_HANDOFF)
+			sess_act(s, SA_QUERY_STATUS);
+		else if (ev->timer == STIMER_NEW_QEMU)
+			cpr_exec_unknown(s, "no answer within 30 s");
+		break;
+	case SEV_SIGNAL:
+	case SEV_DEADLINE:
+		source_abort_event(s, ev);
+		break;
+	default:
+		break;
+	}
+}

@@ -200,6 +200,11 @@ source_completed(struct session *s, const struct mig_info *mi)
 		sess_timer(s, STIMER_REPOLL, REPOLL_SECONDS);
 		return 0;
 	}
+	if (s->cfg.cpr_exec) {
+		/* The exec, then the new QEMU's word (SS_CPR_EXEC). */
+		cpr_exec_handoff(s);
+		return 1;
+	}
 	if (s->cfg.cpr) {
 		/* The new QEMU's run state is the success (SS_CPR_HANDOFF). */
 		cpr_handoff(s);
@@ -366,7 +371,7 @@ source_watch(struct session *s)
 }
 
 /* The monitor's connection closed: connect again, or give up. */
-static void
+void
 source_reconnect(struct session *s, const struct sess_event *ev)
 {
 	sess_log(s, 2, "source QEMU %s: %s: connecting again",
@@ -432,6 +437,7 @@ source_abort(struct session *s, double t, enum mig_failure why,
 	case SS_CONFIRM:
 	case SS_CPR_HANDOFF:
 	case SS_CPR_QUIT:
+	case SS_CPR_EXEC:
 		if (requested)
 			sess_abort_requested(s);
 		sess_abort_status(s, ABORT_FAILED);
@@ -716,7 +722,7 @@ source_start_memory(struct session *s)
 	}
 	sess_qmp(s, SC_MIGRATE, 0, 0);
 	s->migrate_sent = 1;
-	if (s->cfg.cpr) {
+	if (s->cfg.cpr && !s->cfg.cpr_exec) {
 		/* The new QEMU opens its monitor once migrate reached it. */
 		sess_enter(s, SS_CPR_ATTACH);
 		sess_act(s, SA_NEW_CONNECT)->seconds = NEW_QEMU_APPEARS;
@@ -901,14 +907,15 @@ setup_done(struct session *s, const struct sess_event *ev)
 			switchover_enter(s, ev->t, 1);
 		source_pending_abort(s, ev->t);
 		setup_abort_goes_on(s, ev);
-		if (s->cfg.cpr && s->state == SS_PRECOPY)
+		if (s->cfg.cpr && !s->cfg.cpr_exec && s->state == SS_PRECOPY)
 			cpr_reattach(s);
 		return;
 	case SETUP_FRESH:
 		break;
 	}
 	if (s->cfg.cpr) {
-		sess_mode(s, MODE_CPR_TRANSFER);
+		sess_mode(s, s->cfg.cpr_exec ? MODE_CPR_EXEC :
+		    MODE_CPR_TRANSFER);
 		/* An operator's pause stays (audit N14): no cont there. */
 		s->was_paused = ev->guest_paused;
 	}
@@ -1321,6 +1328,11 @@ switchover_failed(struct session *s, const struct mig_info *mi)
 	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
 	    "no reason given";
 
+	if (s->cfg.cpr_exec && strncmp(desc, "execvp ", 7) == 0) {
+		/* QEMU's exec failed: it runs the guest again. */
+		cpr_exec_failed(s, desc);
+		return;
+	}
 	if (s->cfg.cpr) {
 		/* No return path: the old QEMU could not write it all. */
 		sess_fail(s, FAIL_DATA, "the old QEMU %s failed the "
@@ -2102,6 +2114,9 @@ source_step(struct session *s, const struct sess_event *ev)
 		break;
 	case SS_CPR_QUIT:
 		state_cpr_quit(s, ev);
+		break;
+	case SS_CPR_EXEC:
+		state_cpr_exec(s, ev);
 		break;
 	case SS_RECOVER:
 		state_recover(s, ev);

@@ -18,6 +18,7 @@ void	source_succeed(struct session *);
 void	source_abort(struct session *, double, enum mig_failure, int,
 	    const char *);
 void	source_abort_event(struct session *, const struct sess_event *);
+void	source_reconnect(struct session *, const struct sess_event *);
 
 /* mig-session-cpr.c */
 void	cpr_handoff(struct session *);
@@ -25,5 +26,8 @@ void	cpr_reattach(struct session *);
 void	cpr_new_event(struct session *, const struct sess_event *);
 void	state_cpr_handoff(struct session *, const struct sess_event *);
 void	state_cpr_quit(struct session *, const struct sess_event *);
+void	cpr_exec_handoff(struct session *);
+void	cpr_exec_failed(struct session *, const char *);
+void	state_cpr_exec(struct session *, const struct sess_event *);
 
 #endif

@@ -119,6 +119,18 @@ enum sess_state {
 	/* cpr: the guest runs on the new QEMU; the old one is told quit.
 	 * QMP_DONE(quit), QMP_CLOSED, STIMER_FENCE. */
 	SS_CPR_QUIT,
+	/*
+	 * cpr-exec (`update --mode exec`, cfg.cpr_exec): the old QEMU
+	 * completed and execs the new command line in the same process,
+	 * whose monitor is the same path: the connection ends at the exec
+	 * and is made again (SS_RECONNECT back here).  The run state then
+	 * the migration's status decide: running and completed is the new
+	 * QEMU's (success); failed is an exec that failed (the old QEMU runs
+	 * the guest again: its words, 3).  SAMPLE, RUN_STATE, QMP_CLOSED,
+	 * STIMER_HANDOFF, STIMER_NEW_QEMU (not known), SIGNAL and DEADLINE
+	 * (refused).
+	 */
+	SS_CPR_EXEC,
 	SS_DONE,
 };
 
@@ -386,6 +398,7 @@ struct sess_config {
 	int		 cpr;		/* source: cpr-transfer to a new QEMU
 					   on this host (`qmigrate update`) */
 	int		 cpr_defer;	/* ... which waits for migrate-incoming */
+	int		 cpr_exec;	/* ... or cpr-exec: one process */
 	const char	*new_qmp_path;	/* ... its monitor, for messages */
 	enum timeout_action timeout_action; /* source: what DEADLINE does */
 	int		 postcopy;	/* source: postcopy-ram on both sides */
@@ -528,6 +541,8 @@ struct session {
 						   (SETUP_ALREADY_DONE) */
 	int			 was_paused;	/* the guest was paused on the old
 						   QEMU before: not cont there */
+	int			 exec_ran;	/* CPR_EXEC: running, since the
+						   last query-status */
 	int			 cpr_reset;	/* FINISHING: the old QEMU's update
 						   settings to undo (2 mode, 1 the
 						   pause; 0 done) */

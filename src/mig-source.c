@@ -350,7 +350,7 @@ source_rerun_mode(struct mig_source *ms, enum mig_mode mode,
 	const char *state = ms->ri.state_name;
 
 	if (state[0] == '\0' || mode == MODE_POSTCOPY ||
-	    mode == MODE_CPR_TRANSFER)
+	    mode == MODE_CPR_TRANSFER || mode == MODE_CPR_EXEC)
 		return mode;
 	if (mode != MODE_PAUSED && rec->ran_at_start && !ms->ri.running &&
 	    (ms->ri.state == RUN_PAUSED || ms->ri.state == RUN_POSTMIGRATE)) {
@@ -555,13 +555,25 @@ source_preflight(struct mig_source *ms)
 	 * An update stays on this host: the disks and devices stay, what
 	 * matters is what cpr-transfer keeps (QEMU's blockers for it first).
 	 */
-	if (ms->cpr == NULL)
+	if (ms->cpr == NULL && ms->w.o->exec_argv == NULL)
 		rc = preflight_run(ms->w.loop, ms->w.qmp, &ms->w.settings,
 		    &sess->pending.asked, &conditions, &summary);
 	else if ((rc = preflight_cpr(ms->w.loop, ms->w.qmp, &ms->w.settings,
 	    &cond, &summary)) >= 0) {
 		conditions = json_object_new_array();
-		json_object_array_add(conditions, cond);
+		if (ms->w.o->exec_argv != NULL) {
+			/* cpr-exec's own condition decides (QEMU 10.2). */
+			json_object	*exec;
+			char		*why = NULL;
+
+			rc = preflight_cpr_exec(ms->w.qmp, cond, &exec, &why);
+			json_object_put(cond);
+			free(summary);
+			summary = why;
+			cond = exec;
+		}
+		if (cond != NULL)
+			json_object_array_add(conditions, cond);
 	}
 	if (rc == -2) {
 		free(summary);
@@ -646,9 +658,9 @@ source_controller(struct mig_source *ms)
 	/* QEMU 8.2's migration mode (cpr-reboot first): set every time. */
 	ms->plan.mode_listed = ms->self.major > 8 ||
 	    (ms->self.major == 8 && ms->self.minor >= 2);
-	if (ms->cpr != NULL) {
+	if (ms->cpr != NULL || ms->w.o->exec_argv != NULL) {
 		/*
-		 * cpr-transfer passes the RAM, it does not copy it: QEMU
+		 * cpr-transfer (and cpr-exec) pass the RAM, not copy it: QEMU
 		 * refuses post-copy with it ("Cannot use postcopy with CPR"),
 		 * and no multifd channel has anything to carry.
 		 */
@@ -659,7 +671,11 @@ source_controller(struct mig_source *ms)
 		ms->plan.postcopy_preempt = 0;
 		ms->plan.multifd = 0;
 		ms->plan.channels = 0;
-		ms->plan.cpr_transfer = 1;
+		if (ms->w.o->exec_argv != NULL) {
+			ms->plan.cpr_exec = 1;
+			ms->plan.cpr_exec_command = ms->w.o->exec_argv;
+		} else
+			ms->plan.cpr_transfer = 1;
 		/* The update's own handoff (CPR_* states) ends it. */
 		ms->plan.return_path = 0;
 		status_configure(ms->w.st, "qemu", mig_plan_to_json(&ms->plan));
@@ -1307,7 +1323,13 @@ source_session_init(struct mig_source *ms)
 	cfg.stall_timeout = (double)ms->w.settings.progress_timeout;
 	cfg.unix_stream = ms->tls == NULL &&
 	    strncmp(ms->w.o->uri, "unix:", 5) == 0;
-	if (ms->w.o->cpr_uri != NULL) {
+	if (ms->w.o->exec_argv != NULL) {
+		/* One process: the "new QEMU" is behind the same monitor. */
+		cfg.cpr = 1;
+		cfg.cpr_exec = 1;
+		cfg.new_qmp_path = ms->w.o->qmp_path;
+		cfg.peer = ms->w.o->qmp_path;
+	} else if (ms->w.o->cpr_uri != NULL) {
 		cfg.cpr = 1;
 		cfg.cpr_defer = ms->w.o->cpr_defer;
 		cfg.new_qmp_path = ms->w.o->new_qmp_path;
@@ -1362,6 +1384,8 @@ mig_source_run(const struct mig_options *o)
 	 * (held with it: a re-attach takes the record's instead). */
 	if (ms.cpr != NULL)
 		status_set_mode(ms.w.st, MODE_CPR_TRANSFER);
+	else if (o->exec_argv != NULL)
+		status_set_mode(ms.w.st, MODE_CPR_EXEC);
 	status_changed(ms.w.st, "start");
 	source_setup(&ms);
 	if (!ms.w.stop)

@@ -222,8 +222,11 @@ enum mig_phase {
 };
 
 /* MODE_CPR_TRANSFER: `qmigrate update`, the guest moved to a new QEMU on
- * the same host by QEMU's cpr-transfer (its RAM passed, not copied). */
-enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED, MODE_CPR_TRANSFER };
+ * the same host by QEMU's cpr-transfer (its RAM passed, not copied);
+ * MODE_CPR_EXEC: `update --mode exec`, the QEMU process exec'd the new
+ * binary (cpr-exec, 10.2: the same pid, the RAM in its memfd). */
+enum mig_mode { MODE_PRECOPY, MODE_POSTCOPY, MODE_PAUSED, MODE_CPR_TRANSFER,
+	MODE_CPR_EXEC };
 
 /* What migrate's --timeout deadline does (--timeout-action): cancel, or
  * finish the migration: post-copy (virsh --timeout-postcopy), or the
@@ -266,6 +269,9 @@ struct mig_plan {
 	int		postcopy_blocktime; /* target */
 	int		cpr_transfer;	/* source: migrate-set-parameters mode
 					   cpr-transfer (`qmigrate update`) */
+	int		cpr_exec;	/* source: mode cpr-exec (`update --mode
+					   exec`) with cpr_exec_command */
+	char *const	*cpr_exec_command; /* NULL-terminated, the options' */
 	int		mode_listed;	/* source: QEMU has the mode parameter
 					   (8.2): a plain plan sets normal */
 	/* The throttle (mig_throttle_choose()): auto_converge or this. */
@@ -455,6 +461,10 @@ struct json_object *status_to_kubevirt(struct json_object *doc,
 	    struct json_object *vmi_conditions, const char *now);
 struct json_object *status_to_kubevirt_migration(struct json_object *doc,
 	    char **cause);
+
+/* update-command.c */
+int	 update_command_load(const char *, const char *, char ***, char **);
+void	 update_command_free(char **);
 
 /* util.c */
 int	 parse_seconds(const char *s, double *out);

@@ -94,7 +94,7 @@ static const char *phase_names[] = {
 	"Failed", "HandedOver",
 };
 static const char *mode_names[] = { "PreCopy", "PostCopy", "Paused",
-	"CprTransfer" };
+	"CprTransfer", "CprExec" };
 static const char *abort_names[] = { NULL, "Aborting", "Succeeded",
 	"Failed" };
 

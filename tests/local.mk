@@ -60,6 +60,7 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-update-upgrade.sh \
 	tests/integration/cpr-check.sh \
 	tests/integration/cpr-exec-check.sh \
+	tests/integration/cpr-exec-update.sh \
 	tests/integration/cpr-new-killed.sh \
 	tests/integration/cpr-new-monitor-missing.sh \
 	tests/integration/cpr-abort.sh \
@@ -73,7 +74,7 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-rerun-old-gone.sh \
 	tests/integration/cpr-paused-guest.sh \
 	tests/integration/cpr-mode-reset.sh
-EXTRA_DIST += tests/cpr-lib.sh
+EXTRA_DIST += tests/cpr-lib.sh tests/cpr-exec-lib.sh
 # tests/lib.sh's KVM probe, once per boot of the machine.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock
 

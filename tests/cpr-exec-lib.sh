@@ -1,0 +1,49 @@
+# tests/cpr-exec-lib.sh: in-place updates by cpr-exec (`qmigrate update
+# --mode exec`, QEMU 11.1): the memory guest on one QEMU process that execs
+# its new command line.  Sourced after tests/lib.sh and tests/cpr-lib.sh.
+#
+# The console is `-chardev file,...,append=on`: the new QEMU would truncate
+# a `-serial file:` one, and the sweeps before the exec would be lost.
+# Under the suite's roots the new command line's paths are those inside the
+# root (/usr/bin/qemu-system-x86_64); $TMP and the build tree are bound in
+# at the same paths (tests/qemu-wrap.sh).
+
+# cpr_exec_args NAME MIB RATE: sets CPR_EXEC_ARGS, the QEMU arguments of
+# guest NAME (the same before and after the exec), with a disk and a NIC.
+cpr_exec_args() {
+	local name=$1 mib=$2 rate=$3
+	memguest_args "$mib" "$rate"
+	cpr_ram_args "$mib"
+	cpr_devices
+	# shellcheck disable=SC2054 # commas inside QEMU option values
+	CPR_EXEC_ARGS=(-name "$name" "${MEMGUEST_ARGS[@]}" "${CPR_RAM_ARGS[@]}" "${CPR_DEVICES[@]}"
+		-chardev "file,id=con0,path=$TMP/$name.serial,append=on" -serial chardev:con0
+		-qmp "unix:$TMP/$name.qmp,server=on,wait=off"
+		-pidfile "$TMP/$name.pid")
+}
+
+# cpr_exec_start NAME MIB RATE: the memory guest on QEMU_SRC_VERSION, ready.
+cpr_exec_start() {
+	local name=$1 mib=$2 rate=$3
+	_lib_check_name "$name"
+	need_file "$MEMGUEST_ELF" "memguest"
+	cpr_exec_args "$name" "$mib" "$rate"
+	qemu_cmd "$QEMU_SRC_VERSION"
+	"${QEMU_CMD[@]}" "${CPR_EXEC_ARGS[@]}" </dev/null >"$TMP/$name.err" 2>&1 &
+	_lib_pids+=("$!")
+	_lib_names+=("$name")
+	disown "$!"
+	CPR_EXEC_PID=$!
+	_lib_pages["$TMP/$name.serial"]=$((mib * 256))
+	MEMGUEST_RATE=$rate
+	wait_for 30 "QMP socket of $name" _lib_qmp_ready "$name"
+	wait_for "$MEMGUEST_BOOT_TIMEOUT" "memguest $name ready" \
+		_lib_log_ready "$name" '^memguest: ready '
+}
+
+# cpr_exec_command FILE BINARY: writes the new command line of the guest
+# last started (CPR_EXEC_ARGS) to FILE, one argument a line: BINARY, the
+# same arguments, -incoming file:$TMP/vm.state.
+cpr_exec_command() {
+	printf '%s\n' "$2" "${CPR_EXEC_ARGS[@]}" -incoming "file:$TMP/vm.state" >"$1"
+}

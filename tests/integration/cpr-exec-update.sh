@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# qmigrate update --mode exec (cpr-exec, QEMU 11.1): a busy memory guest
+# with a qcow2 disk and a NIC is updated in place, first to the same
+# binary, then to a wrapper that stands for another build: the pid is
+# unchanged, the guest did not restart (one "memguest: ready"), every page
+# is intact after, the status document says CprExec and Succeeded.  Then
+# an exec to a binary that does not exist: QEMU survives it, the guest
+# runs on, qmigrate exits 3 with QEMU's "execvp ... failed", and QEMU's
+# migration mode is put back to normal (a later migrate would exec again).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/qemu-matrix-lib.sh"
+. "$top_srcdir/tests/cpr-lib.sh"
+. "$top_srcdir/tests/cpr-exec-lib.sh"
+matrix_want 11.1
+export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
+setup_tmp
+
+cpr_exec_start g 32 100
+pid=$CPR_EXEC_PID
+[ "$(cat "$TMP/g.pid")" = "$pid" ] || fail "pidfile $(cat "$TMP/g.pid") is not QEMU's $pid"
+
+# updated NAME: the guest runs on the same pid, not restarted, every page.
+updated() {
+	expect_status "$TMP/$1.status" .phase Succeeded
+	expect_status "$TMP/$1.status" .mode CprExec
+	expect_status "$TMP/$1.status" .exitCode 0
+	kill -0 "$pid" 2>/dev/null || fail "QEMU $pid is gone"
+	[ "$(cat "$TMP/g.pid")" = "$pid" ] || fail "the pid changed: $(cat "$TMP/g.pid"), was $pid"
+	cpr_running g || fail "the guest does not run: $(qmp g query-status)"
+	[ "$(grep -ac '^memguest: ready ' "$TMP/g.serial")" -eq 1 ] ||
+		fail "the guest restarted: $(grep -a '^memguest: ready ' "$TMP/g.serial")"
+	assert_memory_intact "$TMP/g.serial"
+}
+
+# 1. The same binary.
+cpr_exec_command "$TMP/new.cmd" /usr/bin/qemu-system-x86_64
+run_qmigrate 0 update --mode exec --qmp "$TMP/g.qmp" --to "file:$TMP/vm.state" \
+	--new-command "$TMP/new.cmd" --status-file "$TMP/same.status"
+updated same
+
+# 2. "Another build": a wrapper that execs QEMU; its $$ is QEMU's pid.
+cat >"$TMP/other-build.sh" <<EOS
+#!/bin/sh
+echo \$\$ >>"$TMP/other-build.ran"
+exec /usr/bin/qemu-system-x86_64 "\$@"
+EOS
+chmod +x "$TMP/other-build.sh"
+rm -f "$TMP/vm.state"
+cpr_exec_command "$TMP/new.cmd" "$TMP/other-build.sh"
+run_qmigrate 0 update --mode exec --qmp "$TMP/g.qmp" --to "file:$TMP/vm.state" \
+	--new-command "$TMP/new.cmd" --status-file "$TMP/other.status"
+updated other
+[ "$(cat "$TMP/other-build.ran")" = "$pid" ] ||
+	fail "the other build did not run in QEMU's process: $(cat "$TMP/other-build.ran"), QEMU $pid"
+
+# 3. A binary that does not exist: QEMU's execvp fails, QEMU runs on.
+rm -f "$TMP/vm.state"
+cpr_exec_command "$TMP/new.cmd" /nonexistent/qemu-system-x86_64
+run_qmigrate 3 update --mode exec --qmp "$TMP/g.qmp" --to "file:$TMP/vm.state" \
+	--new-command "$TMP/new.cmd" --status-file "$TMP/missing.status"
+expect_status "$TMP/missing.status" .phase Failed
+expect_status "$TMP/missing.status" .exitCode 3
+status_get "$TMP/missing.status" .failureReason | grep -q "execvp /nonexistent/qemu-system-x86_64 failed" ||
+	fail "failureReason: $(status_get "$TMP/missing.status" .failureReason)"
+qmp g query-migrate-parameters | grep -q '"mode": "normal"' ||
+	fail "the mode was not put back: $(qmp g query-migrate-parameters | grep mode)"
+cpr_running g || fail "the guest does not run after the failed exec: $(qmp g query-status)"
+assert_memory_intact "$TMP/g.serial"
+
+# 4. A command line without -incoming is refused before anything moves.
+printf '%s\n' /usr/bin/qemu-system-x86_64 "${CPR_EXEC_ARGS[@]}" >"$TMP/bad.cmd"
+run_qmigrate 1 update --mode exec --qmp "$TMP/g.qmp" --to "file:$TMP/vm.state" \
+	--new-command "$TMP/bad.cmd"
+one_line_err "no -incoming file:$TMP/vm.state: the new QEMU would boot a second, fresh guest"
+echo "ok: update --mode exec keeps the pid and every page; a failed exec leaves QEMU running, mode normal"
