@@ -11,6 +11,7 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/mig-info.h src/mig-info.c src/mig-control.h src/mig-control.c \
 	src/mig-session.h src/mig-session.c src/mig-session-act.c \
 	src/mig-session-source.h src/mig-session-source.c src/mig-session-cpr.c \
+	src/mig-session-cpr-exec.c \
 	src/mig-session-target.c src/mig-job.h src/mig-job.c \
 	src/mig-caps.c src/mig-negotiate.h src/mig-negotiate.c \
 	src/mig-qemu-side.c src/mig-agree.h src/mig-agree.c \

@@ -258,6 +258,8 @@ source_failed(struct session *s, const struct mig_info *mi)
 	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
 	    "no reason given";
 
+	if (cpr_exec_refused(s, desc))
+		return;
 	if (!s->saw_active && mi->ram_transferred == 0)
 		sess_fail(s, FAIL_CONTROL, "%s %s not ready: %s", s->cfg.cpr ?
 		    "the new QEMU" : "target", s->cfg.peer, desc);
@@ -1328,11 +1330,8 @@ switchover_failed(struct session *s, const struct mig_info *mi)
 	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
 	    "no reason given";
 
-	if (s->cfg.cpr_exec && strncmp(desc, "execvp ", 7) == 0) {
-		/* QEMU's exec failed: it runs the guest again. */
-		cpr_exec_failed(s, desc);
+	if (cpr_exec_refused(s, desc))
 		return;
-	}
 	if (s->cfg.cpr) {
 		/* No return path: the old QEMU could not write it all. */
 		sess_fail(s, FAIL_DATA, "the old QEMU %s failed the "
@@ -1898,6 +1897,8 @@ state_confirm(struct session *s, const struct sess_event *ev)
 static void
 state_reconnect(struct session *s, const struct sess_event *ev)
 {
+	if (cpr_exec_reconnect_event(s, ev))
+		return;
 	switch (ev->kind) {
 	case SEV_QMP_UP:
 		sess_log(s, 1, "source QEMU %s: connected again",

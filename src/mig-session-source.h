@@ -26,8 +26,11 @@ void	cpr_reattach(struct session *);
 void	cpr_new_event(struct session *, const struct sess_event *);
 void	state_cpr_handoff(struct session *, const struct sess_event *);
 void	state_cpr_quit(struct session *, const struct sess_event *);
+
+/* mig-session-cpr-exec.c */
 void	cpr_exec_handoff(struct session *);
-void	cpr_exec_failed(struct session *, const char *);
+int	cpr_exec_refused(struct session *, const char *);
+int	cpr_exec_reconnect_event(struct session *, const struct sess_event *);
 void	state_cpr_exec(struct session *, const struct sess_event *);
 
 #endif

@@ -543,6 +543,9 @@ struct session {
 						   QEMU before: not cont there */
 	int			 exec_ran;	/* CPR_EXEC: running, since the
 						   last query-status */
+	int			 exec_closed;	/* ... the monitor closed since
+						   completed (the exec) */
+	double			 exec_backoff;	/* ... its reconnect's delay */
 	int			 cpr_reset;	/* FINISHING: the old QEMU's update
 						   settings to undo (2 mode, 1 the
 						   pause; 0 done) */

@@ -4,7 +4,7 @@
 # undefined and another defines), and that graph must have no cycle, save
 # the three the design keeps: qmp/'s private files (the connection, the
 # agent framing, the blocking helper and the trace share one struct,
-# qmp-private.h), the source table's two files (one table: pre-copy's
+# qmp-private.h), the source table's three files (one table: pre-copy's
 # states and the update's, mig-session-source.h) and the command table
 # (cmd.c lists the cmd-*.c entries, which report usage errors through
 # cmd.c), as tmux's cmd.c does.  A cycle is printed with its files.
@@ -28,8 +28,8 @@ done | awk '
 		if (a ~ /^qmp\/qmp-(conn|agent|sync|trace)$/ &&
 		    b ~ /^qmp\/qmp-(conn|agent|sync|trace)$/)
 			return 1
-		if (a ~ /^src\/mig-session-(source|cpr)$/ &&
-		    b ~ /^src\/mig-session-(source|cpr)$/)
+		if (a ~ /^src\/mig-session-(source|cpr|cpr-exec)$/ &&
+		    b ~ /^src\/mig-session-(source|cpr|cpr-exec)$/)
 			return 1
 		if ((a == "src/cmd" && b ~ /^src\/cmd-/) ||
 		    (b == "src/cmd" && a ~ /^src\/cmd-/))

@@ -3313,6 +3313,329 @@ test_cpr_rerun_reattach(void **state)
 	rig_free(r);
 }
 
+/* ---- cpr-exec (`qmigrate update --mode exec`) --------------------- */
+
+static struct rig *
+cpr_exec_rig(void)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	r->s.cfg.cpr = 1;
+	r->s.cfg.cpr_exec = 1;
+	r->s.cfg.new_qmp_path = r->s.cfg.qmp_path;
+	r->s.cfg.peer = r->s.cfg.qmp_path;
+	return r;
+}
+
+/* The seconds of the last timer of kind asked for (-1: none). */
+static double
+last_timer(const struct rig *r, enum sess_timer timer)
+{
+	size_t	i;
+	double	seconds = -1;
+
+	for (i = 0; i < r->nlog; i++)
+		if (r->log[i].kind == SA_TIMER && r->log[i].timer == timer)
+			seconds = r->log[i].seconds;
+	return seconds;
+}
+
+/* An update by cpr-exec whose QEMU migrates to its file: no second QEMU
+ * to attach, the mode CprExec. */
+static struct rig *
+cpr_exec_migrating(void)
+{
+	struct rig *r = cpr_exec_rig();
+
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(r->s.mode, MODE_CPR_EXEC);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 1);
+	assert_int_equal(sent(r, SA_NEW_CONNECT), 0);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	r->t = 0.1;
+	ev_sample(r, QMS_ACTIVE, 100000, 0);
+	return r;
+}
+
+/* QEMU waits in pre-switchover: migrate-continue, the point of no return. */
+static void
+cpr_exec_continued(struct rig *r)
+{
+	r->t = 0.15;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 100000, 0);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	ev_qmp_done(r, SC_MIGRATE_CONTINUE, NULL);
+}
+
+/* QEMU completed: the exec is awaited on the same monitor. */
+static void
+cpr_exec_completed(struct rig *r)
+{
+	cpr_exec_continued(r);
+	r->t = 0.2;
+	ev_sample(r, QMS_COMPLETED, 112000, 0);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+}
+
+/* ... then the exec: the monitor closes, and the new QEMU's is not
+ * there yet (connects refused). */
+static void
+cpr_exec_closed(struct rig *r)
+{
+	r->t = 0.25;
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	assert_int_equal(sent(r, SA_RECONNECT), 1);
+}
+
+/*
+ * cpr-exec: the monitor closes at the exec and the new QEMU binds it 20-50
+ * ms later: the connects are tried again after 10, 20, 40 ms (not 1 s);
+ * the new QEMU runs the guest and says completed: 0, the mode CprExec,
+ * nothing to undo (the new QEMU's mode is normal), no cancel, no quit.
+ */
+static void
+test_cpr_exec_update_succeeds(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_completed(r);
+	ev_run_state(r, RUN_POSTMIGRATE);	/* not yet exec'd: asked again */
+	ev_timer(r, STIMER_HANDOFF);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 2);
+	cpr_exec_closed(r);
+	ev_closed(r, 0);
+	assert_true(last_timer(r, STIMER_RECONNECT) == 0.01);
+	ev_timer(r, STIMER_RECONNECT);
+	ev_closed(r, 0);
+	assert_true(last_timer(r, STIMER_RECONNECT) == 0.02);
+	ev_timer(r, STIMER_RECONNECT);
+	ev_closed(r, 0);
+	assert_true(last_timer(r, STIMER_RECONNECT) == 0.04);
+	ev_timer(r, STIMER_RECONNECT);
+	assert_int_equal(sent(r, SA_RECONNECT), 4);
+	r->t = 0.32;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+	/* completed before the run state: asked after it again. */
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_false(session_done(&r->s));
+	ev_run_state(r, RUN_RUNNING);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(r->s.mode, MODE_CPR_EXEC);
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: the reconnect's delay doubles up to 200 ms, never more. */
+static void
+test_cpr_exec_reconnect_bounded_backoff(void **state)
+{
+	struct rig	*r = cpr_exec_migrating();
+	int		 i;
+
+	(void)state;
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	for (i = 0; i < 12; i++) {
+		ev_closed(r, 0);
+		ev_timer(r, STIMER_RECONNECT);
+	}
+	assert_true(last_timer(r, STIMER_RECONNECT) == 0.2);
+	assert_false(session_done(&r->s));
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: QEMU's execvp failed (a missing binary): the old QEMU runs
+ * the guest again on the same connection, its migration failed, its mode
+ * still cpr-exec: QEMU's refusal (3) in its words, and the mode and the
+ * pause put back before the end (a later migrate would exec again).
+ */
+static void
+test_cpr_exec_execvp_fails(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_completed(r);
+	ev_run_state(r, RUN_RUNNING);
+	ev_failed_because(r, "execvp /nonexistent/qemu failed: No such file "
+	    "or directory");
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "execvp /nonexistent"));
+	assert_non_null(strstr(r->s.failure_reason, "runs on the old QEMU"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: ... the completed status unseen (it lasts a few ms): the
+ * failed sample in the switchover, or in pre-copy, is the same refusal. */
+static void
+test_cpr_exec_execvp_fails_unseen_completed(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_continued(r);
+	ev_failed_because(r, "execvp /x failed: Permission denied");
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	r = cpr_exec_migrating();
+	ev_failed_because(r, "execvp /x failed: Permission denied");
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: after the exec the new QEMU's process exited (a command that
+ * exits at once, a load that failed): not known (8) at once, saying no
+ * old copy is left; nothing sent to undo (there is no QEMU), no cont.
+ */
+static void
+test_cpr_exec_new_qemu_exits(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	ev_closed(r, 0);
+	ev_timer(r, STIMER_RECONNECT);
+	r->t = 0.4;
+	ev_closed(r, 1);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "no old copy"));
+	assert_non_null(strstr(r->s.failure_reason, "process has exited"));
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: the new QEMU's monitor never comes back (its process lives):
+ * not known (8) after 30 s, not a 1 s retry forever. */
+static void
+test_cpr_exec_new_monitor_never_back(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	ev_closed(r, 0);
+	assert_int_equal(last_timer(r, STIMER_NEW_QEMU) == 30.0, 1);
+	r->t = 30.2;
+	ev_timer(r, STIMER_NEW_QEMU);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "could not be reached"));
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: the new QEMU answers but its load failed (it stays up): not
+ * known (8), never "the guest runs on the old QEMU" (3). */
+static void
+test_cpr_exec_new_load_fails(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	ev_simple(r, SEV_QMP_UP);
+	ev_failed_because(r, "load of migration failed: Invalid argument");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "load of migration"));
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: the monitor lost before QEMU completed: connected again, the
+ * update goes on (the guest still runs on the old QEMU). */
+static void
+test_cpr_exec_monitor_lost_before_completed(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	r->t = 1.2;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	cpr_exec_completed(r);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/* cpr-exec: SIGTERM before QEMU completed and before migrate-continue:
+ * cancelled (5), the mode and the pause put back. */
+static void
+test_cpr_exec_signal_before_continue(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_CANCELLED, 100000, 0);
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: SIGTERM past the point of no return (migrate-continue sent),
+ * in SS_CPR_EXEC, and while the new QEMU's monitor is reconnected: each
+ * refused, no cancel; the update ends as QEMU ends it (0, abort Failed).
+ */
+static void
+test_cpr_exec_signal_refused_past_ponr(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_continued(r);
+	ev_signal(r, SIGTERM);
+	assert_true(has_note(r, "abort refused"));
+	r->t = 0.2;
+	ev_sample(r, QMS_COMPLETED, 112000, 0);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+	ev_signal(r, SIGTERM);
+	cpr_exec_closed(r);
+	ev_signal(r, SIGTERM);
+	ev_simple(r, SEV_DEADLINE);
+	ev_simple(r, SEV_QMP_UP);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+}
+
 /*
  * cpr: random event sequences through the update's session (2000
  * seeds): whatever comes, the old QEMU is told quit only after the new
@@ -4166,6 +4489,16 @@ main(void)
 		cmocka_unit_test(test_cpr_rerun_reattach),
 		cmocka_unit_test(test_cpr_rerun_old_gone),
 		cmocka_unit_test(test_cpr_random),
+		cmocka_unit_test(test_cpr_exec_update_succeeds),
+		cmocka_unit_test(test_cpr_exec_reconnect_bounded_backoff),
+		cmocka_unit_test(test_cpr_exec_execvp_fails),
+		cmocka_unit_test(test_cpr_exec_execvp_fails_unseen_completed),
+		cmocka_unit_test(test_cpr_exec_new_qemu_exits),
+		cmocka_unit_test(test_cpr_exec_new_monitor_never_back),
+		cmocka_unit_test(test_cpr_exec_new_load_fails),
+		cmocka_unit_test(test_cpr_exec_monitor_lost_before_completed),
+		cmocka_unit_test(test_cpr_exec_signal_before_continue),
+		cmocka_unit_test(test_cpr_exec_signal_refused_past_ponr),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
