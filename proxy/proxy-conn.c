@@ -516,8 +516,21 @@ proxy_side_free(struct proxy_side *s)
 		free(s->lst[i].unlink_path);
 		free(s->lst[i].name);
 	}
-	while (!TAILQ_EMPTY(&s->conns))
-		proxy_conn_close(TAILQ_FIRST(&s->conns), "proxy stopping", 0);
+	while (!TAILQ_EMPTY(&s->conns)) {
+		struct conn *c = TAILQ_FIRST(&s->conns);
+
+		/*
+		 * A control connection ends cleanly when we stop: one
+		 * close_notify attempt (non-blocking, never waited for), so
+		 * that the peer logs "closed by peer", not a cut it would
+		 * read as a failure.
+		 */
+		if (c->state == C_CONTROL && c->ssl != NULL) {
+			(void)SSL_shutdown(c->ssl);
+			ERR_clear_error();
+		}
+		proxy_conn_close(c, "proxy stopping", 0);
+	}
 	/* Every pair closes and calls pair_done() before this returns. */
 	proxy_workers_free(s->workers);
 	s->workers = NULL;
