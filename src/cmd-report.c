@@ -1,8 +1,10 @@
 /*
- * cmd-report.c: qmigrate report --status-file F [--events E] --output H:
- * one self-contained HTML page picturing a migration (report-*.c): the
- * samples over time come from E's lines, the rest from F (read last, so
- * the final document wins over the last event line).
+ * cmd-report.c: qmigrate report --status-file F [--events E]
+ * [--target-status-file T] --output H: one self-contained HTML page
+ * picturing a migration (report-*.c): the samples over time come from E's
+ * lines, the rest from F (read last, so the final document wins over the
+ * last event line), the target's QEMU from T (the source knows it only
+ * over tls:).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +17,30 @@
 
 extern const struct cmd_entry cmd_report_entry;
 
+/* The target's QEMU from its status file; -1 with *cause naming it. */
+static int
+add_target(struct report *r, const char *path, char **cause)
+{
+	json_object	*doc;
+	char		*what;
+	int		 rc;
+
+	if ((doc = status_read_file(path, cause)) == NULL)
+		return -1;
+	xasprintf(&what, "status file %s", path);
+	rc = report_add_target_document(r, what, doc, cause);
+	free(what);
+	json_object_put(doc);
+	return rc;
+}
+
 static int
 cmd_report_exec(struct args *args)
 {
 	const char	*file = args_get(args, "status-file");
 	const char	*events = args_get(args, "events");
 	const char	*output = args_get(args, "output");
+	const char	*target = args_get(args, "target-status-file");
 	struct report	 r;
 	json_object	*doc;
 	char		*cause = NULL, *page = NULL;
@@ -39,6 +59,10 @@ cmd_report_exec(struct args *args)
 	}
 	report_add_document(&r, doc);
 	json_object_put(doc);
+	if (target != NULL && add_target(&r, target, &cause) != 0) {
+		rc = cmd_usage_error(&cmd_report_entry, "%s", cause);
+		goto out;
+	}
 
 	if ((f = open_memstream(&page, &len)) == NULL)
 		fatal("open_memstream");
@@ -64,6 +88,9 @@ static const struct args_option report_options[] = {
 	{ .name = "events", .type = ARGS_STRING, .value = "E",
 	    .help = "its --events lines (stdout of migrate --events): the\n"
 	    "samples over time; without it the chart has the last one only" },
+	{ .name = "target-status-file", .type = ARGS_STRING, .value = "T",
+	    .help = "the target's status document (incoming's): its QEMU's\n"
+	    "version, which F knows only after a tls: handshake" },
 	{ .name = "output", .type = ARGS_STRING, .value = "H",
 	    .flags = ARGS_REQUIRED, .help = "the HTML page to write" },
 	{ .name = NULL }

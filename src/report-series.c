@@ -256,6 +256,29 @@ report_add_document(struct report *r, json_object *doc)
 }
 
 /*
+ * Takes the target's QEMU from the target's own document (incoming's
+ * status file, borrowed): over unix: and tcp: no channel tells the source
+ * which QEMU received the guest, so only the target's document knows.
+ * Its word wins over what the source heard in the handshake.  0, or -1
+ * when doc says nothing of its QEMU (what names it in *cause).
+ */
+int
+report_add_target_document(struct report *r, const char *what,
+    json_object *doc, char **cause)
+{
+	char *tv = qemu_version(doc, "target");
+
+	if (tv == NULL) {
+		xasprintf(cause, "%s: no migrationConfiguration.qemus.target."
+		    "version (is it the target's, written by incoming?)", what);
+		return -1;
+	}
+	free(r->target_version);
+	r->target_version = tv;
+	return 0;
+}
+
+/*
  * Adds the documents of --events lines in buf (what names it in errors):
  * each line a JSON object; those with a "status" object are samples, the
  * others (linesLost) are skipped.  -1 with *cause at the first bad line.

@@ -56,6 +56,8 @@ struct report {
 void	 report_init(struct report *);
 void	 report_free(struct report *);
 void	 report_add_document(struct report *, struct json_object *doc);
+int	 report_add_target_document(struct report *, const char *what,
+	    struct json_object *doc, char **cause);
 int	 report_read_events(struct report *, const char *path, char **cause);
 int	 report_add_events(struct report *, const char *what, const char *buf,
 	    size_t len, char **cause);

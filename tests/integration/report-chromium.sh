@@ -28,7 +28,7 @@ decisions "$TMP/src.status" | grep -qw pause ||
 	fail "no pause decision to draw: $(decisions "$TMP/src.status")"
 
 "$QMIGRATE" report --status-file "$TMP/src.status" --events "$TMP/migrate.out" \
-	--output "$TMP/report.html" 2>"$TMP/report.err" ||
+	--target-status-file "$TMP/dst.status" --output "$TMP/report.html" 2>"$TMP/report.err" ||
 	fail "qmigrate report exited $?: $(cat "$TMP/report.err")"
 html=$TMP/report.html
 
@@ -47,9 +47,14 @@ done
 	fail "fewer than 2 phase bands (per chart)"
 grep -q '<g class="decision" data-action="pause"' "$html" || fail "no pause mark on the charts"
 grep -A0 '<tr class="decision">' "$html" | grep -q 'pause' || fail "no pause row in the decisions table"
-grep -q '<th>source QEMU</th><td>[0-9]' "$html" || fail "no source QEMU version"
-# The source's document carries its own QEMU only: the target's row says so.
-grep -q '<th>target QEMU</th><td>' "$html" || fail "no target QEMU row"
+# Both QEMUs: the source's from its document, the target's from incoming's
+# (over unix: the source's document does not know it).
+for side in source:src target:dst; do
+	v=$(status_get "$TMP/${side#*:}.status" ".migrationConfiguration.qemus.${side%:*}.version")
+	[ -n "$v" ] && [ "$v" != null ] || fail "the ${side%:*}'s document has no QEMU version"
+	grep -qF "<th>${side%:*} QEMU</th><td>$v</td>" "$html" ||
+		fail "no ${side%:*} QEMU $v in the page: $(grep -o "<th>${side%:*} QEMU</th><td>[^<]*" "$html")"
+done
 grep -q 'class="sources"' "$html" || fail "no settings' sources"
 grep -q '<td>bandwidthPerMigration</td><td>policy busy</td>' "$html" ||
 	fail "bandwidthPerMigration's source is not \"policy busy\""

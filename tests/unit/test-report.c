@@ -220,6 +220,38 @@ test_page(void **state)
 	free(b);
 }
 
+/*
+ * The target's own document names its QEMU (a unix: source's does not),
+ * and wins over the handshake's word; one without it is refused, named.
+ */
+static void
+test_target_document(void **state)
+{
+	struct report	 r;
+	json_object	*src = json_tokener_parse("{\"migrationConfiguration\":"
+			    "{\"qemus\":{\"source\":{\"version\":\"7.2.19\"}}}}");
+	json_object	*dst = json_tokener_parse("{\"migrationConfiguration\":"
+			    "{\"qemus\":{\"target\":{\"version\":\"10.0.2\"}}}}");
+	char		*cause = NULL;
+
+	report_init(&r);
+	report_add_document(&r, src);
+	assert_null(r.target_version);
+	assert_int_equal(report_add_target_document(&r, "status file t",
+	    dst, &cause), 0);
+	assert_string_equal(r.source_version, "7.2.19");
+	assert_string_equal(r.target_version, "10.0.2");
+	assert_int_equal(report_add_target_document(&r, "status file s",
+	    src, &cause), -1);
+	assert_string_equal(cause, "status file s: no migrationConfiguration."
+	    "qemus.target.version (is it the target's, written by incoming?)");
+	assert_string_equal(r.target_version, "10.0.2");
+	free(cause);
+	report_free(&r);
+	json_object_put(src);
+	json_object_put(dst);
+}
+
 int
 main(void)
 {
@@ -230,6 +262,7 @@ main(void)
 		cmocka_unit_test(test_axis_round),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_page),
+		cmocka_unit_test(test_target_document),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
