@@ -48,6 +48,17 @@ const struct qm_row qm_rows[] = {
 	  QM_IF_MIGRATING, QM_IF_START_POSTCOPY | QM_IF_SWITCHED |
 	  QM_IF_TOTAL_TIME | QM_IF_WAS_RUNNING | QM_IF_CONTINUE,
 	  QM_EMIT_MIGRATION, "qmp_migrate: migrate_prepare, migrate_init" },
+	/* A target whose incoming migration completed migrates on as a
+	   source: the source's MigrationState is apart from the incoming
+	   one, and query-migrate shows it over the destination's once it
+	   leaves NONE (qmp_query_migrate: fill_source_migration_info after
+	   fill_destination_migration_info).  Seen: observe-prometheus. */
+	{ QM_ROW_STATUS, QM_SB(COMPLETED), QM_ST_SETUP, 0, QM_SAME, QM_T_CMD,
+	  "migrate", VALL, QM_IF_INCOMING | QM_IF_GUEST, QM_IF_RESUME,
+	  QM_IF_MIGRATING, QM_IF_INCOMING | QM_IF_LISTENING | QM_IF_GUEST |
+	  QM_IF_START_POSTCOPY | QM_IF_SWITCHED | QM_IF_TOTAL_TIME |
+	  QM_IF_WAS_RUNNING | QM_IF_CONTINUE, QM_EMIT_MIGRATION,
+	  "qmp_migrate: migrate_init, the incoming migration done" },
 	{ QM_ROW_STATUS, QM_SB(SETUP), QM_ST_FAILED, 0, QM_SAME, QM_T_STREAM,
 	  "connect-failed", V72 | V100, QM_IF_MIGRATING, 0, 0, 0,
 	  QM_EMIT_MIGRATION, "migrate_fd_error (migration_channel_connect)" },
