@@ -47,6 +47,29 @@ cpr_exec_unknown(struct session *s, const char *why)
 	    why);
 }
 
+/*
+ * After the exec the QEMU process exited: the guest's RAM (its memfd) and
+ * its device state went with it, and nothing runs the guest.  Not known
+ * all the same (the process is the only judge of what it ran), with what
+ * the operator can still do: its disks were flushed at the switchover.
+ */
+static void
+cpr_exec_gone(struct session *s, const char *reason)
+{
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+	s->state = SS_CPR_EXEC;
+	sess_fail(s, FAIL_UNKNOWN, "QEMU %s completed the update and exec'd "
+	    "the new command line, but the new QEMU's process has exited "
+	    "(its monitor: %s): no old copy is left to resume and the guest's "
+	    "memory went with the process; its disks hold what the guest "
+	    "wrote before the pause (flushed at the switchover): see the new "
+	    "QEMU's log for why it exited, then start the guest again from its "
+	    "disks", s->cfg.qmp_path, reason);
+}
+
 /* QEMU said "execvp ... failed": the old QEMU runs the guest again. */
 static void
 cpr_exec_failed(struct session *s, const char *desc)
@@ -72,6 +95,17 @@ cpr_exec_refused(struct session *s, const char *desc)
 	return 1;
 }
 
+/* SS_CPR_EXEC, bounded by STIMER_NEW_QEMU from now. */
+static void
+cpr_exec_enter(struct session *s)
+{
+	sess_enter(s, SS_CPR_EXEC);
+	sess_timer(s, STIMER_NEW_QEMU, EXEC_TIMEOUT);
+	s->exec_ran = 0;
+	s->exec_closed = 0;
+	s->exec_backoff = 0;
+}
+
 /* The old QEMU completed: the exec is awaited on the same monitor. */
 void
 cpr_exec_handoff(struct session *s)
@@ -79,11 +113,28 @@ cpr_exec_handoff(struct session *s)
 	sess_log(s, 1, "QEMU %s completed the update: it execs the new "
 	    "command line; waiting for the new QEMU's monitor",
 	    s->cfg.qmp_path);
-	sess_enter(s, SS_CPR_EXEC);
-	sess_timer(s, STIMER_NEW_QEMU, EXEC_TIMEOUT);
-	s->exec_ran = 0;
-	s->exec_closed = 0;
+	cpr_exec_enter(s);
 	sess_act(s, SA_QUERY_STATUS);
+}
+
+/*
+ * The monitor closed in the switchover (SS_SWITCHOVER): with cpr-exec that
+ * is the exec, whose completed status (a few ms) went unseen, and what
+ * answers on the path next is the new QEMU, or no one.  Returns 1 when
+ * the update took the event (the reconnect is SS_CPR_EXEC's).
+ */
+int
+cpr_exec_switchover_closed(struct session *s, const struct sess_event *ev)
+{
+	if (!s->cfg.cpr_exec)
+		return 0;
+	sess_log(s, 1, "QEMU %s: the monitor closed in the switchover: QEMU "
+	    "exec'd the new command line; waiting for the new QEMU's monitor",
+	    s->cfg.qmp_path);
+	cpr_exec_enter(s);
+	s->exec_closed = 1;
+	source_reconnect(s, ev);
+	return 1;
 }
 
 /*
@@ -102,10 +153,8 @@ cpr_exec_reconnect_event(struct session *s, const struct sess_event *ev)
 	switch (ev->kind) {
 	case SEV_QMP_CLOSED:
 		if (ev->qemu_gone) {
-			snprintf(why, sizeof why, "its process has exited, its "
-			    "monitor closed (%s)", ev->reason != NULL ?
-			    ev->reason : "closed");
-			cpr_exec_unknown(s, why);
+			cpr_exec_gone(s, ev->reason != NULL ? ev->reason :
+			    "closed");
 			break;
 		}
 		s->exec_backoff = s->exec_backoff == 0 ? EXEC_RECONNECT_FIRST :

@@ -1470,7 +1470,8 @@ state_switchover(struct session *s, const struct sess_event *ev)
 		source_abort_event(s, ev);
 		break;
 	case SEV_QMP_CLOSED:
-		source_reconnect(s, ev);
+		if (!cpr_exec_switchover_closed(s, ev))
+			source_reconnect(s, ev);
 		break;
 	case SEV_QMP_SILENT:
 		if (sess_monitor_silent(s, ev))

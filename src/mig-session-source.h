@@ -30,6 +30,8 @@ void	state_cpr_quit(struct session *, const struct sess_event *);
 /* mig-session-cpr-exec.c */
 void	cpr_exec_handoff(struct session *);
 int	cpr_exec_refused(struct session *, const char *);
+int	cpr_exec_switchover_closed(struct session *,
+	    const struct sess_event *);
 int	cpr_exec_reconnect_event(struct session *, const struct sess_event *);
 void	state_cpr_exec(struct session *, const struct sess_event *);
 

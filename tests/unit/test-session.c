@@ -3570,6 +3570,43 @@ test_cpr_exec_new_load_fails(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr-exec: the monitor closes in the switchover, the completed status
+ * unseen (it lasts ms before the exec): that is the exec.  The new QEMU's
+ * process gone: not known (8) at once, no old copy; the new QEMU up:
+ * running and completed, 0.
+ */
+static void
+test_cpr_exec_closed_in_switchover(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_continued(r);
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	assert_int_equal(r->s.back_to, SS_CPR_EXEC);
+	ev_closed(r, 1);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "no old copy"));
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	rig_free(r);
+
+	r = cpr_exec_migrating();
+	cpr_exec_continued(r);
+	ev_closed(r, 0);
+	ev_closed(r, 0);
+	assert_true(last_timer(r, STIMER_RECONNECT) == 0.01);
+	ev_timer(r, STIMER_RECONNECT);
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 /* cpr-exec: the monitor lost before QEMU completed: connected again, the
  * update goes on (the guest still runs on the old QEMU). */
 static void
@@ -4497,6 +4534,7 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_new_monitor_never_back),
 		cmocka_unit_test(test_cpr_exec_new_load_fails),
 		cmocka_unit_test(test_cpr_exec_monitor_lost_before_completed),
+		cmocka_unit_test(test_cpr_exec_closed_in_switchover),
 		cmocka_unit_test(test_cpr_exec_signal_before_continue),
 		cmocka_unit_test(test_cpr_exec_signal_refused_past_ponr),
 	};
