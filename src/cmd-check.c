@@ -5,16 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <ev.h>
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "check-tls.h"
 #include "ctl.h"
 #include "preflight.h"
 #include "mig-job.h"
 #include "mig-negotiate.h"
 #include "policy.h"
+#include "proxy.h"
 #include "qmp.h"
 
 extern const struct cmd_entry cmd_check_entry;
@@ -127,11 +130,37 @@ check_capabilities(struct ev_loop *loop, struct qmp_conn *qmp,
 	return why;
 }
 
+/*
+ * --tls-dir DIR as a migration over tls: would load it (mig-tls.c): the
+ * same refusal, word for word, for material it could not use (expired,
+ * not yet valid, unreadable, a key that is not the certificate's).  Then
+ * when its cert.pem expires: the caller owns the object.  NULL with
+ * *cause ("--tls-dir DIR: ...") when refused.
+ */
+static json_object *
+check_tls_dir(const char *dir, char **cause)
+{
+	struct proxy_tls	*tls;
+	json_object		*expiry = NULL;
+	char			*why = NULL;
+
+	if ((tls = proxy_tls_load(dir, 0, 0, NULL, &why)) != NULL) {
+		proxy_tls_free(tls);
+		expiry = check_tls_expiry(dir, (double)time(NULL), &why);
+	}
+	if (expiry == NULL) {
+		xasprintf(cause, "--tls-dir %s: %s", dir, why);
+		free(why);
+	}
+	return expiry;
+}
+
 static int
 cmd_check_exec(struct args *args)
 {
 	const char		*qmp_path = args_get(args, "qmp");
 	const char		*policy_path = args_get(args, "policy");
+	const char		*tls_dir = args_get(args, "tls-dir");
 	struct vm_ident		 vm;
 	size_t			 i;
 	struct policy_set	*set = NULL;
@@ -140,7 +169,7 @@ cmd_check_exec(struct args *args)
 	struct ev_loop		*loop;
 	struct qmp_conn		*qmp;
 	json_object		*conds = NULL, *doc, *why = NULL, *cpr = NULL;
-	json_object		*exec = NULL, *modes;
+	json_object		*exec = NULL, *modes, *tls = NULL;
 	struct qemu_side	 self;
 	char			*cause = NULL, *summary = NULL, *policy = NULL;
 	char			*cpr_summary = NULL, *exec_summary = NULL;
@@ -163,6 +192,15 @@ cmd_check_exec(struct args *args)
 		policy = xstrdup(choice.policy->name);
 	policy_choice_free(&choice);
 	policy_set_free(set);
+	/* What migrate refuses before QEMU is touched, check refuses too. */
+	if (tls_dir != NULL && (tls = check_tls_dir(tls_dir, &cause)) == NULL) {
+		log_error("%s", cause);
+		free(cause);
+		free(policy);
+		mig_settings_free(&settings);
+		vm_ident_free(&vm);
+		return QM_EXIT_USAGE;
+	}
 
 	loop = ev_loop_new(EVFLAG_AUTO);
 	if (loop == NULL)
@@ -237,6 +275,9 @@ cmd_check_exec(struct args *args)
 			json_object_object_add(doc, "throttle",
 			    json_object_new_string(throttle));
 		}
+		if (tls != NULL)
+			json_object_object_add(doc, "tlsCertificate",
+			    json_object_get(tls));
 		printf("%s\n", json_object_to_json_string_ext(doc,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 		    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -264,9 +305,12 @@ cmd_check_exec(struct args *args)
 			    "", cpr_rc && exec_rc ? " " : "", exec_rc ? "exec" :
 			    (cpr_rc ? "" : "none"));
 		}
+		if (tls != NULL)
+			check_tls_print(tls);
 		rc = (update ? cpr_rc : rc) ? QM_EXIT_OK :
 		    QM_EXIT_NOT_MIGRATABLE;
 	}
+	json_object_put(tls);
 	json_object_put(cpr);
 	json_object_put(exec);
 	free(cpr_summary);
@@ -296,6 +340,11 @@ static const struct args_option check_options[] = {
 	{ .include = vm_ident_options },
 	{ .name = "json", .type = ARGS_FLAG,
 	    .help = "one JSON document instead of text" },
+	{ .name = "tls-dir", .type = ARGS_STRING, .value = "DIR",
+	    .help = "the node's TLS material a migration over tls: would\n"
+	    "use (ca.pem, cert.pem, key.pem): loaded as migrate\n"
+	    "loads it, refused as migrate refuses it; prints when\n"
+	    "cert.pem expires, with a warning within 14 days" },
 	{ .name = "update", .type = ARGS_FLAG,
 	    .help = "also whether `qmigrate update` can move the guest to a\n"
 	    "new QEMU on this host (cpr-transfer): the condition\n"
@@ -347,9 +396,18 @@ const struct cmd_entry cmd_check_entry = {
 	"RAM, post-copy and device reasons above (QEMU does not block cpr-exec\n"
 	"for unshared RAM, and the new QEMU would fail to load the guest).\n"
 	"\"Update modes:\" lists the modes the guest can take (transfer, exec,\n"
-	"or none); the exit status stays InPlaceUpdatable's.\n",
+	"or none); the exit status stays InPlaceUpdatable's.\n"
+	"With --tls-dir DIR, the node's TLS material is loaded first, as\n"
+	"migrate and incoming over tls: load it, and refused as they refuse it\n"
+	"(an expired or not yet valid cert.pem, a key that is not its own, a\n"
+	"file unreadable or readable by others), before QEMU is asked; then\n"
+	"\"TLS certificate: DATE (DIR/cert.pem), expires in N s (D days)\",\n"
+	"with a warning line within 14 days of it (the exporter's alert\n"
+	"QmigrateCertificateExpiresSoon); --json: tlsCertificate {path,\n"
+	"notAfter, secondsLeft, warning}.\n",
 	.exits =
 	"Exit status: 0 live-migratable (--update: updatable in place), 1\n"
-	"usage, 2 not, 3 QEMU could not be asked.\n",
+	"usage or --tls-dir refused (what migrate --to tls: would refuse), 2\n"
+	"not, 3 QEMU could not be asked.\n",
 	.exec = cmd_check_exec,
 };

@@ -41,12 +41,14 @@ src_observe = src/dirty-rate.h src/dirty-rate.c src/cmd-dirty-rate.c \
 	src/report-html.c src/report-escape.c src/cmd-report.c
 src_evict = src/preflight.h src/preflight-storage.c src/preflight.c \
 	src/preflight-cpr.c \
-	src/cmd-check.c src/slot.h src/slot.c src/evict.h src/evict.c \
+	src/cmd-check.c src/check-tls.h src/check-tls.c \
+	src/slot.h src/slot.c src/evict.h src/evict.c \
 	src/cmd-evict.c src/drain.h src/drain.c src/cmd-drain.c
 # Pre-flight, eviction and drain tests (real QEMU).
 integration_tests += tests/integration/evict-check.sh \
 	tests/integration/check-capabilities.sh \
 	tests/integration/check-reasons.sh \
+	tests/integration/check-tls-expiry.sh \
 	tests/integration/evict-strategies.sh tests/integration/evict-drain.sh \
 	tests/integration/evict-default-policy.sh \
 	tests/integration/evict-drain-external.sh \
