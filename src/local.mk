@@ -21,6 +21,7 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \
 	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c \
+	src/status-writer.c \
 	src/mig-cpr.c src/cmd-update.c src/update-command.c
 src_proxy_cmds = src/cmd-proxy.c
 # The policy layer, bottom to top: each file uses only those before it.
@@ -125,6 +126,7 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-status-kubevirt.sh \
 	tests/integration/migrate-timeout.sh \
 	tests/integration/migrate-timeout-action.sh \
+	tests/integration/migrate-switchover.sh \
 	tests/integration/migrate-abort-target.sh \
 	tests/integration/migrate-abort-setup.sh \
 	tests/integration/migrate-status-garbage.sh \

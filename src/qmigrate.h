@@ -357,6 +357,10 @@ int		 status_exit_code(const struct status *);
 int		 mig_exit_code(enum mig_failure, enum mig_phase);
 const char	*mig_failure_plane(enum mig_failure);
 struct json_object *status_read_file(const char *path, char **cause);
+/* status-writer.c: a pidfd on the qmigrate that writes file (its document
+ * doc), or -1 with *cause saying that nothing drives the migration. */
+int		 status_writer_open(struct json_object *doc, const char *file,
+		    char **cause);
 struct json_object *status_parse(const char *what, const char *buf,
 		    size_t len, char **cause);
 int		 status_restore(struct status *, struct json_object *doc,
