@@ -29,6 +29,7 @@ extern const struct cmd_entry cmd_qmp_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_switchover_entry;
 extern const struct cmd_entry cmd_update_entry;
 extern const struct cmd_entry cmd_watch_entry;
 
@@ -50,6 +51,7 @@ const struct cmd_entry *cmd_table[] = {
 	&cmd_report_entry,
 	&cmd_stats_entry,
 	&cmd_status_entry,
+	&cmd_switchover_entry,
 	&cmd_update_entry,
 	&cmd_watch_entry,
 	NULL

@@ -21,7 +21,8 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \
 	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c \
-	src/status-writer.c \
+	src/status-writer.c src/switchover-request.h src/switchover-request.c \
+	src/cmd-switchover.c \
 	src/mig-cpr.c src/cmd-update.c src/update-command.c
 src_proxy_cmds = src/cmd-proxy.c
 # The policy layer, bottom to top: each file uses only those before it.

@@ -21,6 +21,7 @@
 #include "mig-options.h"
 #include "mig-watch.h"
 #include "signals.h"
+#include "switchover-request.h"
 #include "world.h"
 
 #define POLL_SECONDS	0.5
@@ -501,6 +502,14 @@ apply_status(struct mig_watch *w, const struct sess_action *a)
 	case SA_ST_PUBLISH:
 		status_changed(st, a->reason);
 		break;
+	case SA_ST_SWITCHOVER:
+		status_switchover(st, w->switchover_id,
+		    a->value2 == FINISH_AUTO ? NULL :
+		    switchover_finish_name((enum sess_finish)a->value2),
+		    a->value == SWA_REFUSED ? "Refused" :
+		    a->value == SWA_ACCEPTED ? "Accepted" : "Started",
+		    a->reason[0] != '\0' ? a->reason : NULL);
+		break;
 	default:
 		break;
 	}
@@ -701,7 +710,41 @@ on_info_signal(void *arg)
 }
 
 /*
- * Arms the signals (signals.c's table: SIGHUP, SIGUSR2 only logged) and
+ * SIGUSR2: a `qmigrate switchover` left its request beside the status
+ * file (switchover-request.c): taken, and stepped as SEV_SWITCHOVER,
+ * whose answer (SA_ST_SWITCHOVER) the document carries under its id.
+ */
+static void
+on_request_signal(void *arg)
+{
+	struct mig_watch	*w = arg;
+	struct sess_event	 ev = { .kind = SEV_SWITCHOVER };
+	char			*cause = NULL;
+	int			 got = 0;
+
+	if (w->o->status_file != NULL)
+		got = switchover_request_take(w->o->status_file,
+		    w->switchover_id, &ev.finish, &cause);
+	if (got == -1)
+		log_warnx("%s: %s: ignored", signals_name(SIGUSR2), cause);
+	free(cause);
+	if (got != 1) {
+		if (got == 0)
+			log_info("%s: ignored (the migration goes on): no "
+			    "switchover request beside the status file",
+			    signals_name(SIGUSR2));
+		return;
+	}
+	log_info("%s: switchover requested (%s, request %s)",
+	    signals_name(SIGUSR2), switchover_finish_name(ev.finish),
+	    w->switchover_id);
+	ev.t = mig_watch_now();
+	mig_watch_step(w, &ev);
+}
+
+/*
+ * Arms the signals (signals.c's table: SIGHUP only logged, SIGUSR2 a
+ * switchover request) and
  * the deadline (0: none) before anything else happens: from here on a
  * signal is an event, never the default action.  A signal main()
  * recorded before now reaches the session at once.
@@ -711,6 +754,7 @@ mig_watch_arm(struct mig_watch *w, double deadline)
 {
 	signals_watch_start(&w->sigs, w->loop, "the migration",
 	    on_stop_signal, on_info_signal, w);
+	signals_watch_request(&w->sigs, on_request_signal);
 	if (deadline > 0) {
 		ev_timer_init(&w->deadline, on_deadline_timer, deadline, 0);
 		world->timer_start(w->loop, &w->deadline);

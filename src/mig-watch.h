@@ -17,6 +17,7 @@
 #include "mig-job.h"
 #include "mig-session.h"
 #include "signals.h"
+#include "switchover-request.h"
 
 struct json_object;
 struct mig_watch;
@@ -60,6 +61,8 @@ struct mig_watch {
 	pid_t			 qemu_pid;
 	unsigned long long	 qemu_start;
 	int			 stop;		/* the session finished */
+	/* The requestId of the last `qmigrate switchover` taken. */
+	char			 switchover_id[SWITCHOVER_ID_MAX];
 	struct mig_job		 job;		/* the session's SA_JOB */
 	/* Blocking work to run between two loop iterations (mig_watch_run). */
 	void		(*deferred)(struct mig_watch *);

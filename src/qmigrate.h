@@ -340,6 +340,8 @@ void		 status_fail(struct status *, enum mig_failure,
 		    __attribute__((format(printf, 3, 4)));
 void		 status_record_failure(struct status *, enum mig_failure,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void		 status_switchover(struct status *, const char *id,
+		    const char *finish, const char *answer, const char *reason);
 void		 status_decision(struct status *, double t, const char *action,
 		    const char *reason, const char *by,
 		    const struct ctl_sample *);

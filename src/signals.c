@@ -13,7 +13,9 @@
  *                    the exit tell the outcome (SIGTERM or qmigrate abort
  *                    stop it).
  *   SIGUSR1          one line on the log saying where it is (as dd does).
- *   SIGUSR2          nothing but a log line.
+ *   SIGUSR2          nothing but a log line, unless the command asks
+ *                    for it (signals_watch_request()): migrate reads
+ *                    a `qmigrate switchover` request then.
  *
  * migrate, incoming, update, evict and drain arm their watchers only
  * after the policy is resolved, TLS is set up and a socket bound; a
@@ -214,7 +216,10 @@ signals_on_watch(struct ev_loop *loop, ev_signal *sig, int revents)
 			log_info("%s: %s goes on", name, sw->what);
 		break;
 	case SIGUSR2:
-		log_info("%s: ignored (%s goes on)", name, sw->what);
+		if (sw->request != NULL)
+			sw->request(sw->arg);
+		else
+			log_info("%s: ignored (%s goes on)", name, sw->what);
 		break;
 	default:
 		sw->stop(sig->signum, sw->arg);
@@ -239,6 +244,7 @@ signals_watch_start(struct signals_watch *sw, struct ev_loop *loop,
 	sw->what = what;
 	sw->stop = stop;
 	sw->info = info;
+	sw->request = NULL;
 	sw->arg = arg;
 	for (i = 0; i < SIGNALS_COUNT; i++) {
 		ev_signal_init(&sw->sig[i], signals_on_watch,
@@ -248,6 +254,18 @@ signals_watch_start(struct signals_watch *sw, struct ev_loop *loop,
 	}
 	sw->armed = 1;
 	signals_armed();
+}
+
+/*
+ * SIGUSR2 calls request(arg) from now on.  Called right after
+ * signals_watch_start(), before the loop turns: a SIGUSR2 recorded
+ * earlier reaches the watcher only on the loop's next turn, so it finds
+ * request there.
+ */
+void
+signals_watch_request(struct signals_watch *sw, void (*request)(void *arg))
+{
+	sw->request = request;
 }
 
 /*

@@ -30,6 +30,7 @@ struct signals_watch {
 	const char	*what;		/* "the migration" */
 	void		(*stop)(int signum, void *arg);
 	void		(*info)(void *arg);
+	void		(*request)(void *arg);	/* SIGUSR2; NULL: logged */
 	void		*arg;
 	int		 armed;
 };
@@ -37,6 +38,8 @@ struct signals_watch {
 void	signals_watch_start(struct signals_watch *, struct ev_loop *,
 	    const char *what, void (*stop)(int signum, void *arg),
 	    void (*info)(void *arg), void *arg);
+void	signals_watch_request(struct signals_watch *,
+	    void (*request)(void *arg));
 void	signals_watch_stop(struct signals_watch *, int handover);
 
 #endif

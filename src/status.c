@@ -72,6 +72,9 @@ struct status {
 	struct json_object	*eviction;	/* owned: evict's record, or NULL */
 	struct json_object	*notes;		/* owned array of strings */
 	struct json_object	*decisions;	/* owned array */
+	struct json_object	*switchover;	/* owned: the last answer to
+						   `qmigrate switchover`, or
+						   NULL */
 	struct mig_progress	 progress;
 	struct json_object	*phase_times;	/* owned: one {phase, time} per
 						   phase entered, in order */
@@ -215,6 +218,7 @@ status_free(struct status *st)
 	json_object_put(st->eviction);
 	json_object_put(st->notes);
 	json_object_put(st->decisions);
+	json_object_put(st->switchover);
 	json_object_put(st->phase_times);
 	free(st->vmim_name);
 	free(st->vmim_namespace);
@@ -607,6 +611,26 @@ add_time(json_object *o, const char *key, double when)
 	free(ts);
 }
 
+/*
+ * The answer to `qmigrate switchover` request id: status "Refused"
+ * (reason: why), "Accepted" (carried out on the next sample) or "Started"
+ * (reason: the decision); finish "postcopy" or "pause" (NULL: not known).
+ * The document's switchoverRequest; the asker polls it for its id.
+ */
+void
+status_switchover(struct status *st, const char *id, const char *finish,
+    const char *answer, const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	add_str(o, "requestId", id);
+	add_str(o, "finish", finish);
+	add_str(o, "status", answer);
+	add_str(o, "reason", reason);
+	json_object_put(st->switchover);
+	st->switchover = o;
+}
+
 static json_object *
 progress_to_json(const struct mig_progress *p)
 {
@@ -755,6 +779,9 @@ status_to_json(const struct status *st)
 	    progress_to_json(&st->progress));
 	json_object_object_add(o, "decisions",
 	    json_object_get(st->decisions));
+	if (st->switchover != NULL)
+		json_object_object_add(o, "switchoverRequest",
+		    json_object_get(st->switchover));
 	if (phase_ended(st->phase))
 		json_object_object_add(o, "exitCode",
 		    json_object_new_int(status_exit_code(st)));

@@ -6,7 +6,8 @@
  * them; acted on by the default action for a command that takes none.
  * Then a long-running command's table (signals_watch_start()): SIGINT,
  * SIGTERM, SIGQUIT stop it, SIGUSR1 asks where it is, SIGHUP and SIGUSR2
- * change nothing, and none kills it once its watchers stop.
+ * change nothing (SIGUSR2 is a request where the command takes them:
+ * migrate's switchover), and none kills it once its watchers stop.
  */
 #include <sys/wait.h>
 
@@ -142,7 +143,7 @@ test_others_recorded(void **state)
 }
 
 struct watched {
-	int	stops, last, infos;
+	int	stops, last, infos, requests;
 };
 
 static void
@@ -158,6 +159,12 @@ static void
 watched_info(void *arg)
 {
 	((struct watched *)arg)->infos++;
+}
+
+static void
+watched_request(void *arg)
+{
+	((struct watched *)arg)->requests++;
 }
 
 /* Delivers signum to the loop and runs it until libev has handed it on. */
@@ -197,6 +204,11 @@ test_watch_table(void **state)
 		deliver(loop, SIGUSR1);
 		if (w.infos != 1 || w.stops != 0)
 			_exit(11);
+		/* SIGUSR2 where the command takes requests (migrate). */
+		signals_watch_request(&sw, watched_request);
+		deliver(loop, SIGUSR2);
+		if (w.requests != 1 || w.infos != 1 || w.stops != 0)
+			_exit(15);
 		deliver(loop, SIGQUIT);
 		if (w.stops != 1 || w.last != SIGQUIT)
 			_exit(12);
@@ -211,7 +223,7 @@ test_watch_table(void **state)
 		raise(SIGUSR2);
 		raise(SIGTERM);
 		raise(SIGINT);
-		if (w.stops != 3 || w.infos != 1)
+		if (w.stops != 3 || w.infos != 1 || w.requests != 1)
 			_exit(14);
 		ev_loop_destroy(loop);
 		_exit(0);

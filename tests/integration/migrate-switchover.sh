@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `qmigrate switchover --status-file F [--postcopy|--pause]`: an operator
+# asks a running migration to finish now (issue 39 item 4; virsh
+# migrate-postcopy, Nova's force-complete).  A busy guest (200 MB/s) under a
+# 10 MiB/s cap does not converge on its own, and the kubevirt controller
+# would wait 150 s before it acts: only the operator's request finishes it.
+# 1. --postcopy: switchover exits 0 saying post-copy started; migrate and
+#    incoming exit 0, the guest runs on the target with every page verified;
+#    the source's document says mode PostCopy, records the decision
+#    "post-copy" with requestedBy "operator" and switchoverRequest Started.
+# 2. --pause: the source's vCPUs are stopped, pre-copy converges; both exit
+#    0 (incoming given --postcopy allows the disruption, so it resumes what
+#    arrives paused), every page verified; decision "pause" by the operator.
+# 3. Refusals, each one line and its exit, the migration untouched (still
+#    pre-copy, no decision, QEMU's migration active): post-copy not
+#    negotiated (--postcopy, neither flag, and --pause without workload
+#    disruption allowed: 5), a target's document (5), a file that does not
+#    exist (3), both flags (1); then, aborted, the ended document (3).
+# On b475dc5 the test fails at its first command (incoming exits 1,
+# "unknown option --bandwidth"); on main before this commit `qmigrate
+# switchover` is an unknown command.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+setup_tmp
+
+# switchover NAME STATUS-FILE [ARGS...]: qmigrate switchover, its exit in
+# $rc, its output in $TMP/NAME.out and .err.
+switchover() {
+	local name=$1 file=$2
+	shift 2
+	rc=0
+	timeout 60 "$QMIGRATE" switchover --status-file "$file" "$@" \
+		>"$TMP/$name.out" 2>"$TMP/$name.err" || rc=$?
+}
+
+# expect_operator_decision FILE ACTION: the document's last decision is
+# ACTION, asked for by the operator, with the figures it was taken on, and
+# its switchoverRequest says Started with that finish.
+expect_operator_decision() {
+	local d
+	d=$(status_get "$1" '.decisions[-1] | "\(.action) \(.requestedBy) \(.figures.dataRemaining)"')
+	set -- "$1" "$2" $d
+	[ "$3" = "$2" ] && [ "$4" = operator ] && [ "${5:-0}" -gt 0 ] ||
+		fail "$(basename "$1"): last decision is \"$3 by $4, ${5:-?} bytes left\", expected $2 by operator: $(status_get "$1" .decisions)"
+	[ "$(status_get "$1" '[.decisions[] | select(.requestedBy != "operator")] | length')" = 0 ] ||
+		fail "$(basename "$1"): another decision than the operator's: $(status_get "$1" .decisions)"
+	expect_status "$1" .switchoverRequest.status Started
+}
+
+flags=(--bandwidth 10Mi --convergence kubevirt --postcopy)
+
+# finish_by FLAG ACTION MODE: a busy pair, migrating, finished by
+# `switchover FLAG`; it moves with every page, decision ACTION, mode MODE.
+finish_by() {
+	local flag=$1 action=$2 mode=$3 st
+	st=$TMP/${PAIR}src.status
+	mig_start_pair 64 200
+	mig_incoming "${flags[@]}"
+	mig_migrate "${flags[@]}"
+	wait_for 30 "the source migrating" status_is "$st" .progress.qemuStatus active
+	switchover "${PAIR}switchover" "$st" "$flag"
+	[ "$rc" -eq 0 ] || fail "switchover $flag exited $rc, expected 0: $(cat "$TMP/${PAIR}switchover.err")"
+	grep -q "^switchover: ${flag#--} started: an operator asked to finish now" "$TMP/${PAIR}switchover.out" ||
+		fail "switchover $flag said: $(cat "$TMP/${PAIR}switchover.out" "$TMP/${PAIR}switchover.err")"
+	expect_exit "${PAIR}migrate" 0 120
+	expect_exit "${PAIR}incoming" 0 60
+	expect_status "$st" .mode "$mode"
+	expect_status "$st" .abortStatus null
+	expect_operator_decision "$st" "$action"
+	[ ! -e "$st.switchover" ] || fail "the request file was left behind"
+	assert_moved
+	echo "ok: switchover $flag: $(cat "$TMP/${PAIR}switchover.out")"
+}
+
+# 1, 2.
+PAIR=pc- finish_by --postcopy post-copy PostCopy
+PAIR=pa- finish_by --pause pause Paused
+
+# 3. Refusals.
+PAIR=r-
+st=$TMP/r-src.status
+mig_start_pair 64 200
+mig_incoming --bandwidth 10Mi --convergence kubevirt --no-postcopy
+mig_migrate --bandwidth 10Mi --convergence kubevirt --no-postcopy
+wait_for 30 "the source migrating" status_is "$st" .progress.qemuStatus active
+
+# refused CODE WANT-IN-MESSAGE FILE ARGS...: switchover exits CODE with
+# one line on stderr naming WANT.
+refused() {
+	local code=$1 want=$2 file=$3
+	shift 3
+	switchover refuse "$file" "$@"
+	[ "$rc" -eq "$code" ] || fail "switchover $*: exited $rc, expected $code: $(cat "$TMP/refuse.err")"
+	[ "$(grep -c . "$TMP/refuse.err")" -eq 1 ] || fail "switchover $*: not one line: $(cat "$TMP/refuse.err")"
+	grep -q "^qmigrate switchover: .*$want" "$TMP/refuse.err" ||
+		fail "switchover $*: the message does not say \"$want\": $(cat "$TMP/refuse.err")"
+	[ ! -s "$TMP/refuse.out" ] || fail "switchover $*: printed $(cat "$TMP/refuse.out")"
+	echo "refused ($rc): $(cat "$TMP/refuse.err")"
+}
+refused 5 "switchover refused: post-copy was not negotiated (postcopy-ram is off" "$st" --postcopy
+expect_status "$st" .switchoverRequest.status Refused
+refused 5 "post-copy was not negotiated, and pausing the guest is a workload disruption" "$st"
+refused 5 "pausing the guest is a workload disruption the settings do not allow" "$st" --pause
+refused 5 "a target's document" "$TMP/r-dst.status" --postcopy
+refused 3 "$TMP/nowhere.status" "$TMP/nowhere.status"
+refused 1 "--postcopy and --pause" "$st" --postcopy --pause
+# The migration went on untouched.
+expect_status "$st" .mode PreCopy
+expect_status "$st" '.decisions | length' 0
+[ "$(qemu_mig_status r-src)" = active ] || fail "a refusal changed the source's migration: $(qemu_mig_status r-src)"
+[ "$(run_state r-src)" = running ] || fail "a refusal touched the source's guest: $(run_state r-src)"
+[ "$(status_get "$st" '[.notes[] | select(startswith("switchover refused: "))] | length')" = 3 ] ||
+	fail "the source's notes do not record the 3 refusals: $(status_get "$st" .notes)"
+"$QMIGRATE" abort --status-file "$st" >/dev/null || fail "abort failed"
+expect_exit r-migrate 5 60
+refused 3 "no migration is running: it already ended (Failed)" "$st" --pause
+assert_stayed
+echo "ok: refusals named why, the migration went on untouched"
