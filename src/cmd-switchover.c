@@ -50,10 +50,11 @@ doc_refusal(json_object *doc, const char *file, int *exit_code)
 		xasprintf(&why, "status file %s: a target's document (qmigrate "
 		    "incoming): the source's qmigrate migrate finishes a "
 		    "migration: give its status file", file);
-	else if (mode != NULL && strcmp(mode, "CprTransfer") == 0)
-		xasprintf(&why, "status file %s: an update (cpr-transfer) "
-		    "copies no RAM: there is no post-copy or pause to finish "
-		    "it with", file);
+	else if (mode != NULL && (strcmp(mode, "CprTransfer") == 0 ||
+	    strcmp(mode, "CprExec") == 0))
+		xasprintf(&why, "status file %s: an update (cpr-transfer or "
+		    "cpr-exec) copies no RAM: there is no post-copy or pause to "
+		    "finish it with", file);
 	return why;
 }
 

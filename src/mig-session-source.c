@@ -626,8 +626,8 @@ switchover_refusal(const struct session *s, enum sess_finish f,
     enum sess_finish asked)
 {
 	if (s->cfg.cpr)
-		return "an update (cpr-transfer) copies no RAM: there is no "
-		    "post-copy or pause to finish it with";
+		return "an update (cpr-transfer or cpr-exec) copies no RAM: "
+		    "there is no post-copy or pause to finish it with";
 	if (s->state == SS_POSTCOPY || s->state == SS_RECOVER ||
 	    s->mode == MODE_POSTCOPY)
 		return "post-copy has already started";
