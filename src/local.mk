@@ -94,6 +94,8 @@ tests_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DTRACE_DIR='"$(abs_top_srcdir)/tests/traces"'
 EXTRA_DIST += tests/traces
 unit_tests += tests/unit/test-negotiate
+# The request file of qmigrate switchover (switchover-request.c).
+unit_tests += tests/unit/test-switchover-request
 
 # Migration driver tests (real QEMU).
 integration_tests += tests/integration/migrate-precopy.sh \
