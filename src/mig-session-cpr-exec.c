@@ -118,6 +118,32 @@ cpr_exec_handoff(struct session *s)
 }
 
 /*
+ * A re-run (SETUP_ALREADY_DONE) of an update QEMU had completed, or whose
+ * monitor it found gone (qemu_gone: the exec's ms, or a process gone): the
+ * QEMU behind the monitor is asked, again after a reconnect, whether it
+ * is the new one and runs the guest, as after a watched completion.
+ */
+void
+cpr_exec_rerun(struct session *s, const struct sess_event *ev)
+{
+	sess_note(s, "re-attached to update %s after QEMU had %s: asking the "
+	    "QEMU behind %s whether it is the new one and runs the guest",
+	    ev->uid != NULL ? ev->uid : "?", ev->qemu_gone ? "closed its "
+	    "monitor (the exec, or its process gone)" : "completed it",
+	    s->cfg.qmp_path);
+	s->t0 = ev->t;
+	s->saw_active = 1;
+	sess_phase(s, PHASE_RUNNING);
+	if (!ev->qemu_gone) {
+		cpr_exec_handoff(s);
+		return;
+	}
+	cpr_exec_enter(s);
+	s->exec_closed = 1;
+	source_reconnect(s, ev);
+}
+
+/*
  * The monitor closed in the switchover (SS_SWITCHOVER): with cpr-exec that
  * is the exec, whose completed status (a few ms) went unseen, and what
  * answers on the path next is the new QEMU, or no one.  Returns 1 when

@@ -765,6 +765,10 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 {
 	struct mig_info mi;
 
+	if (s->cfg.cpr_exec && ev->fail == FAIL_NONE) {
+		cpr_exec_rerun(s, ev);
+		return;
+	}
 	if (s->cfg.cpr && ev->fail == FAIL_NONE) {
 		/* The guest is the new QEMU's if it runs there: ask it. */
 		s->old_gone = ev->qemu_gone;

@@ -30,6 +30,7 @@ void	state_cpr_quit(struct session *, const struct sess_event *);
 /* mig-session-cpr-exec.c */
 void	cpr_exec_handoff(struct session *);
 int	cpr_exec_refused(struct session *, const char *);
+void	cpr_exec_rerun(struct session *, const struct sess_event *);
 int	cpr_exec_switchover_closed(struct session *,
 	    const struct sess_event *);
 int	cpr_exec_reconnect_event(struct session *, const struct sess_event *);

@@ -490,8 +490,10 @@ monitor_gone(const char *path)
  * old QEMU's absence is what success leaves (the killed run saw it
  * complete and told it quit): the new QEMU is asked whether the guest runs
  * there (SETUP_ALREADY_DONE, the old QEMU known gone: 0, or 8 with no old
- * copy to resume).  Returns 1 when the setup ended so, 0 when it is not
- * that case.
+ * copy to resume).  By exec (`--mode exec`) the monitor is the same path
+ * before and after: SS_CPR_EXEC connects to it again, and the QEMU that
+ * answers within its bound is the new one.  Returns 1 when the setup ended
+ * so, 0 when it is not that case.
  */
 static int
 cpr_old_gone(struct mig_source *ms)
@@ -500,8 +502,8 @@ cpr_old_gone(struct mig_source *ms)
 	enum mig_phase	 phase;
 	enum mig_mode	 mode;
 
-	if (ms->cpr == NULL || ms->w.o->status_file == NULL ||
-	    !monitor_gone(ms->w.o->qmp_path))
+	if ((ms->cpr == NULL && ms->w.o->exec_argv == NULL) ||
+	    ms->w.o->status_file == NULL || !monitor_gone(ms->w.o->qmp_path))
 		return 0;
 	record_peek(ms->w.o->status_file, &rec);
 	free(rec.failure);
@@ -513,7 +515,9 @@ cpr_old_gone(struct mig_source *ms)
 		ev_break(ms->w.loop, EVBREAK_ALL);
 		return 1;
 	}
-	if (mode != MODE_CPR_TRANSFER)
+	/* By exec the old QEMU's monitor is the new one's: it may be gone
+	 * for good, or for the ms of an exec (SS_CPR_EXEC reconnects). */
+	if (mode != (ms->cpr != NULL ? MODE_CPR_TRANSFER : MODE_CPR_EXEC))
 		return 0;
 	source_took_over(ms, mode);
 	ms->old_gone = 1;

@@ -8,10 +8,12 @@
 # root (/usr/bin/qemu-system-x86_64); $TMP and the build tree are bound in
 # at the same paths (tests/qemu-wrap.sh).
 
-# cpr_exec_args NAME MIB RATE: sets CPR_EXEC_ARGS, the QEMU arguments of
-# guest NAME (the same before and after the exec), with a disk and a NIC.
+# cpr_exec_args NAME MIB RATE [QEMU-ARGS...]: sets CPR_EXEC_ARGS, the QEMU
+# arguments of guest NAME (the same before and after the exec), with a disk
+# and a NIC, and QEMU-ARGS.
 cpr_exec_args() {
 	local name=$1 mib=$2 rate=$3
+	shift 3
 	memguest_args "$mib" "$rate"
 	cpr_ram_args "$mib"
 	cpr_devices
@@ -19,15 +21,17 @@ cpr_exec_args() {
 	CPR_EXEC_ARGS=(-name "$name" "${MEMGUEST_ARGS[@]}" "${CPR_RAM_ARGS[@]}" "${CPR_DEVICES[@]}"
 		-chardev "file,id=con0,path=$TMP/$name.serial,append=on" -serial chardev:con0
 		-qmp "unix:$TMP/$name.qmp,server=on,wait=off"
-		-pidfile "$TMP/$name.pid")
+		-pidfile "$TMP/$name.pid" "$@")
 }
 
-# cpr_exec_start NAME MIB RATE: the memory guest on QEMU_SRC_VERSION, ready.
+# cpr_exec_start NAME MIB RATE [QEMU-ARGS...]: the memory guest on
+# QEMU_SRC_VERSION, ready.
 cpr_exec_start() {
 	local name=$1 mib=$2 rate=$3
+	shift 3
 	_lib_check_name "$name"
 	need_file "$MEMGUEST_ELF" "memguest"
-	cpr_exec_args "$name" "$mib" "$rate"
+	cpr_exec_args "$name" "$mib" "$rate" "$@"
 	qemu_cmd "$QEMU_SRC_VERSION"
 	"${QEMU_CMD[@]}" "${CPR_EXEC_ARGS[@]}" </dev/null >"$TMP/$name.err" 2>&1 &
 	_lib_pids+=("$!")

@@ -3607,6 +3607,71 @@ test_cpr_exec_closed_in_switchover(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr-exec: a re-run after SIGKILL finds QEMU's migration completed (the
+ * new QEMU's incoming one, or the old one's before its exec): it asks
+ * the QEMU behind the monitor, as after a watched completion: 0.
+ */
+static void
+test_cpr_exec_rerun_completed(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_CPR_EXEC,
+	    .uid = "uid-1" };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+	assert_true(has_note(r, "re-attached to update uid-1"));
+	assert_int_equal(sent(r, SA_NEW_CONNECT), 0);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(r->s.mode, MODE_CPR_EXEC);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: a re-run finds the monitor refused (the exec's 20-50 ms, or
+ * the process gone): it connects again as after the exec; the new QEMU
+ * answers: 0.  No one within 30 s: not known (8), no old copy.
+ */
+static void
+test_cpr_exec_rerun_monitor_gone(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_CPR_EXEC,
+	    .uid = "uid-1", .qemu_gone = 1 };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	assert_int_equal(sent(r, SA_RECONNECT), 1);
+	ev_closed(r, 0);
+	assert_true(last_timer(r, STIMER_RECONNECT) == 0.01);
+	ev_timer(r, STIMER_RECONNECT);
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+
+	r = cpr_exec_rig();
+	step(r, &ev);
+	ev_closed(r, 0);
+	r->t = 30;
+	ev_timer(r, STIMER_NEW_QEMU);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "no old copy"));
+	rig_free(r);
+}
+
 /* cpr-exec: the monitor lost before QEMU completed: connected again, the
  * update goes on (the guest still runs on the old QEMU). */
 static void
@@ -4535,6 +4600,8 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_new_load_fails),
 		cmocka_unit_test(test_cpr_exec_monitor_lost_before_completed),
 		cmocka_unit_test(test_cpr_exec_closed_in_switchover),
+		cmocka_unit_test(test_cpr_exec_rerun_completed),
+		cmocka_unit_test(test_cpr_exec_rerun_monitor_gone),
 		cmocka_unit_test(test_cpr_exec_signal_before_continue),
 		cmocka_unit_test(test_cpr_exec_signal_refused_past_ponr),
 	};
