@@ -3,7 +3,7 @@
  * qmp/qmp-trace.c) against the QEMU model (qemu-model.h) and fails on any
  * answer, event or status the model cannot produce.
  *
- *	conform [-v] [--without-row N] [--rows] DIR|FILE...
+ *	conform [-v] [--without-row N] [--each-row] [--rows] DIR|FILE...
  *
  * The files of one QEMU process (its pid: the monitor qmigrate used, a
  * re-run's, the test's own `qmigrate qmp` calls) are merged by time into
@@ -15,7 +15,10 @@
  * answer, an event) keeps the states it fits; none left is a failure that
  * names the trace, its line and what no path through the table explains.
  * --without-row N hides row N of qm_rows (the unit test that shows a
- * missing row fails a trace); --rows prints the table.
+ * missing row fails a trace); --rows prints the table.  --each-row
+ * checks the traces once, then again without each row the checker took
+ * on the way, in turn, and prints which trace fails without it: the rows
+ * the traces need, a count (conform-rows.sh).
  *
  * A monitor behind tests/qmp-relay joins the history of the QEMU the relay
  * fronts (its last argument): the relay only delays, drops and cuts,
@@ -94,6 +97,16 @@ struct set {
 };
 
 static int		 verbose;
+static int		 quiet;		/* --each-row: no reports */
+static uint64_t		 rows_taken[4];	/* rows the checker took */
+static const char	*failed_path;	/* the first failure's trace */
+
+static void
+note_taken(int row)
+{
+	if (row >= 0 && row < 256)
+		rows_taken[row / 64] |= 1ull << (row % 64);
+}
 static struct tfile	 files[MAX_FILES];
 static int		 nfiles;
 static struct rec	*recs;
@@ -531,7 +544,7 @@ apply_slot(const struct cand *c, int k, struct set *out)
 	}
 	memcpy(&n, c, sizeof n);
 	n.applied |= 1ull << k;
-	(void)qm_apply_cmd(&n.s, &sl->cmd);
+	note_taken(qm_apply_cmd(&n.s, &sl->cmd));
 	/* Events from now on reach this connection too. */
 	if (strcmp(sl->cmd.name, "qmp_capabilities") == 0)
 		n.listening |= 1u << sl->conn;
@@ -568,6 +581,7 @@ closure(const struct set *in, struct set *out)
 		for (j = 0; j < nr; j++) {
 			memcpy(&n, &out->c[i], sizeof n);
 			qm_take(&n.s, rows[j]);
+			note_taken(rows[j] & 0xffff);
 			if (deliver(&n))
 				set_add(out, &n);
 		}
@@ -616,6 +630,10 @@ report(const struct rec *r, const char *what, const struct set *before,
 			strcat(states, buf);
 		}
 	}
+	if (failures++ == 0)
+		failed_path = files[r->file].path;
+	if (quiet)
+		return;
 	m = strdup(json_object_to_json_string_ext(r->m,
 	    JSON_C_TO_STRING_PLAIN));
 	if (strlen(m) > 200)
@@ -626,7 +644,6 @@ report(const struct rec *r, const char *what, const struct set *before,
 	    files[r->file].path, r->line, files[r->file].pid, what, m,
 	    reason, states[0] ? states : "(none)");
 	free(m);
-	failures++;
 }
 
 static void
@@ -973,47 +990,24 @@ print_rows(void)
 		    qm_rows[i].cmd, qm_rows[i].qemu_fn);
 }
 
-int
-main(int argc, char **argv)
+/*
+ * Checks every QEMU's history in the records read; with stop, up to the
+ * first failure.  Counts into *checked and *skipped (may be NULL).
+ */
+static void
+check_all(struct rec *mine, int stop, size_t *checked, size_t *skipped)
 {
-	struct rec	*mine;
-	size_t		 i, n, checked = 0, skipped = 0;
-	int		 a, f, g, done[MAX_FILES] = { 0 };
-	long		 pid;
+	size_t	 i, n;
+	int	 f, g, done[MAX_FILES] = { 0 };
+	long	 pid;
 
-	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
-		if (strcmp(argv[a], "-v") == 0)
-			verbose++;
-		else if (strcmp(argv[a], "--rows") == 0) {
-			print_rows();
-			return 0;
-		} else if (strcmp(argv[a], "--without-row") == 0 &&
-		    a + 1 < argc)
-			qm_disabled_row = atoi(argv[++a]);
-		else {
-			fprintf(stderr, "usage: conform [-v] [--without-row N] "
-			    "[--rows] DIR|FILE...\n");
-			return 2;
-		}
-	}
-	if (a == argc) {
-		fprintf(stderr, "usage: conform [-v] [--without-row N] "
-		    "[--rows] DIR|FILE...\n");
-		return 2;
-	}
-	for (; a < argc; a++)
-		read_path(argv[a]);
-	qsort(recs, nrecs, sizeof *recs, rec_cmp);
-	resolve_relays();
-	if ((mine = calloc(nrecs + 1, sizeof *mine)) == NULL)
-		abort();
-	for (f = 0; f < nfiles; f++) {
+	for (f = 0; f < nfiles && !(stop && failures); f++) {
 		if (done[f])
 			continue;
 		if (!files[f].qemu) {
 			done[f] = 1;
-			if (files[f].pid != 0)
-				skipped++;
+			if (files[f].pid != 0 && skipped != NULL)
+				(*skipped)++;
 			if (verbose)
 				printf("skip %s: peer %s (pid %ld) is not "
 				    "QEMU\n", files[f].path,
@@ -1030,16 +1024,91 @@ main(int argc, char **argv)
 			if (same_qemu(recs[i].file, f))
 				mine[n++] = recs[i];
 		link_answers(mine, n);
-		if (getenv("CONFORM_DEBUG"))
-			for (i = 0; i < n && i < 12; i++)
-				printf("rec %zu file %d line %d dir %c ans %d\n",
-				    i, mine[i].file, mine[i].line, mine[i].dir,
-				    mine[i].answer);
-		checked++;
+		if (checked != NULL)
+			(*checked)++;
 		if (verbose)
 			printf("check QEMU pid %ld: %zu messages\n", pid, n);
 		(void)check_qemu(mine, n);
 	}
+}
+
+/*
+ * --each-row: each row the checker took, hidden in turn; a row whose
+ * absence fails a trace is one the traces need.  A row never taken
+ * cannot change the outcome (hiding it removes no explored move).
+ */
+static void
+each_row_report(struct rec *mine)
+{
+	uint64_t	 was[4];
+	size_t		 r, ntaken = 0, nneeded = 0;
+
+	memcpy(was, rows_taken, sizeof was);
+	quiet = 1;
+	for (r = 0; r < qm_nrows && r < 256; r++) {
+		if (!(was[r / 64] & (1ull << (r % 64)))) {
+			printf("row %3zu %-24s never taken\n", r,
+			    qm_rows[r].cmd);
+			continue;
+		}
+		ntaken++;
+		qm_disabled_row = (int)r;
+		failures = 0;
+		failed_path = NULL;
+		check_all(mine, 1, NULL, NULL);
+		if (failures) {
+			nneeded++;
+			printf("row %3zu %-24s needed: %s fails without it\n",
+			    r, qm_rows[r].cmd, failed_path);
+		} else
+			printf("row %3zu %-24s taken, not needed (another "
+			    "path explains the traces)\n", r, qm_rows[r].cmd);
+	}
+	qm_disabled_row = -1;
+	failures = 0;
+	quiet = 0;
+	printf("rows: %zu in the table, %zu taken, %zu needed\n", qm_nrows,
+	    ntaken, nneeded);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rec	*mine;
+	size_t		 i, checked = 0, skipped = 0;
+	int		 a, f, each_row = 0;
+
+	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
+		if (strcmp(argv[a], "-v") == 0)
+			verbose++;
+		else if (strcmp(argv[a], "--each-row") == 0)
+			each_row = 1;
+		else if (strcmp(argv[a], "--rows") == 0) {
+			print_rows();
+			return 0;
+		} else if (strcmp(argv[a], "--without-row") == 0 &&
+		    a + 1 < argc)
+			qm_disabled_row = atoi(argv[++a]);
+		else {
+			fprintf(stderr, "usage: conform [-v] [--without-row N] "
+			    "[--each-row] [--rows] DIR|FILE...\n");
+			return 2;
+		}
+	}
+	if (a == argc) {
+		fprintf(stderr, "usage: conform [-v] [--without-row N] "
+		    "[--each-row] [--rows] DIR|FILE...\n");
+		return 2;
+	}
+	for (; a < argc; a++)
+		read_path(argv[a]);
+	qsort(recs, nrecs, sizeof *recs, rec_cmp);
+	resolve_relays();
+	if ((mine = calloc(nrecs + 1, sizeof *mine)) == NULL)
+		abort();
+	check_all(mine, 0, &checked, &skipped);
+	if (each_row && failures == 0)
+		each_row_report(mine);
 	printf("conform: %zu QEMU histories checked, %zu monitors of "
 	    "another peer skipped, %d failures\n", checked, skipped,
 	    failures);
