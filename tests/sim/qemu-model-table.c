@@ -160,6 +160,23 @@ const struct qm_row qm_rows[] = {
 	  QM_T_QEMU,
 	  "left-stopped", V10UP, 0, QM_IF_WAS_RUNNING, 0, 0, 0,
 	  "migration_iteration_finish: runstate_set(s->vm_old_state)" },
+	/* cpr-exec (11.1): migration_cleanup's PRECOPY_DONE notifier
+	   schedules cpr_exec_cb, which execs cpr-exec-command.  When the
+	   execvp fails the same process goes on: COMPLETED -> FAILED (the
+	   one way back from COMPLETED), then vm_start() if the guest ran
+	   (runstate_is_live(vm_old_state)), in the same bottom half.  Seen:
+	   cpr-exec-update.sh, a missing binary.  The exec that succeeds is
+	   a new QEMU behind the same monitor (conform.c: a second
+	   greeting). */
+	{ QM_ROW_STATUS, QM_SB(COMPLETED), QM_ST_FAILED, QM_RB(POSTMIGRATE),
+	  QM_RS_RUNNING, QM_T_PROCESS, "exec-failed", V111,
+	  QM_IF_CPR_EXEC | QM_IF_MIGRATING | QM_IF_WAS_RUNNING, 0, 0, 0,
+	  QM_EMIT_MIGRATION | QM_EMIT_RESUME,
+	  "cpr_exec_cb: execvp failed, FAILED, vm_start" },
+	{ QM_ROW_STATUS, QM_SB(COMPLETED), QM_ST_FAILED, QM_RB(POSTMIGRATE),
+	  QM_SAME, QM_T_PROCESS, "exec-failed", V111,
+	  QM_IF_CPR_EXEC | QM_IF_MIGRATING, QM_IF_WAS_RUNNING, 0, 0,
+	  QM_EMIT_MIGRATION, "cpr_exec_cb: execvp failed, FAILED" },
 	{ QM_ROW_STATUS, ST_RUNNING & ~(QM_SB(CANCELLING) | QM_SB(FAILING)),
 	  QM_ST_CANCELLING, 0, QM_SAME, QM_T_CMD, "migrate_cancel", VALL,
 	  QM_IF_MIGRATING, 0, 0, 0, QM_EMIT_MIGRATION,
