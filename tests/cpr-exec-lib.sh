@@ -10,13 +10,14 @@
 
 # cpr_exec_args NAME MIB RATE [QEMU-ARGS...]: sets CPR_EXEC_ARGS, the QEMU
 # arguments of guest NAME (the same before and after the exec), with a disk
-# and a NIC, and QEMU-ARGS.
+# and a NIC (none with CPR_EXEC_BARE=1), and QEMU-ARGS.
 cpr_exec_args() {
 	local name=$1 mib=$2 rate=$3
 	shift 3
 	memguest_args "$mib" "$rate"
 	cpr_ram_args "$mib"
-	cpr_devices
+	CPR_DEVICES=()
+	[ -n "${CPR_EXEC_BARE:-}" ] || cpr_devices
 	# shellcheck disable=SC2054 # commas inside QEMU option values
 	CPR_EXEC_ARGS=(-name "$name" "${MEMGUEST_ARGS[@]}" "${CPR_RAM_ARGS[@]}" "${CPR_DEVICES[@]}"
 		-chardev "file,id=con0,path=$TMP/$name.serial,append=on" -serial chardev:con0
