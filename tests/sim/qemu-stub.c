@@ -40,6 +40,8 @@ struct sq {
 	int			 autostart;
 	int			 was_running;	/* source, at migrate */
 	char			 listen_uri[256];
+	int			 path_gone;	/* its unix: socket's path
+						   unlinked: none connect */
 	struct sq		*peer;		/* the stream's other end */
 	double			 mig_start;
 	double			 due;
@@ -225,8 +227,26 @@ static void
 query_migrate(struct sq *q, const char *id)
 {
 	double	 moved;
-	char	 ret[512];
+	char	 ret[768];
 
+	if (q->cfg.incoming) {
+		/* 7.2's fill_destination_migration_info: no status until
+		   the stream arrives, no ram figures on the destination
+		   (tests/traces/qmp/disk-mirror-7.2). */
+		char addr[320];
+
+		snprintf(addr, sizeof addr, "\"socket-address\": [{\"path\": "
+		    "\"%s\", \"type\": \"unix\"}]", q->listen_uri +
+		    (strncmp(q->listen_uri, "unix:", 5) == 0 ? 5 : 0));
+		if (strcmp(q->st, "none") == 0)
+			snprintf(ret, sizeof ret, "{%s}",
+			    q->listen_uri[0] != '\0' ? addr : "");
+		else
+			snprintf(ret, sizeof ret, "{\"status\": \"%s\", %s}",
+			    q->st, addr);
+		answer(q, id, ret);
+		return;
+	}
 	if (strcmp(q->st, "none") == 0) {
 		answer(q, id, "{}");
 		return;
@@ -297,8 +317,12 @@ command(struct sq *q, const char *cmd, json_object *args, const char *id)
 		}
 		snprintf(q->listen_uri, sizeof q->listen_uri, "%s",
 		    str_arg(args, "uri"));
+		/* 7.2 sends this one event with or without the events
+		   capability, before the answer, and keeps the status
+		   none until a source connects (the disk-mirror-7.2
+		   trace). */
+		event(q, "MIGRATION", "{\"status\": \"setup\"}");
 		answer(q, id, "{}");
-		set_status(q, "setup");
 	} else if (strcmp(cmd, "migrate") == 0) {
 		if (strcmp(q->st, "setup") == 0 || strcmp(q->st, "active") ==
 		    0 || strcmp(q->st, "cancelling") == 0) {
@@ -490,6 +514,24 @@ sq_kill(struct sq *q)
 			q->peer->due = NEVER;
 		}
 	}
+}
+
+int
+sq_listens(const struct sq *q, const char *uri)
+{
+	return q->alive && q->cfg.incoming && q->listen_uri[0] != '\0' &&
+	    !q->path_gone && strcmp(q->listen_uri, uri) == 0;
+}
+
+int
+sq_unlink(struct sq *q, const char *path)
+{
+	if (q->listen_uri[0] == '\0' || q->path_gone ||
+	    strncmp(q->listen_uri, "unix:", 5) != 0 ||
+	    strcmp(q->listen_uri + 5, path) != 0)
+		return -1;
+	q->path_gone = 1;
+	return 0;
 }
 
 int

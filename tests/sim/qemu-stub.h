@@ -52,6 +52,10 @@ void		 sq_advance(struct sq *, double now);
 void		 sq_kill(struct sq *);
 
 int		 sq_alive(const struct sq *);
+/* A target whose migrate-incoming listens on uri. */
+int		 sq_listens(const struct sq *, const char *uri);
+/* unlink(2) of the path it listens on: 0, or -1 when it is not there. */
+int		 sq_unlink(struct sq *, const char *path);
 int		 sq_runs_guest(const struct sq *);
 const char	*sq_status(const struct sq *);
 const char	*sq_runstate(const struct sq *);

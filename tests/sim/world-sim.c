@@ -323,10 +323,18 @@ sim_listen_backlog(const char *path, char **cause)
 	return 0;
 }
 
+/* The target QEMU's socket path (SA_UNLISTEN): gone, no source reaches
+   it any more; any other path the executor removes is not modelled. */
 static int
 sim_unlink(const char *path)
 {
-	(void)path;
+	if (strcmp(path, "/sim/mig.sock") != 0)
+		return 0;
+	if (sq_unlink(R.q[R_TGT], path) != 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	r_trace(R.cur >= 0 ? R.cur : R_TGT, "unlink %s", path);
 	return 0;
 }
 
@@ -532,10 +540,14 @@ hold(int which, char *line)
 	double		 at = R.now;
 	int		 n = R.nheld[which];
 
-	if (n > 0 && R.held[which][n - 1].at > at)
+	/* Behind what this connection still waits for; a connection gone
+	   (its qmigrate killed, the monitor cut) holds nothing of a new
+	   one's: the relay's held answer went with it. */
+	if (n > 0 && R.held[which][n - 1].gen == R.conn_gen[which] &&
+	    R.held[which][n - 1].at > at)
 		at = R.held[which][n - 1].at;
-	if (strncmp(line, "{\"return\"", 10) == 0 ||
-	    strncmp(line, "{\"error\"", 9) == 0) {
+	if (strncmp(line, "{\"return\"", 9) == 0 ||
+	    strncmp(line, "{\"error\"", 8) == 0) {
 		if (++R.answers[which] == R.k.hold_k[which]) {
 			at += R.k.hold_len[which];
 			r_trace(which, "answer %d held %.1f s",
@@ -552,15 +564,23 @@ hold(int which, char *line)
 	h->line = line;
 }
 
-/* Writes the lines due, to the connection each was written on. */
+/*
+ * Writes the lines due, to the connection each was written on.  Each
+ * connection's lines are in order of time; an older connection's, still
+ * held, do not hold a newer one's back.
+ */
 static void
 release(int which)
 {
 	int i, j, n = 0;
 
-	for (i = 0; i < R.nheld[which] && R.held[which][i].at <= R.now; i++) {
+	for (i = 0; i < R.nheld[which]; i++) {
 		struct r_held *h = &R.held[which][i];
 
+		if (h->at > R.now) {
+			R.held[which][n++] = *h;
+			continue;
+		}
 		for (j = 0; j < R_MAX_CONNS; j++) {
 			struct r_conn *c = &R.conns[j];
 
@@ -574,11 +594,8 @@ release(int which)
 				R.sd[c->side].dirty = 1;
 		}
 		free(h->line);
-		n++;
 	}
-	R.nheld[which] -= n;
-	memmove(R.held[which], R.held[which] + n, R.nheld[which] *
-	    sizeof R.held[which][0]);
+	R.nheld[which] = n;
 }
 
 /* When the next held line is due (INFINITY: none). */
@@ -588,9 +605,13 @@ world_sim_next_release(void)
 	double	t = 1e300;
 	int	i;
 
-	for (i = 0; i < 2; i++)
-		if (R.nheld[i] > 0 && R.held[i][0].at < t)
-			t = R.held[i][0].at;
+	for (i = 0; i < 2; i++) {
+		int j;
+
+		for (j = 0; j < R.nheld[i]; j++)
+			if (R.held[i][j].at < t)
+				t = R.held[i][j].at;
+	}
 	return t;
 }
 
