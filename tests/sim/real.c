@@ -163,6 +163,34 @@ listener(void *arg, const char *uri)
 	return sq_listens(R.q[R_TGT], uri) ? R.q[R_TGT] : NULL;
 }
 
+/*
+ * --events on either side, and the readers of stdout and stderr: either
+ * may stop reading at a random moment, then read again, close its end, or
+ * never read again (a node agent's pipe that nobody drains).  From a
+ * stream of its own, so that the other faults' draw is what it was.
+ */
+static void
+draw_output(void)
+{
+	struct rng	*g = &R.rng_out;
+	int		 i;
+
+	rng_seed(g, R.seed ^ 0x6f75747075747321ULL);
+	for (i = 0; i < 2; i++)
+		R.k.events[i] = rng_chance(g, 0.5);
+	for (i = 0; i < 2; i++) {
+		struct r_out *o = &R.out[i];
+
+		if (!rng_chance(g, 0.15))
+			continue;
+		o->stop_at = rng_range(g, 0.01, 60);
+		if (rng_chance(g, 0.4))
+			o->resume_at = o->stop_at + rng_range(g, 1, 200);
+		else if (rng_chance(g, 0.35))
+			o->close_at = o->stop_at + rng_range(g, 0, 100);
+	}
+}
+
 static void
 draw(void)
 {
@@ -210,6 +238,7 @@ draw(void)
 		k->src_timeout = rng_range(&R.rng, 1, 60);
 	if (rng_chance(&R.rng, 0.25))
 		k->tgt_timeout = rng_range(&R.rng, 1, 60);
+	draw_output();
 }
 
 static void
@@ -224,6 +253,7 @@ set_options(void)
 		opts[i].uri = "unix:/sim/mig.sock";
 		opts[i].node = i == R_SRC ? "node-a" : "node-b";
 		opts[i].pod = "sim";
+		opts[i].events = R.k.events[i];
 	}
 	opts[R_SRC].qmp_path = "/sim/src.qmp";
 	opts[R_SRC].timeout = R.k.src_timeout;
@@ -326,7 +356,7 @@ resume(int i)
 {
 	struct r_side *sd = &R.sd[i];
 
-	if (sd->done || R.now < sd->stopped_until)
+	if (sd->done || R.now < sd->stopped_until || sd->write_blocked)
 		return;
 	sd->dirty = 0;
 	R.cur = i;
@@ -350,7 +380,8 @@ settle(void)
 		world_sim_pump();
 		for (i = 0; i < 2; i++)
 			if (R.sd[i].dirty && !R.sd[i].done &&
-			    R.now >= R.sd[i].stopped_until) {
+			    R.now >= R.sd[i].stopped_until &&
+			    !R.sd[i].write_blocked) {
 				any = 1;
 				resume(i);
 			}
@@ -368,6 +399,7 @@ next_due(void)
 	int	 i;
 
 	t = fmin(t, world_sim_next_release());
+	t = fmin(t, world_sim_out_due());
 	for (i = 0; i < R.ntimers; i++)
 		if (!R.sd[R.timers[i].side].done)
 			t = fmin(t, fmax(R.timers[i].due,
@@ -413,6 +445,7 @@ happen(void)
 			R.sd[i].done = 0;
 			R.sd[i].runs++;
 			R.sd[i].stopped_until = 0;
+			R.sd[i].write_blocked = 0;
 			R.abandoned[R.nabandoned++] = R.sd[i].fiber;
 			R.sd[i].fiber = fiber_new(i == R_SRC ? run_source :
 			    run_target, NULL);
@@ -440,6 +473,7 @@ happen(void)
 			r_trace(i, "signal %d", R.sd[i].signal);
 		}
 	}
+	world_sim_out_happen();
 	/* Timers due (a stopped qmigrate's fire when it continues). */
 	for (j = 0; j < R.ntimers; ) {
 		struct r_timer	*rt = &R.timers[j];
@@ -467,6 +501,7 @@ world_free(void)
 {
 	int i;
 
+	world_sim_out_close();
 	for (i = 0; i < R_MAX_CONNS; i++)
 		if (R.conns[i].used)
 			close(R.conns[i].srv);
@@ -501,6 +536,7 @@ run_seed(uint64_t seed, int trace)
 	rng_seed(&R.rng, seed);
 	draw();
 	set_options();
+	world_sim_out_open();
 	nviol = 0;
 	first_viol[0] = '\0';
 

@@ -67,6 +67,29 @@ struct r_file {
 	int		 writes;
 };
 
+/*
+ * stdout (--events, the final document) and stderr (the log): one
+ * socketpair each, qmigrate writes one end (output.c's queues, shared by
+ * the two sides: one process), the world reads the other as the reader
+ * would, or stops reading, or closes it (EPIPE).
+ */
+#define R_OUT_STDOUT	0
+#define R_OUT_STDERR	1
+struct r_out {
+	int		 wr, rd;
+	double		 stop_at;	/* the reader stops reading, 0: never */
+	double		 resume_at;	/* and reads again, 0: never */
+	double		 close_at;	/* and closes its end, 0: never */
+	int		 stopped, closed;
+	char		 line[8192];	/* a line begun, stderr */
+	size_t		 nline;
+	int		 waiting;	/* a write was refused: output.c
+					   holds a queue for the reader */
+	unsigned long	 refused;	/* writes refused in a row (EAGAIN) */
+	int		 side;		/* ... by this side */
+	unsigned long	 turn;		/* ... in this turn of it */
+};
+
 struct r_side {
 	struct fiber	*fiber;
 	int		 started, done, rc;
@@ -80,6 +103,8 @@ struct r_side {
 	int		 died_by;	/* the signal that killed it, 0 */
 	int		 runs;		/* 1, then 2 after a SIGKILL's re-run */
 	double		 rerun_at;	/* 0: none due */
+	unsigned long	 turns;		/* world_sim_turn()s, counted */
+	int		 write_blocked;	/* asleep in write(2): the stream */
 };
 
 struct r_knobs {
@@ -96,6 +121,7 @@ struct r_knobs {
 	double		 hold_len[2];
 	double		 sigkill_at[2];	/* SIGKILL of qmigrate, then ... */
 	double		 rerun_after[2];	/* ... its re-run, so long after */
+	int		 events[2];	/* --events */
 };
 
 struct r_world {
@@ -117,6 +143,10 @@ struct r_world {
 	struct r_held	 held[2][R_MAX_HELD];
 	int		 nheld[2];
 	struct r_side	 sd[2];
+	struct r_out	 out[2];
+	struct rng	 rng_out;	/* the output faults' own draw: the
+					   other faults' schedule stays as
+					   it was before they came */
 	int		 trace;
 	int		 write_fails;
 	struct fiber	*abandoned[4];	/* SIGKILLed runs' fibers */
@@ -136,6 +166,10 @@ void	 world_sim_kill_qemu(int which);
 void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
 double	 world_sim_next_release(void);
+void	 world_sim_out_open(void);
+void	 world_sim_out_close(void);
+double	 world_sim_out_due(void);
+void	 world_sim_out_happen(void);
 void	 r_log_line(const char *line, size_t len);	/* real.c */
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,7 @@ world_sim_turn(struct ev_loop *loop)
 	ev_set_invoke_pending_cb(loop, sim_invoke_pending);
 	fiber_yield();
 	R.cur = side;
+	sd->turns++;
 	invoked = 0;
 	ev_run(loop, EVRUN_NOWAIT);
 	if (invoked > 0)
@@ -417,24 +419,211 @@ sim_write_file(const char *path, const char *data, size_t len, int install,
 	return 0;
 }
 
+/*
+ * A write refused this many times in a row within one turn of its side
+ * is a process that waits for its reader in write(2) (asleep or busy, the
+ * same to its loop): output.c's never retries within a turn more than
+ * once a line, far fewer than this.
+ */
+#define R_BLOCKED_AFTER	100000
+
+/* The stream whose write end fd is, or -1. */
+static int
+out_stream(int fd)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (fd >= 0 && R.out[i].wr == fd)
+			return i;
+	return -1;
+}
+
+/*
+ * stdout and stderr: what the reader's socket takes now, never waiting
+ * (world_kernel's write: MSG_DONTWAIT); EAGAIN while the reader does not
+ * read, EPIPE once it closed.  A caller that asks again and again within
+ * one turn sleeps, as in write(2), until the reader takes bytes.
+ */
 static ssize_t
 sim_write(int fd, const void *buf, size_t len)
 {
-	const char	*p = buf, *nl;
-	size_t		 left = len;
+	int		 i = out_stream(fd), side = R.cur;
+	struct r_out	*o;
+	ssize_t		 n;
 
-	if (R.trace && fd == 2)
-		fprintf(stderr, "%.*s", (int)len, p);
-	if (fd == 2)
-		while (left > 0) {
-			nl = memchr(p, '\n', left);
-			r_log_line(p, nl != NULL ? (size_t)(nl - p) : left);
-			if (nl == NULL)
-				break;
-			left -= (size_t)(nl + 1 - p);
-			p = nl + 1;
+	if (i < 0)
+		return (ssize_t)len;	/* nothing else is read */
+	o = &R.out[i];
+	n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n >= 0 || errno != EAGAIN || side < 0) {
+		o->refused = 0;
+		return n;
+	}
+	o->waiting = 1;
+	if (o->side != side || o->turn != R.sd[side].turns) {
+		o->side = side;
+		o->turn = R.sd[side].turns;
+		o->refused = 0;
+	}
+	if (++o->refused >= R_BLOCKED_AFTER) {
+		r_trace(side, "asleep in write(2) on %s: its reader does not "
+		    "read", i == R_OUT_STDOUT ? "stdout" : "stderr");
+		R.sd[side].write_blocked = i + 1;
+		while (R.sd[side].write_blocked)
+			fiber_yield();
+		R.cur = side;
+		o->refused = 0;
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+/* The sides' log lines, as the reader of stderr gets them. */
+static void
+out_lines(struct r_out *o, const char *p, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (p[k] != '\n') {
+			if (o->nline < sizeof o->line)
+				o->line[o->nline++] = p[k];
+			continue;
 		}
-	return (ssize_t)len;
+		if (R.trace)
+			fprintf(stderr, "%.*s\n", (int)o->nline, o->line);
+		r_log_line(o->line, o->nline);
+		o->nline = 0;
+	}
+}
+
+/* The reader reads what there is, unless it stopped; writers it kept
+ * waiting go on. */
+static void
+out_read(int i)
+{
+	struct r_out	*o = &R.out[i];
+	char		 buf[16384];
+	ssize_t		 n;
+	int		 took = 0, j;
+
+	if (o->rd < 0 || o->stopped)
+		return;
+	while ((n = read(o->rd, buf, sizeof buf)) > 0) {
+		took = 1;
+		if (i == R_OUT_STDERR)
+			out_lines(o, buf, (size_t)n);
+	}
+	if (!took || !o->waiting)
+		return;
+	o->waiting = 0;
+	for (j = 0; j < 2; j++) {
+		if (R.sd[j].write_blocked == i + 1)
+			R.sd[j].write_blocked = 0;
+		if (!R.sd[j].done)
+			R.sd[j].dirty = 1;	/* output.c's queue */
+	}
+}
+
+static int devnull = -1;
+
+/* A schedule's stdout and stderr: a pipe's buffer each, which a reader
+ * that stops fills (then output.c queues, then drops and counts). */
+void
+world_sim_out_open(void)
+{
+	int i, sv[2], small = 65536;	/* a pipe's */
+
+	for (i = 0; i < 2; i++) {
+		struct r_out *o = &R.out[i];
+
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+		    sv) == -1)
+			fatal("sim: socketpair");
+		if (setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small,
+		    sizeof small) == -1)
+			fatal("sim: SO_SNDBUF");
+		fcntl(sv[1], F_SETFL, O_NONBLOCK);
+		o->wr = sv[0];
+		o->rd = sv[1];
+	}
+	out_reset(R.out[R_OUT_STDOUT].wr, R.out[R_OUT_STDERR].wr);
+}
+
+void
+world_sim_out_close(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		out_read(i);
+		if (R.out[i].rd >= 0)
+			close(R.out[i].rd);
+		close(R.out[i].wr);
+		R.out[i].rd = R.out[i].wr = -1;
+	}
+	if (devnull < 0 && (devnull = open("/dev/null", O_WRONLY |
+	    O_CLOEXEC)) == -1)
+		fatal("sim: /dev/null");
+	out_reset(devnull, devnull);
+}
+
+/* When a reader next stops, reads again or closes (1e300: never). */
+double
+world_sim_out_due(void)
+{
+	double	t = 1e300;
+	int	i;
+
+	for (i = 0; i < 2; i++) {
+		const struct r_out *o = &R.out[i];
+
+		if (o->stop_at > 0)
+			t = fmin(t, o->stop_at);
+		if (o->resume_at > 0)
+			t = fmin(t, o->resume_at);
+		if (o->close_at > 0)
+			t = fmin(t, o->close_at);
+	}
+	return t;
+}
+
+void
+world_sim_out_happen(void)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		struct r_out	*o = &R.out[i];
+		const char	*name = i == R_OUT_STDOUT ? "stdout" :
+				    "stderr";
+
+		if (o->stop_at > 0 && o->stop_at <= R.now) {
+			o->stop_at = 0;
+			o->stopped = 1;
+			r_trace(-1, "the reader of %s stops reading", name);
+		}
+		if (o->resume_at > 0 && o->resume_at <= R.now) {
+			o->resume_at = 0;
+			o->stopped = 0;
+			r_trace(-1, "the reader of %s reads again", name);
+		}
+		if (o->close_at > 0 && o->close_at <= R.now) {
+			o->close_at = 0;
+			o->stopped = 1;
+			if (o->rd >= 0)
+				close(o->rd);
+			o->rd = -1;
+			r_trace(-1, "the reader of %s closes it", name);
+			/* write(2) asleep on it returns EPIPE */
+			for (j = 0; j < 2; j++)
+				if (R.sd[j].write_blocked == i + 1) {
+					R.sd[j].write_blocked = 0;
+					R.sd[j].dirty = 1;
+				}
+		}
+	}
 }
 
 static int
@@ -646,6 +835,8 @@ world_sim_pump(void)
 		}
 		input(c);
 	}
+	for (i = 0; i < 2; i++)
+		out_read(i);
 	for (i = 0; i < 2; i++) {
 		while (sq_alive(R.q[i]) && (line = sq_output(R.q[i])) != NULL)
 			hold(i, line);
