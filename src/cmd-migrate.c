@@ -10,6 +10,8 @@ extern const struct cmd_entry cmd_migrate_entry;
 static int
 cmd_migrate_exec(struct args *args)
 {
+	/* On a terminal, one updating line of progress (progress-line.c). */
+	progress_line_enable();
 	return cmd_migrate_side(&cmd_migrate_entry, args, 1);
 }
 
@@ -54,6 +56,8 @@ const struct cmd_entry cmd_migrate_entry = {
 	"  tcp:HOST:PORT   plaintext: refused unless the policy sets disableTLS\n"
 	"  tls:HOST:PORT   through the TLS proxy of a `qmigrate incoming`\n",
 	.footer =
+	"On a terminal, one line on stderr shows the progress in place: phase,\n"
+	"% sent, MiB left, MB/s, dirty MB/s, ETA (not on a pipe or a file).\n"
 	"SIGINT/SIGTERM or `qmigrate abort --status-file F` abort a migration\n"
 	"that has not reached post-copy.\n",
 	.exits =

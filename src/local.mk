@@ -2,7 +2,7 @@
 bin_PROGRAMS += qmigrate
 
 src_core = src/qmigrate.h src/cmd.c src/cmd-help.c src/args.c src/log.c \
-	src/output.c src/json-get.c \
+	src/output.c src/progress-line.c src/json-get.c \
 	src/privs.c src/signals.h src/signals.c \
 	src/util.c
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
@@ -81,7 +81,8 @@ tests_unit_test_preflight_cpr_SOURCES = tests/unit/test-preflight-cpr.c \
 	tests/unit/fake-peer.c tests/unit/fake-peer.h
 
 # SIGINT/SIGTERM before a command's own handler (signals.c).
-unit_tests += tests/unit/test-signals tests/unit/test-output
+unit_tests += tests/unit/test-signals tests/unit/test-output \
+	tests/unit/test-progress-line
 
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args

@@ -52,6 +52,20 @@ log_set_command(const char *name)
 	snprintf(log_prefix, sizeof log_prefix, "qmigrate %s", name);
 }
 
+/* The prefix of each plain line ("qmigrate migrate"), borrowed. */
+const char *
+log_get_prefix(void)
+{
+	return log_prefix;
+}
+
+/* Whether lines of level are written (-q shows warnings only). */
+int
+log_shows(enum log_level level)
+{
+	return log_level >= level;
+}
+
 /* Whether --log-json is on: a command's other stderr text follows it. */
 int
 log_is_json(void)

@@ -501,6 +501,7 @@ apply_status(struct mig_watch *w, const struct sess_action *a)
 		break;
 	case SA_ST_PUBLISH:
 		status_changed(st, a->reason);
+		progress_line_update(st);
 		break;
 	case SA_ST_SWITCHOVER:
 		status_switchover(st, w->switchover_id,

@@ -11,6 +11,12 @@
  * written when the fd is writable; at exit, out_drain() waits a bounded
  * time for a reader that still reads.
  *
+ * On a terminal, stderr also carries one updating line (out_status(),
+ * migrate's progress): written as "\r" TEXT "\033[K" into the same queue,
+ * only while the queue is empty (a terminal that does not keep up skips
+ * updates: the line never grows the queue nor waits), erased before each
+ * log line and drawn again after it, so that log lines scroll above it.
+ *
  * The proxy's worker threads log too: the queues are under one mutex.
  * Only the thread of the attached loop touches its watchers.
  */
@@ -53,7 +59,16 @@ struct out_stream_state {
 	int		 io_ready;	/* io initialised for the loop */
 };
 
+/* The terminal's updating line: what erases it (carriage return, erase
+ * to the end of the line), and the longest one kept. */
+#define OUT_ERASE		"\r\033[K"
+#define OUT_STATUS_MAX		256
+
 static pthread_mutex_t		out_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The updating line on stderr: its text, and whether it is on the
+ * terminal (queued or written) so that the next log line erases it. */
+static char			out_status_text[OUT_STATUS_MAX];
+static int			out_status_shown;
 /* How a line of output.c's own goes on stderr (the log's format). */
 static char			*(*out_log_format)(const char *msg);
 static struct ev_loop		*out_loop;
@@ -71,19 +86,49 @@ static struct out_stream_state	 out_streams[2] = {
 	    .max = OUT_STDERR_MAX },
 };
 
-/* Appends text and a newline; the caller checked the room. */
+/* Appends n bytes of text as they are; the caller checked the room. */
 static void
-out_append(struct out_stream_state *s, const char *text, size_t n)
+out_append_raw(struct out_stream_state *s, const char *text, size_t n)
 {
 	if (s->buf == NULL)
 		s->buf = xmalloc(s->max);
-	if (s->off > 0 && s->off + s->len + n + 1 > s->max) {
+	if (s->off > 0 && s->off + s->len + n > s->max) {
 		memmove(s->buf, s->buf + s->off, s->len);
 		s->off = 0;
 	}
 	memcpy(s->buf + s->off + s->len, text, n);
-	s->buf[s->off + s->len + n] = '\n';
-	s->len += n + 1;
+	s->len += n;
+}
+
+/* What a line of n bytes takes in s's queue: the newline, and on a
+ * stderr with the updating line shown, its erasing and redrawing. */
+static size_t
+out_room(const struct out_stream_state *s, size_t n)
+{
+	if (s != &out_streams[OUT_STDERR] || !out_status_shown)
+		return n + 1;
+	return strlen(OUT_ERASE) + n + 1 + 1 + strlen(out_status_text) +
+	    strlen(OUT_ERASE) - 1;
+}
+
+/*
+ * Appends text and a newline; the caller checked the room (out_room()).
+ * Over the updating line: erased first, drawn again after.
+ */
+static void
+out_append(struct out_stream_state *s, const char *text, size_t n)
+{
+	int redraw = s == &out_streams[OUT_STDERR] && out_status_shown;
+
+	if (redraw)
+		out_append_raw(s, OUT_ERASE, strlen(OUT_ERASE));
+	out_append_raw(s, text, n);
+	out_append_raw(s, "\n", 1);
+	if (redraw) {
+		out_append_raw(s, "\r", 1);
+		out_append_raw(s, out_status_text, strlen(out_status_text));
+		out_append_raw(s, OUT_ERASE + 1, strlen(OUT_ERASE) - 1);
+	}
 }
 
 /*
@@ -120,7 +165,7 @@ out_say_lost(struct out_stream_state *s)
 		text = out_own_line(s, "%lu %s lost: the reader of %s did not "
 		    "read", s->unsaid, s == &out_streams[OUT_STDERR] ?
 		    "log lines" : "lines", s->name);
-	if (strlen(text) + 1 <= s->max)
+	if (out_room(s, strlen(text)) <= s->max)
 		out_append(s, text, strlen(text));
 	free(text);
 	s->unsaid = 0;
@@ -169,6 +214,8 @@ out_flush(struct out_stream_state *s)
 		/* EPIPE, EIO (the terminal hung up), ENOSPC: no reader. */
 		s->broken = 1;
 		out_discard(s);
+		if (s == &out_streams[OUT_STDERR])
+			out_status_shown = 0;
 	}
 	return s->broken ? -1 : 0;
 }
@@ -190,13 +237,66 @@ out_line(enum out_stream which, const char *text)
 	if (s->broken) {
 		s->lost++;
 		rc = -1;
-	} else if (s->dropping || s->len + n + 1 > s->max) {
+	} else if (s->dropping || s->len + out_room(s, n) > s->max) {
 		s->dropping = 1;
 		s->lost++;
 		s->unsaid++;
 		rc = -1;
 	} else
 		out_append(s, text, n);
+	out_flush(s);
+	pthread_mutex_unlock(&out_lock);
+	return rc;
+}
+
+/* Erases the updating line, even behind a slow reader: the end must be
+ * clean.  Under out_lock. */
+static void
+out_status_erase(struct out_stream_state *s)
+{
+	if (!out_status_shown)
+		return;
+	if (s->len + strlen(OUT_ERASE) <= s->max)
+		out_append_raw(s, OUT_ERASE, strlen(OUT_ERASE));
+	out_status_shown = 0;
+	out_status_text[0] = '\0';
+}
+
+/*
+ * The updating line on stderr, a terminal's (the caller knows it is one):
+ * text (one line, no newline; cut to OUT_STATUS_MAX - 1 bytes) in place
+ * of the one shown, or with NULL the line erased.  An update is skipped
+ * while stderr's queue holds anything (a terminal that does not keep up
+ * sees fewer updates; nothing waits, nothing grows).  Returns 0 when
+ * queued, -1 when skipped.
+ */
+int
+out_status(const char *text)
+{
+	struct out_stream_state	*s = &out_streams[OUT_STDERR];
+	size_t			 n;
+	int			 rc = 0;
+
+	pthread_mutex_lock(&out_lock);
+	if (s->broken || (text == NULL && !out_status_shown)) {
+		pthread_mutex_unlock(&out_lock);
+		return text == NULL ? 0 : -1;
+	}
+	if (text == NULL) {
+		out_status_erase(s);
+	} else if (s->len > 0 || s->dropping) {
+		rc = -1;
+	} else {
+		n = strcspn(text, "\n");
+		if (n > OUT_STATUS_MAX - 1)
+			n = OUT_STATUS_MAX - 1;
+		memcpy(out_status_text, text, n);
+		out_status_text[n] = '\0';
+		out_append_raw(s, "\r", 1);
+		out_append_raw(s, out_status_text, n);
+		out_append_raw(s, OUT_ERASE + 1, strlen(OUT_ERASE) - 1);
+		out_status_shown = 1;
+	}
 	out_flush(s);
 	pthread_mutex_unlock(&out_lock);
 	return rc;
@@ -372,6 +472,8 @@ out_drain(void)
 	size_t		i;
 
 	pthread_mutex_lock(&out_lock);
+	if (!out_streams[OUT_STDERR].broken)
+		out_status_erase(&out_streams[OUT_STDERR]);
 	for (;;) {
 		struct pollfd	pfd[2];
 		nfds_t		n = 0;
@@ -408,7 +510,8 @@ out_drain(void)
 		    "stdout never written: its reader did not read",
 		    unwritten);
 
-		if (!err->broken && strlen(text) + 1 <= err->max) {
+		if (!err->broken && err->len + out_room(err, strlen(text)) <=
+		    err->max) {
 			out_append(err, text, strlen(text));
 			out_flush(err);
 		}
@@ -435,6 +538,8 @@ out_reset(int stdout_fd, int stderr_fd)
 		s->notice = NULL;
 		s->io_ready = 0;
 	}
+	out_status_shown = 0;
+	out_status_text[0] = '\0';
 	out_streams[OUT_STDOUT].fd = stdout_fd;
 	out_streams[OUT_STDERR].fd = stderr_fd;
 	pthread_mutex_unlock(&out_lock);

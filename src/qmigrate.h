@@ -301,8 +301,19 @@ struct cmd_answer {
 	char			*error;
 };
 
+/* The figures of a person's progress line (status_figures()). */
+struct progress_figures {
+	const char	*phase;		/* borrowed: the status's */
+	const char	*qemu_status;	/* borrowed; "" before the first */
+	double		 elapsed;	/* s */
+	uint64_t	 total, remaining;	/* bytes */
+	double		 bandwidth, dirty_rate;	/* bytes/s */
+};
+
 /* status.c */
 const char	*status_phase_name(enum mig_phase);
+void		 status_figures(const struct status *,
+		    struct progress_figures *);
 struct status	*status_create(const char *role, const char *file,
 		    int events);
 char		*status_summary(const struct status *);
@@ -411,6 +422,7 @@ enum out_stream { OUT_STDOUT, OUT_STDERR };
 /* How a stream says it lost lines: the line to write (caller frees). */
 typedef char	*(*out_notice_fn)(unsigned long lost, const char *stream);
 int		 out_line(enum out_stream, const char *text);
+int		 out_status(const char *text);
 unsigned long	 out_lost(enum out_stream);
 void		 out_set_notice(enum out_stream, out_notice_fn);
 void		 out_set_log_format(char *(*)(const char *msg));
@@ -419,8 +431,16 @@ void		 out_detach(struct ev_loop *, struct ev_loop *prev);
 void		 out_drain(void);
 void		 out_reset(int stdout_fd, int stderr_fd);
 
+/* progress-line.c */
+char	*progress_line_format(const char *prefix,
+	    const struct progress_figures *, size_t width);
+void	 progress_line_enable(void);
+void	 progress_line_update(const struct status *);
+
 /* log.c */
 void	log_init(const char *progname, enum log_level level, int json);
+const char *log_get_prefix(void);
+int	log_shows(enum log_level);
 void	log_set_command(const char *name);
 int	log_is_json(void);
 void	log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -887,6 +887,8 @@ status_report(struct status *st, int json_flags)
 	unsigned long	 lost;
 
 	status_changed(st, "end");
+	/* The terminal's progress line goes before the last lines. */
+	out_status(NULL);
 	doc = status_to_json(st);
 	out_line(OUT_STDOUT, json_object_to_json_string_ext(doc,
 	    st->events ? JSON_C_TO_STRING_PLAIN |
@@ -926,6 +928,21 @@ status_summary(const struct status *st)
 	    p->dirty_rate / 1048576.0, (unsigned long long)p->iteration,
 	    p->elapsed);
 	return line;
+}
+
+/* The figures of the progress line (progress-line.c), borrowed from st. */
+void
+status_figures(const struct status *st, struct progress_figures *f)
+{
+	const struct mig_progress *p = &st->progress;
+
+	f->phase = phase_names[st->phase];
+	f->qemu_status = p->qemu_status;
+	f->elapsed = p->elapsed;
+	f->total = p->data_total;
+	f->remaining = p->data_remaining;
+	f->bandwidth = p->bandwidth;
+	f->dirty_rate = p->dirty_rate;
 }
 
 /* The abort's state: abortStatus, and abortRequested in *requested. */

@@ -221,3 +221,8 @@ EXTRA_DIST += tests/sim/canned.py
 unit_tests += tests/unit/test-report
 integration_tests += tests/integration/report-chromium.sh
 EXTRA_DIST += tests/png-colors.py
+
+# migrate's progress line on a terminal (issue 39 item 5): stderr on a pty
+# (tests/pty-stderr.py), the screen it leaves (tests/tty-screen.py).
+integration_tests += tests/integration/progress-tty.sh
+EXTRA_DIST += tests/pty-stderr.py tests/tty-screen.py

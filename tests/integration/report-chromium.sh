@@ -24,6 +24,8 @@ mig_migrate --policy "$TMP/busy.json"
 expect_exit migrate 0 240
 expect_exit incoming 0 60
 assert_moved
+# stderr is a file here: no progress line (that is for a terminal).
+! grep -q $'\r' "$TMP/migrate.err" || fail "a carriage return in migrate's stderr, a file"
 decisions "$TMP/src.status" | grep -qw pause ||
 	fail "no pause decision to draw: $(decisions "$TMP/src.status")"
 
