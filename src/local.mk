@@ -147,10 +147,11 @@ tests_observe_hang_peer_SOURCES = tests/observe-hang-peer.c
 tests_observe_hang_peer_LDADD = libcommon.a
 unit_tests += tests/unit/test-observe
 unit_tests += tests/unit/test-exporter
-EXTRA_DIST += tests/observe-lib.sh
+EXTRA_DIST += tests/observe-lib.sh tests/exporter-fuzz.py
 integration_tests += tests/integration/observe-dirty-rate.sh \
 	tests/integration/observe-stats.sh \
 	tests/integration/observe-exporter.sh \
+	tests/integration/exporter-fuzz.sh \
 	tests/integration/exporter-privs.sh \
 	tests/integration/signals-exporter.sh \
 	tests/integration/observe-rules.sh \
