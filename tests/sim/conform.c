@@ -745,12 +745,21 @@ check_qemu(struct rec *r, size_t n)
 					initial(&cur, (enum qm_version)k);
 				} else {
 					/* cpr-exec: a new QEMU in the same
-					   process, started incoming. */
-					for (j = 0; j < cur.n; j++)
-						if (cur.c[j].s.flags &
-						    QM_IF_CPR_EXEC)
+					   process, started incoming, once
+					   the table's exec row ended the
+					   old one.  (Else a greeting of
+					   another connection to it.) */
+					if (closure(&cur, &all) != 0) {
+						report(x, "greeting", &cur,
+						    "over 60000 states");
+						goto out;
+					}
+					for (j = 0; j < all.n; j++)
+						if (!all.c[j].s.alive &&
+						    (all.c[j].s.flags &
+						    QM_IF_EXECED))
 							break;
-					if (j < cur.n) {
+					if (j < all.n) {
 						struct set fresh = { 0 };
 						initial(&fresh,
 						    (enum qm_version)k);

@@ -165,9 +165,14 @@ const struct qm_row qm_rows[] = {
 	   execvp fails the same process goes on: COMPLETED -> FAILED (the
 	   one way back from COMPLETED), then vm_start() if the guest ran
 	   (runstate_is_live(vm_old_state)), in the same bottom half.  Seen:
-	   cpr-exec-update.sh, a missing binary.  The exec that succeeds is
-	   a new QEMU behind the same monitor (conform.c: a second
-	   greeting). */
+	   cpr-exec-update.sh, a missing binary.  The exec that succeeds
+	   ends this QEMU (exec); the new one behind the same monitor is a
+	   fresh model (conform.c: a later greeting after the exec). */
+	{ QM_ROW_STATUS, QM_SB(COMPLETED), QM_SAME, QM_RB(POSTMIGRATE),
+	  QM_GONE, QM_T_PROCESS, "exec", V111,
+	  QM_IF_CPR_EXEC | QM_IF_MIGRATING, 0, QM_IF_EXECED, 0, 0,
+	  "cpr_exec_cb: execvp: this QEMU ends, its monitors close without "
+	  "an event; the new one greets on the same sockets, same pid" },
 	{ QM_ROW_STATUS, QM_SB(COMPLETED), QM_ST_FAILED, QM_RB(POSTMIGRATE),
 	  QM_RS_RUNNING, QM_T_PROCESS, "exec-failed", V111,
 	  QM_IF_CPR_EXEC | QM_IF_MIGRATING | QM_IF_WAS_RUNNING, 0, 0, 0,

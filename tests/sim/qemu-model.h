@@ -164,6 +164,8 @@ enum qm_trigger {
 #define QM_IF_SHUTDOWN		0x800000 /* quit, or a signal: exiting */
 #define QM_IF_RESUMING		0x1000000 /* 7.2: migrate resume connecting */
 #define QM_IF_FORCE		0x2000000 /* job: block-job-cancel force=true */
+#define QM_IF_EXECED		0x4000000 /* cpr-exec: the process became
+					    the new QEMU (11.1) */
 
 /* Events a row makes, in this order. */
 #define QM_EMIT_MIGRATION_FIRST	0x001	/* MIGRATION before STOP */
