@@ -4454,6 +4454,148 @@ test_switchover_pause_then_fails(void **state)
 	rig_free(r);
 }
 
+
+/*
+ * cpr-exec: random event sequences through the update by exec (2000
+ * seeds).  Whatever comes: no migrate_cancel past the point of no return
+ * (migrate-continue sent, or QEMU said device); once the monitor closed
+ * past it (the exec, seen or not) the end is 0 or 8 only, never "the
+ * guest runs on the old QEMU" (3, 4, 5); 0 only after QEMU said running
+ * and then completed; the mode is put back (mode normal) only on an end
+ * that left the guest on the old QEMU (3, 4, 5), never after 0 or 8.
+ */
+static void
+test_cpr_exec_random(void **state)
+{
+	static const enum qemu_mig_status st[] = { QMS_SETUP, QMS_ACTIVE,
+	    QMS_PRE_SWITCHOVER, QMS_DEVICE, QMS_COMPLETED, QMS_FAILED,
+	    QMS_CANCELLED };
+	static const enum run_state rs[] = { RUN_RUNNING, RUN_PAUSED,
+	    RUN_POSTMIGRATE, RUN_INMIGRATE, RUN_SHUTDOWN };
+	static const enum sess_cmd cmds[] = { SC_MIGRATE, SC_CANCEL,
+	    SC_MIGRATE_CONTINUE, SC_MODE_NORMAL, SC_PAUSE_OFF };
+	static const enum sess_outcome outs[] = { SO_ANSWERED, SO_REFUSED,
+	    SO_NO_ANSWER };
+	static const enum sess_timer timers[] = { STIMER_HANDOFF,
+	    STIMER_NEW_QEMU, STIMER_CANCEL, STIMER_REPOLL, STIMER_RECONNECT,
+	    STIMER_FINISH, STIMER_SWITCHOVER };
+	uint64_t	 seed, x;
+	int		 i, ponr, closed_past, running, ran_then_done, code;
+	int		 ended = 0;
+	size_t		 seen;
+
+	(void)state;
+	for (seed = 1; seed <= 2000; seed++) {
+		struct rig *r = cpr_exec_rig();
+
+		x = seed * 0x9e3779b97f4a7c15ULL;
+		ponr = closed_past = running = ran_then_done = 0;
+		seen = 0;
+		ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+		for (i = 0; i < 80 && !session_done(&r->s); i++) {
+			uint64_t	v = cpr_rand(&x);
+			/* Once the end is decided (FINISHING) QEMU's words
+			 * change it no more; before QEMU took our migrate
+			 * its samples are an earlier migration's; while the
+			 * monitor is away (RECONNECT) none can come. */
+			int		deciding = r->s.state != SS_FINISHING &&
+			    r->s.state != SS_RECONNECT &&
+			    (r->s.saw_active || r->s.migrate_answered ||
+			    r->s.migrate_unknown);
+
+			r->t += (double)(v % 400) / 100.0;
+			switch ((v >> 16) % 8) {
+			case 0:
+			case 1: {
+				enum qemu_mig_status s =
+				    st[(v >> 24) % NITEMS(st)];
+
+				if (s == QMS_FAILED && ((v >> 40) & 1))
+					ev_failed_because(r, "execvp /x "
+					    "failed: No such file or "
+					    "directory");
+				else
+					ev_sample(r, s, 100000, 0);
+				ponr |= deciding && s == QMS_DEVICE;
+				ran_then_done |= running && s == QMS_COMPLETED;
+				break;
+			}
+			case 2: {
+				enum run_state s = rs[(v >> 24) % NITEMS(rs)];
+
+				running = s == RUN_RUNNING;
+				ev_run_state(r, s);
+				break;
+			}
+			case 3: {
+				struct sess_event ev = { .kind = SEV_QMP_DONE,
+				    .cmd = cmds[(v >> 24) % NITEMS(cmds)],
+				    .outcome = outs[(v >> 32) % NITEMS(outs)],
+				    .reason = "x" };
+
+				ev.ok = ev.outcome == SO_ANSWERED;
+				step(r, &ev);
+				break;
+			}
+			case 4:
+				if ((v >> 24) & 1)
+					ev_simple(r, SEV_QMP_UP);
+				else {
+					closed_past |= ponr &&
+					    r->s.state != SS_FINISHING &&
+					    !(r->s.state == SS_RECONNECT &&
+					    r->s.back_to == SS_FINISHING);
+					ev_closed(r, (int)((v >> 25) & 1));
+				}
+				break;
+			case 5:
+				ev_timer(r, timers[(v >> 24) % NITEMS(timers)]);
+				break;
+			case 6:
+				ev_signal(r, SIGTERM);
+				break;
+			default:
+				ev_simple(r, (v >> 24) & 1 ? SEV_QMP_SILENT :
+				    SEV_DEADLINE);
+				break;
+			}
+			for (; seen < r->nlog; seen++) {
+				const struct sess_action *a = &r->log[seen];
+
+				if (a->kind != SA_QMP)
+					continue;
+				if (a->cmd == SC_MIGRATE_CONTINUE)
+					ponr = 1;
+				if (a->cmd == SC_CANCEL && ponr)
+					fail_msg("seed %llu: migrate_cancel "
+					    "past the point of no return",
+					    (unsigned long long)seed);
+			}
+		}
+		assert_int_equal(r->s.overflow, 0);
+		if (!session_done(&r->s)) {
+			rig_free(r);
+			continue;
+		}
+		ended++;
+		code = session_exit_code(&r->s);
+		if (closed_past && code != QM_EXIT_OK &&
+		    code != QM_EXIT_UNKNOWN)
+			fail_msg("seed %llu: exit %d after the monitor closed "
+			    "past the point of no return",
+			    (unsigned long long)seed, code);
+		if (code == QM_EXIT_OK && !ran_then_done)
+			fail_msg("seed %llu: 0 before QEMU said running, then "
+			    "completed", (unsigned long long)seed);
+		if ((code == QM_EXIT_OK || code == QM_EXIT_UNKNOWN) &&
+		    sent_cmd(r, SC_MODE_NORMAL) != 0)
+			fail_msg("seed %llu: mode normal sent, exit %d",
+			    (unsigned long long)seed, code);
+		rig_free(r);
+	}
+	assert_true(ended > 1000);
+}
+
 int
 main(void)
 {
@@ -4604,6 +4746,7 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_rerun_monitor_gone),
 		cmocka_unit_test(test_cpr_exec_signal_before_continue),
 		cmocka_unit_test(test_cpr_exec_signal_refused_past_ponr),
+		cmocka_unit_test(test_cpr_exec_random),
 	};
 
 	log_init("test-session", LOG_LEVEL_WARN, 0);
