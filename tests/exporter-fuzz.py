@@ -134,6 +134,9 @@ class Fake(Monitor):
                 s.bind(self.path)
                 s.close()
         elif dead:
+            # Recorded before it listens: the exporter may connect while
+            # listen() yields, and no scrape may then be judged as dead.
+            self.record("reviving")
             await self.listen()
         if mode == "hung":
             self.awake.clear()
