@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qmigrate.h"
 #include "report.h"
@@ -56,11 +57,20 @@ ypos(const struct report_axis *ay, double v)
 	return Y1 - (Y1 - Y0) * (v / ay->max);
 }
 
+/* About how wide a phase's label is at font-size 10, per character. */
+#define LABEL_CHAR_PX	6.0
+
+/*
+ * The phases as bands, each named in its <title>; a band is labelled
+ * where its label fits in it and clears the label before (the last band,
+ * the end, always), so that short phases at the start do not print
+ * over each other.
+ */
 static void
 bands(FILE *f, const struct report *r, const struct report_axis *ax)
 {
 	size_t	i;
-	double	a, b;
+	double	a, b, w, clear = 0;
 
 	for (i = 0; i < r->nphases; i++) {
 		a = xpos(ax, r->phases[i].t);
@@ -72,11 +82,16 @@ bands(FILE *f, const struct report *r, const struct report_axis *ax)
 		    "width=\"%.1f\" height=\"%.0f\" fill=\"%s\"><title>",
 		    a, Y0, b - a, Y1 - Y0, band_fill[i % 2]);
 		report_html_escape(f, r->phases[i].name);
-		fprintf(f, "</title></rect>\n<text class=\"phase-label\" "
-		    "x=\"%.1f\" y=\"%.0f\" font-size=\"10\" fill=\"#555\">",
-		    a + 2, Y0 - 4);
+		fputs("</title></rect>\n", f);
+		w = LABEL_CHAR_PX * (double)strlen(r->phases[i].name) + 4;
+		if (a < clear || (b - a < w && i + 1 < r->nphases))
+			continue;
+		fprintf(f, "<text class=\"phase-label\" x=\"%.1f\" "
+		    "y=\"%.0f\" font-size=\"10\" fill=\"#555\">", a + 2,
+		    Y0 - 4);
 		report_html_escape(f, r->phases[i].name);
 		fputs("</text>\n", f);
+		clear = a + w;
 	}
 }
 

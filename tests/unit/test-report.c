@@ -220,6 +220,48 @@ test_page(void **state)
 	free(b);
 }
 
+/* Phases too short for their labels are named in their bands' titles
+ * only: the labels never print over each other. */
+static void
+test_phase_labels(void **state)
+{
+	struct report		 r;
+	const char		*names[] = { "Scheduling", "PreparingTarget",
+				    "Running", "Succeeded" };
+	const double		 at[] = { 0, 0.01, 0.02, 9.5 };
+	struct report_point	 pts[2] = { { .t = 0, .remaining = 9 },
+				    { .t = 10, .remaining = 1 } };
+	char			*page = NULL;
+	size_t			 len = 0, i, n = 0;
+	const char		*p;
+	FILE			*f;
+
+	(void)state;
+	report_init(&r);
+	r.phases = xcalloc(4, sizeof *r.phases);
+	for (i = 0; i < 4; i++) {
+		r.phases[i].name = xstrdup(names[i]);
+		r.phases[i].t = at[i];
+	}
+	r.nphases = 4;
+	r.points = xcalloc(REPORT_MAX_POINTS, sizeof *r.points);
+	memcpy(r.points, pts, sizeof pts);
+	r.npoints = 2;
+	r.t_end = 10;
+	f = open_memstream(&page, &len);
+	report_svg_chart(f, &r, REPORT_REMAINING);
+	fclose(f);
+	for (p = page; (p = strstr(p, "class=\"phase-label\"")) != NULL; p++)
+		n++;
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(page, "fill=\"#555\">Running</text>"));
+	assert_non_null(strstr(page, "fill=\"#555\">Succeeded</text>"));
+	assert_null(strstr(page, ">Scheduling</text>"));
+	assert_non_null(strstr(page, "<title>Scheduling</title>"));
+	free(page);
+	report_free(&r);
+}
+
 /*
  * The target's own document names its QEMU (a unix: source's does not),
  * and wins over the handshake's word; one without it is refused, named.
@@ -263,6 +305,7 @@ main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_target_document),
+		cmocka_unit_test(test_phase_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
