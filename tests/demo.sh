@@ -6,7 +6,8 @@
 # guest checks every page it wrote: a migration that lost a byte says
 # CORRUPT, and the demo ends with the guest's full sweep over every page
 # (tests/lib.sh assert_memory_intact, as in the tests).  Everything is
-# cleaned up on exit.
+# cleaned up on exit, save the picture of the migration: `qmigrate report`
+# writes it to DEMO_REPORT (default BUILDDIR/demo-report.html).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
@@ -19,6 +20,7 @@ top_srcdir=$top top_builddir=$build QMIGRATE=$qmigrate
 mib=${DEMO_MIB:-256}
 rate=${DEMO_RATE:-150}
 bandwidth=${DEMO_BANDWIDTH:-64Mi}
+report=${DEMO_REPORT:-$build/demo-report.html}
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
@@ -95,7 +97,7 @@ rc=0
 "${on_src[@]}" "$qmigrate" migrate --qmp "$dir/src.qmp" --to "tls:$addr:4444" \
 	--tls-dir "$dir/pki/src" --tls-name dst --policy "$dir/policy.json" \
 	--status-file "$dir/src.status" --events 2>"$dir/migrate.err" |
-	jq -r --unbuffered '
+	tee "$dir/events.jsonl" | jq -r --unbuffered '
 		def mb: . / 1e6 | floor;
 		.status as $s | $s.progress as $p |
 		if .event == "decision" then
@@ -111,6 +113,12 @@ wait "${pids[0]}" || true
 say "result"
 jq -r '"   source: \(.phase), mode \(.mode), \(.progress.dataProcessed / 1e6 | floor) MB in \(.progress.totalTimeMs) ms, downtime \(.progress.downtimeMs) ms"' "$dir/src.status"
 jq -r '"   target: \(.phase)"' "$dir/dst.status"
+if "$qmigrate" report --status-file "$dir/src.status" --events "$dir/events.jsonl" \
+	--target-status-file "$dir/dst.status" --output "$report" 2>"$dir/report.err"; then
+	echo "   the picture of this migration: file://$report (qmigrate report)"
+else
+	echo "   qmigrate report failed: $(cat "$dir/report.err")" >&2
+fi
 # Where the guest runs now: the target, or the source after a failure it
 # survived (exit 4 or 5).
 case $rc in
