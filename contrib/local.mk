@@ -21,7 +21,7 @@ dist_kubernetesexamples_DATA = contrib/kubernetes/README.md \
 dist_doc_DATA = README.md
 # The user's reference beside the man pages (README.md points at them).
 userdocsdir = $(docdir)/docs
-dist_userdocs_DATA = docs/failures.md docs/how-it-works.md
+dist_userdocs_DATA = docs/failures.md docs/how-it-works.md docs/report-demo.png
 
 # The unit names the installed binary: @bindir@ is filled in at make time,
 # where it is fully expanded.
