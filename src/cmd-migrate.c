@@ -11,7 +11,7 @@ static int
 cmd_migrate_exec(struct args *args)
 {
 	/* On a terminal, one updating line of progress (progress-line.c). */
-	progress_line_enable();
+	progress_line_enable(args_has(args, "events"));
 	return cmd_migrate_side(&cmd_migrate_entry, args, 1);
 }
 

@@ -29,16 +29,18 @@ static const char	*progress_last_phase;
 /*
  * Turns the line on when stderr is a terminal (not TERM=dumb, which
  * cannot go back to the line's start) and the log is plain text at the
- * info level.
+ * info level; not when stdout_lines (--events) go to a terminal too: each
+ * event line would be written into the progress line.
  */
 void
-progress_line_enable(void)
+progress_line_enable(int stdout_lines)
 {
 	const char *term = getenv("TERM");
 
 	progress_enabled = isatty(STDERR_FILENO) && !log_is_json() &&
 	    log_shows(LOG_LEVEL_INFO) &&
-	    !(term != NULL && strcmp(term, "dumb") == 0);
+	    !(term != NULL && strcmp(term, "dumb") == 0) &&
+	    !(stdout_lines && isatty(STDOUT_FILENO));
 }
 
 /* "ETA 47s", "ETA 3m05s", "ETA 2h10m" into buf; "ETA --" where the

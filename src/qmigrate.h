@@ -434,7 +434,7 @@ void		 out_reset(int stdout_fd, int stderr_fd);
 /* progress-line.c */
 char	*progress_line_format(const char *prefix,
 	    const struct progress_figures *, size_t width);
-void	 progress_line_enable(void);
+void	 progress_line_enable(int stdout_lines);
 void	 progress_line_update(const struct status *);
 
 /* log.c */
