@@ -1030,7 +1030,16 @@ setup_stage(struct mig_source *ms, int stage)
 	struct session	*sess = &ms->w.sess;
 	int		 rc;
 
-	if (stage != STAGE_INSPECTED && session_setup_abandoned(sess)) {
+	/*
+	 * A signal or the deadline is carried out only once QEMU and the
+	 * status file said whether a killed run's migration is there: until
+	 * then no abort can say the guest never left (a re-run's migration
+	 * may have completed meanwhile: it is reported; one still running is
+	 * cancelled as the abort asks).  The inspection's wait is bounded by
+	 * the monitor's timeouts.
+	 */
+	if (stage != STAGE_CONNECTED && stage != STAGE_INSPECTED &&
+	    session_setup_abandoned(sess)) {
 		setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY, NULL);
 		return;
 	}

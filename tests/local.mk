@@ -141,6 +141,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-switchover-rerun-unix.sh \
 	tests/integration/handoff-target-term-success-tls.sh \
 	tests/integration/handoff-rerun-after-8-unix.sh \
+	tests/integration/handoff-rerun-signal-early-unix.sh \
 	tests/integration/handoff-incoming-tcp-term.sh \
 	tests/integration/handoff-tls-disk-confirm.sh \
 	tests/integration/handoff-held-late-tls.sh
