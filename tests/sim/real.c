@@ -176,6 +176,11 @@ draw_output(void)
 	int		 i;
 
 	rng_seed(g, R.seed ^ 0x6f75747075747321ULL);
+	/* migrate's --timeout-action: the deadline cancels, or pauses the
+	   guest so that pre-copy converges (issue 39 item 4); postcopy is
+	   not drawn: the stub has no post-copy (it refuses the command). */
+	R.k.timeout_action = rng_chance(g, 0.5) ? TIMEOUT_PAUSE :
+	    TIMEOUT_ABORT;
 	for (i = 0; i < 2; i++)
 		R.k.events[i] = rng_chance(g, 0.5);
 	for (i = 0; i < 2; i++) {
@@ -257,6 +262,16 @@ set_options(void)
 	}
 	opts[R_SRC].qmp_path = "/sim/src.qmp";
 	opts[R_SRC].timeout = R.k.src_timeout;
+	if (R.k.src_timeout > 0) {
+		opts[R_SRC].timeout_action = R.k.timeout_action;
+		opts[R_SRC].timeout_action_given = 1;
+	}
+	/* A pause needs what a policy's allowWorkloadDisruption gives (the
+	   controller may then pause by itself too). */
+	if (R.k.timeout_action == TIMEOUT_PAUSE) {
+		opts[R_SRC].flags.allow_workload_disruption = 1;
+		opts[R_SRC].flags.set |= MIG_SET_DISRUPTION;
+	}
 	opts[R_TGT].qmp_path = "/sim/tgt.qmp";
 	opts[R_TGT].timeout = R.k.tgt_timeout;
 }
@@ -537,6 +552,11 @@ run_seed(uint64_t seed, int trace)
 	draw();
 	set_options();
 	world_sim_out_open();
+	r_trace(-1, "drawn: --timeout %.1f (%s) and %.1f, --events %d %d, "
+	    "readers stop at %.1f %.1f", R.k.src_timeout,
+	    timeout_action_name(R.k.timeout_action), R.k.tgt_timeout,
+	    R.k.events[R_SRC], R.k.events[R_TGT], R.out[0].stop_at,
+	    R.out[1].stop_at);
 	nviol = 0;
 	first_viol[0] = '\0';
 

@@ -122,6 +122,7 @@ struct r_knobs {
 	double		 sigkill_at[2];	/* SIGKILL of qmigrate, then ... */
 	double		 rerun_after[2];	/* ... its re-run, so long after */
 	int		 events[2];	/* --events */
+	int		 timeout_action;	/* the source's, with --timeout */
 };
 
 struct r_world {
