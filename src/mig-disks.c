@@ -27,6 +27,15 @@
 #define DISKS_MAX	64		/* disks copied in one migration */
 #define POLL_STEP	0.2		/* between two query-block-jobs */
 #define RELEASE_STEP	0.5		/* between two tries to drop exports */
+/*
+ * How long a forced cancel may take to end the jobs.  After the yank it
+ * ends one in well under a second unless a write of its waits for room in
+ * the NBD socket's buffer: QEMU 7.2's yank does not wake that write (a
+ * shutdown socket whose peer stopped reading never becomes writable), and
+ * the job ends only when the connection breaks, the target QEMU gone.
+ * Waiting longer for that does not help: the failure is told at once.
+ */
+#define FORCED_END_SECONDS 10.0
 
 struct mig_disk {
 	char		*key;		/* node name or drive id */
@@ -618,6 +627,45 @@ node_size(json_object *nodes, const char *node)
 	return 0;
 }
 
+/*
+ * Why the jobs still listed in a query-block-jobs answer outlived their
+ * forced cancel, and what is left: the source QEMU keeps each job and its
+ * NBD node (blockdev-del would drain the hung writes, holding its monitor)
+ * until the connection breaks; then the node, which blocks a retry's
+ * blockdev-add of the same name, must go.  Fits SESS_REASON_MAX (400)
+ * with one disk and a socket path of 108 bytes.
+ */
+static char *
+jobs_left_forced(struct mig_disks *ds, json_object *reply)
+{
+	struct mig_disk	*d;
+	char		*jobs = NULL, *nodes = NULL, *tmp, *out;
+	size_t		 i;
+
+	for (i = 0; i < json_object_array_length(reply); i++) {
+		d = find_job(ds, json_str_at(json_object_array_get_idx(reply,
+		    i), "device"));
+		if (d == NULL)
+			continue;
+		xasprintf(&tmp, "%s%s%s", jobs != NULL ? jobs : "",
+		    jobs != NULL ? ", " : "", d->job);
+		free(jobs);
+		jobs = tmp;
+		xasprintf(&tmp, "%s%s%s", nodes != NULL ? nodes : "",
+		    nodes != NULL ? ", " : "", d->nbd_node);
+		free(nodes);
+		nodes = tmp;
+	}
+	xasprintf(&out, "mirror job %s still runs %.0f s after its forced "
+	    "cancel: its NBD writes to %s hang (yank cannot end them); it "
+	    "ends when that connection breaks (the target QEMU discarded); "
+	    "then blockdev-del %s before a retry",
+	    jobs, FORCED_END_SECONDS, ds->nbd_uri, nodes);
+	free(jobs);
+	free(nodes);
+	return out;
+}
+
 enum {
 	FIN_YANK, FIN_YANKED,
 	FIN_CANCEL, FIN_CANCELLED, FIN_LIST, FIN_LISTED, FIN_DEL, FIN_DELETED,
@@ -677,6 +725,10 @@ mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
 		while (ds->cur < ds->n && !ds->v[ds->cur].started)
 			ds->cur++;
 		if (ds->cur == ds->n) {
+			if (!ds->success && ds->deadline > now_monotonic() +
+			    FORCED_END_SECONDS)
+				ds->deadline = now_monotonic() +
+				    FORCED_END_SECONDS;
 			*pc = FIN_LIST;
 			continue;
 		}
@@ -705,6 +757,10 @@ mig_disks_source_finish_job(void *ctx, int *pc, json_object *reply,
 			*pc = FIN_LIST;
 			cmd->delay = POLL_STEP;
 			return JOB_WAIT;
+		}
+		if (left > 0 && !ds->success) {
+			*cause = jobs_left_forced(ds, reply);
+			return JOB_FAILED;
 		}
 		if (left > 0) {
 			xasprintf(cause, "mirror jobs still running after "

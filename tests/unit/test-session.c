@@ -1480,6 +1480,44 @@ test_mirror_stalled(void **state)
 	rig_free(r);
 }
 
+/*
+ * Issue 38: the stalled copy's mirror job outlives its forced cancel (QEMU
+ * 7.2: its writes wait on the stopped peer's full socket, which yank does
+ * not wake).  The finish job fails, saying what is left; the outcome stays
+ * the data plane's exit 4, the guest on the source (it never left), with
+ * that line among the notes, not a different exit nor a lost one.
+ */
+static void
+test_mirror_stalled_job_kept(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_START_MIRRORS, .ok = 1 };
+	struct mig_info		 mi = { .status = QMS_NONE };
+	struct sess_event	 sample = { .kind = SEV_SAMPLE, .mi = &mi,
+	    .disks = DISKS_SYNCING, .disks_copied = 16 * MiB };
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	r->s.cfg.stall_timeout = 10;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	step(r, &job);
+	r->t = 1;
+	step(r, &sample);
+	r->t = 12;
+	step(r, &sample);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	job.job = SJ_FINISH_MIRRORS;
+	job.ok = 0;
+	job.reason = "mirror job qm-mirror-data still runs 10 s after its "
+	    "forced cancel";
+	step(r, &job);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "(progressTimeout)"));
+	assert_true(has_note(r, "disks: mirror job qm-mirror-data still runs"));
+	rig_free(r);
+}
+
 /* Issue 22 defect 2: over tls:, the source asks "watch" while disks copy. */
 static void
 test_target_abort_during_mirror(void **state)
@@ -4706,6 +4744,7 @@ main(void)
 		cmocka_unit_test(test_target_failed_exports_removed),
 		cmocka_unit_test(test_target_unlisten_source_queued),
 		cmocka_unit_test(test_mirror_stalled),
+		cmocka_unit_test(test_mirror_stalled_job_kept),
 		cmocka_unit_test(test_target_watch_held),
 		cmocka_unit_test(test_damaged_status_file),
 		cmocka_unit_test(test_restore_abort),
