@@ -182,5 +182,6 @@ integration_tests += tests/integration/disk-migrate.sh \
 	tests/integration/disk-abort.sh tests/integration/disk-too-small.sh \
 	tests/integration/disk-target-killed.sh \
 	tests/integration/disk-mirror-stalled.sh \
+	tests/integration/disk-mirror-inflight.sh \
 	tests/integration/disk-migrate-tls.sh
 EXTRA_DIST += tests/disk-lib.sh

@@ -13,12 +13,12 @@ need_cmd qemu-io
 
 # disk_pair MIB RATE SRC-SIZE DST-SIZE: boots src and dst (migrate-lib.sh's
 # pair, named after PAIR) each with a qcow2 data disk: node "data" on
-# virtio-blk device "vdb"; the source's has 0x5a in its first 16 MiB, the
-# target's is empty.
+# virtio-blk device "vdb"; the source's has 0x5a in its first
+# DISK_DATA_MIB MiB (16 unless set), the target's is empty.
 disk_pair() {
 	local s=$TMP/${PAIR}src d=$TMP/${PAIR}dst
 	qemu-img create -q -f qcow2 "$s.qcow2" "$3"
-	qemu-io -c "write -q -P 0x5a 0 16M" "$s.qcow2" >/dev/null
+	qemu-io -c "write -q -P 0x5a 0 ${DISK_DATA_MIB:-16}M" "$s.qcow2" >/dev/null
 	qemu-img create -q -f qcow2 "$d.qcow2" "$4"
 	start_memguest "${PAIR}src" "$1" "$2" \
 		-qmp "unix:$s.mon,server=on,wait=off" \
@@ -112,5 +112,56 @@ assert_image_holds() {
 	qemu-io "${reads[@]}" "$image" >"$TMP/verify.out" 2>&1
 	if grep -q "Pattern verification failed" "$TMP/verify.out"; then
 		fail "$what: $(cat "$TMP/verify.out")"
+	fi
+}
+
+# no_disk_jobs NAME: QEMU NAME runs no block job.
+no_disk_jobs() {
+	[ "$(mon "$1" query-block-jobs | jq length)" = 0 ]
+}
+
+# assert_stalled_copy_ended STOPPED-AT: the target QEMU was stopped (at
+# date +%s STOPPED-AT) while the disk was mirrored: migrate exits 4 (data
+# plane) within progressTimeout (10 s) and 20 s, naming progressTimeout,
+# no memory sent, the guest running on the source, intact.  Either QEMU
+# ended the mirror job (nothing left on the source) or, as QEMU 7.2 does
+# when writes of the job wait on the stopped peer's full socket (yank does
+# not wake them), the job outlives its forced cancel: then migrate says
+# so, naming the job, the NBD node and what ends them, the job ends when
+# the target QEMU is killed, and the node goes with the blockdev-del the
+# line names.  Sets disk_outcome: "ended" or "job-kept".
+assert_stalled_copy_ended() {
+	local took notes
+	expect_exit migrate 4 60
+	took=$(($(date +%s) - $1))
+	echo "migrate exited 4 ${took} s after the target QEMU stopped: $(status_get "$TMP/src.status" .failureReason)"
+	[ "$took" -le 30 ] ||
+		fail "the stalled copy ended ${took} s after the stall, progressTimeout is 10 s"
+	status_get "$TMP/src.status" .failureReason | grep -q 'no progress for .* (progressTimeout)' ||
+		fail "failure does not name progressTimeout: $(status_get "$TMP/src.status" .failureReason)"
+	expect_status "$TMP/src.status" .failurePlane data
+	expect_qemu_mig src "data failure" none
+	assert_stayed
+	notes=$(status_get "$TMP/src.status" '.notes | join("\n")')
+	if no_disk_jobs src; then
+		disk_outcome=ended
+		[[ $notes != *"still runs"* ]] ||
+			fail "no job is left, yet migrate says one is: $notes"
+		assert_no_disk_jobs src
+	else
+		disk_outcome=job-kept
+		echo "the mirror job outlived its forced cancel: $notes"
+		grep -qxF "disks: mirror job qm-mirror-data still runs 10 s after its forced cancel: its NBD writes to unix:$TMP/mig.sock.nbd hang (yank cannot end them); it ends when that connection breaks (the target QEMU discarded); then blockdev-del qm-nbd-data before a retry" <<<"$notes" ||
+			fail "a mirror job is left on the source, and migrate does not say so: $(mon src query-block-jobs) (notes: $notes)"
+	fi
+	# The node agent's cleanup of the target (SIGKILL ends a stopped QEMU).
+	kill_guest dst KILL
+	bg_wait incoming 30 || true
+	if [ "$disk_outcome" = job-kept ]; then
+		wait_for 30 "the source's mirror job to end with the target QEMU" no_disk_jobs src
+		mon src blockdev-del '{"node-name": "qm-nbd-data"}' >/dev/null ||
+			fail "blockdev-del qm-nbd-data, as migrate says, failed"
+		assert_no_disk_jobs src
+		assert_stayed
 	fi
 }
