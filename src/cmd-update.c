@@ -51,9 +51,13 @@ update_transfer_args(struct args *args, struct mig_options *o)
 	o->new_qmp_path = args_get(args, "new-qmp");
 	o->cpr_uri = args_get(args, "cpr");
 	o->cpr_defer = args_has(args, "defer");
-	if (o->new_qmp_path == NULL || o->cpr_uri == NULL)
-		return cmd_usage_error(&cmd_update_entry, "--new-qmp and --cpr "
-		    "are required (--mode transfer)");
+	/* Name the one missing: the user's line has the other. */
+	if (o->new_qmp_path == NULL)
+		return cmd_usage_error(&cmd_update_entry, "--new-qmp PATH is "
+		    "required (--mode transfer)");
+	if (o->cpr_uri == NULL)
+		return cmd_usage_error(&cmd_update_entry, "--cpr URI is "
+		    "required (--mode transfer)");
 	if (args_get(args, "new-command") != NULL)
 		return cmd_usage_error(&cmd_update_entry, "--new-command is "
 		    "--mode exec's");
