@@ -529,18 +529,29 @@ cpr_old_gone(struct mig_source *ms)
  * QEMU cannot be asked what it is doing.  A status file already there may
  * describe a migration QEMU still runs (its qmigrate was killed): this run
  * cannot tell, so it leaves the file as it is rather than write a failure
- * of its own over that migration's identity.
+ * of its own over that migration's identity.  Returns the failure to
+ * report: FAIL_UNKNOWN over an open record, else FAIL_CONTROL.
  */
-static void
+static enum mig_failure
 source_state_unknown(struct mig_source *ms)
 {
-	const char *file = ms->w.o->status_file;
+	const char	*file = ms->w.o->status_file;
+	struct record	 rec;
 
 	if (file == NULL || !world->file_exists(file))
-		return;
+		return FAIL_CONTROL;
 	status_keep_file(ms->w.st);
 	log_warnx("status file %s left as it was: QEMU's migration state is "
 	    "unknown", file);
+	/*
+	 * Over an open record (a killed run's, or one that ended in 8) the
+	 * run that cannot ask QEMU cannot say where the guest is: its
+	 * migration may run, or have completed.  Not known (8), not a
+	 * control-plane failure that would say "on the source".
+	 */
+	record_peek(file, &rec);
+	free(rec.failure);
+	return rec.open ? FAIL_UNKNOWN : FAIL_CONTROL;
 }
 
 /* The pre-flight check: exit 2 with every reason when it cannot move. */
@@ -954,9 +965,8 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 	if (ms->w.stop)
 		return;
 	if (!ok) {
-		if (job->fn == inspect_job)
-			source_state_unknown(ms);
-		setup_failed(ms, FAIL_CONTROL, "%s", cause);
+		setup_failed(ms, job->fn == inspect_job ?
+		    source_state_unknown(ms) : FAIL_CONTROL, "%s", cause);
 		return;
 	}
 	if (ms->w.sess.state != SS_SETUP)
@@ -978,9 +988,8 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (error != NULL) {
 		if (cpr_old_gone(ms))
 			return;
-		source_state_unknown(ms);
-		setup_failed(ms, FAIL_CONTROL, "%s: %s", ms->w.o->qmp_path,
-		    error);
+		setup_failed(ms, source_state_unknown(ms), "%s: %s",
+		    ms->w.o->qmp_path, error);
 		return;
 	}
 	privs_drop(NULL);	/* everything is open: keep no capability */
@@ -1086,8 +1095,7 @@ source_setup(struct mig_source *ms)
 			free(cause);
 			return;
 		}
-		source_state_unknown(ms);
-		setup_failed(ms, FAIL_CONTROL, "%s", cause);
+		setup_failed(ms, source_state_unknown(ms), "%s", cause);
 		free(cause);
 	}
 }

@@ -54,6 +54,7 @@ struct mig_target {
 	   state as this run found it. */
 	struct json_object	*record;
 	enum run_state		 record_ri;
+	int			 rerun_unknown;	/* re-run: QEMU unasked, record open */
 	char			 record_state[32];
 	int			 held;		/* the setup's status hold */
 	int			 queue_unknown_said;
@@ -136,6 +137,26 @@ target_self(struct mig_target *mt)
 	mt->sub_pc = 0;
 }
 
+/*
+ * QEMU cannot be asked.  A re-run over a killed run's open record cannot
+ * say whether the guest arrived (unix:/tcp: QEMU migrates on alone): not
+ * known (8), and the record is left as it was, as migrate's re-run does.
+ */
+static void
+target_unasked(struct mig_target *mt)
+{
+	struct json_object *doc;
+
+	if (mt->tls != NULL ||
+	    (doc = target_open_record(mt->w.o->status_file)) == NULL)
+		return;
+	json_object_put(doc);
+	mt->rerun_unknown = 1;
+	status_keep_file(mt->w.st);
+	log_warnx("status file %s left as it was: whether its migration's "
+	    "guest arrived is not known", mt->w.o->status_file);
+}
+
 enum {
 	PREP_CHECK, PREP_CHECKED, PREP_RERUN, PREP_SIDE, PREP_MACHINES,
 	PREP_MADE,
@@ -164,8 +185,10 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		cmd->name = "query-status";
 		return JOB_SEND;
 	case PREP_CHECKED:
-		if (error != NULL)
+		if (error != NULL) {
+			target_unasked(mt);
 			goto fail;
+		}
 		run_info_decode(reply, &ri);
 		/* A killed run's record: what QEMU does now decides (N4). */
 		if (mt->tls == NULL && (mt->record = target_open_record(
@@ -412,7 +435,7 @@ on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 	ev.ok = ok;
 	ev.outcome = ok ? SO_ANSWERED : mt->listen_unanswered ?
 	    SO_NO_ANSWER : SO_REFUSED;
-	ev.fail = FAIL_CONTROL;
+	ev.fail = !ok && mt->rerun_unknown ? FAIL_UNKNOWN : FAIL_CONTROL;
 	ev.reason = cause;
 	mig_watch_step(&mt->w, &ev);
 }
@@ -467,6 +490,7 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (mt->w.stop || conn != mt->w.qmp)
 		return;
 	if (error != NULL) {
+		target_unasked(mt);
 		xasprintf(&cause, "%s: %s", mt->w.o->qmp_path, error);
 		on_setup_job(&mt->setup_job, 0, cause, mt);
 		free(cause);
@@ -489,6 +513,7 @@ target_setup(struct mig_target *mt)
 
 	if (mig_watch_connect_start(&mt->w, on_connected, mt, &cause) == 0)
 		return;
+	target_unasked(mt);
 	xasprintf(&why, "%s", cause);
 	on_setup_job(&mt->setup_job, 0, why, mt);
 	free(why);

@@ -3,8 +3,10 @@
 # file was rewritten with a fresh migrationUid before the re-attach had
 # succeeded, so a failed one lost the migration's identity).  qmigrate
 # migrate is SIGKILLed mid-migration; QEMU goes on.  Re-runs with the same
-# --status-file that cannot attach, each a control-plane failure (exit 3)
-# that leaves the file byte for byte as the killed qmigrate left it:
+# --status-file that cannot attach, each "not known" (exit 8: the run
+# cannot ask QEMU whether the killed run's migration still runs or has
+# completed; issue 37, a control-plane 3 said "on the source") that leaves
+# the file byte for byte as the killed qmigrate left it:
 # 1. --qmp names a socket that does not exist;
 # 2. the source QEMU hangs (SIGSTOPped: its monitor never greets), until
 #    the monitor's timeout.
@@ -20,17 +22,17 @@ st=$TMP/src.status
 cp "$st" "$TMP/before.status"
 uid=$(status_get "$st" .migrationUid)
 
-# failed_rerun NAME QMP: a re-run on QMP that must fail (exit 3) and leave
+# failed_rerun NAME QMP: a re-run on QMP that must fail (exit 8) and leave
 # the status file as it was.
 failed_rerun() {
 	local rc=0
 	bg_start "$1" "$QMIGRATE" migrate --qmp "$2" --to "unix:$TMP/mig.sock" \
 		--status-file "$st" --policy "$TMP/stuck.json" --events
 	bg_wait "$1" 60 || rc=$?
-	[ "$rc" -eq 3 ] || fail "$1: exit $rc, expected 3: $(tail -n 2 "$TMP/$1.err")"
+	[ "$rc" -eq 8 ] || fail "$1: exit $rc, expected 8: $(tail -n 2 "$TMP/$1.err")"
 	cmp -s "$TMP/before.status" "$st" ||
 		fail "$1: the failed re-attach rewrote the status file (migrationUid $uid -> $(status_get "$st" .migrationUid), phase $(status_get "$st" .phase))"
-	echo "ok: $1: exit 3, status file untouched: $(tail -n 1 "$TMP/$1.err")"
+	echo "ok: $1: exit 8, status file untouched: $(tail -n 1 "$TMP/$1.err")"
 }
 
 # 1. No such monitor.

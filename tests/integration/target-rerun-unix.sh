@@ -12,7 +12,11 @@
 #     with every page intact;
 #  2. killed, then the guest arrives with no incoming watching (QEMU
 #     migrates on alone over unix:), run again: it reports the arrival, 0,
-#     Succeeded, the same uid.
+#     Succeeded, the same uid;
+#  3. the same, but the re-run cannot ask its QEMU (SIGSTOPped: its monitor
+#     never greets): not known, 8, the record left byte for byte (found by
+#     tests/sim/sim-real, seed 2244: it said 3, "on the source", while the
+#     guest ran on the target).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/handoff-lib.sh"
@@ -80,4 +84,22 @@ expect_doc "$TMP/${PAIR}dst.status" target Succeeded 0
 same_uid "2: the re-run"
 [ "$(run_state "${PAIR}dst")" = running ] || fail "2: the target QEMU is $(run_state "${PAIR}dst")"
 assert_memory_intact "$TMP/${PAIR}dst.serial"
-echo "ok: incoming re-run after SIGKILL re-attaches with the killed run's uid: listening (0/0) or arrived (0)"
+# 3. Killed, the guest arrives alone, the re-run finds its QEMU hung.
+PAIR=c-
+hand_pair 32 1
+killed_incoming
+mig_migrate
+exit_of "${PAIR}migrate" 120
+[ "$RC" -eq 0 ] || fail "3: migrate with the target's incoming killed exited $RC, expected 0"
+cp "$TMP/${PAIR}dst.status" "$TMP/${PAIR}before.status"
+kill -STOP "$(guest_pid "${PAIR}dst")"
+rerun_incoming
+exit_of "${PAIR}rerun" 60
+echo "3: the re-run with its QEMU hung exited $RC: $(tail -n 1 "$TMP/${PAIR}rerun.err")"
+kill -CONT "$(guest_pid "${PAIR}dst")"
+[ "$RC" -eq 8 ] || fail "3: the re-run that could not ask its QEMU exited $RC, expected 8 (not known)"
+cmp -s "$TMP/${PAIR}before.status" "$TMP/${PAIR}dst.status" ||
+	fail "3: the re-run rewrote the record: $(doc_says "$TMP/${PAIR}dst.status")"
+[ "$(run_state "${PAIR}dst")" = running ] || fail "3: the target QEMU is $(run_state "${PAIR}dst")"
+assert_memory_intact "$TMP/${PAIR}dst.serial"
+echo "ok: incoming re-run after SIGKILL re-attaches with the killed run's uid: listening (0/0) or arrived (0); unable to ask its QEMU, not known (8)"
