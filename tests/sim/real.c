@@ -183,6 +183,16 @@ draw_output(void)
 	    TIMEOUT_ABORT;
 	for (i = 0; i < 2; i++)
 		R.k.events[i] = rng_chance(g, 0.5);
+	/* The status files' filesystem full for a while (a small tmpfs, as
+	   rerun-paused-stale.sh has it): every write then fails, not one at
+	   random; and either QEMU killed at a random moment. */
+	if (rng_chance(g, 0.3)) {
+		R.k.full_from = rng_range(g, 0, 60);
+		R.k.full_until = R.k.full_from + rng_range(g, 1, 120);
+	}
+	for (i = 0; i < 2; i++)
+		if (rng_chance(g, 0.1))
+			R.k.qemu_kill2_at[i] = rng_range(g, 0.1, 90);
 	for (i = 0; i < 2; i++) {
 		struct r_out *o = &R.out[i];
 
@@ -425,6 +435,8 @@ next_due(void)
 			t = fmin(t, R.k.sig_at[i]);
 		if (R.k.qemu_kill_at[i] > R.now)
 			t = fmin(t, R.k.qemu_kill_at[i]);
+		if (R.k.qemu_kill2_at[i] > R.now)
+			t = fmin(t, R.k.qemu_kill2_at[i]);
 		if (R.k.stop_at[i] > R.now)
 			t = fmin(t, R.k.stop_at[i]);
 		if (R.sd[i].stopped_until > R.now)
@@ -473,11 +485,18 @@ happen(void)
 			r_trace(i, "qmigrate stopped for %.1f s",
 			    R.k.stop_len[i]);
 		}
-		if (R.k.qemu_kill_at[i] > 0 && R.k.qemu_kill_at[i] <= R.now) {
-			R.k.qemu_kill_at[i] = 0;
-			r_trace(i, "QEMU killed");
-			R.qemu_killed[i] = 1;
-			world_sim_kill_qemu(i);
+		if ((R.k.qemu_kill_at[i] > 0 && R.k.qemu_kill_at[i] <= R.now) ||
+		    (R.k.qemu_kill2_at[i] > 0 &&
+		    R.k.qemu_kill2_at[i] <= R.now)) {
+			if (R.k.qemu_kill_at[i] <= R.now)
+				R.k.qemu_kill_at[i] = 0;
+			if (R.k.qemu_kill2_at[i] <= R.now)
+				R.k.qemu_kill2_at[i] = 0;
+			if (sq_alive(R.q[i])) {
+				r_trace(i, "QEMU killed");
+				R.qemu_killed[i] = 1;
+				world_sim_kill_qemu(i);
+			}
 		}
 		sq_advance(R.q[i], R.now);
 		if (R.k.sig_at[i] > 0 && R.k.sig_at[i] <= R.now &&

@@ -123,6 +123,9 @@ struct r_knobs {
 	double		 rerun_after[2];	/* ... its re-run, so long after */
 	int		 events[2];	/* --events */
 	int		 timeout_action;	/* the source's, with --timeout */
+	double		 full_from, full_until;	/* the status files'
+					   filesystem full (a tmpfs) */
+	double		 qemu_kill2_at[2];	/* a QEMU killed, late draw */
 };
 
 struct r_world {

@@ -402,7 +402,8 @@ sim_write_file(const char *path, const char *data, size_t len, int install,
 {
 	struct r_file *f;
 
-	if (R.k.p_write_fail > 0 && rng_chance(&R.rng, R.k.p_write_fail)) {
+	if ((R.k.p_write_fail > 0 && rng_chance(&R.rng, R.k.p_write_fail)) ||
+	    (R.now >= R.k.full_from && R.now < R.k.full_until)) {
 		R.write_fails++;
 		xasprintf(cause, "%s.tmp.1: No space left on device", path);
 		return -1;
