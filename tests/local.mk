@@ -178,7 +178,7 @@ tests_sim_sim_SOURCES = tests/sim/sim.c tests/sim/sim.h tests/sim/rng.c \
 	tests/sim/qemu.c tests/sim/exec.c tests/sim/check.c
 tests_sim_sim_LDADD = $(qmigrate_libs)
 TESTS += tests/sim/sim
-EXTRA_DIST += tests/sim/README.md
+EXTRA_DIST += tests/sim/README.md tests/sim/long-run.sh
 
 # Issue 37: the QEMU model (tests/sim/qemu-model.h), built from QEMU's own
 # state machine, and its conformance checker: every real-QEMU test's QMP
