@@ -351,11 +351,14 @@ const struct qm_row qm_rows[] = {
 	  QM_SAME, QM_T_STREAM, "recover-accepted", VALL,
 	  QM_IF_LISTENING | QM_IF_RECOVERING, 0, 0, 0, QM_EMIT_MIGRATION,
 	  "migration_incoming_process (postcopy_pause_sem_dst posted)" },
-	/* 10.0: the first listener still takes the source's resume, so the
-	   target recovers before any migrate-recover (which is then refused:
-	   seen in migrate-postcopy-recover on 10.0). */
+	/* The first listener still takes the source's resume (socket.c's
+	   accept: migration_has_all_channels() is false once the main
+	   channel broke), so the target recovers before any migrate-recover
+	   (which is then refused): seen in migrate-postcopy-recover on 10.0,
+	   and on 7.2 in a loaded clean-clone run, the source's resume
+	   arriving first. */
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_PAUSED), QM_ST_POSTCOPY_RECOVER, 0,
-	  QM_SAME, QM_T_STREAM, "recover-accepted", V10UP, QM_IF_LISTENING |
+	  QM_SAME, QM_T_STREAM, "recover-accepted", VALL, QM_IF_LISTENING |
 	  QM_IF_GUEST, QM_IF_RECOVERING, QM_IF_RECOVERING, 0,
 	  QM_EMIT_MIGRATION, "migration_ioc_process_incoming: a new main "
 	  "channel on the listener kept open, while postcopy-paused" },
