@@ -104,6 +104,7 @@ cpr_exec_enter(struct session *s)
 	s->exec_ran = 0;
 	s->exec_closed = 0;
 	s->exec_backoff = 0;
+	s->exec_cont = 0;
 }
 
 /* The old QEMU completed: the exec is awaited on the same monitor. */
@@ -133,6 +134,8 @@ cpr_exec_rerun(struct session *s, const struct sess_event *ev)
 	    s->cfg.qmp_path);
 	s->t0 = ev->t;
 	s->saw_active = 1;
+	/* A pause from before the update stays (audit N14). */
+	s->was_paused = ev->rec_paused;
 	sess_phase(s, PHASE_RUNNING);
 	if (!ev->qemu_gone) {
 		cpr_exec_handoff(s);
@@ -224,7 +227,18 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			sess_log(s, 1, "the guest runs on the new QEMU (the "
 			    "same process, %s)", s->cfg.qmp_path);
 			source_succeed(s);
+		} else if (ev->mi->status == QMS_COMPLETED &&
+		    s->exec_cont == 1) {
+			/* Its load completed, asked after the pause: cont. */
+			sess_log(s, 1, "the new QEMU %s loaded the guest and "
+			    "waits (-S): cont, as the guest ran before the "
+			    "update", s->cfg.qmp_path);
+			s->exec_cont = 2;
+			s->new_conts++;
+			sess_qmp(s, SC_CONT, 0, 0);
 		} else {
+			if (s->exec_cont == 1)
+				s->exec_cont = 0;
 			s->exec_ran = 0;
 			sess_act(s, SA_QUERY_STATUS);
 		}
@@ -239,11 +253,22 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			 */
 			s->exec_ran = 1;
 			sess_act(s, SA_POLL);
+		} else if (ev->ri->state == RUN_PAUSED ||
+		    ev->ri->state == RUN_PRELAUNCH) {
+			/*
+			 * Never the old QEMU (postmigrate once completed): the
+			 * new one, started with -S, waits to be told; cont only
+			 * once its migration says its load completed (a failed
+			 * load's guest must not run).  A guest paused before
+			 * the update stays paused (above, audit N14).
+			 */
+			s->exec_ran = 0;
+			s->exec_cont = 1;
+			sess_act(s, SA_POLL);
 		} else if (ev->ri->state == RUN_POSTMIGRATE ||
 		    ev->ri->state == RUN_INMIGRATE ||
 		    ev->ri->state == RUN_FINISH_MIGRATE ||
-		    ev->ri->state == RUN_RESTORE_VM ||
-		    ev->ri->state == RUN_PAUSED) {
+		    ev->ri->state == RUN_RESTORE_VM) {
 			/* Before the exec, or the new QEMU loading. */
 			sess_timer(s, STIMER_HANDOFF, EXEC_REASK);
 		} else {
@@ -252,9 +277,25 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			cpr_exec_unknown(s, reason);
 		}
 		break;
+	case SEV_QMP_DONE:
+		if (ev->cmd != SC_CONT || s->exec_cont != 2)
+			break;
+		s->exec_cont = 0;
+		if (ev->outcome == SO_ANSWERED) {
+			/* Running now: its migration's status confirms. */
+			s->exec_ran = 1;
+			sess_act(s, SA_POLL);
+			break;
+		}
+		/* Refused, or no answer: its run state says, again. */
+		sess_log(s, 2, "the new QEMU %s: cont: %s", s->cfg.qmp_path,
+		    ev->reason != NULL ? ev->reason : "no reason given");
+		sess_timer(s, STIMER_HANDOFF, EXEC_REASK);
+		break;
 	case SEV_QMP_CLOSED:
 		/* The exec: the new QEMU binds the same path again. */
 		s->exec_ran = 0;
+		s->exec_cont = 0;
 		s->exec_closed = 1;
 		s->exec_backoff = 0;
 		source_reconnect(s, ev);

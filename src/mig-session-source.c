@@ -124,8 +124,8 @@ source_end(struct session *s, enum mig_phase phase)
 	 * the outcome is not known: the monitor may not answer, and QEMU may
 	 * still be migrating.
 	 */
-	s->cpr_reset = s->cfg.cpr && s->migrate_sent && phase !=
-	    PHASE_SUCCEEDED && s->failure != FAIL_UNKNOWN ? 2 : 0;
+	s->cpr_reset = s->cfg.cpr && (s->migrate_sent || s->cpr_left) &&
+	    phase != PHASE_SUCCEEDED && s->failure != FAIL_UNKNOWN ? 2 : 0;
 	if (!s->mirrors_out && !s->resume_guest && !s->cpr_reset) {
 		sess_finish(s, phase);
 		return;
@@ -772,6 +772,7 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 	if (s->cfg.cpr && ev->fail == FAIL_NONE) {
 		/* The guest is the new QEMU's if it runs there: ask it. */
 		s->old_gone = ev->qemu_gone;
+		s->was_paused = ev->rec_paused;	/* audit N14 */
 		sess_note(s, "re-attached to update %s after the old QEMU had "
 		    "%s: asking the new QEMU whether the guest runs there",
 		    ev->uid != NULL ? ev->uid : "?", ev->qemu_gone ? "quit "
@@ -879,6 +880,14 @@ setup_done(struct session *s, const struct sess_event *ev)
 {
 	if (ev->setup != SETUP_FRESH && ev->setup != SETUP_FAILED)
 		setup_record(s, ev);
+	/*
+	 * The killed run of an update by exec set QEMU's mode cpr-exec (or
+	 * was about to): a record closed with the guest on that QEMU puts it
+	 * back, as when watched, or a later migrate would exec.
+	 */
+	if (ev->setup == SETUP_CLOSE_RECORD && s->cfg.cpr_exec &&
+	    ev->mode == MODE_CPR_EXEC)
+		s->cpr_left = 1;
 	if (s->pending.asked && ev->setup != SETUP_REATTACH) {
 		setup_then_abort(s, ev);
 		return;

@@ -269,6 +269,9 @@ struct sess_event {
 	int			 guest_paused; /* SETUP_DONE: the guest did not
 					   run on this QEMU at setup (its run
 					   state: paused by someone) */
+	int			 rec_paused;	/* ALREADY_DONE: the record says
+					   the guest did not run when it
+					   began (sourceRunState) */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
@@ -546,6 +549,12 @@ struct session {
 	int			 exec_closed;	/* ... the monitor closed since
 						   completed (the exec) */
 	double			 exec_backoff;	/* ... its reconnect's delay */
+	int			 exec_cont;	/* ... the new QEMU waits (-S): 1
+						   its load's end asked, 2 cont
+						   sent */
+	int			 cpr_left;	/* a re-run closed an update's
+						   record: its settings may be in
+						   QEMU (no migrate of ours) */
 	int			 cpr_reset;	/* FINISHING: the old QEMU's update
 						   settings to undo (2 mode, 1 the
 						   pause; 0 done) */

@@ -66,6 +66,8 @@ struct mig_source {
 	struct mig_cpr		*cpr;		/* update: the new QEMU, or NULL */
 	int			 old_gone;	/* update's re-run: the old QEMU's
 						   monitor has no listener */
+	int			 rec_paused;	/* a re-run: the record says the
+						   guest did not run when it began */
 };
 
 /* A question to the target, and who asked it. */
@@ -109,6 +111,7 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 		ev.ri = &ms->ri;
 	ev.qemu_gone = ms->old_gone;
 	ev.guest_paused = ms->ri.state_name[0] != '\0' && !ms->ri.running;
+	ev.rec_paused = ms->rec_paused;
 	mig_watch_step(&ms->w, &ev);
 }
 
@@ -179,6 +182,8 @@ struct record {
 	int		 open;		/* its outcome is not settled */
 	int		 succeeded;	/* phase Succeeded */
 	int		 ran_at_start;	/* the guest ran when it began */
+	int		 paused_at_start; /* ... it did not (a run state
+					   other than running recorded) */
 	char		*failure;	/* its failureReason, or NULL */
 };
 
@@ -214,6 +219,7 @@ record_peek(const char *file, struct record *rec)
 	ran = json_str_at(json_obj_at(doc, "migrationConfiguration"),
 	    "sourceRunState");
 	rec->ran_at_start = ran != NULL && strcmp(ran, "running") == 0;
+	rec->paused_at_start = ran != NULL && !rec->ran_at_start;
 	failure = json_str_at(doc, "failureReason");
 	if (failure != NULL)
 		xasprintf(&rec->failure, "%.*s", SESS_REASON_MAX, failure);
@@ -257,6 +263,7 @@ source_already_done(struct mig_source *ms, const struct mig_info *mi,
 {
 	status_set_progress(ms->w.st, mi, 0);
 	source_adopt_disks(ms);
+	ms->rec_paused = rec->paused_at_start;
 	if (ms->tls != NULL && !rec->succeeded && rec->failure != NULL)
 		status_note(ms->w.st, "the earlier run had recorded: %s",
 		    rec->failure);
@@ -311,6 +318,12 @@ source_close_record(struct mig_source *ms, const struct mig_info *mi,
 		xasprintf(&reason, "migration %s: the abort under way when its "
 		    "qmigrate was killed is done (QEMU's migration %s: %s); %s",
 		    status_uid(ms->w.st), mi->status_name, err, where);
+	} else if (mode == MODE_CPR_EXEC && strncmp(err, "execvp ", 7) == 0) {
+		/* QEMU's refusal, as when watched (cpr_exec_refused): 3. */
+		why = FAIL_CONTROL;
+		xasprintf(&reason, "update %s: QEMU %s could not exec the new "
+		    "command line (%s) while no qmigrate watched it; %s",
+		    status_uid(ms->w.st), ms->w.o->qmp_path, err, where);
 	} else
 		xasprintf(&reason, "migration %s failed in QEMU while no "
 		    "qmigrate watched it: %s; %s", status_uid(ms->w.st), err,
@@ -509,6 +522,7 @@ cpr_old_gone(struct mig_source *ms)
 	free(rec.failure);
 	if (!rec.open)
 		return 0;
+	ms->rec_paused = rec.paused_at_start;
 	if (source_restore(ms, &phase, &mode) != 0) {
 		/* Said; the file is left as it is (exit 1). */
 		ms->w.stop = 1;

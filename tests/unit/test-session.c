@@ -3710,6 +3710,162 @@ test_cpr_exec_rerun_monitor_gone(void **state)
 	rig_free(r);
 }
 
+/* ... the new QEMU's monitor answers after the exec. */
+static void
+cpr_exec_new_up(struct rig *r)
+{
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	ev_closed(r, 0);
+	ev_timer(r, STIMER_RECONNECT);
+	r->t = 0.32;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(r->s.state, SS_CPR_EXEC);
+}
+
+/*
+ * cpr-exec: the new command line has -S, the guest ran before the
+ * update: the new QEMU loads it and waits paused.  Its migration is asked
+ * first (completed: its load is done), then cont, as cpr-transfer does,
+ * then running and completed: 0 in ms, not "not known" (8) after 30 s.
+ * A cont refused is tried again on its run state's word.
+ */
+static void
+test_cpr_exec_new_qemu_started_paused(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_new_up(r);
+	ev_run_state(r, RUN_PAUSED);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);	/* its load first */
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 1);
+	ev_qmp_done(r, SC_CONT, "guest is not ready");
+	assert_false(session_done(&r->s));
+	ev_timer(r, STIMER_HANDOFF);
+	ev_run_state(r, RUN_PRELAUNCH);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 2);
+	r->t = 0.4;
+	ev_qmp_done(r, SC_CONT, NULL);
+	assert_false(session_done(&r->s));
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: ... but the paused new QEMU's load failed (its migration
+ * says so): never cont a guest that did not load: not known (8). */
+static void
+test_cpr_exec_new_qemu_paused_load_failed(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	cpr_exec_new_up(r);
+	ev_run_state(r, RUN_PAUSED);
+	ev_failed_because(r, "load of migration failed: Invalid argument");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* cpr-exec: the guest was paused on the old QEMU before the update
+ * (audit N14): paused on the new QEMU is its end, 0, no cont. */
+static void
+test_cpr_exec_paused_guest_stays_paused(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FRESH, .mode = MODE_PRECOPY, .ok = 1,
+	    .guest_paused = 1 };
+
+	(void)state;
+	step(r, &ev);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	r->t = 0.1;
+	ev_sample(r, QMS_ACTIVE, 100000, 0);
+	cpr_exec_new_up(r);
+	ev_run_state(r, RUN_PAUSED);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: a re-run finds the new QEMU paused: cont only where the
+ * record says the guest ran when the update began (sourceRunState); one
+ * it says was paused stays paused (audit N14).
+ */
+static void
+test_cpr_exec_rerun_new_qemu_paused(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_CPR_EXEC,
+	    .uid = "uid-1" };
+
+	(void)state;
+	step(r, &ev);
+	ev_run_state(r, RUN_PAUSED);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 1);
+	ev_qmp_done(r, SC_CONT, NULL);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+
+	r = cpr_exec_rig();
+	ev.rec_paused = 1;
+	step(r, &ev);
+	ev_run_state(r, RUN_PAUSED);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: a re-run finds the killed run's migration failed in QEMU with
+ * "execvp ... failed" (the setup closes the record as QEMU's refusal, 3):
+ * no migrate was sent by this run, yet the mode and the pause are put
+ * back (the record's mode CprExec), or a later migrate would exec.  Any
+ * other closed record of an update by exec puts them back too.
+ */
+static void
+test_cpr_exec_rerun_execvp_failed(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_CLOSE_RECORD, .mode = MODE_CPR_EXEC,
+	    .fail = FAIL_CONTROL, .uid = "uid-1", .reason = "update uid-1: "
+	    "QEMU q could not exec the new command line (execvp /x failed: "
+	    "No such file or directory) while no qmigrate watched it; the "
+	    "guest runs on the source" };
+
+	(void)state;
+	step(r, &ev);
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "could not exec"));
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	r = cpr_exec_rig();
+	ev.fail = FAIL_DATA;
+	ev.reason = "migration uid-1: QEMU has no migration";
+	step(r, &ev);
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 /* cpr-exec: the monitor lost before QEMU completed: connected again, the
  * update goes on (the guest still runs on the old QEMU). */
 static void
@@ -4783,6 +4939,11 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_closed_in_switchover),
 		cmocka_unit_test(test_cpr_exec_rerun_completed),
 		cmocka_unit_test(test_cpr_exec_rerun_monitor_gone),
+		cmocka_unit_test(test_cpr_exec_new_qemu_started_paused),
+		cmocka_unit_test(test_cpr_exec_new_qemu_paused_load_failed),
+		cmocka_unit_test(test_cpr_exec_paused_guest_stays_paused),
+		cmocka_unit_test(test_cpr_exec_rerun_new_qemu_paused),
+		cmocka_unit_test(test_cpr_exec_rerun_execvp_failed),
 		cmocka_unit_test(test_cpr_exec_signal_before_continue),
 		cmocka_unit_test(test_cpr_exec_signal_refused_past_ponr),
 		cmocka_unit_test(test_cpr_exec_random),
