@@ -95,6 +95,61 @@ cpr_exec_refused(struct session *s, const char *desc)
 	return 1;
 }
 
+/*
+ * The guest's pause, which QEMU cannot say here: the old QEMU's figure
+ * (its stop to its completion) leaves out the exec, the new binary's
+ * start and its load, and its completed answer goes with the exec; the
+ * new QEMU's query-migrate has none.  From the old QEMU's STOP to the new
+ * QEMU's RESUME, as qmigrate received them; or, where the RESUME came
+ * before its monitor was back, to its first "running" answer: at most.
+ */
+void
+cpr_exec_pause_event(struct session *s, const struct sess_event *ev)
+{
+	if (!s->exec_closed) {
+		/* The old QEMU: stopped for the switchover, or running again
+		 * (a failed switchover, a failed exec). */
+		s->exec_stop_t = ev->kind == SEV_STOPPED ? ev->t : 0;
+		s->exec_resume_t = 0;
+		s->exec_resume_seen = 0;
+	} else if (ev->kind == SEV_RESUMED && s->exec_stop_t > 0 &&
+	    !s->exec_resume_seen) {
+		s->exec_resume_t = ev->t;
+		s->exec_resume_seen = 1;
+	}
+}
+
+/* The new QEMU said "running" (ev->t): the end of the pause, at most. */
+static void
+cpr_exec_running_seen(struct session *s, const struct sess_event *ev)
+{
+	if (s->exec_closed && s->exec_stop_t > 0 && s->exec_resume_t == 0)
+		s->exec_resume_t = ev->t;
+}
+
+/* The update succeeded: its pause into the document, or why not known. */
+static void
+cpr_exec_pause_report(struct session *s)
+{
+	double ms = (s->exec_resume_t - s->exec_stop_t) * 1000;
+
+	if (s->exec_stop_t == 0 || s->exec_resume_t < s->exec_stop_t) {
+		sess_note(s, "the guest's pause in the update is not known "
+		    "(downtimeMs is not a measurement here): %s",
+		    s->was_paused ? "the guest was paused before it" :
+		    "the old QEMU's STOP was not seen (a re-run)");
+		return;
+	}
+	sess_act(s, SA_ST_DOWNTIME)->value = (uint64_t)(ms + 0.5);
+	if (s->exec_resume_seen)
+		sess_log(s, 1, "the guest's pause: %.0f ms (the old QEMU's "
+		    "STOP to the new QEMU's RESUME)", ms);
+	else
+		sess_note(s, "the guest's pause: at most %.0f ms (downtimeMs): "
+		    "the old QEMU's STOP to the new QEMU's first \"running\" "
+		    "answer; its RESUME came before its monitor was back", ms);
+}
+
 /* SS_CPR_EXEC, bounded by STIMER_NEW_QEMU from now. */
 static void
 cpr_exec_enter(struct session *s)
@@ -226,6 +281,7 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			/* Running, and asked after that: the new QEMU's. */
 			sess_log(s, 1, "the guest runs on the new QEMU (the "
 			    "same process, %s)", s->cfg.qmp_path);
+			cpr_exec_pause_report(s);
 			source_succeed(s);
 		} else if (ev->mi->status == QMS_COMPLETED &&
 		    s->exec_cont == 1) {
@@ -252,6 +308,8 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			 * after this, tells which.
 			 */
 			s->exec_ran = 1;
+			if (ev->ri->state == RUN_RUNNING)
+				cpr_exec_running_seen(s, ev);
 			sess_act(s, SA_POLL);
 		} else if (ev->ri->state == RUN_PAUSED ||
 		    ev->ri->state == RUN_PRELAUNCH) {
@@ -284,6 +342,7 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 		if (ev->outcome == SO_ANSWERED) {
 			/* Running now: its migration's status confirms. */
 			s->exec_ran = 1;
+			cpr_exec_running_seen(s, ev);
 			sess_act(s, SA_POLL);
 			break;
 		}

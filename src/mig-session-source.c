@@ -2102,6 +2102,9 @@ source_step(struct session *s, const struct sess_event *ev)
 		cpr_new_event(s, ev);
 		return;
 	}
+	if (s->cfg.cpr_exec && (ev->kind == SEV_STOPPED ||
+	    ev->kind == SEV_RESUMED))
+		cpr_exec_pause_event(s, ev);	/* and the state's, below */
 	if (ev->kind == SEV_SWITCHOVER) {
 		source_switchover_asked(s, ev);
 		return;

@@ -31,6 +31,7 @@ void	state_cpr_quit(struct session *, const struct sess_event *);
 void	cpr_exec_handoff(struct session *);
 int	cpr_exec_refused(struct session *, const char *);
 void	cpr_exec_rerun(struct session *, const struct sess_event *);
+void	cpr_exec_pause_event(struct session *, const struct sess_event *);
 int	cpr_exec_switchover_closed(struct session *,
 	    const struct sess_event *);
 int	cpr_exec_reconnect_event(struct session *, const struct sess_event *);

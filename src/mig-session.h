@@ -332,6 +332,9 @@ enum sess_act_kind {
 				   value2: enum sess_finish (what it
 				   finishes with, never FINISH_AUTO);
 				   reason: why refused, or the decision */
+	SA_ST_DOWNTIME,		/* value: the guest's pause, ms, as the
+				   session measured it (cpr-exec: the old
+				   QEMU's figure went with the exec) */
 };
 
 /* What became of an operator's switchover (SA_ST_SWITCHOVER). */
@@ -549,6 +552,11 @@ struct session {
 	int			 exec_closed;	/* ... the monitor closed since
 						   completed (the exec) */
 	double			 exec_backoff;	/* ... its reconnect's delay */
+	double			 exec_stop_t;	/* ... the old QEMU's last STOP
+						   before the exec (0: none seen) */
+	double			 exec_resume_t;	/* ... the new QEMU's RESUME, or
+						   its first "running" answer */
+	int			 exec_resume_seen; /* ... that was the RESUME */
 	int			 exec_cont;	/* ... the new QEMU waits (-S): 1
 						   its load's end asked, 2 cont
 						   sent */

@@ -499,6 +499,9 @@ apply_status(struct mig_watch *w, const struct sess_action *a)
 		    a->value2 == ASKER_OPERATOR ? "operator" : "controller",
 		    &a->sample);
 		break;
+	case SA_ST_DOWNTIME:
+		status_set_downtime(st, (uint64_t)a->value);
+		break;
 	case SA_ST_PUBLISH:
 		status_changed(st, a->reason);
 		progress_line_update(st);

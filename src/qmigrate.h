@@ -360,6 +360,7 @@ enum abort_status status_abort(const struct status *, int *requested);
 void		 status_set_abort(struct status *, enum abort_status);
 void		 status_set_abort_requested(struct status *);
 void		 status_clear_failure(struct status *);
+void		 status_set_downtime(struct status *, uint64_t);
 void		 status_set_progress(struct status *, const struct mig_info *,
 		    double elapsed);
 void		 status_hold(struct status *);

@@ -1006,6 +1006,13 @@ status_set_progress(struct status *st, const struct mig_info *mi,
 		p->total_time_ms = mi->total_time_ms;
 }
 
+/* The guest's pause as qmigrate measured it (QEMU's figure is gone). */
+void
+status_set_downtime(struct status *st, uint64_t ms)
+{
+	st->progress.downtime_ms = ms;
+}
+
 /*
  * While held (the session's step runs), changes are kept as snapshots
  * instead of written; status_release() writes the file once and emits

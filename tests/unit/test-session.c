@@ -3866,6 +3866,82 @@ test_cpr_exec_rerun_execvp_failed(void **state)
 	rig_free(r);
 }
 
+/* The pause the last SA_ST_DOWNTIME put in the document (-1: none). */
+static long long
+downtime_set(const struct rig *r)
+{
+	long long	ms = -1;
+	size_t		i;
+
+	for (i = 0; i < r->nlog; i++)
+		if (r->log[i].kind == SA_ST_DOWNTIME)
+			ms = (long long)r->log[i].value;
+	return ms;
+}
+
+/*
+ * cpr-exec: the document's downtimeMs is the guest's pause, which QEMU
+ * cannot give (the old QEMU's completed, with its figure, goes with the
+ * exec): the old QEMU's STOP (0.15 s) to the new QEMU's RESUME (0.35 s):
+ * 200 ms.  A RESUME before the monitor was back: to the first "running"
+ * answer (0.45 s), 300 ms, noted as "at most".
+ */
+static void
+test_cpr_exec_pause_measured(void **state)
+{
+	struct rig *r = cpr_exec_migrating();
+
+	(void)state;
+	r->t = 0.15;
+	ev_simple(r, SEV_STOPPED);
+	cpr_exec_new_up(r);
+	r->t = 0.35;
+	ev_simple(r, SEV_RESUMED);
+	r->t = 0.36;
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(downtime_set(r), 200);
+	assert_false(has_note(r, "at most"));
+	rig_free(r);
+
+	r = cpr_exec_migrating();
+	r->t = 0.15;
+	ev_simple(r, SEV_STOPPED);
+	cpr_exec_new_up(r);
+	r->t = 0.45;
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(downtime_set(r), 300);
+	assert_true(has_note(r, "at most 300 ms"));
+	rig_free(r);
+}
+
+/* cpr-exec: no STOP seen (a re-run): no figure written, and a note says
+ * the document's downtimeMs is not a measurement. */
+static void
+test_cpr_exec_pause_not_known(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_CPR_EXEC,
+	    .uid = "uid-1", .qemu_gone = 1 };
+
+	(void)state;
+	step(r, &ev);
+	ev_closed(r, 0);
+	ev_timer(r, STIMER_RECONNECT);
+	ev_simple(r, SEV_QMP_UP);
+	ev_simple(r, SEV_RESUMED);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(downtime_set(r), -1);
+	assert_true(has_note(r, "pause in the update is not known"));
+	rig_free(r);
+}
+
 /* cpr-exec: the monitor lost before QEMU completed: connected again, the
  * update goes on (the guest still runs on the old QEMU). */
 static void
@@ -4944,6 +5020,8 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_paused_guest_stays_paused),
 		cmocka_unit_test(test_cpr_exec_rerun_new_qemu_paused),
 		cmocka_unit_test(test_cpr_exec_rerun_execvp_failed),
+		cmocka_unit_test(test_cpr_exec_pause_measured),
+		cmocka_unit_test(test_cpr_exec_pause_not_known),
 		cmocka_unit_test(test_cpr_exec_signal_before_continue),
 		cmocka_unit_test(test_cpr_exec_signal_refused_past_ponr),
 		cmocka_unit_test(test_cpr_exec_random),
