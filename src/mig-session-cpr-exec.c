@@ -311,8 +311,8 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			if (ev->ri->state == RUN_RUNNING)
 				cpr_exec_running_seen(s, ev);
 			sess_act(s, SA_POLL);
-		} else if (ev->ri->state == RUN_PAUSED ||
-		    ev->ri->state == RUN_PRELAUNCH) {
+		} else if ((ev->ri->state == RUN_PAUSED ||
+		    ev->ri->state == RUN_PRELAUNCH) && !s->was_paused) {
 			/*
 			 * Never the old QEMU (postmigrate once completed): the
 			 * new one, started with -S, waits to be told; cont only
@@ -324,6 +324,7 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			s->exec_cont = 1;
 			sess_act(s, SA_POLL);
 		} else if (ev->ri->state == RUN_POSTMIGRATE ||
+		    ev->ri->state == RUN_PRELAUNCH ||
 		    ev->ri->state == RUN_INMIGRATE ||
 		    ev->ri->state == RUN_FINISH_MIGRATE ||
 		    ev->ri->state == RUN_RESTORE_VM) {
