@@ -95,6 +95,8 @@ tests_unit_test_trace_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DTRACE_DIR='"$(abs_top_srcdir)/tests/traces"'
 EXTRA_DIST += tests/traces
 unit_tests += tests/unit/test-negotiate
+# The source's start of the disks' mirrors (mig-disks.c).
+unit_tests += tests/unit/test-mig-disks
 # The request file of qmigrate switchover (switchover-request.c).
 unit_tests += tests/unit/test-switchover-request
 

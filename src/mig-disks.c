@@ -72,6 +72,7 @@ struct mig_disks {
 	int		 busy;		/* release: an export still in use */
 	char		*cause;		/* why a job fails, once it is undone */
 	char		*start_cause;	/* source start: why it is undone */
+	json_object	*stale;		/* source start: our nodes to remove */
 };
 
 static int
@@ -137,6 +138,7 @@ mig_disks_free(struct mig_disks *ds)
 	free(ds->nbd_uri);
 	free(ds->cause);
 	free(ds->start_cause);
+	json_object_put(ds->stale);
 	free(ds);
 }
 
@@ -631,8 +633,8 @@ node_size(json_object *nodes, const char *node)
  * Why the jobs still listed in a query-block-jobs answer outlived their
  * forced cancel, and what is left: the source QEMU keeps each job and its
  * NBD node (blockdev-del would drain the hung writes, holding its monitor)
- * until the connection breaks; then the node, which blocks a retry's
- * blockdev-add of the same name, must go.  Fits SESS_REASON_MAX (400)
+ * until the connection breaks; a retry's start refuses while the job
+ * runs, then removes the node (START_STALE).  Fits SESS_REASON_MAX (400)
  * with one disk and a socket path of 108 bytes.
  */
 static char *
@@ -659,8 +661,8 @@ jobs_left_forced(struct mig_disks *ds, json_object *reply)
 	xasprintf(&out, "mirror job %s still runs %.0f s after its forced "
 	    "cancel: its NBD writes to %s hang (yank cannot end them); it "
 	    "ends when that connection breaks (the target QEMU discarded); "
-	    "then blockdev-del %s before a retry",
-	    jobs, FORCED_END_SECONDS, ds->nbd_uri, nodes);
+	    "a retry is refused until then, and removes its NBD node %s "
+	    "after", jobs, FORCED_END_SECONDS, ds->nbd_uri, nodes);
 	free(jobs);
 	free(nodes);
 	return out;
@@ -810,9 +812,69 @@ mig_disks_source_finish_prepare(struct mig_disks *ds, int success,
 }
 
 enum {
+	START_JOBS, START_JOBS_LISTED, START_NODES_LISTED, START_STALE,
+	START_STALE_DELETED,
 	START_ADD, START_ADDED, START_SIZED, START_MIRROR, START_MIRRORED,
 	START_UNDO = 100,	/* then the finish job's program, forced */
 };
+
+/* A name qmigrate gives its nodes and jobs. */
+static int
+ours(const char *name)
+{
+	return name != NULL && (strncmp(name, "qm-nbd-", 7) == 0 ||
+	    strncmp(name, "qm-mirror-", 10) == 0);
+}
+
+/*
+ * A mirror job of ours that an earlier run left (QEMU 7.2 keeps one whose
+ * NBD writes hang on a stopped target past its forced cancel) holds its
+ * NBD node until that connection breaks: the retry is refused, nothing
+ * done, naming the job and what ends it.  NULL: none runs.
+ */
+static char *
+job_left(json_object *jobs)
+{
+	json_object	*j;
+	const char	*name;
+	char		*out;
+	size_t		 i;
+
+	for (i = 0; json_object_is_type(jobs, json_type_array) &&
+	    i < json_object_array_length(jobs); i++) {
+		j = json_object_array_get_idx(jobs, i);
+		name = json_str_at(j, "device");
+		if (!ours(name))
+			continue;
+		xasprintf(&out, "the source QEMU still runs mirror job %s "
+		    "(%s) of an earlier run, on its NBD node qm-nbd-%s: it "
+		    "ends when that NBD connection breaks (the earlier target "
+		    "QEMU discarded); nothing done", name,
+		    json_str_at(j, "status") != NULL ? json_str_at(j, "status") :
+		    "status unknown", name + strlen("qm-mirror-"));
+		return out;
+	}
+	return NULL;
+}
+
+/* Our nodes in a query-named-block-nodes answer: no job uses them. */
+static json_object *
+nodes_left(json_object *nodes)
+{
+	json_object	*list = json_object_new_array();
+	const char	*name;
+	size_t		 i;
+
+	for (i = 0; json_object_is_type(nodes, json_type_array) &&
+	    i < json_object_array_length(nodes); i++) {
+		name = json_str_at(json_object_array_get_idx(nodes, i),
+		    "node-name");
+		if (ours(name))
+			json_object_array_add(list,
+			    json_object_new_string(name));
+	}
+	return list;
+}
 
 enum mig_job_next
 mig_disks_source_start_job(void *ctx, int *pc, json_object *reply,
@@ -826,6 +888,62 @@ mig_disks_source_start_job(void *ctx, int *pc, json_object *reply,
 	enum mig_job_next	 next;
 
 	for (;;) switch (*pc) {
+	case START_JOBS:
+		/*
+		 * What an earlier run left first: a node of ours would make
+		 * blockdev-add fail on its name.
+		 */
+		*pc = START_JOBS_LISTED;
+		return job_send(cmd, "query-block-jobs", NULL);
+	case START_JOBS_LISTED:
+		if (error != NULL) {
+			xasprintf(cause, "source QEMU: query-block-jobs: %s",
+			    error);
+			return JOB_FAILED;
+		}
+		if ((*cause = job_left(reply)) != NULL)
+			return JOB_FAILED;
+		*pc = START_NODES_LISTED;
+		args = json_object_new_object();
+		json_object_object_add(args, "flat",
+		    json_object_new_boolean(1));
+		return job_send(cmd, "query-named-block-nodes", args);
+	case START_NODES_LISTED:
+		if (error != NULL) {
+			xasprintf(cause, "source QEMU: "
+			    "query-named-block-nodes: %s", error);
+			return JOB_FAILED;
+		}
+		json_object_put(ds->stale);
+		ds->stale = nodes_left(reply);
+		ds->cur = 0;
+		*pc = START_STALE;
+		continue;
+	case START_STALE:
+		if (ds->cur == json_object_array_length(ds->stale)) {
+			ds->cur = 0;
+			*pc = START_ADD;
+			continue;
+		}
+		*pc = START_STALE_DELETED;
+		return job_send(cmd, "blockdev-del", one_arg("node-name",
+		    json_object_get_string(json_object_array_get_idx(
+		    ds->stale, ds->cur))));
+	case START_STALE_DELETED:
+		if (error != NULL) {
+			xasprintf(cause, "source QEMU: blockdev-del %s, a node "
+			    "an earlier run left: %s; nothing done",
+			    json_object_get_string(json_object_array_get_idx(
+			    ds->stale, ds->cur)), error);
+			return JOB_FAILED;
+		}
+		log_info("removed node %s, left on the source QEMU by an "
+		    "earlier run (no block job used it)",
+		    json_object_get_string(json_object_array_get_idx(
+		    ds->stale, ds->cur)));
+		ds->cur++;
+		*pc = START_STALE;
+		continue;
 	case START_ADD:
 		/* Every target first: nothing is copied unless all fit. */
 		if (ds->cur == ds->n) {
