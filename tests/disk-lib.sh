@@ -127,9 +127,9 @@ no_disk_jobs() {
 # ended the mirror job (nothing left on the source) or, as QEMU 7.2 does
 # when writes of the job wait on the stopped peer's full socket (yank does
 # not wake them), the job outlives its forced cancel: then migrate says
-# so, naming the job, the NBD node and what ends them, the job ends when
-# the target QEMU is killed, and the node goes with the blockdev-del the
-# line names.  Sets disk_outcome: "ended" or "job-kept".
+# so, naming the job, the NBD node and what ends them.  Sets
+# disk_outcome: "ended" or "job-kept".  The target is left stopped
+# (end_stalled_target).
 assert_stalled_copy_ended() {
 	local took notes
 	expect_exit migrate 4 60
@@ -151,17 +151,41 @@ assert_stalled_copy_ended() {
 	else
 		disk_outcome=job-kept
 		echo "the mirror job outlived its forced cancel: $notes"
-		grep -qxF "disks: mirror job qm-mirror-data still runs 10 s after its forced cancel: its NBD writes to unix:$TMP/mig.sock.nbd hang (yank cannot end them); it ends when that connection breaks (the target QEMU discarded); then blockdev-del qm-nbd-data before a retry" <<<"$notes" ||
+		grep -qxF "disks: mirror job qm-mirror-data still runs 10 s after its forced cancel: its NBD writes to unix:$TMP/mig.sock.nbd hang (yank cannot end them); it ends when that connection breaks (the target QEMU discarded); a retry is refused until then, and removes its NBD node qm-nbd-data after" <<<"$notes" ||
 			fail "a mirror job is left on the source, and migrate does not say so: $(mon src query-block-jobs) (notes: $notes)"
 	fi
-	# The node agent's cleanup of the target (SIGKILL ends a stopped QEMU).
+}
+
+# end_stalled_target: the node agent's cleanup of the stopped target
+# (SIGKILL ends a stopped QEMU); a mirror job the source kept
+# (assert_stalled_copy_ended's job-kept) ends with that connection.
+end_stalled_target() {
 	kill_guest dst KILL
 	bg_wait incoming 30 || true
-	if [ "$disk_outcome" = job-kept ]; then
+	[ "$disk_outcome" != job-kept ] ||
 		wait_for 30 "the source's mirror job to end with the target QEMU" no_disk_jobs src
-		mon src blockdev-del '{"node-name": "qm-nbd-data"}' >/dev/null ||
-			fail "blockdev-del qm-nbd-data, as migrate says, failed"
-		assert_no_disk_jobs src
-		assert_stayed
-	fi
+}
+
+# disk_target NAME: a fresh target QEMU NAME (64 MiB memguest, an empty
+# 64 MiB qcow2 disk as disk_pair's) and its qmigrate incoming, process
+# NAME-incoming, listening on unix:$TMP/NAME.sock, status NAME.status,
+# with policy $TMP/POLICY.json ($2).
+disk_target() {
+	qemu-img create -q -f qcow2 "$TMP/$1.qcow2" 64M
+	start_memguest_incoming "$1" 64 \
+		-qmp "unix:$TMP/$1.mon,server=on,wait=off" \
+		-blockdev "driver=qcow2,node-name=data,file.driver=file,file.filename=$TMP/$1.qcow2" \
+		-device virtio-blk-pci,drive=data,id=vdb
+	bg_start "$1-incoming" "$QMIGRATE" incoming --qmp "$TMP/$1.qmp" \
+		--listen "unix:$TMP/$1.sock" --status-file "$TMP/$1.status" \
+		--policy "$TMP/$2.json"
+	wait_for 30 "$1 prepared" status_is "$TMP/$1.status" .phase TargetReady
+}
+
+# disk_retry NAME TARGET POLICY: qmigrate migrate of src again, process
+# NAME, status $TMP/NAME.status, to disk_target TARGET.
+disk_retry() {
+	bg_start "$1" "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
+		--to "unix:$TMP/$2.sock" --status-file "$TMP/$1.status" \
+		--policy "$TMP/$3.json" --events
 }

@@ -25,6 +25,7 @@ mig_migrate --policy "$TMP/stall.json"
 wait_for 30 "the source's mirror job" mirroring
 stop_guest dst
 assert_stalled_copy_ended "$(date +%s)"
+end_stalled_target
 quit_guest src
 assert_image_holds "$TMP/src.qcow2" "source image damaged" 0x5a 0 16M
 echo "ok: a stalled disk copy ended within progressTimeout ($disk_outcome), the guest on the source"
