@@ -202,8 +202,16 @@ print("ready", flush=True)
 order = ["setup", "active", "pre-switchover", "device", "completed"]
 last = "none"
 deadline = time.monotonic() + 120
+# An exec ends this monitor (cpr-exec): its connection may close, or stay
+# open unserved; either way the status wanted never came on it.
+s.settimeout(5)
 while time.monotonic() < deadline:
-    last = ask("query-migrate").get("status", "none")
+    try:
+        last = ask("query-migrate").get("status", "none")
+    except (OSError, ValueError):
+        print("%s never came: the monitor ended after %s" % (want, last),
+            flush=True)
+        sys.exit(0)
     if last in order and order.index(last) >= order.index(want):
         time.sleep(int(delay) / 1000.0)
         try:
