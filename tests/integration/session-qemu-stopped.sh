@@ -44,9 +44,17 @@ kill -CONT "$(guest_pid src)"
 expect_exit migrate 5 60
 [ "$(status_get "$TMP/src.status" .abortStatus)" = Succeeded ] ||
 	fail "3 s: abortStatus $(status_get "$TMP/src.status" .abortStatus)"
-[ "$(qemu_mig_status src)" = cancelled ] || fail "3 s: the source QEMU's migration is $(qemu_mig_status src)"
+# QEMU 7.2 may end a cancelled migration "failed": the cancel shuts the
+# stream down, and a migration thread woken by SIGCONT in the middle of a
+# write takes that error as its own (seen in a loaded clean-clone run:
+# "failed to save SaveStateEntry ... -5").  Either way it migrates no more
+# and the guest stays here, which assert_stayed checks.
+case $(qemu_mig_status src) in
+cancelled|failed) ;;
+*) fail "3 s: the source QEMU's migration is $(qemu_mig_status src)" ;;
+esac
 assert_stayed
-echo "ok: QEMU stopped 3 s: the cancel happened, exit 5"
+echo "ok: QEMU stopped 3 s: the cancel happened ($(qemu_mig_status src)), exit 5"
 
 # 2. Stopped for good.
 PAIR=b-
