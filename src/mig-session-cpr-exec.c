@@ -34,10 +34,7 @@
 static void
 cpr_exec_unknown(struct session *s, const char *why)
 {
-	if (s->abort == ABORT_ABORTING)
-		sess_abort_status(s, ABORT_FAILED);
-	if (s->failure != FAIL_NONE)
-		sess_clear_failure(s);
+	source_not_known(s);
 	s->state = SS_CPR_EXEC;
 	sess_fail(s, FAIL_UNKNOWN, "QEMU %s completed the update and exec'd "
 	    "the new command line, but the new QEMU did not say that it runs "
@@ -56,10 +53,7 @@ cpr_exec_unknown(struct session *s, const char *why)
 static void
 cpr_exec_gone(struct session *s, const char *reason)
 {
-	if (s->abort == ABORT_ABORTING)
-		sess_abort_status(s, ABORT_FAILED);
-	if (s->failure != FAIL_NONE)
-		sess_clear_failure(s);
+	source_not_known(s);
 	s->state = SS_CPR_EXEC;
 	sess_fail(s, FAIL_UNKNOWN, "QEMU %s completed the update and exec'd "
 	    "the new command line, but the new QEMU's process has exited "

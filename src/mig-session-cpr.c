@@ -35,10 +35,7 @@
 static void
 cpr_unknown(struct session *s, const char *why)
 {
-	if (s->abort == ABORT_ABORTING)
-		sess_abort_status(s, ABORT_FAILED);
-	if (s->failure != FAIL_NONE)
-		sess_clear_failure(s);
+	source_not_known(s);
 	sess_fail(s, FAIL_UNKNOWN, "the old QEMU %s %s but the new QEMU %s did "
 	    "not say that it runs the guest (%s): %s; where the guest runs is "
 	    "not known; see the new QEMU's query-status, or run update again "

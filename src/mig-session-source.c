@@ -148,15 +148,24 @@ source_succeed(struct session *s)
 	source_end(s, PHASE_SUCCEEDED);
 }
 
+/*
+ * Before a "not known" failure: an abort under way did not happen, and
+ * whatever failure was recorded before, this is what is known now.
+ */
+void
+source_not_known(struct session *s)
+{
+	if (s->abort == ABORT_ABORTING)
+		sess_abort_status(s, ABORT_FAILED);
+	if (s->failure != FAIL_NONE)
+		sess_clear_failure(s);
+}
+
 /* QEMU's monitor stopped answering for good: say what is not known. */
 static void
 source_give_up(struct session *s, const char *why)
 {
-	if (s->abort == ABORT_ABORTING)
-		sess_abort_status(s, ABORT_FAILED);
-	/* Whatever was recorded before, this is what is known now. */
-	if (s->failure != FAIL_NONE)
-		sess_clear_failure(s);
+	source_not_known(s);
 	sess_fail(s, FAIL_UNKNOWN,
 	    "source QEMU %s: %s: where the guest runs is "
 	    "not known (QEMU may still be migrating it); run migrate again "

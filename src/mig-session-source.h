@@ -15,6 +15,7 @@
 
 /* mig-session-source.c */
 void	source_succeed(struct session *);
+void	source_not_known(struct session *);
 void	source_abort(struct session *, double, enum mig_failure, int,
 	    const char *);
 void	source_abort_event(struct session *, const struct sess_event *);
