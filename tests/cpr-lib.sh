@@ -213,6 +213,8 @@ while time.monotonic() < deadline:
             flush=True)
         sys.exit(0)
     if last in order and order.index(last) >= order.index(want):
+        # DELAY ms past the status is the moment under test (e.g. 20 ms
+        # into pre-switchover), not a wait: no event marks it.
         time.sleep(int(delay) / 1000.0)
         try:
             os.kill(int(open(pidfile).read()), getattr(signal, "SIG" + sig))

@@ -87,12 +87,13 @@ first_instant() {
 
 # A target that accepts and never reads: migrate's run lasts until the
 # signal (to a missing socket it may fail by itself within the delays).
-bg_start sink python3 -c 'import socket, sys, time
+bg_start sink python3 -c 'import signal, socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.bind(sys.argv[1])
 s.listen(64)
 print("ready", flush=True)
-time.sleep(3600)' "$TMP/sink.sock"
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+signal.sigwait({signal.SIGTERM, signal.SIGINT})' "$TMP/sink.sock"
 wait_log "$TMP/sink.out" '^ready' 10
 
 n=0
@@ -112,6 +113,8 @@ for delay in 0 0.001 0.002 0.005 0.01 0.02 0.05; do
 		fi
 		pid=$(guest_pid "$name")
 		first_instant "$pid"
+		# The delay is the moment under test (0-50 ms after main()),
+		# not a wait for anything: no event marks those instants.
 		sleep "$delay"
 		kill -TERM "$pid"
 		aborted "$name" "$TMP/$name.status"
