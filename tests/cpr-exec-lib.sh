@@ -1,12 +1,27 @@
 # tests/cpr-exec-lib.sh: in-place updates by cpr-exec (`qmigrate update
 # --mode exec`, QEMU 11.1): the memory guest on one QEMU process that execs
-# its new command line.  Sourced after tests/lib.sh and tests/cpr-lib.sh.
+# its new command line.  A test sources only this file (it sources tests/lib.sh,
+# migrate-lib.sh, qemu-matrix-lib.sh and cpr-lib.sh) and calls
+# cpr_exec_test_begin.
 #
 # The console is `-chardev file,...,append=on`: the new QEMU would truncate
 # a `-serial file:` one, and the sweeps before the exec would be lost.
 # Under the suite's roots the new command line's paths are those inside the
 # root (/usr/bin/qemu-system-x86_64); $TMP and the build tree are bound in
 # at the same paths (tests/qemu-wrap.sh).
+
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/qemu-matrix-lib.sh"
+. "$top_srcdir/tests/cpr-lib.sh"
+
+# cpr_exec_test_begin: cpr-exec is QEMU 11.1's (the first with mode
+# cpr-exec); its guests boot the pc machine; the test's own $TMP.
+cpr_exec_test_begin() {
+	matrix_want 11.1
+	export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
+	setup_tmp
+}
 
 # cpr_exec_args NAME MIB RATE [QEMU-ARGS...]: sets CPR_EXEC_ARGS, the QEMU
 # arguments of guest NAME (the same before and after the exec), with a disk

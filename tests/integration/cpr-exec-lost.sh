@@ -13,14 +13,8 @@
 # And the trap QEMU does not guard: a guest in plain -m RAM, for which
 # 11.1 lists no cpr-exec blocker and would exec and lose the guest, is
 # refused by the pre-flight (2) before anything moves: the guest runs on.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
-. "$top_srcdir/tests/cpr-lib.sh"
 . "$top_srcdir/tests/cpr-exec-lib.sh"
-matrix_want 11.1
-export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
-setup_tmp
+cpr_exec_test_begin
 
 # lost NAME CMD-FILE: update guest NAME by CMD-FILE; 8 well before the 30
 # s bound (the process is seen gone), the pid gone, the words right.

@@ -12,14 +12,8 @@
 # migrate-continue: a real QEMU cannot be made to lose it, and without it
 # the killed run would see the failure itself (cpr-exec's completion and
 # its exec take ms).  The test then sends migrate-continue by hand.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
-. "$top_srcdir/tests/cpr-lib.sh"
 . "$top_srcdir/tests/cpr-exec-lib.sh"
-matrix_want 11.1
-export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
-setup_tmp
+cpr_exec_test_begin
 relay=$top_builddir/tests/qmp-relay
 need_file "$relay" "tests/qmp-relay"
 

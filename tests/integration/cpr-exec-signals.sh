@@ -20,14 +20,8 @@
 # migrationUid) and ends it, 0.  Every try: the pid unchanged, the guest
 # booted once, every page intact, on the new binary exactly when qmigrate
 # says 0.  On b475dc5 there is no --mode exec: every try fails.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
-. "$top_srcdir/tests/cpr-lib.sh"
 . "$top_srcdir/tests/cpr-exec-lib.sh"
-matrix_want 11.1
-export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
-setup_tmp
+cpr_exec_test_begin
 
 # exec_done NAME: the exec happened (the other build left its mark), in
 # QEMU's own process.

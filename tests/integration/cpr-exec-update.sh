@@ -13,14 +13,8 @@
 # seconds, not 8 after 30 s), unless the guest was paused before the
 # update: then it stays paused (audit N14) and a note says the pause is
 # not known.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
-. "$top_srcdir/tests/cpr-lib.sh"
 . "$top_srcdir/tests/cpr-exec-lib.sh"
-matrix_want 11.1
-export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
-setup_tmp
+cpr_exec_test_begin
 
 cpr_exec_start g 32 100
 pid=$CPR_EXEC_PID
