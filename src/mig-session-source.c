@@ -890,12 +890,14 @@ setup_done(struct session *s, const struct sess_event *ev)
 	if (ev->setup != SETUP_FRESH && ev->setup != SETUP_FAILED)
 		setup_record(s, ev);
 	/*
-	 * The killed run of an update by exec set QEMU's mode cpr-exec (or
-	 * was about to): a record closed with the guest on that QEMU puts it
-	 * back, as when watched, or a later migrate would exec.
+	 * The killed run of an update set QEMU's mode cpr-exec or
+	 * cpr-transfer and its pause-before-switchover (or was about to): a
+	 * record of that update closed with the guest on that QEMU puts them
+	 * back, as when watched, or a later migrate would exec, or be refused
+	 * for want of a cpr channel.
 	 */
-	if (ev->setup == SETUP_CLOSE_RECORD && s->cfg.cpr_exec &&
-	    ev->mode == MODE_CPR_EXEC)
+	if (ev->setup == SETUP_CLOSE_RECORD && s->cfg.cpr &&
+	    ev->mode == (s->cfg.cpr_exec ? MODE_CPR_EXEC : MODE_CPR_TRANSFER))
 		s->cpr_left = 1;
 	if (s->pending.asked && ev->setup != SETUP_REATTACH) {
 		setup_then_abort(s, ev);

@@ -69,6 +69,7 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-abort.sh \
 	tests/integration/cpr-old-silent.sh \
 	tests/integration/cpr-rerun.sh \
+	tests/integration/cpr-rerun-closed.sh \
 	tests/integration/cpr-new-fails-load.sh \
 	tests/integration/cpr-handoff.sh \
 	tests/integration/cpr-switchover-signal.sh \

@@ -3866,6 +3866,37 @@ test_cpr_exec_rerun_execvp_failed(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr-transfer: a re-run closes the record of a killed update whose
+ * migration QEMU failed unwatched (the guest runs on the old QEMU): the
+ * mode and the pause are put back there, as after a watched failure, or a
+ * later plain migrate would be refused for want of a cpr channel.  A
+ * closed record of another mode (a plain migrate's) leaves them alone.
+ */
+static void
+test_cpr_transfer_rerun_closed(void **state)
+{
+	struct rig		*r = cpr_rig(0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_CLOSE_RECORD, .mode = MODE_CPR_TRANSFER,
+	    .fail = FAIL_DATA, .uid = "uid-1",
+	    .reason = "migration uid-1: QEMU says failed" };
+
+	(void)state;
+	step(r, &ev);
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+
+	r = cpr_rig(0);
+	ev.mode = MODE_PRECOPY;
+	step(r, &ev);
+	assert_true(session_done(&r->s));
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	rig_free(r);
+}
+
 /* The pause the last SA_ST_DOWNTIME put in the document (-1: none). */
 static long long
 downtime_set(const struct rig *r)
@@ -5020,6 +5051,7 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_paused_guest_stays_paused),
 		cmocka_unit_test(test_cpr_exec_rerun_new_qemu_paused),
 		cmocka_unit_test(test_cpr_exec_rerun_execvp_failed),
+		cmocka_unit_test(test_cpr_transfer_rerun_closed),
 		cmocka_unit_test(test_cpr_exec_pause_measured),
 		cmocka_unit_test(test_cpr_exec_pause_not_known),
 		cmocka_unit_test(test_cpr_exec_signal_before_continue),
