@@ -6,29 +6,40 @@
  * (status-writer.c) and signalled through a pidfd, which cannot reach a
  * process that took the pid since.
  */
-#include <sys/pidfd.h>
-
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "qmigrate.h"
 
+/* The abort's answer, abortStatus Succeeded (0) or Failed (5), printed. */
+static int
+abort_answered(json_object *doc, void *arg, int *exit_code)
+{
+	const char	*abort_status = json_str_at(doc, "abortStatus");
+
+	(void)arg;
+	if (abort_status == NULL || (strcmp(abort_status, "Succeeded") != 0 &&
+	    strcmp(abort_status, "Failed") != 0))
+		return 0;
+	printf("abortStatus: %s\n", abort_status);
+	*exit_code = strcmp(abort_status, "Succeeded") == 0 ? QM_EXIT_OK :
+	    QM_EXIT_ABORTED;
+	return 1;
+}
+
 static int
 cmd_abort_exec(struct args *args)
 {
 	const char	*file = args_get(args, "status-file"), *phase;
-	const char	*abort_status;
-	double		 timeout = args_number(args, "timeout", 40), deadline;
+	double		 timeout = args_number(args, "timeout", 40);
 	json_object	*doc;
 	char		*cause = NULL;
 	int		 ch, pidfd;
-	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
 
 	doc = status_read_file(file, &cause);
 	if (doc == NULL)
@@ -45,34 +56,10 @@ cmd_abort_exec(struct args *args)
 	json_object_put(doc);
 	if (pidfd == -1)
 		goto fail;
-	if (pidfd_send_signal(pidfd, SIGTERM, NULL, 0) != 0) {
-		xasprintf(&cause, "status file %s: no qmigrate is driving this "
-		    "migration (its process ended)", file);
-		close(pidfd);
+	if (status_writer_signal(pidfd, file, SIGTERM, &cause) == -1)
 		goto fail;
-	}
-	close(pidfd);
-
-	deadline = now_monotonic() + timeout;
-	while (now_monotonic() < deadline) {
-		nanosleep(&tick, NULL);	/* polls a file: no event to wait on */
-		doc = status_read_file(file, &cause);
-		if (doc == NULL) {
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		abort_status = json_str_at(doc, "abortStatus");
-		if (abort_status != NULL && (strcmp(abort_status,
-		    "Succeeded") == 0 || strcmp(abort_status, "Failed") == 0)) {
-			printf("abortStatus: %s\n", abort_status);
-			ch = strcmp(abort_status, "Succeeded") == 0 ?
-			    QM_EXIT_OK : QM_EXIT_ABORTED;
-			json_object_put(doc);
-			return ch;
-		}
-		json_object_put(doc);
-	}
+	if (status_writer_wait(file, timeout, abort_answered, NULL, &ch))
+		return ch;
 	xasprintf(&cause, "status file %s: no abort status within %.0f s",
 	    file, timeout);
 fail:

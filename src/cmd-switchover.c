@@ -9,13 +9,10 @@
  * reason, or started (the decision is recorded with requestedBy
  * "operator").
  */
-#include <sys/pidfd.h>
-
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -103,16 +100,29 @@ answered(json_object *doc, const char *file, const char *id,
 	return 0;
 }
 
+/* The request a switchover waits on the answer to. */
+struct request {
+	const char	*file;
+	const char	*id;
+};
+
+static int
+request_answered(json_object *doc, void *arg, int *exit_code)
+{
+	const struct request *rq = arg;
+
+	return answered(doc, rq->file, rq->id, exit_code);
+}
+
 static int
 cmd_switchover_exec(struct args *args)
 {
 	const char	*file = args_get(args, "status-file");
-	double		 timeout = args_number(args, "timeout", 40), deadline;
+	double		 timeout = args_number(args, "timeout", 40);
 	enum sess_finish finish = FINISH_AUTO;
 	json_object	*doc;
 	char		*cause = NULL, *path, id[SWITCHOVER_ID_MAX];
 	int		 pidfd, rc = QM_EXIT_CONTROL;
-	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
 
 	if (args_has(args, "postcopy") && args_has(args, "pause"))
 		return cmd_usage_error(&cmd_switchover_entry, "--postcopy and "
@@ -141,29 +151,11 @@ cmd_switchover_exec(struct args *args)
 		close(pidfd);
 		goto fail;
 	}
-	if (pidfd_send_signal(pidfd, SIGUSR2, NULL, 0) != 0) {
-		xasprintf(&cause, "status file %s: no qmigrate is driving this "
-		    "migration (its process ended)", file);
-		close(pidfd);
+	if (status_writer_signal(pidfd, file, SIGUSR2, &cause) == -1)
 		goto unrequest;
-	}
-	close(pidfd);
-
-	deadline = now_monotonic() + timeout;
-	while (now_monotonic() < deadline) {
-		nanosleep(&tick, NULL);	/* polls a file: no event to wait on */
-		doc = status_read_file(file, &cause);
-		if (doc == NULL) {
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		if (answered(doc, file, id, &rc)) {
-			json_object_put(doc);
-			return rc;
-		}
-		json_object_put(doc);
-	}
+	if (status_writer_wait(file, timeout, request_answered,
+	    &(struct request){ file, id }, &rc))
+		return rc;
 	xasprintf(&cause, "status file %s: no answer to the switchover within "
 	    "%.0f s", file, timeout);
 unrequest:

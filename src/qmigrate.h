@@ -375,6 +375,14 @@ struct json_object *status_read_file(const char *path, char **cause);
  * doc), or -1 with *cause saying that nothing drives the migration. */
 int		 status_writer_open(struct json_object *doc, const char *file,
 		    char **cause);
+/* ... sig sent through that pidfd (closed): 0, or -1 with *cause. */
+int		 status_writer_signal(int pidfd, const char *file, int sig,
+		    char **cause);
+/* ... file read until answer() says 1 (*exit_code set): 1, or 0 when
+ * timeout s passed first. */
+int		 status_writer_wait(const char *file, double timeout,
+		    int (*answer)(struct json_object *, void *, int *),
+		    void *arg, int *exit_code);
 struct json_object *status_parse(const char *what, const char *buf,
 		    size_t len, char **cause);
 int		 status_restore(struct status *, struct json_object *doc,

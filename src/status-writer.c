@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -168,4 +169,53 @@ status_writer_open(json_object *doc, const char *file, char **cause)
 	xasprintf(cause, "status file %s: no qmigrate is driving this "
 	    "migration (pid %lld: %s)", file, (long long)pid, why);
 	return -1;
+}
+
+/*
+ * Sends sig to the qmigrate behind pidfd (status_writer_open's, closed
+ * here): 0, or -1 with *cause when it has ended since.
+ */
+int
+status_writer_signal(int pidfd, const char *file, int sig, char **cause)
+{
+	int	rc = pidfd_send_signal(pidfd, sig, NULL, 0);
+
+	close(pidfd);
+	if (rc == 0)
+		return 0;
+	xasprintf(cause, "status file %s: no qmigrate is driving this "
+	    "migration (its process ended)", file);
+	return -1;
+}
+
+/*
+ * Reads file every 100 ms, for timeout s at most, until answer(doc, arg,
+ * exit_code) says the writer answered: 1 (with *exit_code), or 0 at the
+ * deadline.  A poll: the answer is a rewrite of the file, which nothing
+ * else announces; a read that fails (the file mid-rename) is read again.
+ */
+int
+status_writer_wait(const char *file, double timeout,
+    int (*answer)(json_object *, void *, int *), void *arg, int *exit_code)
+{
+	struct timespec	 tick = { 0, 100 * 1000 * 1000 };
+	double		 deadline = now_monotonic() + timeout;
+	json_object	*doc;
+	char		*cause = NULL;
+	int		 done;
+
+	while (now_monotonic() < deadline) {
+		nanosleep(&tick, NULL);
+		doc = status_read_file(file, &cause);
+		if (doc == NULL) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		done = answer(doc, arg, exit_code);
+		json_object_put(doc);
+		if (done)
+			return 1;
+	}
+	return 0;
 }
