@@ -83,6 +83,11 @@ tests_unit_test_preflight_cpr_SOURCES = tests/unit/test-preflight-cpr.c \
 # SIGINT/SIGTERM before a command's own handler (signals.c).
 unit_tests += tests/unit/test-signals tests/unit/test-output \
 	tests/unit/test-progress-line
+# The output tests read what they write through a pipe (pipe-reader.h).
+unit_pipe_reader = tests/unit/pipe-reader.c tests/unit/pipe-reader.h
+tests_unit_test_output_SOURCES = tests/unit/test-output.c $(unit_pipe_reader)
+tests_unit_test_progress_line_SOURCES = tests/unit/test-progress-line.c \
+	$(unit_pipe_reader)
 
 # The option tables and their parser (args.c).
 unit_tests += tests/unit/test-args

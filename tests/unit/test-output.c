@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,30 +21,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
-
-/* Reads fd to its end into a string (the reader thread's). */
-struct reader {
-	int	 fd;
-	char	*text;
-	size_t	 len;
-};
-
-static void *
-read_all(void *arg)
-{
-	struct reader	*r = arg;
-	char		 buf[65536];
-	ssize_t		 n;
-
-	while ((n = read(r->fd, buf, sizeof buf)) > 0) {
-		r->text = realloc(r->text, r->len + (size_t)n + 1);
-		assert_non_null(r->text);
-		memcpy(r->text + r->len, buf, (size_t)n);
-		r->len += (size_t)n;
-		r->text[r->len] = '\0';
-	}
-	return NULL;
-}
+#include "pipe-reader.h"
 
 static int
 devnull(void)
@@ -64,8 +40,7 @@ devnull(void)
 static void
 test_stalled_reader(void **state)
 {
-	struct reader	r = { 0 };
-	pthread_t	th;
+	struct pipe_reader r;
 	char		line[1100], *p, *next;
 	int		fds[2], null = devnull(), i, last = -1, notices = 0;
 	unsigned long	lost, said = 0;
@@ -83,13 +58,12 @@ test_stalled_reader(void **state)
 	/* 64 KiB of pipe and 128 KiB of queue hold about 190 of 1000. */
 	assert_true(lost > 700 && lost < 900);
 
-	r.fd = fds[0];
-	assert_int_equal(pthread_create(&th, NULL, read_all, &r), 0);
+	pipe_reader_start(&r, fds[0]);
 	out_drain();
 	out_line(OUT_STDOUT, "after");
 	out_drain();
 	close(fds[1]);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	pipe_reader_join(&r);
 	close(fds[0]);
 	close(null);
 
@@ -182,23 +156,21 @@ test_file(void **state)
 static char *
 logged(int json, const char *severity_msg)
 {
-	struct reader	r = { 0 };
-	pthread_t	th;
+	struct pipe_reader r;
 	int		fds[2], null = devnull();
 
 	assert_int_equal(pipe(fds), 0);
 	out_reset(null, fds[1]);
 	log_init("qmigrate", LOG_LEVEL_INFO, json);
 	log_set_command("migrate");
-	r.fd = fds[0];
-	assert_int_equal(pthread_create(&th, NULL, read_all, &r), 0);
+	pipe_reader_start(&r, fds[0]);
 	if (strcmp(severity_msg, "error") == 0)
 		log_error("the guest runs on the source");
 	else
 		log_info("first\nsecond");
 	out_drain();
 	close(fds[1]);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	pipe_reader_join(&r);
 	close(fds[0]);
 	close(null);
 	return r.text;

@@ -6,7 +6,6 @@
  * skipped, never queued, while stderr's reader is behind.
  */
 #include <fcntl.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,6 +19,7 @@
 #include <cmocka.h>
 
 #include "qmigrate.h"
+#include "pipe-reader.h"
 
 static char *
 format(const char *qemu, uint64_t total, uint64_t remaining, double bw,
@@ -63,36 +63,12 @@ test_format(void **state)
 	free(s);
 }
 
-struct reader {
-	int	 fd;
-	char	*text;
-	size_t	 len;
-};
-
-static void *
-read_all(void *arg)
-{
-	struct reader	*r = arg;
-	char		 buf[65536];
-	ssize_t		 n;
-
-	while ((n = read(r->fd, buf, sizeof buf)) > 0) {
-		r->text = realloc(r->text, r->len + (size_t)n + 1);
-		assert_non_null(r->text);
-		memcpy(r->text + r->len, buf, (size_t)n);
-		r->len += (size_t)n;
-		r->text[r->len] = '\0';
-	}
-	return NULL;
-}
-
 /* The bytes on stderr: drawn, erased and drawn again around a log line,
  * replaced, erased at the end and at the exit. */
 static void
 test_bytes(void **state)
 {
-	struct reader	r = { 0 };
-	pthread_t	th;
+	struct pipe_reader r;
 	int		fds[2], null = open("/dev/null", O_WRONLY);
 
 	(void)state;
@@ -101,8 +77,7 @@ test_bytes(void **state)
 	out_reset(null, fds[1]);
 	log_init("qmigrate", LOG_LEVEL_INFO, 0);
 	log_set_command("migrate");
-	r.fd = fds[0];
-	assert_int_equal(pthread_create(&th, NULL, read_all, &r), 0);
+	pipe_reader_start(&r, fds[0]);
 	assert_int_equal(out_status(NULL), 0);		/* nothing to erase */
 	assert_int_equal(out_status("one"), 0);
 	log_info("a log line");
@@ -113,7 +88,7 @@ test_bytes(void **state)
 	assert_int_equal(out_status("three"), 0);
 	out_drain();
 	close(fds[1]);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	pipe_reader_join(&r);
 	close(fds[0]);
 	close(null);
 	assert_string_equal(r.text,
