@@ -11,6 +11,7 @@
 # 2. --pause: the source's vCPUs are stopped, pre-copy converges; both exit
 #    0 (incoming given --postcopy allows the disruption, so it resumes what
 #    arrives paused), every page verified; decision "pause" by the operator.
+#    Neither flag, post-copy negotiated: as 1 (qmigrate(1): the default).
 # 3. Refusals, each one line and its exit, the migration untouched (still
 #    pre-copy, no decision, QEMU's migration active): post-copy not
 #    negotiated (--postcopy, neither flag, and --pause without workload
@@ -49,18 +50,19 @@ expect_operator_decision() {
 
 flags=(--bandwidth 10Mi --convergence kubevirt --postcopy)
 
-# finish_by FLAG ACTION MODE: a busy pair, migrating, finished by
-# `switchover FLAG`; it moves with every page, decision ACTION, mode MODE.
+# finish_by FLAG ACTION MODE [FINISH]: a busy pair, migrating, finished by
+# `switchover FLAG` (FLAG "": neither flag, which finishes as FINISH); it
+# moves with every page, decision ACTION, mode MODE.
 finish_by() {
-	local flag=$1 action=$2 mode=$3 st
+	local flag=$1 action=$2 mode=$3 finish=${4:-${1#--}} st
 	st=$TMP/${PAIR}src.status
 	mig_start_pair 64 200
 	mig_incoming "${flags[@]}"
 	mig_migrate "${flags[@]}"
 	wait_for 30 "the source migrating" status_is "$st" .progress.qemuStatus active
-	switchover "${PAIR}switchover" "$st" "$flag"
+	switchover "${PAIR}switchover" "$st" ${flag:+"$flag"}
 	[ "$rc" -eq 0 ] || fail "switchover $flag exited $rc, expected 0: $(cat "$TMP/${PAIR}switchover.err")"
-	grep -q "^switchover: ${flag#--} started: an operator asked to finish now" "$TMP/${PAIR}switchover.out" ||
+	grep -q "^switchover: $finish started: an operator asked to finish now" "$TMP/${PAIR}switchover.out" ||
 		fail "switchover $flag said: $(cat "$TMP/${PAIR}switchover.out" "$TMP/${PAIR}switchover.err")"
 	expect_exit "${PAIR}migrate" 0 120
 	expect_exit "${PAIR}incoming" 0 60
@@ -69,12 +71,13 @@ finish_by() {
 	expect_operator_decision "$st" "$action"
 	[ ! -e "$st.switchover" ] || fail "the request file was left behind"
 	assert_moved
-	echo "ok: switchover $flag: $(cat "$TMP/${PAIR}switchover.out")"
+	echo "ok: switchover ${flag:-(neither flag)}: $(cat "$TMP/${PAIR}switchover.out")"
 }
 
-# 1, 2.
+# 1, 2; and neither flag, post-copy negotiated: post-copy.
 PAIR=pc- finish_by --postcopy post-copy PostCopy
 PAIR=pa- finish_by --pause pause Paused
+PAIR=pn- finish_by "" post-copy PostCopy postcopy
 
 # 3. Refusals.
 PAIR=r-
