@@ -18,11 +18,13 @@
 # the command and after it.  Issue 31's goals: a pause of 10 ms or less
 # whatever the size, under 1 MiB sent, under 1 s in all.
 #
-# Not measured: the pods' memory cgroups.  This host's memory cgroups
-# (v1) are the session's own; the script makes none.  What the figures
-# say of them: cpr-exec's pages stay in the one process (and cgroup);
-# cpr-transfer's memfd pages stay charged to the old QEMU's cgroup after
-# it quits, the new QEMU mapping them (its RSS after).
+# The pods' memory: each QEMU starts in a memory cgroup of its own (v1), as
+# a pod's would (the new QEMU of cpr-transfer in a second pod): the
+# source pod's and the target pod's usage after the command (what each
+# pod's limit still counts: cpr-transfer's memfd pages stay charged to the
+# old QEMU's pod after it quits, the new QEMU only mapping them) and their
+# peak during it (memory.max_usage_in_bytes, reset at the command's start).
+# cpr-exec has one pod.  Where cgroups cannot be made, "-".
 #
 # BENCH_RUNS (default 3) runs of each case, the median reported;
 # BENCH_QEMU (default 11.1) the QEMU of both sides; BENCH_SIZES (default
@@ -56,6 +58,49 @@ rss() {
 	echo $((kb / 1024))
 }
 
+# pod NAME: what starts from now on starts in NAME's memory cgroup (its
+# pages charged there from its first: v1 cannot move charges here,
+# memory.move_charge_at_immigrate is refused), until pod_end.
+cg=/sys/fs/cgroup/memory
+home=$cg$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+pods=()
+pod() {
+	local d=$cg/qmbench-$$-$1
+	mkdir "$d" 2>/dev/null && echo $$ >"$d/cgroup.procs" 2>/dev/null || return 0
+	pods+=("$d")
+}
+pod_end() {
+	echo $$ >"$home/cgroup.procs" 2>/dev/null || true
+}
+
+# pod_reset NAME...: their pods' peaks start again now.
+pod_reset() {
+	local name
+	for name in "$@"; do
+		echo 0 >"$cg/qmbench-$$-$name/memory.max_usage_in_bytes" 2>/dev/null || true
+	done
+}
+
+# pod_mib NAME: "usage peak" of NAME's pod, MiB ("- -" without one).
+pod_mib() {
+	local d=$cg/qmbench-$$-$1
+	[ -r "$d/memory.usage_in_bytes" ] || { echo "- -"; return; }
+	echo "$(($(cat "$d/memory.usage_in_bytes") / 1048576)) $(($(cat "$d/memory.max_usage_in_bytes") / 1048576))"
+}
+
+# pods_remove: the pods, once their last QEMU has left (a killed QEMU's
+# exit is not synchronous with its kill: 5 s at most each).
+pods_remove() {
+	local d i
+	for d in "${pods[@]}"; do
+		for ((i = 0; i < 50; i++)); do
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.1	# no event says a cgroup emptied (v1)
+		done
+	done
+}
+lib_on_exit pods_remove
+
 # pause_ms DIR: the guest's pause in the QMP traces of DIR: from the last
 # STOP before the first RESUME after a STOP to that RESUME (QEMU's event
 # timestamps, the same host clock for every QEMU), ms.  A RESUME that came
@@ -87,10 +132,14 @@ run_update() {
 	local mib=$1 t0 t1 st rc=0 before
 	n=$((n + 1))
 	st=$TMP/u$n.status
+	pod "o$n"
 	cpr_start_old "o$n" "$mib" "$rate"
+	pod "n$n"
 	cpr_start_new "n$n" "$mib" defer
+	pod_end
 	before=$(rss "o$n" "n$n")
 	mkdir -p "$TMP/trace$n"
+	pod_reset "o$n" "n$n"
 	t0=$(now_ms)
 	QMIGRATE_QMP_TRACE=$TMP/trace$n "$QMIGRATE" update --qmp "$TMP/o$n.qmp" --new-qmp "$TMP/n$n.qmp" \
 		--to "unix:$TMP/n$n.main" --cpr "unix:$TMP/n$n.cpr" --defer \
@@ -100,7 +149,7 @@ run_update() {
 	if [ "$rc" -ne 0 ]; then
 		echo "failed exit $rc"
 	else
-		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "n$n")"
+		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "n$n") $(pod_mib "o$n") $(pod_mib "n$n")"
 	fi
 	kill_guest "n$n"
 }
@@ -110,10 +159,13 @@ run_exec() {
 	local mib=$1 t0 t1 st rc=0 before
 	n=$((n + 1))
 	st=$TMP/e$n.status
+	pod "e$n"
 	CPR_EXEC_BARE=1 cpr_exec_start "e$n" "$mib" "$rate"
+	pod_end
 	printf '%s\n' /usr/bin/qemu-system-x86_64 "${CPR_EXEC_ARGS[@]}" -incoming "file:$TMP/e$n.state" >"$TMP/e$n.cmd"
 	before=$(rss "e$n")
 	mkdir -p "$TMP/trace$n"
+	pod_reset "e$n"
 	t0=$(now_ms)
 	QMIGRATE_QMP_TRACE=$TMP/trace$n "$QMIGRATE" update --mode exec --qmp "$TMP/e$n.qmp" \
 		--to "file:$TMP/e$n.state" --new-command "$TMP/e$n.cmd" \
@@ -122,7 +174,7 @@ run_exec() {
 	if [ "$rc" -ne 0 ]; then
 		echo "failed exit $rc: $(jq -r .failureReason "$st" | cut -c1-80)"
 	else
-		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(stat -c %s "$TMP/e$n.state") $before $(rss "e$n")"
+		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(stat -c %s "$TMP/e$n.state") $before $(rss "e$n") $(pod_mib "e$n") - -"
 	fi
 	kill_guest "e$n"
 }
@@ -132,15 +184,19 @@ run_migrate() {
 	local mib=$1 t0 t1 st rc=0 before
 	n=$((n + 1))
 	st=$TMP/m$n.status
+	pod "s$n"
 	cpr_start_old "s$n" "$mib" "$rate"
 	cpr_ram_args "$mib"
+	pod "d$n"
 	start_memguest_incoming "d$n" "$mib" "$rate" "${CPR_RAM_ARGS[@]}"
+	pod_end
 	mkdir -p "$TMP/trace$n"
 	QMIGRATE_QMP_TRACE=$TMP/trace$n bg_start "in$n" "$QMIGRATE" incoming --qmp "$TMP/d$n.qmp" \
 		--listen "unix:$TMP/m$n.sock" --policy "$TMP/converge.json" \
 		--status-file "$TMP/in$n.status"
 	wait_for 30 "d$n prepared" eval "[ \"\$(jq -r .phase '$TMP/in$n.status' 2>/dev/null)\" = TargetReady ]"
 	before=$(rss "s$n" "d$n")
+	pod_reset "s$n" "d$n"
 	t0=$(now_ms)
 	QMIGRATE_QMP_TRACE=$TMP/trace$n "$QMIGRATE" migrate --qmp "$TMP/s$n.qmp" --to "unix:$TMP/m$n.sock" \
 		--policy "$TMP/converge.json" --status-file "$st" --timeout 120 >/dev/null 2>"$TMP/m$n.err" || rc=$?
@@ -148,7 +204,7 @@ run_migrate() {
 	if [ "$rc" -ne 0 ]; then
 		echo "failed exit $rc: $(jq -r .failureReason "$st" | cut -c1-80)"
 	else
-		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "s$n" "d$n")"
+		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "s$n" "d$n") $(pod_mib "s$n") $(pod_mib "d$n")"
 	fi
 	kill_guest "s$n"
 	kill_guest "d$n"
@@ -185,9 +241,12 @@ ver=$(bash "$top_srcdir/tests/qemu-wrap.sh" "$QEMU_SRC_VERSION" --version | head
 	echo "the command's wall time (update: until the old QEMU is gone).  Bytes: what QEMU sent"
 	echo "(cpr-exec: the state file).  RSS: the VM's QEMU processes' VmRSS together, MiB, before"
 	echo "the command and after it (a local migration's source still holds its copy after)."
+	echo "Pods: each QEMU started in a memory cgroup of its own (v1), the source's"
+	echo "and the target's usage after the command (cpr-transfer: the old QEMU gone) and peak"
+	echo "during it, MiB; cpr-exec has one pod."
 	echo
-	echo "| guest | how | pause ms | QEMU downtime ms | total ms | bytes sent | RSS before MiB | RSS after MiB | failed |"
-	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	echo "| guest | how | pause ms | QEMU downtime ms | total ms | bytes sent | RSS before MiB | RSS after MiB | source pod after MiB | source pod peak MiB | target pod after MiB | target pod peak MiB | failed |"
+	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 } >"$report"
 for mib in $sizes; do
 	: >"$TMP/e-$mib"
@@ -208,7 +267,7 @@ for mib in $sizes; do
 		u) what="update (cpr-transfer)" ;;
 		m) what="local migration" ;;
 		esac
-		echo "| $mib MiB | $what | $(col 1 "$f") | $(col 2 "$f") | $(col 3 "$f") | $(col 4 "$f") | $(col 5 "$f") | $(col 6 "$f") | $(grep -c '^failed' "$f" || true) of $runs$(grep -m1 '^failed' "$f" | sed 's/^failed/:/' || true) |" >>"$report"
+		echo "| $mib MiB | $what | $(col 1 "$f") | $(col 2 "$f") | $(col 3 "$f") | $(col 4 "$f") | $(col 5 "$f") | $(col 6 "$f") | $(col 7 "$f") | $(col 8 "$f") | $(col 9 "$f") | $(col 10 "$f") | $(grep -c '^failed' "$f" || true) of $runs$(grep -m1 '^failed' "$f" | sed 's/^failed/:/' || true) |" >>"$report"
 	done
 done
 cat "$report"

@@ -10,10 +10,14 @@
 # root (/usr/bin/qemu-system-x86_64); $TMP and the build tree are bound in
 # at the same paths (tests/qemu-wrap.sh).
 
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
-. "$top_srcdir/tests/cpr-lib.sh"
+# A benchmark (bench/cpr-update.sh) has sourced lib.sh and cpr-lib.sh
+# before, its $TMP made: sourcing lib.sh again would forget it.
+if ! declare -F setup_tmp >/dev/null; then
+	. "$top_srcdir/tests/lib.sh"
+	. "$top_srcdir/tests/migrate-lib.sh"
+	. "$top_srcdir/tests/qemu-matrix-lib.sh"
+	. "$top_srcdir/tests/cpr-lib.sh"
+fi
 
 # cpr_exec_test_begin: cpr-exec is QEMU 11.1's (the first with mode
 # cpr-exec); its guests boot the pc machine; the test's own $TMP.
