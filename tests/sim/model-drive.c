@@ -6,8 +6,13 @@
  * runs on both; a source that completes with a return path has a target
  * that loaded; without one, a target whose load fails leaves a completed
  * source (QEMU's behaviour behind N1, counted, not a failure); every
- * migration ends within its bound.  A check of the model's simulator half
- * until tests/sim/sim drives it.
+ * migration ends within its bound.  Then 11.1's cpr-exec, each outcome the
+ * world may draw (qm_set_exec): the process lives through a 20-50 ms gap
+ * with no monitor, then the new QEMU loads the file and runs the guest,
+ * or the failed execvp leaves the old one running it in mode cpr-exec,
+ * or the new program exits, never binds its monitor, fails its load, or
+ * (no -incoming) boots a fresh guest.  A check of the model's simulator
+ * half until tests/sim/sim drives it.
  */
 #include <math.h>
 #include <stdint.h>
@@ -88,6 +93,119 @@ drain(struct qm_qemu *q)
 
 	while ((out = qm_output(q)) != NULL)
 		free(out);
+}
+
+/*
+ * cpr-exec (11.1), as update --mode exec drives it: each outcome the
+ * world can draw, with -S or not; what the process must then show.
+ * Returns the migrations that ended as their outcome says.
+ */
+static int
+drive_cpr_exec(int seed)
+{
+	static const char *const oname[] = { "ok", "execvp fails",
+	    "new program exits", "monitor never back", "load fails",
+	    "no -incoming" };
+	struct qm_config	 sc = { 0 };
+	struct qm_world		 qw;
+	struct world		 w;
+	struct qm_qemu		*q;
+	const struct qm_state	*s;
+	enum qm_exec_outcome	 out = (enum qm_exec_outcome)(seed % 6);
+	double			 now = 0, t_exec = -1, gap = -1;
+	int			 dash_s, continued = 0, greeted = 0, ok;
+	char			 params[512], what[160];
+
+	w.rng = 0x2545f4914f6cdd1dull * (uint64_t)seed;
+	w.dst = NULL;
+	qw.arg = &w;
+	qw.choose = choose;
+	qw.listener = listener;
+	sc.version = QM_V11_1;
+	q = qm_new(&sc, &qw);
+	s = qm_state(q);
+	dash_s = choose(&w, 2);
+	qm_set_exec(q, out);
+	send(q, "qmp_capabilities", NULL, now, seed, "11.1");
+	send(q, "migrate-set-capabilities", "{\"capabilities\":[{\"capability"
+	    "\":\"events\",\"state\":true},{\"capability\":\"pause-before-"
+	    "switchover\",\"state\":true}]}", now, seed, "11.1");
+	snprintf(params, sizeof params, "{\"mode\":\"cpr-exec\","
+	    "\"cpr-exec-command\":[\"/usr/bin/qemu-system-x86_64\",\"-m\","
+	    "\"96\",%s\"-incoming\",\"file:/w/vm.state\"]}",
+	    dash_s ? "\"-S\"," : "");
+	send(q, "migrate-set-parameters", params, now, seed, "11.1");
+	send(q, "migrate", "{\"uri\":\"file:/w/vm.state\"}", now, seed,
+	    "11.1");
+	while (now < 30 && isfinite(qm_due(q))) {
+		now = qm_due(q);
+		qm_advance(q, now);
+		drain(q);
+		if (s->status == QM_ST_PRE_SWITCHOVER && !continued) {
+			continued = 1;
+			send(q, "migrate-continue", "{\"state\":\"pre-"
+			    "switchover\"}", now, seed, "11.1");
+		}
+		if (t_exec < 0 && qm_exec_phase(q) == QM_XP_GAP) {
+			t_exec = now;
+			if (!qm_process_alive(q) || s->alive)
+				fail(seed, "11.1", "cpr-exec: in the exec's gap "
+				    "the process must live, its QEMU not");
+		}
+		if (gap < 0 && t_exec >= 0 && qm_exec_phase(q) != QM_XP_GAP)
+			gap = now - t_exec;
+		/* The new QEMU greets behind the same monitor: asked, and
+		   told cont once loaded if it waits (-S). */
+		if (qm_exec_phase(q) == QM_XP_REBORN && s->alive && !greeted) {
+			greeted = 1;
+			free(qm_greeting(q));
+			send(q, "qmp_capabilities", NULL, now, seed, "11.1");
+		}
+		if (greeted && s->alive && s->status == QM_ST_COMPLETED &&
+		    s->runstate == QM_RS_PAUSED)
+			send(q, "cont", NULL, now, seed, "11.1");
+	}
+	if (t_exec >= 0 && !(gap > 0.0199 && gap < 0.0501))
+		fail(seed, "11.1", "cpr-exec: the monitor's gap is not "
+		    "20-50 ms");
+	switch (out) {
+	case QM_EXEC_OK:
+		ok = qm_exec_phase(q) == QM_XP_REBORN && qm_runs_guest(s) &&
+		    s->status == QM_ST_COMPLETED && !qm_fresh_guest(q);
+		break;
+	case QM_EXEC_EXECVP_FAILS:
+		/* The old QEMU runs the guest again, its mode unchanged. */
+		ok = qm_exec_phase(q) == QM_XP_NONE && t_exec < 0 &&
+		    s->status == QM_ST_FAILED && qm_runs_guest(s) &&
+		    s->mode == 2;
+		break;
+	case QM_EXEC_EXITS:
+		ok = qm_exec_phase(q) == QM_XP_EXITED && !qm_process_alive(q);
+		break;
+	case QM_EXEC_SILENT:
+		ok = qm_exec_phase(q) == QM_XP_SILENT && qm_process_alive(q) &&
+		    !s->alive;
+		break;
+	case QM_EXEC_LOAD_FAILS:
+		ok = qm_exec_phase(q) == QM_XP_REBORN && !qm_process_alive(q) &&
+		    greeted;
+		break;
+	default:
+		/* A fresh guest: booted (prelaunch with -S), nothing loaded. */
+		ok = (dash_s ? s->alive && s->runstate == QM_RS_PRELAUNCH :
+		    qm_runs_guest(s)) && qm_fresh_guest(q) &&
+		    s->status == QM_ST_NONE;
+		break;
+	}
+	if (!ok) {
+		snprintf(what, sizeof what, "cpr-exec (%s%s): ends %s/%s, "
+		    "phase %d, process %s", oname[out], dash_s ? ", -S" : "",
+		    qm_status_name(s->status), qm_runstate_name(s->runstate),
+		    qm_exec_phase(q), qm_process_alive(q) ? "up" : "gone");
+		fail(seed, "11.1", what);
+	}
+	qm_free(q);
+	return ok;
 }
 
 int
@@ -184,5 +302,9 @@ main(void)
 	    "with the target's load failed (no return path: QEMU's N1), "
 	    "%d failed or cancelled, %d failures\n", done_ok, n1, failed,
 	    failures);
+	for (seed = 1, bad = 0; seed <= 600; seed++)
+		bad += !drive_cpr_exec(seed);
+	printf("model-drive: cpr-exec, 600 seeds (100 per outcome): %d ended "
+	    "otherwise than drawn, %d failures in all\n", bad, failures);
 	return failures ? 1 : 0;
 }

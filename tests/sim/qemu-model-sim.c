@@ -8,8 +8,12 @@
  * target loads once the source sent the device state (so a cancel after
  * that, the N3 window, still lets the target run the guest), the source
  * with a return path completes on the target's verdict, a load fails
- * when qm_fail_load said so.  Which of several allowed rows comes first
- * is the world's choose(): every choice is QEMU's table's, none ours.
+ * when qm_fail_load said so.  A migrate to file: (cpr-exec's) needs no
+ * listener: the file takes the stream.  cpr-exec's exec keeps the
+ * process and swaps its model for the new command line's (qemu-model.h,
+ * "cpr-exec ... as the world sees it").  Which of several allowed rows
+ * comes first is the world's choose(): every choice is QEMU's table's,
+ * none ours.
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,7 +52,24 @@ struct qm_qemu {
 	int			 steps;		/* of this migration */
 	int			 converge_after; /* steps; -1 never */
 	int			 job_ready_after;
+	int			 to_file;	/* source: migrate to file: (no
+						   listener: the file takes it) */
+
+	/* cpr-exec (11.1): the command line QEMU was given to exec, how the
+	   exec goes (the world's draw), and where the process is in it. */
+	int			 exec_incoming;	/* -incoming: 1 a URI, 2 defer */
+	int			 exec_stopped;	/* -S */
+	char			 exec_uri[256];	/* -incoming's */
+	enum qm_exec_outcome	 exec_outcome;
+	enum qm_exec_phase	 exec_phase;
+	double			 exec_until;	/* QM_XP_GAP ends */
+	int			 fresh;		/* no -incoming: a fresh guest */
+	struct qm_qemu		*image;		/* the device state in the file,
+						   as the old QEMU left it */
 };
+
+static void	exec_command(struct qm_qemu *, struct json_object *);
+static void	exec_reborn(struct qm_qemu *);
 
 static void
 push_line(struct qm_qemu *q, char *line)
@@ -106,6 +127,7 @@ qm_free(struct qm_qemu *q)
 		return;
 	if (q->peer != NULL && q->peer->peer == q)
 		q->peer->peer = NULL;
+	qm_free(q->image);
 	for (i = 0; i < q->nout; i++)
 		free(q->out[(q->out_head + i) % MAX_OUT]);
 	for (i = 0; i < q->nin; i++)
@@ -206,11 +228,13 @@ command(struct qm_qemu *q, const char *line)
 	(void)qm_apply_cmd(&q->s, &c);
 	if (strcmp(c.name, "migrate") == 0 && !(c.args & QM_IF_RESUME)) {
 		migrate_dest(o, q->uri, sizeof q->uri);
-		t = q->w.listener != NULL ? q->w.listener(q->w.arg, q->uri) :
-		    NULL;
+		/* file: (cpr-exec's): QEMU writes the stream to a file. */
+		q->to_file = strncmp(q->uri, "file:", 5) == 0;
+		t = q->w.listener != NULL && !q->to_file ?
+		    q->w.listener(q->w.arg, q->uri) : NULL;
 		q->peer = t;
 		q->connected = t != NULL;
-		q->no_listener = t == NULL;
+		q->no_listener = t == NULL && !q->to_file;
 		q->sent_device = 0;
 		q->steps = 0;
 		q->converge_after = q->w.choose(q->w.arg, 8) == 0 ? -1 :
@@ -233,6 +257,8 @@ command(struct qm_qemu *q, const char *line)
 	else if (strcmp(c.name, "drive-mirror") == 0 ||
 	    strcmp(c.name, "blockdev-mirror") == 0)
 		q->job_ready_after = 2 + q->w.choose(q->w.arg, 20);
+	else if (strcmp(c.name, "migrate-set-parameters") == 0)
+		exec_command(q, o);
 	json_object_put(o);
 	flush_events(q);
 	push_line(q, qm_answer(&q->s, &c, -1));
@@ -270,6 +296,8 @@ qm_output(struct qm_qemu *q)
 double
 qm_due(const struct qm_qemu *q)
 {
+	if (q->exec_phase == QM_XP_GAP)
+		return q->exec_until;
 	return q->s.alive && !q->sigstopped ? q->next : INFINITY;
 }
 
@@ -321,16 +349,29 @@ permitted(const struct qm_qemu *q, int entry)
 			return q->broken;
 		return strcmp(n, "job-drained") != 0;
 	}
+	/* cpr-exec's bottom half: the world drew whether execvp works. */
+	if (strcmp(n, "exec") == 0)
+		return q->exec_outcome != QM_EXEC_EXECVP_FAILS;
+	if (strcmp(n, "exec-failed") == 0)
+		return q->exec_outcome == QM_EXEC_EXECVP_FAILS;
 	if (r->trigger == QM_T_PROCESS)
 		return strcmp(n, "exit-on-error") == 0 ||
 		    strcmp(n, "shutdown-cancel") == 0 ||
 		    strcmp(n, "exit") == 0;
 	if (!incoming) {
 		if (strcmp(n, "connect-failed") == 0)
-			return q->no_listener || p == NULL || !p->s.alive;
+			return !q->to_file && (q->no_listener || p == NULL ||
+			    !p->s.alive);
+		/* cpr stops the guest before its setup ends (the cpr-stop
+		   rows' migration_thread): STOP comes before active (seen in
+		   cpr-exec-11.1 and cpr-transfer-11.1). */
+		if (strcmp(n, "setup-done") == 0 && (q->s.flags & QM_IF_CPR) &&
+		    !(q->s.flags & QM_IF_SWITCHED))
+			return 0;
 		if (strcmp(n, "setup-done") == 0 || strcmp(n, "cpr-stop") ==
 		    0 || strcmp(n, "cpr-stop-stopped") == 0)
-			return q->connected && p != NULL && p->s.alive;
+			return q->to_file || (q->connected && p != NULL &&
+			    p->s.alive);
 		if (strcmp(n, "switchover") == 0 ||
 		    strcmp(n, "switchover-stopped") == 0)
 			return q->converge_after >= 0 &&
@@ -338,16 +379,19 @@ permitted(const struct qm_qemu *q, int entry)
 		/* The last bytes sit in the socket's buffers: the source
 		   completes even when the target dies on them (N1). */
 		if (strcmp(n, "stream-written") == 0)
-			return p != NULL && q->sent_device && !q->broken;
+			return (p != NULL || q->to_file) && q->sent_device &&
+			    !q->broken;
 		if (strcmp(n, "postcopy-done") == 0)
 			return p != NULL && p->s.alive && !q->broken;
 		if (strcmp(n, "target-loaded") == 0)
 			return p != NULL && p->verdict == 1;
 		if (strcmp(n, "target-failed") == 0)
-			return p == NULL || p->verdict == -1 || !p->s.alive;
+			return !q->to_file && (p == NULL || p->verdict == -1 ||
+			    !p->s.alive);
 		if (strcmp(n, "stream-broke") == 0 ||
 		    strcmp(n, "postcopy-broke") == 0)
-			return q->broken || p == NULL || !p->s.alive;
+			return q->broken || (!q->to_file && (p == NULL ||
+			    !p->s.alive));
 		if (strcmp(n, "recover-connected") == 0 ||
 		    strcmp(n, "recovered") == 0)
 			return p != NULL && p->s.alive && !q->broken &&
@@ -421,6 +465,13 @@ took(struct qm_qemu *q, int entry)
 		q->verdict = -1;
 	if (!q->s.alive)
 		q->verdict = q->verdict == 1 ? 1 : -1;
+	if (strcmp(n, "exec") == 0) {
+		/* The new program binds the monitor's path 20-50 ms later
+		   (reference/qemu-cpr-exec.md: 9-14 refused connects). */
+		q->exec_phase = QM_XP_GAP;
+		q->exec_until = q->now + 0.02 + 0.001 * q->w.choose(q->w.arg,
+		    31);
+	}
 }
 
 void
@@ -431,6 +482,8 @@ qm_advance(struct qm_qemu *q, double now)
 
 	if (now > q->now)
 		q->now = now;
+	if (q->exec_phase == QM_XP_GAP && now >= q->exec_until)
+		exec_reborn(q);
 	if (!q->s.alive || q->sigstopped || now < q->next)
 		return;
 	q->next = INFINITY;
@@ -456,6 +509,8 @@ qm_advance(struct qm_qemu *q, double now)
 void
 qm_kill(struct qm_qemu *q)
 {
+	if (q->exec_phase != QM_XP_NONE)
+		q->exec_phase = QM_XP_EXITED;
 	q->s.alive = 0;
 	if (q->verdict != 1)
 		q->verdict = -1;
@@ -492,4 +547,119 @@ qm_break_stream(struct qm_qemu *q)
 		q->peer->broken = 1;
 	wake(q, q->now);
 	wake(q->peer, q->now);
+}
+
+/* ---- cpr-exec: the exec as the world sees it ------------------------ */
+
+/*
+ * migrate-set-parameters' cpr-exec-command: the argv QEMU will exec.
+ * What the model takes from it is what decides the new QEMU's start:
+ * -incoming (a URI, or defer) and -S.
+ */
+static void
+exec_command(struct qm_qemu *q, struct json_object *o)
+{
+	struct json_object	*a, *argv, *v;
+	const char		*w;
+	size_t			 i, n;
+
+	if (!json_object_object_get_ex(o, "arguments", &a) ||
+	    !json_object_object_get_ex(a, "cpr-exec-command", &argv) ||
+	    !json_object_is_type(argv, json_type_array))
+		return;
+	q->exec_incoming = 0;
+	q->exec_stopped = 0;
+	q->exec_uri[0] = '\0';
+	n = json_object_array_length(argv);
+	for (i = 1; i < n; i++) {
+		v = json_object_array_get_idx(argv, i);
+		if ((w = json_object_get_string(v)) == NULL)
+			continue;
+		if (strcmp(w, "-S") == 0)
+			q->exec_stopped = 1;
+		if (strcmp(w, "-incoming") != 0 || i + 1 == n)
+			continue;
+		w = json_object_get_string(json_object_array_get_idx(argv,
+		    i + 1));
+		q->exec_incoming = strcmp(w, "defer") == 0 ? 2 : 1;
+		snprintf(q->exec_uri, sizeof q->exec_uri, "%s", w);
+	}
+}
+
+void
+qm_set_exec(struct qm_qemu *q, enum qm_exec_outcome outcome)
+{
+	q->exec_outcome = outcome;
+}
+
+/*
+ * The exec's gap is over: the new program is up behind the same monitor
+ * path, in the same process, or it never binds it.  The new QEMU is a
+ * fresh model for its command line; with -incoming it loads the file the
+ * old QEMU wrote (image: its state at the exec, the "source" of the
+ * load rows), without it boots the guest afresh (reference trap 2).
+ */
+static void
+exec_reborn(struct qm_qemu *q)
+{
+	struct qm_config	 cfg;
+	struct qm_qemu		*img;
+	size_t			 i;
+
+	if (q->exec_outcome == QM_EXEC_EXITS) {
+		q->exec_phase = QM_XP_EXITED;
+		return;
+	}
+	if (q->exec_outcome == QM_EXEC_SILENT) {
+		q->exec_phase = QM_XP_SILENT;
+		return;
+	}
+	img = qm_new(&q->cfg, &q->w);
+	img->s = q->s;
+	img->s.alive = 1;
+	img->sent_device = q->sent_device;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.version = q->s.version;
+	cfg.incoming = q->exec_incoming != 0 &&
+	    q->exec_outcome != QM_EXEC_FRESH;
+	cfg.listening = cfg.incoming && q->exec_incoming == 1;
+	cfg.stopped = q->exec_stopped;
+	for (i = 0; i < q->nout; i++)
+		free(q->out[(q->out_head + i) % MAX_OUT]);
+	for (i = 0; i < q->nin; i++)
+		free(q->in[i]);
+	q->nout = q->nin = q->out_head = 0;
+	q->cfg = cfg;
+	qm_state_init(&q->s, &cfg);
+	q->image = img;
+	q->peer = cfg.incoming ? img : NULL;
+	q->connected = cfg.incoming;
+	snprintf(q->uri, sizeof q->uri, "%s", cfg.listening ? q->exec_uri :
+	    "");
+	q->no_listener = q->to_file = q->sent_device = q->verdict = 0;
+	q->broken = q->steps = 0;
+	q->fail_load = q->exec_outcome == QM_EXEC_LOAD_FAILS;
+	q->converge_after = -1;
+	q->fresh = !cfg.incoming;
+	q->exec_phase = QM_XP_REBORN;
+	q->next = q->now + STEP;
+}
+
+enum qm_exec_phase
+qm_exec_phase(const struct qm_qemu *q)
+{
+	return q->exec_phase;
+}
+
+int
+qm_process_alive(const struct qm_qemu *q)
+{
+	return q->s.alive || q->exec_phase == QM_XP_GAP ||
+	    q->exec_phase == QM_XP_SILENT;
+}
+
+int
+qm_fresh_guest(const struct qm_qemu *q)
+{
+	return q->fresh;
 }

@@ -425,4 +425,44 @@ void		 qm_break_stream(struct qm_qemu *);	/* either side */
 
 const struct qm_state *qm_state(const struct qm_qemu *);
 
+/*
+ * cpr-exec (11.1) as the world sees it.  Once the source completed, its
+ * exec row ends the old QEMU (qm_state's alive goes 0: its monitors
+ * close) while the process stays, with the same pid: for 20-50 ms
+ * nothing listens on the monitor's path (QM_XP_GAP: connect refused),
+ * then the new QEMU, a fresh model for the command line QEMU was given
+ * (cpr-exec-command: -incoming, -S), greets on the same path and loads
+ * the file the old one wrote (QM_XP_REBORN).  How it goes is the world's
+ * draw, set before the migration (default QM_EXEC_OK).
+ */
+enum qm_exec_outcome {
+	QM_EXEC_OK,
+	QM_EXEC_EXECVP_FAILS,	/* execvp fails: COMPLETED -> FAILED, the
+				   old QEMU runs the guest again, its mode
+				   still cpr-exec (reference trap 3) */
+	QM_EXEC_EXITS,		/* the new program exits at its start (a
+				   wrapper's exit 1, a bad option): the
+				   monitor never comes back (trap 4) */
+	QM_EXEC_SILENT,		/* the process lives, its monitor never
+				   comes back (a hung start) */
+	QM_EXEC_LOAD_FAILS,	/* it greets, its load fails, it exits
+				   (exit-on-error): the guest is lost */
+	QM_EXEC_FRESH		/* the exec'd wrapper starts QEMU without
+				   -incoming: a fresh guest boots (trap 2) */
+};
+enum qm_exec_phase {
+	QM_XP_NONE,		/* no exec (yet) */
+	QM_XP_GAP,		/* exec'd, the monitor's path not bound */
+	QM_XP_REBORN,		/* the new QEMU: qm_state is its */
+	QM_XP_SILENT,		/* the process up, its monitor never */
+	QM_XP_EXITED		/* the process gone after the exec */
+};
+void		 qm_set_exec(struct qm_qemu *, enum qm_exec_outcome);
+enum qm_exec_phase qm_exec_phase(const struct qm_qemu *);
+/* The process exists (its pid): alive, or between the exec and a monitor
+   that may never come. */
+int		 qm_process_alive(const struct qm_qemu *);
+/* The guest the process runs is a fresh boot, not the one it had. */
+int		 qm_fresh_guest(const struct qm_qemu *);
+
 #endif
