@@ -191,8 +191,8 @@ check_PROGRAMS += tests/sim/conform
 tests_sim_conform_SOURCES = tests/sim/conform.c tests/sim/qemu-model.c \
 	tests/sim/qemu-model.h tests/sim/qemu-model-table.c
 # The simulator's half (tests/sim/qemu-model-sim.c: the model with the
-# world's hooks) is linked by tests/sim/sim once it runs the real executor;
-# until then this small driver keeps it built and exercised.
+# world's hooks) is sim-real's QEMU; this small driver also checks it on
+# its own, over many seeds and the three versions.
 check_PROGRAMS += tests/sim/model-drive
 tests_sim_model_drive_SOURCES = tests/sim/model-drive.c \
 	tests/sim/qemu-model.c tests/sim/qemu-model.h \
@@ -209,10 +209,14 @@ EXTRA_DIST += tests/sim/conform-rows.sh
 
 # Issue 37: the simulator that runs the real executor (tests/sim/real.h):
 # both sides' mig_source_run()/mig_target_run() on fibers, over the
-# simulator's world (lib/world.h), against a QEMU stand-in.
+# simulator's world (lib/world.h), against the world's QEMU
+# (tests/sim/world-qemu.h): the QEMU model, or the old 7.2 stand-in.
 check_PROGRAMS += tests/sim/sim-real
 tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/world-sim.c tests/sim/fiber.c tests/sim/fiber.h \
+	tests/sim/world-qemu.c tests/sim/world-qemu.h \
+	tests/sim/qemu-model.c tests/sim/qemu-model.h \
+	tests/sim/qemu-model-table.c tests/sim/qemu-model-sim.c \
 	tests/sim/qemu-stub.c tests/sim/qemu-stub.h \
 	tests/sim/qemu-canned-7.2.c tests/sim/rng.c
 tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm

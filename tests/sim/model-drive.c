@@ -227,6 +227,7 @@ main(void)
 		qw.arg = &w;
 		qw.choose = choose;
 		qw.listener = listener;
+		qw.converge = NULL;
 		sc.version = dc.version = (enum qm_version)v;
 		dc.incoming = 1;
 		src = qm_new(&sc, &qw);

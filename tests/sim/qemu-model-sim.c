@@ -51,6 +51,8 @@ struct qm_qemu {
 	int			 broken;
 	int			 steps;		/* of this migration */
 	int			 converge_after; /* steps; -1 never */
+	double			 converge_at;	/* or at this time (the
+						   world's converge) */
 	int			 job_ready_after;
 	int			 to_file;	/* source: migrate to file: (no
 						   listener: the file takes it) */
@@ -237,8 +239,16 @@ command(struct qm_qemu *q, const char *line)
 		q->no_listener = t == NULL && !q->to_file;
 		q->sent_device = 0;
 		q->steps = 0;
-		q->converge_after = q->w.choose(q->w.arg, 8) == 0 ? -1 :
-		    2 + q->w.choose(q->w.arg, 30);
+		if (q->w.converge != NULL) {
+			double s = q->w.converge(q->w.arg);
+
+			q->converge_after = s < 0 ? -1 : 0;
+			q->converge_at = q->now + s;
+		} else {
+			q->converge_after = q->w.choose(q->w.arg, 8) == 0 ?
+			    -1 : 2 + q->w.choose(q->w.arg, 30);
+			q->converge_at = 0;
+		}
 		if (t != NULL) {
 			t->peer = q;
 			t->connected = 1;
@@ -375,7 +385,8 @@ permitted(const struct qm_qemu *q, int entry)
 		if (strcmp(n, "switchover") == 0 ||
 		    strcmp(n, "switchover-stopped") == 0)
 			return q->converge_after >= 0 &&
-			    q->steps >= q->converge_after;
+			    q->steps >= q->converge_after &&
+			    q->now >= q->converge_at;
 		/* The last bytes sit in the socket's buffers: the source
 		   completes even when the target dies on them (N1). */
 		if (strcmp(n, "stream-written") == 0)

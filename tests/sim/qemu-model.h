@@ -397,6 +397,9 @@ struct qm_world {
 	int	 (*choose)(void *arg, int n);
 	/* The target listening on uri, NULL if none (the source connects). */
 	struct qm_qemu *(*listener)(void *arg, const char *uri);
+	/* s from migrate until pre-copy may converge, < 0 never; NULL:
+	   a few of QEMU's steps, or never, by choose. */
+	double	 (*converge)(void *arg);
 };
 
 struct qm_qemu	*qm_new(const struct qm_config *, const struct qm_world *);

@@ -31,6 +31,7 @@
 #include "mig-options.h"
 #include "world.h"
 #include "fiber.h"
+#include "qemu-model.h"
 #include "real.h"
 
 #define SIDE_BOUND	900.0
@@ -55,6 +56,7 @@ static struct policy_set	*no_policies;
 static struct mig_options	 opts[2];
 
 static FILE	*report;	/* the real stderr: the sides' logs go away */
+static int	 force_qemu = -1;	/* --qemu: WQ_STUB or WQ_MODEL */
 
 /* How often each side's session entered each state, from its log
  * (output.c writes it through the world: world-sim.c hands each write). */
@@ -154,13 +156,40 @@ run_target(void *arg)
 	R.sd[R_TGT].rc = mig_target_run(&opts[R_TGT]);
 }
 
-static struct sq *
+/* The model's choice among the rows QEMU's table allows. */
+static int
+choose(void *arg, int n)
+{
+	(void)arg;
+	return (int)(rng_next(&R.rng_qemu) % (uint64_t)n);
+}
+
+/*
+ * The world's QEMU, from a stream of its own (the other draws stay as
+ * they were): the model for three seeds in four, its version 7.2, 10.0
+ * or 11.1 alike; else the 7.2 stub.
+ */
+static void
+draw_qemu(void)
+{
+	struct rng	*g = &R.rng_qemu;
+	int		 d;
+
+	rng_seed(g, R.seed ^ 0x71656d7577726c64ULL);
+	d = (int)(rng_next(g) % 4);
+	R.k.qemu_kind = d == 3 ? WQ_STUB : WQ_MODEL;
+	if (force_qemu >= 0)
+		R.k.qemu_kind = force_qemu;
+	R.k.qemu_version = d == 3 ? QM_V7_2 : d;
+}
+
+static struct wq *
 listener(void *arg, const char *uri)
 {
 	(void)arg;
 	/* Only once its migrate-incoming ran: before that, the source's
 	   connect finds no socket and its migration fails. */
-	return sq_listens(R.q[R_TGT], uri) ? R.q[R_TGT] : NULL;
+	return wq_listens(R.q[R_TGT], uri) ? R.q[R_TGT] : NULL;
 }
 
 /*
@@ -254,6 +283,7 @@ draw(void)
 	if (rng_chance(&R.rng, 0.25))
 		k->tgt_timeout = rng_range(&R.rng, 1, 60);
 	draw_output();
+	draw_qemu();
 }
 
 static void
@@ -305,7 +335,7 @@ doc_phase(int side, char *buf, size_t len)
 static void
 check_now(void)
 {
-	if (sq_runs_guest(R.q[R_SRC]) && sq_runs_guest(R.q[R_TGT]) &&
+	if (wq_runs_guest(R.q[R_SRC]) && wq_runs_guest(R.q[R_TGT]) &&
 	    !R.both_ran) {
 		R.both_ran = 1;
 		r_violation("both QEMUs run the guest");
@@ -323,9 +353,9 @@ r_check_end(void)
 		const char *who = i == R_SRC ? "source" : "target";
 
 		if (!sd->done && i == R_TGT && R.k.tgt_timeout == 0 &&
-		    strcmp(sq_runstate(R.q[R_TGT]), "inmigrate") == 0 &&
+		    strcmp(wq_runstate(R.q[R_TGT]), "inmigrate") == 0 &&
 		    R.sd[R_SRC].done && R.sd[R_SRC].rerun_at == 0 &&
-		    strcmp(sq_status(R.q[R_SRC]), "active") != 0)
+		    strcmp(wq_status(R.q[R_SRC]), "active") != 0)
 			continue;	/* nothing came, no --timeout: it waits,
 					   as a server does (the old sim's rule) */
 		if (!sd->done) {
@@ -348,11 +378,11 @@ r_check_end(void)
 	    !R.qemu_killed[R_TGT]) {
 		int rc = R.sd[R_TGT].rc;
 
-		if (rc == 0 && !sq_has_guest(R.q[R_TGT]))
+		if (rc == 0 && !wq_has_guest(R.q[R_TGT]))
 			r_violation("the target exits 0 without the guest "
-			    "(%s, %s)", sq_status(R.q[R_TGT]),
-			    sq_runstate(R.q[R_TGT]));
-		if (rc >= 3 && rc <= 5 && sq_runs_guest(R.q[R_TGT]))
+			    "(%s, %s)", wq_status(R.q[R_TGT]),
+			    wq_runstate(R.q[R_TGT]));
+		if (rc >= 3 && rc <= 5 && wq_runs_guest(R.q[R_TGT]))
 			r_violation("the target exits %d while the guest runs "
 			    "there", rc);
 	}
@@ -360,17 +390,17 @@ r_check_end(void)
 		return;
 	switch (R.sd[R_SRC].rc) {
 	case 0:
-		if (!sq_has_guest(R.q[R_TGT]) && !R.qemu_killed[R_TGT])
+		if (!wq_has_guest(R.q[R_TGT]) && !R.qemu_killed[R_TGT])
 			r_violation("the source exits 0 but the guest is not on "
-			    "the target (%s, %s)", sq_status(R.q[R_TGT]),
-			    sq_runstate(R.q[R_TGT]));
+			    "the target (%s, %s)", wq_status(R.q[R_TGT]),
+			    wq_runstate(R.q[R_TGT]));
 		break;
 	case 2: case 3: case 4: case 5:
-		if (sq_alive(R.q[R_SRC]) && !sq_runs_guest(R.q[R_SRC]) &&
+		if (wq_alive(R.q[R_SRC]) && !wq_runs_guest(R.q[R_SRC]) &&
 		    !R.k.dash_s)
 			r_violation("the source exits %d but its guest does not "
 			    "run there (%s)", R.sd[R_SRC].rc,
-			    sq_runstate(R.q[R_SRC]));
+			    wq_runstate(R.q[R_SRC]));
 		break;
 	}
 }
@@ -430,7 +460,7 @@ next_due(void)
 			t = fmin(t, fmax(R.timers[i].due,
 			    R.sd[R.timers[i].side].stopped_until));
 	for (i = 0; i < 2; i++) {
-		t = fmin(t, sq_due(R.q[i]));
+		t = fmin(t, wq_due(R.q[i]));
 		if (R.k.sig_at[i] > R.now)
 			t = fmin(t, R.k.sig_at[i]);
 		if (R.k.qemu_kill_at[i] > R.now)
@@ -492,13 +522,13 @@ happen(void)
 				R.k.qemu_kill_at[i] = 0;
 			if (R.k.qemu_kill2_at[i] <= R.now)
 				R.k.qemu_kill2_at[i] = 0;
-			if (sq_alive(R.q[i])) {
+			if (wq_alive(R.q[i])) {
 				r_trace(i, "QEMU killed");
 				R.qemu_killed[i] = 1;
 				world_sim_kill_qemu(i);
 			}
 		}
-		sq_advance(R.q[i], R.now);
+		wq_advance(R.q[i], R.now);
 		if (R.k.sig_at[i] > 0 && R.k.sig_at[i] <= R.now &&
 		    !R.sd[i].done) {
 			R.sd[i].signal = R.k.sig_num[i];
@@ -530,6 +560,30 @@ happen(void)
 		}
 }
 
+/*
+ * Both sides ended: the QEMUs go on with what they were doing when the
+ * last one exited (a failed migration's vm_start comes a step after the
+ * status), for QEMU_SETTLE s, so that the end is judged on where the
+ * guest ends up, as the old simulator's "once the QEMUs settle".
+ */
+#define QEMU_SETTLE	10.0
+static void
+qemus_settle(void)
+{
+	double	 until = R.now + QEMU_SETTLE, t;
+
+	for (;;) {
+		t = fmin(wq_due(R.q[R_SRC]), wq_due(R.q[R_TGT]));
+		if (!(t <= until))
+			break;
+		R.now = fmax(R.now, t);
+		wq_advance(R.q[R_SRC], R.now);
+		wq_advance(R.q[R_TGT], R.now);
+		world_sim_pump();
+		check_now();
+	}
+}
+
 static void
 world_free(void)
 {
@@ -546,7 +600,7 @@ world_free(void)
 		free(R.files[i].data);
 	for (i = 0; i < 2; i++) {
 		fiber_free(R.sd[i].fiber);
-		sq_free(R.q[i]);
+		wq_free(R.q[i]);
 	}
 	/* A killed run's stack goes; what its heap held is a killed
 	   process's, never freed (LeakSanitizer is told below). */
@@ -558,8 +612,9 @@ world_free(void)
 static int
 run_seed(uint64_t seed, int trace)
 {
-	struct sq_world		 qw = { .listener = listener };
-	struct sq_config	 qc;
+	struct wq_world		 qw = { .listener = listener,
+				    .choose = choose };
+	struct wq_config	 qc;
 	double			 t;
 	int			 steps = 0;
 
@@ -571,8 +626,10 @@ run_seed(uint64_t seed, int trace)
 	draw();
 	set_options();
 	world_sim_out_open();
-	r_trace(-1, "drawn: --timeout %.1f (%s) and %.1f, --events %d %d, "
-	    "readers stop at %.1f %.1f", R.k.src_timeout,
+	r_trace(-1, "drawn: QEMU %s, --timeout %.1f (%s) and %.1f, "
+	    "--events %d %d, readers stop at %.1f %.1f", R.k.qemu_kind ==
+	    WQ_STUB ? "stub" : qm_version_name(R.k.qemu_version),
+	    R.k.src_timeout,
 	    timeout_action_name(R.k.timeout_action), R.k.tgt_timeout,
 	    R.k.events[R_SRC], R.k.events[R_TGT], R.out[0].stop_at,
 	    R.out[1].stop_at);
@@ -580,13 +637,15 @@ run_seed(uint64_t seed, int trace)
 	first_viol[0] = '\0';
 
 	memset(&qc, 0, sizeof qc);
+	qc.kind = R.k.qemu_kind;
+	qc.version = R.k.qemu_version;
 	qc.converge = R.k.converge;
-	R.q[R_SRC] = sq_new(&qc, &qw);
+	R.q[R_SRC] = wq_new(&qc, &qw);
 	qc.incoming = 1;
 	qc.dash_s = R.k.dash_s;
 	qc.load = R.k.load;
 	qc.load_fails = R.k.load_fails;
-	R.q[R_TGT] = sq_new(&qc, &qw);
+	R.q[R_TGT] = wq_new(&qc, &qw);
 
 	R.sd[R_TGT].fiber = fiber_new(run_target, NULL);
 	R.sd[R_SRC].fiber = fiber_new(run_source, NULL);
@@ -606,12 +665,14 @@ run_seed(uint64_t seed, int trace)
 		happen();
 		settle();
 	}
+	qemus_settle();
 	r_check_end();
 	if (trace || nviol > 0)
-		fprintf(report, "seed %llu: source %d target %d (%s/%s, %s/%s)%s%s\n",
-		    (unsigned long long)seed, R.sd[R_SRC].rc, R.sd[R_TGT].rc,
-		    sq_status(R.q[R_SRC]), sq_runstate(R.q[R_SRC]),
-		    sq_status(R.q[R_TGT]), sq_runstate(R.q[R_TGT]),
+		fprintf(report, "seed %llu (QEMU %s): source %d target %d "
+		    "(%s/%s, %s/%s)%s%s\n", (unsigned long long)seed,
+		    wq_name(R.q[R_SRC]), R.sd[R_SRC].rc, R.sd[R_TGT].rc,
+		    wq_status(R.q[R_SRC]), wq_runstate(R.q[R_SRC]),
+		    wq_status(R.q[R_TGT]), wq_runstate(R.q[R_TGT]),
 		    nviol > 0 ? ": " : "", first_viol);
 	/* A side still running at the horizon is abandoned on its fiber. */
 	world_free();
@@ -634,9 +695,15 @@ main(int argc, char **argv)
 			n = 1;
 		} else if (strcmp(argv[i], "--trace") == 0)
 			trace = 1;
+		else if (strcmp(argv[i], "--qemu") == 0 && i + 1 < argc &&
+		    (strcmp(argv[i + 1], "stub") == 0 ||
+		    strcmp(argv[i + 1], "model") == 0))
+			force_qemu = strcmp(argv[++i], "stub") == 0 ? WQ_STUB :
+			    WQ_MODEL;
 		else {
 			fprintf(stderr, "usage: sim-real [--seeds N] "
-			    "[--first S] [--seed S [--trace]]\n");
+			    "[--first S] [--seed S [--trace]] "
+			    "[--qemu stub|model]\n");
 			return 2;
 		}
 	}

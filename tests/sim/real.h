@@ -3,7 +3,7 @@
  * stage 2; tests/sim/README.md).  Each side's mig_source_run() or
  * mig_target_run() runs unchanged on a fiber of its own; everything
  * outside qmigrate is the world's: the clock, timers, signals, the
- * monitors' sockets (socketpairs whose other end a QEMU stand-in
+ * monitors' sockets (socketpairs whose other end the world's QEMU
  * answers), processes, files and output (world-sim.c implements
  * lib/world.h's ops).  real.c draws a schedule from a seed, runs it and
  * checks the promise.
@@ -15,7 +15,7 @@
 
 #include <ev.h>
 
-#include "qemu-stub.h"
+#include "world-qemu.h"
 #include "sim.h"	/* struct rng, rng.c */
 
 #define R_SRC		0
@@ -126,6 +126,8 @@ struct r_knobs {
 	double		 full_from, full_until;	/* the status files'
 					   filesystem full (a tmpfs) */
 	double		 qemu_kill2_at[2];	/* a QEMU killed, late draw */
+	int		 qemu_kind;	/* enum wq_kind */
+	int		 qemu_version;	/* the model's enum qm_version */
 };
 
 struct r_world {
@@ -141,7 +143,7 @@ struct r_world {
 	int		 nsigs;
 	struct r_conn	 conns[R_MAX_CONNS];
 	struct r_file	 files[R_MAX_FILES];
-	struct sq	*q[2];
+	struct wq	*q[2];
 	unsigned	 conn_gen[2];
 	int		 answers[2];	/* answers each QEMU wrote */
 	struct r_held	 held[2][R_MAX_HELD];
@@ -151,6 +153,8 @@ struct r_world {
 	struct rng	 rng_out;	/* the output faults' own draw: the
 					   other faults' schedule stays as
 					   it was before they came */
+	struct rng	 rng_qemu;	/* the world's QEMU: which, and the
+					   model's choices among QEMU's rows */
 	int		 trace;
 	int		 write_fails;
 	struct fiber	*abandoned[4];	/* SIGKILLed runs' fibers */

@@ -3,7 +3,7 @@
  * fiber calls them; loop_turn hands control back to the scheduler
  * (real.c), which resumes the fiber with its due timers, a signal, or
  * bytes on its monitor sockets.  QEMU's ends of those sockets are read
- * and answered here by the QEMU stand-in (qemu-stub.h).
+ * and answered here by the world's QEMU (world-qemu.h).
  */
 #include <sys/socket.h>
 
@@ -260,7 +260,7 @@ sim_connect_unix(const char *path, int flags, char **cause)
 	char		*greeting;
 	int		 which = which_qemu(path), sv[2], i;
 
-	if (which < 0 || !sq_alive(R.q[which])) {
+	if (which < 0 || !wq_alive(R.q[which])) {
 		errno = which < 0 ? ENOENT : ECONNREFUSED;
 		set_cause(cause, "%s: connect: %s", path, strerror(errno));
 		return -1;
@@ -281,7 +281,7 @@ sim_connect_unix(const char *path, int flags, char **cause)
 	c->client = sv[0];
 	c->srv = sv[1];
 	c->gen = ++R.conn_gen[which];
-	greeting = sq_greeting(R.q[which]);
+	greeting = wq_greeting(R.q[which]);
 	if (write(c->srv, greeting, strlen(greeting)) < 0)
 		fatal("sim: greeting");
 	free(greeting);
@@ -306,7 +306,7 @@ sim_process_start(pid_t pid)
 {
 	int which = pid - QEMU_PID(0);
 
-	if (which < 0 || which > 1 || !sq_alive(R.q[which]))
+	if (which < 0 || which > 1 || !wq_alive(R.q[which]))
 		return 0;
 	return QEMU_START;
 }
@@ -332,7 +332,7 @@ sim_unlink(const char *path)
 {
 	if (strcmp(path, "/sim/mig.sock") != 0)
 		return 0;
-	if (sq_unlink(R.q[R_TGT], path) != 0) {
+	if (wq_unlink(R.q[R_TGT], path) != 0) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -681,7 +681,7 @@ world_sim_kill_qemu(int which)
 {
 	int i;
 
-	sq_kill(R.q[which]);
+	wq_kill(R.q[which]);
 	for (i = 0; i < R_MAX_CONNS; i++)
 		if (R.conns[i].used && R.conns[i].qemu == which)
 			conn_close(&R.conns[i]);
@@ -709,7 +709,7 @@ input(struct r_conn *c)
 			break;		/* the rest comes later */
 		used = json_tokener_get_parse_end(tok);
 		r_trace(c->side, "> %s", json_object_to_json_string(o));
-		sq_input(R.q[c->qemu], json_object_to_json_string(o), R.now);
+		wq_input(R.q[c->qemu], json_object_to_json_string(o), R.now);
 		json_object_put(o);
 		off += used;
 	}
@@ -839,13 +839,13 @@ world_sim_pump(void)
 	for (i = 0; i < 2; i++)
 		out_read(i);
 	for (i = 0; i < 2; i++) {
-		while (sq_alive(R.q[i]) && (line = sq_output(R.q[i])) != NULL)
+		while (wq_alive(R.q[i]) && (line = wq_output(R.q[i])) != NULL)
 			hold(i, line);
 		release(i);
-		if (!sq_alive(R.q[i])) {
+		if (!wq_alive(R.q[i])) {
 			int j;
 
-			while ((line = sq_output(R.q[i])) != NULL)
+			while ((line = wq_output(R.q[i])) != NULL)
 				free(line);
 			for (j = 0; j < R_MAX_CONNS; j++)
 				if (R.conns[j].used && R.conns[j].qemu == i)

@@ -1,0 +1,66 @@
+/*
+ * world-qemu.h: the world's QEMU for sim-real (real.c, world-sim.c): the
+ * few calls the scheduler and the monitors' sockets need of a QEMU, with
+ * two implementations behind them: the QEMU model built from QEMU's own
+ * state machine (qemu-model.h, per version 7.2, 10.0, 11.1, held to real
+ * QEMU by the conformance checker), and the thin 7.2 stand-in it
+ * replaces (qemu-stub.h), kept so that a seed's old schedule can be
+ * replayed against it.  Lines in and out are QMP as QEMU writes it, each
+ * output line ending in CRLF.
+ */
+#ifndef WORLD_QEMU_H
+#define WORLD_QEMU_H
+
+enum wq_kind { WQ_STUB, WQ_MODEL };
+
+struct wq;
+
+struct wq_world {
+	void	*arg;
+	/* The target QEMU a source's migrate to uri reaches, or NULL. */
+	struct wq *(*listener)(void *arg, const char *uri);
+	/* A choice among n (0..n-1), the seeded world's (the model only). */
+	int	 (*choose)(void *arg, int n);
+};
+
+struct wq_config {
+	enum wq_kind	 kind;
+	int		 version;	/* the model's enum qm_version */
+	int		 incoming;	/* -incoming defer */
+	int		 dash_s;	/* -S */
+	double		 converge;	/* s of pre-copy until it converges,
+					   < 0: never */
+	double		 load;		/* s the target's load takes (stub) */
+	int		 load_fails;	/* the target's load fails */
+};
+
+struct wq	*wq_new(const struct wq_config *, const struct wq_world *);
+void		 wq_free(struct wq *);
+/* "stub", or the model's version ("7.2", ...). */
+const char	*wq_name(const struct wq *);
+
+/* The greeting line (malloc'd, CRLF). */
+char		*wq_greeting(const struct wq *);
+/* One command line in at time now; its answer and events queue. */
+void		 wq_input(struct wq *, const char *line, double now);
+/* The next queued line (malloc'd, CRLF), NULL when none. */
+char		*wq_output(struct wq *);
+/* When it next moves on its own (INFINITY or a huge number: never). */
+double		 wq_due(const struct wq *);
+void		 wq_advance(struct wq *, double now);
+
+/* The world's moves. */
+void		 wq_kill(struct wq *);
+
+int		 wq_alive(const struct wq *);
+/* A target whose migrate-incoming listens on uri, its path still there. */
+int		 wq_listens(const struct wq *, const char *uri);
+/* unlink(2) of the path it listens on: 0, or -1 when it is not there. */
+int		 wq_unlink(struct wq *, const char *path);
+int		 wq_runs_guest(const struct wq *);
+/* Holds the guest's state (a source always; a target once loaded). */
+int		 wq_has_guest(const struct wq *);
+const char	*wq_status(const struct wq *);
+const char	*wq_runstate(const struct wq *);
+
+#endif
