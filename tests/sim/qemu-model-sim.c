@@ -203,6 +203,43 @@ migrate_dest(struct json_object *o, char *buf, size_t size)
 	}
 }
 
+/*
+ * A listening target's query-migrate names its socket (QEMU's
+ * fill_destination_migration_info: mis->socket_address_list, from
+ * migrate-incoming until migration_incoming_state_destroy at the end of
+ * the load; the traces: 7.2 gives it before any status, none once
+ * completed or failed).  The state holds no URI; the world does.
+ */
+static char *
+with_socket_address(const struct qm_qemu *q, char *line)
+{
+	struct json_object	*o, *ret, *list, *a;
+	char			*out;
+
+	if (!(q->s.flags & QM_IF_INCOMING) ||
+	    !(q->s.flags & QM_IF_LISTENING) ||
+	    q->s.status == QM_ST_COMPLETED || q->s.status == QM_ST_FAILED ||
+	    strncmp(q->uri, "unix:", 5) != 0 ||
+	    (o = json_tokener_parse(line)) == NULL)
+		return line;
+	if (!json_object_object_get_ex(o, "return", &ret)) {
+		json_object_put(o);
+		return line;
+	}
+	a = json_object_new_object();
+	json_object_object_add(a, "path", json_object_new_string(q->uri + 5));
+	json_object_object_add(a, "type", json_object_new_string("unix"));
+	list = json_object_new_array();
+	json_object_array_add(list, a);
+	json_object_object_add(ret, "socket-address", list);
+	if ((out = strdup(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN))) == NULL)
+		abort();
+	json_object_put(o);
+	free(line);
+	return out;
+}
+
 static void
 command(struct qm_qemu *q, const char *line)
 {
@@ -271,7 +308,10 @@ command(struct qm_qemu *q, const char *line)
 		exec_command(q, o);
 	json_object_put(o);
 	flush_events(q);
-	push_line(q, qm_answer(&q->s, &c, -1));
+	if (strcmp(c.name, "query-migrate") == 0)
+		push_line(q, with_socket_address(q, qm_answer(&q->s, &c, -1)));
+	else
+		push_line(q, qm_answer(&q->s, &c, -1));
 	wake(q, q->now);
 	wake(q->peer, q->now);
 }
@@ -465,7 +505,9 @@ took(struct qm_qemu *q, int entry)
 	const char	*n = qm_rows[entry & 0xffff].cmd;
 
 	if (strcmp(n, "device") == 0 || strcmp(n, "continued") == 0 ||
-	    (strcmp(n, "switchover") == 0 && q->s.version == QM_V7_2 &&
+	    ((strcmp(n, "switchover") == 0 ||
+	    strcmp(n, "switchover-stopped") == 0) &&
+	    q->s.version == QM_V7_2 &&
 	    !(q->s.flags & QM_IF_PAUSE_BEFORE)) ||
 	    strcmp(n, "cpr-stop") == 0)
 		q->sent_device = 1;
