@@ -107,7 +107,7 @@ drive_cpr_exec(int seed)
 	    "new program exits", "monitor never back", "load fails",
 	    "no -incoming" };
 	struct qm_config	 sc = { 0 };
-	struct qm_world		 qw;
+	struct qm_world		 qw = { 0 };
 	struct world		 w;
 	struct qm_qemu		*q;
 	const struct qm_state	*s;
@@ -213,7 +213,7 @@ main(void)
 {
 	static const char *const vname[] = { "7.2", "10.0", "11.1" };
 	struct qm_config	 sc = { 0 }, dc = { 0 };
-	struct qm_world		 qw;
+	struct qm_world		 qw = { 0 };
 	struct world		 w;
 	struct qm_qemu		*src;
 	const struct qm_state	*ss, *ds;
@@ -227,7 +227,6 @@ main(void)
 		qw.arg = &w;
 		qw.choose = choose;
 		qw.listener = listener;
-		qw.converge = NULL;
 		sc.version = dc.version = (enum qm_version)v;
 		dc.incoming = 1;
 		src = qm_new(&sc, &qw);
