@@ -361,6 +361,18 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 		sess_enter(s, SS_POSTCOPY);
 		break;
 	case CTL_PAUSE:
+		/*
+		 * A guest paused before the migration began (the operator's
+		 * stop) converges as it is; mode Paused would make it ours
+		 * to resume when the migration fails, and the operator's
+		 * pause would end with it (docs/failures.md: it stays).
+		 */
+		if (s->was_paused) {
+			sess_log(s, 1, "the guest was paused before the "
+			    "migration began: it stays as it is, and is not "
+			    "resumed if the migration fails");
+			break;
+		}
 		sess_qmp(s, SC_STOP, 0, 0);
 		sess_mode(s, MODE_PAUSED);
 		break;
@@ -920,6 +932,9 @@ setup_done(struct session *s, const struct sess_event *ev)
 		setup_already_done(s, ev);
 		return;
 	case SETUP_REATTACH:
+		if (!s->cfg.cpr)
+			s->was_paused = ev->rec_paused;	/* the record's
+							   sourceRunState */
 		s->t0 = ev->t;
 		s->saw_active = 1;
 		sess_enter(s, ev->mode == MODE_POSTCOPY ? SS_POSTCOPY :
@@ -939,12 +954,12 @@ setup_done(struct session *s, const struct sess_event *ev)
 	case SETUP_FRESH:
 		break;
 	}
-	if (s->cfg.cpr) {
+	/* An operator's pause stays (audit N14): no cont for it, and no
+	   pause of ours over it (source_decide). */
+	s->was_paused = ev->guest_paused;
+	if (s->cfg.cpr)
 		sess_mode(s, s->cfg.cpr_exec ? MODE_CPR_EXEC :
 		    MODE_CPR_TRANSFER);
-		/* An operator's pause stays (audit N14): no cont there. */
-		s->was_paused = ev->guest_paused;
-	}
 	if (s->cfg.tls) {
 		sess_phase(s, PHASE_PREPARING_TARGET);
 		sess_enter(s, SS_OFFER);

@@ -269,9 +269,9 @@ struct sess_event {
 	int			 guest_paused; /* SETUP_DONE: the guest did not
 					   run on this QEMU at setup (its run
 					   state: paused by someone) */
-	int			 rec_paused;	/* ALREADY_DONE: the record says
-					   the guest did not run when it
-					   began (sourceRunState) */
+	int			 rec_paused;	/* ALREADY_DONE, REATTACH: the
+					   record says the guest did not run
+					   when it began (sourceRunState) */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
@@ -545,8 +545,10 @@ struct session {
 	int			 new_rerun;	/* ATTACH again after a re-attach */
 	int			 old_gone;	/* a re-run found the old QEMU gone
 						   (SETUP_ALREADY_DONE) */
-	int			 was_paused;	/* the guest was paused on the old
-						   QEMU before: not cont there */
+	int			 was_paused;	/* the guest was paused on the
+						   source (the old QEMU) before
+						   the migration: never paused
+						   by us nor cont there */
 	int			 exec_ran;	/* CPR_EXEC: running, since the
 						   last query-status */
 	int			 exec_closed;	/* ... the monitor closed since

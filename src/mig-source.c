@@ -413,6 +413,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 		if (qemu_mig_status_postcopy(mi->status))
 			mode = MODE_POSTCOPY;
 		record_peek(ms->w.o->status_file, &rec);
+		ms->rec_paused = rec.paused_at_start;
 		mode = source_rerun_mode(ms, mode, &rec);
 		free(rec.failure);
 		source_took_over(ms, mode);

@@ -126,10 +126,7 @@ print_states(void)
 static int	 nviol;
 static char	 first_viol[256];
 
-static void
-r_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
+void
 r_violation(const char *fmt, ...)
 {
 	va_list ap;
@@ -284,6 +281,7 @@ draw(void)
 		k->tgt_timeout = rng_range(&R.rng, 1, 60);
 	draw_output();
 	draw_qemu();
+	rf_draw();
 }
 
 static void
@@ -340,6 +338,7 @@ check_now(void)
 		R.both_ran = 1;
 		r_violation("both QEMUs run the guest");
 	}
+	rp_check_now();
 }
 
 static void
@@ -397,7 +396,7 @@ r_check_end(void)
 		break;
 	case 2: case 3: case 4: case 5:
 		if (wq_alive(R.q[R_SRC]) && !wq_runs_guest(R.q[R_SRC]) &&
-		    !R.k.dash_s)
+		    !R.k.dash_s && !rf_operator_paused())
 			r_violation("the source exits %d but its guest does not "
 			    "run there (%s)", R.sd[R_SRC].rc,
 			    wq_runstate(R.q[R_SRC]));
@@ -635,6 +634,7 @@ run_seed(uint64_t seed, int trace)
 	    R.out[1].stop_at);
 	nviol = 0;
 	first_viol[0] = '\0';
+	rp_start();
 
 	memset(&qc, 0, sizeof qc);
 	qc.kind = R.k.qemu_kind;
@@ -652,6 +652,8 @@ run_seed(uint64_t seed, int trace)
 	/* incoming first, as the README's quick start has it */
 	resume(R_TGT);
 	settle();
+	R.now = 0.1;
+	rf_before_source();
 	R.now = 0.2;
 	resume(R_SRC);
 	settle();
@@ -667,6 +669,7 @@ run_seed(uint64_t seed, int trace)
 	}
 	qemus_settle();
 	r_check_end();
+	rp_check_end();
 	if (trace || nviol > 0)
 		fprintf(report, "seed %llu (QEMU %s): source %d target %d "
 		    "(%s/%s, %s/%s)%s%s\n", (unsigned long long)seed,
@@ -722,6 +725,8 @@ main(int argc, char **argv)
 		bad += run_seed(s, trace) > 0;
 	policy_set_free(no_policies);
 	print_states();
+	rf_report(report);
+	rp_report(report);
 	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "
 	    "the promise\n", (unsigned long long)n, (unsigned long long)first,
 	    bad);

@@ -12,6 +12,7 @@
 #define REAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <ev.h>
 
@@ -170,6 +171,7 @@ extern struct r_world R;
 void	 world_sim_install(void);
 void	 world_sim_turn(struct ev_loop *loop);
 const struct r_file *world_sim_file(const char *path);
+void	 world_sim_put_file(const char *path, const char *data, size_t len);
 void	 world_sim_kill_qemu(int which);
 void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
@@ -179,6 +181,22 @@ void	 world_sim_out_close(void);
 double	 world_sim_out_due(void);
 void	 world_sim_out_happen(void);
 void	 r_log_line(const char *line, size_t len);	/* real.c */
+void	 r_violation(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+/* real-faults.c: faults at QEMU's events, the operator's pause */
+void	 rf_draw(void);
+void	 rf_before_source(void);
+void	 rf_qemu_line(int which, const char *line);
+int	 rf_disk_full(void);
+int	 rf_operator_paused(void);
+int	 rf_cmdline_known(void);
+void	 rf_report(FILE *);
+/* real-props.c: P9 and on */
+void	 rp_start(void);
+void	 rp_write_failed(const char *path);
+void	 rp_check_now(void);
+void	 rp_check_end(void);
+void	 rp_report(FILE *);
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 

@@ -366,6 +366,19 @@ world_sim_file(const char *path)
 	return file_at(path, 0);
 }
 
+/* A file the world holds from the start (a QEMU's /proc/PID/cmdline). */
+void
+world_sim_put_file(const char *path, const char *data, size_t len)
+{
+	struct r_file *f = file_at(path, 1);
+
+	free(f->data);
+	f->data = xmalloc(len + 1);
+	memcpy(f->data, data, len);
+	f->data[len] = '\0';
+	f->len = len;
+}
+
 static int
 sim_file_exists(const char *path)
 {
@@ -403,8 +416,10 @@ sim_write_file(const char *path, const char *data, size_t len, int install,
 	struct r_file *f;
 
 	if ((R.k.p_write_fail > 0 && rng_chance(&R.rng, R.k.p_write_fail)) ||
-	    (R.now >= R.k.full_from && R.now < R.k.full_until)) {
+	    (R.now >= R.k.full_from && R.now < R.k.full_until) ||
+	    rf_disk_full()) {
 		R.write_fails++;
+		rp_write_failed(path);
 		xasprintf(cause, "%s.tmp.1: No space left on device", path);
 		return -1;
 	}
@@ -839,8 +854,10 @@ world_sim_pump(void)
 	for (i = 0; i < 2; i++)
 		out_read(i);
 	for (i = 0; i < 2; i++) {
-		while (wq_alive(R.q[i]) && (line = wq_output(R.q[i])) != NULL)
+		while (wq_alive(R.q[i]) && (line = wq_output(R.q[i])) != NULL) {
+			rf_qemu_line(i, line);
 			hold(i, line);
+		}
 		release(i);
 		if (!wq_alive(R.q[i])) {
 			int j;

@@ -4301,6 +4301,57 @@ test_timeout_action_pause_then_fails(void **state)
 	rig_free(r);
 }
 
+/* Row: --timeout-action pause over a guest the operator paused before
+ * the migration (sim-real seed 142): nothing is stopped, the mode stays
+ * PreCopy, and when the stream breaks the guest is not resumed (it stays
+ * as the operator left it), 4. */
+static void
+test_timeout_action_pause_operator_paused(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FRESH, .mode = MODE_PRECOPY, .ok = 1,
+	    .guest_paused = 1 };
+
+	(void)state;
+	r->s.cfg.timeout_action = TIMEOUT_PAUSE;
+	step(r, &ev);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	assert_int_equal(r->s.mode, MODE_PRECOPY);
+	ev_sample(r, QMS_FAILED, 120 * MiB, 130 * MiB);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
+/* Row: a re-run re-attached to the migration of a guest paused before it
+ * began (the record's sourceRunState): its deadline's pause stops
+ * nothing, and a failure leaves the guest paused, 4. */
+static void
+test_reattach_operator_paused_no_cont(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_PRECOPY, .ok = 1,
+	    .reason = "active", .rec_paused = 1, .guest_paused = 1 };
+
+	(void)state;
+	r->s.cfg.timeout_action = TIMEOUT_PAUSE;
+	step(r, &ev);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	ev_sample(r, QMS_FAILED, 120 * MiB, 130 * MiB);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 /* Row: the deadline during the setup, before memory moves: kept (the
  * setup is not abandoned), carried out on the first pre-copy sample. */
 static void
@@ -4913,6 +4964,8 @@ main(void)
 		cmocka_unit_test(test_timeout_action_postcopy),
 		cmocka_unit_test(test_timeout_action_pause),
 		cmocka_unit_test(test_timeout_action_pause_then_fails),
+		cmocka_unit_test(test_timeout_action_pause_operator_paused),
+		cmocka_unit_test(test_reattach_operator_paused_no_cont),
 		cmocka_unit_test(test_timeout_action_during_setup),
 		cmocka_unit_test(test_timeout_action_signal_first),
 		cmocka_unit_test(test_timeout_action_at_switchover),

@@ -1,0 +1,255 @@
+/*
+ * real-faults.c: faults the world times from QEMU's own events (issue 37,
+ * the simulator that runs the real executor, real.h).  real.c's draws fall
+ * at random instants, so a fault that matters only in a window QEMU opens
+ * (a SIGKILL just after the source QEMU stopped the guest, a full disk
+ * when the pause is decided) is drawn rarely.  Here each fault waits for
+ * an event one of the QEMUs writes on its monitor (STOP, RESUME, a
+ * MIGRATION status of either), its n-th such, and happens 0-2 s after
+ * it: SIGKILL of either qmigrate (then its re-run), the status files'
+ * filesystem full for a while, a default-fatal signal to either side,
+ * either QEMU killed.  And the operator's pause: the source guest paused
+ * (QMP `stop` on the operator's own monitor) before migrate runs.
+ *
+ * Its draws come from a stream of their own, so every other fault's
+ * schedule is what it was; a fault lands through real.c's own knobs (the
+ * SIGKILL, the signal, the QEMU kill), taken only where the seed left
+ * that knob unused, or through the write hook (the full filesystem).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "common.h"
+#include "real.h"
+
+enum rf_kind { RF_SIGKILL, RF_FULL, RF_SIGNAL, RF_QEMU_KILL, RF_NKINDS };
+
+static const char *kind_name[RF_NKINDS] = {
+	"SIGKILL of qmigrate", "a full filesystem", "a signal",
+	"a QEMU killed",
+};
+
+/* The events a fault may wait for: QEMU's, either side's. */
+static const struct {
+	int		 qemu;
+	const char	*event;		/* STOP, RESUME, or a MIGRATION status */
+} events[] = {
+	{ R_SRC, "STOP" }, { R_SRC, "RESUME" }, { R_SRC, "setup" },
+	{ R_SRC, "active" }, { R_SRC, "device" }, { R_SRC, "completed" },
+	{ R_SRC, "failed" }, { R_SRC, "cancelling" },
+	{ R_TGT, "setup" }, { R_TGT, "active" }, { R_TGT, "completed" },
+	{ R_TGT, "RESUME" },
+};
+#define NEVENTS	(sizeof events / sizeof events[0])
+
+struct rf_fault {
+	int		 drawn;
+	int		 ev;		/* index in events[] */
+	int		 nth, seen;
+	double		 delay;		/* after the event, 0-2 s */
+	int		 side;		/* the qmigrate or QEMU it hits */
+	int		 signum;
+	double		 len;		/* the filesystem full so long */
+	double		 rerun_after;	/* SIGKILL: the re-run so long after */
+	int		 done;		/* its event came: landed, or its
+					   knob was in use */
+};
+
+static struct {
+	struct rng	 rng;
+	struct rf_fault	 f[RF_NKINDS];
+	int		 cmdline_known;
+	int		 pause_drawn;
+	int		 operator_paused;	/* and done */
+	double		 full_from, full_until;
+	unsigned long	 landed[RF_NKINDS], paused;	/* all seeds */
+} F;
+
+/*
+ * The target QEMU's command line, as /proc shows it: the target tells by
+ * its -S whether QEMU starts an arrived guest by itself.  Unreadable (a
+ * relay in front of the monitor, mig-target.c's "not known") in a fifth
+ * of the seeds.
+ */
+static void
+put_cmdline(void)
+{
+	static const char plain[] = "qemu-system-x86_64\0-incoming\0defer";
+	static const char dash_s[] = "qemu-system-x86_64\0-incoming\0defer"
+	    "\0-S";
+
+	if (!F.cmdline_known)
+		return;
+	if (R.k.dash_s)
+		world_sim_put_file("/proc/4001/cmdline", dash_s, sizeof dash_s);
+	else
+		world_sim_put_file("/proc/4001/cmdline", plain, sizeof plain);
+}
+
+int
+rf_cmdline_known(void)
+{
+	return F.cmdline_known;
+}
+
+void
+rf_draw(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1,
+	    SIGUSR2 };
+	struct rng	*g = &F.rng;
+	int		 i;
+
+	memset(F.f, 0, sizeof F.f);
+	F.full_from = F.full_until = 0;
+	rng_seed(g, R.seed ^ 0x716d752d65766e74ULL);
+	F.pause_drawn = rng_chance(g, 0.15);
+	F.operator_paused = 0;
+	F.cmdline_known = rng_chance(g, 0.8);
+	for (i = 0; i < RF_NKINDS; i++) {
+		struct rf_fault *f = &F.f[i];
+
+		if (!rng_chance(g, 0.35))
+			continue;
+		f->drawn = 1;
+		f->ev = (int)(rng_next(g) % NEVENTS);
+		f->nth = rng_chance(g, 0.75) ? 1 : 2;
+		f->delay = rng_range(g, 0, 2);
+		f->side = rng_chance(g, 0.6) ? R_SRC : R_TGT;
+		f->signum = sigs[rng_next(g) % 6];
+		f->len = rng_range(g, 1, 120);
+		f->rerun_after = rng_chance(g, 0.5) ? rng_range(g, 0.01, 2) :
+		    rng_range(g, 2, 120);
+	}
+	put_cmdline();
+}
+
+int
+rf_operator_paused(void)
+{
+	return F.operator_paused;
+}
+
+/*
+ * Before migrate starts: the operator paused the guest on its own
+ * monitor (docs/failures.md's row "a guest the operator paused on the
+ * source").  QEMU's answer went to that monitor, not to qmigrate's.
+ */
+void
+rf_before_source(void)
+{
+	char *line;
+
+	if (!F.pause_drawn)
+		return;
+	F.operator_paused = 1;
+	F.paused++;
+	r_trace(R_SRC, "the operator pauses the guest (stop)");
+	wq_input(R.q[R_SRC], "{\"execute\": \"stop\", \"id\": \"operator\"}",
+	    R.now);
+	while ((line = wq_output(R.q[R_SRC])) != NULL)
+		free(line);
+}
+
+/* The fault lands, through the knob real.c schedules it by. */
+static void
+land(enum rf_kind kind, struct rf_fault *f)
+{
+	double at = R.now + f->delay;
+
+	switch (kind) {
+	case RF_SIGKILL:
+		if (R.k.sigkill_at[f->side] > 0 || R.sd[f->side].done)
+			return;
+		R.k.sigkill_at[f->side] = at;
+		R.k.rerun_after[f->side] = f->rerun_after;
+		break;
+	case RF_FULL:
+		F.full_from = at;
+		F.full_until = at + f->len;
+		break;
+	case RF_SIGNAL:
+		if (R.k.sig_at[f->side] > 0 || R.sd[f->side].done)
+			return;
+		R.k.sig_at[f->side] = at;
+		R.k.sig_num[f->side] = f->signum;
+		break;
+	case RF_QEMU_KILL:
+		if (R.k.qemu_kill2_at[f->side] > 0 || !wq_alive(R.q[f->side]))
+			return;
+		R.k.qemu_kill2_at[f->side] = at;
+		break;
+	case RF_NKINDS:
+		return;
+	}
+	F.landed[kind]++;
+	r_trace(f->side, "%s drawn at %.3f (%s's %s, its %d%s)",
+	    kind_name[kind], at, events[f->ev].qemu == R_SRC ? "source" :
+	    "target", events[f->ev].event, f->nth, f->nth == 1 ? "st" : "nd");
+}
+
+/* The event line names (STOP, RESUME, or the MIGRATION status), or "". */
+static void
+event_name(const char *line, char *name, size_t len)
+{
+	json_object	*o, *v, *d;
+	const char	*ev = "";
+
+	name[0] = '\0';
+	if (strstr(line, "\"event\"") == NULL ||
+	    (o = json_tokener_parse(line)) == NULL)
+		return;
+	if (json_object_object_get_ex(o, "event", &v))
+		ev = json_object_get_string(v);
+	if (strcmp(ev, "MIGRATION") == 0 &&
+	    json_object_object_get_ex(o, "data", &d) &&
+	    json_object_object_get_ex(d, "status", &v))
+		ev = json_object_get_string(v);
+	snprintf(name, len, "%s", ev);
+	json_object_put(o);
+}
+
+/* A line QEMU which wrote on its monitor: the faults that wait for it. */
+void
+rf_qemu_line(int which, const char *line)
+{
+	char	name[32];
+	int	i;
+
+	event_name(line, name, sizeof name);
+	if (name[0] == '\0')
+		return;
+	for (i = 0; i < RF_NKINDS; i++) {
+		struct rf_fault *f = &F.f[i];
+
+		if (!f->drawn || f->done || events[f->ev].qemu != which ||
+		    strcmp(events[f->ev].event, name) != 0)
+			continue;
+		if (++f->seen == f->nth) {
+			f->done = 1;
+			land((enum rf_kind)i, f);
+		}
+	}
+}
+
+/* Whether a status write now fails: the filesystem full. */
+int
+rf_disk_full(void)
+{
+	return R.now >= F.full_from && R.now < F.full_until;
+}
+
+void
+rf_report(FILE *f)
+{
+	int i;
+
+	fprintf(f, "sim-real: faults at QEMU's events:");
+	for (i = 0; i < RF_NKINDS; i++)
+		fprintf(f, " %s %lu,", kind_name[i], F.landed[i]);
+	fprintf(f, " the operator's pause %lu\n", F.paused);
+}

@@ -1,0 +1,125 @@
+/*
+ * real-props.c: the properties of sim-real beyond real.c's P1-P8 (issue
+ * 37; tests/sim/README.md lists them all):
+ *
+ * P9  exit 8 ("not known") only where something hid the outcome from
+ *     that side: an answer of its QEMU's monitor held past qmigrate's
+ *     10 s, its QEMU killed, qmigrate itself stopped or SIGKILLed (the
+ *     re-run then decides), a write of its status file that failed.  Any
+ *     other 8 is an outcome qmigrate could have told and did not.
+ * P10 a guest the operator paused on the source stays paused: the source
+ *     QEMU never runs it, and the target's only where the target cannot
+ *     tell who paused it (docs/failures.md: the policy allows workload
+ *     disruption, so the source's controller may have; its QEMU runs
+ *     -S; or its command line cannot be read).
+ *
+ * What hid an outcome is the world's own record of what it did (real.h),
+ * never what qmigrate said.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "qmigrate.h"
+#include "policy.h"
+#include "mig-options.h"
+#include "real.h"
+
+static struct {
+	int		 write_failed[2];
+	int		 stopped[2];
+	int		 ran[2];	/* the operator's paused guest ran */
+	unsigned long	 exit8[2], exit8_hidden[2];	/* all seeds */
+} P;
+
+void
+rp_start(void)
+{
+	memset(P.write_failed, 0, sizeof P.write_failed);
+	memset(P.stopped, 0, sizeof P.stopped);
+	memset(P.ran, 0, sizeof P.ran);
+}
+
+/* A write of path failed (no space). */
+void
+rp_write_failed(const char *path)
+{
+	if (strncmp(path, "/sim/src.", 9) == 0)
+		P.write_failed[R_SRC] = 1;
+	else if (strncmp(path, "/sim/tgt.", 9) == 0)
+		P.write_failed[R_TGT] = 1;
+}
+
+/* After every happening. */
+void
+rp_check_now(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!R.sd[i].done && R.sd[i].stopped_until > R.now)
+			P.stopped[i] = 1;
+		if (rf_operator_paused() && wq_runs_guest(R.q[i]) &&
+		    !P.ran[i]) {
+			P.ran[i] = 1;
+			r_trace(i, "the operator's paused guest runs");
+		}
+	}
+}
+
+/* What hid side i's outcome from it, or NULL. */
+static const char *
+hidden(int i)
+{
+	if (R.k.hold_k[i] > 0 && R.answers[i] >= R.k.hold_k[i] &&
+	    R.k.hold_len[i] > 10)
+		return "an answer held past 10 s";
+	if (R.qemu_killed[i])
+		return "its QEMU killed";
+	if (P.stopped[i])
+		return "qmigrate stopped";
+	if (R.sd[i].runs > 0)
+		return "qmigrate SIGKILLed";
+	if (P.write_failed[i])
+		return "a status write failed";
+	return NULL;
+}
+
+/* At the end. */
+void
+rp_check_end(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *who = i == R_SRC ? "source" : "target";
+
+		if (!R.sd[i].done || R.sd[i].died_by != 0 ||
+		    R.sd[i].rc != QM_EXIT_UNKNOWN)
+			continue;
+		P.exit8[i]++;
+		if (hidden(i) != NULL) {
+			P.exit8_hidden[i]++;
+			r_trace(i, "exit 8: %s", hidden(i));
+		} else
+			r_violation("P9: the %s exits 8 with nothing that hid "
+			    "the outcome (%s, %s)", who, wq_status(R.q[i]),
+			    wq_runstate(R.q[i]));
+	}
+	if (!rf_operator_paused())
+		return;
+	if (P.ran[R_SRC])
+		r_violation("P10: the guest the operator paused runs on the "
+		    "source");
+	if (P.ran[R_TGT] && R.k.timeout_action != TIMEOUT_PAUSE &&
+	    !R.k.dash_s && rf_cmdline_known())
+		r_violation("P10: the guest the operator paused runs on the "
+		    "target");
+}
+
+void
+rp_report(FILE *f)
+{
+	fprintf(f, "sim-real: exit 8: source %lu, target %lu (each hidden: "
+	    "%lu %lu)\n", P.exit8[R_SRC], P.exit8[R_TGT],
+	    P.exit8_hidden[R_SRC], P.exit8_hidden[R_TGT]);
+}
