@@ -167,17 +167,19 @@ kernel_read_file(const char *path, size_t limit, size_t *len)
 
 static int
 kernel_write_file(const char *path, const char *data, size_t len,
-    int install, char **cause)
+    enum world_write how, char **cause)
 {
 	char	*tmp;
-	int	 fd;
+	int	 fd, saved;
 	size_t	 off = 0;
 
 	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd == -1) {
-		xasprintf(cause, "%s: %s", tmp, strerror(errno));
+		saved = errno;
+		xasprintf(cause, "%s: %s", tmp, strerror(saved));
 		free(tmp);
+		errno = saved;
 		return -1;
 	}
 	while (off < len) {
@@ -202,22 +204,26 @@ kernel_write_file(const char *path, const char *data, size_t len,
 		goto fail;
 	}
 	fd = -1;
-	if (!install) {
-		unlink(tmp);
-		free(tmp);
-		return 0;
-	}
-	if (rename(tmp, path) == -1) {
+	if (how == WORLD_WRITE_INSTALL && rename(tmp, path) == -1) {
 		xasprintf(cause, "%s: rename: %s", path, strerror(errno));
 		goto fail;
 	}
+	if (how == WORLD_WRITE_CREATE && link(tmp, path) == -1) {
+		xasprintf(cause, "%s: %s", path, errno == EEXIST ?
+		    "exists" : strerror(errno));
+		goto fail;
+	}
+	if (how != WORLD_WRITE_INSTALL)
+		unlink(tmp);	/* probed, or linked: path holds it now */
 	free(tmp);
 	return 0;
 fail:
+	saved = errno;
 	if (fd != -1)
 		close(fd);
 	unlink(tmp);
 	free(tmp);
+	errno = saved;
 	return -1;
 }
 

@@ -24,6 +24,15 @@
 
 #include <ev.h>
 
+/* What write_file does with the temporary it wrote and synced. */
+enum world_write {
+	WORLD_WRITE_PROBE,	/* removes it: path can be written */
+	WORLD_WRITE_INSTALL,	/* rename(2) over path: a reader sees the
+				   old document or the new, never half */
+	WORLD_WRITE_CREATE,	/* link(2) to path: refused while path
+				   exists, so of two writers one wins */
+};
+
 struct world_ops {
 	/* CLOCK_MONOTONIC and CLOCK_REALTIME, in seconds. */
 	double	 (*now)(void);
@@ -64,12 +73,12 @@ struct world_ops {
 	/* A file read whole: a malloc'd buffer of *len bytes with a NUL
 	   after them, or NULL with errno (EFBIG past limit bytes). */
 	char	*(*read_file)(const char *path, size_t limit, size_t *len);
-	/* Writes data to a temporary beside path and syncs it, then
-	   renames it over path (install: a reader sees the old document or
-	   the new one, never half) or removes it (a probe that path can be
-	   written).  0, or -1 with *cause naming the file. */
+	/* Writes data to a temporary beside path and syncs it, then, as
+	   how says, renames it over path, links it to path, or removes it
+	   (enum world_write).  0, or -1 with errno and *cause naming the
+	   file (EEXIST: WORLD_WRITE_CREATE found path there). */
 	int	 (*write_file)(const char *path, const char *data, size_t len,
-		    int install, char **cause);
+		    enum world_write how, char **cause);
 	/* write(2) to stdout, stderr or an --events fd, never blocking
 	   (output.c): the bytes written, maybe fewer than len, or -1 with
 	   errno (EAGAIN: the reader did not read; EPIPE: it is gone). */

@@ -121,7 +121,8 @@ cmd_switchover_exec(struct args *args)
 	double		 timeout = args_number(args, "timeout", 40);
 	enum sess_finish finish = FINISH_AUTO;
 	json_object	*doc;
-	char		*cause = NULL, *path, id[SWITCHOVER_ID_MAX];
+	char		*cause = NULL, id[SWITCHOVER_ID_MAX];
+	char		 pending[SWITCHOVER_ID_MAX];
 	int		 pidfd, rc = QM_EXIT_CONTROL;
 
 	if (args_has(args, "postcopy") && args_has(args, "pause"))
@@ -147,22 +148,35 @@ cmd_switchover_exec(struct args *args)
 		goto fail;
 	snprintf(id, sizeof id, "%ld-%.0f", (long)getpid(),
 	    world->now_real() * 1e6);
-	if (switchover_request_write(file, id, finish, &cause) == -1) {
+	switch (switchover_request_publish(file, id, finish, pending,
+	    &cause)) {
+	case -1:
 		close(pidfd);
+		goto fail;
+	case 1:
+		/* Its asker waits for the answer: this one would take it
+		   (or hide it), so it is refused, the other untouched. */
+		close(pidfd);
+		xasprintf(&cause, "status file %s: another switchover request "
+		    "is pending (request %s): its asker gets the answer; ask "
+		    "again once it has", file, pending);
+		rc = QM_EXIT_ABORTED;
 		goto fail;
 	}
 	if (status_writer_signal(pidfd, file, SIGUSR2, &cause) == -1)
-		goto unrequest;
+		goto withdraw;
 	if (status_writer_wait(file, timeout, request_answered,
-	    &(struct request){ file, id }, &rc))
+	    &(struct request){ file, id }, &rc)) {
+		/* Answered by the end (the migration ended first): a
+		   request not taken must not block the next migrate's. */
+		switchover_request_withdraw(file, id);
 		return rc;
+	}
 	xasprintf(&cause, "status file %s: no answer to the switchover within "
 	    "%.0f s", file, timeout);
-unrequest:
+withdraw:
 	/* Not taken: a later SIGUSR2 must not find it. */
-	path = switchover_request_path(file);
-	world->unlink(path);
-	free(path);
+	switchover_request_withdraw(file, id);
 fail:
 	log_error("%s", cause);
 	free(cause);
@@ -193,12 +207,14 @@ const struct cmd_entry cmd_switchover_entry = {
 	"migration in pre-copy can be finished so; the pause needs the\n"
 	"settings' allowWorkloadDisruption.  The answer is the document's\n"
 	"switchoverRequest; the decision is recorded with requestedBy\n"
-	"\"operator\".\n",
+	"\"operator\".  One request at a time: while another's is pending\n"
+	"(not yet read by the migrate) this one is refused at once.\n",
 	.exits =
 	"Exit status: 0 when the switchover started (or the migration completed\n"
 	"first), 5 when it was refused (the line says why: post-copy already\n"
 	"started, past the point of no return, post-copy not negotiated, a\n"
-	"target's document, an update, ...), 3 when no migration runs in FILE,\n"
-	"no qmigrate drives it, or nothing answered, 1 for a usage error.\n",
+	"target's document, an update, another switchover request pending,\n"
+	"...), 3 when no migration runs in FILE, no qmigrate drives it, or\n"
+	"nothing answered, 1 for a usage error.\n",
 	.exec = cmd_switchover_exec,
 };

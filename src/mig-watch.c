@@ -507,7 +507,11 @@ apply_status(struct mig_watch *w, const struct sess_action *a)
 		progress_line_update(st);
 		break;
 	case SA_ST_SWITCHOVER:
-		status_switchover(st, w->switchover_id,
+		if (a->value == SWA_ACCEPTED)
+			memcpy(w->switchover_accepted, w->switchover_id,
+			    sizeof w->switchover_accepted);
+		status_switchover(st, a->value == SWA_STARTED ?
+		    w->switchover_accepted : w->switchover_id,
 		    a->value2 == FINISH_AUTO ? NULL :
 		    switchover_finish_name((enum sess_finish)a->value2),
 		    a->value == SWA_REFUSED ? "Refused" :

@@ -61,8 +61,11 @@ struct mig_watch {
 	pid_t			 qemu_pid;
 	unsigned long long	 qemu_start;
 	int			 stop;		/* the session finished */
-	/* The requestId of the last `qmigrate switchover` taken. */
+	/* The requestId of the last `qmigrate switchover` taken, and of
+	 * the one accepted: its Started comes a sample later, maybe after
+	 * another request was taken (and refused). */
 	char			 switchover_id[SWITCHOVER_ID_MAX];
+	char			 switchover_accepted[SWITCHOVER_ID_MAX];
 	struct mig_job		 job;		/* the session's SA_JOB */
 	/* Blocking work to run between two loop iterations (mig_watch_run). */
 	void		(*deferred)(struct mig_watch *);

@@ -59,7 +59,8 @@ parse_u64(const char *s, uint64_t *out)
 int
 write_file_atomic(const char *path, const char *data, size_t len, char **cause)
 {
-	return world->write_file(path, data, len, 1, cause);
+	return world->write_file(path, data, len, WORLD_WRITE_INSTALL,
+	    cause);
 }
 
 /*
@@ -82,7 +83,7 @@ write_file_probe(const char *path, size_t size, char **cause)
 	}
 	data = xmalloc(size);
 	memset(data, ' ', size);
-	rc = world->write_file(path, data, size, 0, cause);
+	rc = world->write_file(path, data, size, WORLD_WRITE_PROBE, cause);
 	free(data);
 	return rc;
 }

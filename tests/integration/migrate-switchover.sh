@@ -12,7 +12,17 @@
 #    0 (incoming given --postcopy allows the disruption, so it resumes what
 #    arrives paused), every page verified; decision "pause" by the operator.
 #    Neither flag, post-copy negotiated: as 1 (qmigrate(1): the default).
-# 3. Refusals, each one line and its exit, the migration untouched (still
+# 3. Two requests at once (the race): while the first is pending (written,
+#    the migrate stopped before it read it) a second is refused at once (5,
+#    one line naming the status file and the first's request), the first's
+#    file untouched; the migrate, continued, answers the first, which
+#    exits 0, post-copy started.  A third, taken while the first is
+#    accepted but not yet started (the source QEMU stopped: no sample),
+#    is refused (5, a switchover already under way), and the first's
+#    Started still comes under the first's id.  Before the fix the second
+#    replaced the first (the first waited for an answer no one gave) and
+#    the third's id took the first's Started.
+# 4. Refusals, each one line and its exit, the migration untouched (still
 #    pre-copy, no decision, QEMU's migration active): post-copy not
 #    negotiated (--postcopy, neither flag, and --pause without workload
 #    disruption allowed: 5), a target's document (5), a file that does not
@@ -79,7 +89,51 @@ PAIR=pc- finish_by --postcopy post-copy PostCopy
 PAIR=pa- finish_by --pause pause Paused
 PAIR=pn- finish_by "" post-copy PostCopy postcopy
 
-# 3. Refusals.
+# 3. Two requests at once, and one while the first is accepted.
+PAIR=tw-
+st=$TMP/tw-src.status
+mig_start_pair 64 200
+mig_incoming "${flags[@]}"
+mig_migrate "${flags[@]}"
+wait_for 30 "the source migrating" status_is "$st" .progress.qemuStatus active
+stop_guest tw-src		# no sample: an accepted request waits
+stop_guest tw-migrate		# no request is read
+bg_start tw-first "$QMIGRATE" switchover --status-file "$st" --postcopy --timeout 90
+wait_for 10 "the first request published" test -s "$st.switchover"
+first=$(jq -r .requestId "$st.switchover")
+switchover tw-second "$st" --pause
+[ "$rc" -eq 5 ] || fail "the second request exited $rc, expected 5: $(cat "$TMP/tw-second.err")"
+[ "$(grep -c . "$TMP/tw-second.err")" -eq 1 ] && [ ! -s "$TMP/tw-second.out" ] ||
+	fail "the second request said more than one line: $(cat "$TMP/tw-second.out" "$TMP/tw-second.err")"
+grep -qF "qmigrate switchover: status file $st: another switchover request is pending (request $first)" "$TMP/tw-second.err" ||
+	fail "the second request's refusal: $(cat "$TMP/tw-second.err")"
+[ "$(jq -r '"\(.requestId) \(.finish)"' "$st.switchover")" = "$first postcopy" ] ||
+	fail "the second request touched the first's file: $(cat "$st.switchover")"
+echo "refused (5): $(cat "$TMP/tw-second.err")"
+_lib_pid_of tw-migrate
+kill -CONT "$_lib_pid"
+wait_for 30 "the first request accepted" status_is "$st" .switchoverRequest.status Accepted
+expect_status "$st" .switchoverRequest.requestId "$first"
+switchover tw-third "$st" --pause
+[ "$rc" -eq 5 ] || fail "the third request exited $rc, expected 5: $(cat "$TMP/tw-third.err")"
+grep -q "switchover refused: a switchover is already under way" "$TMP/tw-third.err" ||
+	fail "the third request's refusal: $(cat "$TMP/tw-third.err")"
+echo "refused (5): $(cat "$TMP/tw-third.err")"
+_lib_pid_of tw-src
+kill -CONT "$_lib_pid"
+expect_exit tw-first 0 90
+grep -q "^switchover: postcopy started: an operator asked to finish now" "$TMP/tw-first.out" ||
+	fail "the first request said: $(cat "$TMP/tw-first.out" "$TMP/tw-first.err")"
+expect_exit tw-migrate 0 120
+expect_exit tw-incoming 0 60
+expect_status "$st" .mode PostCopy
+expect_operator_decision "$st" post-copy
+expect_status "$st" .switchoverRequest.requestId "$first"
+[ ! -e "$st.switchover" ] || fail "the request file was left behind"
+assert_moved
+echo "ok: two requests at once: the second refused, the first answered: $(cat "$TMP/tw-first.out")"
+
+# 4. Refusals.
 PAIR=r-
 st=$TMP/r-src.status
 mig_start_pair 64 200

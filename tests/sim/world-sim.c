@@ -325,13 +325,28 @@ sim_listen_backlog(const char *path, char **cause)
 	return 0;
 }
 
+static struct r_file *file_at(const char *, int);
+
 /* The target QEMU's socket path (SA_UNLISTEN): gone, no source reaches
-   it any more; any other path the executor removes is not modelled. */
+   it any more; a file the world holds (a switchover request) is removed;
+   any other path the executor removes is not modelled. */
 static int
 sim_unlink(const char *path)
 {
-	if (strcmp(path, "/sim/mig.sock") != 0)
+	struct r_file *f;
+
+	if (strcmp(path, "/sim/mig.sock") != 0) {
+		if ((f = file_at(path, 0)) == NULL)
+			return 0;
+		if (f->data == NULL) {
+			errno = ENOENT;
+			return -1;
+		}
+		free(f->data);
+		f->data = NULL;
+		f->len = 0;
 		return 0;
+	}
 	if (wq_unlink(R.q[R_TGT], path) != 0) {
 		errno = ENOENT;
 		return -1;
@@ -408,10 +423,13 @@ sim_read_file(const char *path, size_t limit, size_t *len)
 	return buf;
 }
 
-/* A full disk now and then: the write fails, the old document stays. */
+/*
+ * A full disk now and then: the write fails, the old document stays.  A
+ * create finds a file there as link(2) does.
+ */
 static int
-sim_write_file(const char *path, const char *data, size_t len, int install,
-    char **cause)
+sim_write_file(const char *path, const char *data, size_t len,
+    enum world_write how, char **cause)
 {
 	struct r_file *f;
 
@@ -421,10 +439,16 @@ sim_write_file(const char *path, const char *data, size_t len, int install,
 		R.write_fails++;
 		rp_write_failed(path);
 		xasprintf(cause, "%s.tmp.1: No space left on device", path);
+		errno = ENOSPC;
 		return -1;
 	}
-	if (!install)
+	if (how == WORLD_WRITE_PROBE)
 		return 0;
+	if (how == WORLD_WRITE_CREATE && sim_file_exists(path)) {
+		xasprintf(cause, "%s: exists", path);
+		errno = EEXIST;
+		return -1;
+	}
 	f = file_at(path, 1);
 	free(f->data);
 	f->data = xmalloc(len + 1);

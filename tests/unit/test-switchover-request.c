@@ -4,7 +4,10 @@
  * real files in a private directory: what the command writes the migrate
  * takes, once; no file is no request; a file that is not a request, or too
  * long to be one, is refused with a message naming it, and removed so that
- * the next SIGUSR2 does not find it again.
+ * the next SIGUSR2 does not find it again.  Two requests before the
+ * migrate takes one: the second is refused and the first stays, whole,
+ * for the migrate to take (unless its asker is gone); a request is
+ * withdrawn only while it is its own.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -72,13 +75,13 @@ request_exists(void)
 static void
 test_written_then_taken(void **state)
 {
-	char			 id[SWITCHOVER_ID_MAX];
+	char			 id[SWITCHOVER_ID_MAX], pending[SWITCHOVER_ID_MAX];
 	enum sess_finish	 f = FINISH_AUTO;
 	char			*cause = NULL;
 
 	(void)state;
-	assert_int_equal(switchover_request_write(status_file, "42-1",
-	    FINISH_PAUSE, &cause), 0);
+	assert_int_equal(switchover_request_publish(status_file, "42-1",
+	    FINISH_PAUSE, pending, &cause), 0);
 	assert_true(request_exists());
 	assert_int_equal(switchover_request_take(status_file, id, &f, &cause),
 	    1);
@@ -176,6 +179,96 @@ test_too_long(void **state)
 	assert_false(request_exists());
 }
 
+/*
+ * The race: two requests written before the migrate reads the file.  The
+ * second is refused at once, naming the first, which stays as it was: the
+ * migrate takes the first (whose asker waits under its id), and once it is
+ * taken a new request is published.
+ */
+static void
+test_second_refused(void **state)
+{
+	char			 id[SWITCHOVER_ID_MAX], pending[SWITCHOVER_ID_MAX];
+	enum sess_finish	 f = FINISH_AUTO;
+	char			*cause = NULL;
+	char			 first[SWITCHOVER_ID_MAX];
+
+	(void)state;
+	/* This process is the first's asker: it runs, it waits. */
+	snprintf(first, sizeof first, "%ld-1", (long)getpid());
+	assert_int_equal(switchover_request_publish(status_file, first,
+	    FINISH_POSTCOPY, pending, &cause), 0);
+	assert_int_equal(switchover_request_publish(status_file, "second-2",
+	    FINISH_PAUSE, pending, &cause), 1);
+	assert_null(cause);
+	assert_string_equal(pending, first);
+	assert_int_equal(switchover_request_take(status_file, id, &f, &cause),
+	    1);
+	assert_string_equal(id, first);
+	assert_int_equal(f, FINISH_POSTCOPY);
+	/* Taken: the next is published, and taken as itself. */
+	assert_int_equal(switchover_request_publish(status_file, "third-3",
+	    FINISH_PAUSE, pending, &cause), 0);
+	assert_int_equal(switchover_request_take(status_file, id, &f, &cause),
+	    1);
+	assert_string_equal(id, "third-3");
+	assert_int_equal(f, FINISH_PAUSE);
+	assert_null(cause);
+}
+
+/*
+ * A request no one waits for (its asker's pid runs no process, or it
+ * names none, or it is not a request) is replaced by the next.
+ */
+static void
+test_stale_replaced(void **state)
+{
+	static const char *stale[] = {
+		/* Past any pid_max (2^22): no such process. */
+		"{\"requestId\":\"gone-1\",\"finish\":\"pause\","
+		    "\"pid\":999999999}",
+		"{\"requestId\":\"old-1\",\"finish\":\"pause\"}",
+		"not json",
+	};
+	char			 id[SWITCHOVER_ID_MAX], pending[SWITCHOVER_ID_MAX];
+	enum sess_finish	 f = FINISH_AUTO;
+	char			*cause = NULL;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(stale); i++) {
+		put_request(stale[i]);
+		assert_int_equal(switchover_request_publish(status_file,
+		    "new-2", FINISH_POSTCOPY, pending, &cause), 0);
+		assert_null(cause);
+		assert_int_equal(switchover_request_take(status_file, id, &f,
+		    &cause), 1);
+		assert_string_equal(id, "new-2");
+		assert_int_equal(f, FINISH_POSTCOPY);
+	}
+}
+
+/* An asker removes its request only while it is there and its own. */
+static void
+test_withdraw(void **state)
+{
+	char			 id[SWITCHOVER_ID_MAX], pending[SWITCHOVER_ID_MAX];
+	enum sess_finish	 f;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(switchover_request_withdraw(status_file, "a-1"), 0);
+	assert_int_equal(switchover_request_publish(status_file, "a-1",
+	    FINISH_PAUSE, pending, &cause), 0);
+	assert_int_equal(switchover_request_withdraw(status_file, "b-2"), 0);
+	assert_true(request_exists());
+	assert_int_equal(switchover_request_withdraw(status_file, "a-1"), 1);
+	assert_false(request_exists());
+	assert_int_equal(switchover_request_take(status_file, id, &f, &cause),
+	    0);
+	assert_null(cause);
+}
+
 int
 main(void)
 {
@@ -184,6 +277,9 @@ main(void)
 		cmocka_unit_test(test_finishes),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_second_refused),
+		cmocka_unit_test(test_stale_replaced),
+		cmocka_unit_test(test_withdraw),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
