@@ -53,6 +53,11 @@ struct qm_qemu {
 	int			 converge_after; /* steps; -1 never */
 	double			 converge_at;	/* or at this time (the
 						   world's converge) */
+	double			 mig_start;	/* migrate's time */
+	double			 postcopy_at;	/* source: post-copy began */
+	double			 postcopy_len;	/* s until its last page */
+	double			 stopped_at;	/* source: vCPUs stopped
+						   (a stop) in pre-copy */
 	int			 job_ready_after;
 	int			 to_file;	/* source: migrate to file: (no
 						   listener: the file takes it) */
@@ -84,6 +89,23 @@ push_line(struct qm_qemu *q, char *line)
 	}
 	q->out[(q->out_head + q->nout) % MAX_OUT] = line;
 	q->nout++;
+}
+
+/*
+ * The source's vCPUs stopped during pre-copy (a stop, the controller's
+ * pause) dirty nothing: what is left goes at the link's speed, so pre-copy
+ * converges PAUSED_DRAIN s later whatever the world's converge said.
+ */
+#define PAUSED_DRAIN	4.0
+static void
+note_stopped(struct qm_qemu *q)
+{
+	if (q->s.flags & QM_IF_INCOMING)
+		return;
+	if (q->s.status != QM_ST_ACTIVE || q->s.runstate == QM_RS_RUNNING)
+		q->stopped_at = 0;
+	else if (q->stopped_at == 0)
+		q->stopped_at = q->now;
 }
 
 /* Moves the state's pending events to the output. */
@@ -240,6 +262,68 @@ with_socket_address(const struct qm_qemu *q, char *line)
 	return out;
 }
 
+/*
+ * A source's query-migrate with the world's pace (its converge hook):
+ * QEMU's ram figures, a straight line from migrate to the moment pre-copy
+ * converges (then the rest in post-copy over postcopy_len), or, for a
+ * migration that never converges, remaining memory falling to 40% and
+ * staying there with the guest dirtying as fast as the link sends: what
+ * a controller reads to decide.  The model's state holds no figures
+ * (the checker does not judge them); the world's pace is here.
+ */
+#define RAM_TOTAL	1073741824.0
+#define LINK_MBPS	800.0
+static char *
+with_progress(const struct qm_qemu *q, char *line)
+{
+	struct json_object	*o, *ret, *ram;
+	double			 el = q->now - q->mig_start, left, dirty = 0;
+	char			*out;
+
+	if (q->w.converge == NULL || (q->s.flags & QM_IF_INCOMING) ||
+	    q->s.status == QM_ST_NONE || (o = json_tokener_parse(line)) ==
+	    NULL)
+		return line;
+	if (!json_object_object_get_ex(o, "return", &ret) ||
+	    !json_object_object_get_ex(ret, "ram", &ram)) {
+		json_object_put(o);
+		return line;
+	}
+	if (q->postcopy_at > 0)
+		left = q->postcopy_len > 0 ? 0.3 * fmax(0, 1 - (q->now -
+		    q->postcopy_at) / q->postcopy_len) : 0;
+	else if (q->stopped_at > 0)
+		left = 0.4 * fmax(0, 1 - (q->now - q->stopped_at) /
+		    PAUSED_DRAIN);
+	else if (q->converge_after < 0) {
+		left = fmax(0.4, 1 - el / 10);
+		dirty = LINK_MBPS * 1e6 / 8 / 4096;
+	} else
+		left = q->converge_at > q->mig_start ? fmax(0, 1 - el /
+		    (q->converge_at - q->mig_start)) : 0;
+	if (q->s.status == QM_ST_COMPLETED)
+		left = 0;
+	json_object_object_add(ram, "total",
+	    json_object_new_int64((int64_t)RAM_TOTAL));
+	json_object_object_add(ram, "remaining",
+	    json_object_new_int64((int64_t)(left * RAM_TOTAL)));
+	json_object_object_add(ram, "transferred",
+	    json_object_new_int64((int64_t)(fmax(0, el) * LINK_MBPS * 1e6 /
+	    8)));
+	json_object_object_add(ram, "dirty-pages-rate",
+	    json_object_new_int64((int64_t)dirty));
+	json_object_object_add(ram, "dirty-sync-count",
+	    json_object_new_int64(1 + (int64_t)(fmax(0, el) / 2)));
+	json_object_object_add(ram, "page-size", json_object_new_int64(4096));
+	json_object_object_add(ram, "mbps", json_object_new_double(LINK_MBPS));
+	if ((out = strdup(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN))) == NULL)
+		abort();
+	json_object_put(o);
+	free(line);
+	return out;
+}
+
 static void
 command(struct qm_qemu *q, const char *line)
 {
@@ -276,6 +360,10 @@ command(struct qm_qemu *q, const char *line)
 		q->no_listener = t == NULL && !q->to_file;
 		q->sent_device = 0;
 		q->steps = 0;
+		q->mig_start = q->now;
+		q->postcopy_at = 0;
+		q->postcopy_len = q->w.postcopy_len != NULL ?
+		    q->w.postcopy_len(q->w.arg) : 0;
 		if (q->w.converge != NULL) {
 			double s = q->w.converge(q->w.arg);
 
@@ -307,9 +395,11 @@ command(struct qm_qemu *q, const char *line)
 	else if (strcmp(c.name, "migrate-set-parameters") == 0)
 		exec_command(q, o);
 	json_object_put(o);
+	note_stopped(q);
 	flush_events(q);
 	if (strcmp(c.name, "query-migrate") == 0)
-		push_line(q, with_socket_address(q, qm_answer(&q->s, &c, -1)));
+		push_line(q, with_progress(q, with_socket_address(q,
+		    qm_answer(&q->s, &c, -1))));
 	else
 		push_line(q, qm_answer(&q->s, &c, -1));
 	wake(q, q->now);
@@ -424,35 +514,53 @@ permitted(const struct qm_qemu *q, int entry)
 			    p->s.alive);
 		if (strcmp(n, "switchover") == 0 ||
 		    strcmp(n, "switchover-stopped") == 0)
-			return q->converge_after >= 0 &&
+			return (q->converge_after >= 0 &&
 			    q->steps >= q->converge_after &&
-			    q->now >= q->converge_at;
+			    q->now >= q->converge_at) ||
+			    /* postcopy_start stops the vCPUs as soon as
+			       what must go before it fits (10.0 on: the
+			       switchover and device rows, then post-copy;
+			       7.2's has rows of its own) */
+			    ((q->s.flags & QM_IF_START_POSTCOPY) &&
+			    q->s.version != QM_V7_2) ||
+			    (q->stopped_at > 0 &&
+			    q->now >= q->stopped_at + PAUSED_DRAIN);
 		/* The last bytes sit in the socket's buffers: the source
 		   completes even when the target dies on them (N1). */
 		if (strcmp(n, "stream-written") == 0)
 			return (p != NULL || q->to_file) && q->sent_device &&
 			    !q->broken;
 		if (strcmp(n, "postcopy-done") == 0)
-			return p != NULL && p->s.alive && !q->broken;
+			return p != NULL && p->s.alive && !q->broken &&
+			    p->verdict != -1 &&
+			    q->postcopy_at > 0 &&
+			    q->now >= q->postcopy_at + q->postcopy_len;
 		if (strcmp(n, "target-loaded") == 0)
 			return p != NULL && p->verdict == 1;
 		if (strcmp(n, "target-failed") == 0)
 			return !q->to_file && (p == NULL || p->verdict == -1 ||
 			    !p->s.alive);
-		if (strcmp(n, "stream-broke") == 0 ||
-		    strcmp(n, "postcopy-broke") == 0)
+		if (strcmp(n, "stream-broke") == 0)
 			return q->broken || (!q->to_file && (p == NULL ||
 			    !p->s.alive));
+		/* A target whose post-copy load failed closes the stream
+		   and the return path: the source pauses (postcopy_pause). */
+		if (strcmp(n, "postcopy-broke") == 0)
+			return q->broken || p == NULL || !p->s.alive ||
+			    p->verdict == -1;
 		if (strcmp(n, "recover-connected") == 0 ||
 		    strcmp(n, "recovered") == 0)
 			return p != NULL && p->s.alive && !q->broken &&
 			    ((p->s.flags & QM_IF_RECOVERING) ||
 			    (q->s.version != QM_V7_2 &&
 			    p->s.status == QM_ST_POSTCOPY_PAUSED));
+		/* nobody to resume with: a target that is not paused
+		   in post-copy (its load failed) refuses the connection */
 		if (strcmp(n, "recover-failed") == 0)
 			return p == NULL || !p->s.alive ||
 			    (!(p->s.flags & QM_IF_RECOVERING) &&
-			    q->s.version == QM_V7_2);
+			    (q->s.version == QM_V7_2 ||
+			    p->s.status != QM_ST_POSTCOPY_PAUSED));
 		return r->trigger == QM_T_QEMU;
 	}
 	/* the target */
@@ -467,12 +575,22 @@ permitted(const struct qm_qemu *q, int entry)
 	if (strcmp(n, "postcopy-broke-incoming") == 0)
 		return q->broken || p == NULL || !p->s.alive;
 	/* A failing load fails on the device state (its last section). */
-	if (strcmp(n, "load-failed") == 0 ||
-	    strcmp(n, "postcopy-load-failed") == 0)
+	/* In post-copy a broken stream pauses the load (the listen
+	   thread's postcopy_pause_incoming); only a bad section fails it. */
+	if (strcmp(n, "postcopy-load-failed") == 0)
+		return q->fail_load && p != NULL && p->sent_device;
+	if (strcmp(n, "load-failed") == 0)
 		return (q->fail_load && p != NULL && p->sent_device) ||
 		    q->broken || p == NULL ||
 		    (!p->s.alive && !(q->s.flags & QM_IF_GUEST)) ||
 		    ended(p);
+	/* postcopy_start's package: LISTEN, then the device state (where
+	   a failing load fails), then RUN. */
+	if (strcmp(n, "postcopy-listen") == 0 && q->fail_load)
+		return p != NULL && (p->s.flags & QM_IF_START_POSTCOPY) &&
+		    (p->s.status == QM_ST_POSTCOPY_ACTIVE ||
+		    p->s.status == QM_ST_POSTCOPY_DEVICE ||
+		    p->s.status == QM_ST_COMPLETED);
 	if (q->fail_load || p == NULL)
 		return 0;
 	if (strcmp(n, "postcopy-listen") == 0 ||
@@ -509,7 +627,10 @@ took(struct qm_qemu *q, int entry)
 	    strcmp(n, "switchover-stopped") == 0) &&
 	    q->s.version == QM_V7_2 &&
 	    !(q->s.flags & QM_IF_PAUSE_BEFORE)) ||
-	    strcmp(n, "cpr-stop") == 0)
+	    strcmp(n, "cpr-stop") == 0 ||
+	    /* postcopy_start's package carries the device state */
+	    (strcmp(n, "postcopy-stop") == 0 && q->s.version == QM_V7_2) ||
+	    (strcmp(n, "postcopy-start") == 0 && q->s.version != QM_V7_2))
 		q->sent_device = 1;
 	if (strncmp(n, "loaded-", 7) == 0 || strcmp(n, "postcopy-run") == 0)
 		q->verdict = 1;
@@ -554,6 +675,10 @@ qm_advance(struct qm_qemu *q, double now)
 	i = k == 1 ? 0 : (size_t)q->w.choose(q->w.arg, (int)k);
 	qm_take(&q->s, ok[i]);
 	took(q, ok[i]);
+	note_stopped(q);
+	if (q->s.status == QM_ST_POSTCOPY_ACTIVE && q->postcopy_at == 0 &&
+	    !(q->s.flags & QM_IF_INCOMING))
+		q->postcopy_at = now;
 	flush_events(q);
 	q->next = now + STEP;
 	wake(q->peer, now);

@@ -400,6 +400,9 @@ struct qm_world {
 	/* s from migrate until pre-copy may converge, < 0 never; NULL:
 	   a few of QEMU's steps, or never, by choose. */
 	double	 (*converge)(void *arg);
+	/* s from post-copy's start until its last page is sent; NULL: at
+	   QEMU's next step. */
+	double	 (*postcopy_len)(void *arg);
 };
 
 struct qm_qemu	*qm_new(const struct qm_config *, const struct qm_world *);

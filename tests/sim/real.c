@@ -178,6 +178,28 @@ draw_qemu(void)
 	if (force_qemu >= 0)
 		R.k.qemu_kind = force_qemu;
 	R.k.qemu_version = d == 3 ? QM_V7_2 : d;
+	if (R.k.qemu_kind != WQ_MODEL)
+		return;		/* the stub refuses post-copy */
+	/* Post-copy allowed on both sides (a policy's allowPostCopy) in
+	   half the model's seeds; then the deadline's action is post-copy
+	   in half of those with a --timeout, pre-copy never converges in
+	   some (the controller's own post-copy), and the stream breaks
+	   once or twice in post-copy in some (recovered, or lost). */
+	R.k.postcopy = rng_chance(g, 0.5);
+	R.k.never_converges = rng_chance(g, R.k.postcopy ? 0.3 : 0.1);
+	R.k.postcopy_len = rng_range(g, 0.5, 30);
+	if (!R.k.postcopy)
+		return;
+	/* --recover-timeout: the default 120 s, or a short one */
+	R.k.recover_timeout = rng_chance(g, 0.7) ? 120 : rng_range(g, 1, 60);
+	if (R.k.src_timeout > 0 && rng_chance(g, 0.5))
+		R.k.timeout_action = TIMEOUT_POSTCOPY;
+	if (rng_chance(g, 0.4)) {
+		R.k.pc_break[0] = rng_range(g, 0.01, R.k.postcopy_len);
+		if (rng_chance(g, 0.3))
+			R.k.pc_break[1] = R.k.pc_break[0] + rng_range(g, 0.01,
+			    20);
+	}
 }
 
 static struct wq *
@@ -312,6 +334,11 @@ set_options(void)
 	}
 	opts[R_TGT].qmp_path = "/sim/tgt.qmp";
 	opts[R_TGT].timeout = R.k.tgt_timeout;
+	for (i = 0; i < 2 && R.k.postcopy; i++) {
+		opts[i].flags.allow_post_copy = 1;
+		opts[i].flags.set |= MIG_SET_POST_COPY;
+		opts[i].recover_timeout = R.k.recover_timeout;
+	}
 }
 
 /* The phase of the side's last document ("" when none was written). */
@@ -330,9 +357,31 @@ doc_phase(int side, char *buf, size_t len)
 	return buf;
 }
 
+/* What the post-copy properties need to know of the QEMUs' way. */
+static void
+note_qemus(void)
+{
+	if (R.postcopy_began == 0 &&
+	    strcmp(wq_status(R.q[R_SRC]), "postcopy-active") == 0)
+		R.postcopy_began = R.now;
+	if (strcmp(wq_status(R.q[R_TGT]), "completed") == 0)
+		R.tgt_completed = 1;
+}
+
+/* When the next of the drawn post-copy breaks is due (INFINITY: none). */
+static double
+pc_break_due(void)
+{
+	if (R.postcopy_began == 0 || R.pc_breaks >= 2 ||
+	    R.k.pc_break[R.pc_breaks] == 0)
+		return INFINITY;
+	return R.postcopy_began + R.k.pc_break[R.pc_breaks];
+}
+
 static void
 check_now(void)
 {
+	note_qemus();
 	if (wq_runs_guest(R.q[R_SRC]) && wq_runs_guest(R.q[R_TGT]) &&
 	    !R.both_ran) {
 		R.both_ran = 1;
@@ -404,6 +453,34 @@ r_check_end(void)
 	}
 }
 
+/*
+ * P11 and P12, the post-copy properties (docs/failures.md's rows): exit 6
+ * ("the guest may be lost") only where post-copy began and the target
+ * never completed; and a side's 0 not before the target completed where
+ * post-copy began (until then the guest's memory is split).
+ */
+static void
+r_check_postcopy(void)
+{
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		const struct r_side *sd = &R.sd[i];
+		const char *who = i == R_SRC ? "source" : "target";
+
+		if (!sd->done || sd->died_by != 0)
+			continue;
+		if (sd->rc == 6 && (R.postcopy_began == 0 || R.tgt_completed))
+			r_violation("the %s exits 6 but %s", who,
+			    R.postcopy_began == 0 ? "post-copy never began" :
+			    "the target completed");
+		if (sd->rc == 0 && R.postcopy_began > 0 && !R.tgt_completed &&
+		    !R.qemu_killed[R_TGT])
+			r_violation("the %s exits 0 after post-copy began, the "
+			    "target never completing", who);
+	}
+}
+
 /* Resumes side i for one turn; notes its end. */
 static void
 resume(int i)
@@ -458,6 +535,7 @@ next_due(void)
 		if (!R.sd[R.timers[i].side].done)
 			t = fmin(t, fmax(R.timers[i].due,
 			    R.sd[R.timers[i].side].stopped_until));
+	t = fmin(t, pc_break_due());
 	for (i = 0; i < 2; i++) {
 		t = fmin(t, wq_due(R.q[i]));
 		if (R.k.sig_at[i] > R.now)
@@ -535,6 +613,14 @@ happen(void)
 			R.k.sig_at[i] = 0;
 			r_trace(i, "signal %d", R.sd[i].signal);
 		}
+	}
+	if (pc_break_due() <= R.now) {
+		/* A network failure in post-copy: both ends see the stream
+		   break (QEMU's postcopy_pause). */
+		r_trace(-1, "the migration stream breaks (%s)",
+		    wq_status(R.q[R_SRC]));
+		R.pc_breaks++;
+		wq_break_stream(R.q[R_SRC]);
 	}
 	world_sim_out_happen();
 	/* Timers due (a stopped qmigrate's fire when it continues). */
@@ -639,7 +725,8 @@ run_seed(uint64_t seed, int trace)
 	memset(&qc, 0, sizeof qc);
 	qc.kind = R.k.qemu_kind;
 	qc.version = R.k.qemu_version;
-	qc.converge = R.k.converge;
+	qc.converge = R.k.never_converges ? -1 : R.k.converge;
+	qc.postcopy_len = R.k.postcopy_len;
 	R.q[R_SRC] = wq_new(&qc, &qw);
 	qc.incoming = 1;
 	qc.dash_s = R.k.dash_s;
@@ -670,6 +757,7 @@ run_seed(uint64_t seed, int trace)
 	qemus_settle();
 	r_check_end();
 	rp_check_end();
+	r_check_postcopy();
 	if (trace || nviol > 0)
 		fprintf(report, "seed %llu (QEMU %s): source %d target %d "
 		    "(%s/%s, %s/%s)%s%s\n", (unsigned long long)seed,

@@ -129,6 +129,12 @@ struct r_knobs {
 	double		 qemu_kill2_at[2];	/* a QEMU killed, late draw */
 	int		 qemu_kind;	/* enum wq_kind */
 	int		 qemu_version;	/* the model's enum qm_version */
+	int		 postcopy;	/* post-copy allowed, both sides */
+	int		 never_converges;	/* pre-copy never converges */
+	double		 postcopy_len;	/* s of post-copy once begun */
+	double		 pc_break[2];	/* s into post-copy the stream
+					   breaks (0: never) */
+	double		 recover_timeout;	/* --recover-timeout, both */
 };
 
 struct r_world {
@@ -161,6 +167,10 @@ struct r_world {
 	struct fiber	*abandoned[4];	/* SIGKILLed runs' fibers */
 	int		 nabandoned;
 	int		 both_ran;
+	double		 postcopy_began;	/* the source QEMU entered
+					   postcopy-active (0: never) */
+	int		 pc_breaks;	/* of k.pc_break, done */
+	int		 tgt_completed;	/* the target QEMU said completed */
 	int		 qemu_killed[2];	/* by the world: excuses where the
 					   guest is not */
 };

@@ -3,7 +3,8 @@
  * to qemu-stub.c; the model's go to qemu-model-sim.c, with what the
  * model leaves to its world kept here: the socket path a target listens
  * on (the world's file, unlinked by the executor's SA_UNLISTEN), the
- * CRLF QEMU ends each line with, and the pace of pre-copy the seed drew.
+ * CRLF QEMU ends each line with, and the pace of pre-copy and post-copy
+ * the seed drew.
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +58,14 @@ model_converge(void *arg)
 	return q->cfg.converge;
 }
 
+static double
+model_postcopy_len(void *arg)
+{
+	struct wq	*q = arg;
+
+	return q->cfg.postcopy_len;
+}
+
 struct wq *
 wq_new(const struct wq_config *cfg, const struct wq_world *w)
 {
@@ -89,6 +98,7 @@ wq_new(const struct wq_config *cfg, const struct wq_world *w)
 			.choose = model_choose,
 			.listener = model_listener,
 			.converge = model_converge,
+			.postcopy_len = model_postcopy_len,
 		};
 
 		q->qm = qm_new(&mc, &mw);
@@ -172,6 +182,13 @@ wq_kill(struct wq *q)
 		sq_kill(q->sq);
 	else
 		qm_kill(q->qm);
+}
+
+void
+wq_break_stream(struct wq *q)
+{
+	if (q->qm != NULL)
+		qm_break_stream(q->qm);
 }
 
 int

@@ -30,6 +30,7 @@ struct wq_config {
 	int		 dash_s;	/* -S */
 	double		 converge;	/* s of pre-copy until it converges,
 					   < 0: never */
+	double		 postcopy_len;	/* s of post-copy once begun (model) */
 	double		 load;		/* s the target's load takes (stub) */
 	int		 load_fails;	/* the target's load fails */
 };
@@ -51,6 +52,9 @@ void		 wq_advance(struct wq *, double now);
 
 /* The world's moves. */
 void		 wq_kill(struct wq *);
+/* The migration stream breaks (the model; the stub has no post-copy to
+   recover, and is never asked). */
+void		 wq_break_stream(struct wq *);
 
 int		 wq_alive(const struct wq *);
 /* A target whose migrate-incoming listens on uri, its path still there. */
