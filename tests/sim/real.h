@@ -84,6 +84,8 @@ struct r_out {
 	int		 stopped, closed;
 	char		 line[8192];	/* a line begun, stderr */
 	size_t		 nline;
+	int		 unread;	/* bytes sent since the reader
+					   last emptied the socket */
 	int		 waiting;	/* a write was refused: output.c
 					   holds a queue for the reader */
 	unsigned long	 refused;	/* writes refused in a row (EAGAIN) */

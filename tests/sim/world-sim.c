@@ -496,6 +496,8 @@ sim_write(int fd, const void *buf, size_t len)
 		return (ssize_t)len;	/* nothing else is read */
 	o = &R.out[i];
 	n = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n > 0)
+		o->unread = 1;
 	if (n >= 0 || errno != EAGAIN || side < 0) {
 		o->refused = 0;
 		return n;
@@ -548,13 +550,18 @@ out_read(int i)
 	ssize_t		 n;
 	int		 took = 0, j;
 
-	if (o->rd < 0 || o->stopped)
+	if (o->rd < 0 || o->stopped || !o->unread)
 		return;
-	while ((n = read(o->rd, buf, sizeof buf)) > 0) {
+	/* A short read emptied the socket (one process: no writer
+	   between): no read(2) left to say EAGAIN. */
+	do {
+		if ((n = read(o->rd, buf, sizeof buf)) <= 0)
+			break;
 		took = 1;
 		if (i == R_OUT_STDERR)
 			out_lines(o, buf, (size_t)n);
-	}
+	} while ((size_t)n == sizeof buf);
+	o->unread = 0;
 	if (!took || !o->waiting)
 		return;
 	o->waiting = 0;
@@ -587,6 +594,7 @@ world_sim_out_open(void)
 		fcntl(sv[1], F_SETFL, O_NONBLOCK);
 		o->wr = sv[0];
 		o->rd = sv[1];
+		o->unread = 0;
 	}
 	out_reset(R.out[R_OUT_STDOUT].wr, R.out[R_OUT_STDERR].wr);
 }
@@ -734,11 +742,15 @@ world_sim_kill_qemu(int which)
 static void
 input(struct r_conn *c)
 {
-	struct json_tokener	*tok = json_tokener_new();
-	size_t			 off = 0;
+	static struct json_tokener	*tok;	/* one for all: the pump
+						   runs at every turn */
+	size_t				 off = 0;
 
+	if (tok == NULL && (tok = json_tokener_new()) == NULL)
+		fatalx("sim: json_tokener_new");
 	while (off < c->nin) {
 		json_object	*o;
+		const char	*line;
 		size_t		 used;
 
 		json_tokener_reset(tok);
@@ -747,12 +759,12 @@ input(struct r_conn *c)
 		if (o == NULL)
 			break;		/* the rest comes later */
 		used = json_tokener_get_parse_end(tok);
-		r_trace(c->side, "> %s", json_object_to_json_string(o));
-		wq_input(R.q[c->qemu], json_object_to_json_string(o), R.now);
+		line = json_object_to_json_string(o);
+		r_trace(c->side, "> %s", line);
+		wq_input(R.q[c->qemu], line, R.now);
 		json_object_put(o);
 		off += used;
 	}
-	json_tokener_free(tok);
 	c->nin -= off;
 	memmove(c->in, c->in + off, c->nin);
 }
