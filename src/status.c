@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 
 #include "qmigrate.h"
 #include "ctl.h"
@@ -67,7 +68,8 @@ struct status {
 	enum abort_status	 abort_status;
 	char			*policy_name;
 	char			*controller;
-	struct json_object	*configuration;	/* owned */
+	struct json_object	*configuration;	/* owned; its texts kept
+						   (config_node()) */
 	struct json_object	*conditions;	/* owned: pre-flight's, or NULL */
 	struct json_object	*eviction;	/* owned: evict's record, or NULL */
 	struct json_object	*notes;		/* owned array of strings */
@@ -394,6 +396,7 @@ status_configure(struct status *st, const char *key, json_object *value)
 	if (st->configuration == NULL)
 		st->configuration = json_object_new_object();
 	json_object_object_add(st->configuration, key, value);
+	json_object_set_userdata(st->configuration, NULL, NULL); /* texts */
 }
 
 /* The mirror jobs' figures in progress.disks (taken over). */
@@ -724,17 +727,148 @@ status_lines_lost(json_object *o)
 	json_object_object_add(o, "outputLinesLost", lost);
 }
 
-/* Returns a new document (the caller puts it). */
-json_object *
-status_to_json(const struct status *st)
+/*
+ * This process's start time (pidStartTime, for qmigrate abort), read from
+ * /proc once per pid: it never changes while the process lives, and a
+ * document is made at every change (a fork, a new pid, reads it again).
+ */
+static int
+own_start_time(pid_t pid, unsigned long long *ticks)
+{
+	static pid_t			 known;
+	static unsigned long long	 started;
+
+	if (known != pid) {
+		if (proc_start_time(pid, &started) != 0)
+			return -1;
+		known = pid;
+	}
+	*ticks = started;
+	return 0;
+}
+
+/*
+ * migrationConfiguration's texts.  The setup writes the configuration and
+ * then leaves it alone, while the document is rendered at every change
+ * (each progress sample, again for --events), and the configuration is
+ * most of it: its text is made once per rendering (json-c's flags and
+ * depth) and kept as the configuration's userdata, which
+ * status_configure() drops (a new configuration has none).
+ */
+#define CONFIG_TEXTS	4
+
+struct config_texts {
+	struct config_text {
+		int	 flags, level;
+		char	*text;
+		size_t	 len;
+	}	 t[CONFIG_TEXTS];
+	size_t	 n;
+};
+
+static void
+config_texts_free(json_object *cfg, void *arg)
+{
+	struct config_texts	*c = arg;
+	size_t			 i;
+
+	(void)cfg;
+	for (i = 0; i < c->n; i++)
+		free(c->t[i].text);
+	free(c);
+}
+
+/*
+ * cfg as json-c writes it level deep: its own text, each line after the
+ * first indented level steps more (json-c indents only after a newline:
+ * strings hold theirs escaped).
+ */
+static void
+config_text_make(json_object *cfg, struct config_text *t)
+{
+	char		 unit = t->flags & JSON_C_TO_STRING_PRETTY_TAB ? '\t' :
+			    ' ';
+	size_t		 pad = (size_t)t->level * (unit == '\t' ? 1 : 2);
+	size_t		 len, lines = 0, i;
+	const char	*s = json_object_to_json_string_length(cfg, t->flags,
+			    &len);
+
+	for (i = 0; i < len; i++)
+		lines += s[i] == '\n';
+	t->text = xmalloc(len + lines * pad + 1);
+	for (i = 0, t->len = 0; i < len; i++) {
+		t->text[t->len++] = s[i];
+		if (s[i] == '\n') {
+			memset(t->text + t->len, unit, pad);
+			t->len += pad;
+		}
+	}
+	t->text[t->len] = '\0';
+}
+
+/* The document's migrationConfiguration node's json-c serializer. */
+static int
+config_serialize(json_object *node, struct printbuf *pb, int level,
+    int flags)
+{
+	json_object		*cfg = json_object_get_userdata(node);
+	struct config_texts	*c = json_object_get_userdata(cfg);
+	size_t			 i;
+
+	if (!(flags & JSON_C_TO_STRING_PRETTY))
+		level = 0;		/* one line at any depth */
+	if (c == NULL) {
+		c = xcalloc(1, sizeof *c);
+		json_object_set_userdata(cfg, c, config_texts_free);
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->t[i].flags == flags && c->t[i].level == level)
+			break;
+	if (i == c->n) {
+		if (i == CONFIG_TEXTS)
+			free(c->t[--i].text);
+		else
+			c->n++;
+		c->t[i].flags = flags;
+		c->t[i].level = level;
+		config_text_make(cfg, &c->t[i]);
+	}
+	return printbuf_memappend(pb, c->t[i].text, (int)c->t[i].len);
+}
+
+static void
+config_node_free(json_object *node, void *cfg)
+{
+	(void)node;
+	json_object_put(cfg);
+}
+
+/* A node that writes cfg's kept text (an empty object to a reader). */
+static json_object *
+config_node(json_object *cfg)
+{
+	json_object *node = json_object_new_object();
+
+	json_object_set_serializer(node, config_serialize,
+	    json_object_get(cfg), config_node_free);
+	return node;
+}
+
+/*
+ * A new document (the caller puts it); what is written (texts) has its
+ * migrationConfiguration as config_node()'s, which only renders.
+ */
+static json_object *
+status_doc(const struct status *st, int texts)
 {
 	json_object		*o = json_object_new_object();
 	unsigned long long	 started;
+	pid_t			 pid = getpid();
 
 	add_str(o, "migrationUid", st->uid);
 	add_str(o, "role", st->role);
-	json_object_object_add(o, "pid", json_object_new_int(getpid()));
-	if (proc_start_time(getpid(), &started) == 0)	/* for qmigrate abort */
+	json_object_object_add(o, "pid", json_object_new_int(pid));
+	if (own_start_time(pid, &started) == 0)
 		json_object_object_add(o, "pidStartTime",
 		    json_object_new_uint64(started));
 	add_str(o, "phase", status_phase_name(st->phase));
@@ -764,7 +898,8 @@ status_to_json(const struct status *st)
 	add_str(o, "migrationPolicyName", st->policy_name);
 	add_str(o, "controller", st->controller);
 	if (st->configuration != NULL)
-		json_object_object_add(o, "migrationConfiguration",
+		json_object_object_add(o, "migrationConfiguration", texts ?
+		    config_node(st->configuration) :
 		    json_object_get(st->configuration));
 	if (st->conditions != NULL || st->evacuation_node != NULL)
 		json_object_object_add(o, "conditions",
@@ -789,6 +924,13 @@ status_to_json(const struct status *st)
 	return o;
 }
 
+/* Returns a new document (the caller puts it). */
+json_object *
+status_to_json(const struct status *st)
+{
+	return status_doc(st, 0);
+}
+
 /*
  * Publishes the document: rewrites the status file (a full disk is logged
  * once and the migration goes on: the file is a report, not a control) and
@@ -805,7 +947,7 @@ static void	publish(struct status *, const char *event, json_object *doc,
 void
 status_changed(struct status *st, const char *event)
 {
-	json_object *doc = status_to_json(st);
+	json_object *doc = status_doc(st, 1);
 
 	if (st->held > 0) {
 		json_object_array_add(st->pending,
@@ -889,7 +1031,7 @@ status_report(struct status *st, int json_flags)
 	status_changed(st, "end");
 	/* The terminal's progress line goes before the last lines. */
 	out_status(NULL);
-	doc = status_to_json(st);
+	doc = status_doc(st, 1);
 	out_line(OUT_STDOUT, json_object_to_json_string_ext(doc,
 	    st->events ? JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE : json_flags));

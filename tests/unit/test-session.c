@@ -2114,6 +2114,72 @@ test_status_disk_full(void **state)
 	status_free(st);
 }
 
+/* The status file's bytes equal status_to_json()'s document as written. */
+static void
+assert_file_is_document(const char *file, struct status *st)
+{
+	json_object	*doc = status_to_json(st);
+	const char	*want = json_object_to_json_string_ext(doc,
+			    JSON_C_TO_STRING_PRETTY |
+			    JSON_C_TO_STRING_NOSLASHESCAPE);
+	char		 got[16384];
+	FILE		*f = fopen(file, "r");
+	size_t		 n;
+
+	assert_non_null(f);
+	n = fread(got, 1, sizeof got - 1, f);
+	fclose(f);
+	got[n] = '\0';
+	assert_string_equal(got, want);
+	json_object_put(doc);
+}
+
+/*
+ * migrationConfiguration's text is kept between writes (status.c's
+ * config_texts): the file says what the configuration is at each write,
+ * after a key is added in a hold too, with json-c's indentation and
+ * escapes (a newline, a slash, an empty array and object, nesting).
+ */
+static void
+test_status_configuration_text(void **state)
+{
+	char		 dir[] = "/tmp/test-session-XXXXXX", file[64];
+	struct status	*st;
+	json_object	*cfg = json_object_new_object(), *inner, *doc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof file, "%s/status.json", dir);
+	st = status_create("source", file, 0);
+	inner = json_object_new_object();
+	json_object_object_add(inner, "why", json_object_new_string(
+	    "on: a/b\nsecond line"));
+	json_object_object_add(inner, "none", json_object_new_array());
+	json_object_object_add(inner, "empty", json_object_new_object());
+	json_object_object_add(cfg, "capabilities", inner);
+	json_object_object_add(cfg, "maxDowntimeMs",
+	    json_object_new_int(900));
+	status_set_configuration(st, NULL, "adaptive", cfg);
+	status_changed(st, "start");
+	assert_file_is_document(file, st);
+	status_changed(st, "progress");
+	assert_file_is_document(file, st);
+	status_configure(st, "qemu", json_object_new_string("added"));
+	status_changed(st, "progress");
+	assert_file_is_document(file, st);
+	status_hold(st);
+	status_changed(st, "progress");
+	status_configure(st, "throttle", json_object_new_double(0.5));
+	status_release(st);
+	doc = status_to_json(st);
+	assert_non_null(strstr(json_object_to_json_string(doc), "throttle"));
+	json_object_put(doc);
+	assert_file_is_document(file, st);
+	status_free(st);
+	unlink(file);
+	rmdir(dir);
+}
+
 /*
  * The guest running on the target during post-copy is not the end: a
  * stream that breaks then must still be recovered here (QEMU 11.1's
@@ -5066,6 +5132,7 @@ main(void)
 		cmocka_unit_test(test_restore_abort),
 		cmocka_unit_test(test_incoming_killed_tls),
 		cmocka_unit_test(test_status_disk_full),
+		cmocka_unit_test(test_status_configuration_text),
 		cmocka_unit_test(test_target_postcopy_ends_at_completed),
 		cmocka_unit_test(test_cpr_update_succeeds),
 		cmocka_unit_test(test_cpr_new_paused_cont),
