@@ -196,7 +196,9 @@ tests_sim_conform_SOURCES = tests/sim/conform.c tests/sim/qemu-model.c \
 check_PROGRAMS += tests/sim/model-drive
 tests_sim_model_drive_SOURCES = tests/sim/model-drive.c \
 	tests/sim/qemu-model.c tests/sim/qemu-model.h \
-	tests/sim/qemu-model-table.c tests/sim/qemu-model-sim.c
+	tests/sim/qemu-model-table.c tests/sim/qemu-model-sim.c \
+	tests/sim/qemu-canned.h tests/sim/qemu-canned-7.2.c \
+	tests/sim/qemu-canned-10.0.c tests/sim/qemu-canned-11.1.c
 tests_sim_model_drive_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/model-drive
 tests_sim_conform_LDADD = $(qmigrate_libs) -lm
@@ -219,7 +221,9 @@ tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/qemu-model.c tests/sim/qemu-model.h \
 	tests/sim/qemu-model-table.c tests/sim/qemu-model-sim.c \
 	tests/sim/qemu-stub.c tests/sim/qemu-stub.h \
-	tests/sim/qemu-canned-7.2.c tests/sim/rng.c
+	tests/sim/qemu-canned.h tests/sim/qemu-canned-7.2.c \
+	tests/sim/qemu-canned-10.0.c tests/sim/qemu-canned-11.1.c \
+	tests/sim/rng.c
 tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/sim-real
 EXTRA_DIST += tests/sim/canned.py

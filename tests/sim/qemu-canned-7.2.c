@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "qemu-stub.h"
+#include "qemu-canned.h"
 
 const struct canned canned_7_2[] = {
 	{ "calc-dirty-rate|||",

@@ -14,11 +14,7 @@
 #ifndef QEMU_STUB_H
 #define QEMU_STUB_H
 
-struct canned {
-	const char	*key;		/* command|path|property|command-line */
-	const char	*answer;	/* the JSON QEMU wrote, without id */
-};
-extern const struct canned canned_7_2[];
+#include "qemu-canned.h"
 
 struct sq;
 
