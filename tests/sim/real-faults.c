@@ -33,22 +33,16 @@ static const char *kind_name[RF_NKINDS] = {
 	"a QEMU killed",
 };
 
-/* The events a fault may wait for: QEMU's, either side's. */
-static const struct {
-	int		 qemu;
-	const char	*event;		/* STOP, RESUME, or a MIGRATION status */
-} events[] = {
-	{ R_SRC, "STOP" }, { R_SRC, "RESUME" }, { R_SRC, "setup" },
-	{ R_SRC, "active" }, { R_SRC, "device" }, { R_SRC, "completed" },
-	{ R_SRC, "failed" }, { R_SRC, "cancelling" },
-	{ R_TGT, "setup" }, { R_TGT, "active" }, { R_TGT, "completed" },
-	{ R_TGT, "RESUME" },
-};
-#define NEVENTS	(sizeof events / sizeof events[0])
+/* The events a fault may wait for, on either QEMU's monitor: STOP,
+ * RESUME, or a MIGRATION event (any status: the n-th status change). */
+enum rf_event { RF_EV_STOP, RF_EV_RESUME, RF_EV_MIGRATION, RF_NEVENTS };
+static const char *event_names[RF_NEVENTS] = { "STOP", "RESUME",
+	"MIGRATION" };
 
 struct rf_fault {
 	int		 drawn;
-	int		 ev;		/* index in events[] */
+	int		 qemu;		/* whose event */
+	enum rf_event	 ev;
 	int		 nth, seen;
 	double		 delay;		/* after the event, 0-2 s */
 	int		 side;		/* the qmigrate or QEMU it hits */
@@ -113,11 +107,13 @@ rf_draw(void)
 	for (i = 0; i < RF_NKINDS; i++) {
 		struct rf_fault *f = &F.f[i];
 
-		if (!rng_chance(g, 0.35))
+		if (!rng_chance(g, 0.5))
 			continue;
 		f->drawn = 1;
-		f->ev = (int)(rng_next(g) % NEVENTS);
-		f->nth = rng_chance(g, 0.75) ? 1 : 2;
+		f->qemu = rng_chance(g, 0.5) ? R_SRC : R_TGT;
+		f->ev = (enum rf_event)(rng_next(g) % RF_NEVENTS);
+		f->nth = f->ev == RF_EV_MIGRATION ? 1 + (int)(rng_next(g) % 4) :
+		    rng_chance(g, 0.75) ? 1 : 2;
 		f->delay = rng_range(g, 0, 2);
 		f->side = rng_chance(g, 0.6) ? R_SRC : R_TGT;
 		f->signum = sigs[rng_next(g) % 6];
@@ -187,47 +183,54 @@ land(enum rf_kind kind, struct rf_fault *f)
 		return;
 	}
 	F.landed[kind]++;
-	r_trace(f->side, "%s drawn at %.3f (%s's %s, its %d%s)",
-	    kind_name[kind], at, events[f->ev].qemu == R_SRC ? "source" :
-	    "target", events[f->ev].event, f->nth, f->nth == 1 ? "st" : "nd");
+	r_trace(f->side, "%s drawn at %.3f (the %s QEMU's %s event #%d)",
+	    kind_name[kind], at, f->qemu == R_SRC ? "source" : "target",
+	    event_names[f->ev], f->nth);
 }
 
-/* The event line names (STOP, RESUME, or the MIGRATION status), or "". */
-static void
-event_name(const char *line, char *name, size_t len)
+/*
+ * The event a QEMU's line is, or RF_NEVENTS for an answer or another; a
+ * STOP, RESUME or MIGRATION goes to real-switchover.c too.
+ */
+static enum rf_event
+event_of(int which, const char *line)
 {
 	json_object	*o, *v, *d;
-	const char	*ev = "";
+	const char	*name, *status = "";
+	enum rf_event	 e = RF_NEVENTS;
+	int		 i;
 
-	name[0] = '\0';
 	if (strstr(line, "\"event\"") == NULL ||
 	    (o = json_tokener_parse(line)) == NULL)
-		return;
-	if (json_object_object_get_ex(o, "event", &v))
-		ev = json_object_get_string(v);
-	if (strcmp(ev, "MIGRATION") == 0 &&
-	    json_object_object_get_ex(o, "data", &d) &&
-	    json_object_object_get_ex(d, "status", &v))
-		ev = json_object_get_string(v);
-	snprintf(name, len, "%s", ev);
+		return RF_NEVENTS;
+	if (json_object_object_get_ex(o, "event", &v)) {
+		name = json_object_get_string(v);
+		for (i = 0; i < RF_NEVENTS; i++)
+			if (strcmp(name, event_names[i]) == 0)
+				e = (enum rf_event)i;
+		if (json_object_object_get_ex(o, "data", &d) &&
+		    json_object_object_get_ex(d, "status", &v))
+			status = json_object_get_string(v);
+		if (e != RF_NEVENTS)
+			rs_qemu_event(which, name, status);
+	}
 	json_object_put(o);
+	return e;
 }
 
 /* A line QEMU which wrote on its monitor: the faults that wait for it. */
 void
 rf_qemu_line(int which, const char *line)
 {
-	char	name[32];
-	int	i;
+	enum rf_event	e = event_of(which, line);
+	int		i;
 
-	event_name(line, name, sizeof name);
-	if (name[0] == '\0')
+	if (e == RF_NEVENTS)
 		return;
 	for (i = 0; i < RF_NKINDS; i++) {
 		struct rf_fault *f = &F.f[i];
 
-		if (!f->drawn || f->done || events[f->ev].qemu != which ||
-		    strcmp(events[f->ev].event, name) != 0)
+		if (!f->drawn || f->done || f->qemu != which || f->ev != e)
 			continue;
 		if (++f->seen == f->nth) {
 			f->done = 1;

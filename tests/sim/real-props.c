@@ -43,9 +43,9 @@ rp_start(void)
 void
 rp_write_failed(const char *path)
 {
-	if (strncmp(path, "/sim/src.", 9) == 0)
+	if (strcmp(path, "/sim/src.status") == 0)
 		P.write_failed[R_SRC] = 1;
-	else if (strncmp(path, "/sim/tgt.", 9) == 0)
+	else if (strcmp(path, "/sim/tgt.status") == 0)
 		P.write_failed[R_TGT] = 1;
 }
 
@@ -67,8 +67,8 @@ rp_check_now(void)
 }
 
 /* What hid side i's outcome from it, or NULL. */
-static const char *
-hidden(int i)
+const char *
+rp_hidden(int i)
 {
 	if (R.k.hold_k[i] > 0 && R.answers[i] >= R.k.hold_k[i] &&
 	    R.k.hold_len[i] > 10)
@@ -97,9 +97,9 @@ rp_check_end(void)
 		    R.sd[i].rc != QM_EXIT_UNKNOWN)
 			continue;
 		P.exit8[i]++;
-		if (hidden(i) != NULL) {
+		if (rp_hidden(i) != NULL) {
 			P.exit8_hidden[i]++;
-			r_trace(i, "exit 8: %s", hidden(i));
+			r_trace(i, "exit 8: %s", rp_hidden(i));
 		} else
 			r_violation("P9: the %s exits 8 with nothing that hid "
 			    "the outcome (%s, %s)", who, wq_status(R.q[i]),

@@ -304,6 +304,7 @@ draw(void)
 	draw_output();
 	draw_qemu();
 	rf_draw();
+	rs_draw();
 }
 
 static void
@@ -361,8 +362,12 @@ doc_phase(int side, char *buf, size_t len)
 static void
 note_qemus(void)
 {
+	/* Either QEMU in a post-copy status: 11.1 passes through
+	   postcopy-device, where a source killed leaves its target in
+	   postcopy-paused with the device state (seed 130). */
 	if (R.postcopy_began == 0 &&
-	    strcmp(wq_status(R.q[R_SRC]), "postcopy-active") == 0)
+	    (strncmp(wq_status(R.q[R_SRC]), "postcopy-", 9) == 0 ||
+	    strncmp(wq_status(R.q[R_TGT]), "postcopy-", 9) == 0))
 		R.postcopy_began = R.now;
 	if (strcmp(wq_status(R.q[R_TGT]), "completed") == 0)
 		R.tgt_completed = 1;
@@ -531,6 +536,7 @@ next_due(void)
 
 	t = fmin(t, world_sim_next_release());
 	t = fmin(t, world_sim_out_due());
+	t = fmin(t, rs_due());
 	for (i = 0; i < R.ntimers; i++)
 		if (!R.sd[R.timers[i].side].done)
 			t = fmin(t, fmax(R.timers[i].due,
@@ -623,6 +629,7 @@ happen(void)
 		wq_break_stream(R.q[R_SRC]);
 	}
 	world_sim_out_happen();
+	rs_happen();
 	/* Timers due (a stopped qmigrate's fire when it continues). */
 	for (j = 0; j < R.ntimers; ) {
 		struct r_timer	*rt = &R.timers[j];
@@ -758,6 +765,7 @@ run_seed(uint64_t seed, int trace)
 	r_check_end();
 	rp_check_end();
 	r_check_postcopy();
+	rs_check_end();
 	if (trace || nviol > 0)
 		fprintf(report, "seed %llu (QEMU %s): source %d target %d "
 		    "(%s/%s, %s/%s)%s%s\n", (unsigned long long)seed,
@@ -815,6 +823,7 @@ main(int argc, char **argv)
 	print_states();
 	rf_report(report);
 	rp_report(report);
+	rs_report(report);
 	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "
 	    "the promise\n", (unsigned long long)n, (unsigned long long)first,
 	    bad);

@@ -209,6 +209,16 @@ void	 rp_write_failed(const char *path);
 void	 rp_check_now(void);
 void	 rp_check_end(void);
 void	 rp_report(FILE *);
+const char *rp_hidden(int side);
+/* real-switchover.c: qmigrate switchover, S1 and S2 */
+void	 rs_draw(void);
+double	 rs_due(void);
+int	 rs_asker_waits(void);
+void	 rs_happen(void);
+void	 rs_doc_written(const char *path, const char *data);
+void	 rs_qemu_event(int which, const char *name, const char *status);
+void	 rs_check_end(void);
+void	 rs_report(FILE *);
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
