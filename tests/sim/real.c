@@ -177,7 +177,9 @@ draw_qemu(void)
 	R.k.qemu_kind = d == 3 ? WQ_STUB : WQ_MODEL;
 	if (force_qemu >= 0)
 		R.k.qemu_kind = force_qemu;
-	R.k.qemu_version = d == 3 ? QM_V7_2 : d;
+	R.k.qemu_version = d;
+	if (d == 3)	/* a stub seed forced to the model: any version */
+		R.k.qemu_version = (int)(rng_next(g) % 3);
 	if (R.k.qemu_kind != WQ_MODEL)
 		return;		/* the stub refuses post-copy */
 	/* Post-copy allowed on both sides (a policy's allowPostCopy) in
@@ -358,10 +360,62 @@ doc_phase(int side, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * How often each QEMU's migration entered each status, summed over the
+ * schedules (as the world saw it after each happening), and how many
+ * schedules each QEMU ran: what the world reaches, beside the sessions'
+ * states (print_states).
+ */
+static struct {
+	char		 name[32];
+	unsigned long	 n;
+} qentered[2][24];
+static const char	*qlast[2];
+static unsigned long	 nqemu[4];	/* stub, 7.2, 10.0, 11.1 */
+
+static void
+count_qemu_status(int side)
+{
+	const char	*st = wq_status(R.q[side]);
+	int		 i;
+
+	if (qlast[side] != NULL && strcmp(qlast[side], st) == 0)
+		return;
+	qlast[side] = st;
+	for (i = 0; i < 24 && qentered[side][i].name[0] != '\0' &&
+	    strcmp(qentered[side][i].name, st) != 0; i++)
+		;
+	if (i == 24)
+		return;
+	if (qentered[side][i].name[0] == '\0')
+		snprintf(qentered[side][i].name, sizeof qentered[side][i].name,
+		    "%s", st);
+	qentered[side][i].n++;
+}
+
+static void
+print_qemu_states(void)
+{
+	int side, i;
+
+	fprintf(report, "sim-real: QEMUs: stub %lu, 7.2 %lu, 10.0 %lu, "
+	    "11.1 %lu\n", nqemu[0], nqemu[1], nqemu[2], nqemu[3]);
+	for (side = 0; side < 2; side++) {
+		fprintf(report, "sim-real: %s QEMU statuses entered:",
+		    side == R_SRC ? "source" : "target");
+		for (i = 0; i < 24 && qentered[side][i].name[0] != '\0'; i++)
+			fprintf(report, " %s %lu", qentered[side][i].name,
+			    qentered[side][i].n);
+		fprintf(report, "\n");
+	}
+}
+
 /* What the post-copy properties need to know of the QEMUs' way. */
 static void
 note_qemus(void)
 {
+	count_qemu_status(R_SRC);
+	count_qemu_status(R_TGT);
 	/* Either QEMU in a post-copy status: 11.1 passes through
 	   postcopy-device, where a source killed leaves its target in
 	   postcopy-paused with the device state (seed 130). */
@@ -740,6 +794,8 @@ run_seed(uint64_t seed, int trace)
 	qc.load = R.k.load;
 	qc.load_fails = R.k.load_fails;
 	R.q[R_TGT] = wq_new(&qc, &qw);
+	qlast[R_SRC] = qlast[R_TGT] = NULL;
+	nqemu[R.k.qemu_kind == WQ_STUB ? 0 : 1 + R.k.qemu_version]++;
 
 	R.sd[R_TGT].fiber = fiber_new(run_target, NULL);
 	R.sd[R_SRC].fiber = fiber_new(run_source, NULL);
@@ -821,6 +877,7 @@ main(int argc, char **argv)
 		bad += run_seed(s, trace) > 0;
 	policy_set_free(no_policies);
 	print_states();
+	print_qemu_states();
 	rf_report(report);
 	rp_report(report);
 	rs_report(report);
