@@ -31,6 +31,7 @@ struct fiber {
 };
 
 static struct fiber *current;
+static unsigned long resumes;
 
 static void
 switch_start(void **fake, const void *bottom, size_t size)
@@ -102,6 +103,7 @@ fiber_resume(struct fiber *f)
 
 	if (f->done)
 		return 1;
+	resumes++;
 	current = f;
 	switch_start(&fake, f->stack, FIBER_STACK);
 	swapcontext(&f->back, &f->ctx);
@@ -124,4 +126,10 @@ struct fiber *
 fiber_current(void)
 {
 	return current;
+}
+
+unsigned long
+fiber_resumes(void)
+{
+	return resumes;
 }

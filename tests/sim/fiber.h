@@ -20,5 +20,7 @@ int		 fiber_resume(struct fiber *f);
 void		 fiber_yield(void);
 /* The fiber running now, NULL on the scheduler's stack. */
 struct fiber	*fiber_current(void);
+/* fiber_resume() calls so far: the same count, no fiber ran between. */
+unsigned long	 fiber_resumes(void);
 
 #endif

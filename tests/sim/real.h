@@ -50,6 +50,8 @@ struct r_conn {
 	int		 client, srv;
 	char		 in[65536];
 	size_t		 nin;
+	unsigned long	 drained;	/* fiber_resumes() + 1 when a read
+					   found its socket empty, 0 */
 	unsigned	 gen;		/* its QEMU's connections, counted */
 };
 

@@ -127,6 +127,7 @@ world_sim_side_gone(int side)
 		if (R.conns[i].used && R.conns[i].side == side) {
 			close(R.conns[i].client);
 			R.conns[i].client = -1;
+			R.conns[i].drained = 0;	/* EOF to read */
 		}
 	for (i = 0; i < R.ntimers; )
 		if (R.timers[i].side == side)
@@ -878,6 +879,10 @@ world_sim_pump(void)
 
 		if (!c->used)
 			continue;
+		/* Only qmigrate writes to (or closes) the client's end, and
+		   only on its fiber: no fiber ran, nothing came. */
+		if (c->drained == fiber_resumes() + 1)
+			continue;
 		for (;;) {
 			n = read(c->srv, c->in + c->nin, sizeof c->in - 1 -
 			    c->nin);
@@ -885,6 +890,8 @@ world_sim_pump(void)
 				break;
 			c->nin += (size_t)n;
 		}
+		if (n < 0 && errno == EAGAIN)
+			c->drained = fiber_resumes() + 1;
 		if (n == 0) {
 			/* qmigrate closed its end. */
 			conn_close(c);
