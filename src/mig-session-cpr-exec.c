@@ -286,11 +286,25 @@ state_cpr_exec(struct session *s, const struct sess_event *ev)
 			s->exec_cont = 2;
 			s->new_conts++;
 			sess_qmp(s, SC_CONT, 0, 0);
-		} else {
+		} else if (ev->mi->status == QMS_COMPLETED) {
+			/* Completed, the run state asked before: again. */
 			if (s->exec_cont == 1)
 				s->exec_cont = 0;
 			s->exec_ran = 0;
 			sess_act(s, SA_QUERY_STATUS);
+		} else {
+			/*
+			 * Neither completed nor failed: its load under way, or
+			 * a guest booted afresh (a new QEMU without -incoming:
+			 * running, no migration) that never will.  Asked again
+			 * in a while, as while loading, within STIMER_NEW_QEMU:
+			 * at once, this was a loop of queries for 30 s
+			 * (sim-real --update-exec).
+			 */
+			if (s->exec_cont == 1)
+				s->exec_cont = 0;
+			s->exec_ran = 0;
+			sess_timer(s, STIMER_HANDOFF, EXEC_REASK);
 		}
 		break;
 	case SEV_RUN_STATE:

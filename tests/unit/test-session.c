@@ -3655,6 +3655,40 @@ test_cpr_exec_new_monitor_never_back(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr-exec: the exec'd program started QEMU without -incoming (a wrapper
+ * that drops it): the new QEMU runs a guest booted afresh and has no
+ * migration.  Its run state is asked again in a while, not at once (a
+ * loop of queries for 30 s before: sim-real --update-exec), and it is
+ * never taken for the update's success: not known (8) at the bound.
+ */
+static void
+test_cpr_exec_fresh_guest(void **state)
+{
+	struct rig	*r = cpr_exec_migrating();
+	int		 asked;
+
+	(void)state;
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	ev_simple(r, SEV_QMP_UP);
+	ev_run_state(r, RUN_RUNNING);
+	asked = sent(r, SA_QUERY_STATUS);
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), asked);
+	assert_true(last_timer(r, STIMER_HANDOFF) == 0.05);
+	ev_timer(r, STIMER_HANDOFF);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), asked + 1);
+	ev_run_state(r, RUN_RUNNING);
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	r->t = 30.2;
+	ev_timer(r, STIMER_NEW_QEMU);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
 /* cpr-exec: the new QEMU answers but its load failed (it stays up): not
  * known (8), never "the guest runs on the old QEMU" (3). */
 static void
@@ -5161,6 +5195,7 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_execvp_fails_unseen_completed),
 		cmocka_unit_test(test_cpr_exec_new_qemu_exits),
 		cmocka_unit_test(test_cpr_exec_new_monitor_never_back),
+		cmocka_unit_test(test_cpr_exec_fresh_guest),
 		cmocka_unit_test(test_cpr_exec_new_load_fails),
 		cmocka_unit_test(test_cpr_exec_monitor_lost_before_completed),
 		cmocka_unit_test(test_cpr_exec_closed_in_switchover),
