@@ -650,15 +650,20 @@ permitted(const struct qm_qemu *q, int entry)
 		    p->s.status == QM_ST_COMPLETED);
 	if (q->fail_load || p == NULL)
 		return 0;
+	/* Post-copy only from a source that started it (its stream's
+	   POSTCOPY_LISTEN): a pre-copy source completed before the load
+	   (no return path; cpr-exec's file) is loaded as pre-copy. */
 	if (strcmp(n, "postcopy-listen") == 0 ||
 	    strcmp(n, "postcopy-device-loaded") == 0 ||
 	    strcmp(n, "postcopy-run") == 0 ||
 	    strcmp(n, "postcopy-run-paused") == 0)
-		return p->s.status == QM_ST_POSTCOPY_ACTIVE ||
+		return (p->s.flags & QM_IF_START_POSTCOPY) &&
+		    (p->s.status == QM_ST_POSTCOPY_ACTIVE ||
 		    p->s.status == QM_ST_POSTCOPY_DEVICE ||
-		    p->s.status == QM_ST_COMPLETED;
+		    p->s.status == QM_ST_COMPLETED);
 	if (strcmp(n, "postcopy-loaded") == 0)
-		return p->s.status == QM_ST_COMPLETED;
+		return (p->s.flags & QM_IF_START_POSTCOPY) &&
+		    p->s.status == QM_ST_COMPLETED;
 	if (!p->sent_device || (p->s.flags & QM_IF_START_POSTCOPY))
 		return strcmp(n, "load-complete") == 0;
 	/* The global state the stream carries: the source's run state. */

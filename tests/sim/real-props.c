@@ -25,6 +25,7 @@
 #include "real.h"
 
 static struct {
+	const char	*hid[2];	/* the world's word (rp_hide) */
 	int		 write_failed[2];
 	int		 stopped[2];
 	int		 ran[2];	/* the operator's paused guest ran */
@@ -34,6 +35,7 @@ static struct {
 void
 rp_start(void)
 {
+	memset(P.hid, 0, sizeof P.hid);
 	memset(P.write_failed, 0, sizeof P.write_failed);
 	memset(P.stopped, 0, sizeof P.stopped);
 	memset(P.ran, 0, sizeof P.ran);
@@ -66,10 +68,20 @@ rp_check_now(void)
 	}
 }
 
+/* A schedule kind's own hiding of side i's outcome (real-update.c: an
+ * exec whose new QEMU never came up with the guest). */
+void
+rp_hide(int side, const char *why)
+{
+	P.hid[side] = why;
+}
+
 /* What hid side i's outcome from it, or NULL. */
 const char *
 rp_hidden(int i)
 {
+	if (P.hid[i] != NULL)
+		return P.hid[i];
 	if (R.k.hold_k[i] > 0 && R.answers[i] >= R.k.hold_k[i] &&
 	    R.k.hold_len[i] > 10)
 		return "an answer held past 10 s";

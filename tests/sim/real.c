@@ -447,6 +447,8 @@ check_now(void)
 		r_violation("both QEMUs run the guest");
 	}
 	rp_check_now();
+	if (ru_on())
+		ru_check_now();
 }
 
 static void
@@ -459,6 +461,8 @@ r_check_end(void)
 		const struct r_side *sd = &R.sd[i];
 		const char *who = i == R_SRC ? "source" : "target";
 
+		if (i == R_TGT && ru_on())
+			continue;	/* an update has no target side */
 		if (!sd->done && i == R_TGT && R.k.tgt_timeout == 0 &&
 		    strcmp(wq_runstate(R.q[R_TGT]), "inmigrate") == 0 &&
 		    R.sd[R_SRC].done && R.sd[R_SRC].rerun_at == 0 &&
@@ -480,6 +484,10 @@ r_check_end(void)
 		    R.write_fails == 0)
 			r_violation("the %s exits %d with phase %s", who, sd->rc,
 			    phase);
+	}
+	if (ru_on()) {
+		ru_check_end();
+		return;
 	}
 	if (R.sd[R_TGT].done && R.sd[R_TGT].died_by == 0 &&
 	    !R.qemu_killed[R_TGT]) {
@@ -771,6 +779,8 @@ run_seed(uint64_t seed, int trace)
 	rng_seed(&R.rng, seed);
 	draw();
 	set_options();
+	if (ru_on())
+		ru_setup(&opts[R_SRC]);
 	world_sim_out_open();
 	r_trace(-1, "drawn: QEMU %s, --timeout %.1f (%s) and %.1f, "
 	    "--events %d %d, readers stop at %.1f %.1f", R.k.qemu_kind ==
@@ -788,7 +798,7 @@ run_seed(uint64_t seed, int trace)
 	qc.version = R.k.qemu_version;
 	qc.converge = R.k.never_converges ? -1 : R.k.converge;
 	qc.postcopy_len = R.k.postcopy_len;
-	R.q[R_SRC] = wq_new(&qc, &qw);
+	R.q[R_SRC] = ru_on() ? ru_new_qemu(&qw) : wq_new(&qc, &qw);
 	qc.incoming = 1;
 	qc.dash_s = R.k.dash_s;
 	qc.load = R.k.load;
@@ -797,11 +807,15 @@ run_seed(uint64_t seed, int trace)
 	qlast[R_SRC] = qlast[R_TGT] = NULL;
 	nqemu[R.k.qemu_kind == WQ_STUB ? 0 : 1 + R.k.qemu_version]++;
 
-	R.sd[R_TGT].fiber = fiber_new(run_target, NULL);
 	R.sd[R_SRC].fiber = fiber_new(run_source, NULL);
-	/* incoming first, as the README's quick start has it */
-	resume(R_TGT);
-	settle();
+	if (ru_on())
+		R.sd[R_TGT].done = 1;	/* one QEMU, no incoming */
+	else {
+		/* incoming first, as the README's quick start has it */
+		R.sd[R_TGT].fiber = fiber_new(run_target, NULL);
+		resume(R_TGT);
+		settle();
+	}
 	R.now = 0.1;
 	rf_before_source();
 	R.now = 0.2;
@@ -819,6 +833,8 @@ run_seed(uint64_t seed, int trace)
 	}
 	qemus_settle();
 	r_check_end();
+	if (ru_on())
+		ru_before_props();
 	rp_check_end();
 	r_check_postcopy();
 	rs_check_end();
@@ -850,6 +866,8 @@ main(int argc, char **argv)
 			n = 1;
 		} else if (strcmp(argv[i], "--trace") == 0)
 			trace = 1;
+		else if (strcmp(argv[i], "--update-exec") == 0)
+			ru_enable();
 		else if (strcmp(argv[i], "--qemu") == 0 && i + 1 < argc &&
 		    (strcmp(argv[i + 1], "stub") == 0 ||
 		    strcmp(argv[i + 1], "model") == 0))
@@ -858,7 +876,7 @@ main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: sim-real [--seeds N] "
 			    "[--first S] [--seed S [--trace]] "
-			    "[--qemu stub|model]\n");
+			    "[--qemu stub|model] [--update-exec]\n");
 			return 2;
 		}
 	}
@@ -881,6 +899,7 @@ main(int argc, char **argv)
 	rf_report(report);
 	rp_report(report);
 	rs_report(report);
+	ru_report(report);
 	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "
 	    "the promise\n", (unsigned long long)n, (unsigned long long)first,
 	    bad);

@@ -221,6 +221,17 @@ void	 rs_doc_written(const char *path, const char *data);
 void	 rs_qemu_event(int which, const char *name, const char *status);
 void	 rs_check_end(void);
 void	 rs_report(FILE *);
+void	 rp_hide(int side, const char *why);
+/* real-update.c: the schedule kind update --mode exec, E1-E5 */
+struct mig_options;
+void	 ru_enable(void);
+int	 ru_on(void);
+void	 ru_setup(struct mig_options *);
+struct wq *ru_new_qemu(const struct wq_world *);
+void	 ru_check_now(void);
+void	 ru_before_props(void);
+void	 ru_check_end(void);
+void	 ru_report(FILE *);
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 

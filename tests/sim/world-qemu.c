@@ -226,8 +226,9 @@ wq_unlink(struct wq *q, const char *path)
 int
 wq_runs_guest(const struct wq *q)
 {
+	/* The guest: not one a new QEMU booted afresh (cpr-exec's trap). */
 	return q->sq != NULL ? sq_runs_guest(q->sq) :
-	    qm_runs_guest(qm_state(q->qm));
+	    qm_runs_guest(qm_state(q->qm)) && !qm_fresh_guest(q->qm);
 }
 
 int
@@ -254,4 +255,43 @@ wq_runstate(const struct wq *q)
 {
 	return q->sq != NULL ? sq_runstate(q->sq) :
 	    qm_runstate_name(qm_state(q->qm)->runstate);
+}
+
+/* ---- cpr-exec (the model's 11.1; the stub has none) ----------------- */
+
+void
+wq_set_exec(struct wq *q, int outcome)
+{
+	if (q->qm != NULL)
+		qm_set_exec(q->qm, (enum qm_exec_outcome)outcome);
+}
+
+int
+wq_process_alive(const struct wq *q)
+{
+	return q->sq != NULL ? sq_alive(q->sq) : qm_process_alive(q->qm);
+}
+
+int
+wq_exec_phase(const struct wq *q)
+{
+	return q->qm != NULL ? (int)qm_exec_phase(q->qm) : QM_XP_NONE;
+}
+
+int
+wq_fresh_guest(const struct wq *q)
+{
+	return q->qm != NULL && qm_fresh_guest(q->qm);
+}
+
+int
+wq_mode(const struct wq *q)
+{
+	return q->qm != NULL ? qm_state(q->qm)->mode : 0;
+}
+
+int
+wq_migrating(const struct wq *q)
+{
+	return q->qm != NULL && (qm_state(q->qm)->flags & QM_IF_MIGRATING);
 }

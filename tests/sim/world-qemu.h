@@ -67,4 +67,20 @@ int		 wq_has_guest(const struct wq *);
 const char	*wq_status(const struct wq *);
 const char	*wq_runstate(const struct wq *);
 
+/*
+ * cpr-exec (the model's 11.1, qemu-model.h "as the world sees it"; the
+ * stub has none): the world's draw of how the exec goes (enum
+ * qm_exec_outcome), the process (its pid: alive through the exec's gap,
+ * when wq_alive, its monitor, is not), where the exec is (enum
+ * qm_exec_phase), a guest booted afresh instead of loaded, the
+ * migration mode (0 normal, 1 cpr-transfer, 2 cpr-exec), a migrate
+ * given to this QEMU.
+ */
+void		 wq_set_exec(struct wq *, int outcome);
+int		 wq_process_alive(const struct wq *);
+int		 wq_exec_phase(const struct wq *);
+int		 wq_fresh_guest(const struct wq *);
+int		 wq_mode(const struct wq *);
+int		 wq_migrating(const struct wq *);
+
 #endif

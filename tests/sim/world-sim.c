@@ -307,7 +307,8 @@ sim_process_start(pid_t pid)
 {
 	int which = pid - QEMU_PID(0);
 
-	if (which < 0 || which > 1 || !wq_alive(R.q[which]))
+	/* The process, not its monitor: cpr-exec's keeps its pid. */
+	if (which < 0 || which > 1 || !wq_process_alive(R.q[which]))
 		return 0;
 	return QEMU_START;
 }
