@@ -26,7 +26,7 @@
 
 static struct {
 	const char	*hid[2];	/* the world's word (rp_hide) */
-	int		 write_failed[2];
+	unsigned long	 write_failed[2];	/* writes of its document */
 	int		 stopped[2];
 	int		 ran[2];	/* the operator's paused guest ran */
 	unsigned long	 exit8[2], exit8_hidden[2];	/* all seeds */
@@ -46,9 +46,16 @@ void
 rp_write_failed(const char *path)
 {
 	if (strcmp(path, "/sim/src.status") == 0)
-		P.write_failed[R_SRC] = 1;
+		P.write_failed[R_SRC]++;
 	else if (strcmp(path, "/sim/tgt.status") == 0)
-		P.write_failed[R_TGT] = 1;
+		P.write_failed[R_TGT]++;
+}
+
+/* How many writes of side's document failed so far. */
+unsigned long
+rp_write_fails(int side)
+{
+	return P.write_failed[side];
 }
 
 /* After every happening. */

@@ -16,10 +16,12 @@
  * The draws are a stream of their own.
  *
  * Properties:
- * S1 a request is answered (0 or 5) unless no migration ran in the file,
- *    or something kept the migrate from answering: it ended or was
- *    killed, it was stopped, a write of its document failed, its QEMU's
- *    monitor held an answer past 10 s or its QEMU was killed;
+ * S1 a request sent is taken: the migrate's document names its id
+ *    (Accepted, Refused, Started) before the asker ends on no answer or
+ *    on the migration's end, unless something kept the migrate from it
+ *    while it waited: it was killed, it was stopped, a write of its
+ *    document failed, its QEMU's monitor held an answer past 10 s, or
+ *    its QEMU was killed;
  * S2 Started only while the source QEMU's migration was in pre-copy as
  *    far as qmigrate could know: QEMU had not said otherwise (a MIGRATION
  *    status past active, or STOP for the switchover) more than 1 s
@@ -60,6 +62,11 @@ struct rs_request {
 	int		 started_bad;	/* S2: Started outside pre-copy */
 	char		 bad_state[96];
 	int		 src_runs;	/* the migrate's run it was sent to */
+	/* what kept the migrate from answering while it waited (S1) */
+	unsigned long	 fails_at_send;
+	int		 killed_at_send;
+	const char	*kept;
+	int		 taken;		/* its id in the document since */
 };
 
 static struct {
@@ -67,6 +74,8 @@ static struct {
 	struct rs_request	 rq[RS_MAX];
 	int			 n;
 	double			 left_precopy;	/* QEMU said so, 0: not */
+	double			 held_at;	/* the source's held answer
+						   came due, 0: not yet */
 	char			 left_how[64];
 	unsigned long		 asked;		/* all seeds */
 	struct {
@@ -87,6 +96,7 @@ rs_draw(void)
 	memset(S.rq, 0, sizeof S.rq);
 	S.n = 0;
 	S.left_precopy = 0;
+	S.held_at = 0;
 	rng_seed(g, R.seed ^ 0x73776974636876ULL);
 	if (!rng_chance(g, 0.4))
 		return;
@@ -209,6 +219,26 @@ answered(struct rs_request *rq, json_object *doc)
 	return 0;
 }
 
+/* What keeps the migrate from answering rq now, noted (S1). */
+static void
+watch(struct rs_request *rq)
+{
+	if (R.k.hold_k[R_SRC] > 0 && R.k.hold_len[R_SRC] > 10 &&
+	    R.answers[R_SRC] >= R.k.hold_k[R_SRC] && S.held_at == 0)
+		S.held_at = R.now;
+	if (rq->kept != NULL)
+		return;
+	if (R.now < R.sd[R_SRC].stopped_until)
+		rq->kept = "qmigrate stopped";
+	else if (rp_write_fails(R_SRC) > rq->fails_at_send)
+		rq->kept = "a write of its document failed";
+	else if (R.qemu_killed[R_SRC] > rq->killed_at_send)
+		rq->kept = "its QEMU killed";
+	else if (S.held_at > 0 && S.held_at + R.k.hold_len[R_SRC] >
+	    rq->deadline - RS_TIMEOUT)
+		rq->kept = "its monitor's answer held";
+}
+
 static void
 step(struct rs_request *rq)
 {
@@ -253,11 +283,14 @@ step(struct rs_request *rq)
 		R.sd[R_SRC].signal = SIGUSR2;
 		R.sd[R_SRC].dirty = 1;
 		rq->src_runs = R.sd[R_SRC].runs;
+		rq->fails_at_send = rp_write_fails(R_SRC);
+		rq->killed_at_send = R.qemu_killed[R_SRC];
 		rq->state = RS_WAIT;
 		rq->deadline = R.now + RS_TIMEOUT;
 		rq->at = R.now + RS_POLL;
 		return;
 	case RS_WAIT:
+		watch(rq);
 		doc = document();
 		if (doc != NULL && answered(rq, doc)) {
 			/* one not taken must not block the next's */
@@ -317,7 +350,12 @@ rs_doc_written(const char *path, const char *data)
 	json_object	*doc, *sr;
 	int		 i;
 
-	if (strcmp(path, RS_FILE) != 0 || S.left_precopy == 0 ||
+	if (strcmp(path, RS_FILE) != 0)
+		return;
+	for (i = 0; i < S.n; i++)
+		if (S.rq[i].state == RS_WAIT && strstr(data, S.rq[i].id) != NULL)
+			S.rq[i].taken = 1;
+	if (S.left_precopy == 0 ||
 	    R.now - S.left_precopy <= 1 || (R.k.hold_k[R_SRC] > 0 &&
 	    R.answers[R_SRC] >= R.k.hold_k[R_SRC]))
 		return;
@@ -351,16 +389,21 @@ rs_check_end(void)
 
 	for (i = 0; i < S.n; i++) {
 		const struct rs_request *rq = &S.rq[i];
-		const char *kept = rp_hidden(R_SRC);
 
-		if (rq->state == RS_DONE && rq->rc == QM_EXIT_CONTROL &&
-		    strcmp(rq->how, "no answer") == 0 && kept == NULL &&
-		    R.sd[R_SRC].runs == rq->src_runs &&
-		    (!R.sd[R_SRC].done || R.sd[R_SRC].end_t > rq->deadline))
-			r_violation("S1: switchover request %s (%s) got no "
-			    "answer in %.0f s from a migrate that ran on",
-			    rq->id, switchover_finish_name(rq->finish),
-			    RS_TIMEOUT);
+		if (rq->state == RS_DONE && !rq->taken && (strcmp(rq->how,
+		    "no answer") == 0 || strcmp(rq->how, "the migration "
+		    "completed first") == 0 || strcmp(rq->how, "the migration "
+		    "ended first") == 0)) {
+			if (rq->kept != NULL || R.sd[R_SRC].runs != rq->src_runs)
+				r_trace(R_SRC, "switchover %s unanswered: %s",
+				    rq->id, rq->kept != NULL ? rq->kept :
+				    "qmigrate SIGKILLed");
+			else
+				r_violation("S1: switchover request %s (%s) "
+				    "never taken by a migrate that could (%s)",
+				    rq->id, switchover_finish_name(rq->finish),
+				    rq->how);
+		}
 		if (rq->started_bad)
 			r_violation("S2: switchover request %s started after "
 			    "the source QEMU said %s", rq->id, rq->bad_state);

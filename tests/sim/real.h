@@ -212,6 +212,7 @@ void	 rp_check_now(void);
 void	 rp_check_end(void);
 void	 rp_report(FILE *);
 const char *rp_hidden(int side);
+unsigned long rp_write_fails(int side);
 /* real-switchover.c: qmigrate switchover, S1 and S2 */
 void	 rs_draw(void);
 double	 rs_due(void);
