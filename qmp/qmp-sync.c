@@ -93,6 +93,22 @@ qmp_call(struct qmp_conn *conn, const char *command,
 	    cause);
 }
 
+int
+qmp_call_unanswered(struct qmp_conn *conn, const char *command,
+    struct json_object *args, struct json_object **reply, double timeout,
+    int *unanswered, char **cause)
+{
+	char	*class = NULL;
+	int	 rc;
+
+	rc = qmp_call_class(conn, command, args, 0, reply, timeout, &class,
+	    cause);
+	*unanswered = rc != 0 && class != NULL && (strcmp(class,
+	    "Timeout") == 0 || strcmp(class, "Closed") == 0);
+	free(class);
+	return rc;
+}
+
 static void
 qmp_wait_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {

@@ -111,6 +111,15 @@ int qmp_call(struct qmp_conn *conn, const char *command,
     char **cause);
 
 /*
+ * qmp_call(), and on -1 whether QEMU said nothing (*unanswered: no reply
+ * in time, or the connection ended): then QEMU may still carry the
+ * command out, late; else it refused it.
+ */
+int qmp_call_unanswered(struct qmp_conn *conn, const char *command,
+    struct json_object *args, struct json_object **reply, double timeout,
+    int *unanswered, char **cause);
+
+/*
  * Runs loop until *done becomes non-zero (returns 0), or the connection
  * ends or timeout seconds pass (returns -1 with *cause set).  For waiting
  * on an event a qmp_event_cb flags.  timeout <= 0: no deadline.

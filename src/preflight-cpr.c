@@ -57,13 +57,15 @@ cpr_add(json_object *list, const char *reason, const char *fmt, ...)
 
 /* migrate-set-parameters mode=mode; 0, or -1 with *cause. */
 static int
-cpr_set_mode(struct qmp_conn *qmp, const char *mode, char **cause)
+cpr_set_mode(struct qmp_conn *qmp, const char *mode, int *unanswered,
+    char **cause)
 {
 	json_object *args = json_object_new_object();
+	int	     none;
 
 	json_object_object_add(args, "mode", json_object_new_string(mode));
-	return qmp_call(qmp, "migrate-set-parameters", args, NULL, CPR_TIMEOUT,
-	    cause);
+	return qmp_call_unanswered(qmp, "migrate-set-parameters", args, NULL,
+	    CPR_TIMEOUT, unanswered != NULL ? unanswered : &none, cause);
 }
 
 /*
@@ -79,7 +81,7 @@ cpr_blockers(struct qmp_conn *qmp, const char *mode, json_object *reasons,
 	const char	*status, *was;
 	char		*old = NULL, *err = NULL;
 	size_t		 i;
-	int		 rc = 0;
+	int		 rc = 0, unanswered = 0;
 
 	if (qmp_call(qmp, "query-migrate", NULL, &reply, CPR_TIMEOUT,
 	    cause) != 0)
@@ -100,18 +102,30 @@ cpr_blockers(struct qmp_conn *qmp, const char *mode, json_object *reasons,
 	was = json_str_at(reply, "mode");
 	old = xstrdup(was != NULL ? was : "normal");
 	json_object_put(reply);
-	if (cpr_set_mode(qmp, mode, &err) != 0) {
-		/* QEMU's word on the mode itself. */
-		cpr_add(reasons, "CprRefused", "%s", err);
-		free(err);
-		free(old);
-		return 0;
+	if (cpr_set_mode(qmp, mode, &unanswered, &err) != 0) {
+		if (unanswered) {
+			/*
+			 * No word is no refusal: QEMU may set the mode late.
+			 * Put back behind it (QEMU takes them in order), or a
+			 * later migrate runs in it (sim-real --update-exec).
+			 */
+			*cause = err;
+			err = NULL;
+			rc = -1;
+		} else {
+			/* QEMU's word on the mode itself. */
+			cpr_add(reasons, "CprRefused", "%s", err);
+			free(err);
+			free(old);
+			return 0;
+		}
 	}
 	reply = NULL;
-	if (qmp_call(qmp, "query-migrate", NULL, &reply, CPR_TIMEOUT,
-	    cause) != 0)
+	if (rc == 0 && qmp_call(qmp, "query-migrate", NULL, &reply,
+	    CPR_TIMEOUT, cause) != 0)
 		rc = -1;
-	else if (json_object_object_get_ex(reply, "blocked-reasons", &list))
+	else if (rc == 0 && json_object_object_get_ex(reply,
+	    "blocked-reasons", &list))
 		for (i = 0; i < json_object_array_length(list); i++) {
 			const char *why = json_object_get_string(
 			    json_object_array_get_idx(list, i));
@@ -122,7 +136,7 @@ cpr_blockers(struct qmp_conn *qmp, const char *mode, json_object *reasons,
 	json_object_put(reply);
 	/* Put back even when the probe got no answer (audit N11). */
 	if (strcmp(old, mode) != 0 &&
-	    cpr_set_mode(qmp, old, &err) != 0) {
+	    cpr_set_mode(qmp, old, NULL, &err) != 0) {
 		log_warnx("migrate-set-parameters mode %s: %s", old, err);
 		free(err);
 	}
