@@ -1,7 +1,7 @@
 # tests/cpr-exec-lib.sh: in-place updates by cpr-exec (`qmigrate update
 # --mode exec`, QEMU 11.1): the memory guest on one QEMU process that execs
-# its new command line.  A test sources only this file (it sources tests/lib.sh,
-# migrate-lib.sh, qemu-matrix-lib.sh and cpr-lib.sh) and calls
+# its new command line.  A test sources only this file (it sources
+# tests/cpr-lib.sh, which sources what it needs) and calls
 # cpr_exec_test_begin.
 #
 # The console is `-chardev file,...,append=on`: the new QEMU would truncate
@@ -10,21 +10,13 @@
 # root (/usr/bin/qemu-system-x86_64); $TMP and the build tree are bound in
 # at the same paths (tests/qemu-wrap.sh).
 
-# A benchmark (bench/cpr-update.sh) has sourced lib.sh and cpr-lib.sh
-# before, its $TMP made: sourcing lib.sh again would forget it.
-if ! declare -F setup_tmp >/dev/null; then
-	. "$top_srcdir/tests/lib.sh"
-	. "$top_srcdir/tests/migrate-lib.sh"
-	. "$top_srcdir/tests/qemu-matrix-lib.sh"
-	. "$top_srcdir/tests/cpr-lib.sh"
-fi
+# A benchmark (bench/cpr-update.sh) may have sourced cpr-lib.sh already.
+declare -F cpr_test_begin >/dev/null || . "$top_srcdir/tests/cpr-lib.sh"
 
 # cpr_exec_test_begin: cpr-exec is QEMU 11.1's (the first with mode
 # cpr-exec); its guests boot the pc machine; the test's own $TMP.
 cpr_exec_test_begin() {
-	matrix_want 11.1
-	export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
-	setup_tmp
+	cpr_test_begin 11.1 11.1 pc
 }
 
 # cpr_exec_args NAME MIB RATE [QEMU-ARGS...]: sets CPR_EXEC_ARGS, the QEMU

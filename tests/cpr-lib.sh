@@ -1,11 +1,35 @@
 # tests/cpr-lib.sh: in-place updates by cpr-transfer (`qmigrate update`):
 # the memory guest on an old QEMU, a new QEMU started as a node agent
 # would (the same arguments, plus a main -incoming and a cpr channel), and
-# qmigrate moving the guest between them.  Sourced after tests/lib.sh.
+# qmigrate moving the guest between them.  A test sources only this file
+# (it sources tests/lib.sh, migrate-lib.sh and qemu-matrix-lib.sh, each
+# where nothing has yet) and calls cpr_test_begin.
 #
 # Both QEMUs: the guest's RAM in a shared memfd backend and aux-ram-share
 # (QEMU refuses cpr-transfer otherwise).  The old one is QEMU_SRC_VERSION's,
 # the new one QEMU_DST_VERSION's, on QEMU_MACHINE.
+
+# A benchmark (bench/cpr-update.sh) has sourced lib.sh, its $TMP made:
+# sourcing lib.sh again would forget it.
+declare -F setup_tmp >/dev/null || . "$top_srcdir/tests/lib.sh"
+declare -F mig_start_pair >/dev/null || . "$top_srcdir/tests/migrate-lib.sh"
+declare -F matrix_want >/dev/null || . "$top_srcdir/tests/qemu-matrix-lib.sh"
+
+# cpr_test_begin OLD [NEW [MACHINE]]: an update test's start: QEMU OLD and
+# NEW (default OLD) wanted (else the test is skipped, saying which is left
+# out), the old QEMU OLD's and the new one NEW's, on MACHINE if given (else
+# QEMU_MACHINE's default); the test's own $TMP, removed at its exit.
+cpr_test_begin() {
+	local old=$1 new=${2:-$1}
+	if [ "$new" = "$old" ]; then
+		matrix_want "$old"
+	else
+		matrix_want "$old" "$new"
+	fi
+	export QEMU_SRC_VERSION=$old QEMU_DST_VERSION=$new
+	[ -z "${3:-}" ] || export QEMU_MACHINE=$3
+	setup_tmp
+}
 
 # cpr_ram_args MIB: sets CPR_RAM_ARGS, the options both QEMUs add to the
 # memory guest's for a guest of MIB MiB (its machine has MIB + 64).
@@ -84,7 +108,6 @@ cpr_devices() {
 # pause, the bytes and the whole time are printed.
 cpr_update_run() {
 	local t0 t1 st down bytes phases
-	setup_tmp
 	st=$TMP/update.status
 	cpr_devices
 	cpr_start_old old 64 20 "${CPR_DEVICES[@]}"

@@ -4,13 +4,8 @@
 # switchover: the update is cancelled on the old QEMU: exit 5, abortStatus
 # Succeeded, the guest runs on the old QEMU only, intact.  (Once the old QEMU completed an abort is refused:
 # test-session's cpr rows; real QEMU completes in about 150 ms.)
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 64 20
 
 # PID runs qmigrate and catches SIGTERM (SigCgt bit 15): main() took the

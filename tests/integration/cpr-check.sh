@@ -6,9 +6,6 @@
 # be is True.  qmigrate update refuses those (exit 2, the same reasons),
 # before anything moves: the guest runs on, intact; and channels that are
 # not unix sockets (exit 1).
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
 matrix_want 10.0
 setup_tmp

@@ -8,9 +8,6 @@
 # blocker for it in mode cpr-exec (it would exec, and the new QEMU would
 # fail to load the guest: reference/qemu-cpr-exec.md, trap 1); QEMU's
 # migration mode is left normal after the probe.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
 matrix_want 10.0 11.1
 setup_tmp

@@ -8,8 +8,10 @@
 # query-migrate first says the given status or a later one.  QEMU's
 # completed lasts ms before the exec, and the watcher's monitor ends with
 # it, so the moment after the exec (qmigrate reconnecting) is the other
-# build's own: it sends the signal itself, then waits 300 ms before it
-# execs QEMU (moment "exec").
+# build's own: it sends the signal itself, and execs QEMU once the signal
+# took effect (moment "exec"): SIGKILL, the update gone; SIGTERM, its
+# document saying the abort was asked for (abortRequested; it is refused
+# once the new QEMU answers); 10 s at most, else the try fails.
 # SIGTERM: before migrate-continue the abort is safe (5: no exec, the mode
 # back to normal, the guest runs on); from then on (device, completed) it
 # is refused and the update ends (0: the exec happened).  At setup and
@@ -37,8 +39,20 @@ try() {
 	IFS=: read -r status delay <<<"$3"
 	cpr_exec_start "$name" 32 50 -qmp "unix:$TMP/$name.mon,server=on,wait=off"
 	echo "$CPR_EXEC_PID" >"$TMP/$name.qemu-pid"
-	local at_exec=
-	[ "$status" != exec ] || at_exec="kill -$sig \$(cat $TMP/u$n.pid); sleep 0.3"
+	local at_exec= took
+	if [ "$sig" = KILL ]; then
+		took='! [ -e /proc/$pid ] || grep -q "^State:[[:space:]]*Z" /proc/$pid/status'
+	else
+		took="grep -q '\"abortRequested\": *true' '$st'"
+	fi
+	[ "$status" != exec ] || at_exec="pid=\$(cat '$TMP/u$n.pid')
+kill -$sig \$pid
+i=0
+until $took; do
+	i=\$((i + 1))
+	[ \$i -le 1000 ] || { echo 'SIG$sig had no effect after 1000 looks 10 ms apart' >'$TMP/$name.late'; break; }
+	sleep 0.01	# bounded: 1000 times
+done"
 	cat >"$TMP/$name-build.sh" <<EOS
 #!/bin/sh
 echo \$\$ >"$TMP/$name.execd"
@@ -58,6 +72,7 @@ EOS
 	echo "$_lib_pid" >"$TMP/u$n.pid"
 	bg_wait "u$n" 90 || rc=$?
 	bg_wait "sig$n" 30 || true
+	[ ! -e "$TMP/$name.late" ] || fail "try $n: the other build: $(cat "$TMP/$name.late")"
 	said=$(grep -E '^(signalled|.* never came)' "$TMP/sig$n.out") ||
 		fail "try $n: the watcher said nothing: $(cat "$TMP/sig$n.out" "$TMP/sig$n.err")"
 	case $sig:$rc in

@@ -10,15 +10,10 @@
 #    quit); the guest runs on the new QEMU only.
 # 3. the old QEMU's quit held 5 s (the relay in front of the old monitor),
 #    SIGTERM meanwhile: refused, the old QEMU quits, exit 0.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+cpr_test_begin 10.0
 relay=$top_builddir/tests/qmp-relay
 need_file "$relay" "tests/qmp-relay"
-setup_tmp
 
 # held ROUND SECS: a pair, the relay holding the new QEMU's first
 # query-status SECS s, and the update through it (as ROUND, --defer); the

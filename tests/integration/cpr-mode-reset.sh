@@ -10,13 +10,8 @@
 # On b475dc5 the failed update left cpr-transfer, and QEMU refused the
 # later migrate ("missing 'cpr' migration channel"): exit 3 for a reason
 # that named nothing qmigrate had done.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 32 20
 kill_guest new
 run_qmigrate 3 update --qmp "$TMP/old.qmp" --new-qmp "$TMP/new.qmp" \

@@ -11,13 +11,8 @@
 #   new QEMU that ran the guest before it died would have changed it.
 # Never both running.  Both outcomes were seen here; each run checks the
 # one it got and says which.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0 11.1
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc-i440fx-10.0
-setup_tmp
+cpr_test_begin 10.0 11.1 pc-i440fx-10.0
 # shellcheck disable=SC2054 # commas inside QEMU option values
 nic=(-netdev user,id=net0 -device virtio-net-pci,netdev=net0)
 cpr_start_old old 64 20 "${nic[@]}" -qmp "unix:$TMP/old.mon,server=on,wait=off"

@@ -5,13 +5,8 @@
 # document Failed with QEMU's reason.  The update is held before
 # switchover as cpr_update_held says (real QEMU cannot be stopped there
 # otherwise).
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 64 20
 cpr_update_held update
 kill_guest new KILL

@@ -11,16 +11,11 @@
 # guest runs on the old QEMU only, every page intact; and qmigrate does
 # not spin meanwhile (its CPU time is printed and bounded).  On b475dc5
 # both rounds run for ever (the first at full speed) and the test fails.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+cpr_test_begin 10.0
 relay=$top_builddir/tests/qmp-relay
 need_file "$relay" "tests/qmp-relay"
 need_cmd python3
-setup_tmp
 
 # round N SOCKET WHAT: the update of a fresh pair with --new-qmp SOCKET.
 round() {

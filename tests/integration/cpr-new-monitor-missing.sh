@@ -3,13 +3,8 @@
 # (--new-qmp names a socket nobody opens): after 20 s the update is
 # cancelled on the old QEMU, which runs its guest on, intact, and only
 # there; exit 4 (data plane), the document naming the monitor.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 64 20
 bg_start update "$QMIGRATE" update --qmp "$TMP/old.qmp" \
 	--new-qmp "$TMP/nobody.qmp" --to "unix:$TMP/new.main" \

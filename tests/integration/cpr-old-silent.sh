@@ -5,13 +5,8 @@
 # run there.  Once the old QEMU is let go on, the guest runs there and
 # only there, intact (the new QEMU still waits).  Held as cpr_update_held
 # says.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 64 20
 cpr_update_held update
 stop_guest old

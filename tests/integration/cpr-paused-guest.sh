@@ -4,13 +4,8 @@
 # stays paused there: exit 0, a note saying so, the old QEMU gone, the new
 # QEMU's run state paused.  Then `cont` (the operator's) runs it, every
 # page intact.  On b475dc5 the update cont'ed the new QEMU: the guest ran.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 32 20
 mon old stop >/dev/null
 mon old query-status | grep -q '"status": "paused"' ||

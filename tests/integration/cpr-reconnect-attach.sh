@@ -9,15 +9,10 @@
 # the guest on the new QEMU, every page intact, the old QEMU gone.  On
 # b475dc5 the new QEMU's QMP_UP was dropped, migrate-incoming never sent,
 # the old QEMU waited in setup and update never ended.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+cpr_test_begin 10.0
 relay=$top_builddir/tests/qmp-relay
 need_file "$relay" "tests/qmp-relay"
-setup_tmp
 cpr_pair 32 20
 bg_start relay "$relay" --cut-after '"status": "setup"' --refuse-for 2 \
 	"$TMP/relay.sock" "$TMP/old.qmp"

@@ -9,13 +9,8 @@
 # channel.  Before the fix only a cpr-exec record put them back: the mode
 # stayed cpr-transfer here.  The first run is held before switchover as
 # cpr_update_held says.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 32 20
 cpr_update_held first
 uid=$(status_get "$TMP/update.status" .migrationUid)

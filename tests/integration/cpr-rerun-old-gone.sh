@@ -10,15 +10,10 @@
 # after completion by tests/qmp-relay in front of the new QEMU's monitor
 # (its query-status answer held, as cpr-handoff does: a real QEMU cannot
 # be made to answer late).
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
+cpr_test_begin 10.0
 relay=$top_builddir/tests/qmp-relay
 need_file "$relay" "tests/qmp-relay"
-setup_tmp
 cpr_pair 32 20
 bg_start relay "$relay" --hold query-status --hold-for 60 \
 	"$TMP/relay.sock" "$TMP/new.qmp"

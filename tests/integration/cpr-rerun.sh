@@ -5,13 +5,8 @@
 # guest runs on the new QEMU, intact, the old QEMU is gone, exit 0.  The
 # first run is held before switchover as cpr_update_held says (it is not
 # told --defer); the re-run is, and gives the new QEMU its migrate-incoming.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=10.0
-setup_tmp
+cpr_test_begin 10.0
 cpr_pair 64 20
 cpr_update_held first
 uid=$(status_get "$TMP/update.status" .migrationUid)

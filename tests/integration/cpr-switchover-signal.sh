@@ -22,9 +22,6 @@
 # the guest and every page of it.  (On b475dc5 the natural window is a few
 # us wide here: in about 40 such tries it was hit once, a new QEMU that had
 # the device state while the old one was cancelled and ran on.)
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
 matrix_want 10.0 11.1
 setup_tmp

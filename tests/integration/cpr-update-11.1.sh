@@ -4,10 +4,6 @@
 # QEMU 11.1 to a new QEMU 11.1 on the same host, its RAM passed as file
 # descriptors: it runs on the new QEMU with every page intact, the old QEMU
 # is gone, and the pause, the bytes and the whole time are printed.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 11.1 11.1
-export QEMU_SRC_VERSION=11.1 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc
+cpr_test_begin 11.1 11.1 pc
 cpr_update_run

@@ -4,12 +4,8 @@
 # QEMU 10.0 to QEMU 11.1, an in-place upgrade on the old machine type (pc-i440fx-10.0) on the same host, its RAM passed as file
 # descriptors: it runs on the new QEMU with every page intact, the old QEMU
 # is gone, and the pause, the bytes and the whole time are printed.
-. "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/migrate-lib.sh"
-. "$top_srcdir/tests/qemu-matrix-lib.sh"
 . "$top_srcdir/tests/cpr-lib.sh"
-matrix_want 10.0 11.1
-export QEMU_SRC_VERSION=10.0 QEMU_DST_VERSION=11.1 QEMU_MACHINE=pc-i440fx-10.0
+cpr_test_begin 10.0 11.1 pc-i440fx-10.0
 # The NIC is an e1000: 11.1 cannot load 10.0's virtio-net-pci on
 # pc-i440fx-10.0 ("VQ 0 vring.num 1024 exceeds allocated max 256"), by
 # cpr-transfer or by a plain migration alike (checked by hand, 2026-11-28).
