@@ -911,6 +911,17 @@ setup_done(struct session *s, const struct sess_event *ev)
 	if (ev->setup == SETUP_CLOSE_RECORD && s->cfg.cpr &&
 	    ev->mode == (s->cfg.cpr_exec ? MODE_CPR_EXEC : MODE_CPR_TRANSFER))
 		s->cpr_left = 1;
+	/*
+	 * So did this run's plan, when the setup ends before migrate (its
+	 * answer late, a signal or the deadline before the migrate): QEMU
+	 * takes the put-back after it, in order (sim-real --update-exec).
+	 */
+	if ((ev->setup == SETUP_FAILED || ev->setup == SETUP_FRESH) &&
+	    s->cfg.cpr && ev->cpr_mode_sent)
+		s->cpr_left = 1;
+	/* And a re-run that re-attaches: the killed run sent migrate. */
+	if (ev->setup == SETUP_REATTACH && s->cfg.cpr)
+		s->cpr_left = 1;
 	if (s->pending.asked && ev->setup != SETUP_REATTACH) {
 		setup_then_abort(s, ev);
 		return;

@@ -272,6 +272,9 @@ struct sess_event {
 	int			 rec_paused;	/* ALREADY_DONE, REATTACH: the
 					   record says the guest did not run
 					   when it began (sourceRunState) */
+	int			 cpr_mode_sent;	/* SETUP_DONE: the update's plan
+					   sent QEMU its cpr mode (and its
+					   pause-before-switchover) */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
@@ -563,8 +566,9 @@ struct session {
 						   its load's end asked, 2 cont
 						   sent */
 	int			 cpr_left;	/* a re-run closed an update's
-						   record: its settings may be in
-						   QEMU (no migrate of ours) */
+						   record, or the setup sent the
+						   plan and ended: its settings may
+						   be in QEMU (no migrate of ours) */
 	int			 cpr_reset;	/* FINISHING: the old QEMU's update
 						   settings to undo (2 mode, 1 the
 						   pause; 0 done) */

@@ -68,6 +68,7 @@ struct mig_source {
 						   monitor has no listener */
 	int			 rec_paused;	/* a re-run: the record says the
 						   guest did not run when it began */
+	int			 cpr_mode_sent;	/* the plan's cpr mode sent */
 };
 
 /* A question to the target, and who asked it. */
@@ -112,6 +113,7 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 	ev.qemu_gone = ms->old_gone;
 	ev.guest_paused = ms->ri.state_name[0] != '\0' && !ms->ri.running;
 	ev.rec_paused = ms->rec_paused;
+	ev.cpr_mode_sent = ms->cpr_mode_sent;
 	mig_watch_step(&ms->w, &ev);
 }
 
@@ -956,6 +958,9 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		ms->apply.plan = ms->plan;
 		ms->apply.source = 1;
 		ms->apply_pc = 0;
+		/* From here QEMU may hold the update's mode, answered or
+		   not: a setup that ends before migrate puts it back. */
+		ms->cpr_mode_sent = ms->plan.cpr_exec || ms->plan.cpr_transfer;
 		*pc = PLAN_APPLY;
 		reply = NULL;
 		error = NULL;

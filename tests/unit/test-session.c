@@ -3689,6 +3689,78 @@ test_cpr_exec_fresh_guest(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr-exec: the setup sent the plan (mode cpr-exec, its command line)
+ * and ended before migrate: its answer late (3), or a signal or the
+ * deadline first (5).  The mode is put back, which QEMU takes after the
+ * plan's, in order; a setup that never sent it puts nothing back
+ * (sim-real --update-exec, E3: seeds 37 92 308 of 1-3000).
+ */
+static void
+test_cpr_exec_setup_ends_after_plan(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FAILED, .fail = FAIL_CONTROL, .cpr_mode_sent = 1,
+	    .reason = "migrate-set-parameters: no reply within 10 s" };
+
+	(void)state;
+	step(r, &ev);
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	r = cpr_exec_rig();
+	ev.cpr_mode_sent = 0;
+	step(r, &ev);
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	r = cpr_exec_rig();
+	r->s.pending.asked = 1;
+	r->s.pending.why = FAIL_ABORTED;
+	r->s.pending.requested = 1;
+	snprintf(r->s.pending.reason, sizeof r->s.pending.reason,
+	    "abort requested (SIGTERM)");
+	ev.setup = SETUP_FRESH;
+	ev.fail = FAIL_NONE;
+	ev.cpr_mode_sent = 1;
+	step(r, &ev);
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/*
+ * cpr-exec: a re-run re-attaches to the killed run's update (QEMU in
+ * pre-switchover), continues it, and the exec fails: the mode the killed
+ * run set is put back as when one run does it all (sim-real
+ * --update-exec, E3: seeds 1238 1636 of 1-3000).
+ */
+static void
+test_cpr_exec_rerun_reattach_execvp_fails(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_CPR_EXEC, .uid = "uid-1",
+	    .reason = "pre-switchover" };
+
+	(void)state;
+	step(r, &ev);
+	cpr_exec_completed(r);
+	ev_run_state(r, RUN_RUNNING);
+	ev_failed_because(r, "execvp /nonexistent/qemu failed: No such file "
+	    "or directory");
+	cpr_settings_undone(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
 /* cpr-exec: the new QEMU answers but its load failed (it stays up): not
  * known (8), never "the guest runs on the old QEMU" (3). */
 static void
@@ -5196,6 +5268,8 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_new_qemu_exits),
 		cmocka_unit_test(test_cpr_exec_new_monitor_never_back),
 		cmocka_unit_test(test_cpr_exec_fresh_guest),
+		cmocka_unit_test(test_cpr_exec_setup_ends_after_plan),
+		cmocka_unit_test(test_cpr_exec_rerun_reattach_execvp_fails),
 		cmocka_unit_test(test_cpr_exec_new_load_fails),
 		cmocka_unit_test(test_cpr_exec_monitor_lost_before_completed),
 		cmocka_unit_test(test_cpr_exec_closed_in_switchover),
