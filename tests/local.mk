@@ -236,6 +236,8 @@ integration_tests += tests/integration/report-chromium.sh
 EXTRA_DIST += tests/png-colors.py
 
 # migrate's progress line on a terminal (issue 39 item 5): stderr on a pty
-# (tests/pty-stderr.py), the screen it leaves (tests/tty-screen.py).
-integration_tests += tests/integration/progress-tty.sh
+# (tests/pty-stderr.py), the screen it leaves (tests/tty-screen.py); with
+# stdout on the same terminal, --events or not.
+integration_tests += tests/integration/progress-tty.sh \
+	tests/integration/progress-tty-events.sh
 EXTRA_DIST += tests/pty-stderr.py tests/tty-screen.py

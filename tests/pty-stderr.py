@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""pty-stderr.py CAPTURE [--never-read] -- COMMAND...: runs COMMAND with
-its stderr on a terminal (a pty; stdin and stdout are this script's), as a
-person at a terminal runs it, and writes every byte the terminal got to
-CAPTURE as it came (the pty is raw: no \\n to \\r\\n).  The terminal is 120
-columns wide.  With --never-read nobody reads the terminal, and its buffer
+"""pty-stderr.py CAPTURE [--never-read] [--stdout-too] -- COMMAND...: runs
+COMMAND with its stderr on a terminal (a pty; stdin and stdout are this
+script's), as a person at a terminal runs it, and writes every byte the
+terminal got to CAPTURE as it came (the pty is raw: no \\n to \\r\\n).  The
+terminal is 120 columns wide.  With --stdout-too COMMAND's stdout is the
+same terminal (a person who runs it with nothing redirected: both streams
+on one screen).  With --never-read nobody reads the terminal, and its buffer
 is filled before COMMAND starts: each write to it would block (a terminal
 that stopped scrolling: ^S, a stuck ssh); the bytes that filled it are
 said on stderr; CAPTURE gets what the terminal holds once COMMAND is
@@ -50,19 +52,23 @@ def drain(fd):
 def main():
     args = sys.argv[1:]
     capture = args.pop(0)
-    never_read = False
-    if args and args[0] == "--never-read":
-        never_read = True
-        args.pop(0)
+    never_read = stdout_too = False
+    while args and args[0] in ("--never-read", "--stdout-too"):
+        if args.pop(0) == "--never-read":
+            never_read = True
+        else:
+            stdout_too = True
     if not args or args.pop(0) != "--" or not args:
-        sys.exit("usage: pty-stderr.py CAPTURE [--never-read] -- COMMAND...")
+        sys.exit("usage: pty-stderr.py CAPTURE [--never-read] "
+                 "[--stdout-too] -- COMMAND...")
     master, slave = os.openpty()
     tty.setraw(slave)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
     if never_read:
         print("pty-stderr.py: %d bytes fill the terminal" % fill(slave),
               file=sys.stderr)
-    child = subprocess.Popen(args, stderr=slave)
+    child = subprocess.Popen(args, stderr=slave,
+                             stdout=slave if stdout_too else None)
     os.close(slave)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda s, _f: child.send_signal(s))
