@@ -283,7 +283,7 @@ source_already_done(struct mig_source *ms, const struct mig_info *mi,
  */
 static void
 source_close_record(struct mig_source *ms, const struct mig_info *mi,
-    enum mig_mode mode)
+    enum mig_mode mode, enum mig_phase phase)
 {
 	enum mig_failure	 why = FAIL_DATA;
 	enum abort_status	 abort = status_abort(ms->w.st, NULL);
@@ -303,7 +303,24 @@ source_close_record(struct mig_source *ms, const struct mig_info *mi,
 	else
 		xasprintf(&where, "the guest is on the source, not running "
 		    "(run state %s), as this run found it", state);
-	if (mi->status == QMS_NONE)
+	if (mi->status == QMS_NONE && mode == MODE_CPR_EXEC &&
+	    phase == PHASE_RUNNING) {
+		/*
+		 * The earlier run saw QEMU start the update (phase Running):
+		 * a QEMU with no migration now is a new one, the exec's, that
+		 * did not load the guest (a command line that boots afresh).
+		 * No old copy is left to run it (sim-real --update-exec).
+		 */
+		why = FAIL_UNKNOWN;
+		xasprintf(&reason, "update %s: QEMU %s has no migration "
+		    "(query-migrate: none), though the earlier run saw it "
+		    "start: the QEMU behind the monitor is the exec's new one "
+		    "and did not load the guest (did its command line lose "
+		    "-incoming?); no old copy is left to resume; where the "
+		    "guest is is not known: see the new QEMU's log and the "
+		    "guest's console", status_uid(ms->w.st),
+		    ms->w.o->qmp_path);
+	} else if (mi->status == QMS_NONE)
 		xasprintf(&reason, "migration %s: QEMU has no migration "
 		    "(query-migrate: none): it never started there, or QEMU "
 		    "was restarted, while no qmigrate watched it; %s",
@@ -447,7 +464,7 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 				free(why);
 			}
 			else
-				source_close_record(ms, mi, mode);
+				source_close_record(ms, mi, mode, phase);
 		}
 		free(rec.failure);
 		return rc;
