@@ -943,9 +943,10 @@ setup_done(struct session *s, const struct sess_event *ev)
 		setup_already_done(s, ev);
 		return;
 	case SETUP_REATTACH:
-		if (!s->cfg.cpr)
-			s->was_paused = ev->rec_paused;	/* the record's
-							   sourceRunState */
+		/* The record's sourceRunState: an update's too (a re-run
+		 * that re-attached cont'd the operator's paused guest on
+		 * the new QEMU: sim-real --update-exec seed 2575). */
+		s->was_paused = ev->rec_paused;
 		s->t0 = ev->t;
 		s->saw_active = 1;
 		sess_enter(s, ev->mode == MODE_POSTCOPY ? SS_POSTCOPY :

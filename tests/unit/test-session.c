@@ -3761,6 +3761,32 @@ test_cpr_exec_rerun_reattach_execvp_fails(void **state)
 	rig_free(r);
 }
 
+/*
+ * cpr-exec: a re-run re-attaches to an update of a guest paused before it
+ * (the record's sourceRunState); the new QEMU loads it paused: it stays
+ * paused, no cont (audit N14 on a re-attach; sim-real --update-exec seed
+ * 2575 of 1-3000: P10).
+ */
+static void
+test_cpr_exec_rerun_reattach_paused(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_CPR_EXEC, .uid = "uid-1",
+	    .reason = "pre-switchover", .rec_paused = 1 };
+
+	(void)state;
+	step(r, &ev);
+	cpr_exec_completed(r);
+	cpr_exec_closed(r);
+	ev_simple(r, SEV_QMP_UP);
+	ev_run_state(r, RUN_PAUSED);
+	ev_sample(r, QMS_COMPLETED, 0, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
 /* cpr-exec: the new QEMU answers but its load failed (it stays up): not
  * known (8), never "the guest runs on the old QEMU" (3). */
 static void
@@ -5270,6 +5296,7 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_fresh_guest),
 		cmocka_unit_test(test_cpr_exec_setup_ends_after_plan),
 		cmocka_unit_test(test_cpr_exec_rerun_reattach_execvp_fails),
+		cmocka_unit_test(test_cpr_exec_rerun_reattach_paused),
 		cmocka_unit_test(test_cpr_exec_new_load_fails),
 		cmocka_unit_test(test_cpr_exec_monitor_lost_before_completed),
 		cmocka_unit_test(test_cpr_exec_closed_in_switchover),
