@@ -198,8 +198,9 @@ ru_check_end(void)
 	if (rc >= 2 && rc <= 5) {
 		if (x)
 			r_violation("%s: exit %d after the exec (the old QEMU "
-			    "is gone)", sd->runs > 0 ? "E5 (E4 on a re-run)" :
-			    "E4", rc);
+			    "is gone; status writes that failed: %d)",
+			    sd->runs > 0 ? "E5 (E4 on a re-run)" : "E4", rc,
+			    R.write_fails);
 		else if (!R.qemu_killed[R_SRC] && !(wq_alive(q) &&
 		    (wq_runs_guest(q) || paused)))
 			r_violation("E3: exit %d but the guest does not run on "
