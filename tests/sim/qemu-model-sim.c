@@ -59,6 +59,9 @@ struct qm_qemu {
 	double			 postcopy_len;	/* s until its last page */
 	double			 stopped_at;	/* source: vCPUs stopped
 						   (a stop) in pre-copy */
+	int			 pc_switch;	/* source: its switchover is
+						   post-copy's (decided when
+						   the vCPUs stop) */
 	int			 job_ready_after;
 	int			 to_file;	/* source: migrate to file: (no
 						   listener: the file takes it) */
@@ -415,7 +418,7 @@ command(struct qm_qemu *q, const char *line)
 		q->peer = t;
 		q->connected = t != NULL;
 		q->no_listener = t == NULL && !q->to_file;
-		q->sent_device = 0;
+		q->sent_device = q->pc_switch = 0;
 		q->steps = 0;
 		q->mig_start = q->now;
 		q->postcopy_at = 0;
@@ -569,6 +572,23 @@ permitted(const struct qm_qemu *q, int entry)
 		    0 || strcmp(n, "cpr-stop-stopped") == 0)
 			return q->to_file || (q->connected && p != NULL &&
 			    p->s.alive);
+		/* 7.2's post-copy stops the vCPUs by rows of its own
+		   (postcopy-start, postcopy-stop) */
+		if ((strcmp(n, "switchover") == 0 ||
+		    strcmp(n, "switchover-stopped") == 0) &&
+		    q->s.version == QM_V7_2 &&
+		    (q->s.flags & QM_IF_START_POSTCOPY))
+			return 0;
+		/* a switchover made for post-copy goes on in post-copy; a
+		   pre-copy one completes, a later migrate-start-postcopy
+		   notwithstanding */
+		if (strcmp(n, "postcopy-start") == 0 &&
+		    q->s.version != QM_V7_2)
+			return q->pc_switch;
+		if (strcmp(n, "stream-written") == 0 ||
+		    strcmp(n, "target-loaded") == 0)
+			if (q->pc_switch)
+				return 0;
 		if (strcmp(n, "switchover") == 0 ||
 		    strcmp(n, "switchover-stopped") == 0)
 			return (q->converge_after >= 0 &&
@@ -664,7 +684,7 @@ permitted(const struct qm_qemu *q, int entry)
 	if (strcmp(n, "postcopy-loaded") == 0)
 		return (p->s.flags & QM_IF_START_POSTCOPY) &&
 		    p->s.status == QM_ST_COMPLETED;
-	if (!p->sent_device || (p->s.flags & QM_IF_START_POSTCOPY))
+	if (!p->sent_device || p->pc_switch)
 		return strcmp(n, "load-complete") == 0;
 	/* The global state the stream carries: the source's run state. */
 	if (strcmp(n, "loaded-run") == 0)
@@ -684,6 +704,10 @@ took(struct qm_qemu *q, int entry)
 {
 	const char	*n = qm_rows[entry & 0xffff].cmd;
 
+	if (strcmp(n, "switchover") == 0 ||
+	    strcmp(n, "switchover-stopped") == 0 ||
+	    strcmp(n, "postcopy-start") == 0)
+		q->pc_switch = (q->s.flags & QM_IF_START_POSTCOPY) != 0;
 	if (strcmp(n, "device") == 0 || strcmp(n, "continued") == 0 ||
 	    ((strcmp(n, "switchover") == 0 ||
 	    strcmp(n, "switchover-stopped") == 0) &&
@@ -691,7 +715,9 @@ took(struct qm_qemu *q, int entry)
 	    !(q->s.flags & QM_IF_PAUSE_BEFORE)) ||
 	    strcmp(n, "cpr-stop") == 0 ||
 	    /* postcopy_start's package carries the device state */
-	    (strcmp(n, "postcopy-stop") == 0 && q->s.version == QM_V7_2) ||
+	    ((strcmp(n, "postcopy-stop") == 0 ||
+	    strcmp(n, "postcopy-stop-stopped") == 0) &&
+	    q->s.version == QM_V7_2) ||
 	    (strcmp(n, "postcopy-start") == 0 && q->s.version != QM_V7_2))
 		q->sent_device = 1;
 	if (strncmp(n, "loaded-", 7) == 0 || strcmp(n, "postcopy-run") == 0)

@@ -198,15 +198,24 @@ const struct qm_row qm_rows[] = {
 	/* postcopy_start: the same vm_stop_force_state as the switchover
 	   ("switchover" above), then DEVICE while the device state goes
 	   out, then POSTCOPY_ACTIVE (7.2 included: seen in its traces). */
-	{ QM_ROW_STATUS, QM_SB(ACTIVE), QM_ST_POSTCOPY_ACTIVE, QM_RB(RUNNING),
+	{ QM_ROW_STATUS, QM_SB(ACTIVE), QM_ST_POSTCOPY_ACTIVE,
+	  QM_RB(RUNNING) | RS_STOPPED,
 	  QM_SAME, QM_T_QEMU, "postcopy-start", V72, QM_IF_START_POSTCOPY,
 	  QM_IF_SWITCHED, 0, 0, QM_EMIT_MIGRATION,
-	  "postcopy_start (7.2): ACTIVE -> POSTCOPY_ACTIVE before the stop" },
+	  "postcopy_start (7.2): ACTIVE -> POSTCOPY_ACTIVE before the stop "
+	  "(migration_iteration_run: whatever the run state)" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_ACTIVE), QM_SAME, QM_RB(RUNNING),
 	  QM_RS_FINISH_MIGRATE, QM_T_QEMU, "postcopy-stop", V72,
 	  QM_IF_START_POSTCOPY, QM_IF_SWITCHED | QM_IF_INCOMING,
 	  QM_IF_SWITCHED | QM_IF_WAS_RUNNING, 0, QM_EMIT_STOP,
 	  "postcopy_start (7.2): vm_stop_force_state(FINISH_MIGRATE)" },
+	/* A guest already stopped: vm_stop_force_state only sets the run
+	   state, no STOP (as "switchover-stopped"). */
+	{ QM_ROW_STATUS, QM_SB(POSTCOPY_ACTIVE), QM_SAME, RS_STOPPED,
+	  QM_RS_FINISH_MIGRATE, QM_T_QEMU, "postcopy-stop-stopped", V72,
+	  QM_IF_START_POSTCOPY, QM_IF_SWITCHED | QM_IF_INCOMING,
+	  QM_IF_SWITCHED, QM_IF_WAS_RUNNING, 0,
+	  "postcopy_start (7.2): vm_stop_force_state -> runstate_set" },
 	{ QM_ROW_STATUS, QM_SB(DEVICE), QM_ST_POSTCOPY_ACTIVE,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_QEMU, "postcopy-start",
 	  V100, QM_IF_SWITCHED | QM_IF_START_POSTCOPY, 0, 0, 0,
