@@ -670,13 +670,24 @@ permitted(const struct qm_qemu *q, int entry)
 		    p->s.status == QM_ST_COMPLETED);
 	if (q->fail_load || p == NULL)
 		return 0;
+	/* loadvm_postcopy_handle_run_bh: 7.2 starts the guest on
+	   autostart alone; 9.0 on, the run state the stream carries (a
+	   guest stopped on the source stays paused) */
+	if (q->s.version != QM_V7_2 && (strcmp(n, "postcopy-run") == 0 ||
+	    strcmp(n, "postcopy-run-paused") == 0) &&
+	    p->s.old_rs != QM_RS_RUNNING)
+		return 0;
+	if (strcmp(n, "postcopy-run-stopped") == 0 &&
+	    p->s.old_rs == QM_RS_RUNNING)
+		return 0;
 	/* Post-copy only from a source that started it (its stream's
 	   POSTCOPY_LISTEN): a pre-copy source completed before the load
 	   (no return path; cpr-exec's file) is loaded as pre-copy. */
 	if (strcmp(n, "postcopy-listen") == 0 ||
 	    strcmp(n, "postcopy-device-loaded") == 0 ||
 	    strcmp(n, "postcopy-run") == 0 ||
-	    strcmp(n, "postcopy-run-paused") == 0)
+	    strcmp(n, "postcopy-run-paused") == 0 ||
+	    strcmp(n, "postcopy-run-stopped") == 0)
 		return (p->s.flags & QM_IF_START_POSTCOPY) &&
 		    (p->s.status == QM_ST_POSTCOPY_ACTIVE ||
 		    p->s.status == QM_ST_POSTCOPY_DEVICE ||
@@ -720,7 +731,8 @@ took(struct qm_qemu *q, int entry)
 	    q->s.version == QM_V7_2) ||
 	    (strcmp(n, "postcopy-start") == 0 && q->s.version != QM_V7_2))
 		q->sent_device = 1;
-	if (strncmp(n, "loaded-", 7) == 0 || strcmp(n, "postcopy-run") == 0)
+	if (strncmp(n, "loaded-", 7) == 0 || strncmp(n, "postcopy-run",
+	    12) == 0)
 		q->verdict = 1;
 	if (strcmp(n, "load-failed") == 0 ||
 	    strcmp(n, "postcopy-load-failed") == 0)

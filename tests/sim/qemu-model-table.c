@@ -339,6 +339,13 @@ const struct qm_row qm_rows[] = {
 	  QM_RS_PAUSED, QM_T_STREAM, "postcopy-run-paused", VALL,
 	  QM_IF_LISTENING, QM_IF_GUEST | QM_IF_AUTOSTART, QM_IF_GUEST, 0, 0,
 	  "loadvm_postcopy_handle_run_bh: runstate_set(PAUSED)" },
+	/* 9.0 on ("preserve suspended runstate"): vm_resume of the run
+	   state the stream's global state carries: a guest stopped on the
+	   source stays paused, autostart or not. */
+	{ QM_ROW_STATUS, QM_SB(POSTCOPY_ACTIVE), QM_SAME, QM_RB(INMIGRATE),
+	  QM_RS_PAUSED, QM_T_STREAM, "postcopy-run-stopped", V10UP,
+	  QM_IF_LISTENING, QM_IF_GUEST, QM_IF_GUEST, 0, 0,
+	  "loadvm_postcopy_handle_run_bh: vm_resume(migrate_new_runstate())" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_ACTIVE), QM_ST_COMPLETED, 0, QM_SAME,
 	  QM_T_LOAD, "postcopy-loaded", VALL, QM_IF_LISTENING | QM_IF_GUEST,
 	  0, 0, 0, QM_EMIT_MIGRATION,
