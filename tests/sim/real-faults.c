@@ -11,7 +11,9 @@
  * either QEMU killed.  And the operator's pause: the source guest paused
  * (QMP `stop` on the operator's own monitor) before migrate runs.
  *
- * Its draws come from a stream of their own, so every other fault's
+ * A seed draws its own rate, then up to six faults of random kinds at
+ * that rate (swarm testing: some seeds none, some two SIGKILLs, a QEMU
+ * killed and a full disk).  Its draws come from a stream of their own, so every other fault's
  * schedule is what it was; a fault lands through real.c's own knobs (the
  * SIGKILL, the signal, the QEMU kill), taken only where the seed left
  * that knob unused, or through the write hook (the full filesystem).
@@ -27,6 +29,7 @@
 #include "real.h"
 
 enum rf_kind { RF_SIGKILL, RF_FULL, RF_SIGNAL, RF_QEMU_KILL, RF_NKINDS };
+#define RF_MAX	6	/* faults a seed may draw */
 
 static const char *kind_name[RF_NKINDS] = {
 	"SIGKILL of qmigrate", "a full filesystem", "a signal",
@@ -49,17 +52,18 @@ struct rf_fault {
 	int		 signum;
 	double		 len;		/* the filesystem full so long */
 	double		 rerun_after;	/* SIGKILL: the re-run so long after */
+	enum rf_kind	 kind;
+	double		 full_from, full_until;	/* RF_FULL, landed */
 	int		 done;		/* its event came: landed, or its
 					   knob was in use */
 };
 
 static struct {
 	struct rng	 rng;
-	struct rf_fault	 f[RF_NKINDS];
+	struct rf_fault	 f[RF_MAX];
 	int		 cmdline_known;
 	int		 pause_drawn;
 	int		 operator_paused;	/* and done */
-	double		 full_from, full_until;
 	unsigned long	 landed[RF_NKINDS], paused;	/* all seeds */
 } F;
 
@@ -98,18 +102,23 @@ rf_draw(void)
 	struct rng	*g = &F.rng;
 	int		 i;
 
+	double		 rate;
+
 	memset(F.f, 0, sizeof F.f);
-	F.full_from = F.full_until = 0;
 	rng_seed(g, R.seed ^ 0x716d752d65766e74ULL);
 	F.pause_drawn = rng_chance(g, 0.15);
 	F.operator_paused = 0;
 	F.cmdline_known = rng_chance(g, 0.8);
-	for (i = 0; i < RF_NKINDS; i++) {
+	/* A swarm: each seed its own rate, so that some have none, some
+	   many (two SIGKILLs, a kill and a full disk...). */
+	rate = rng_unit(g);
+	for (i = 0; i < RF_MAX; i++) {
 		struct rf_fault *f = &F.f[i];
 
-		if (!rng_chance(g, 0.5))
+		if (!rng_chance(g, rate))
 			continue;
 		f->drawn = 1;
+		f->kind = (enum rf_kind)(rng_next(g) % RF_NKINDS);
 		f->qemu = rng_chance(g, 0.5) ? R_SRC : R_TGT;
 		f->ev = (enum rf_event)(rng_next(g) % RF_NEVENTS);
 		f->nth = f->ev == RF_EV_MIGRATION ? 1 + (int)(rng_next(g) % 4) :
@@ -153,11 +162,11 @@ rf_before_source(void)
 
 /* The fault lands, through the knob real.c schedules it by. */
 static void
-land(enum rf_kind kind, struct rf_fault *f)
+land(struct rf_fault *f)
 {
 	double at = R.now + f->delay;
 
-	switch (kind) {
+	switch (f->kind) {
 	case RF_SIGKILL:
 		if (R.k.sigkill_at[f->side] > 0 || R.sd[f->side].done)
 			return;
@@ -165,8 +174,8 @@ land(enum rf_kind kind, struct rf_fault *f)
 		R.k.rerun_after[f->side] = f->rerun_after;
 		break;
 	case RF_FULL:
-		F.full_from = at;
-		F.full_until = at + f->len;
+		f->full_from = at;
+		f->full_until = at + f->len;
 		break;
 	case RF_SIGNAL:
 		if (R.k.sig_at[f->side] > 0 || R.sd[f->side].done)
@@ -182,9 +191,9 @@ land(enum rf_kind kind, struct rf_fault *f)
 	case RF_NKINDS:
 		return;
 	}
-	F.landed[kind]++;
+	F.landed[f->kind]++;
 	r_trace(f->side, "%s drawn at %.3f (the %s QEMU's %s event #%d)",
-	    kind_name[kind], at, f->qemu == R_SRC ? "source" : "target",
+	    kind_name[f->kind], at, f->qemu == R_SRC ? "source" : "target",
 	    event_names[f->ev], f->nth);
 }
 
@@ -227,14 +236,14 @@ rf_qemu_line(int which, const char *line)
 
 	if (e == RF_NEVENTS)
 		return;
-	for (i = 0; i < RF_NKINDS; i++) {
+	for (i = 0; i < RF_MAX; i++) {
 		struct rf_fault *f = &F.f[i];
 
 		if (!f->drawn || f->done || f->qemu != which || f->ev != e)
 			continue;
 		if (++f->seen == f->nth) {
 			f->done = 1;
-			land((enum rf_kind)i, f);
+			land(f);
 		}
 	}
 }
@@ -243,7 +252,13 @@ rf_qemu_line(int which, const char *line)
 int
 rf_disk_full(void)
 {
-	return R.now >= F.full_from && R.now < F.full_until;
+	int i;
+
+	for (i = 0; i < RF_MAX; i++)
+		if (F.f[i].kind == RF_FULL && R.now >= F.f[i].full_from &&
+		    R.now < F.f[i].full_until)
+			return 1;
+	return 0;
 }
 
 void

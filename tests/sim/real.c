@@ -466,9 +466,13 @@ r_check_end(void)
 		if (!sd->done && i == R_TGT && R.k.tgt_timeout == 0 &&
 		    strcmp(wq_runstate(R.q[R_TGT]), "inmigrate") == 0 &&
 		    R.sd[R_SRC].done && R.sd[R_SRC].rerun_at == 0 &&
-		    strcmp(wq_status(R.q[R_SRC]), "active") != 0)
-			continue;	/* nothing came, no --timeout: it waits,
-					   as a server does (the old sim's rule) */
+		    (strcmp(wq_status(R.q[R_SRC]), "active") != 0 ||
+		    R.sd[R_SRC].rc == QM_EXIT_USAGE))
+			continue;	/* nothing came, or a migration no one
+					   drives runs on (a re-run that could
+					   not read its file left it, 1), no
+					   --timeout: it waits, as a server
+					   does (the old sim's rule) */
 		if (!sd->done) {
 			r_violation("the %s did not end within %.0f s", who,
 			    SIDE_BOUND);
