@@ -209,9 +209,9 @@ switchover_request_publish(const char *status_file, const char *id,
 			continue;	/* taken since: publish again */
 		if (old == NULL) {
 			xasprintf(cause, "switchover request %s: %s", path,
-			    errno == ENOENT ? "requests came and went "
-			    "four times in a row" : errno == EFBIG ? "longer than 4096 "
-			    "bytes" : strerror(errno));
+			    errno == ENOENT ? "requests came and went four "
+			    "times in a row" : errno == EFBIG ? "longer than "
+			    "4096 bytes" : strerror(errno));
 			break;
 		}
 		if (replaced || (asker > 0 && world->process_exists(asker))) {
