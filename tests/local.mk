@@ -227,6 +227,9 @@ tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/rng.c
 tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/sim-real
+# The same over update --mode exec (tests/sim/real-update.c).
+TESTS += tests/sim/sim-real-update.sh
+EXTRA_DIST += tests/sim/sim-real-update.sh
 EXTRA_DIST += tests/sim/canned.py
 
 # qmigrate report (issue 39 item 7): its pieces, and a real migration's

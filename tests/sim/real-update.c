@@ -67,6 +67,7 @@ static struct {
 	struct rng	 rng;
 	int		 outcome;
 	int		 dash_s;
+	int		 postcopy;		/* the policy allows it */
 	int		 migrated_again;	/* this seed: E5 */
 	unsigned long	 drawn[NOUTCOMES];	/* all seeds */
 	unsigned long	 execed[NOUTCOMES];
@@ -110,10 +111,20 @@ ru_setup(struct mig_options *o)
 	o->exec_argv = U.dash_s ? argv_dash_s : argv_plain;
 	o->timeout_action = TIMEOUT_ABORT;
 	o->timeout_action_given = 0;
-	o->flags.allow_workload_disruption = 0;
-	o->flags.set &= ~MIG_SET_DISRUPTION;
-	r_trace(-1, "update --mode exec: the exec drawn %s%s",
-	    outcome_name[U.outcome], U.dash_s ? ", the new QEMU with -S" : "");
+	o->recover_timeout = 0;
+	memset(&o->flags, 0, sizeof o->flags);
+	/* A policy that allows post-copy, now and then: the pre-flight
+	   refuses it (2, "Cannot use postcopy with CPR"). */
+	U.postcopy = rng_chance(&U.rng, 0.1);
+	if (U.postcopy) {
+		o->flags.allow_post_copy = 1;
+		o->flags.set |= MIG_SET_POST_COPY;
+	}
+	R.k.qemu_kind = WQ_MODEL;
+	R.k.qemu_version = QM_V11_1;
+	r_trace(-1, "update --mode exec: the exec drawn %s%s%s",
+	    outcome_name[U.outcome], U.dash_s ? ", the new QEMU with -S" : "",
+	    U.postcopy ? ", post-copy allowed" : "");
 }
 
 /* The one QEMU: the model's 11.1, its exec as drawn. */
