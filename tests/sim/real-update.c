@@ -153,7 +153,8 @@ ru_check_now(void)
 	    !U.migrated_again) {
 		U.migrated_again = 1;
 		r_violation("E5: the new QEMU was told migrate after the "
-		    "exec (%s, %s)", wq_status(q), wq_runstate(q));
+		    "exec (%s, %s; status writes that failed: %d)",
+		    wq_status(q), wq_runstate(q), R.write_fails);
 	}
 }
 
