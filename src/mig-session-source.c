@@ -350,6 +350,19 @@ source_decide(struct session *s, double t, const struct ctl_decision *d,
 		break;
 	case CTL_POST_COPY:
 		/*
+		 * A guest paused before the migration began dirties nothing:
+		 * pre-copy converges as it is, and QEMU before 9.0 starts
+		 * the guest on the target at post-copy's RUN whatever its
+		 * state on the source (loadvm_postcopy_handle_run_bh under
+		 * autostart), ending the operator's pause.
+		 */
+		if (s->was_paused) {
+			sess_log(s, 1, "no post-copy: the guest was paused "
+			    "before the migration began, and pre-copy "
+			    "converges as it is");
+			break;
+		}
+		/*
 		 * From here an abort is refused: QEMU may switch at any moment,
 		 * and a cancel after the switch loses the guest.  QEMU's own
 		 * "postcopy-active" says when it did (postcopy_asked 0).
@@ -655,6 +668,9 @@ switchover_refusal(const struct session *s, enum sess_finish f,
 	if (s->state == SS_SWITCHOVER || s->state == SS_CONFIRM)
 		return "past the point of no return: the source QEMU stopped "
 		    "the guest for the switchover";
+	if (f == FINISH_POSTCOPY && s->was_paused)
+		return "the guest was paused before the migration began: "
+		    "pre-copy converges as it is, without post-copy";
 	if (s->state == SS_CANCELLING || s->state == SS_UNCANCELLED)
 		return "an abort is under way";
 	if (s->state == SS_FINISHING || s->state == SS_DONE)

@@ -4526,6 +4526,33 @@ test_timeout_action_pause_operator_paused(void **state)
 	rig_free(r);
 }
 
+/* Row: --timeout-action postcopy over a guest the operator paused (QEMU
+ * 7.2 would start it on the target at post-copy's RUN; sim-real seed
+ * 1379): no post-copy, the migration converges in pre-copy, 0, no cont. */
+static void
+test_timeout_action_postcopy_operator_paused(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FRESH, .mode = MODE_PRECOPY, .ok = 1,
+	    .guest_paused = 1 };
+
+	(void)state;
+	r->s.cfg.timeout_action = TIMEOUT_POSTCOPY;
+	r->s.cfg.postcopy = 1;
+	step(r, &ev);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	r->t = 60;
+	ev_simple(r, SEV_DEADLINE);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_START_POSTCOPY), 0);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
 /* Row: a re-run re-attached to the migration of a guest paused before it
  * began (the record's sourceRunState): its deadline's pause stops
  * nothing, and a failure leaves the guest paused, 4. */
@@ -5163,6 +5190,7 @@ main(void)
 		cmocka_unit_test(test_timeout_action_pause),
 		cmocka_unit_test(test_timeout_action_pause_then_fails),
 		cmocka_unit_test(test_timeout_action_pause_operator_paused),
+		cmocka_unit_test(test_timeout_action_postcopy_operator_paused),
 		cmocka_unit_test(test_reattach_operator_paused_no_cont),
 		cmocka_unit_test(test_timeout_action_during_setup),
 		cmocka_unit_test(test_timeout_action_signal_first),
