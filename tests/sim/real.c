@@ -463,16 +463,19 @@ r_check_end(void)
 
 		if (i == R_TGT && ru_on())
 			continue;	/* an update has no target side */
-		if (!sd->done && i == R_TGT && R.k.tgt_timeout == 0 &&
+		if (!sd->done && i == R_TGT &&
 		    strcmp(wq_runstate(R.q[R_TGT]), "inmigrate") == 0 &&
 		    R.sd[R_SRC].done && R.sd[R_SRC].rerun_at == 0 &&
-		    (strcmp(wq_status(R.q[R_SRC]), "active") != 0 ||
-		    R.sd[R_SRC].rc == QM_EXIT_USAGE))
-			continue;	/* nothing came, or a migration no one
-					   drives runs on (a re-run that could
-					   not read its file left it, 1), no
-					   --timeout: it waits, as a server
-					   does (the old sim's rule) */
+		    ((R.k.tgt_timeout == 0 &&
+		    strcmp(wq_status(R.q[R_SRC]), "active") != 0) ||
+		    (strcmp(wq_status(R.q[R_SRC]), "active") == 0 &&
+		    R.sd[R_SRC].rc == QM_EXIT_USAGE)))
+			continue;	/* nothing came and no --timeout, or a
+					   migration no one drives runs on (a
+					   re-run that could not read its file
+					   left it, 1; --timeout is for one to
+					   arrive): it waits, as a server does
+					   (the old sim's rule) */
 		if (!sd->done) {
 			r_violation("the %s did not end within %.0f s", who,
 			    SIDE_BOUND);
