@@ -34,8 +34,12 @@ bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/src.qmp" --to "unix:$TMP/wire.s
 wait_log "$TMP/wire.out" 'holding' 120
 kill -KILL "$(guest_pid migrate)"
 wait_for 10 "the first migrate gone" _lib_gone "$(guest_pid migrate)"
-[ "$(run_state src)" = finish-migrate ] ||
-	fail "the source QEMU is $(run_state src) after the kill, not finish-migrate: the test proved nothing"
+# QEMU 7.2's migration thread may hold the big lock in a write the relay
+# blocks, so its monitors answer only when the hold ends: one read, allowed
+# past the hold (a clean-clone run's 10 s read got no reply here).
+state=$("$QMIGRATE" qmp --qmp "$TMP/src.mon" --timeout 30 query-status | jq -r .status)
+[ "$state" = finish-migrate ] ||
+	fail "the source QEMU is ${state:-silent} after the kill, not finish-migrate: the test proved nothing"
 bg_start again "$QMIGRATE" migrate --qmp "$TMP/src.qmp" --to "unix:$TMP/wire.sock" \
 	--status-file "$st" --events
 wait_log "$TMP/again.err" "re-attached|switchover" 30
