@@ -883,3 +883,10 @@ qmp_cmd_timeout_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	}
 	qmp_release(conn);
 }
+
+int
+qmp_error_unanswered(const char *error_class)
+{
+	return error_class != NULL && (strcmp(error_class, "Timeout") == 0 ||
+	    strcmp(error_class, "Closed") == 0);
+}

@@ -103,8 +103,7 @@ qmp_call_unanswered(struct qmp_conn *conn, const char *command,
 
 	rc = qmp_call_class(conn, command, args, 0, reply, timeout, &class,
 	    cause);
-	*unanswered = rc != 0 && class != NULL && (strcmp(class,
-	    "Timeout") == 0 || strcmp(class, "Closed") == 0);
+	*unanswered = rc != 0 && qmp_error_unanswered(class);
 	free(class);
 	return rc;
 }

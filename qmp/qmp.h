@@ -39,6 +39,13 @@ enum qmp_proto {
 typedef void (*qmp_reply_cb)(struct qmp_conn *, struct json_object *reply,
     const char *error_class, const char *error, void *arg);
 
+/*
+ * Whether a failure's error_class says QEMU gave no answer ("Timeout",
+ * "Closed"): QEMU may still carry the command out, late, so it is no
+ * refusal.  0 for NULL and QEMU's own classes.
+ */
+int qmp_error_unanswered(const char *error_class);
+
 /* An event: its name, data (borrowed, may be NULL) and QEMU's timestamp. */
 typedef void (*qmp_event_cb)(struct qmp_conn *, const char *name,
     struct json_object *data, double timestamp, void *arg);

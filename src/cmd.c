@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "qmigrate.h"
+#include "qmp.h"
 #include "mig-options.h"
 
 /* The commands: src/cmd-*.c each define one (tmux's cmd.c lists its own). */
@@ -288,8 +289,7 @@ cmd_answer_cb(struct qmp_conn *conn, json_object *reply,
 		a->reply = json_object_get(reply);
 		return;
 	}
-	a->fatal = strcmp(error_class, "Timeout") == 0 ||
-	    strcmp(error_class, "Closed") == 0;
+	a->fatal = qmp_error_unanswered(error_class);
 	a->error = xstrdup(error);
 }
 

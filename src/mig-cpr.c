@@ -199,8 +199,7 @@ on_cmd_done(struct qmp_conn *conn, json_object *reply,
 	ev.ok = error == NULL;
 	if (error == NULL)
 		ev.outcome = SO_ANSWERED;
-	else if (timeout || (error_class != NULL &&
-	    strcmp(error_class, "Closed") == 0))
+	else if (qmp_error_unanswered(error_class))
 		ev.outcome = SO_NO_ANSWER;
 	else
 		ev.outcome = SO_REFUSED;

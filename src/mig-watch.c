@@ -316,8 +316,7 @@ on_cmd_done(struct qmp_conn *conn, json_object *reply,
 	/* A timeout or a closed connection is no answer: not a refusal. */
 	if (error == NULL)
 		ev.outcome = SO_ANSWERED;
-	else if (error_class != NULL && (strcmp(error_class, "Timeout") == 0 ||
-	    strcmp(error_class, "Closed") == 0))
+	else if (qmp_error_unanswered(error_class))
 		ev.outcome = SO_NO_ANSWER;
 	else
 		ev.outcome = SO_REFUSED;
