@@ -229,6 +229,20 @@ migrate_dest(struct json_object *o, char *buf, size_t size)
 	}
 }
 
+/* An answer line rewritten: o's text (o put) in place of line (freed). */
+static char *
+rewritten(char *line, struct json_object *o)
+{
+	char	*out;
+
+	if ((out = strdup(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN))) == NULL)
+		abort();
+	json_object_put(o);
+	free(line);
+	return out;
+}
+
 /*
  * A listening target's query-migrate names its socket (QEMU's
  * fill_destination_migration_info: mis->socket_address_list, from
@@ -240,7 +254,6 @@ static char *
 with_socket_address(const struct qm_qemu *q, char *line)
 {
 	struct json_object	*o, *ret, *list, *a;
-	char			*out;
 
 	if (!(q->s.flags & QM_IF_INCOMING) ||
 	    !(q->s.flags & QM_IF_LISTENING) ||
@@ -258,12 +271,7 @@ with_socket_address(const struct qm_qemu *q, char *line)
 	list = json_object_new_array();
 	json_object_array_add(list, a);
 	json_object_object_add(ret, "socket-address", list);
-	if ((out = strdup(json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN))) == NULL)
-		abort();
-	json_object_put(o);
-	free(line);
-	return out;
+	return rewritten(line, o);
 }
 
 /*
@@ -282,7 +290,6 @@ with_progress(const struct qm_qemu *q, char *line)
 {
 	struct json_object	*o, *ret, *ram;
 	double			 el = q->now - q->mig_start, left, dirty = 0;
-	char			*out;
 
 	if (q->w.converge == NULL || (q->s.flags & QM_IF_INCOMING) ||
 	    q->s.status == QM_ST_NONE || (o = json_tokener_parse(line)) ==
@@ -320,12 +327,7 @@ with_progress(const struct qm_qemu *q, char *line)
 	    json_object_new_int64(1 + (int64_t)(fmax(0, el) / 2)));
 	json_object_object_add(ram, "page-size", json_object_new_int64(4096));
 	json_object_object_add(ram, "mbps", json_object_new_double(LINK_MBPS));
-	if ((out = strdup(json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN))) == NULL)
-		abort();
-	json_object_put(o);
-	free(line);
-	return out;
+	return rewritten(line, o);
 }
 
 /*
