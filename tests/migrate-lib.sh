@@ -236,6 +236,22 @@ assert_one_place() {
 	PLACES=$s/$d
 }
 
+# migrate_on_pty PTY-ARGS... -- ARGS...: PAIR's migrate over unix:
+# (status file $TMP/${PAIR}src.status, and ARGS) in the background as
+# ${PAIR}migrate, on the terminal tests/pty-stderr.py PTY-ARGS makes.
+migrate_on_pty() {
+	local pty=()
+	while [ "$#" -gt 0 ] && [ "$1" != -- ]; do
+		pty+=("$1")
+		shift
+	done
+	[ "$#" -gt 0 ] || fail "migrate_on_pty: no -- after the terminal's arguments"
+	shift
+	bg_start "${PAIR}migrate" python3 "$top_srcdir/tests/pty-stderr.py" "${pty[@]}" -- \
+		"$QMIGRATE" migrate --qmp "$TMP/${PAIR}src.qmp" \
+		--to "unix:$TMP/${PAIR}mig.sock" --status-file "$TMP/${PAIR}src.status" "$@"
+}
+
 # mon NAME COMMAND [JSON]: QMP through the second monitor.
 mon() {
 	local name=$1

@@ -19,22 +19,12 @@ need_cmd python3
 setup_tmp
 
 mig_policy slow '{ "bandwidthPerMigration": "8Mi" }'
-# migrate_on_tty CAPTURE [ARGS...]: PAIR's migrate with stdout and stderr
-# on one terminal whose bytes go to CAPTURE.
-migrate_on_tty() {
-	local capture=$1
-	shift
-	bg_start "${PAIR}migrate" python3 "$top_srcdir/tests/pty-stderr.py" "$capture" --stdout-too -- \
-		"$QMIGRATE" migrate --qmp "$TMP/${PAIR}src.qmp" \
-		--to "unix:$TMP/${PAIR}mig.sock" --status-file "$TMP/${PAIR}src.status" \
-		--policy "$TMP/slow.json" "$@"
-}
 mig_start_pair 32 4
 mig_incoming --policy "$TMP/slow.json"
 PAIR=p- mig_start_pair 32 4
 PAIR=p- mig_incoming --policy "$TMP/slow.json"
-migrate_on_tty "$TMP/tty" --events
-PAIR=p- migrate_on_tty "$TMP/p-tty"
+migrate_on_pty "$TMP/tty" --stdout-too -- --policy "$TMP/slow.json" --events
+PAIR=p- migrate_on_pty "$TMP/p-tty" --stdout-too -- --policy "$TMP/slow.json"
 expect_moved 120 60
 PAIR=p- expect_moved 120 60
 

@@ -16,20 +16,12 @@ need_cmd python3
 setup_tmp
 
 mig_policy slow '{ "bandwidthPerMigration": "8Mi" }'
-# migrate_on_tty CAPTURE [--never-read]: PAIR's migrate with stderr on a
-# terminal whose bytes go to CAPTURE.
-migrate_on_tty() {
-	bg_start "${PAIR}migrate" python3 "$top_srcdir/tests/pty-stderr.py" "$@" -- \
-		"$QMIGRATE" migrate --qmp "$TMP/${PAIR}src.qmp" \
-		--to "unix:$TMP/${PAIR}mig.sock" --status-file "$TMP/${PAIR}src.status" \
-		--events --policy "$TMP/slow.json"
-}
 mig_start_pair 32 4
 mig_incoming --policy "$TMP/slow.json"
 PAIR=b- mig_start_pair 32 4
 PAIR=b- mig_incoming --policy "$TMP/slow.json"
-migrate_on_tty "$TMP/tty"
-PAIR=b- migrate_on_tty "$TMP/b-tty" --never-read
+migrate_on_pty "$TMP/tty" -- --events --policy "$TMP/slow.json"
+PAIR=b- migrate_on_pty "$TMP/b-tty" --never-read -- --events --policy "$TMP/slow.json"
 expect_moved 120 60
 PAIR=b- expect_moved 120 60
 
