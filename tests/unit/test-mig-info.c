@@ -101,6 +101,26 @@ test_completed_times_late(void **state)
 	assert_int_equal(done.downtime_ms, 12);
 }
 
+/*
+ * A downtime longer than the whole migration, as QEMU 7.2 reported after
+ * the demo's post-copy (its clock's reading): not known.
+ */
+static void
+test_downtime_past_total_time(void **state)
+{
+	struct mig_info after_postcopy = decode("{\"status\": \"completed\", "
+	    "\"setup-time\": 3, \"total-time\": 7557, "
+	    "\"downtime\": 15690620}");
+	struct mig_info whole = decode("{\"status\": \"completed\", "
+	    "\"setup-time\": 3, \"total-time\": 7557, \"downtime\": 7557}");
+
+	(void)state;
+	assert_true(after_postcopy.has_total_time);
+	assert_false(after_postcopy.has_downtime);
+	assert_true(whole.has_downtime);
+	assert_int_equal(whole.downtime_ms, 7557);
+}
+
 /* No migration yet: QEMU answers {} (no status member at all). */
 static void
 test_none(void **state)
@@ -267,6 +287,7 @@ main(void)
 		cmocka_unit_test(test_every_status_round_trips),
 		cmocka_unit_test(test_statuses_after_7_2),
 		cmocka_unit_test(test_run_state),
+		cmocka_unit_test(test_downtime_past_total_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
