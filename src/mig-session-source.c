@@ -1866,6 +1866,14 @@ confirm_answer(struct session *s, const struct sess_event *ev)
 		}
 		if (s->abort == ABORT_ABORTING)
 			sess_abort_status(s, ABORT_SUCCEEDED);
+		/* An operator's pause stays (audit N14): no cont for it. */
+		if (s->was_paused) {
+			sess_fail(s, FAIL_DATA, "the target could not run the "
+			    "guest and stopped its QEMU for good (%s): it is "
+			    "on the source, paused as it was before the "
+			    "migration", why);
+			return;
+		}
 		sess_mode(s, MODE_PAUSED);	/* QEMU stopped it */
 		sess_fail(s, FAIL_DATA, "the target could not run the guest "
 		    "and stopped its QEMU for good (%s): it runs on the source "

@@ -217,6 +217,7 @@ check_PROGRAMS += tests/sim/sim-real
 tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/real-faults.c tests/sim/real-props.c \
 	tests/sim/real-switchover.c tests/sim/real-update.c \
+	tests/sim/real-tls.c \
 	tests/sim/world-sim.c tests/sim/fiber.c tests/sim/fiber.h \
 	tests/sim/world-qemu.c tests/sim/world-qemu.h \
 	tests/sim/qemu-model.c tests/sim/qemu-model.h \

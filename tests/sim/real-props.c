@@ -83,9 +83,9 @@ rp_hide(int side, const char *why)
 	P.hid[side] = why;
 }
 
-/* What hid side i's outcome from it, or NULL. */
-const char *
-rp_hidden(int i)
+/* What hid side i's outcome from it in its own world, or NULL. */
+static const char *
+own_hidden(int i)
 {
 	if (P.hid[i] != NULL)
 		return P.hid[i];
@@ -101,6 +101,23 @@ rp_hidden(int i)
 	if (P.write_failed[i])
 		return "a status write failed";
 	return NULL;
+}
+
+/*
+ * What hid side i's outcome from it, or NULL.  Over tls: the other
+ * side's own, or the link's, too: each side knows the end only from the
+ * other (the old sim's rule, check.c).
+ */
+const char *
+rp_hidden(int i)
+{
+	const char *why = own_hidden(i);
+
+	if (why != NULL || !rt_on())
+		return why;
+	if ((why = rt_hidden()) != NULL)
+		return why;
+	return own_hidden(1 - i) != NULL ? "the peer's outcome hidden" : NULL;
 }
 
 /* At the end. */

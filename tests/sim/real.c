@@ -3,9 +3,9 @@
  * draws a schedule: the QEMUs' timings, a failing load, signals to either
  * qmigrate, a --timeout, status writes that fail, qmigrate itself stopped
  * then continued, a QEMU killed.  Both sides then run their real
- * mig_source_run()/mig_target_run() over unix: in one process, on
- * simulated time, and the promise is checked after every happening and
- * at the end:
+ * mig_source_run()/mig_target_run() over unix: or tls: (real-tls.c) in
+ * one process, on simulated time, and the promise is checked after
+ * every happening and at the end:
  * - never both QEMUs run the guest;
  * - exit 0 and only 0 with the document's phase Succeeded;
  * - the source's 0 only with the guest on the target, its 2-5 only with
@@ -208,6 +208,8 @@ static struct wq *
 listener(void *arg, const char *uri)
 {
 	(void)arg;
+	if (rt_on())
+		return rt_listener(uri);
 	/* Only once its migrate-incoming ran: before that, the source's
 	   connect finds no socket and its migration fails. */
 	return wq_listens(R.q[R_TGT], uri) ? R.q[R_TGT] : NULL;
@@ -307,6 +309,7 @@ draw(void)
 	draw_qemu();
 	rf_draw();
 	rs_draw();
+	rt_draw(R.k.qemu_kind == WQ_MODEL && !ru_on());
 }
 
 static void
@@ -318,7 +321,7 @@ set_options(void)
 		memset(&opts[i], 0, sizeof opts[i]);
 		opts[i].policies = no_policies;
 		opts[i].status_file = status_path[i];
-		opts[i].uri = "unix:/sim/mig.sock";
+		opts[i].uri = rt_on() ? rt_uri() : "unix:/sim/mig.sock";
 		opts[i].node = i == R_SRC ? "node-a" : "node-b";
 		opts[i].pod = "sim";
 		opts[i].events = R.k.events[i];
@@ -608,6 +611,7 @@ next_due(void)
 	t = fmin(t, world_sim_next_release());
 	t = fmin(t, world_sim_out_due());
 	t = fmin(t, rs_due());
+	t = fmin(t, rt_due());
 	for (i = 0; i < R.ntimers; i++)
 		if (!R.sd[R.timers[i].side].done)
 			t = fmin(t, fmax(R.timers[i].due,
@@ -701,6 +705,7 @@ happen(void)
 	}
 	world_sim_out_happen();
 	rs_happen();
+	rt_happen();
 	/* Timers due (a stopped qmigrate's fire when it continues). */
 	for (j = 0; j < R.ntimers; ) {
 		struct r_timer	*rt = &R.timers[j];
@@ -792,12 +797,12 @@ run_seed(uint64_t seed, int trace)
 		ru_setup(&opts[R_SRC]);
 	world_sim_out_open();
 	r_trace(-1, "drawn: QEMU %s, --timeout %.1f (%s) and %.1f, "
-	    "--events %d %d, readers stop at %.1f %.1f", R.k.qemu_kind ==
+	    "--events %d %d, readers stop at %.1f %.1f, %s", R.k.qemu_kind ==
 	    WQ_STUB ? "stub" : qm_version_name(R.k.qemu_version),
 	    R.k.src_timeout,
 	    timeout_action_name(R.k.timeout_action), R.k.tgt_timeout,
 	    R.k.events[R_SRC], R.k.events[R_TGT], R.out[0].stop_at,
-	    R.out[1].stop_at);
+	    R.out[1].stop_at, opts[R_SRC].uri);
 	nviol = 0;
 	first_viol[0] = '\0';
 	rp_start();
@@ -898,6 +903,7 @@ main(int argc, char **argv)
 		return 2;
 	setvbuf(report, NULL, _IOLBF, 0);
 	world_sim_install();
+	rt_install();
 	log_init("qmigrate", LOG_LEVEL_DEBUG, 0);
 	no_policies = policy_set_new("/sim/policies.d");
 	for (uint64_t s = first; s < first + n; s++)
@@ -909,6 +915,7 @@ main(int argc, char **argv)
 	rp_report(report);
 	rs_report(report);
 	ru_report(report);
+	rt_report(report);
 	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "
 	    "the promise\n", (unsigned long long)n, (unsigned long long)first,
 	    bad);

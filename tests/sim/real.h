@@ -233,6 +233,18 @@ void	 ru_check_now(void);
 void	 ru_before_props(void);
 void	 ru_check_end(void);
 void	 ru_report(FILE *);
+/* real-tls.c: the tls: transport, its link and its faults */
+void	 rt_install(void);
+void	 rt_draw(int allowed);
+int	 rt_on(void);
+const char *rt_uri(void);
+const char *rt_target_socket(void);
+struct wq *rt_listener(const char *uri);
+double	 rt_due(void);
+void	 rt_happen(void);
+void	 rt_side_gone(int side);
+const char *rt_hidden(void);
+void	 rt_report(FILE *);
 void	 r_trace(int side, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 

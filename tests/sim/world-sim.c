@@ -143,6 +143,7 @@ world_sim_side_gone(int side)
 		R.sd[side].due_timers[i].t = NULL;
 	R.sd[side].ndue = 0;
 	R.sd[side].signal = 0;
+	rt_side_gone(side);	/* its proxy went with it (tls:) */
 }
 
 /*
@@ -341,7 +342,8 @@ sim_unlink(const char *path)
 {
 	struct r_file *f;
 
-	if (strcmp(path, "/sim/mig.sock") != 0) {
+	if (strcmp(path, "/sim/mig.sock") != 0 &&
+	    strcmp(path, rt_target_socket()) != 0) {
 		if ((f = file_at(path, 0)) == NULL)
 			return 0;
 		if (f->data == NULL) {

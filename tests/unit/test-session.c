@@ -4526,6 +4526,35 @@ test_timeout_action_pause_operator_paused(void **state)
 	rig_free(r);
 }
 
+/* Row: tls:, a guest the operator paused: the target could not load it
+ * and fenced its QEMU (sim-real seed 93, 7.2, and 233): the guest stays
+ * on the source as the operator left it, no cont, 4.  Before, the
+ * fenced answer took the guest as ours to resume (mode Paused) and
+ * cont'd it. */
+static void
+test_confirm_fenced_operator_paused(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FRESH, .mode = MODE_PRECOPY, .ok = 1,
+	    .guest_paused = 1 };
+
+	(void)state;
+	step(r, &ev);
+	ev_answer(r, CONTROL_OFFER, ANSWER_READY, NULL);
+	ev_qmp_done(r, SC_MIGRATE, NULL);
+	r->t = 1;
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 200 * MiB);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load of device "
+	    "failed");
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "paused as it was"));
+	rig_free(r);
+}
+
 /* Row: --timeout-action postcopy over a guest the operator paused (QEMU
  * 7.2 would start it on the target at post-copy's RUN; sim-real seed
  * 1379): no post-copy, the migration converges in pre-copy, 0, no cont. */
@@ -5190,6 +5219,7 @@ main(void)
 		cmocka_unit_test(test_timeout_action_pause),
 		cmocka_unit_test(test_timeout_action_pause_then_fails),
 		cmocka_unit_test(test_timeout_action_pause_operator_paused),
+		cmocka_unit_test(test_confirm_fenced_operator_paused),
 		cmocka_unit_test(test_timeout_action_postcopy_operator_paused),
 		cmocka_unit_test(test_reattach_operator_paused_no_cont),
 		cmocka_unit_test(test_timeout_action_during_setup),
