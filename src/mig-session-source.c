@@ -42,6 +42,14 @@
  * the return path awaited) before its outcome is declared not known.
  */
 #define SWITCHOVER_TIMEOUT	60.0
+/*
+ * An abort in pre-copy while QEMU owes the answer to a query-migrate
+ * asked this long ago waits for a sample asked after it: QEMU may have
+ * stopped the guest for the switchover meanwhile, its STOP behind that
+ * answer (a cancel there lets the target run what was sent while the
+ * source resumes its copy).  Answers come within a poll when all is well.
+ */
+#define STALE_VIEW_SECONDS	2.0
 
 static void	finishing_unknown(struct session *, const char *);
 static void	switchover_enter(struct session *, double, int);
@@ -140,8 +148,9 @@ source_succeed(struct session *s)
 {
 	if (s->abort == ABORT_ABORTING) {
 		sess_abort_status(s, ABORT_FAILED);
-		sess_note(s, "the migration completed before QEMU could cancel "
-		    "it: the guest runs on the target");
+		sess_note(s, "the migration completed %s: the guest runs on "
+		    "the target", s->pending.asked ? "while the abort waited "
+		    "for QEMU's word of now" : "before QEMU could cancel it");
 	}
 	sess_clear_failure(s);
 	sess_log(s, 1, "migration completed");
@@ -517,6 +526,16 @@ source_abort(struct session *s, double t, enum mig_failure why,
 	default:
 		break;
 	}
+	if (s->state == SS_PRECOPY && !s->cfg.cpr && !s->cfg.cpr_exec &&
+	    s->query_out != 0 && t - s->query_out >= STALE_VIEW_SECONDS) {
+		sess_log(s, 1, "the abort waits for the source QEMU's answer "
+		    "to a query-migrate asked %.1f s ago: QEMU may have "
+		    "stopped the guest for the switchover meanwhile",
+		    t - s->query_out);
+		sess_pend_abort(s, why, requested, reason);
+		s->pending.since = t;
+		return;
+	}
 	if (requested)
 		sess_abort_requested(s);
 	sess_log(s, 2, "aborting: %s", reason);
@@ -671,7 +690,8 @@ switchover_refusal(const struct session *s, enum sess_finish f,
 	if (f == FINISH_POSTCOPY && s->was_paused)
 		return "the guest was paused before the migration began: "
 		    "pre-copy converges as it is, without post-copy";
-	if (s->state == SS_CANCELLING || s->state == SS_UNCANCELLED)
+	if (s->state == SS_CANCELLING || s->state == SS_UNCANCELLED ||
+	    s->pending.asked)
 		return "an abort is under way";
 	if (s->state == SS_FINISHING || s->state == SS_DONE)
 		return "the migration is ending";
@@ -1301,6 +1321,15 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		/* Its answer was lost: QEMU may never have heard it. */
 		s->postcopy_sent = ev->t;
 		sess_qmp(s, SC_START_POSTCOPY, 0, 0);
+	}
+	if (s->pending.since != 0) {
+		/* An abort waits for QEMU's word of now (source_abort); past
+		 * pre-copy it is refused. */
+		if (s->state != SS_PRECOPY || ev->asked >= s->pending.since)
+			source_pending_abort(s, ev->t);
+		else
+			sess_publish(s, "progress");
+		return;
 	}
 	if (mi->status == QMS_ACTIVE && s->state == SS_PRECOPY &&
 	    source_stalled(s, ev->t, &cs, s->cfg.stall_timeout)) {
@@ -2151,6 +2180,7 @@ state_finishing(struct session *s, const struct sess_event *ev)
 void
 source_step(struct session *s, const struct sess_event *ev)
 {
+	s->query_out = ev->query_out;
 	/* Whatever the state, what became of our migrate (see above). */
 	if (ev->kind == SEV_QMP_DONE && ev->cmd == SC_MIGRATE &&
 	    ev->outcome == SO_ANSWERED)

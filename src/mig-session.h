@@ -283,6 +283,9 @@ struct sess_event {
 					   copied so far (their offsets) */
 	double			 asked;	/* SAMPLE: when its query-migrate was
 					   sent (the executor's clock) */
+	double			 query_out; /* any event, source: when the
+					   query-migrate still unanswered was
+					   sent (0: none is out) */
 	long			 queued; /* SAMPLE, target on a unix path whose
 					   path was removed: connections that
 					   waited in QEMU's accept queue as
@@ -418,6 +421,9 @@ struct sess_pending_abort {
 	int			 asked;
 	enum mig_failure	 why;
 	int			 requested;	/* by someone, not a deadline */
+	double			 since;		/* PRECOPY: waits for a sample
+						   asked after this (0: not
+						   that wait) */
 	char			 reason[SESS_REASON_MAX];
 };
 
@@ -452,7 +458,8 @@ struct session {
 
 	struct ctl		 ctl;		/* source: the controller */
 	struct sess_pending_abort pending;	/* SETUP, MIRROR_START,
-						   RECONNECT */
+						   RECONNECT, a PRECOPY whose
+						   view of QEMU is stale */
 	struct sess_recover	 recover;
 	double			 t0;		/* memory started moving */
 	int			 saw_active;	/* QEMU said active */
@@ -464,6 +471,7 @@ struct session {
 	uint64_t		 mirror_copied;	/* the mirrors' offsets, */
 	double			 mirror_moved_t; /* ... last seen growing */
 	double			 silent_since;	/* 0: the monitor answers */
+	double			 query_out;	/* the last event's query_out */
 	double			 cancel_sent;	/* UNCANCELLED: the last cancel */
 	double			 cancel_deadline; /* CANCELLING: then UNCANCELLED */
 	/* migrate got no answer: QEMU's samples say whether it started

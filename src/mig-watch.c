@@ -147,8 +147,12 @@ mig_watch_step(struct mig_watch *w, const struct sess_event *ev)
 	}
 	w->stepping = 1;
 	for (;;) {
+		struct sess_event e = *ev;
+
+		/* What QEMU still owes: how old the session's view may be. */
+		e.query_out = w->query_inflight ? w->query_sent : 0;
 		status_hold(w->st);
-		session_step(&w->sess, ev);
+		session_step(&w->sess, &e);
 		n = w->sess.nacts;
 		memcpy(acts, w->sess.acts, n * sizeof acts[0]);
 		for (i = 0; i < n; i++)

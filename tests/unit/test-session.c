@@ -28,6 +28,8 @@ struct rig {
 	double		t;
 	long		queued;	/* samples' accept queue (target, unix) */
 	double		asked_ago; /* samples' query sent this long before */
+	double		query_out; /* every event: a query-migrate out since
+				      then (0: none) */
 	int		offer_postcopy;	/* the offer allows post-copy */
 	int		said_postcopy;	/* "completed?": it may have run */
 	/* every action of every step, in order */
@@ -70,6 +72,7 @@ step(struct rig *r, struct sess_event *ev)
 	size_t i;
 
 	ev->t = r->t;
+	ev->query_out = r->query_out;
 	session_step(&r->s, ev);
 	for (i = 0; i < r->s.nacts && r->nlog < NITEMS(r->log); i++)
 		r->log[r->nlog++] = r->s.acts[i];
@@ -550,6 +553,73 @@ test_switchover_stop_event(void **state)
 	assert_int_equal(r->s.state, SS_SWITCHOVER);
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Row (issue 37, seed 1075841 at 71c512f, QEMU 7.2): SIGINT while the
+ * source QEMU owes the answer to a query-migrate asked 5.6 s before (held
+ * by a relay, and behind it the STOP of the switchover QEMU began since):
+ * no migrate_cancel on that stale view (a cancel there resumes the
+ * source's copy while the target runs the guest: both run); the abort
+ * waits for a sample asked after it, and the STOP that comes first makes
+ * it refused. */
+static void
+test_abort_waits_stale_view(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->query_out = 2.7;
+	r->t = 8.3;
+	ev_signal(r, SIGINT);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	assert_true(r->s.abort_requested);
+	/* 42 s: the held answer (asked before the abort), then the STOP. */
+	r->t = 42;
+	r->query_out = 0;
+	r->asked_ago = 42 - 2.7;
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 100 * MiB);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	ev_simple(r, SEV_STOPPED);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_true(has_note(r, "abort refused"));
+	r->asked_ago = 0;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* The same wait where QEMU had not stopped the guest: the first sample
+ * asked after the abort cancels; a query out for less than a poll's
+ * delay does not hold an abort at all (test_deadline_cancels). */
+static void
+test_abort_stale_view_then_cancels(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->query_out = 1.5;
+	r->t = 5;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	r->t = 6;
+	r->query_out = 0;
+	r->asked_ago = 6 - 1.5;
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 100 * MiB);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	r->t = 6.5;
+	r->asked_ago = 0.01;
+	ev_sample(r, QMS_ACTIVE, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(r->s.state, SS_CANCELLING);
+	ev_sample(r, QMS_CANCELLED, 110 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
 	rig_free(r);
 }
 
@@ -5239,6 +5309,8 @@ main(void)
 		cmocka_unit_test(test_switchover_pause_then_fails),
 		cmocka_unit_test(test_switchover_stop_event),
 		cmocka_unit_test(test_stop_event_not_switchover),
+		cmocka_unit_test(test_abort_waits_stale_view),
+		cmocka_unit_test(test_abort_stale_view_then_cancels),
 		cmocka_unit_test(test_switchover_load_fails_unix),
 		cmocka_unit_test(test_switchover_failed_tcp),
 		cmocka_unit_test(test_switchover_timeout),
