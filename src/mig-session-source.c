@@ -841,6 +841,7 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 		return;
 	}
 	if (ev->fail == FAIL_UNKNOWN && s->cfg.tls) {
+		s->was_paused = ev->rec_paused;	/* audit N14 */
 		sess_note(s, "re-attached to migration %s after QEMU had "
 		    "completed it: asking the target whether the guest runs "
 		    "there", ev->uid != NULL ? ev->uid : "?");

@@ -157,6 +157,27 @@ target_unasked(struct mig_target *mt)
 	    "guest arrived is not known", mt->w.o->status_file);
 }
 
+/*
+ * Over tls: a re-run does not re-attach (its proxy's session died with
+ * the killed run).  Over that run's open record, a QEMU that no longer
+ * waits for a migration may hold the guest that arrived, running, or
+ * post-copy's half of it: not known (8), the record left as it was,
+ * never 3 ("not on the target": sim-real tls: seeds 2413, 515).
+ */
+static int
+target_tls_rerun(struct mig_target *mt)
+{
+	struct json_object *doc;
+
+	if (mt->tls == NULL ||
+	    (doc = target_open_record(mt->w.o->status_file)) == NULL)
+		return 0;
+	json_object_put(doc);
+	mt->rerun_unknown = 1;
+	status_keep_file(mt->w.st);
+	return 1;
+}
+
 enum {
 	PREP_CHECK, PREP_CHECKED, PREP_RERUN, PREP_SIDE, PREP_MACHINES,
 	PREP_MADE,
@@ -199,6 +220,14 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			*pc = PREP_RERUN;
 			cmd->name = "query-migrate";
 			return JOB_SEND;
+		}
+		if (ri.state != RUN_INMIGRATE && target_tls_rerun(mt)) {
+			xasprintf(cause, "target QEMU %s is not waiting for a "
+			    "migration (run state %s) and a killed incoming's "
+			    "record is open: over tls: this run cannot tell "
+			    "whether the guest arrived there; see QEMU",
+			    mt->w.o->qmp_path, ri.state_name);
+			return JOB_FAILED;
 		}
 		if (ri.state != RUN_INMIGRATE) {
 			xasprintf(cause, "target QEMU %s is not waiting for a "

@@ -231,6 +231,9 @@ TESTS += tests/sim/sim-real
 # The same over update --mode exec (tests/sim/real-update.c).
 TESTS += tests/sim/sim-real-update.sh
 EXTRA_DIST += tests/sim/sim-real-update.sh
+# The tls: seeds that found a defect (tests/sim/real-tls.c).
+TESTS += tests/sim/sim-real-tls.sh
+EXTRA_DIST += tests/sim/sim-real-tls.sh
 EXTRA_DIST += tests/sim/canned.py
 
 # qmigrate report (issue 39 item 7): its pieces, and a real migration's

@@ -4625,6 +4625,27 @@ test_confirm_fenced_operator_paused(void **state)
 	rig_free(r);
 }
 
+/* Row: tls:, a re-run after SIGKILL finds the migration of a guest the
+ * operator had paused completed (the record's sourceRunState paused);
+ * the target answers fenced: the guest stays paused here, no cont, 4
+ * (sim-real seed 5624, 7.2). */
+static void
+test_rerun_done_fenced_operator_paused(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_ALREADY_DONE, .mode = MODE_PRECOPY, .uid = "1-2",
+	    .reason = "1-2", .fail = FAIL_UNKNOWN, .rec_paused = 1 };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load failed");
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
 /* Row: --timeout-action postcopy over a guest the operator paused (QEMU
  * 7.2 would start it on the target at post-copy's RUN; sim-real seed
  * 1379): no post-copy, the migration converges in pre-copy, 0, no cont. */
@@ -5290,6 +5311,7 @@ main(void)
 		cmocka_unit_test(test_timeout_action_pause_then_fails),
 		cmocka_unit_test(test_timeout_action_pause_operator_paused),
 		cmocka_unit_test(test_confirm_fenced_operator_paused),
+		cmocka_unit_test(test_rerun_done_fenced_operator_paused),
 		cmocka_unit_test(test_timeout_action_postcopy_operator_paused),
 		cmocka_unit_test(test_reattach_operator_paused_no_cont),
 		cmocka_unit_test(test_timeout_action_during_setup),
