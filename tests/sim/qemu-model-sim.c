@@ -442,9 +442,13 @@ command(struct qm_qemu *q, const char *line)
 			wake(t, q->now);
 		}
 	} else if (strcmp(c.name, "migrate") == 0) {
-		/* resume: a new connection for the paused stream */
+		/* resume: a new connection for the paused stream; a target
+		   still loading from the old one sees it broken all the same
+		   (its listen thread's read fails: postcopy_pause_incoming) */
 		q->broken = 0;
-		if (q->peer != NULL)
+		if (q->peer != NULL &&
+		    q->peer->s.status != QM_ST_POSTCOPY_ACTIVE &&
+		    q->peer->s.status != QM_ST_POSTCOPY_DEVICE)
 			q->peer->broken = 0;
 	} else if (strcmp(c.name, "migrate-incoming") == 0 ||
 	    strcmp(c.name, "migrate-recover") == 0) {
@@ -682,6 +686,15 @@ permitted(const struct qm_qemu *q, int entry)
 	if (strcmp(n, "postcopy-run-stopped") == 0 &&
 	    p->s.old_rs == QM_RS_RUNNING)
 		return 0;
+	/* postcopy_start's package is one MIG_CMD_PACKAGED blob, read
+	   whole before its commands run (loadvm_handle_cmd_packaged): once
+	   LISTEN ran, the device state and RUN follow from that buffer,
+	   whatever became of the stream or the source since. */
+	if ((strcmp(n, "postcopy-device-loaded") == 0 ||
+	    strncmp(n, "postcopy-run", 12) == 0) &&
+	    (q->s.status == QM_ST_POSTCOPY_DEVICE ||
+	    q->s.status == QM_ST_POSTCOPY_ACTIVE))
+		return 1;
 	/* Post-copy only from a source that started it (its stream's
 	   POSTCOPY_LISTEN): a pre-copy source completed before the load
 	   (no return path; cpr-exec's file) is loaded as pre-copy. */
