@@ -491,9 +491,16 @@ source_existing(struct mig_source *ms, const struct mig_info *mi)
 			return 1;
 		}
 	}
-	setup_failed(ms, FAIL_NOT_MIGRATABLE, "source QEMU %s already migrated "
-	    "its guest away (run state postmigrate): nothing to migrate",
-	    ms->w.o->qmp_path);
+	/*
+	 * No record names that migration (another --status-file, or every
+	 * write of the killed run's failed): nothing to migrate, and the
+	 * guest is not here (2 would say it is, untouched): not known.
+	 */
+	setup_failed(ms, FAIL_UNKNOWN, "source QEMU %s already migrated its "
+	    "guest away (run state postmigrate), in a migration no status "
+	    "record of this run names: nothing to migrate; where the guest "
+	    "runs is not known here (look at the target; this copy is left "
+	    "paused)", ms->w.o->qmp_path);
 	return -1;
 }
 

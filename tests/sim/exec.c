@@ -972,8 +972,8 @@ execute(struct world *w, int role, const struct sess_action *a)
  *   way, with the file's mode (a guest the earlier run paused is resumed).
  * - QEMU completed, run state postmigrate, a record whose phase is not
  *   Failed: ALREADY_DONE as above (over tls: the session asks the
- *   target); a Failed one or none: FAILED, FAIL_NOT_MIGRATABLE, "already
- *   migrated its guest away".
+ *   target); a Failed one or none: FAILED, FAIL_UNKNOWN, "already
+ *   migrated its guest away" (the guest is not here: not 2).
  * - anything else: SETUP_FRESH.
  * Both carry the file's abortStatus and abortRequested.  A QEMU that
  * cannot be asked (connect or inspect fails): FAILED FAIL_CONTROL, the
@@ -1029,9 +1029,10 @@ decide_setup(struct world *w, enum mig_failure *fail, const char **why,
 	}
 	if (q->ms != QMS_COMPLETED || q->rs != RUN_POSTMIGRATE)
 		return SETUP_FRESH;
-	*fail = FAIL_NOT_MIGRATABLE;
+	*fail = FAIL_UNKNOWN;
 	*why = "source QEMU already migrated its guest away (run state "
-	    "postmigrate): nothing to migrate";
+	    "postmigrate): nothing to migrate; where the guest runs is not "
+	    "known here";
 	return SETUP_FAILED;
 }
 
