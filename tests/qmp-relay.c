@@ -26,7 +26,13 @@
  *   --hold STRING       the first bytes from a client that contain STRING
  *   --hold-for SECS     (a command's name) are held SECS seconds (default
  *                       3) before they go on to TARGET: the command reaches
- *                       QEMU late, so its answer is late.  Once.
+ *                       QEMU late, so its answer is late.  Once.  The
+ *                       client is still read while the hold lasts (up to
+ *                       32 MiB, kept for after it), so a client
+ *                       that writes more never blocks in its write: QEMU
+ *                       7.2 writes a migration's last bytes with its big
+ *                       lock held, and a blocked write there would stop
+ *                       its monitors answering too.
  *   --hold-answer STRING  the first command from a client that contains
  *                       STRING goes on to TARGET at once, but everything
  *                       TARGET sends back from then on (its answer, events,
@@ -55,7 +61,8 @@
  *
  * Prints "ready" once listening, then one line per event ("conn N:
  * accepted", "conn N: cut after ...", "conn N: holding ...", "conn N:
- * released", "conn N: holding the answers ...", "conn N: answers
+ * held N bytes, the most it keeps: ...", "conn N: released (N bytes
+ * held)", "conn N: holding the answers ...", "conn N: answers
  * released", "conn N: cut on SIGUSR1", "conn N: refused", "conn N:
  * closed by ...") on stdout, which the tests wait on.  Runs until killed.
  * Exit status: 1 usage, 2 LISTEN could not be opened.
@@ -78,14 +85,22 @@
 #include <unistd.h>
 
 #define MAX_PAIRS	32
-#define BUF_SIZE	65536
+#define READ_SIZE	65536	/* the most one read takes (the scans' arrays hold it) */
+#define HOLD_MAX	(32 * 1024 * 1024)	/* what a hold keeps reading, at most */
 #define MATCH_MAX	256	/* longest STRING */
 
-/* One direction of a pair: bytes read from one side wait here for the other. */
+/*
+ * One direction of a pair: bytes read from one side wait here for the
+ * other.  Only a held flow reads more before its bytes have gone on;
+ * otherwise buf holds one read.
+ */
 struct flow {
-	char	buf[BUF_SIZE];
+	char	*buf;			/* cap bytes, on the heap */
+	size_t	cap;
 	size_t	off;
 	size_t	len;
+	size_t	fresh;			/* where the last read's bytes begin */
+	int	full_said;		/* HOLD_MAX reached, and said so */
 	char	tail[MATCH_MAX];	/* the end of what went before, to match across reads */
 	size_t	tail_len;
 	int	eof;			/* the reading side closed */
@@ -208,7 +223,7 @@ parse_addr(const char *s, struct sockaddr_storage *ss)
 static ssize_t
 match_end(struct flow *f, const char *data, size_t len, const char *str)
 {
-	char	 scan[MATCH_MAX + BUF_SIZE];
+	char	 scan[MATCH_MAX + READ_SIZE];
 	size_t	 slen = strlen(str), n = f->tail_len + len;
 	char	*p;
 
@@ -227,7 +242,7 @@ static void
 keep_tail(struct flow *f, const char *data, size_t len)
 {
 	size_t	keep = MATCH_MAX - 1;
-	char	scan[MATCH_MAX + BUF_SIZE];
+	char	scan[MATCH_MAX + READ_SIZE];
 	size_t	n = f->tail_len + len;
 
 	memcpy(scan, f->tail, f->tail_len);
@@ -250,6 +265,8 @@ pair_free(struct pair *p, const char *why)
 	close(p->cfd);
 	if (p->tfd != -1)
 		close(p->tfd);
+	free(p->up.buf);
+	free(p->down.buf);
 	for (i = 0; i < MAX_PAIRS; i++)
 		if (pairs[i] == p)
 			pairs[i] = NULL;
@@ -298,11 +315,17 @@ accept_one(int lfd, const struct sockaddr_storage *ta, socklen_t talen)
 	set_nonblock(cfd);
 	set_nonblock(tfd);
 	p = calloc(1, sizeof *p);
-	if (p == NULL) {
+	if (p == NULL || (p->up.buf = malloc(READ_SIZE)) == NULL ||
+	    (p->down.buf = malloc(READ_SIZE)) == NULL) {
+		printf("conn %d: out of memory\n", next_id++);
+		if (p != NULL)
+			free(p->up.buf);
+		free(p);
 		close(cfd);
 		close(tfd);
 		return;
 	}
+	p->up.cap = p->down.cap = READ_SIZE;
 	p->id = next_id++;
 	p->cfd = cfd;
 	p->tfd = tfd;
@@ -310,20 +333,53 @@ accept_one(int lfd, const struct sockaddr_storage *ta, socklen_t talen)
 	printf("conn %d: accepted\n", p->id);
 }
 
-/* Reads what fd has into f (only when f is empty).  0: closed or failed. */
+/*
+ * Whether a held flow has room for another read: up to HOLD_MAX bytes are
+ * kept, the buffer growing as they come.  Past that it says so, once, and
+ * the client's writes block as they would without the relay's reading.
+ */
+static int
+hold_room(struct pair *p)
+{
+	struct flow	*f = &p->up;
+	size_t		 cap = f->cap;
+	char		*nb;
+
+	if (f->len + READ_SIZE <= f->cap)
+		return 1;
+	while (cap < f->len + READ_SIZE && cap < HOLD_MAX)
+		cap *= 2;
+	if (cap > HOLD_MAX)
+		cap = HOLD_MAX;
+	if (f->len + READ_SIZE <= cap && (nb = realloc(f->buf, cap)) != NULL) {
+		f->buf = nb;
+		f->cap = cap;
+		return 1;
+	}
+	if (!f->full_said) {
+		f->full_said = 1;
+		printf("conn %d: held %zu bytes, the most it keeps: the client "
+		    "is not read until the release\n", p->id, f->len);
+	}
+	return 0;
+}
+
+/*
+ * Reads what fd has into f, after the bytes f holds (none but in a hold).
+ * 1: new bytes, from f->fresh; 0: none (f->eof says whether it closed).
+ */
 static int
 fill(int fd, struct flow *f)
 {
-	ssize_t	n = read(fd, f->buf, sizeof f->buf);
+	ssize_t	n = read(fd, f->buf + f->len, READ_SIZE);
 
 	if (n > 0) {
-		f->off = 0;
-		f->len = (size_t)n;
+		f->fresh = f->len;
+		f->len += (size_t)n;
 		return 1;
 	}
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return 1;
-	f->eof = 1;
+	if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		f->eof = 1;
 	return 0;
 }
 
@@ -345,9 +401,9 @@ flush(int fd, struct flow *f, size_t limit)
 }
 
 /*
- * Where cue (NULL: none) ends in the new bytes of f, or -1: not there, or
- * no cue, or its trigger done already.  The flow's tail is kept for the
- * next read either way.
+ * Where cue (NULL: none) ends in the new bytes of f (from f->fresh), or -1:
+ * not there, or no cue, or its trigger done already.  The flow's tail is
+ * kept for the next read either way.
  */
 static ssize_t
 cue_end(struct flow *f, const char *cue, int done)
@@ -355,9 +411,9 @@ cue_end(struct flow *f, const char *cue, int done)
 	ssize_t	end = -1;
 
 	if (cue != NULL && !done)
-		end = match_end(f, f->buf, f->len, cue);
-	keep_tail(f, f->buf, f->len);
-	return end;
+		end = match_end(f, f->buf + f->fresh, f->len - f->fresh, cue);
+	keep_tail(f, f->buf + f->fresh, f->len - f->fresh);
+	return end < 0 ? end : (ssize_t)f->fresh + end;
 }
 
 /* After new bytes came down from TARGET: the --cut-after trigger. */
@@ -394,11 +450,12 @@ check_drop(struct pair *p)
 
 	if (drop_str == NULL || drop_done || !targeted(p) ||
 	    (armed_by_usr2 && !armed) ||
-	    (m = memmem(f->buf, f->len, drop_str, strlen(drop_str))) == NULL)
+	    (m = memmem(f->buf + f->fresh, f->len - f->fresh, drop_str,
+	    strlen(drop_str))) == NULL)
 		return;
 	/* Back from the match to its command's start (an index: a pointer
-	 * may not step before the buffer). */
-	for (i = (size_t)(m - f->buf) + 1; i-- > 0;) {
+	 * may not step before the read). */
+	for (i = (size_t)(m - f->buf) + 1; i-- > f->fresh;) {
 		q = f->buf + i;
 		if (*q == '{' && f->len - i > 10 &&
 		    strncmp(q, "{\"execute\"", 10) == 0) {
@@ -442,7 +499,8 @@ check_hold(struct pair *p)
 	if ((end = cue_end(f, hold_str, hold_done || !targeted(p) ||
 	    (armed_by_usr2 && !armed))) < 0)
 		return;
-	start = (size_t)end >= strlen(hold_str) ? (size_t)end - strlen(hold_str) : 0;
+	start = (size_t)end >= f->fresh + strlen(hold_str) ?
+	    (size_t)end - strlen(hold_str) : f->fresh;
 	hold_done = 1;
 	p->hold_at = start;
 	p->hold_until = now_ms() + (int64_t)hold_for * 1000;
@@ -458,8 +516,9 @@ static void
 check_hold_answer(struct pair *p)
 {
 	if (hold_answer_str == NULL || answer_done || !targeted(p) ||
-	    (armed_by_usr2 && !armed) || memmem(p->up.buf, p->up.len,
-	    hold_answer_str, strlen(hold_answer_str)) == NULL)
+	    (armed_by_usr2 && !armed) || memmem(p->up.buf + p->up.fresh,
+	    p->up.len - p->up.fresh, hold_answer_str,
+	    strlen(hold_answer_str)) == NULL)
 		return;
 	answer_done = 1;
 	p->answer_until = now_ms() + (int64_t)hold_for * 1000;
@@ -560,7 +619,9 @@ main(int argc, char **argv)
 			if (p->hold_until != 0) {
 				if (t >= p->hold_until) {
 					p->hold_until = 0;
-					printf("conn %d: released\n", p->id);
+					printf("conn %d: released (%zu bytes "
+					    "held)\n", p->id,
+					    p->up.len - p->hold_at);
 				} else if (timeout == -1 ||
 				    p->hold_until - t < timeout)
 					timeout = (int)(p->hold_until - t);
@@ -589,6 +650,9 @@ main(int argc, char **argv)
 				if (p->hold_until == 0 ||
 				    p->up.off < p->hold_at)
 					tev |= POLLOUT;
+				if (p->hold_until != 0 && !p->up.eof &&
+				    hold_room(p))
+					cev |= POLLIN;
 			} else if (!p->up.eof)
 				cev |= POLLIN;
 			pp[np++] = p;
@@ -634,12 +698,14 @@ main(int argc, char **argv)
 			if ((tre & (POLLIN | POLLHUP | POLLERR)) &&
 			    p->answer_until == 0 &&
 			    p->down.len == 0 && !p->closing && !p->down.eof) {
-				if (fill(p->tfd, &p->down) && p->down.len > 0)
+				if (fill(p->tfd, &p->down))
 					check_cut(p);
 			}
 			if ((cre & (POLLIN | POLLHUP | POLLERR)) &&
-			    p->up.len == 0 && !p->closing && !p->up.eof) {
-				if (fill(p->cfd, &p->up) && p->up.len > 0) {
+			    (p->up.len == 0 || (p->hold_until != 0 &&
+			    p->up.len + READ_SIZE <= p->up.cap)) &&
+			    !p->closing && !p->up.eof) {
+				if (fill(p->cfd, &p->up)) {
 					check_drop(p);
 					check_hold(p);
 					check_hold_answer(p);
