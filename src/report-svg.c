@@ -125,6 +125,12 @@ axes(FILE *f, const struct report_axis *ax, const struct report_axis *ay,
 	fputs("</g>\n", f);
 }
 
+/*
+ * Each decision's mark: a dashed line, 2 px and crisp, so that it is drawn
+ * in its full colour wherever it falls.  Antialiased at 1.5 px, a mark on
+ * a whole pixel's edge (x = 500.0) was two columns at 75%, a pale line:
+ * Chromium drew 27 pixels of its colour there, 316 at 500.1 to 500.9.
+ */
 static void
 marks(FILE *f, const struct report *r, const struct report_axis *ax)
 {
@@ -146,8 +152,8 @@ marks(FILE *f, const struct report *r, const struct report_axis *ax)
 			report_html_escape(f, d->figures);
 		}
 		fprintf(f, "</title><line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" "
-		    "y2=\"%.0f\" stroke=\"#f08a00\" stroke-width=\"1.5\" "
-		    "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%.0f\" "
+		    "y2=\"%.0f\" stroke=\"#f08a00\" stroke-width=\"2\" "
+		    "shape-rendering=\"crispEdges\" stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%.0f\" "
 		    "font-size=\"10\" fill=\"#b35f00\">%zu</text></g>\n",
 		    x, Y0, x, Y1, x + 2, Y0 + 10, i + 1);
 	}

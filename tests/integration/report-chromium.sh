@@ -70,7 +70,9 @@ timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	fail "chromium exited $?: $(tail -n 3 "$TMP/chromium.log")"
 [ -s "$shot" ] || fail "chromium wrote no screenshot: $(tail -n 3 "$TMP/chromium.log")"
 # The plot area: right of the charts' titles and y labels (x 120..956 in
-# the page, the body's 16 px margin included), the page's height.
+# the page, the body's 16 px margin included), the page's height.  The
+# decision's marks, 2 px and crisp, are 632 pixels wherever the mark falls
+# (at 1.5 px antialiased, 27 on a whole pixel's edge); none when missing.
 mapfile -t counts < <(python3 "$top_srcdir/tests/png-colors.py" "$shot" 120 0 956 1500 \
 	1f5fd0 129a3a d0202a 8a3cc8 f08a00)
 names=(remaining bandwidth dirty-rate throttle decision-marks)

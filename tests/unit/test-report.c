@@ -263,6 +263,42 @@ test_phase_labels(void **state)
 }
 
 /*
+ * A decision's mark on a whole pixel's edge (x = 510.0) is drawn crisp,
+ * 2 px: antialiased at 1.5 px it was two pale columns (report-chromium.sh
+ * once found 13 pixels of its colour).
+ */
+static void
+test_mark_crisp(void **state)
+{
+	struct report		 r;
+	struct report_point	 pts[2] = { { .t = 0, .remaining = 9 },
+				    { .t = 10, .remaining = 1 } };
+	char			*page = NULL;
+	size_t			 len = 0;
+	FILE			*f;
+
+	(void)state;
+	report_init(&r);
+	r.decisions = xcalloc(1, sizeof *r.decisions);
+	r.decisions[0].action = xstrdup("pause");
+	r.decisions[0].reason = xstrdup("not converging");
+	r.decisions[0].t = 5;
+	r.ndecisions = 1;
+	r.points = xcalloc(REPORT_MAX_POINTS, sizeof *r.points);
+	memcpy(r.points, pts, sizeof pts);
+	r.npoints = 2;
+	r.t_end = 10;
+	f = open_memstream(&page, &len);
+	report_svg_chart(f, &r, REPORT_REMAINING);
+	fclose(f);
+	assert_non_null(strstr(page, "<line x1=\"510.0\" y1=\"24\" "
+	    "x2=\"510.0\" y2=\"160\" stroke=\"#f08a00\" stroke-width=\"2\" "
+	    "shape-rendering=\"crispEdges\""));
+	free(page);
+	report_free(&r);
+}
+
+/*
  * The target's own document names its QEMU (a unix: source's does not),
  * and wins over the handshake's word; one without it is refused, named.
  */
@@ -306,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_target_document),
 		cmocka_unit_test(test_phase_labels),
+		cmocka_unit_test(test_mark_crisp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
