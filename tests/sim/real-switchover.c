@@ -25,7 +25,8 @@
  * S2 Started only while the source QEMU's migration was in pre-copy as
  *    far as qmigrate could know: QEMU had not said otherwise (a MIGRATION
  *    status past active, or STOP for the switchover) more than 1 s
- *    before the document said Started, with no answer of its monitor
+ *    before the migrate wrote Started (the write attempted: a full disk
+ *    delays only what the asker reads), with no answer of its monitor
  *    held (a held answer holds the events behind it).  A guest the
  *    operator paused stops for the switchover without a STOP, and 7.2
  *    says active all along: qmigrate cannot tell, and neither can S2.
@@ -59,6 +60,7 @@ struct rs_request {
 	char		 id[SWITCHOVER_ID_MAX];
 	int		 rc;
 	const char	*how;		/* what ended it */
+	int		 started_seen;	/* S2: a write said Started (judged) */
 	int		 started_bad;	/* S2: Started outside pre-copy */
 	char		 bad_state[96];
 	int		 src_runs;	/* the migrate's run it was sent to */
@@ -340,32 +342,47 @@ rs_qemu_event(int which, const char *name, const char *status)
 	}
 }
 
-/*
- * The source's document was just installed (data): a Started answer to a
- * request still waiting is held to what QEMU had said by now (S2).
- */
+/* The source's document was just installed (data): the requests whose id
+ * it holds are taken (S1). */
 void
 rs_doc_written(const char *path, const char *data)
 {
-	json_object	*doc, *sr;
-	int		 i;
+	int i;
 
 	if (strcmp(path, RS_FILE) != 0)
 		return;
 	for (i = 0; i < S.n; i++)
 		if (S.rq[i].state == RS_WAIT && strstr(data, S.rq[i].id) != NULL)
 			S.rq[i].taken = 1;
-	if (S.left_precopy == 0 ||
-	    R.now - S.left_precopy <= 1 || (R.k.hold_k[R_SRC] > 0 &&
-	    R.answers[R_SRC] >= R.k.hold_k[R_SRC]))
+}
+
+/*
+ * The migrate writes its document (len bytes of data), whether the write
+ * then fails or not: the first that says Started for a request still
+ * waiting is held to what QEMU had said by now (S2).  That write is when
+ * qmigrate decided; a full disk delays only when the asker sees it.
+ */
+void
+rs_doc_attempted(const char *path, const char *data, size_t len)
+{
+	json_object	*doc, *sr;
+	const char	*status, *their;
+	char		*text;
+	int		 i, bad;
+
+	if (strcmp(path, RS_FILE) != 0)
 		return;
+	bad = S.left_precopy != 0 && R.now - S.left_precopy > 1 &&
+	    !(R.k.hold_k[R_SRC] > 0 && R.answers[R_SRC] >= R.k.hold_k[R_SRC]);
+	text = xmalloc(len + 1);
+	memcpy(text, data, len);
+	text[len] = '\0';
 	for (i = 0; i < S.n; i++) {
 		struct rs_request *rq = &S.rq[i];
-		const char *status, *their;
 
-		if (rq->state != RS_WAIT || rq->started_bad ||
-		    strstr(data, rq->id) == NULL ||
-		    (doc = json_tokener_parse(data)) == NULL)
+		if (rq->state != RS_WAIT || rq->started_seen ||
+		    strstr(text, rq->id) == NULL ||
+		    (doc = json_tokener_parse(text)) == NULL)
 			continue;
 		sr = json_obj_at(doc, "switchoverRequest");
 		status = json_str_at(sr, "status");
@@ -373,12 +390,14 @@ rs_doc_written(const char *path, const char *data)
 		if (status != NULL && their != NULL &&
 		    strcmp(their, rq->id) == 0 &&
 		    strcmp(status, "Started") == 0) {
-			rq->started_bad = 1;
+			rq->started_seen = 1;
+			rq->started_bad = bad;
 			snprintf(rq->bad_state, sizeof rq->bad_state, "%s",
 			    S.left_how);
 		}
 		json_object_put(doc);
 	}
+	free(text);
 }
 
 /* At the end: S1, S2. */

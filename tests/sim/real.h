@@ -219,6 +219,7 @@ double	 rs_due(void);
 int	 rs_asker_waits(void);
 void	 rs_happen(void);
 void	 rs_doc_written(const char *path, const char *data);
+void	 rs_doc_attempted(const char *path, const char *data, size_t len);
 void	 rs_qemu_event(int which, const char *name, const char *status);
 void	 rs_check_end(void);
 void	 rs_report(FILE *);

@@ -441,6 +441,8 @@ sim_write_file(const char *path, const char *data, size_t len,
 {
 	struct r_file *f;
 
+	if (how != WORLD_WRITE_PROBE)
+		rs_doc_attempted(path, data, len);
 	if ((R.k.p_write_fail > 0 && rng_chance(&R.rng, R.k.p_write_fail)) ||
 	    (R.now >= R.k.full_from && R.now < R.k.full_until) ||
 	    rf_disk_full()) {
