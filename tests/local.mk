@@ -197,6 +197,7 @@ check_PROGRAMS += tests/sim/model-drive
 tests_sim_model_drive_SOURCES = tests/sim/model-drive.c \
 	tests/sim/qemu-model.c tests/sim/qemu-model.h \
 	tests/sim/qemu-model-table.c tests/sim/qemu-model-sim.c \
+	tests/sim/qemu-model-sim.h tests/sim/qemu-model-disks.c \
 	tests/sim/qemu-canned.h tests/sim/qemu-canned-7.2.c \
 	tests/sim/qemu-canned-10.0.c tests/sim/qemu-canned-11.1.c
 tests_sim_model_drive_LDADD = $(qmigrate_libs) -lm
@@ -218,10 +219,12 @@ tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/real-faults.c tests/sim/real-props.c \
 	tests/sim/real-switchover.c tests/sim/real-update.c \
 	tests/sim/real-tls.c \
+	tests/sim/real-disks.c \
 	tests/sim/world-sim.c tests/sim/fiber.c tests/sim/fiber.h \
 	tests/sim/world-qemu.c tests/sim/world-qemu.h \
 	tests/sim/qemu-model.c tests/sim/qemu-model.h \
 	tests/sim/qemu-model-table.c tests/sim/qemu-model-sim.c \
+	tests/sim/qemu-model-sim.h tests/sim/qemu-model-disks.c \
 	tests/sim/qemu-stub.c tests/sim/qemu-stub.h \
 	tests/sim/qemu-canned.h tests/sim/qemu-canned-7.2.c \
 	tests/sim/qemu-canned-10.0.c tests/sim/qemu-canned-11.1.c \

@@ -24,60 +24,7 @@
 
 #include "qemu-canned.h"
 #include "qemu-model.h"
-
-#define STEP		0.02	/* s between two of QEMU's own moves */
-#define MAX_OUT		256
-
-struct qm_qemu {
-	struct qm_config	 cfg;
-	struct qm_world		 w;
-	struct qm_state		 s;
-	double			 now;
-	double			 next;		/* qm_due */
-	int			 sigstopped;
-	char			*in[MAX_OUT];	/* commands held by SIGSTOP */
-	size_t			 nin;
-	char			*out[MAX_OUT];
-	size_t			 nout;
-	size_t			 out_head;
-
-	char			 uri[256];	/* migrate-incoming's, or the
-						   source's destination */
-	struct qm_qemu		*peer;		/* the other end */
-	int			 no_listener;	/* migrate found nobody */
-	int			 connected;
-	int			 sent_device;	/* source: device state out */
-	int			 verdict;	/* target: 1 loaded, -1 failed */
-	int			 fail_load;
-	int			 broken;
-	int			 steps;		/* of this migration */
-	int			 converge_after; /* steps; -1 never */
-	double			 converge_at;	/* or at this time (the
-						   world's converge) */
-	double			 mig_start;	/* migrate's time */
-	double			 postcopy_at;	/* source: post-copy began */
-	double			 postcopy_len;	/* s until its last page */
-	double			 stopped_at;	/* source: vCPUs stopped
-						   (a stop) in pre-copy */
-	int			 pc_switch;	/* source: its switchover is
-						   post-copy's (decided when
-						   the vCPUs stop) */
-	int			 job_ready_after;
-	int			 to_file;	/* source: migrate to file: (no
-						   listener: the file takes it) */
-
-	/* cpr-exec (11.1): the command line QEMU was given to exec, how the
-	   exec goes (the world's draw), and where the process is in it. */
-	int			 exec_incoming;	/* -incoming: 1 a URI, 2 defer */
-	int			 exec_stopped;	/* -S */
-	char			 exec_uri[256];	/* -incoming's */
-	enum qm_exec_outcome	 exec_outcome;
-	enum qm_exec_phase	 exec_phase;
-	double			 exec_until;	/* QM_XP_GAP ends */
-	int			 fresh;		/* no -incoming: a fresh guest */
-	struct qm_qemu		*image;		/* the device state in the file,
-						   as the old QEMU left it */
-};
+#include "qemu-model-sim.h"
 
 static void	exec_command(struct qm_qemu *, struct json_object *);
 static void	exec_reborn(struct qm_qemu *);
@@ -155,6 +102,11 @@ qm_free(struct qm_qemu *q)
 		return;
 	if (q->peer != NULL && q->peer->peer == q)
 		q->peer->peer = NULL;
+	for (i = 0; i < QM_MAX_NODES; i++)
+		if (q->nodes[i].target != NULL)
+			qd_forget(q, q->nodes[i].target);
+	if (q->nbd_client != NULL)
+		qd_forget(q, q->nbd_client);
 	qm_free(q->image);
 	for (i = 0; i < q->nout; i++)
 		free(q->out[(q->out_head + i) % MAX_OUT]);
@@ -410,7 +362,14 @@ command(struct qm_qemu *q, const char *line)
 		json_object_put(o);
 		return;
 	}
+	/* A "may" refusal the block layer's world decides (qd_refusal). */
+	if ((canned = qd_refusal(q, &c, o)) != NULL) {
+		push_line(q, canned);
+		json_object_put(o);
+		return;
+	}
 	(void)qm_apply_cmd(&q->s, &c);
+	qd_command(q, &c, o);
 	if (strcmp(c.name, "migrate") == 0 && !(c.args & QM_IF_RESUME)) {
 		migrate_dest(o, q->uri, sizeof q->uri);
 		/* file: (cpr-exec's): QEMU writes the stream to a file. */
@@ -455,9 +414,6 @@ command(struct qm_qemu *q, const char *line)
 		migrate_dest(o, q->uri, sizeof q->uri);
 		q->broken = 0;
 	}
-	else if (strcmp(c.name, "drive-mirror") == 0 ||
-	    strcmp(c.name, "blockdev-mirror") == 0)
-		q->job_ready_after = 2 + q->w.choose(q->w.arg, 20);
 	else if (strcmp(c.name, "migrate-set-parameters") == 0)
 		exec_command(q, o);
 	json_object_put(o);
@@ -467,7 +423,7 @@ command(struct qm_qemu *q, const char *line)
 		push_line(q, with_progress(q, with_socket_address(q,
 		    qm_answer(&q->s, &c, -1))));
 	else
-		push_line(q, qm_answer(&q->s, &c, -1));
+		push_line(q, qd_answer(q, &c, qm_answer(&q->s, &c, -1)));
 	wake(q, q->now);
 	wake(q->peer, q->now);
 }
@@ -539,22 +495,18 @@ ended(const struct qm_qemu *p)
 	    p->s.status == QM_ST_FAILING;
 }
 
-/* The world's say on a row that is not a command (1: it may happen). */
+/* The world's say on a row that is not a command (1: it may happen;
+   a job row may note an NBD link it finds broken). */
 static int
-permitted(const struct qm_qemu *q, int entry)
+permitted(struct qm_qemu *q, int entry)
 {
 	const struct qm_row	*r = &qm_rows[entry & 0xffff];
 	const struct qm_qemu	*p = q->peer;
 	const char		*n = r->cmd;
 	int			 incoming = (q->s.flags & QM_IF_INCOMING) != 0;
 
-	if (r->kind == QM_ROW_JOB) {
-		if (strcmp(n, "mirror-ready") == 0)
-			return q->steps >= q->job_ready_after;
-		if (strcmp(n, "mirror-io-error") == 0)
-			return q->broken;
-		return strcmp(n, "job-drained") != 0;
-	}
+	if (r->kind == QM_ROW_JOB)
+		return qd_permitted(q, n, entry >> 16);
 	/* cpr-exec's bottom half: the world drew whether execvp works. */
 	if (strcmp(n, "exec") == 0)
 		return q->exec_outcome != QM_EXEC_EXECVP_FAILS;
@@ -631,12 +583,16 @@ permitted(const struct qm_qemu *q, int entry)
 		if (strcmp(n, "postcopy-broke") == 0)
 			return q->broken || p == NULL || !p->s.alive ||
 			    p->verdict == -1;
+		/* ... and once the target resumed on the new connection
+		   (its RESUME_ACK), the source's recovery completes */
 		if (strcmp(n, "recover-connected") == 0 ||
 		    strcmp(n, "recovered") == 0)
 			return p != NULL && p->s.alive && !q->broken &&
 			    ((p->s.flags & QM_IF_RECOVERING) ||
 			    (q->s.version != QM_V7_2 &&
-			    p->s.status == QM_ST_POSTCOPY_PAUSED));
+			    p->s.status == QM_ST_POSTCOPY_PAUSED) ||
+			    (strcmp(n, "recovered") == 0 &&
+			    p->s.status == QM_ST_POSTCOPY_ACTIVE));
 		/* nobody to resume with: a target that is not paused
 		   in post-copy (its load failed) refuses the connection */
 		if (strcmp(n, "recover-failed") == 0)
@@ -662,11 +618,13 @@ permitted(const struct qm_qemu *q, int entry)
 	   thread's postcopy_pause_incoming); only a bad section fails it. */
 	if (strcmp(n, "postcopy-load-failed") == 0)
 		return q->fail_load && p != NULL && p->sent_device;
+	/* A target nothing connected to yet waits (a source whose disks
+	   copy first migrates late); one whose source went fails. */
 	if (strcmp(n, "load-failed") == 0)
 		return (q->fail_load && p != NULL && p->sent_device) ||
-		    q->broken || p == NULL ||
+		    q->broken || (p == NULL ? q->connected :
 		    (!p->s.alive && !(q->s.flags & QM_IF_GUEST)) ||
-		    ended(p);
+		    ended(p));
 	/* postcopy_start's package: LISTEN, then the device state (where
 	   a failing load fails), then RUN. */
 	if (strcmp(n, "postcopy-listen") == 0 && q->fail_load)
@@ -730,6 +688,8 @@ took(struct qm_qemu *q, int entry)
 {
 	const char	*n = qm_rows[entry & 0xffff].cmd;
 
+	if (qm_rows[entry & 0xffff].kind == QM_ROW_JOB)
+		qd_took(q, n, entry >> 16);
 	if (strcmp(n, "switchover") == 0 ||
 	    strcmp(n, "switchover-stopped") == 0 ||
 	    strcmp(n, "postcopy-start") == 0)

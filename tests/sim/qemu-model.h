@@ -251,6 +251,9 @@ struct qm_config {
 	int		 shared_ram;	/* memory-backend share=on and
 					   aux-ram-share=on (cpr-transfer) */
 	int		 cpr_incoming;	/* a second -incoming, channel cpr */
+	int		 ndisks;	/* writable local disks, -blockdev
+					   node-name=diskN (the world's:
+					   qemu-model-disks.c) */
 };
 
 /* An event a transition made, not yet written (or, checking, seen). */
@@ -403,6 +406,12 @@ struct qm_world {
 	/* s from post-copy's start until its last page is sent; NULL: at
 	   QEMU's next step. */
 	double	 (*postcopy_len)(void *arg);
+	/* The target whose NBD server a source's blockdev-add reaches at
+	   uri, NULL if none (qemu-model-disks.c checks it serves there). */
+	struct qm_qemu *(*nbd_listener)(void *arg, const char *uri);
+	/* s from blockdev-mirror until disk's copy is done, < 0 never
+	   (-1: it creeps on, -2: it stalls); NULL: 1 s. */
+	double	 (*mirror_len)(void *arg, int disk);
 };
 
 struct qm_qemu	*qm_new(const struct qm_config *, const struct qm_world *);
@@ -428,6 +437,10 @@ void		 qm_kill(struct qm_qemu *);		/* SIGKILL */
 void		 qm_sigstop(struct qm_qemu *, int stopped);
 void		 qm_fail_load(struct qm_qemu *target);	/* next load fails */
 void		 qm_break_stream(struct qm_qemu *);	/* either side */
+void		 qm_break_nbd(struct qm_qemu *source);	/* its NBD links */
+/* Mirror job slot j's world: its NBD link broke or a BLOCK_JOB_ERROR
+   went out (1), or not. */
+int		 qm_job_io_error(const struct qm_qemu *, int j);
 
 const struct qm_state *qm_state(const struct qm_qemu *);
 

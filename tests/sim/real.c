@@ -204,6 +204,15 @@ draw_qemu(void)
 	}
 }
 
+/* The one target; qemu-model-disks.c checks its server's address. */
+static struct wq *
+nbd_listener(void *arg, const char *uri)
+{
+	(void)arg;
+	(void)uri;
+	return R.q[R_TGT];
+}
+
 static struct wq *
 listener(void *arg, const char *uri)
 {
@@ -307,6 +316,7 @@ draw(void)
 		k->tgt_timeout = rng_range(&R.rng, 1, 60);
 	draw_output();
 	draw_qemu();
+	rd_draw();
 	rf_draw();
 	rs_draw();
 	rt_draw(R.k.qemu_kind == WQ_MODEL && !ru_on());
@@ -340,6 +350,11 @@ set_options(void)
 	}
 	opts[R_TGT].qmp_path = "/sim/tgt.qmp";
 	opts[R_TGT].timeout = R.k.tgt_timeout;
+	/* The disks copied as a policy's blockMigration: auto asks. */
+	for (i = 0; i < 2 && R.k.ndisks > 0; i++) {
+		opts[i].flags.block_migration = BLOCK_MIGRATION_AUTO;
+		opts[i].flags.set |= MIG_SET_BLOCK_MIGRATION;
+	}
 	for (i = 0; i < 2 && R.k.postcopy; i++) {
 		opts[i].flags.allow_post_copy = 1;
 		opts[i].flags.set |= MIG_SET_POST_COPY;
@@ -450,6 +465,7 @@ check_now(void)
 		r_violation("both QEMUs run the guest");
 	}
 	rp_check_now();
+	rd_check_now();
 	if (ru_on())
 		ru_check_now();
 }
@@ -617,6 +633,7 @@ next_due(void)
 			t = fmin(t, fmax(R.timers[i].due,
 			    R.sd[R.timers[i].side].stopped_until));
 	t = fmin(t, pc_break_due());
+	t = fmin(t, rd_due());
 	for (i = 0; i < 2; i++) {
 		t = fmin(t, wq_due(R.q[i]));
 		if (R.k.sig_at[i] > R.now)
@@ -706,6 +723,7 @@ happen(void)
 	world_sim_out_happen();
 	rs_happen();
 	rt_happen();
+	rd_happen();
 	/* Timers due (a stopped qmigrate's fire when it continues). */
 	for (j = 0; j < R.ntimers; ) {
 		struct r_timer	*rt = &R.timers[j];
@@ -781,7 +799,8 @@ static int
 run_seed(uint64_t seed, int trace)
 {
 	struct wq_world		 qw = { .listener = listener,
-				    .choose = choose };
+				    .choose = choose,
+				    .nbd_listener = nbd_listener };
 	struct wq_config	 qc;
 	double			 t;
 	int			 steps = 0;
@@ -806,12 +825,16 @@ run_seed(uint64_t seed, int trace)
 	nviol = 0;
 	first_viol[0] = '\0';
 	rp_start();
+	rd_start();
 
 	memset(&qc, 0, sizeof qc);
 	qc.kind = R.k.qemu_kind;
 	qc.version = R.k.qemu_version;
 	qc.converge = R.k.never_converges ? -1 : R.k.converge;
 	qc.postcopy_len = R.k.postcopy_len;
+	qc.ndisks = R.k.ndisks;
+	qc.mirror_len[0] = R.k.mirror_len[0];
+	qc.mirror_len[1] = R.k.mirror_len[1];
 	R.q[R_SRC] = ru_on() ? ru_new_qemu(&qw) : wq_new(&qc, &qw);
 	qc.incoming = 1;
 	qc.dash_s = R.k.dash_s;
@@ -851,6 +874,7 @@ run_seed(uint64_t seed, int trace)
 		ru_before_props();
 	rp_check_end();
 	r_check_postcopy();
+	rd_check_end();
 	rs_check_end();
 	if (trace || nviol > 0)
 		fprintf(report, "seed %llu (QEMU %s): source %d target %d "
@@ -914,6 +938,7 @@ main(int argc, char **argv)
 	rf_report(report);
 	rp_report(report);
 	rs_report(report);
+	rd_report(report);
 	ru_report(report);
 	rt_report(report);
 	fprintf(report, "sim-real: %llu schedules from seed %llu: %d broke "

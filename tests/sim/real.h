@@ -139,6 +139,10 @@ struct r_knobs {
 	double		 pc_break[2];	/* s into post-copy the stream
 					   breaks (0: never) */
 	double		 recover_timeout;	/* --recover-timeout, both */
+	int		 ndisks;	/* local disks copied (real-disks.c) */
+	double		 mirror_len[2];	/* s until each mirror is done, < 0
+					   never */
+	double		 nbd_break_at;	/* the network breaks NBD, 0 never */
 };
 
 struct r_world {
@@ -213,6 +217,14 @@ void	 rp_check_end(void);
 void	 rp_report(FILE *);
 const char *rp_hidden(int side);
 unsigned long rp_write_fails(int side);
+/* real-disks.c: the VM's local disks, their mirrors' faults, D1 */
+void	 rd_draw(void);
+void	 rd_start(void);
+double	 rd_due(void);
+void	 rd_happen(void);
+void	 rd_check_now(void);
+void	 rd_check_end(void);
+void	 rd_report(FILE *);
 /* real-switchover.c: qmigrate switchover, S1 and S2 */
 void	 rs_draw(void);
 double	 rs_due(void);

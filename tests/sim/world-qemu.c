@@ -42,6 +42,24 @@ model_listener(void *arg, const char *uri)
 	return t != NULL ? t->qm : NULL;
 }
 
+static struct qm_qemu *
+model_nbd_listener(void *arg, const char *uri)
+{
+	struct wq	*q = arg, *t;
+
+	t = q->w.nbd_listener != NULL ? q->w.nbd_listener(q->w.arg, uri) :
+	    NULL;
+	return t != NULL ? t->qm : NULL;
+}
+
+static double
+model_mirror_len(void *arg, int disk)
+{
+	struct wq	*q = arg;
+
+	return disk >= 0 && disk < 2 ? q->cfg.mirror_len[disk] : 1;
+}
+
 static int
 model_choose(void *arg, int n)
 {
@@ -92,6 +110,7 @@ wq_new(const struct wq_config *cfg, const struct wq_world *w)
 			.version = (enum qm_version)cfg->version,
 			.incoming = cfg->incoming,
 			.stopped = cfg->dash_s,
+			.ndisks = cfg->ndisks,
 		};
 		struct qm_world		mw = {
 			.arg = q,
@@ -99,6 +118,8 @@ wq_new(const struct wq_config *cfg, const struct wq_world *w)
 			.listener = model_listener,
 			.converge = model_converge,
 			.postcopy_len = model_postcopy_len,
+			.nbd_listener = model_nbd_listener,
+			.mirror_len = model_mirror_len,
 		};
 
 		q->qm = qm_new(&mc, &mw);
@@ -189,6 +210,32 @@ wq_break_stream(struct wq *q)
 {
 	if (q->qm != NULL)
 		qm_break_stream(q->qm);
+}
+
+void
+wq_break_nbd(struct wq *q)
+{
+	if (q->qm != NULL)
+		qm_break_nbd(q->qm);
+}
+
+int
+wq_job(const struct wq *q, int j, const char **id, const char **status)
+{
+	const struct qm_state	*s;
+
+	if (q->qm == NULL || j < 0 || j >= (s = qm_state(q->qm))->njobs ||
+	    s->jobs[j].status == QM_JOB_UNDEFINED)
+		return -1;
+	*id = s->jobs[j].id;
+	*status = qm_job_status_name(s->jobs[j].status);
+	return 0;
+}
+
+int
+wq_job_io_error(const struct wq *q, int j)
+{
+	return q->qm != NULL && qm_job_io_error(q->qm, j);
 }
 
 int

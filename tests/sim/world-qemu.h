@@ -21,6 +21,9 @@ struct wq_world {
 	struct wq *(*listener)(void *arg, const char *uri);
 	/* A choice among n (0..n-1), the seeded world's (the model only). */
 	int	 (*choose)(void *arg, int n);
+	/* The target QEMU whose NBD server a source's NBD node reaches at
+	   uri, or NULL (the model only; NULL: none). */
+	struct wq *(*nbd_listener)(void *arg, const char *uri);
 };
 
 struct wq_config {
@@ -33,6 +36,9 @@ struct wq_config {
 	double		 postcopy_len;	/* s of post-copy once begun (model) */
 	double		 load;		/* s the target's load takes (stub) */
 	int		 load_fails;	/* the target's load fails */
+	int		 ndisks;	/* local disks to copy (model: 0-2) */
+	double		 mirror_len[2];	/* s until disk i's mirror is done,
+					   -1 never (creeps), -2 (stalls) */
 };
 
 struct wq	*wq_new(const struct wq_config *, const struct wq_world *);
@@ -55,6 +61,14 @@ void		 wq_kill(struct wq *);
 /* The migration stream breaks (the model; the stub has no post-copy to
    recover, and is never asked). */
 void		 wq_break_stream(struct wq *);
+
+/* Every NBD connection of this source QEMU breaks (the network). */
+void		 wq_break_nbd(struct wq *);
+/* Mirror job slot j (0..3): 0 with its id and status (JobStatus), -1
+   where there is none; its NBD link broke or it wrote an I/O error. */
+int		 wq_job(const struct wq *, int j, const char **id,
+		    const char **status);
+int		 wq_job_io_error(const struct wq *, int j);
 
 int		 wq_alive(const struct wq *);
 /* A target whose migrate-incoming listens on uri, its path still there. */

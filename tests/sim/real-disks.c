@@ -1,0 +1,219 @@
+/*
+ * real-disks.c: sim-real's disks (issue 37, "the disk mirrors' jobs and
+ * their faults").  A draw of its own per seed (the other draws stay as
+ * they were): in 40% of the model's seeds the VM has one or two local
+ * writable disks (diskN, qemu-model-disks.c), which both sides copy as a
+ * policy's `blockMigration: auto` asks (NBD server and exports on the
+ * target, blockdev-mirror write-blocking on the source: mig-disks.c).
+ * Each mirror is done after a drawn time (0.5-10 s in 60%, 10-60 s in
+ * 15%), or never (it creeps on, 15%, or it stalls halfway, 10%); in some seeds the network breaks every NBD connection at a
+ * drawn moment.  The world's other faults (a QEMU killed, the target's
+ * exports removed, SIGKILL and re-runs) land on the mirrors as they fall.
+ *
+ * D1: a side's exit 0 only where every disk's mirror was ready (its copy
+ * done, no write of it to the target failed) at the last moment the
+ * source's guest ran or after (write-blocking: each write of a ready
+ * mirror reaches both sides before the guest sees it done); so a
+ * migration whose mirror failed or was never in sync never says 0.  A
+ * target QEMU the world killed excuses it (the guest died with it).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qmigrate.h"
+#include "real.h"
+
+#define MAX_JOB_STATUS	12
+
+static struct rng	 g;
+
+/* This seed: what D1 judges (disk_synced, as rd_check_now keeps it). */
+static struct {
+	int		 ok[2];
+	char		 why[2][96];
+	int		 ready[2];	/* a mirror of disk i was ready */
+	char		 last[2][4][16];	/* each job slot's status */
+	int		 broke;		/* the NBD break landed */
+} D;
+
+/* Over the schedules. */
+static unsigned long	 nseeds[3];	/* by disks: 0, 1, 2 */
+static unsigned long	 nready, nbreaks, nioerr, nexit[2][10];
+static struct {
+	char		 name[16];
+	unsigned long	 n;
+} jentered[2][MAX_JOB_STATUS];
+
+void
+rd_draw(void)
+{
+	int	 i, u;
+
+	if (R.k.qemu_kind != WQ_MODEL || ru_on())
+		return;
+	rng_seed(&g, R.seed ^ 0x6469736b73212121ULL);
+	if (!rng_chance(&g, 0.4))
+		return;
+	R.k.ndisks = rng_chance(&g, 0.5) ? 2 : 1;
+	for (i = 0; i < R.k.ndisks; i++) {
+		u = (int)(rng_next(&g) % 100);
+		R.k.mirror_len[i] = u < 60 ? rng_range(&g, 0.5, 10) :
+		    u < 75 ? rng_range(&g, 10, 60) : u < 90 ? -1 : -2;
+	}
+	if (rng_chance(&g, 0.15))
+		R.k.nbd_break_at = rng_range(&g, 0.5, 90);
+}
+
+void
+rd_start(void)
+{
+	memset(&D, 0, sizeof D);
+	nseeds[R.k.ndisks]++;
+}
+
+double
+rd_due(void)
+{
+	return R.k.nbd_break_at > R.now ? R.k.nbd_break_at : INFINITY;
+}
+
+void
+rd_happen(void)
+{
+	if (R.k.nbd_break_at == 0 || R.k.nbd_break_at > R.now)
+		return;
+	R.k.nbd_break_at = 0;
+	r_trace(-1, "the network breaks the NBD connections");
+	wq_break_nbd(R.q[R_SRC]);
+	D.broke = 1;
+	nbreaks++;
+}
+
+static void
+count_job(int side, const char *st)
+{
+	int	 i;
+
+	for (i = 0; i < MAX_JOB_STATUS && jentered[side][i].name[0] != '\0' &&
+	    strcmp(jentered[side][i].name, st) != 0; i++)
+		;
+	if (i == MAX_JOB_STATUS)
+		return;
+	if (jentered[side][i].name[0] == '\0')
+		snprintf(jentered[side][i].name, sizeof jentered[side][i].name,
+		    "%s", st);
+	jentered[side][i].n++;
+}
+
+/* Disk i's mirror now: ready, with every write on the target?  */
+static int
+disk_synced(int i, char *why, size_t len)
+{
+	const char	*id, *st;
+	char		 want[32];
+	int		 j;
+
+	snprintf(want, sizeof want, "qm-mirror-disk%d", i);
+	for (j = 0; j < 4; j++) {
+		if (wq_job(R.q[R_SRC], j, &id, &st) != 0 ||
+		    strcmp(id, want) != 0 || strcmp(st, "null") == 0)
+			continue;
+		if (wq_job_io_error(R.q[R_SRC], j)) {
+			snprintf(why, len, "its mirror's NBD writes failed "
+			    "(job %s)", st);
+			return 0;
+		}
+		if (strcmp(st, "ready") == 0 || strcmp(st, "standby") == 0)
+			return 1;
+		snprintf(why, len, "its mirror was %s", st);
+		return 0;
+	}
+	snprintf(why, len, "no mirror ran");
+	return 0;
+}
+
+void
+rd_check_now(void)
+{
+	const char	*id, *st;
+	int		 side, j, i;
+
+	if (R.k.ndisks == 0)
+		return;
+	for (side = 0; side < 2; side++)
+		for (j = 0; j < 4; j++) {
+			if (wq_job(R.q[side], j, &id, &st) != 0 ||
+			    strcmp(D.last[side][j], st) == 0)
+				continue;
+			snprintf(D.last[side][j], sizeof D.last[side][j], "%s",
+			    st);
+			count_job(side, st);
+			if (strcmp(st, "ready") == 0 && side == R_SRC &&
+			    strncmp(id, "qm-mirror-disk", 14) == 0 &&
+			    id[14] >= '0' && id[14] < '0' + R.k.ndisks)
+				D.ready[id[14] - '0'] = 1;
+		}
+	/* While the guest runs, each write must reach both sides: the
+	   mirror ready now.  Once it stopped, a mirror that becomes ready
+	   (its copy done, no write failed) still brings every write. */
+	for (i = 0; i < R.k.ndisks; i++)
+		if (wq_runs_guest(R.q[R_SRC]) || !D.ok[i])
+			D.ok[i] = disk_synced(i, D.why[i], sizeof D.why[i]);
+}
+
+void
+rd_check_end(void)
+{
+	const struct r_side	*sd;
+	int			 side, i, err = 0;
+
+	if (R.k.ndisks == 0)
+		return;
+	for (i = 0; i < 4; i++)
+		err |= wq_job_io_error(R.q[R_SRC], i);
+	nioerr += err;
+	nready += D.ready[0] || D.ready[1];
+	for (side = 0; side < 2; side++) {
+		sd = &R.sd[side];
+		if (!sd->done || sd->died_by != 0)
+			continue;
+		nexit[side][sd->rc >= 0 && sd->rc < 9 ? sd->rc : 9]++;
+		if (sd->rc != 0 || R.qemu_killed[R_TGT])
+			continue;
+		for (i = 0; i < R.k.ndisks; i++)
+			if (!D.ok[i])
+				r_violation("D1: the %s exits 0 but disk%d's "
+				    "copy misses writes: %s when the source's "
+				    "guest last ran", side == R_SRC ? "source" :
+				    "target", i, D.why[i]);
+	}
+}
+
+void
+rd_report(FILE *f)
+{
+	int	 side, i;
+
+	fprintf(f, "sim-real: disks: %lu schedules with 1, %lu with 2 (of "
+	    "%lu); a mirror ready in %lu, an NBD link broken in %lu, the "
+	    "network broke NBD in %lu\n", nseeds[1], nseeds[2],
+	    nseeds[0] + nseeds[1] + nseeds[2], nready, nioerr, nbreaks);
+	for (side = 0; side < 2; side++) {
+		fprintf(f, "sim-real: %s QEMU block-job statuses entered:",
+		    side == R_SRC ? "source" : "target");
+		for (i = 0; i < MAX_JOB_STATUS &&
+		    jentered[side][i].name[0] != '\0'; i++)
+			fprintf(f, " %s %lu", jentered[side][i].name,
+			    jentered[side][i].n);
+		fprintf(f, "\n");
+	}
+	for (side = 0; side < 2; side++) {
+		fprintf(f, "sim-real: with disks, the %s's exits:",
+		    side == R_SRC ? "source" : "target");
+		for (i = 0; i < 10; i++)
+			if (nexit[side][i] > 0)
+				fprintf(f, " %d: %lu", i, nexit[side][i]);
+		fprintf(f, "\n");
+	}
+}
