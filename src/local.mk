@@ -18,7 +18,8 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/mig-options.h src/mig-options.c \
 	src/mig-config.c \
 	src/mig-watch.h src/mig-watch.c \
-	src/mig-source.c src/mig-target.c src/cmd-migrate.c src/cmd-status.c \
+	src/mig-source.c src/mig-target.c src/mig-rerun.c \
+	src/cmd-migrate.c src/cmd-status.c \
 	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c \
 	src/status-writer.c src/switchover-request.h src/switchover-request.c \

@@ -81,4 +81,18 @@ double	 mig_info_dirty_rate(const struct mig_info *);
 double	 mig_info_bandwidth(const struct mig_info *);
 int	 run_info_decode(struct json_object *reply, struct run_info *);
 
+/*
+ * mig-rerun.c: what a re-run after a SIGKILL makes of the QEMU it found.
+ * mig_target_found(): `incoming`'s (unix:/tcp:).
+ */
+enum target_found {
+	TF_FRESH,	/* it waits for a migration: set one up */
+	TF_REATTACH,	/* it listens or has a migration: watch it */
+	TF_NOT_WAITING,	/* no migration, none can come: 3 */
+	TF_NOT_KNOWN,	/* a migration ended here, whose is not known: 8 */
+};
+enum target_found mig_target_found(int record, enum run_state,
+	    const struct mig_info *, int listening);
+int	 mig_exec_rerun_lost(enum mig_phase, const char *qemu_mode);
+
 #endif

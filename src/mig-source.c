@@ -69,6 +69,8 @@ struct mig_source {
 	int			 rec_paused;	/* a re-run: the record says the
 						   guest did not run when it began */
 	int			 cpr_mode_sent;	/* the plan's cpr mode sent */
+	char			 qemu_mode[32];	/* update --mode exec's re-run:
+						   QEMU's migration mode, or "" */
 };
 
 /* A question to the target, and who asked it. */
@@ -304,22 +306,41 @@ source_close_record(struct mig_source *ms, const struct mig_info *mi,
 		xasprintf(&where, "the guest is on the source, not running "
 		    "(run state %s), as this run found it", state);
 	if (mi->status == QMS_NONE && mode == MODE_CPR_EXEC &&
-	    phase == PHASE_RUNNING) {
-		/*
-		 * The earlier run saw QEMU start the update (phase Running):
-		 * a QEMU with no migration now is a new one, the exec's, that
-		 * did not load the guest (a command line that boots afresh).
-		 * No old copy is left to run it (sim-real --update-exec).
-		 */
+	    mig_exec_rerun_lost(phase, ms->qemu_mode[0] != '\0' ?
+	    ms->qemu_mode : NULL)) {
 		why = FAIL_UNKNOWN;
-		xasprintf(&reason, "update %s: QEMU %s has no migration "
-		    "(query-migrate: none), though the earlier run saw it "
-		    "start: the QEMU behind the monitor is the exec's new one "
-		    "and did not load the guest (did its command line lose "
-		    "-incoming?); no old copy is left to resume; where the "
-		    "guest is is not known: see the new QEMU's log and the "
-		    "guest's console", status_uid(ms->w.st),
-		    ms->w.o->qmp_path);
+		if (phase == PHASE_RUNNING)
+			/*
+			 * The earlier run saw QEMU start the update: a QEMU
+			 * with no migration now is the exec's new one, that
+			 * did not load the guest (a command line that boots
+			 * afresh).  No old copy is left to run it.
+			 */
+			xasprintf(&reason, "update %s: QEMU %s has no "
+			    "migration (query-migrate: none), though the "
+			    "earlier run saw it start: the QEMU behind the "
+			    "monitor is the exec's new one and did not load "
+			    "the guest (did its command line lose -incoming?); "
+			    "no old copy is left to resume; where the guest "
+			    "is is not known: see the new QEMU's log and the "
+			    "guest's console", status_uid(ms->w.st),
+			    ms->w.o->qmp_path);
+		else
+			/* The record never said the update began (its
+			 * writes failed): QEMU's mode is the only word. */
+			xasprintf(&reason, "update %s: QEMU %s has no "
+			    "migration (query-migrate: none) and its mode is "
+			    "%s, not the cpr-exec the earlier run's plan "
+			    "sets, and the status file does not say whether "
+			    "the update began (a write that failed): either "
+			    "that run was killed before its plan, the old "
+			    "QEMU untouched, or QEMU exec'd the new command "
+			    "line and the new QEMU did not load the guest (no "
+			    "old copy left to resume); which is not known: "
+			    "see QEMU's log and the guest's console",
+			    status_uid(ms->w.st), ms->w.o->qmp_path,
+			    ms->qemu_mode[0] != '\0' ? ms->qemu_mode :
+			    "not known");
 	} else if (mi->status == QMS_NONE)
 		xasprintf(&reason, "migration %s: QEMU has no migration "
 		    "(query-migrate: none): it never started there, or QEMU "
@@ -778,7 +799,7 @@ guest_memory(json_object *reply)
 
 enum {
 	INSPECT_MIGRATE, INSPECT_STATUS, INSPECT_MEMORY, INSPECT_JOBS,
-	INSPECT_NODES, INSPECT_END,
+	INSPECT_NODES, INSPECT_END, INSPECT_MODE,
 };
 
 /* What QEMU is doing now (a job: ctx is the struct mig_source). */
@@ -832,11 +853,23 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 		json_object_object_add(cmd->args, "flat",
 		    json_object_new_boolean(1));
 		return JOB_SEND;
-	default:
+	case INSPECT_END:
 		if (error != NULL)
 			log_warnx("query-named-block-nodes: %s", error);
 		else
 			ms->adopted = mig_disks_adopt(ms->block_jobs, reply);
+		if (ms->w.o->exec_argv == NULL)
+			return JOB_DONE;
+		/* Whether the exec's new QEMU answers (mig_exec_rerun_lost). */
+		*pc = INSPECT_MODE;
+		cmd->name = "query-migrate-parameters";
+		return JOB_SEND;
+	default:
+		if (error != NULL)
+			log_warnx("query-migrate-parameters: %s", error);
+		else if (json_str_at(reply, "mode") != NULL)
+			snprintf(ms->qemu_mode, sizeof ms->qemu_mode, "%s",
+			    json_str_at(reply, "mode"));
 		return JOB_DONE;
 	}
 fail:

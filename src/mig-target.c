@@ -178,8 +178,35 @@ target_tls_rerun(struct mig_target *mt)
 	return 1;
 }
 
+/*
+ * QEMU listens or has an incoming migration: a killed run's (its record
+ * taken over), or one whose record was never written (every write failed)
+ * or that nobody here started.  QEMU would refuse a new setup, and the
+ * guest may land here: it is watched to its end from here on.
+ */
+static void
+target_reattached(struct mig_target *mt, const struct mig_info *mi)
+{
+	const char *what = mi->status == QMS_NONE ? "listens already" :
+	    "has the migration,";
+
+	if (mt->record != NULL)
+		status_note(mt->w.st, "re-attached after a killed incoming: "
+		    "the target QEMU %s %s (run state %s)", mt->w.o->qmp_path,
+		    what, mt->record_state);
+	else
+		status_note(mt->w.st, "re-attached: the target QEMU %s %s "
+		    "(run state %s), and the status file has no record of "
+		    "it (a killed run's writes may all have failed)",
+		    mt->w.o->qmp_path, what, mt->record_state);
+	if (mi->status != QMS_NONE)
+		status_note(mt->w.st, "its migration status: %s",
+		    mi->status_name);
+	log_info("target re-attached: %s", mt->w.o->qmp_path);
+}
+
 enum {
-	PREP_CHECK, PREP_CHECKED, PREP_RERUN, PREP_SIDE, PREP_MACHINES,
+	PREP_CHECK, PREP_CHECKED, PREP_FOUND, PREP_SIDE, PREP_MACHINES,
 	PREP_MADE,
 	PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
 	PREP_SELECT, PREP_EXPORT, PREP_LISTEN, PREP_LISTENED,
@@ -211,13 +238,13 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			goto fail;
 		}
 		run_info_decode(reply, &ri);
-		/* A killed run's record: what QEMU does now decides (N4). */
-		if (mt->tls == NULL && (mt->record = target_open_record(
-		    mt->w.o->status_file)) != NULL) {
-			mt->record_ri = ri.state;
-			snprintf(mt->record_state, sizeof mt->record_state,
-			    "%s", ri.state_name);
-			*pc = PREP_RERUN;
+		mt->record_ri = ri.state;
+		snprintf(mt->record_state, sizeof mt->record_state, "%s",
+		    ri.state_name);
+		if (mt->tls == NULL) {
+			/* What QEMU does now decides, record or not (N4). */
+			mt->record = target_open_record(mt->w.o->status_file);
+			*pc = PREP_FOUND;
 			cmd->name = "query-migrate";
 			return JOB_SEND;
 		}
@@ -240,43 +267,47 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		reply = NULL;
 		error = NULL;
 		continue;
-	case PREP_RERUN:
-		if (error != NULL)
+	case PREP_FOUND:
+		if (error != NULL) {
+			/* Over an open record, not known (8), as unasked. */
+			target_unasked(mt);
 			goto fail;
-		if (target_take_over(mt, &why) != 0) {
+		}
+		if (mt->record != NULL && target_take_over(mt, &why) != 0) {
 			/* Its identity is not written over (as migrate). */
 			status_keep_file(mt->w.st);
 			goto fail_why;
 		}
 		mig_info_decode(reply, &mi);
-		if (mi.status != QMS_NONE || json_obj_at(reply,
-		    "socket-address") != NULL) {
-			/*
-			 * The killed run made it listen (QEMU would refuse
-			 * migrate-incoming now: "already been started"), or
-			 * its migration runs or ended: watched from here on.
-			 */
-			status_note(mt->w.st, "re-attached after a killed "
-			    "incoming: the target QEMU %s %s (run state %s)",
-			    mt->w.o->qmp_path, mi.status == QMS_NONE ?
-			    "listens already" : "has the migration,",
-			    mt->record_state);
-			if (mi.status != QMS_NONE)
-				status_note(mt->w.st, "its migration status: "
-				    "%s", mi.status_name);
-			log_info("target re-attached: %s", mt->w.o->qmp_path);
+		switch (mig_target_found(mt->record != NULL, mt->record_ri, &mi,
+		    json_obj_at(reply, "socket-address") != NULL)) {
+		case TF_REATTACH:
+			target_reattached(mt, &mi);
 			return JOB_DONE;
-		}
-		if (mt->record_ri != RUN_INMIGRATE) {
-			xasprintf(cause, "target QEMU %s is not waiting for a "
-			    "migration (run state %s) and has none: start it "
-			    "with -incoming defer", mt->w.o->qmp_path,
-			    mt->record_state);
+		case TF_NOT_KNOWN:
+			mt->rerun_unknown = 1;
+			xasprintf(cause, "target QEMU %s has an incoming "
+			    "migration that ended (%s, run state %s) and the "
+			    "status file no record of it (a killed run's "
+			    "writes may all have failed): whether its guest is "
+			    "this migration's is not known", mt->w.o->qmp_path,
+			    mi.status_name, mt->record_state);
 			return JOB_FAILED;
+		case TF_NOT_WAITING:
+			xasprintf(cause, "target QEMU %s is not waiting for a "
+			    "migration (run state %s)%s%s: start it with "
+			    "-incoming defer", mt->w.o->qmp_path,
+			    mt->record_state, mi.status == QMS_NONE ? "" :
+			    " and its last migration ended ",
+			    mi.status == QMS_NONE ? "" : mi.status_name);
+			return JOB_FAILED;
+		case TF_FRESH:
+			break;
 		}
 		/* Killed before QEMU listened: the same migration, set up. */
-		status_note(mt->w.st, "run again after a killed incoming: the "
-		    "target QEMU did not listen yet");
+		if (mt->record != NULL)
+			status_note(mt->w.st, "run again after a killed "
+			    "incoming: the target QEMU did not listen yet");
 		target_self(mt);
 		*pc = PREP_SIDE;
 		reply = NULL;

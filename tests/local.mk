@@ -154,7 +154,8 @@ integration_tests += $(handoff_tests)
 target_tests = tests/integration/handoff-incoming-late-unix.sh \
 	tests/integration/target-keeps-paused-unix.sh \
 	tests/integration/target-prelaunch.sh \
-	tests/integration/target-rerun-unix.sh
+	tests/integration/target-rerun-unix.sh \
+	tests/integration/target-rerun-norecord-unix.sh
 integration_tests += $(target_tests)
 EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all

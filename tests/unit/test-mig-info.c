@@ -274,6 +274,120 @@ test_run_state(void **state)
 	json_object_put(r);
 }
 
+/*
+ * What `incoming` does with the QEMU it finds (mig-rerun.c), each
+ * QEMU shape as the real traces give it (tests/traces/qmp/precopy-*).
+ */
+static enum target_found
+found(int record, enum run_state rs, const char *answer)
+{
+	struct mig_info		 mi;
+	json_object		*reply = json_tokener_parse(answer);
+	enum target_found	 tf;
+
+	assert_non_null(reply);
+	assert_int_equal(mig_info_decode(reply, &mi), 0);
+	tf = mig_target_found(record, rs, &mi,
+	    json_object_object_get_ex(reply, "socket-address", NULL));
+	json_object_put(reply);
+	return tf;
+}
+
+#define LOADING "{\"status\": \"active\", \"socket-address\": " \
+	"[{\"path\": \"/t/mig.sock\", \"type\": \"unix\"}]}"
+
+/*
+ * sim-real seeds 7072 9347 10043 16412 (main 29c9d08): a re-run after
+ * SIGKILL over a record never written (every write failed: a full disk)
+ * finds its QEMU mid-load.  A new setup is refused ("There's a migration
+ * process in progress"): it was exit 3 while the guest then arrived.  It
+ * re-attaches, as it does over a record.
+ */
+static void
+test_target_found_loading_no_record(void **state)
+{
+	(void)state;
+	assert_int_equal(found(0, RUN_INMIGRATE, LOADING), TF_REATTACH);
+	assert_int_equal(found(1, RUN_INMIGRATE, LOADING), TF_REATTACH);
+	/* 7.2 listening, nothing arrived yet: no status, its socket. */
+	assert_int_equal(found(0, RUN_INMIGRATE, "{\"socket-address\": "
+	    "[{\"path\": \"/t/mig.sock\", \"type\": \"unix\"}]}"),
+	    TF_REATTACH);
+	/* Post-copy runs the guest here already. */
+	assert_int_equal(found(0, RUN_RUNNING,
+	    "{\"status\": \"postcopy-active\"}"), TF_REATTACH);
+	assert_int_equal(found(0, RUN_PAUSED,
+	    "{\"status\": \"postcopy-paused\"}"), TF_REATTACH);
+}
+
+/*
+ * Seed 1887 (ee6a4ba): no record, the killed run's migration completed
+ * here: "not waiting for a migration (run state running)", 3, while the
+ * guest runs here.  Whose guest this is no record says: not known.
+ */
+static void
+test_target_found_arrived_no_record(void **state)
+{
+	(void)state;
+	assert_int_equal(found(0, RUN_RUNNING, "{\"status\": "
+	    "\"completed\"}"), TF_NOT_KNOWN);
+	assert_int_equal(found(0, RUN_PAUSED, "{\"status\": "
+	    "\"completed\"}"), TF_NOT_KNOWN);
+	/* A record names it: re-attached, reported as it arrived. */
+	assert_int_equal(found(1, RUN_RUNNING, "{\"status\": "
+	    "\"completed\"}"), TF_REATTACH);
+	/* A failed load still inmigrate never ran it; a failure past it
+	 * may follow a post-copy that did. */
+	assert_int_equal(found(0, RUN_INMIGRATE, "{\"status\": "
+	    "\"failed\"}"), TF_NOT_WAITING);
+	assert_int_equal(found(0, RUN_PAUSED, "{\"status\": "
+	    "\"failed\"}"), TF_NOT_KNOWN);
+}
+
+/*
+ * What stays as it was: a QEMU that waits is set up; one that does not,
+ * with no incoming migration (a running guest, a source whose own
+ * migration runs, completed or was cancelled: ram figures, postmigrate),
+ * is refused (3, tests/bad-input incoming-running-vm).
+ */
+static void
+test_target_found_unchanged(void **state)
+{
+	(void)state;
+	assert_int_equal(found(0, RUN_INMIGRATE, "{}"), TF_FRESH);
+	assert_int_equal(found(1, RUN_INMIGRATE, "{}"), TF_FRESH);
+	assert_int_equal(found(0, RUN_RUNNING, "{}"), TF_NOT_WAITING);
+	assert_int_equal(found(1, RUN_RUNNING, "{}"), TF_NOT_WAITING);
+	assert_int_equal(found(0, RUN_RUNNING, "{\"status\": \"active\", "
+	    "\"ram\": {\"total\": 1, \"remaining\": 1, "
+	    "\"transferred\": 0}}"), TF_NOT_WAITING);
+	assert_int_equal(found(0, RUN_POSTMIGRATE, "{\"status\": "
+	    "\"completed\"}"), TF_NOT_WAITING);
+	assert_int_equal(found(0, RUN_RUNNING, "{\"status\": "
+	    "\"cancelled\"}"), TF_NOT_WAITING);
+}
+
+/*
+ * update --mode exec's re-run over an open record, QEMU with no migration
+ * (mig-rerun.c).  sim-real --update-exec seed 538: every write after the
+ * first failed, the exec's new QEMU booted afresh: the record's phase was
+ * not Running, and the re-run said 4, "the guest runs on the source",
+ * with no old copy left.  QEMU's mode normal (the new QEMU's, or an old
+ * one killed before the plan) is not known; cpr-exec is the old QEMU,
+ * never migrated.
+ */
+static void
+test_exec_rerun_lost(void **state)
+{
+	(void)state;
+	assert_true(mig_exec_rerun_lost(PHASE_PENDING, "normal"));
+	assert_true(mig_exec_rerun_lost(PHASE_PENDING, NULL));
+	assert_false(mig_exec_rerun_lost(PHASE_PENDING, "cpr-exec"));
+	/* F2: the record saw the update start. */
+	assert_true(mig_exec_rerun_lost(PHASE_RUNNING, "cpr-exec"));
+	assert_true(mig_exec_rerun_lost(PHASE_RUNNING, "normal"));
+}
+
 int
 main(void)
 {
@@ -288,6 +402,10 @@ main(void)
 		cmocka_unit_test(test_statuses_after_7_2),
 		cmocka_unit_test(test_run_state),
 		cmocka_unit_test(test_downtime_past_total_time),
+		cmocka_unit_test(test_target_found_loading_no_record),
+		cmocka_unit_test(test_target_found_arrived_no_record),
+		cmocka_unit_test(test_target_found_unchanged),
+		cmocka_unit_test(test_exec_rerun_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
