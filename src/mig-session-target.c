@@ -261,13 +261,72 @@ resume_ready(struct session *s)
 	answer(s, ANSWER_READY, NULL);
 }
 
-static void
-target_recover(struct session *s, double t)
+/*
+ * --recover-timeout passed with QEMU in postcopy-paused: 1 while a
+ * resume could still land here.  QEMU has no command that closes the
+ * listener migrate-recover (or 10.0's migrate-incoming) left, and its
+ * guest must not be stopped: over unix: its path is removed, and the
+ * first sample asked after that with QEMU's accept queue empty that still
+ * says postcopy-paused proves no source can resume it (QEMU takes a
+ * resume in the main-loop turn it accepts it: audit D27's rule).  tls:
+ * reaches QEMU only through this qmigrate's proxy, which ends with it.
+ */
+static int
+target_recover_closing(struct session *s, const struct sess_event *ev)
 {
 	struct sess_recover *r = &s->recover;
 
+	if (s->cfg.tls || !s->cfg.unix_listen || r->unanswered)
+		return 0;
+	if (r->sent && !r->listening)
+		return 1;	/* its answer first: it may bind the path */
+	if (!r->unlistened) {
+		r->unlistened = 1;
+		s->unlisten_t = ev->t;
+		sess_act(s, SA_UNLISTEN);
+		sess_act(s, SA_POLL);
+		return 1;
+	}
+	if (ev->asked < s->unlisten_t)
+		return 1;
+	if (ev->queued > 0 || (ev->queued < 0 && ev->t - s->unlisten_t <
+	    QUEUE_UNKNOWN_SECONDS)) {
+		if (!s->queue_said++)
+			sess_log(s, 1, "a source's connection waits in the "
+			    "target QEMU's accept queue: waiting for its "
+			    "resume");
+		return 1;
+	}
+	return 0;
+}
+
+static void
+target_recover(struct session *s, const struct sess_event *ev)
+{
+	struct sess_recover	*r = &s->recover;
+	double			 t = ev->t;
+
+	if (r->deadline != 0 && t > r->deadline) {
+		if (target_recover_closing(s, ev))
+			return;
+		if (!s->cfg.tls && (!s->cfg.unix_listen || r->unanswered)) {
+			/* A late resume may still land here. */
+			target_now_unknown(s, "post-copy was not recovered "
+			    "within %.0f s, and the target QEMU may still "
+			    "listen for the source's resume (%s): whether the "
+			    "guest is recovered is not known; the target QEMU "
+			    "is left paused", s->cfg.recover_timeout,
+			    r->unanswered ? "a migrate-recover got no answer" :
+			    "over tcp: only quitting it closes its port, which "
+			    "would lose the guest");
+			sess_finish(s, PHASE_FAILED);
+			return;
+		}
+	}
 	if (sess_recover_lost(s, t, "target paused in postcopy-paused; "
-	    "waiting for the source to resume", "the target QEMU is")) {
+	    "waiting for the source to resume", s->cfg.tls ?
+	    "the target QEMU is" : "the target QEMU's recovery socket is "
+	    "removed, no source can resume it; the target QEMU is")) {
 		sess_finish(s, PHASE_FAILED);
 		return;
 	}
@@ -396,7 +455,7 @@ target_sample(struct session *s, const struct sess_event *ev)
 			s->recover.sent = 0;
 			s->recover.listening = 0;
 		}
-		target_recover(s, ev->t);
+		target_recover(s, ev);
 		if (s->state == SS_DONE)
 			return;
 		break;
@@ -1084,6 +1143,9 @@ state_common(struct session *s, const struct sess_event *ev)
 				sess_log(s, 2, "migrate-recover: %s",
 				    ev->reason);
 				s->recover.sent = 0;
+				/* Not a refusal: QEMU may still listen late. */
+				if (ev->outcome == SO_NO_ANSWER)
+					s->recover.unanswered = 1;
 				break;
 			}
 			s->recover.listening = 1;

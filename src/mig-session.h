@@ -437,6 +437,8 @@ struct sess_recover {
 	int	 listening;	/* target: migrate-recover answered */
 	int	 source_asked;	/* target: the source waits for "ready" */
 	int	 recovering;	/* target: QEMU said postcopy-recover since */
+	int	 unlistened;	/* target: its unix: path removed */
+	int	 unanswered;	/* target: a migrate-recover got no answer */
 };
 
 #define SESS_MAX_ACTIONS	40

@@ -7,6 +7,7 @@
  * the target knows: answers to the source, the exports' release, cutting
  * the stream.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -730,9 +731,13 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 		target_answer(mt, a);
 		break;
 	case SA_UNLISTEN:
-		/* QEMU keeps its socket open; without the path none reach it. */
-		if (!mt->unlistened && strncmp(mt->w.qemu_uri, "unix:",
-		    5) == 0 && world->unlink(mt->w.qemu_uri + 5) != 0)
+		/*
+		 * QEMU keeps its socket open; without the path none reach it.
+		 * Again after a recovery: migrate-recover made the path anew.
+		 */
+		if (strncmp(mt->w.qemu_uri, "unix:", 5) == 0 &&
+		    world->unlink(mt->w.qemu_uri + 5) != 0 &&
+		    (errno != ENOENT || !mt->unlistened))
 			log_warn("%s", mt->w.qemu_uri + 5);
 		mt->unlistened = 1;
 		break;

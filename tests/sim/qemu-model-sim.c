@@ -128,6 +128,12 @@ qm_listen_uri(const struct qm_qemu *q)
 }
 
 int
+qm_binds(const struct qm_qemu *q)
+{
+	return q->binds;
+}
+
+int
 qm_accept_queued(const struct qm_qemu *q)
 {
 	return q->s.alive && q->peer != NULL && q->connected &&
@@ -379,6 +385,7 @@ command(struct qm_qemu *q, const char *line)
 		q->peer = t;
 		q->connected = t != NULL;
 		q->no_listener = t == NULL && !q->to_file;
+		q->unreached = 0;
 		q->sent_device = q->pc_switch = 0;
 		q->steps = 0;
 		q->mig_start = q->now;
@@ -401,11 +408,18 @@ command(struct qm_qemu *q, const char *line)
 			wake(t, q->now);
 		}
 	} else if (strcmp(c.name, "migrate") == 0) {
-		/* resume: a new connection for the paused stream; a target
-		   still loading from the old one sees it broken all the same
-		   (its listen thread's read fails: postcopy_pause_incoming) */
+		/* resume: a new connection for the paused stream, made to
+		   whoever listens at its URI now (a removed unix: path
+		   reaches no one); a target still loading from the old one
+		   sees it broken all the same (its listen thread's read
+		   fails: postcopy_pause_incoming) */
+		char uri[sizeof q->uri];
+
+		migrate_dest(o, uri, sizeof uri);
+		q->unreached = q->w.listener == NULL ||
+		    q->w.listener(q->w.arg, uri) != q->peer;
 		q->broken = 0;
-		if (q->peer != NULL &&
+		if (q->peer != NULL && !q->unreached &&
 		    q->peer->s.status != QM_ST_POSTCOPY_ACTIVE &&
 		    q->peer->s.status != QM_ST_POSTCOPY_DEVICE)
 			q->peer->broken = 0;
@@ -413,6 +427,7 @@ command(struct qm_qemu *q, const char *line)
 	    strcmp(c.name, "migrate-recover") == 0) {
 		migrate_dest(o, q->uri, sizeof q->uri);
 		q->broken = 0;
+		q->binds++;	/* a unix: path made anew */
 	}
 	else if (strcmp(c.name, "migrate-set-parameters") == 0)
 		exec_command(q, o);
@@ -588,6 +603,7 @@ permitted(struct qm_qemu *q, int entry)
 		if (strcmp(n, "recover-connected") == 0 ||
 		    strcmp(n, "recovered") == 0)
 			return p != NULL && p->s.alive && !q->broken &&
+			    !q->unreached &&
 			    ((p->s.flags & QM_IF_RECOVERING) ||
 			    (q->s.version != QM_V7_2 &&
 			    p->s.status == QM_ST_POSTCOPY_PAUSED) ||
@@ -596,7 +612,7 @@ permitted(struct qm_qemu *q, int entry)
 		/* nobody to resume with: a target that is not paused
 		   in post-copy (its load failed) refuses the connection */
 		if (strcmp(n, "recover-failed") == 0)
-			return p == NULL || !p->s.alive ||
+			return p == NULL || !p->s.alive || q->unreached ||
 			    (!(p->s.flags & QM_IF_RECOVERING) &&
 			    (q->s.version == QM_V7_2 ||
 			    p->s.status != QM_ST_POSTCOPY_PAUSED));

@@ -59,6 +59,9 @@ struct qm_qemu {
 
 	char			 uri[256];	/* migrate-incoming's, or the
 						   source's destination */
+	int			 binds;		/* listeners it opened */
+	int			 unreached;	/* its last resume found no
+						   listener at its URI */
 	struct qm_qemu		*peer;		/* the other end */
 	int			 no_listener;	/* migrate found nobody */
 	int			 connected;

@@ -425,6 +425,9 @@ void		 qm_input(struct qm_qemu *, const char *line, double now);
 char		*qm_output(struct qm_qemu *);
 /* The URI a target listens on (migrate-incoming's), NULL if none. */
 const char	*qm_listen_uri(const struct qm_qemu *);
+/* How many listeners migrate-incoming and migrate-recover opened: each
+   binds its unix: path anew (QEMU unlinks what was there first). */
+int		 qm_binds(const struct qm_qemu *);
 /* Connections waiting in a listening target's accept queue (0 or 1). */
 int		 qm_accept_queued(const struct qm_qemu *);
 /* When the model next moves on its own (INFINITY: only when told). */

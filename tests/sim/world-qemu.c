@@ -21,7 +21,9 @@ struct wq {
 	struct wq_world		 w;
 	struct sq		*sq;
 	struct qm_qemu		*qm;
-	int			 path_gone;	/* model: its unix: path */
+	int			 gone_bind;	/* model: the listener whose
+						   unix: path was removed
+						   (qm_binds; -1: none) */
 };
 
 static struct sq *
@@ -91,6 +93,7 @@ wq_new(const struct wq_config *cfg, const struct wq_world *w)
 
 	q->cfg = *cfg;
 	q->w = *w;
+	q->gone_bind = -1;
 	if (cfg->kind == WQ_STUB) {
 		struct sq_config	sc = {
 			.incoming = cfg->incoming,
@@ -252,7 +255,8 @@ wq_listens(const struct wq *q, const char *uri)
 	if (q->sq != NULL)
 		return sq_listens(q->sq, uri);
 	l = qm_listen_uri(q->qm);
-	return l != NULL && !q->path_gone && strcmp(l, uri) == 0;
+	return l != NULL && q->gone_bind != qm_binds(q->qm) &&
+	    strcmp(l, uri) == 0;
 }
 
 int
@@ -263,10 +267,10 @@ wq_unlink(struct wq *q, const char *path)
 	if (q->sq != NULL)
 		return sq_unlink(q->sq, path);
 	l = qm_listen_uri(q->qm);
-	if (l == NULL || q->path_gone || strncmp(l, "unix:", 5) != 0 ||
-	    strcmp(l + 5, path) != 0)
+	if (l == NULL || q->gone_bind == qm_binds(q->qm) ||
+	    strncmp(l, "unix:", 5) != 0 || strcmp(l + 5, path) != 0)
 		return -1;
-	q->path_gone = 1;
+	q->gone_bind = qm_binds(q->qm);
 	return 0;
 }
 

@@ -2841,6 +2841,157 @@ test_target_recover_twice(void **state)
 }
 
 
+/*
+ * The target in post-copy, its QEMU paused and listening for the source's
+ * resume (migrate-recover answered), at t = 12: past --recover-timeout
+ * (10 s from the break at 1).  unix_listen: over unix:, else tcp:.
+ */
+static struct rig *
+target_recover_past_deadline(int unix_listen)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	r->s.cfg.unix_listen = unix_listen;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	r->t = 1;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 1);
+	ev_qmp_done(r, SC_MIGRATE_RECOVER, NULL);
+	r->t = 12;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	return r;
+}
+
+/*
+ * Row: post-copy lost for good, the target over unix: (sim-real seeds
+ * 6830 10003 13517: a re-run of the source resumed post-copy on the
+ * listener a target that had said 6 left open).  Before it says 6 the
+ * socket's path goes, and a sample asked after that with the accept
+ * queue empty still says postcopy-paused: no resume can land.
+ */
+static void
+test_target_recover_lost_unlistens(void **state)
+{
+	struct rig *r = target_recover_past_deadline(1);
+
+	(void)state;
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	assert_false(session_done(&r->s));
+	/* A sample asked before the removal proves nothing. */
+	r->asked_ago = 0.1;
+	r->t = 12.05;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_false(session_done(&r->s));
+	r->asked_ago = 0;
+	r->t = 12.5;
+	r->queued = 1;		/* a resume waits to be accepted */
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_false(session_done(&r->s));
+	r->t = 13;
+	r->queued = 0;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "socket is removed"));
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 1);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);	/* never stopped */
+	rig_free(r);
+}
+
+/* A resume that connected before the path went is watched to its end. */
+static void
+test_target_recover_lands_after_unlisten(void **state)
+{
+	struct rig *r = target_recover_past_deadline(1);
+
+	(void)state;
+	assert_int_equal(sent(r, SA_UNLISTEN), 1);
+	r->t = 12.5;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 0);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 120 * MiB, 0);
+	assert_true(has_note(r, "post-copy recovered"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * Broken again after that recovery: migrate-recover makes the path anew,
+ * so the next give-up removes it again.
+ */
+static void
+test_target_recover_unlistens_again(void **state)
+{
+	struct rig *r = target_recover_past_deadline(1);
+
+	(void)state;
+	r->t = 12.5;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 120 * MiB, 0);
+	r->t = 13;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 120 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 2);
+	ev_qmp_done(r, SC_MIGRATE_RECOVER, NULL);
+	r->t = 24;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 120 * MiB, 0);
+	assert_int_equal(sent(r, SA_UNLISTEN), 2);
+	r->t = 24.5;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 120 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * Over tcp: QEMU's port stays open (only quit closes it, and this QEMU
+ * holds part of the guest): a late resume may land, so not 6 but 8.
+ */
+static void
+test_target_recover_lost_tcp_unknown(void **state)
+{
+	struct rig *r = target_recover_past_deadline(0);
+
+	(void)state;
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "may still listen"));
+	assert_int_equal(sent(r, SA_UNLISTEN), 0);
+	assert_int_equal(sent_cmd(r, SC_QUIT), 0);
+	rig_free(r);
+}
+
+/*
+ * A migrate-recover that got no answer may still run (and make the path
+ * anew) after the path is removed: not 6 but 8.  One still out when the
+ * deadline passes is waited for.
+ */
+static void
+test_target_recover_unanswered_unknown(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 0);
+
+	(void)state;
+	r->s.cfg.unix_listen = 1;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 0);
+	r->t = 1;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RECOVER), 1);
+	r->t = 12;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_UNLISTEN), 0);
+	ev_qmp_no_answer(r, SC_MIGRATE_RECOVER);
+	r->t = 12.5;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 100 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "got no answer"));
+	rig_free(r);
+}
+
+
 /* The simulator's T1: a query-status with no answer is asked again. */
 static void
 test_target_run_state_asked_again(void **state)
@@ -5365,6 +5516,11 @@ main(void)
 		cmocka_unit_test(test_target_run_state_asked_again),
 		cmocka_unit_test(test_target_unknown_over_abort),
 		cmocka_unit_test(test_target_recover_twice),
+		cmocka_unit_test(test_target_recover_lost_unlistens),
+		cmocka_unit_test(test_target_recover_lands_after_unlisten),
+		cmocka_unit_test(test_target_recover_unlistens_again),
+		cmocka_unit_test(test_target_recover_lost_tcp_unknown),
+		cmocka_unit_test(test_target_recover_unanswered_unknown),
 		cmocka_unit_test(test_migrate_no_answer_started),
 		cmocka_unit_test(test_migrate_no_answer_never_started),
 		cmocka_unit_test(test_abort_migrate_no_answer),
