@@ -139,6 +139,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-load-fails-unix.sh \
 	tests/integration/handoff-load-fails-tcp.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
+	tests/integration/handoff-stale-abort-unix.sh \
 	tests/integration/handoff-switchover-late-unix.sh \
 	tests/integration/handoff-switchover-rerun-unix.sh \
 	tests/integration/handoff-target-term-success-tls.sh \

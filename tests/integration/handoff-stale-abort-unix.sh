@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Issue 37, the long run's seed 1075841: an abort on a stale view of QEMU.
+# The source QEMU's answers are held (from a query-migrate on), and behind
+# them the STOP of the switchover QEMU begins meanwhile; a SIGTERM then.
+# Before a943773 migrate sent migrate_cancel at once on what it last knew
+# (pre-copy): QEMU took it in the switchover (its return path awaited),
+# cancelled and resumed its copy, while the target loaded the bytes already
+# sent and ran the guest too.  Now an abort while a query-migrate is out
+# for 2 s or more waits for a sample asked after it; the STOP comes first
+# and the abort is refused.
+# The fakes: tests/qmp-relay in front of the source's monitor holds every
+# answer and event from the first query-migrate after its SIGUSR2 for 15 s
+# (--hold-answer: QEMU runs each command at once, a relay that answers
+# late); another on the migration STREAM holds the bytes from the first
+# that name a device (i6300esb) for 8 s, so that the switchover lasts.
+# What a user must see: migrate and incoming 0, the abort not carried out
+# (a note says so, abortStatus Failed), the guest never on both QEMUs, running on
+# the target with every page intact.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/handoff-lib.sh"
+setup_tmp
+st=$TMP/src.status
+
+start_memguest src 32 1 -device i6300esb \
+	-qmp "unix:$TMP/src.mon,server=on,wait=off" -qmp "unix:$TMP/src.watch,server=on,wait=off"
+start_memguest_incoming dst 32 -device i6300esb \
+	-qmp "unix:$TMP/dst.mon,server=on,wait=off" -qmp "unix:$TMP/dst.watch,server=on,wait=off"
+mig_incoming
+relay_before srcmon src --hold-answer query-migrate --hold-for 15 --armed-by-usr2
+bg_start wire "$RELAY" --hold i6300esb --hold-for 8 "$TMP/wire.sock" "$TMP/mig.sock"
+wait_log "$TMP/wire.out" '^ready' 10
+hand_sample
+bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/srcmon.sock" --to "unix:$TMP/wire.sock" \
+	--status-file "$st" --events
+wait_for 60 "the migration to run" status_is "$st" .phase Running
+kill -USR2 "$(guest_pid srcmon)"
+wait_log "$TMP/srcmon.out" 'holding the answers' 10
+t_held=${EPOCHREALTIME//[!0-9]/}
+wait_log "$TMP/wire.out" 'holding' 120
+# The switchover began while the answers were held: the signal must come
+# once the query behind the hold is 2 s old (the session's bound), and
+# within the stream's hold.
+now=${EPOCHREALTIME//[!0-9]/}
+held_ms=$(((now - t_held) / 1000))
+[ "$held_ms" -lt 12000 ] || fail "the switchover began ${held_ms} ms into the 15 s hold: too late to test"
+[ "$held_ms" -ge 2500 ] || sleep "$(awk -v m="$held_ms" 'BEGIN { printf "%.3f", (2500 - m) / 1000 }')"	# the session's 2 s bound, passed
+kill -TERM "$(guest_pid migrate)"
+exit_of migrate 120
+m=$RC
+exit_of incoming 60
+i=$RC
+echo "SIGTERM in the switchover, the answers held: migrate exited $m ($(doc_says "$st")); incoming exited $i ($(doc_says "$TMP/dst.status"))"
+assert_never_both "SIGTERM on a stale view"
+[ "$m/$i" = 0/0 ] || fail "migrate exited $m, incoming $i (source $SRC_STATE, target $DST_STATE)"
+grep -q 'the abort waits for the source QEMU' "$TMP/migrate.err" ||
+	fail "migrate did not wait for QEMU's word: $(grep -i abort "$TMP/migrate.err" | head -5)"
+expect_doc "$st" "SIGTERM on a stale view" Succeeded 0
+expect_status "$st" .abortStatus Failed "SIGTERM on a stale view"
+status_get "$st" '.notes[]' | grep -Eq 'abort refused|while the abort waited' ||
+	fail "no note says the abort was not carried out: $(status_get "$st" .notes)"
+assert_on_target "SIGTERM on a stale view"
+echo "ok: SIGTERM with the source's answers held and the switchover begun behind them: not carried out, 0 on both sides, the guest on the target"
