@@ -6,9 +6,11 @@
  * policy's `blockMigration: auto` asks (NBD server and exports on the
  * target, blockdev-mirror write-blocking on the source: mig-disks.c).
  * Each mirror is done after a drawn time (0.5-10 s in 60%, 10-60 s in
- * 15%), or never (it creeps on, 15%, or it stalls halfway, 10%); in some seeds the network breaks every NBD connection at a
- * drawn moment.  The world's other faults (a QEMU killed, the target's
- * exports removed, SIGKILL and re-runs) land on the mirrors as they fall.
+ * 15%), or never (it creeps on, 15%, or it stalls halfway, 10%); in 15%
+ * of the disk seeds the network breaks every NBD connection at a drawn
+ * moment, in 10% the target QEMU is killed 0.3-15 s in (while the disks
+ * copy, mostly).  The world's other faults (a QEMU killed, SIGKILL and
+ * re-runs, signals, deadlines) land on the mirrors as they fall.
  *
  * D1: a side's exit 0 only where every disk's mirror was ready (its copy
  * done, no write of it to the target failed) at the last moment the
@@ -27,6 +29,7 @@
 #define MAX_JOB_STATUS	12
 
 static struct rng	 g;
+static double		 D_kill_at;	/* the target QEMU killed, 0 never */
 
 /* This seed: what D1 judges (disk_synced, as rd_check_now keeps it). */
 static struct {
@@ -39,7 +42,7 @@ static struct {
 
 /* Over the schedules. */
 static unsigned long	 nseeds[3];	/* by disks: 0, 1, 2 */
-static unsigned long	 nready, nbreaks, nioerr, nexit[2][10];
+static unsigned long	 nready, nbreaks, nkills, nioerr, nexit[2][10];
 static struct {
 	char		 name[16];
 	unsigned long	 n;
@@ -50,6 +53,7 @@ rd_draw(void)
 {
 	int	 i, u;
 
+	D_kill_at = 0;
 	if (R.k.qemu_kind != WQ_MODEL || ru_on())
 		return;
 	rng_seed(&g, R.seed ^ 0x6469736b73212121ULL);
@@ -63,6 +67,10 @@ rd_draw(void)
 	}
 	if (rng_chance(&g, 0.15))
 		R.k.nbd_break_at = rng_range(&g, 0.5, 90);
+	/* the target QEMU killed while the disks copy (its exports die
+	   with it), beside the world's kills at any moment */
+	if (rng_chance(&g, 0.1))
+		D_kill_at = rng_range(&g, 0.3, 15);
 }
 
 void
@@ -75,12 +83,22 @@ rd_start(void)
 double
 rd_due(void)
 {
-	return R.k.nbd_break_at > R.now ? R.k.nbd_break_at : INFINITY;
+	return fmin(R.k.nbd_break_at > R.now ? R.k.nbd_break_at : INFINITY,
+	    D_kill_at > R.now ? D_kill_at : INFINITY);
 }
 
 void
 rd_happen(void)
 {
+	if (D_kill_at > 0 && D_kill_at <= R.now) {
+		D_kill_at = 0;
+		if (wq_alive(R.q[R_TGT])) {
+			r_trace(R_TGT, "QEMU killed (while the disks copy)");
+			R.qemu_killed[R_TGT] = 1;
+			world_sim_kill_qemu(R_TGT);
+			nkills++;
+		}
+	}
 	if (R.k.nbd_break_at == 0 || R.k.nbd_break_at > R.now)
 		return;
 	R.k.nbd_break_at = 0;
@@ -197,8 +215,10 @@ rd_report(FILE *f)
 
 	fprintf(f, "sim-real: disks: %lu schedules with 1, %lu with 2 (of "
 	    "%lu); a mirror ready in %lu, an NBD link broken in %lu, the "
-	    "network broke NBD in %lu\n", nseeds[1], nseeds[2],
-	    nseeds[0] + nseeds[1] + nseeds[2], nready, nioerr, nbreaks);
+	    "network broke NBD in %lu, the target QEMU killed while they "
+	    "copy in %lu\n", nseeds[1], nseeds[2],
+	    nseeds[0] + nseeds[1] + nseeds[2], nready, nioerr, nbreaks,
+	    nkills);
 	for (side = 0; side < 2; side++) {
 		fprintf(f, "sim-real: %s QEMU block-job statuses entered:",
 		    side == R_SRC ? "source" : "target");
