@@ -753,8 +753,12 @@ check_qemu(struct rec *r, size_t n)
 					/* cpr-exec: a new QEMU in the same
 					   process, started incoming, once
 					   the table's exec row ended the
-					   old one.  (Else a greeting of
-					   another connection to it.) */
+					   old one; or a fresh boot, where
+					   the program exec'd dropped
+					   -incoming (trap 2:
+					   cpr-exec-rerun-norecord.sh).
+					   (Else a greeting of another
+					   connection to it.) */
 					if (closure(&cur, &all) != 0) {
 						report(x, "greeting", &cur,
 						    "over 60000 states");
@@ -770,10 +774,8 @@ check_qemu(struct rec *r, size_t n)
 						initial(&fresh,
 						    (enum qm_version)k);
 						for (j = 0; j < fresh.n; j++)
-							if (fresh.c[j].s.flags &
-							    QM_IF_INCOMING)
-								set_add(&cur,
-								    &fresh.c[j]);
+							set_add(&cur,
+							    &fresh.c[j]);
 						set_free(&fresh);
 					}
 				}
