@@ -76,6 +76,12 @@ mig_plan_least(struct mig_plan *p)
 {
 	if (p->postcopy)
 		p->multifd = p->channels = 0;
+	/*
+	 * return-path is one (QEMU 2.5 on): without it a source's
+	 * "completed" says only that it wrote the stream, and over unix: a
+	 * load the target then fails would be a success (N1).
+	 */
+	p->return_path = 1;
 }
 
 /*

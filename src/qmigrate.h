@@ -396,7 +396,7 @@ void		 status_keep_file(struct status *);
 void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
 	    enum ctl_kind, struct status *);
 /* A plan for a QEMU whose capabilities are unknown: no multifd with
- * post-copy (only what every QEMU runs). */
+ * post-copy, the return path (only what every QEMU runs). */
 void	 mig_plan_least(struct mig_plan *);
 /* migrate-set-capabilities' arguments turning capability NAME off. */
 struct json_object *mig_cap_off_args(const char *name);

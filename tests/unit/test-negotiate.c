@@ -109,6 +109,27 @@ test_listed(void **state)
 	assert_int_equal(mig_caps_listed(NULL), 0);
 }
 
+/* Row (issue 37, long run at 71c512f: seeds 1018411 1066391, QEMU 7.2):
+ * the source's query-migrate-capabilities unanswered, the plan is the
+ * least, and it had no return-path: over unix: the source completed on the
+ * stream's last byte while the target failed its load (0, the guest
+ * nowhere).  Every QEMU lists return-path: the least plan sets it. */
+static void
+test_plan_least_return_path(void **state)
+{
+	struct mig_plan p;
+
+	(void)state;
+	memset(&p, 0, sizeof p);
+	p.postcopy = 1;
+	p.multifd = 1;
+	p.channels = 4;
+	mig_plan_least(&p);
+	assert_true(p.return_path);
+	assert_false(p.multifd);
+	assert_int_equal(p.channels, 0);
+}
+
 /* post-copy allowed, both QEMUs list postcopy-preempt: it is on. */
 static void
 test_preempt(void **state)
@@ -726,6 +747,7 @@ main(void)
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_version_gates),
+		cmocka_unit_test(test_plan_least_return_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
