@@ -304,6 +304,32 @@ mig_disks_adopt(json_object *jobs, json_object *nodes)
 	return ds;
 }
 
+char *
+mig_disks_unproven(const struct mig_disks *ds)
+{
+	const struct mig_disk	*d;
+	char			*why;
+	size_t			 i;
+
+	for (i = 0; ds != NULL && i < ds->n; i++) {
+		d = &ds->v[i];
+		if (d->gone || !d->started) {
+			xasprintf(&why, "disk %s (%s): its mirror ended while no "
+			    "qmigrate watched it (in sync or failed: QEMU kept "
+			    "no word of it)", d->key, d->file);
+			return why;
+		}
+		if (!d->ready) {
+			xasprintf(&why, "disk %s (%s): its mirror had copied "
+			    "%llu of %llu bytes, not ready", d->key, d->file,
+			    (unsigned long long)d->offset,
+			    (unsigned long long)d->len);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 size_t
 mig_disks_count(const struct mig_disks *ds)
 {

@@ -52,6 +52,14 @@ int	 mig_disks_select(struct json_object *blocks,
  */
 struct mig_disks *mig_disks_adopt(struct json_object *jobs,
 	    struct json_object *nodes);
+/*
+ * Why the copy of mirrors a killed run left (mig_disks_adopt) is not known
+ * to be complete (malloc'd), or NULL: every one is still there and ready
+ * (write-blocking: in sync).  One that ended took its end with it (QEMU
+ * dismissed the job: an end in sync and a failure look alike); one not
+ * ready never finished its copy.
+ */
+char	*mig_disks_unproven(const struct mig_disks *);
 size_t	 mig_disks_count(const struct mig_disks *);
 uint64_t mig_disks_bytes(const struct mig_disks *);	/* virtual sizes */
 uint64_t mig_disks_copied(const struct mig_disks *);	/* jobs' offsets */

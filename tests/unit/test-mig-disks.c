@@ -4,7 +4,8 @@
  * of ours that no job uses is removed before the new one is added under
  * the same name; a mirror job of ours still running refuses the start with
  * one line naming it, and nothing is sent after.  The step function is
- * driven with QEMU 7.2's answers, command by command.
+ * driven with QEMU 7.2's answers, command by command.  And what a re-run
+ * can prove of the mirrors it adopts (mig_disks_unproven).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -176,6 +177,55 @@ test_start_jobs_unknown(void **state)
 	run_free(r);
 }
 
+/*
+ * Mirrors a killed run left, as a re-run that finds QEMU completed sees
+ * them (sim-real D1, seed 7793): only a mirror still there and ready
+ * proves the target's disk whole; one whose job ended (its NBD node left,
+ * the job dismissed) or one still copying does not.
+ */
+static void
+test_unproven(void **state)
+{
+	static const char *nodes_text = "[{\"node-name\": \"data\", "
+	    "\"file\": \"/vm/data.qcow2\", \"image\": {\"virtual-size\": "
+	    "67108864}}, {\"node-name\": \"qm-nbd-data\"}]";
+	json_object		*nodes = json_tokener_parse(nodes_text), *jobs;
+	struct mig_disks	*ds;
+	char			*why;
+
+	(void)state;
+	/* the job gone, its node left */
+	ds = mig_disks_adopt(NULL, nodes);
+	assert_non_null(ds);
+	why = mig_disks_unproven(ds);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "disk data (/vm/data.qcow2): its mirror "
+	    "ended while no qmigrate watched it"));
+	free(why);
+	mig_disks_free(ds);
+	/* still copying */
+	jobs = json_tokener_parse("[{\"device\": \"qm-mirror-data\", "
+	    "\"status\": \"running\", \"ready\": false, \"offset\": 1024, "
+	    "\"len\": 67108864}]");
+	ds = mig_disks_adopt(jobs, nodes);
+	why = mig_disks_unproven(ds);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "copied 1024 of 67108864 bytes"));
+	free(why);
+	mig_disks_free(ds);
+	json_object_put(jobs);
+	/* ready: in sync */
+	jobs = json_tokener_parse("[{\"device\": \"qm-mirror-data\", "
+	    "\"status\": \"ready\", \"ready\": true, \"offset\": 67108864, "
+	    "\"len\": 67108864}]");
+	ds = mig_disks_adopt(jobs, nodes);
+	assert_null(mig_disks_unproven(ds));
+	mig_disks_free(ds);
+	json_object_put(jobs);
+	assert_null(mig_disks_unproven(NULL));
+	json_object_put(nodes);
+}
+
 int
 main(void)
 {
@@ -185,6 +235,7 @@ main(void)
 		cmocka_unit_test(test_start_refused_job_runs),
 		cmocka_unit_test(test_start_refused_node_kept),
 		cmocka_unit_test(test_start_jobs_unknown),
+		cmocka_unit_test(test_unproven),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
