@@ -26,6 +26,8 @@
 #define REASK_SECONDS		1.0
 /* Between two migrate resume attempts. */
 #define RETRY_SECONDS		1.0
+/* A recovery under way when --recover-timeout passed gets this long. */
+#define RECOVER_SETTLE_SECONDS	30.0
 /* A controller's abort is a data-plane failure if no byte moved this long. */
 #define STALL_SECONDS		5.0
 /* completed comes before total-time and downtime are stored: re-poll. */
@@ -427,12 +429,60 @@ source_reconnect(struct session *s, const struct sess_event *ev)
 	sess_act(s, SA_RECONNECT);
 }
 
-/* Post-copy is paused: the stream broke.  Resume it, or give up. */
+/*
+ * What became of a migrate resume, in any state: one with no answer may
+ * still be run by QEMU, and a resume QEMU took may still connect.
+ */
 static void
-source_recover(struct session *s, double t)
+source_resume_done(struct session *s, const struct sess_event *ev)
 {
 	struct sess_recover *r = &s->recover;
 
+	if (r->resume_out > 0)
+		r->resume_out--;
+	r->resume_done_t = ev->t;
+	if (ev->outcome == SO_NO_ANSWER)
+		r->unanswered = 1;
+}
+
+/*
+ * --recover-timeout passed with QEMU in postcopy-paused: 1 while a resume
+ * of ours could still take it on (a 6 then would be false once the target
+ * completes).  One not answered yet is waited for; QEMU 7.2 says
+ * postcopy-paused until a resume's connect completes, so the sample that
+ * decides is asked RETRY_SECONDS after the last answer (a local
+ * connect's time, many times over).
+ */
+static int
+source_resume_pending(struct session *s, const struct sess_event *ev)
+{
+	struct sess_recover *r = &s->recover;
+
+	return r->resume_out > 0 || (r->resume_done_t > 0 &&
+	    ev->asked < r->resume_done_t + RETRY_SECONDS);
+}
+
+/* Post-copy is paused: the stream broke.  Resume it, or give up. */
+static void
+source_recover(struct session *s, const struct sess_event *ev)
+{
+	struct sess_recover	*r = &s->recover;
+	double			 t = ev->t;
+
+	if (r->deadline != 0 && t > r->deadline) {
+		if (source_resume_pending(s, ev))
+			return;
+		if (r->unanswered) {
+			source_not_known(s);
+			sess_fail(s, FAIL_UNKNOWN, "post-copy was not "
+			    "recovered within %.0f s, and a migrate resume got "
+			    "no answer: QEMU may still resume it, so whether "
+			    "the guest completes on the target is not known; "
+			    "both QEMUs are left paused",
+			    s->cfg.recover_timeout);
+			return;
+		}
+	}
 	if (sess_recover_lost(s, t, "both QEMUs paused in postcopy-paused; "
 	    "recovering", "both QEMUs are")) {
 		source_end(s, PHASE_FAILED);
@@ -455,6 +505,7 @@ source_recover(struct session *s, double t)
 	}
 	r->ready = 0;
 	r->last_try = t;
+	r->resume_out++;
 	sess_qmp(s, SC_MIGRATE_RESUME, 0, 0);
 }
 
@@ -1292,7 +1343,7 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		return;
 	/* A broken post-copy is recovered, whatever the disks say. */
 	if (mi->status == QMS_POSTCOPY_PAUSED) {
-		source_recover(s, ev->t);
+		source_recover(s, ev);
 		sess_publish(s, "progress");
 		return;
 	}
@@ -1703,11 +1754,25 @@ state_recover(struct session *s, const struct sess_event *ev)
 			    mi->error_desc[0] != '\0' ? mi->error_desc :
 			    "no reason given");
 		} else if (mi->status == QMS_POSTCOPY_PAUSED)
-			source_recover(s, ev->t);
-		else if (sess_recover_lost(s, ev->t, "recovering",
-		    "both QEMUs are"))
-			/* Recovering (or 11.0's failing): no resume again. */
-			source_end(s, PHASE_FAILED);
+			source_recover(s, ev);
+		else if (s->recover.deadline == 0)
+			/* Its deadline starts here (a re-attach). */
+			(void)sess_recover_lost(s, ev->t, "recovering",
+			    "both QEMUs are");
+		else if (ev->t > s->recover.deadline +
+		    RECOVER_SETTLE_SECONDS) {
+			/*
+			 * Recovering (or 11.x's failing) past the deadline: a
+			 * recovery under way may still complete (no 6), and
+			 * no resume is sent again.
+			 */
+			source_not_known(s);
+			sess_fail(s, FAIL_UNKNOWN, "post-copy's recovery was "
+			    "still under way (QEMU says %s) %.0f s after "
+			    "--recover-timeout: whether the guest completes on "
+			    "the target is not known", mi->status_name,
+			    RECOVER_SETTLE_SECONDS);
+		}
 		sess_publish(s, "progress");
 		break;
 	case SEV_ANSWER:
@@ -2186,6 +2251,8 @@ source_step(struct session *s, const struct sess_event *ev)
 	if (ev->kind == SEV_QMP_DONE && ev->cmd == SC_MIGRATE &&
 	    ev->outcome == SO_ANSWERED)
 		s->migrate_answered = 1;
+	if (ev->kind == SEV_QMP_DONE && ev->cmd == SC_MIGRATE_RESUME)
+		source_resume_done(s, ev);
 	if (ev->kind == SEV_QMP_UP && sample_before_migrate(s)) {
 		/* Its answer went with the connection: samples decide. */
 		s->migrate_unknown = 1;

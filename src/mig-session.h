@@ -438,7 +438,10 @@ struct sess_recover {
 	int	 source_asked;	/* target: the source waits for "ready" */
 	int	 recovering;	/* target: QEMU said postcopy-recover since */
 	int	 unlistened;	/* target: its unix: path removed */
-	int	 unanswered;	/* target: a migrate-recover got no answer */
+	int	 unanswered;	/* a migrate-recover (target) or a migrate
+				   resume (source) got no answer */
+	int	 resume_out;	/* source: resumes not answered yet */
+	double	 resume_done_t;	/* source: the last resume's answer */
 };
 
 #define SESS_MAX_ACTIONS	40

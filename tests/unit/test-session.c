@@ -834,14 +834,106 @@ test_postcopy_lost(void **state)
 	(void)state;
 	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
 	while (!session_done(&r->s) && r->t < 60) {
+		int n = sent_cmd(r, SC_MIGRATE_RESUME);
+
 		r->t += 0.5;
 		ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+		if (sent_cmd(r, SC_MIGRATE_RESUME) > n)
+			ev_qmp_done(r, SC_MIGRATE_RESUME, NULL);
 	}
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
 	    ABORT_NONE);
 	assert_non_null(strstr(r->s.failure_reason, "irrecoverable"));
-	assert_true(r->t > 11 && r->t <= 12.5);
+	/* The last resume's connect gets a second: 7.2 says paused in it. */
+	assert_true(r->t > 11 && r->t <= 13);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);	/* never resumed on the source */
+	rig_free(r);
+}
+
+/* The source in post-copy, its stream broken at 1; t = 12: past the
+   --recover-timeout of 10 s. */
+static struct rig *
+source_recover_past_deadline(void)
+{
+	struct rig *r = source_migrating(0);
+
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 1;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
+	return r;
+}
+
+/*
+ * A migrate resume still out at the deadline is waited for; one that got
+ * no answer may still be run by QEMU and land: not 6 but 8.
+ */
+static void
+test_postcopy_lost_resume_unanswered(void **state)
+{
+	struct rig *r = source_recover_past_deadline();
+
+	(void)state;
+	r->t = 12;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
+	ev_qmp_no_answer(r, SC_MIGRATE_RESUME);
+	r->t = 14;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "got no answer"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* A resume answered just before the deadline: its connect first. */
+static void
+test_postcopy_lost_resume_connecting(void **state)
+{
+	struct rig *r = source_recover_past_deadline();
+
+	(void)state;
+	r->t = 11.8;
+	ev_qmp_done(r, SC_MIGRATE_RESUME, NULL);
+	r->t = 12;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	r->t = 12.5;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 120 * MiB, 80 * MiB);
+	assert_true(has_note(r, "post-copy recovered"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * QEMU recovering when the deadline passes: no 6 (it may complete); it
+ * is watched, and still recovering 30 s later it is not known: 8.
+ */
+static void
+test_postcopy_recovering_past_deadline(void **state)
+{
+	struct rig *r = source_recover_past_deadline();
+
+	(void)state;
+	ev_qmp_done(r, SC_MIGRATE_RESUME, NULL);
+	r->t = 10.5;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	r->t = 12;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	r->t = 40;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
+	r->t = 41.5;
+	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "still under way"));
 	rig_free(r);
 }
 
@@ -5493,6 +5585,9 @@ main(void)
 		cmocka_unit_test(test_postcopy_recovered),
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
+		cmocka_unit_test(test_postcopy_lost_resume_unanswered),
+		cmocka_unit_test(test_postcopy_lost_resume_connecting),
+		cmocka_unit_test(test_postcopy_recovering_past_deadline),
 		cmocka_unit_test(test_target_killed_postcopy),
 		cmocka_unit_test(test_target_failed_postcopy),
 		cmocka_unit_test(test_deadline_cancels),
