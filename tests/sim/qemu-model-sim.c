@@ -598,17 +598,19 @@ permitted(struct qm_qemu *q, int entry)
 		if (strcmp(n, "postcopy-broke") == 0)
 			return q->broken || p == NULL || !p->s.alive ||
 			    p->verdict == -1;
-		/* ... and once the target resumed on the new connection
-		   (its RESUME_ACK), the source's recovery completes */
-		if (strcmp(n, "recover-connected") == 0 ||
-		    strcmp(n, "recovered") == 0)
+		if (strcmp(n, "recover-connected") == 0)
 			return p != NULL && p->s.alive && !q->broken &&
 			    !q->unreached &&
 			    ((p->s.flags & QM_IF_RECOVERING) ||
 			    (q->s.version != QM_V7_2 &&
-			    p->s.status == QM_ST_POSTCOPY_PAUSED) ||
-			    (strcmp(n, "recovered") == 0 &&
-			    p->s.status == QM_ST_POSTCOPY_ACTIVE));
+			    p->s.status == QM_ST_POSTCOPY_PAUSED));
+		/* ... and completes only once the target resumed on the new
+		   connection (loadvm_postcopy_handle_resume: POSTCOPY_ACTIVE,
+		   then its RESUME_ACK) */
+		if (strcmp(n, "recovered") == 0)
+			return p != NULL && p->s.alive && !q->broken &&
+			    !q->unreached &&
+			    p->s.status == QM_ST_POSTCOPY_ACTIVE;
 		/* nobody to resume with: a target that is not paused
 		   in post-copy (its load failed) refuses the connection */
 		if (strcmp(n, "recover-failed") == 0)
