@@ -27,9 +27,9 @@
 #define DISK_BYTES	(64ULL << 20)
 
 static uint64_t
-disk_size(int i)
+disk_size(const struct qm_qemu *q, int i)
 {
-	return DISK_BYTES << i;
+	return (DISK_BYTES << i) >> (i == 0 && q->cfg.disk_short ? 1 : 0);
 }
 
 /* diskN, one of this QEMU's: N; else -1. */
@@ -345,7 +345,7 @@ qd_command(struct qm_qemu *q, const struct qm_cmd *c, struct json_object *o)
 		snprintf(nd->uri, sizeof nd->uri, "%s", uri);
 		nd->target = t;
 		d = disk_of(t, nd->export_name);
-		nd->size = d >= 0 ? disk_size(d) : 0;
+		nd->size = d >= 0 ? disk_size(t, d) : 0;
 		t->nbd_client = q;
 	} else if (strcmp(c->name, "blockdev-del") == 0 &&
 	    (s = arg_str(o, "node-name")) != NULL &&
@@ -385,7 +385,7 @@ job_figures(const struct qm_qemu *q, int j, uint64_t *off, uint64_t *len)
 	double				 el = q->now - p->start, f;
 	enum qm_job_status		 st = q->s.jobs[j].status;
 
-	*len = disk_size(p->disk < 0 ? 0 : p->disk);
+	*len = disk_size(q, p->disk < 0 ? 0 : p->disk);
 	if (p->never == 1)
 		f = 0.8 * el / (el + 30);	/* on and on, never done */
 	else if (p->never == 2)
@@ -498,7 +498,7 @@ qd_answer(struct qm_qemu *q, const struct qm_cmd *c, char *line)
 	for (i = 0; i < q->cfg.ndisks; i++) {
 		snprintf(name, sizeof name, "disk%d", i);
 		disk_file(q, i, file, sizeof file);
-		e = device_info(name, disk_size(i), file, "qcow2");
+		e = device_info(name, disk_size(q, i), file, "qcow2");
 		if (strcmp(c->name, "query-block") == 0) {
 			dev = json_object_new_object();
 			json_object_object_add(dev, "io-status",

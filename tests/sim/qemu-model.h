@@ -254,6 +254,8 @@ struct qm_config {
 	int		 ndisks;	/* writable local disks, -blockdev
 					   node-name=diskN (the world's:
 					   qemu-model-disks.c) */
+	int		 disk_short;	/* disk0 half its size (a target
+					   created too small) */
 };
 
 /* An event a transition made, not yet written (or, checking, seen). */

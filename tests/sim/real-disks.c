@@ -9,8 +9,9 @@
  * 15%), or never (it creeps on, 15%, or it stalls halfway, 10%); in 15%
  * of the disk seeds the network breaks every NBD connection at a drawn
  * moment, in 10% the target QEMU is killed 0.3-15 s in (while the disks
- * copy, mostly).  The world's other faults (a QEMU killed, SIGKILL and
- * re-runs, signals, deadlines) land on the mirrors as they fall.
+ * copy, mostly), in 5% its disk0 is half the source's.  The world's
+ * other faults (a QEMU killed, SIGKILL and re-runs, signals, deadlines)
+ * land on the mirrors as they fall.
  *
  * D1: a side's exit 0 only where every disk's mirror was ready (its copy
  * done, no write of it to the target failed) at the last moment the
@@ -71,6 +72,9 @@ rd_draw(void)
 	   with it), beside the world's kills at any moment */
 	if (rng_chance(&g, 0.1))
 		D_kill_at = rng_range(&g, 0.3, 15);
+	/* the target's disk0 created half its size: refused before
+	   anything is copied (mig-disks.c's start) */
+	R.k.disk_short = rng_chance(&g, 0.05);
 }
 
 void

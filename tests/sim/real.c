@@ -840,6 +840,7 @@ run_seed(uint64_t seed, int trace)
 	qc.dash_s = R.k.dash_s;
 	qc.load = R.k.load;
 	qc.load_fails = R.k.load_fails;
+	qc.disk_short = R.k.disk_short;
 	R.q[R_TGT] = wq_new(&qc, &qw);
 	qlast[R_SRC] = qlast[R_TGT] = NULL;
 	nqemu[R.k.qemu_kind == WQ_STUB ? 0 : 1 + R.k.qemu_version]++;

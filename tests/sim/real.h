@@ -143,6 +143,7 @@ struct r_knobs {
 	double		 mirror_len[2];	/* s until each mirror is done, < 0
 					   never */
 	double		 nbd_break_at;	/* the network breaks NBD, 0 never */
+	int		 disk_short;	/* the target's disk0 too small */
 };
 
 struct r_world {

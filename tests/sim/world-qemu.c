@@ -114,6 +114,7 @@ wq_new(const struct wq_config *cfg, const struct wq_world *w)
 			.incoming = cfg->incoming,
 			.stopped = cfg->dash_s,
 			.ndisks = cfg->ndisks,
+			.disk_short = cfg->disk_short,
 		};
 		struct qm_world		mw = {
 			.arg = q,

@@ -37,6 +37,7 @@ struct wq_config {
 	double		 load;		/* s the target's load takes (stub) */
 	int		 load_fails;	/* the target's load fails */
 	int		 ndisks;	/* local disks to copy (model: 0-2) */
+	int		 disk_short;	/* disk0 created half its size */
 	double		 mirror_len[2];	/* s until disk i's mirror is done,
 					   -1 never (creeps), -2 (stalls) */
 };
