@@ -579,7 +579,7 @@ permitted(struct qm_qemu *q, int entry)
 		   completes even when the target dies on them (N1). */
 		if (strcmp(n, "stream-written") == 0)
 			return (p != NULL || q->to_file) && q->sent_device &&
-			    !q->broken;
+			    (!q->broken || (p != NULL && p->verdict == 1));
 		if (strcmp(n, "postcopy-done") == 0)
 			return p != NULL && p->s.alive && !q->broken &&
 			    p->verdict != -1 &&
@@ -590,9 +590,15 @@ permitted(struct qm_qemu *q, int entry)
 		if (strcmp(n, "target-failed") == 0)
 			return !q->to_file && (p == NULL || p->verdict == -1 ||
 			    !p->s.alive);
+		/* A target that loaded the guest had every byte: without a
+		   return path nothing is read after them, and the source
+		   completes, a break since notwithstanding (tls:'s
+		   proxies; seeds 2070749 2072916). */
 		if (strcmp(n, "stream-broke") == 0)
-			return q->broken || (!q->to_file && (p == NULL ||
-			    !p->s.alive));
+			return (q->broken || (!q->to_file && (p == NULL ||
+			    !p->s.alive))) && !(p != NULL && p->verdict == 1 &&
+			    (q->s.flags & QM_IF_SWITCHED) &&
+			    !(q->s.flags & QM_IF_RETURN_PATH));
 		/* A target whose post-copy load failed closes the stream
 		   and the return path: the source pauses (postcopy_pause). */
 		if (strcmp(n, "postcopy-broke") == 0)
@@ -688,6 +694,10 @@ permitted(struct qm_qemu *q, int entry)
 		    p->s.status == QM_ST_COMPLETED;
 	if (!p->sent_device || p->pc_switch)
 		return strcmp(n, "load-complete") == 0;
+	/* A stream broken before the target loaded the device state
+	   cannot finish it (load-failed). */
+	if (strncmp(n, "loaded-", 7) == 0 && q->broken)
+		return 0;
 	/* The global state the stream carries: the source's run state. */
 	if (strcmp(n, "loaded-run") == 0)
 		return p->s.old_rs == QM_RS_RUNNING;
