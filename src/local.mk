@@ -131,6 +131,7 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-target-killed.sh \
 	tests/integration/migrate-postcopy-lost.sh \
 	tests/integration/migrate-postcopy-lost-target.sh \
+	tests/integration/migrate-postcopy-lost-target-tcp.sh \
 	tests/integration/migrate-postcopy-recover.sh \
 	tests/integration/migrate-multifd.sh \
 	tests/integration/migrate-flags.sh \
