@@ -219,7 +219,8 @@ EXTRA_DIST += tests/sim/conform-rows.sh
 # (tests/sim/world-qemu.h): the QEMU model, or the old 7.2 stand-in.
 check_PROGRAMS += tests/sim/sim-real
 tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
-	tests/sim/real-faults.c tests/sim/real-props.c \
+	tests/sim/real-faults.c tests/sim/real-monitor.c \
+	tests/sim/real-rerun.c tests/sim/real-props.c \
 	tests/sim/real-switchover.c tests/sim/real-update.c \
 	tests/sim/real-tls.c \
 	tests/sim/real-disks.c \

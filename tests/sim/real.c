@@ -318,6 +318,8 @@ draw(void)
 	draw_qemu();
 	rd_draw();
 	rf_draw();
+	rm_draw();
+	rr_draw();
 	rs_draw();
 	rt_draw(R.k.qemu_kind == WQ_MODEL && !ru_on());
 }
@@ -590,6 +592,7 @@ resume(int i)
 		sd->done = 1;
 		sd->end_t = R.now;
 		r_trace(i, "exit %d", sd->rc);
+		rr_ended(i, status_path[i]);
 	}
 	R.cur = -1;
 }
@@ -628,6 +631,7 @@ next_due(void)
 	t = fmin(t, world_sim_out_due());
 	t = fmin(t, rs_due());
 	t = fmin(t, rt_due());
+	t = fmin(t, rm_due());
 	for (i = 0; i < R.ntimers; i++)
 		if (!R.sd[R.timers[i].side].done)
 			t = fmin(t, fmax(R.timers[i].due,
@@ -678,10 +682,14 @@ happen(void)
 			R.sd[i].runs++;
 			R.sd[i].stopped_until = 0;
 			R.sd[i].write_blocked = 0;
+			if (R.nabandoned == (int)(sizeof R.abandoned /
+			    sizeof R.abandoned[0]))
+				fatalx("sim: too many re-runs");
 			R.abandoned[R.nabandoned++] = R.sd[i].fiber;
 			R.sd[i].fiber = fiber_new(i == R_SRC ? run_source :
 			    run_target, NULL);
 			r_trace(i, "re-run");
+			rr_started(i, status_path[i]);
 			resume(i);
 		}
 		if (R.k.stop_at[i] > 0 && R.k.stop_at[i] <= R.now) {
@@ -724,6 +732,7 @@ happen(void)
 	rs_happen();
 	rt_happen();
 	rd_happen();
+	rm_happen();
 	/* Timers due (a stopped qmigrate's fire when it continues). */
 	for (j = 0; j < R.ntimers; ) {
 		struct r_timer	*rt = &R.timers[j];
@@ -937,6 +946,8 @@ main(int argc, char **argv)
 	print_states();
 	print_qemu_states();
 	rf_report(report);
+	rm_report(report);
+	rr_report(report);
 	rp_report(report);
 	rs_report(report);
 	rd_report(report);

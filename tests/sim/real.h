@@ -173,7 +173,7 @@ struct r_world {
 					   model's choices among QEMU's rows */
 	int		 trace;
 	int		 write_fails;
-	struct fiber	*abandoned[4];	/* SIGKILLed runs' fibers */
+	struct fiber	*abandoned[16];	/* ended or SIGKILLed runs' fibers */
 	int		 nabandoned;
 	int		 both_ran;
 	double		 postcopy_began;	/* the source QEMU entered
@@ -192,6 +192,7 @@ void	 world_sim_turn(struct ev_loop *loop);
 const struct r_file *world_sim_file(const char *path);
 void	 world_sim_put_file(const char *path, const char *data, size_t len);
 void	 world_sim_kill_qemu(int which);
+void	 world_sim_cut_monitor(int which);
 void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
 double	 world_sim_next_release(void);
@@ -210,6 +211,20 @@ int	 rf_disk_full(void);
 int	 rf_operator_paused(void);
 int	 rf_cmdline_known(void);
 void	 rf_report(FILE *);
+/* real-monitor.c: the monitors' own faults (cuts, refused connects) */
+void	 rm_draw(void);
+int	 rm_refused(int which);
+void	 rm_command(int which);
+void	 rm_qemu_line(int which, const char *line);
+double	 rm_due(void);
+void	 rm_happen(void);
+void	 rm_report(FILE *);
+/* real-rerun.c: the agent's re-runs after 8, and after a 3 that left the
+   file */
+void	 rr_draw(void);
+void	 rr_ended(int side, const char *status_path);
+void	 rr_started(int side, const char *status_path);
+void	 rr_report(FILE *);
 /* real-props.c: P9 and on */
 void	 rp_start(void);
 void	 rp_write_failed(const char *path);

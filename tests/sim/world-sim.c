@@ -262,7 +262,7 @@ sim_connect_unix(const char *path, int flags, char **cause)
 	char		*greeting;
 	int		 which = which_qemu(path), sv[2], i;
 
-	if (which < 0 || !wq_alive(R.q[which])) {
+	if (which < 0 || !wq_alive(R.q[which]) || rm_refused(which)) {
 		errno = which < 0 ? ENOENT : ECONNREFUSED;
 		set_cause(cause, "%s: connect: %s", path, strerror(errno));
 		return -1;
@@ -745,6 +745,17 @@ world_sim_kill_qemu(int which)
 			conn_close(&R.conns[i]);
 }
 
+/* The monitor cut (real-monitor.c): every connection of QEMU which ends. */
+void
+world_sim_cut_monitor(int which)
+{
+	int i;
+
+	for (i = 0; i < R_MAX_CONNS; i++)
+		if (R.conns[i].used && R.conns[i].qemu == which)
+			conn_close(&R.conns[i]);
+}
+
 /*
  * The commands in what the client wrote, to its QEMU: qmp/ writes JSON
  * objects back to back, no newline between (QEMU's parser streams), so
@@ -772,6 +783,7 @@ input(struct r_conn *c)
 		used = json_tokener_get_parse_end(tok);
 		line = json_object_to_json_string(o);
 		r_trace(c->side, "> %s", line);
+		rm_command(c->qemu);
 		wq_input(R.q[c->qemu], line, R.now);
 		json_object_put(o);
 		off += used;
@@ -909,6 +921,7 @@ world_sim_pump(void)
 	for (i = 0; i < 2; i++) {
 		while (wq_alive(R.q[i]) && (line = wq_output(R.q[i])) != NULL) {
 			rf_qemu_line(i, line);
+			rm_qemu_line(i, line);
 			hold(i, line);
 		}
 		release(i);

@@ -1,0 +1,155 @@
+/*
+ * real-monitor.c: the monitors' own faults (issue 37: what exec.c's
+ * monitors did that sim-real's world lacked; tests/sim/README.md).
+ *
+ * A QEMU's monitor connections cut: at one of its status changes (its
+ * n-th STOP, RESUME or MIGRATION event), within 30 s of its k-th command,
+ * or at a random moment; then connects refused for 0, 1-29 or 35-60 s (a
+ * relay restarting, a QEMU whose monitor chardev is busy).  The answers
+ * and events queued for a cut connection go with it.
+ *
+ * The draws come from a stream of their own, so every other fault's
+ * schedule is what it was (a seed that draws none of these runs as
+ * before).  Each fault that lands hides the outcome from the side whose
+ * QEMU it hits (P9: an 8 is honest then, rp_hide).
+ */
+#include <string.h>
+
+#include "common.h"
+#include "real.h"
+
+enum rm_when { RM_EVENT, RM_AFTER_CMD, RM_AT, RM_NWHEN };
+
+static const char *when_name[RM_NWHEN] = { "at a status change",
+	"after a command", "at a random moment" };
+
+struct rm_cut {
+	int		 drawn, done;
+	enum rm_when	 when;
+	int		 nth, seen;	/* RM_EVENT: events; RM_AFTER_CMD:
+					   commands */
+	double		 delay;		/* after it */
+	double		 at;		/* due, 0: not yet known */
+	double		 refuse;	/* connects refused so long */
+};
+
+static struct {
+	struct rng	 rng;
+	struct rm_cut	 cut[2];
+	double		 refuse_until[2];
+	unsigned long	 cuts[RM_NWHEN], refused;	/* all seeds */
+} M;
+
+void
+rm_draw(void)
+{
+	int i;
+
+	memset(M.cut, 0, sizeof M.cut);
+	M.refuse_until[0] = M.refuse_until[1] = 0;
+	rng_seed(&M.rng, R.seed ^ 0x6d6f6e2d63757421ULL);
+	for (i = 0; i < 2; i++) {
+		struct rm_cut	*c = &M.cut[i];
+		double		 r;
+
+		if (!rng_chance(&M.rng, 0.25))
+			continue;
+		c->drawn = 1;
+		c->when = (enum rm_when)(rng_next(&M.rng) % RM_NWHEN);
+		c->nth = 1 + (int)(rng_next(&M.rng) % (c->when == RM_EVENT ?
+		    4 : 30));
+		c->delay = c->when == RM_EVENT ? rng_range(&M.rng, 0, 1) :
+		    rng_range(&M.rng, 0, 30);
+		if (c->when == RM_AT)
+			c->at = rng_range(&M.rng, 0.3, 120);
+		r = rng_unit(&M.rng);
+		c->refuse = r < 1.0 / 3 ? 0 : r < 2.0 / 3 ?
+		    rng_range(&M.rng, 1, 29) : rng_range(&M.rng, 35, 60);
+	}
+}
+
+/* Whether connects to QEMU which's monitor are refused now. */
+int
+rm_refused(int which)
+{
+	if (R.now >= M.refuse_until[which])
+		return 0;
+	M.refused++;
+	return 1;
+}
+
+static void
+arm(struct rm_cut *c)
+{
+	if (++c->seen == c->nth)
+		c->at = R.now + c->delay;
+}
+
+/* A command QEMU which took. */
+void
+rm_command(int which)
+{
+	struct rm_cut *c = &M.cut[which];
+
+	if (c->drawn && !c->done && c->at == 0 && c->when == RM_AFTER_CMD)
+		arm(c);
+}
+
+/* A line QEMU which wrote: a status change arms the cut waiting for it. */
+void
+rm_qemu_line(int which, const char *line)
+{
+	struct rm_cut *c = &M.cut[which];
+
+	if (!c->drawn || c->done || c->at != 0 || c->when != RM_EVENT ||
+	    strstr(line, "\"event\"") == NULL)
+		return;
+	if (strstr(line, "\"MIGRATION\"") != NULL ||
+	    strstr(line, "\"STOP\"") != NULL ||
+	    strstr(line, "\"RESUME\"") != NULL)
+		arm(c);
+}
+
+double
+rm_due(void)
+{
+	double	t = 1e300;
+	int	i;
+
+	for (i = 0; i < 2; i++)
+		if (M.cut[i].drawn && !M.cut[i].done && M.cut[i].at > 0 &&
+		    M.cut[i].at < t)
+			t = M.cut[i].at;
+	return t;
+}
+
+void
+rm_happen(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct rm_cut *c = &M.cut[i];
+
+		if (!c->drawn || c->done || c->at == 0 || c->at > R.now)
+			continue;
+		c->done = 1;
+		if (!wq_alive(R.q[i]))
+			continue;
+		M.cuts[c->when]++;
+		M.refuse_until[i] = R.now + c->refuse;
+		r_trace(i, "monitor cut (%s), connects refused %.1f s",
+		    when_name[c->when], c->refuse);
+		world_sim_cut_monitor(i);
+		if (!R.sd[i].done)
+			rp_hide(i, "its monitor cut");
+	}
+}
+
+void
+rm_report(FILE *fp)
+{
+	fprintf(fp, "sim-real: monitor faults: cuts %lu at a status change, %lu after "
+	    "a command, %lu at a random moment; connects refused %lu\n",
+	    M.cuts[RM_EVENT], M.cuts[RM_AFTER_CMD], M.cuts[RM_AT], M.refused);
+}
