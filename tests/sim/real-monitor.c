@@ -8,7 +8,12 @@
  * relay restarting, a QEMU whose monitor chardev is busy).  The answers
  * and events queued for a cut connection go with it.
  *
- * The draws come from a stream of their own, so every other fault's
+ * A command dropped: QEMU's k-th command is never answered, and nothing
+ * more comes on that connection (a relay that holds it and those behind
+ * it, or a QEMU whose monitor hangs in it): either it never reaches QEMU,
+ * or QEMU runs it and the answer is lost.  A new connection works.
+ *
+ * Each kind's draws come from a stream of their own, so every other fault's
  * schedule is what it was (a seed that draws none of these runs as
  * before).  Each fault that lands hides the outcome from the side whose
  * QEMU it hits (P9: an 8 is honest then, rp_hide).
@@ -33,12 +38,39 @@ struct rm_cut {
 	double		 refuse;	/* connects refused so long */
 };
 
+struct rm_drop {
+	int		 drawn, done;
+	int		 nth, seen;	/* the nth command QEMU gets */
+	int		 ran;		/* QEMU runs it, the answer lost */
+	unsigned	 gen;		/* the connection gone mute, 0 */
+};
+
 static struct {
-	struct rng	 rng;
+	struct rng	 rng, rng_drop;
 	struct rm_cut	 cut[2];
 	double		 refuse_until[2];
+	struct rm_drop	 drop[2];
 	unsigned long	 cuts[RM_NWHEN], refused;	/* all seeds */
+	unsigned long	 drops[2];	/* never reached QEMU, ran */
 } M;
+
+static void
+draw_drops(void)
+{
+	int i;
+
+	memset(M.drop, 0, sizeof M.drop);
+	rng_seed(&M.rng_drop, R.seed ^ 0x64726f702d636d64ULL);
+	for (i = 0; i < 2; i++) {
+		struct rm_drop *d = &M.drop[i];
+
+		if (!rng_chance(&M.rng_drop, 0.2))
+			continue;
+		d->drawn = 1;
+		d->nth = 1 + (int)(rng_next(&M.rng_drop) % 40);
+		d->ran = rng_chance(&M.rng_drop, 0.5);
+	}
+}
 
 void
 rm_draw(void)
@@ -66,6 +98,7 @@ rm_draw(void)
 		c->refuse = r < 1.0 / 3 ? 0 : r < 2.0 / 3 ?
 		    rng_range(&M.rng, 1, 29) : rng_range(&M.rng, 35, 60);
 	}
+	draw_drops();
 }
 
 /* Whether connects to QEMU which's monitor are refused now. */
@@ -93,6 +126,39 @@ rm_command(int which)
 
 	if (c->drawn && !c->done && c->at == 0 && c->when == RM_AFTER_CMD)
 		arm(c);
+}
+
+/*
+ * Whether the command qmigrate (side) just wrote on connection gen never
+ * reaches QEMU which: the dropped one, or one behind it on that
+ * connection.
+ */
+int
+rm_dropped(int which, unsigned gen, int side)
+{
+	struct rm_drop *d = &M.drop[which];
+
+	if (!d->drawn)
+		return 0;
+	if (d->done)
+		return d->gen == gen;
+	if (++d->seen < d->nth)
+		return 0;
+	d->done = 1;
+	d->gen = gen;
+	M.drops[d->ran]++;
+	r_trace(side, "command %d dropped (%s): nothing more on this "
+	    "connection", d->nth, d->ran ? "QEMU runs it" :
+	    "it never reaches QEMU");
+	rp_hide(side, "a command never answered");
+	return !d->ran;
+}
+
+/* Whether what QEMU which writes now for connection gen is lost. */
+int
+rm_muted(int which, unsigned gen)
+{
+	return M.drop[which].done && M.drop[which].gen == gen;
 }
 
 /* A line QEMU which wrote: a status change arms the cut waiting for it. */
@@ -149,7 +215,9 @@ rm_happen(void)
 void
 rm_report(FILE *fp)
 {
-	fprintf(fp, "sim-real: monitor faults: cuts %lu at a status change, %lu after "
-	    "a command, %lu at a random moment; connects refused %lu\n",
-	    M.cuts[RM_EVENT], M.cuts[RM_AFTER_CMD], M.cuts[RM_AT], M.refused);
+	fprintf(fp, "sim-real: monitor faults: cuts %lu at a status change, "
+	    "%lu after a command, %lu at a random moment; connects refused "
+	    "%lu; commands dropped %lu before QEMU, %lu after it ran them\n",
+	    M.cuts[RM_EVENT], M.cuts[RM_AFTER_CMD], M.cuts[RM_AT], M.refused,
+	    M.drops[0], M.drops[1]);
 }

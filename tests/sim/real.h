@@ -211,10 +211,13 @@ int	 rf_disk_full(void);
 int	 rf_operator_paused(void);
 int	 rf_cmdline_known(void);
 void	 rf_report(FILE *);
-/* real-monitor.c: the monitors' own faults (cuts, refused connects) */
+/* real-monitor.c: the monitors' own faults (cuts, refused connects,
+   dropped commands) */
 void	 rm_draw(void);
 int	 rm_refused(int which);
 void	 rm_command(int which);
+int	 rm_dropped(int which, unsigned gen, int side);
+int	 rm_muted(int which, unsigned gen);
 void	 rm_qemu_line(int which, const char *line);
 double	 rm_due(void);
 void	 rm_happen(void);

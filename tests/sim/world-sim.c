@@ -784,7 +784,8 @@ input(struct r_conn *c)
 		line = json_object_to_json_string(o);
 		r_trace(c->side, "> %s", line);
 		rm_command(c->qemu);
-		wq_input(R.q[c->qemu], line, R.now);
+		if (!rm_dropped(c->qemu, c->gen, c->side))
+			wq_input(R.q[c->qemu], line, R.now);
 		json_object_put(o);
 		off += used;
 	}
@@ -818,8 +819,9 @@ hold(int which, char *line)
 			    R.answers[which], R.k.hold_len[which]);
 		}
 	}
-	if (n == R_MAX_HELD) {
-		free(line);	/* a flood: lost, as a full socket would */
+	if (n == R_MAX_HELD || rm_muted(which, R.conn_gen[which])) {
+		free(line);	/* a flood: lost, as a full socket would;
+				   or a connection gone mute (real-monitor.c) */
 		return;
 	}
 	h = &R.held[which][R.nheld[which]++];
