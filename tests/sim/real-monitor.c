@@ -61,7 +61,9 @@ draw_drops(void)
 
 	memset(M.drop, 0, sizeof M.drop);
 	rng_seed(&M.rng_drop, R.seed ^ 0x64726f702d636d64ULL);
-	for (i = 0; i < 2; i++) {
+	/* Off for update --mode exec: its E1-E5 have no excuse for a
+	   dropped command yet (gaps-to-lead.md: seeds found there). */
+	for (i = 0; i < 2 && !ru_on(); i++) {
 		struct rm_drop *d = &M.drop[i];
 
 		if (!rng_chance(&M.rng_drop, 0.2))
