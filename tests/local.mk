@@ -220,7 +220,8 @@ EXTRA_DIST += tests/sim/conform-rows.sh
 check_PROGRAMS += tests/sim/sim-real
 tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/real-faults.c tests/sim/real-monitor.c \
-	tests/sim/real-rerun.c tests/sim/real-props.c \
+	tests/sim/real-rerun.c tests/sim/real-qemu-stop.c \
+	tests/sim/real-props.c \
 	tests/sim/real-switchover.c tests/sim/real-update.c \
 	tests/sim/real-tls.c \
 	tests/sim/real-disks.c \

@@ -320,6 +320,7 @@ draw(void)
 	rf_draw();
 	rm_draw();
 	rr_draw();
+	rqs_draw();
 	rs_draw();
 	rt_draw(R.k.qemu_kind == WQ_MODEL && !ru_on());
 }
@@ -638,8 +639,10 @@ next_due(void)
 			    R.sd[R.timers[i].side].stopped_until));
 	t = fmin(t, pc_break_due());
 	t = fmin(t, rd_due());
+	t = fmin(t, rqs_due());
 	for (i = 0; i < 2; i++) {
-		t = fmin(t, wq_due(R.q[i]));
+		if (!rqs_stopped(i))
+			t = fmin(t, wq_due(R.q[i]));
 		if (R.k.sig_at[i] > R.now)
 			t = fmin(t, R.k.sig_at[i]);
 		if (R.k.qemu_kill_at[i] > R.now)
@@ -664,6 +667,7 @@ happen(void)
 {
 	int i, j;
 
+	rqs_happen();
 	for (i = 0; i < 2; i++) {
 		if (R.k.sigkill_at[i] > 0 && R.k.sigkill_at[i] <= R.now) {
 			R.k.sigkill_at[i] = 0;
@@ -711,7 +715,8 @@ happen(void)
 				world_sim_kill_qemu(i);
 			}
 		}
-		wq_advance(R.q[i], R.now);
+		if (!rqs_stopped(i))
+			wq_advance(R.q[i], R.now);
 		if (R.k.sig_at[i] > 0 && R.k.sig_at[i] <= R.now &&
 		    !R.sd[i].done) {
 			R.sd[i].signal = R.k.sig_num[i];
@@ -948,6 +953,7 @@ main(int argc, char **argv)
 	rf_report(report);
 	rm_report(report);
 	rr_report(report);
+	rqs_report(report);
 	rp_report(report);
 	rs_report(report);
 	rd_report(report);

@@ -193,6 +193,7 @@ const struct r_file *world_sim_file(const char *path);
 void	 world_sim_put_file(const char *path, const char *data, size_t len);
 void	 world_sim_kill_qemu(int which);
 void	 world_sim_cut_monitor(int which);
+void	 world_sim_qemu_continued(int which);
 void	 world_sim_side_gone(int side);
 void	 world_sim_pump(void);
 double	 world_sim_next_release(void);
@@ -228,6 +229,12 @@ void	 rr_draw(void);
 void	 rr_ended(int side, const char *status_path);
 void	 rr_started(int side, const char *status_path);
 void	 rr_report(FILE *);
+/* real-qemu-stop.c: a QEMU stopped (SIGSTOP), then continued */
+void	 rqs_draw(void);
+int	 rqs_stopped(int which);
+double	 rqs_due(void);
+void	 rqs_happen(void);
+void	 rqs_report(FILE *);
 /* real-props.c: P9 and on */
 void	 rp_start(void);
 void	 rp_write_failed(const char *path);

@@ -756,6 +756,21 @@ world_sim_cut_monitor(int which)
 			conn_close(&R.conns[i]);
 }
 
+static void input(struct r_conn *);
+
+/* QEMU which continued (SIGCONT): it reads what waited on its monitor. */
+void
+world_sim_qemu_continued(int which)
+{
+	int i;
+
+	for (i = 0; i < R_MAX_CONNS; i++)
+		if (R.conns[i].used && R.conns[i].qemu == which) {
+			input(&R.conns[i]);
+			R.sd[R.conns[i].side].dirty = 1;
+		}
+}
+
 /*
  * The commands in what the client wrote, to its QEMU: qmp/ writes JSON
  * objects back to back, no newline between (QEMU's parser streams), so
@@ -770,6 +785,8 @@ input(struct r_conn *c)
 
 	if (tok == NULL && (tok = json_tokener_new()) == NULL)
 		fatalx("sim: json_tokener_new");
+	if (rqs_stopped(c->qemu))
+		return;		/* it waits in the socket (SIGSTOP) */
 	while (off < c->nin) {
 		json_object	*o;
 		const char	*line;
@@ -874,6 +891,8 @@ world_sim_next_release(void)
 	for (i = 0; i < 2; i++) {
 		int j;
 
+		if (rqs_stopped(i))
+			continue;	/* it writes nothing (SIGSTOP) */
 		for (j = 0; j < R.nheld[i]; j++)
 			if (R.held[i][j].at < t)
 				t = R.held[i][j].at;
@@ -921,6 +940,8 @@ world_sim_pump(void)
 	for (i = 0; i < 2; i++)
 		out_read(i);
 	for (i = 0; i < 2; i++) {
+		if (rqs_stopped(i))
+			continue;	/* silent (SIGSTOP) */
 		while (wq_alive(R.q[i]) && (line = wq_output(R.q[i])) != NULL) {
 			rf_qemu_line(i, line);
 			rm_qemu_line(i, line);
