@@ -13,6 +13,12 @@
  * it, or a QEMU whose monitor hangs in it): either it never reaches QEMU,
  * or QEMU runs it and the answer is lost.  A new connection works.
  *
+ * A command that reaches QEMU late (qmp-relay --hold: the relay holds the
+ * command, not the answer): QEMU's k-th command runs 1-9.9 or 10.1-40 s
+ * after qmigrate sent it, those behind it on that connection after it; a
+ * connection that went meanwhile does not take it back (a late `cont`
+ * runs all the same).
+ *
  * Each kind's draws come from a stream of their own, so every other fault's
  * schedule is what it was (a seed that draws none of these runs as
  * before).  Each fault that lands hides the outcome from the side whose
@@ -45,8 +51,24 @@ struct rm_drop {
 	unsigned	 gen;		/* the connection gone mute, 0 */
 };
 
+#define RM_LATE_MAX	32
+#define RM_LINE_MAX	4096
+struct rm_late {
+	int		 drawn, done;
+	int		 nth, seen;
+	double		 len;
+	int		 n;		/* commands waiting */
+	struct {
+		double	 at;
+		unsigned gen;
+		char	 line[RM_LINE_MAX];
+	}		 q[RM_LATE_MAX];
+};
+
 static struct {
-	struct rng	 rng, rng_drop;
+	struct rng	 rng, rng_drop, rng_late;
+	struct rm_late	 late[2];
+	unsigned long	 lates[2];	/* under 10 s, past it */
 	struct rm_cut	 cut[2];
 	double		 refuse_until[2];
 	struct rm_drop	 drop[2];
@@ -71,6 +93,27 @@ draw_drops(void)
 		d->drawn = 1;
 		d->nth = 1 + (int)(rng_next(&M.rng_drop) % 40);
 		d->ran = rng_chance(&M.rng_drop, 0.5);
+	}
+}
+
+static void
+draw_lates(void)
+{
+	int i;
+
+	memset(M.late, 0, sizeof M.late);
+	rng_seed(&M.rng_late, R.seed ^ 0x6c6174652d636d64ULL);
+	/* Off for update --mode exec, as the drops. */
+	for (i = 0; i < 2 && !ru_on(); i++) {
+		struct rm_late *l = &M.late[i];
+
+		if (!rng_chance(&M.rng_late, 0.2))
+			continue;
+		l->drawn = 1;
+		l->nth = 1 + (int)(rng_next(&M.rng_late) % 40);
+		l->len = rng_chance(&M.rng_late, 0.5) ?
+		    rng_range(&M.rng_late, 1, 9.9) :
+		    rng_range(&M.rng_late, 10.1, 40);
 	}
 }
 
@@ -101,6 +144,7 @@ rm_draw(void)
 		    rng_range(&M.rng, 1, 29) : rng_range(&M.rng, 35, 60);
 	}
 	draw_drops();
+	draw_lates();
 }
 
 /* Whether connects to QEMU which's monitor are refused now. */
@@ -156,6 +200,37 @@ rm_dropped(int which, unsigned gen, int side)
 	return !d->ran;
 }
 
+/*
+ * Whether the command (line) qmigrate (side) wrote on connection gen
+ * waits in the relay: the late one, or one behind it there.
+ */
+int
+rm_late(int which, unsigned gen, int side, const char *line)
+{
+	struct rm_late	*l = &M.late[which];
+	double		 at;
+
+	if (!l->drawn || strlen(line) >= RM_LINE_MAX || l->n == RM_LATE_MAX)
+		return 0;
+	if (l->n > 0 && l->q[l->n - 1].gen == gen)
+		at = l->q[l->n - 1].at;
+	else if (!l->done && ++l->seen == l->nth) {
+		l->done = 1;
+		at = R.now + l->len;
+		M.lates[l->len > 10]++;
+		r_trace(side, "command %d reaches QEMU %.1f s late", l->nth,
+		    l->len);
+		if (l->len > 10)
+			rp_hide(side, "a command reached QEMU past 10 s");
+	} else
+		return 0;
+	l->q[l->n].at = at;
+	l->q[l->n].gen = gen;
+	snprintf(l->q[l->n].line, RM_LINE_MAX, "%s", line);
+	l->n++;
+	return 1;
+}
+
 /* Whether what QEMU which writes now for connection gen is lost. */
 int
 rm_muted(int which, unsigned gen)
@@ -184,10 +259,13 @@ rm_due(void)
 	double	t = 1e300;
 	int	i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (M.cut[i].drawn && !M.cut[i].done && M.cut[i].at > 0 &&
 		    M.cut[i].at < t)
 			t = M.cut[i].at;
+		if (M.late[i].n > 0 && M.late[i].q[0].at < t)
+			t = M.late[i].q[0].at;
+	}
 	return t;
 }
 
@@ -196,6 +274,16 @@ rm_happen(void)
 {
 	int i;
 
+	for (i = 0; i < 2; i++) {
+		struct rm_late *l = &M.late[i];
+
+		while (l->n > 0 && l->q[0].at <= R.now) {
+			if (wq_alive(R.q[i]))
+				wq_input(R.q[i], l->q[0].line, R.now);
+			memmove(&l->q[0], &l->q[1], (size_t)--l->n *
+			    sizeof l->q[0]);
+		}
+	}
 	for (i = 0; i < 2; i++) {
 		struct rm_cut *c = &M.cut[i];
 
@@ -219,7 +307,8 @@ rm_report(FILE *fp)
 {
 	fprintf(fp, "sim-real: monitor faults: cuts %lu at a status change, "
 	    "%lu after a command, %lu at a random moment; connects refused "
-	    "%lu; commands dropped %lu before QEMU, %lu after it ran them\n",
+	    "%lu; commands dropped %lu before QEMU, %lu after it ran them; "
+	    "commands late to QEMU %lu under 10 s, %lu past it\n",
 	    M.cuts[RM_EVENT], M.cuts[RM_AFTER_CMD], M.cuts[RM_AT], M.refused,
-	    M.drops[0], M.drops[1]);
+	    M.drops[0], M.drops[1], M.lates[0], M.lates[1]);
 }

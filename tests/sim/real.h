@@ -219,6 +219,7 @@ int	 rm_refused(int which);
 void	 rm_command(int which);
 int	 rm_dropped(int which, unsigned gen, int side);
 int	 rm_muted(int which, unsigned gen);
+int	 rm_late(int which, unsigned gen, int side, const char *line);
 void	 rm_qemu_line(int which, const char *line);
 double	 rm_due(void);
 void	 rm_happen(void);

@@ -801,7 +801,8 @@ input(struct r_conn *c)
 		line = json_object_to_json_string(o);
 		r_trace(c->side, "> %s", line);
 		rm_command(c->qemu);
-		if (!rm_dropped(c->qemu, c->gen, c->side))
+		if (!rm_dropped(c->qemu, c->gen, c->side) &&
+		    !rm_late(c->qemu, c->gen, c->side, line))
 			wq_input(R.q[c->qemu], line, R.now);
 		json_object_put(o);
 		off += used;
