@@ -174,15 +174,7 @@ integration_tests += tests/integration/evict-signal-none.sh \
 	tests/integration/drain-child-killed.sh \
 	tests/integration/migrate-signal-early.sh
 
-# Issue 30: the handoff simulator (tests/sim/README.md).  Both sides' real
-# step functions together, with simulated time, QEMUs, monitors and the
-# control link; one seed decides a schedule.  make check runs 3000 seeds;
-# make check-long a million (SIM_SEEDS).
-check_PROGRAMS += tests/sim/sim
-tests_sim_sim_SOURCES = tests/sim/sim.c tests/sim/sim.h tests/sim/rng.c \
-	tests/sim/qemu.c tests/sim/exec.c tests/sim/check.c
-tests_sim_sim_LDADD = $(qmigrate_libs)
-TESTS += tests/sim/sim
+# Issue 30's simulator (tests/sim/README.md) is sim-real's now (issue 37).
 EXTRA_DIST += tests/sim/README.md tests/sim/long-run.sh
 
 # Issue 37: the QEMU model (tests/sim/qemu-model.h), built from QEMU's own
@@ -233,7 +225,7 @@ tests_sim_sim_real_SOURCES = tests/sim/real.c tests/sim/real.h \
 	tests/sim/qemu-stub.c tests/sim/qemu-stub.h \
 	tests/sim/qemu-canned.h tests/sim/qemu-canned-7.2.c \
 	tests/sim/qemu-canned-10.0.c tests/sim/qemu-canned-11.1.c \
-	tests/sim/rng.c
+	tests/sim/rng.c tests/sim/rng.h
 tests_sim_sim_real_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/sim-real
 # The same over update --mode exec (tests/sim/real-update.c).

@@ -7,18 +7,19 @@
 # FAULT_RANDOM_N=20; FAULT_SEED=N picks the first run's seed).
 EXTRA_DIST += tests/long/soak.sh tests/long/fault-random-long.sh
 FAULT_RANDOM_N = 100
-# The handoff simulator (tests/sim/README.md): SIM_SEEDS schedules from seed
-# 1000000 (make check runs seeds 1-3000), over SIM_JOBS processes.
+# The simulator that runs the real executor (tests/sim/README.md):
+# SIM_SEEDS schedules from seed 1000000 (make check runs seeds 1-300),
+# over SIM_JOBS processes (tests/sim/long-run.sh).
 SIM_SEEDS = 1000000
 SIM_JOBS = 2
 
-check-sim-long: tests/sim/sim$(EXEEXT)
-	./tests/sim/sim --seeds $(SIM_SEEDS) --first 1000000 --jobs $(SIM_JOBS) \
-		--show 20
+check-sim-long: tests/sim/sim-real$(EXEEXT)
+	$(SHELL) '$(abs_top_srcdir)/tests/sim/long-run.sh' 1000000 \
+		$(SIM_SEEDS) $(SIM_JOBS)
 .PHONY: check-sim-long
 
 check-long: qmigrate$(EXEEXT) tests/guest/memguest.elf tests/qmp-relay$(EXEEXT) \
-    tests/sim/sim$(EXEEXT)
+    tests/sim/sim-real$(EXEEXT)
 	$(MAKE) $(AM_MAKEFLAGS) check-sim-long
 	@qv=$${QMIGRATE_VALGRIND:-}; \
 	if [ -z "$$qv" ] && [ -z "$(SAN_CFLAGS)" ]; then \

@@ -17,7 +17,9 @@
 #include <ev.h>
 
 #include "world-qemu.h"
-#include "sim.h"	/* struct rng, rng.c */
+#include "qmigrate.h"
+#include "mig-session.h"
+#include "rng.h"
 
 #define R_SRC		0
 #define R_TGT		1

@@ -3,7 +3,7 @@
  * splitmix64): every draw of a schedule comes from its seed, so a seed
  * replays exactly.
  */
-#include "sim.h"
+#include "rng.h"
 
 static uint64_t
 splitmix(uint64_t *x)
