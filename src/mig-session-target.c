@@ -561,7 +561,7 @@ target_control(struct session *s, const struct sess_event *ev)
 			answer(s, ANSWER_FENCED, s->failure_reason);
 		else if (s->watch_held || (s->state != SS_LISTEN &&
 		    s->state != SS_PRECOPY && s->state != SS_PREPARING &&
-		    s->state != SS_RECONNECT))
+		    s->state != SS_RECONNECT && s->state != SS_OFFERED_WAIT))
 			answer(s, ANSWER_OK, NULL);
 		else {
 			s->watch_held = 1;

@@ -1367,6 +1367,27 @@ target_tls_ready_on(struct rig *r)
 	return r;
 }
 
+/* Row (issue 37, long run at fb37ba0, seed 2030610: tls:, a disk): an
+ * incoming re-run after SIGKILL waits for an offer while the killed
+ * run's source still watches; it answered each watch at once, and the
+ * source, which asks again as soon as one is answered, spun (no time
+ * passing: the source never ended).  It is held as in the other states. */
+static void
+test_target_watch_held_offer_wait(void **state)
+{
+	struct rig *r = rig_new(SESS_TARGET, 1);
+
+	(void)state;
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	assert_int_equal(r->s.state, SS_OFFERED_WAIT);
+	ev_control(r, CONTROL_WATCH);
+	assert_int_equal(answered(r, ANSWER_OK), 0);
+	r->t = 1;
+	ev_timer(r, STIMER_WATCH);
+	assert_int_equal(answered(r, ANSWER_OK), 1);
+	rig_free(r);
+}
+
 /* Over tls:, the target's abort reaches the source and the stream stops. */
 static void
 test_target_abort_tls(void **state)
@@ -5601,6 +5622,7 @@ main(void)
 		cmocka_unit_test(test_target_listen_unanswered),
 		cmocka_unit_test(test_target_deadline_during_setup),
 		cmocka_unit_test(test_target_abort_tls),
+		cmocka_unit_test(test_target_watch_held_offer_wait),
 		cmocka_unit_test(test_target_second_offer),
 		cmocka_unit_test(test_target_offer_during_setup),
 		cmocka_unit_test(test_abort_before_migrate_answer),
