@@ -66,9 +66,15 @@ mig_target_found(int record, enum run_state rs, const struct mig_info *mi,
 		return rs == RUN_POSTMIGRATE || mi->has_ram ? TF_NOT_WAITING :
 		    TF_NOT_KNOWN;
 	case QMS_FAILED:
-		/* A failed load still inmigrate never ran the guest; past
-		 * it, post-copy may have. */
-		return rs == RUN_INMIGRATE ? TF_NOT_WAITING : TF_NOT_KNOWN;
+		/* A failed load still inmigrate never ran the guest.  A QEMU
+		 * that runs one after a failed migration is a source whose
+		 * own migration failed (migrate-control.sh: incoming pointed
+		 * at it): a target whose load fails once post-copy ran the
+		 * guest exits (savevm.c, postcopy_ram_listen_thread's
+		 * exit(EXIT_FAILURE), 7.2 to 11.1).  Paused: either, so not
+		 * known. */
+		return rs == RUN_INMIGRATE || rs == RUN_RUNNING ?
+		    TF_NOT_WAITING : TF_NOT_KNOWN;
 	default:
 		return TF_NOT_WAITING;	/* cancelled: outgoing only */
 	}

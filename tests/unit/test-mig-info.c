@@ -342,6 +342,10 @@ test_target_found_arrived_no_record(void **state)
 	    "\"failed\"}"), TF_NOT_WAITING);
 	assert_int_equal(found(0, RUN_PAUSED, "{\"status\": "
 	    "\"failed\"}"), TF_NOT_KNOWN);
+	/* A source whose own migration failed and runs its guest: 3, not
+	 * 8 (migrate-control.sh's incoming on a running QEMU). */
+	assert_int_equal(found(0, RUN_RUNNING, "{\"status\": "
+	    "\"failed\"}"), TF_NOT_WAITING);
 }
 
 /*
