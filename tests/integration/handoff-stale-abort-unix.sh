@@ -53,8 +53,18 @@ i=$RC
 echo "SIGTERM in the switchover, the answers held: migrate exited $m ($(doc_says "$st")); incoming exited $i ($(doc_says "$TMP/dst.status"))"
 assert_never_both "SIGTERM on a stale view"
 [ "$m/$i" = 0/0 ] || fail "migrate exited $m, incoming $i (source $SRC_STATE, target $DST_STATE)"
-grep -q 'the abort waits for the source QEMU' "$TMP/migrate.err" ||
+# Two ways to wait, both right: the stale view's own (the signal within
+# the 10 s reply bound), or, where a loaded host began the switchover so
+# late that the held query-migrate passed that bound first, the monitor's
+# reconnect, which keeps the abort pending too.
+if grep -q 'the abort waits for the source QEMU' "$TMP/migrate.err"; then
+	echo "the abort waited on the stale view"
+elif grep -q 'no reply within 10 s' "$TMP/migrate.err" &&
+	grep -q 'while the abort waited for QEMU' "$TMP/migrate.err"; then
+	echo "the query's reply bound passed first: the abort waited through the monitor's reconnect"
+else
 	fail "migrate did not wait for QEMU's word: $(grep -i abort "$TMP/migrate.err" | head -5)"
+fi
 expect_doc "$st" "SIGTERM on a stale view" Succeeded 0
 expect_status "$st" .abortStatus Failed "SIGTERM on a stale view"
 status_get "$st" '.notes[]' | grep -Eq 'abort refused|while the abort waited' ||

@@ -123,5 +123,11 @@ for delay in 0 0.001 0.002 0.005 0.01 0.02 0.05; do
 	echo "ok: SIGTERM $delay s after main(): migrate and incoming exit 5"
 done
 [ "$(run_state src)" = running ] || fail "the source is $(run_state src)"
-[ "$(qemu_mig_status src)" = none ] || fail "the source QEMU migrated"
+# At the later delays a loaded host may let a run reach QEMU's migrate
+# before its signal: it cancels it (exit 5, checked above); the source
+# QEMU must never have got further than that.
+case $(qemu_mig_status src) in
+none | cancelled) ;;
+*) fail "the source QEMU's migration is $(qemu_mig_status src), not none or cancelled" ;;
+esac
 assert_memory_intact "$TMP/src.serial"
