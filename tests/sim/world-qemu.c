@@ -275,6 +275,20 @@ wq_unlink(struct wq *q, const char *path)
 	return 0;
 }
 
+long
+wq_accept_queued(const struct wq *q, const char *path)
+{
+	const char	*l;
+
+	if (q->sq != NULL)
+		return 0;
+	l = qm_listen_uri(q->qm);
+	if (l == NULL || strncmp(l, "unix:", 5) != 0 ||
+	    strcmp(l + 5, path) != 0)
+		return 0;
+	return qm_accept_queued(q->qm);
+}
+
 int
 wq_runs_guest(const struct wq *q)
 {

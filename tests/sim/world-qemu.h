@@ -76,6 +76,9 @@ int		 wq_alive(const struct wq *);
 int		 wq_listens(const struct wq *, const char *uri);
 /* unlink(2) of the path it listens on: 0, or -1 when it is not there. */
 int		 wq_unlink(struct wq *, const char *path);
+/* Sources waiting in the accept queue of its listener on this unix:
+   path (the stub takes a connection at once: 0). */
+long		 wq_accept_queued(const struct wq *, const char *path);
 int		 wq_runs_guest(const struct wq *);
 /* Holds the guest's state (a source always; a target once loaded). */
 int		 wq_has_guest(const struct wq *);
