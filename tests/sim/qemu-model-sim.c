@@ -754,8 +754,9 @@ took(struct qm_qemu *q, int entry)
 void
 qm_advance(struct qm_qemu *q, double now)
 {
-	int	 rows[256], ok[256];
-	size_t	 n, i, k;
+	struct qm_enabled_key	 key;
+	int			 ok[256];
+	size_t			 n, i, k;
 
 	if (now > q->now)
 		q->now = now;
@@ -764,10 +765,16 @@ qm_advance(struct qm_qemu *q, double now)
 	if (!q->s.alive || q->sigstopped || now < q->next)
 		return;
 	q->next = INFINITY;
-	n = qm_enabled(&q->s, rows, 256);
+	qm_enabled_key(&q->s, &key);
+	if (!q->en_valid || memcmp(&key, &q->en_key, sizeof key) != 0) {
+		q->en_key = key;
+		q->en_n = qm_enabled(&q->s, q->en_rows, 256);
+		q->en_valid = 1;
+	}
+	n = q->en_n;
 	for (k = 0, i = 0; i < n; i++)
-		if (permitted(q, rows[i]))
-			ok[k++] = rows[i];
+		if (permitted(q, q->en_rows[i]))
+			ok[k++] = q->en_rows[i];
 	q->steps++;
 	if (k == 0) {
 		/* Migrating, or a job running: time still passes. */

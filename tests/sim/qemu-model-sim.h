@@ -102,6 +102,14 @@ struct qm_qemu {
 						   nodes reached its exports */
 	struct qm_nbd_node	 nodes[QM_MAX_NODES];
 	struct qm_job_pace	 pace[QM_MAX_JOBS];
+
+	/* qm_advance's last qm_enabled(), and the key of its state: a
+	   migration or a job steps every STEP, most steps in a state the
+	   last one saw (a target that waits 20 minutes: 60000). */
+	int			 en_valid;
+	struct qm_enabled_key	 en_key;
+	size_t			 en_n;
+	int			 en_rows[256];
 };
 
 /* qemu-model-disks.c */

@@ -203,6 +203,7 @@ emit(struct qm_state *s, const struct qm_row *r, int job)
 
 /* ---- rows ------------------------------------------------------------ */
 
+/* What this reads of s is qm_enabled_key()'s: keep the two together. */
 static int
 row_enabled(const struct qm_state *s, int i, int job, unsigned extra)
 {
@@ -275,6 +276,26 @@ qm_enabled(const struct qm_state *s, int *rows, size_t max)
 			rows[n++] = (int)i;
 	}
 	return n;
+}
+
+/* Keep with row_enabled(): every field it reads, and nothing else. */
+void
+qm_enabled_key(const struct qm_state *s, struct qm_enabled_key *k)
+{
+	int	 j;
+
+	memset(k, 0, sizeof *k);
+	k->disabled_row = qm_disabled_row;
+	k->version = s->version;
+	k->alive = s->alive;
+	k->status = s->status;
+	k->runstate = s->runstate;
+	k->flags = s->flags;
+	k->njobs = s->njobs;
+	for (j = 0; j < s->njobs && j < QM_MAX_JOBS; j++) {
+		k->job_status[j] = s->jobs[j].status;
+		k->job_flags[j] = s->jobs[j].flags;
+	}
 }
 
 void

@@ -383,6 +383,25 @@ char	*qm_answer(const struct qm_state *, const struct qm_cmd *,
 size_t	 qm_enabled(const struct qm_state *, int *rows, size_t max);
 void	 qm_take(struct qm_state *, int entry);
 
+/*
+ * Everything of a state (and of the table's switches) that qm_enabled()
+ * reads: two states with equal keys (memcmp; qm_enabled_key zeroes the
+ * padding) have the same enabled rows, so a caller that steps one QEMU
+ * often may keep its last answer while the key stays (qm_advance).
+ */
+struct qm_enabled_key {
+	int		 disabled_row;
+	int		 version;
+	int		 alive;
+	int		 status;
+	int		 runstate;
+	unsigned	 flags;
+	int		 njobs;
+	int		 job_status[QM_MAX_JOBS];
+	unsigned	 job_flags[QM_MAX_JOBS];
+};
+void	 qm_enabled_key(const struct qm_state *, struct qm_enabled_key *);
+
 /* An event line as QEMU writes it. */
 char	*qm_event_line(const struct qm_state *, const struct qm_event *,
 	    double now);
