@@ -549,6 +549,8 @@ struct session {
 						   (1) or its end (2), or
 						   migrate-incoming's lost
 						   answer (4) */
+	double			 settle_t;	/* ... begun then: a sample
+						   asked before is stale */
 	int			 fence_wanted;	/* stop QEMU at the end anyway */
 	int			 quit_answered;	/* FENCING: QEMU said it quits */
 	int			 fence_polled;	/* FENCING: QEMU's state read

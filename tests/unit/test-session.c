@@ -1526,6 +1526,102 @@ test_target_source_gone(void **state)
 	rig_free(r);
 }
 
+/*
+ * Row (issue 37, sim-real seed 20598 at ffc129a, tls:, QEMU 7.2): the
+ * source's control connection closed (13.46 s) while the target QEMU
+ * owed the answer to a query-migrate of 9.2 s, held 8.6 s; behind that
+ * answer ("listening", QEMU's word of 9.2 s) came active, RESUME and
+ * completed: the guest ran here while the target said 3, "the source
+ * ended the session before any guest memory moved".  A sample asked
+ * before the settling does not decide; the one asked after it does.
+ */
+static void
+test_target_source_gone_stale_sample(void **state)
+{
+	struct rig		*r = target_tls_ready();
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "closed by the source" };
+	int			 polls;
+
+	(void)state;
+	r->t = 13.46;
+	step(r, &lost);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	polls = sent(r, SA_POLL);
+	r->t = 17.8;
+	r->asked_ago = 17.8 - 9.2;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_POLL), polls + 1);
+	r->asked_ago = 0;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+
+	/* Nothing behind it: the sample asked after the settling says 3. */
+	r = target_tls_ready();
+	r->t = 13.46;
+	step(r, &lost);
+	r->t = 17.8;
+	r->asked_ago = 17.8 - 9.2;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_false(session_done(&r->s));
+	r->asked_ago = 0.01;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * Row (issue 37, sim-real seed 8064 at ffc129a, tls:, QEMU 11.1): the
+ * target's --timeout (4.4 s) in listen while its query-migrate of 0.245 s
+ * was held 7.5 s; behind the answer ("setup") came active, post-copy and
+ * RESUME: the target said 3, "no migration arrived", with the guest
+ * running here.  The stale answer does not decide: the sample asked
+ * after it finds post-copy, and the session follows it.  Over tcp: the
+ * stale answer would have stopped QEMU (fence_wanted): not either.
+ */
+static void
+test_target_deadline_stale_sample(void **state)
+{
+	struct rig	*r = target_tls_ready();
+	int		 polls;
+
+	(void)state;
+	r->t = 4.4;
+	ev_simple(r, SEV_DEADLINE);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	polls = sent(r, SA_POLL);
+	r->t = 7.7;
+	r->asked_ago = 7.7 - 0.245;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_POLL), polls + 1);
+	r->asked_ago = 0;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->s.mode, MODE_POSTCOPY);
+	assert_int_equal(r->s.failure, FAIL_NONE);
+	rig_free(r);
+
+	r = rig_new(SESS_TARGET, 0);
+	ev_setup(r, SETUP_FRESH, MODE_PRECOPY);
+	r->t = 4.4;
+	ev_simple(r, SEV_DEADLINE);
+	r->t = 7.7;
+	r->asked_ago = 7.7 - 0.245;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	assert_false(r->s.fence_wanted);
+	r->asked_ago = 0;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
 /* The simulator's N1: the source aborts while a late stream arrives. */
 static void
 test_target_source_abort_stream_late(void **state)
@@ -5662,6 +5758,8 @@ main(void)
 		cmocka_unit_test(test_confirm_failed),
 		cmocka_unit_test(test_confirm_silent),
 		cmocka_unit_test(test_target_source_gone),
+		cmocka_unit_test(test_target_source_gone_stale_sample),
+		cmocka_unit_test(test_target_deadline_stale_sample),
 		cmocka_unit_test(test_target_resumes_paused_guest),
 		cmocka_unit_test(test_signal_during_mirror_start),
 		cmocka_unit_test(test_deadline_during_mirror),
