@@ -187,9 +187,9 @@ migrate_dest(struct json_object *o, char *buf, size_t size)
 	}
 }
 
-/* An answer line rewritten: o's text (o put) in place of line (freed). */
+/* o's text as QEMU writes a line (o put). */
 static char *
-rewritten(char *line, struct json_object *o)
+line_of(struct json_object *o)
 {
 	char	*out;
 
@@ -197,8 +197,26 @@ rewritten(char *line, struct json_object *o)
 	    JSON_C_TO_STRING_PLAIN))) == NULL)
 		abort();
 	json_object_put(o);
-	free(line);
 	return out;
+}
+
+/* json_tokener_parse(line) with one tokener for all: a new one's
+   allocation was a third of the parse (every command comes here). */
+static struct json_object *
+parse(const char *line)
+{
+	static struct json_tokener	*tok;
+	struct json_object		*o;
+
+	if (tok == NULL && (tok = json_tokener_new()) == NULL)
+		abort();
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, line, -1);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 /*
@@ -208,28 +226,23 @@ rewritten(char *line, struct json_object *o)
  * the load; the traces: 7.2 gives it before any status, none once
  * completed or failed).  The state holds no URI; the world does.
  */
-static char *
-with_socket_address(const struct qm_qemu *q, char *line)
+static void
+with_socket_address(const struct qm_qemu *q, struct json_object *o)
 {
-	struct json_object	*o, *ret, *list, *a;
+	struct json_object	*ret, *list, *a;
 
 	if (!(q->s.flags & QM_IF_INCOMING) ||
 	    !(q->s.flags & QM_IF_LISTENING) ||
 	    q->s.status == QM_ST_COMPLETED || q->s.status == QM_ST_FAILED ||
 	    strncmp(q->uri, "unix:", 5) != 0 ||
-	    (o = json_tokener_parse(line)) == NULL)
-		return line;
-	if (!json_object_object_get_ex(o, "return", &ret)) {
-		json_object_put(o);
-		return line;
-	}
+	    !json_object_object_get_ex(o, "return", &ret))
+		return;
 	a = json_object_new_object();
 	json_object_object_add(a, "path", json_object_new_string(q->uri + 5));
 	json_object_object_add(a, "type", json_object_new_string("unix"));
 	list = json_object_new_array();
 	json_object_array_add(list, a);
 	json_object_object_add(ret, "socket-address", list);
-	return rewritten(line, o);
 }
 
 /*
@@ -243,21 +256,17 @@ with_socket_address(const struct qm_qemu *q, char *line)
  */
 #define RAM_TOTAL	1073741824.0
 #define LINK_MBPS	800.0
-static char *
-with_progress(const struct qm_qemu *q, char *line)
+static void
+with_progress(const struct qm_qemu *q, struct json_object *o)
 {
-	struct json_object	*o, *ret, *ram;
+	struct json_object	*ret, *ram;
 	double			 el = q->now - q->mig_start, left, dirty = 0;
 
 	if (q->w.converge == NULL || (q->s.flags & QM_IF_INCOMING) ||
-	    q->s.status == QM_ST_NONE || (o = json_tokener_parse(line)) ==
-	    NULL)
-		return line;
-	if (!json_object_object_get_ex(o, "return", &ret) ||
-	    !json_object_object_get_ex(ret, "ram", &ram)) {
-		json_object_put(o);
-		return line;
-	}
+	    q->s.status == QM_ST_NONE ||
+	    !json_object_object_get_ex(o, "return", &ret) ||
+	    !json_object_object_get_ex(ret, "ram", &ram))
+		return;
 	if (q->postcopy_at > 0)
 		left = q->postcopy_len > 0 ? 0.3 * fmax(0, 1 - (q->now -
 		    q->postcopy_at) / q->postcopy_len) : 0;
@@ -285,7 +294,6 @@ with_progress(const struct qm_qemu *q, char *line)
 	    json_object_new_int64(1 + (int64_t)(fmax(0, el) / 2)));
 	json_object_object_add(ram, "page-size", json_object_new_int64(4096));
 	json_object_object_add(ram, "mbps", json_object_new_double(LINK_MBPS));
-	return rewritten(line, o);
 }
 
 /*
@@ -348,8 +356,7 @@ command(struct qm_qemu *q, const char *line)
 	int			 idx[16], certain, i;
 	size_t			 nr;
 
-	if ((o = json_tokener_parse(line)) == NULL ||
-	    qm_cmd_parse_json(o, &c) != 0) {
+	if ((o = parse(line)) == NULL || qm_cmd_parse_json(o, &c) != 0) {
 		json_object_put(o);
 		push_line(q, strdup("{\"error\": {\"class\": \"GenericError\", "
 		    "\"desc\": \"JSON parse error\"}}"));
@@ -434,10 +441,13 @@ command(struct qm_qemu *q, const char *line)
 	json_object_put(o);
 	note_stopped(q);
 	flush_events(q);
-	if (strcmp(c.name, "query-migrate") == 0)
-		push_line(q, with_progress(q, with_socket_address(q,
-		    qm_answer(&q->s, &c, -1))));
-	else
+	if (strcmp(c.name, "query-migrate") == 0) {
+		/* What the world holds, added to the model's answer. */
+		o = qm_answer_json(&q->s, &c, -1);
+		with_socket_address(q, o);
+		with_progress(q, o);
+		push_line(q, line_of(o));
+	} else
 		push_line(q, qd_answer(q, &c, qm_answer(&q->s, &c, -1)));
 	wake(q, q->now);
 	wake(q->peer, q->now);

@@ -954,11 +954,10 @@ return_value(const struct qm_state *s, const struct qm_cmd *c)
 	return static_answer(s, c);
 }
 
-char *
-qm_answer(const struct qm_state *s, const struct qm_cmd *c, int refusal)
+struct json_object *
+qm_answer_json(const struct qm_state *s, const struct qm_cmd *c, int refusal)
 {
 	struct json_object	*o = json_object_new_object(), *err;
-	char			*line;
 
 	if (refusal >= 0) {
 		err = json_object_new_object();
@@ -979,6 +978,15 @@ qm_answer(const struct qm_state *s, const struct qm_cmd *c, int refusal)
 		json_object_object_add(o, "return", return_value(s, c));
 	if (c->id[0] != '\0')
 		json_object_object_add(o, "id", json_object_new_string(c->id));
+	return o;
+}
+
+char *
+qm_answer(const struct qm_state *s, const struct qm_cmd *c, int refusal)
+{
+	struct json_object	*o = qm_answer_json(s, c, refusal);
+	char			*line;
+
 	line = strdup(json_object_to_json_string_ext(o,
 	    JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

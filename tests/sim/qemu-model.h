@@ -369,9 +369,13 @@ int	 qm_return_fits(const struct qm_state *, const struct qm_cmd *,
  */
 int	 qm_refuse_after_setup(struct qm_state *, const struct qm_cmd *);
 
-/* The answer line QEMU writes for cmd in s (refusal: -1, or its row). */
+/* The answer line QEMU writes for cmd in s (refusal: -1, or its row);
+   qm_answer_json: the same as a json-c object, for a world that adds to
+   it (the caller puts it). */
 char	*qm_answer(const struct qm_state *, const struct qm_cmd *,
 	    int refusal);
+struct json_object *qm_answer_json(const struct qm_state *,
+	    const struct qm_cmd *, int refusal);
 
 /* ---- QEMU's own moves and the world's -------------------------------- */
 
