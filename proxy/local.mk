@@ -4,11 +4,12 @@ libproxy_a_SOURCES = proxy/proxy.h proxy/proxy-int.h proxy/proxy-util.c \
 	proxy/proxy-tls.c proxy/proxy-tls-files.c proxy/proxy-record.c proxy/proxy-pair.h \
 	proxy/proxy-pair-end.c proxy/proxy-pair-plain.c \
 	proxy/proxy-pair-record.c proxy/proxy-pair.c \
-	proxy/proxy-order.c \
+	proxy/proxy-order.c proxy/proxy-control-rules.h \
+	proxy/proxy-control-rules.c \
 	proxy/proxy-conn.c proxy/proxy-control.c proxy/proxy-source.c \
 	proxy/proxy-target.c proxy/proxy-worker.c
 
-unit_tests += tests/unit/test-proxy-order
+unit_tests += tests/unit/test-proxy-order tests/unit/test-proxy-rules
 
 # The peers of the proxy's shell tests (never installed).
 check_PROGRAMS += tests/proxy-peer

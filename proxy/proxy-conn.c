@@ -166,16 +166,11 @@ conn_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct conn	*c = container_of(w, struct conn, deadline);
 	char		*reason;
-	int		 pre_auth;
+	int		 refused;
 
-	pre_auth = c->state == C_HANDSHAKE || c->state == C_READ_HDR ||
-	    c->state == C_CONNECT || c->state == C_SEND_HDR;
-	set_cause(&reason, "%s timeout (%.0f s)",
-	    c->state == C_HOLD ? "waiting for earlier connections" :
-	    c->state == C_CONTROL ? "control answer" : "handshake",
-	    c->deadline.repeat);
-	proxy_conn_close(c, reason, c->side->ops->refuse_unauthenticated &&
-	    pre_auth);
+	refused = proxy_rule_deadline(c->state, c->deadline.repeat,
+	    c->side->ops->refuse_unauthenticated, &reason);
+	proxy_conn_close(c, reason, refused);
 	free(reason);
 }
 
@@ -301,8 +296,7 @@ proxy_session_end(struct proxy_side *s, const char *reason)
 	s->sess.live = 0;
 	for (c = TAILQ_FIRST(&s->conns); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
-		if (c->state == C_WAIT_SESSION || c->state == C_HOLD ||
-		    c->state == C_QEMU_CONNECT) {
+		if (proxy_rule_ends_with_session(c->state)) {
 			proxy_conn_close(c, "session ended", 0);
 			next = TAILQ_FIRST(&s->conns);
 		}

@@ -99,8 +99,7 @@ proxy_control_step(struct conn *c)
 	    proxy_conn_io(c, CONN_WRITE, b->out, b->out_len, &b->out_off,
 	    &cause) < 0)
 		goto fail;
-	/* A side that owes an answer reads no further: one at a time. */
-	while (!b->awaiting) {
+	while (proxy_rule_reads(b->awaiting)) {
 		r = control_read(c, &msg, &cause);
 		if (r < 0)
 			goto fail;
@@ -113,7 +112,7 @@ proxy_control_step(struct conn *c)
 		if (s->sess.control != c)
 			return;	/* closed by the owner */
 	}
-	proxy_conn_want(c, (b->awaiting ? 0 : EV_READ) |
+	proxy_conn_want(c, (proxy_rule_reads(b->awaiting) ? EV_READ : 0) |
 	    (b->out_off < b->out_len ? EV_WRITE : 0));
 	return;
 fail:

@@ -19,6 +19,7 @@
 
 #include "common.h"
 #include "proxy.h"
+#include "proxy-control-rules.h"
 
 struct json_object;
 struct proxy_rec;
@@ -202,17 +203,6 @@ void	 proxy_workers_free(struct proxy_workers *);
  * kernel's backlog), and only connections that finished their setup get
  * forwarding buffers.
  */
-
-enum conn_state {
-	C_WAIT_SESSION,		/* source: QEMU connected, no session yet */
-	C_CONNECT,		/* source: TCP connect in progress */
-	C_HANDSHAKE,		/* TLS handshake */
-	C_SEND_HDR,		/* source: writing the header */
-	C_READ_HDR,		/* target: reading the header */
-	C_HOLD,			/* target: waiting for lower sequence numbers */
-	C_QEMU_CONNECT,		/* target: connecting to QEMU's socket */
-	C_CONTROL,		/* the control connection, either side */
-};
 
 struct proxy_side;
 struct conn;

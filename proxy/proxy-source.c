@@ -24,11 +24,8 @@ struct proxy_source {
 	char			*peer_name;	/* host:port */
 	char			*tls_name;
 	int			 auto_session;
-	/*
-	 * The engine's session keeps its id across control connections: a
-	 * question asked again on a new one names the same session, so the
-	 * target can let it replace a connection that is stale on its side.
-	 */
+	/* The session's id, kept across control connections or not
+	   (proxy_rule_ask). */
 	uint8_t			 id[PROXY_SESSION_ID_SIZE];
 	int			 have_id;
 	uint32_t		 serial;	/* names before the header */
@@ -95,7 +92,7 @@ source_connect(struct conn *c)
 		fd = -1;
 	}
 	if (fd == -1) {
-		set_cause(&cause, "connect to %s: %s", src->peer_name,
+		cause = proxy_rule_connect_failed(src->peer_name,
 		    strerror(errno));
 		proxy_conn_close(c, cause, 0);
 		free(cause);
@@ -142,7 +139,7 @@ source_connected(struct conn *c, char **cause)
 	if (soerr == EINPROGRESS)
 		return 0;
 	if (soerr != 0) {
-		set_cause(cause, "connect to %s: %s", src->peer_name,
+		*cause = proxy_rule_connect_failed(src->peer_name,
 		    strerror(soerr));
 		return -1;
 	}
@@ -260,15 +257,16 @@ source_control_msg(struct conn *c, struct json_object *msg, char **cause)
 {
 	struct proxy_side	*s = c->side;
 	struct proxy_source	*src = side_source(s);
-	int			 first;
+	enum proxy_answer	 a;
 
-	if (src->answer_cb == NULL) {
-		*cause = xstrdup("unexpected control message");
+	a = proxy_rule_answer(src->answer_cb != NULL, s->sess.live,
+	    proxy_msg_is_ready(msg));
+	if (a == PROXY_ANSWER_NOT_OWED) {
+		*cause = xstrdup(PROXY_RULE_UNEXPECTED);
 		return -1;
 	}
 	ev_timer_stop(s->loop, &c->deadline);
-	first = !s->sess.live;
-	if (first && proxy_msg_is_ready(msg)) {
+	if (a == PROXY_ANSWER_LIVE) {
 		s->sess.live = 1;
 		proxy_log(PROXY_LOG_INFO, "session %s with %s is live",
 		    s->sess.hex, src->peer_name);
@@ -276,7 +274,7 @@ source_control_msg(struct conn *c, struct json_object *msg, char **cause)
 	source_answer(src, msg, NULL);
 	if (s->sess.control != c)
 		return 0;	/* closed by the callback */
-	if (first && s->sess.live)
+	if (a == PROXY_ANSWER_LIVE)
 		source_start_waiting(src);
 	return 0;
 }
@@ -289,8 +287,7 @@ source_session_ended(struct proxy_side *s, const char *reason)
 
 	if (src->answer_cb == NULL)
 		return;
-	set_cause(&why, "control connection to %s: %s", src->peer_name,
-	    reason);
+	why = proxy_rule_lost(src->peer_name, reason);
 	source_answer(src, NULL, why);
 	free(why);
 }
@@ -342,52 +339,73 @@ static const struct side_ops source_ops = {
 	.session_ended = source_session_ended,
 };
 
+/*
+ * A new control connection for the session's id (s->sess cleared: the
+ * last one's session ended with it).  Returns it, or NULL with *cause if
+ * it failed at once.
+ */
+static struct conn *
+source_open_control(struct proxy_source *src, char **cause)
+{
+	struct proxy_side	*s = &src->side;
+	struct conn		*c;
+	char			*why;
+
+	memset(&s->sess, 0, sizeof s->sess);
+	memcpy(s->sess.id, src->id, sizeof s->sess.id);
+	proxy_session_hex(s->sess.id, s->sess.hex);
+	c = proxy_conn_new(s, -1, -1, "control");
+	c->kind = PROXY_KIND_CONTROL;
+	proxy_conn_name_session(c, src->peer_name);
+	s->sess.control = c;
+	source_connect(c);
+	if (s->sess.control == c)
+		return c;
+	why = proxy_rule_lost(src->peer_name, s->control_error);
+	set_cause(cause, "%s", why);
+	free(why);
+	return NULL;
+}
+
 int
 proxy_source_control(struct proxy_source *src, struct json_object *msg,
     double timeout, proxy_answer_cb cb, void *arg, char **cause)
 {
 	struct proxy_side	*s = &src->side;
 	struct conn		*c = s->sess.control;
+	double			 deadline;
 
-	if (src->answer_cb != NULL) {
-		set_cause(cause, "a control message is already waiting "
-		    "for its answer");
+	switch (proxy_rule_ask(src->answer_cb != NULL, c != NULL,
+	    src->auto_session, src->have_id)) {
+	case PROXY_ASK_BUSY:
+		set_cause(cause, "%s", PROXY_RULE_BUSY);
 		json_object_put(msg);
 		return -1;
-	}
-	if (c == NULL) {
-		memset(&s->sess, 0, sizeof s->sess);
-		if (src->auto_session || !src->have_id) {
-			if (RAND_bytes(src->id, sizeof src->id) != 1) {
-				set_cause(cause, "no random bytes for a "
-				    "session");
-				json_object_put(msg);
-				return -1;
-			}
-			src->have_id = 1;
-		}
-		memcpy(s->sess.id, src->id, sizeof s->sess.id);
-		proxy_session_hex(s->sess.id, s->sess.hex);
-		c = proxy_conn_new(s, -1, -1, "control");
-		c->kind = PROXY_KIND_CONTROL;
-		proxy_conn_name_session(c, src->peer_name);
-		s->sess.control = c;
-		source_connect(c);
-		if (s->sess.control != c) {
-			set_cause(cause, "control connection to %s: %s",
-			    src->peer_name, s->control_error);
+	case PROXY_ASK_OPEN_NEW:
+		if (RAND_bytes(src->id, sizeof src->id) != 1) {
+			set_cause(cause, "no random bytes for a session");
 			json_object_put(msg);
 			return -1;
 		}
+		src->have_id = 1;
+		/* FALLTHROUGH */
+	case PROXY_ASK_OPEN:
+		if ((c = source_open_control(src, cause)) == NULL) {
+			json_object_put(msg);
+			return -1;
+		}
+		break;
+	case PROXY_ASK_SEND:
+		break;
 	}
 	src->answer_cb = cb;
 	src->answer_arg = arg;
 	proxy_control_queue(c, msg);
 	json_object_put(msg);
 	ev_timer_stop(s->loop, &c->deadline);
-	if (timeout > 0) {
-		ev_timer_set(&c->deadline, timeout, 0);
-		c->deadline.repeat = timeout;
+	if ((deadline = proxy_rule_ask_deadline(timeout)) > 0) {
+		ev_timer_set(&c->deadline, deadline, 0);
+		c->deadline.repeat = deadline;
 		ev_timer_start(s->loop, &c->deadline);
 	}
 	if (c->state == C_CONTROL)

@@ -189,8 +189,8 @@ target_hold(struct conn *c, const struct proxy_hdr *h, char **cause)
 	struct proxy_order	*order;
 	char			 hex[2 * PROXY_SESSION_ID_SIZE + 1], *peer;
 
-	if (!s->sess.live || s->sess.control == NULL ||
-	    memcmp(h->session, s->sess.id, sizeof h->session) != 0) {
+	if (!proxy_rule_data_admitted(s->sess.live, s->sess.control != NULL,
+	    memcmp(h->session, s->sess.id, sizeof h->session) == 0)) {
 		proxy_session_hex(h->session, hex);
 		set_cause(cause, "unknown session %.8s", hex);
 		return -1;
@@ -219,10 +219,8 @@ target_hold(struct conn *c, const struct proxy_hdr *h, char **cause)
 }
 
 /*
- * A control header: c opens the session.  While one is open, only a new
- * connection of the same session (its source lost the old one and asks
- * again) takes over: the old one is stale on this side, held or half-open
- * somewhere on the way; another session is refused (-1 + cause).
+ * A control header: c opens the session, replaces the same session's old
+ * connection, or is refused (-1 + cause), as proxy_rule_open says.
  */
 static int
 target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
@@ -230,13 +228,16 @@ target_open_session(struct conn *c, const struct proxy_hdr *h, char **cause)
 	struct proxy_side	*s = c->side;
 	char			*peer;
 
-	if (s->sess.control != NULL) {
-		if (memcmp(h->session, s->sess.id, sizeof s->sess.id) != 0) {
-			*cause = xstrdup("a session is already open");
-			return -1;
-		}
-		proxy_conn_close(s->sess.control, "replaced by a new control "
-		    "connection of the same session", 0);
+	switch (proxy_rule_open(s->sess.control != NULL,
+	    memcmp(h->session, s->sess.id, sizeof s->sess.id) == 0)) {
+	case PROXY_OPEN_REFUSE:
+		*cause = xstrdup(PROXY_RULE_ONE_SESSION);
+		return -1;
+	case PROXY_OPEN_REPLACE:
+		proxy_conn_close(s->sess.control, PROXY_RULE_REPLACED, 0);
+		break;
+	case PROXY_OPEN_NEW:
+		break;
 	}
 	proxy_session_clear(s);
 	memcpy(s->sess.id, h->session, sizeof s->sess.id);
@@ -378,15 +379,17 @@ proxy_target_answer(struct proxy_target *t, struct json_object *answer,
 {
 	struct proxy_side	*s = &t->side;
 	struct conn		*c = s->sess.control;
+	enum proxy_answer	 a;
 
-	if (c == NULL || !c->control.awaiting) {
-		set_cause(cause, "no control message is waiting for an "
-		    "answer");
+	a = proxy_rule_answer(c != NULL && c->control.awaiting, s->sess.live,
+	    proxy_msg_is_ready(answer));
+	if (a == PROXY_ANSWER_NOT_OWED) {
+		set_cause(cause, "%s", PROXY_RULE_NOT_OWED);
 		json_object_put(answer);
 		return -1;
 	}
 	c->control.awaiting = 0;
-	if (!s->sess.live && proxy_msg_is_ready(answer)) {
+	if (a == PROXY_ANSWER_LIVE) {
 		s->sess.live = 1;
 		proxy_log(PROXY_LOG_INFO, "session %s is live", s->sess.hex);
 	}
