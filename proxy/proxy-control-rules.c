@@ -3,6 +3,9 @@
  * kept apart from the sockets so that the simulator runs them too.
  */
 #include <stddef.h>
+#include <string.h>
+
+#include <json-c/json.h>
 
 #include "common.h"
 #include "proxy-control-rules.h"
@@ -35,6 +38,16 @@ proxy_rule_answer(int owed, int live, int ready)
 	if (!owed)
 		return PROXY_ANSWER_NOT_OWED;
 	return !live && ready ? PROXY_ANSWER_LIVE : PROXY_ANSWER_TAKE;
+}
+
+int
+proxy_msg_is_ready(struct json_object *o)
+{
+	struct json_object *st;
+
+	return json_object_object_get_ex(o, "status", &st) &&
+	    json_object_is_type(st, json_type_string) &&
+	    strcmp(json_object_get_string(st), "ready") == 0;
 }
 
 int

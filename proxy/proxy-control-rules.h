@@ -29,6 +29,8 @@
 #ifndef PROXY_CONTROL_RULES_H
 #define PROXY_CONTROL_RULES_H
 
+struct json_object;
+
 /* A connection being set up, as proxy-conn.c's engine steps it. */
 enum conn_state {
 	C_WAIT_SESSION,		/* source: QEMU connected, no session yet */
@@ -71,8 +73,10 @@ enum proxy_answer {
 #define PROXY_RULE_NOT_OWED	"no control message is waiting for an answer"
 
 /* owed: an answer is owed on the open control connection; ready: it says
-   "ready". */
+   "ready" (proxy_msg_is_ready). */
 enum proxy_answer proxy_rule_answer(int owed, int live, int ready);
+/* Non-zero if o's "status" is "ready". */
+int		 proxy_msg_is_ready(struct json_object *o);
 
 /* Whether an end reads the next control message: not while it owes an
    answer. */

@@ -119,13 +119,3 @@ fail:
 	proxy_conn_close(c, cause, 0);
 	free(cause);
 }
-
-int
-proxy_msg_is_ready(struct json_object *o)
-{
-	struct json_object *st;
-
-	return json_object_object_get_ex(o, "status", &st) &&
-	    json_object_is_type(st, json_type_string) &&
-	    strcmp(json_object_get_string(st), "ready") == 0;
-}

@@ -378,7 +378,5 @@ int	 proxy_unix_listen(const char *path, char **cause);
 void	 proxy_control_queue(struct conn *, struct json_object *msg);
 /* Writes what is queued and reads messages while no answer is owed. */
 void	 proxy_control_step(struct conn *);
-/* Non-zero if o's "status" is "ready". */
-int	 proxy_msg_is_ready(struct json_object *);
 
 #endif

@@ -3,18 +3,21 @@
  * share of the seeds, from a draw of its own (the other draws stay as
  * they were).  It is mig-tls.h's seam, struct mig_tls_link: below it, in
  * production, each qmigrate's proxy (proxy/) and the network between
- * them; here the world's network, with the proxy's control-connection
- * rules taken from its code (cited where used).  Above it everything is
- * real: both sides' executors, sessions, mig-control.c's messages (each
+ * them; here the world's network, acting on the proxy's own decisions
+ * about its control connection (proxy/proxy-control-rules.c, which
+ * proxy-source.c, proxy-target.c and proxy-conn.c decide by).  Above it
+ * everything is real: both sides' executors, sessions, mig-control.c's messages (each
  * encoded, carried as text and parsed again, as the proxy carries them).
  *
- * The control connection: one question at a time (mig-tls.c send_next);
- * a question's deadline closes the connection (proxy-conn.c
- * conn_deadline_cb), the next question opens a new one of the same
- * session (proxy_source_control), which the target takes as replacing
- * the old (proxy-target.c target_open_session: the owner hears the old
- * one end first); a connection that ends gives the unanswered question
- * its error (source_session_ended) and the target SEV_CONTROL_LOST.
+ * The control connection, as the rules decide: one question at a time
+ * (mig-tls.c send_next, proxy_rule_ask); a question's deadline
+ * (proxy_rule_ask_deadline) closes the connection (proxy_rule_deadline);
+ * the next question opens a new one, of the same session (a new qmigrate
+ * makes a new one), which the target lets replace the old or refuses
+ * (proxy_rule_open: the owner hears the old one end first); answers go
+ * only to a message that waits, the first ready making the session live
+ * (proxy_rule_answer); a connection that ends gives the unanswered
+ * question its error (proxy_rule_lost) and the target SEV_CONTROL_LOST.
  * Bytes keep their order on a connection (TCP); a process that ends
  * closes its connections after what it wrote.
  *
@@ -46,6 +49,7 @@
 #include "mig-options.h"
 #include "mig-tls.h"
 #include "world.h"
+#include "proxy-control-rules.h"
 #include "real.h"
 
 #define SRC_SOCK	"/sim/tls-src.sock"	/* the source QEMU's */
@@ -60,6 +64,7 @@ struct rt_delivery {
 	enum rt_kind		 kind;
 	int			 to;		/* R_SRC or R_TGT */
 	unsigned		 gen;		/* the connection */
+	unsigned		 session;	/* its header's (to R_TGT) */
 	char			*text;		/* RT_MSG */
 	char			 reason[96];	/* RT_CLOSE */
 	struct rt_delivery	*next;
@@ -77,7 +82,9 @@ struct mig_tls_source {
 	struct ev_loop		*loop;
 	struct rt_question	*asked, *queue;
 	ev_timer		 deadline;
-	char			 deadline_why[64];
+	double			 deadline_s;
+	unsigned		 session;	/* its id, once it has one */
+	int			 have_id;
 };
 
 struct mig_tls_target {
@@ -100,8 +107,9 @@ static struct rt_state {
 	/* the link */
 	struct mig_tls_source	*src;
 	struct mig_tls_target	*tgt;
-	unsigned		 gens;
+	unsigned		 gens, sessions;
 	unsigned		 src_gen, tgt_gen;	/* each end's view */
+	unsigned		 tgt_session;	/* the target's open one */
 	int			 src_up, tgt_up;
 	int			 src_live, tgt_live;	/* answered ready */
 	double			 last_due[2];
@@ -109,7 +117,8 @@ static struct rt_state {
 	const char		*hid;
 	/* figures, all seeds */
 	unsigned long		 seeds, late, timeouts, resets, downs,
-				 partitions, replaced, breaks, refused;
+				 partitions, replaced, sessions_refused,
+				 breaks, refused;
 } T;
 
 static int
@@ -253,7 +262,7 @@ src_lost(struct mig_tls_source *ts, const char *why)
 	world->timer_stop(ts->loop, &ts->deadline);
 	ts->asked = NULL;
 	r_trace(R_SRC, "tls: control connection closed: %s", why);
-	xasprintf(&err, "control connection to %s: %s", PEER, why);
+	err = proxy_rule_lost(PEER, why);
 	src_send_next(ts);
 	if (q != NULL) {
 		free(q->text);
@@ -266,7 +275,8 @@ src_lost(struct mig_tls_source *ts, const char *why)
 static void
 deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct mig_tls_source *ts = T.src;
+	struct mig_tls_source	*ts = T.src;
+	char			*why;
 
 	(void)loop;
 	(void)revents;
@@ -274,8 +284,10 @@ deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		return;
 	T.timeouts++;
 	T.hid = "a control question timed out";
+	(void)proxy_rule_deadline(C_CONTROL, ts->deadline_s, 0, &why);
 	send_close(R_TGT, T.src_gen, "closed by the source", 0);
-	src_lost(ts, ts->deadline_why);
+	src_lost(ts, why);
+	free(why);
 }
 
 /* Whether a connect to the target's proxy is answered. */
@@ -295,22 +307,31 @@ src_send_next(struct mig_tls_source *ts)
 {
 	struct rt_question	*q;
 	struct rt_delivery	*d;
-	char			*err;
+	char			*err, *why;
+	enum proxy_ask		 how;
 
 	while (ts->asked == NULL && (q = ts->queue) != NULL) {
 		ts->queue = q->next;
-		if (!T.src_up && !can_connect() && !in_partition(R.now)) {
+		how = proxy_rule_ask(0, T.src_up, 0, ts->have_id);
+		if (how == PROXY_ASK_OPEN_NEW) {
+			ts->session = ++T.sessions;
+			ts->have_id = 1;
+		}
+		if (how != PROXY_ASK_SEND && !can_connect() &&
+		    !in_partition(R.now)) {
 			T.refused++;
 			r_trace(R_SRC, "tls: control connect refused");
-			xasprintf(&err, "control connection to %s: connect to "
-			    "%s: Connection refused", PEER, PEER);
+			why = proxy_rule_connect_failed(PEER,
+			    "Connection refused");
+			err = proxy_rule_lost(PEER, why);
+			free(why);
 			free(q->text);
 			q->cb(NULL, err, q->arg);
 			free(err);
 			free(q);
 			continue;
 		}
-		if (!T.src_up) {
+		if (how != PROXY_ASK_SEND) {
 			T.src_up = 1;
 			T.src_live = 0;
 			T.src_gen = ++T.gens;
@@ -320,6 +341,7 @@ src_send_next(struct mig_tls_source *ts)
 		d->kind = RT_MSG;
 		d->to = R_TGT;
 		d->gen = T.src_gen;
+		d->session = ts->session;
 		d->text = q->text;
 		q->text = NULL;
 		r_trace(R_SRC, "tls: ask %s", d->text);
@@ -327,13 +349,11 @@ src_send_next(struct mig_tls_source *ts)
 			send_to(d, T.tgt->loop, rng_chance(&T.rng, T.p_late));
 		else
 			free_delivery(d);	/* lost in the network */
-		/* the question's timeout replaces the handshake's */
 		world->timer_stop(ts->loop, &ts->deadline);
-		if (q->timeout > 0) {
-			snprintf(ts->deadline_why, sizeof ts->deadline_why,
-			    "control answer timeout (%.0f s)", q->timeout);
-			ev_timer_init(&ts->deadline, deadline_cb, q->timeout,
-			    0);
+		ts->deadline_s = proxy_rule_ask_deadline(q->timeout);
+		if (ts->deadline_s > 0) {
+			ev_timer_init(&ts->deadline, deadline_cb,
+			    ts->deadline_s, 0);
 			world->timer_start(ts->loop, &ts->deadline);
 		}
 	}
@@ -444,15 +464,19 @@ static int
 link_target_answer(struct mig_tls_target *tt, json_object *answer,
     char **cause)
 {
-	struct rt_delivery *d;
+	struct rt_delivery	*d;
+	enum proxy_answer	 a;
 
-	if (!tt->awaiting || !T.tgt_up) {
+	a = proxy_rule_answer(tt->awaiting && T.tgt_up, T.tgt_live,
+	    proxy_msg_is_ready(answer));
+	if (a == PROXY_ANSWER_NOT_OWED) {
 		json_object_put(answer);
-		*cause = xstrdup("no control message is waiting for an "
-		    "answer");
+		*cause = xstrdup(PROXY_RULE_NOT_OWED);
 		return -1;
 	}
 	tt->awaiting = 0;
+	if (a == PROXY_ANSWER_LIVE)
+		T.tgt_live = 1;
 	d = xcalloc(1, sizeof *d);
 	d->kind = RT_MSG;
 	d->to = R_SRC;
@@ -460,8 +484,6 @@ link_target_answer(struct mig_tls_target *tt, json_object *answer,
 	d->text = xstrdup(json_object_to_json_string_ext(answer,
 	    JSON_C_TO_STRING_PLAIN));
 	json_object_put(answer);
-	if (strstr(d->text, "\"status\":\"ready\"") != NULL)
-		T.tgt_live = 1;
 	r_trace(R_TGT, "tls: answer %s", d->text);
 	if (T.src != NULL)
 		send_to(d, T.src->loop, rng_chance(&T.rng, T.p_late));
@@ -495,29 +517,48 @@ link_target_nbd_uri(struct mig_tls_target *tt, const struct mig_options *o,
 
 /* ---- deliveries ---------------------------------------------------- */
 
-/* A message for the target: a newer connection replaces the old. */
+/*
+ * A message for the target; the first of a connection comes with its
+ * header: the target opens its session, replaces the same session's old
+ * connection, or refuses the new one (proxy_rule_open).
+ */
 static void
 tgt_message(struct mig_tls_target *tt, struct rt_delivery *d)
 {
-	json_object *msg;
+	json_object	*msg;
+	enum proxy_open	 how;
 
 	if (d->gen < T.tgt_gen || (d->gen == T.tgt_gen && !T.tgt_up))
 		return;		/* its connection is gone */
 	if (d->gen > T.tgt_gen) {
-		int was_up = T.tgt_up;
-
+		how = proxy_rule_open(T.tgt_up, d->session == T.tgt_session);
+		if (how == PROXY_OPEN_REFUSE) {
+			T.sessions_refused++;
+			r_trace(R_TGT, "tls: control connection refused: %s",
+			    PROXY_RULE_ONE_SESSION);
+			/* closed with the message unread: a reset */
+			send_close(R_SRC, d->gen, "Connection reset by peer",
+			    0);
+			return;
+		}
 		T.tgt_gen = d->gen;
+		T.tgt_session = d->session;
 		T.tgt_up = 1;
 		T.tgt_live = tt->awaiting = 0;
-		if (was_up) {
+		if (how == PROXY_OPEN_REPLACE) {
+			/* the new connection is there when the owner hears
+			   the old one end (proxy-target.c) */
 			T.replaced++;
 			r_trace(R_TGT, "tls: control connection replaced");
-			tt->cb(NULL, "replaced by a new control connection of "
-			    "the same session", tt->arg);
+			tt->cb(NULL, PROXY_RULE_REPLACED, tt->arg);
 			if ((tt = T.tgt) == NULL)
 				return;
 		}
 	}
+	/* The source asks one at a time: never a second message before the
+	   answer on one connection. */
+	if (!proxy_rule_reads(tt->awaiting))
+		fatalx("sim: tls: a message while an answer is owed");
 	if ((msg = json_tokener_parse(d->text)) == NULL)
 		fatalx("sim: tls: unparsable message %s", d->text);
 	tt->awaiting = 1;
@@ -531,16 +572,21 @@ src_answer(struct mig_tls_source *ts, struct rt_delivery *d)
 {
 	struct rt_question	*q = ts->asked;
 	json_object		*answer;
+	enum proxy_answer	 a;
 
 	if (d->gen != T.src_gen || !T.src_up)
 		return;
-	if (q == NULL) {
-		src_lost(ts, "unexpected control message");
-		return;
-	}
 	if ((answer = json_tokener_parse(d->text)) == NULL)
 		fatalx("sim: tls: unparsable answer %s", d->text);
-	if (strstr(d->text, "\"status\":\"ready\"") != NULL)
+	a = proxy_rule_answer(q != NULL, T.src_live,
+	    proxy_msg_is_ready(answer));
+	if (a == PROXY_ANSWER_NOT_OWED) {
+		json_object_put(answer);
+		send_close(R_TGT, T.src_gen, "closed by the source", 0);
+		src_lost(ts, PROXY_RULE_UNEXPECTED);
+		return;
+	}
+	if (a == PROXY_ANSWER_LIVE)
 		T.src_live = 1;
 	world->timer_stop(ts->loop, &ts->deadline);
 	ts->asked = NULL;
@@ -654,7 +700,9 @@ struct wq *
 rt_listener(const char *uri)
 {
 	if (strcmp(uri, "unix:" SRC_SOCK) != 0 || T.src == NULL ||
-	    T.tgt == NULL || !T.src_live || !T.tgt_live ||
+	    T.tgt == NULL || !T.src_live ||
+	    !proxy_rule_data_admitted(T.tgt_live, T.tgt_up, T.tgt_session ==
+	    T.src->session) ||
 	    net_down(R.now) || in_partition(R.now) ||
 	    !wq_listens(R.q[R_TGT], "unix:" TGT_SOCK))
 		return NULL;
@@ -760,7 +808,8 @@ rt_report(FILE *f)
 {
 	fprintf(f, "sim-real: tls: %lu schedules; late %lu, timeouts %lu, "
 	    "resets %lu, network down %lu, partitions %lu, connections "
-	    "replaced %lu, refused %lu, streams broken %lu\n", T.seeds, T.late,
-	    T.timeouts, T.resets, T.downs, T.partitions, T.replaced, T.refused,
+	    "replaced %lu, another session's refused %lu, refused %lu, "
+	    "streams broken %lu\n", T.seeds, T.late, T.timeouts, T.resets,
+	    T.downs, T.partitions, T.replaced, T.sessions_refused, T.refused,
 	    T.breaks);
 }
