@@ -107,8 +107,6 @@ char	*qmp_escape_json(struct json_object *, size_t max);
 
 void	 qmp_end(struct qmp_conn *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-void	 qmp_hold(struct qmp_conn *);
-void	 qmp_release(struct qmp_conn *);
 int	 qmp_output(struct qmp_conn *, const char *, size_t, char **cause);
 int	 qmp_send_flags(struct qmp_conn *, const char *command,
 	    struct json_object *args, double timeout, int flags,

@@ -83,6 +83,13 @@ struct qmp_conn *qmp_attach_fd(struct ev_loop *loop, int fd,
 
 /* Closes the socket, fails pending commands, frees everything. NULL is ok. */
 void qmp_close(struct qmp_conn *conn);
+/*
+ * A hold keeps the memory of a connection qmp_close() was called on until
+ * its release, for a user that outlives its owner's close (mig-job.c): it
+ * then sees it closed.
+ */
+void qmp_hold(struct qmp_conn *conn);
+void qmp_release(struct qmp_conn *conn);
 
 /* Limits and hooks. */
 void qmp_set_max_message(struct qmp_conn *conn, size_t bytes);

@@ -103,6 +103,10 @@ EXTRA_DIST += tests/traces
 unit_tests += tests/unit/test-negotiate
 # The source's start of the disks' mirrors (mig-disks.c).
 unit_tests += tests/unit/test-mig-disks
+# The job runner across its monitor's close (mig-job.c).
+unit_tests += tests/unit/test-mig-job
+tests_unit_test_mig_job_SOURCES = tests/unit/test-mig-job.c \
+	tests/unit/fake-peer.c tests/unit/fake-peer.h
 # The request file of qmigrate switchover (switchover-request.c).
 unit_tests += tests/unit/test-switchover-request
 

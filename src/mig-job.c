@@ -3,7 +3,10 @@
  * each JOB_SEND becomes a qmp_send() whose callback calls the step again,
  * each JOB_WAIT a one-shot timer.  A small ticket rides with every command
  * so that an answer arriving after the job was stopped or restarted is
- * dropped instead of stepping a program that moved on.
+ * dropped instead of stepping a program that moved on.  A running job
+ * holds its connection: its owner may close it (a reconnect) while the
+ * job waits, and the job's next command then fails on it, not on freed
+ * memory.
  */
 #include <stdlib.h>
 
@@ -22,11 +25,21 @@ struct job_ticket {
 static void	job_advance(struct mig_job *, struct json_object *,
 		    const char *);
 
+/* The job's hold on its connection goes (a closed one may be freed). */
+static void
+job_unhold(struct mig_job *job)
+{
+	job->closed = qmp_is_closed(job->qmp);
+	qmp_release(job->qmp);
+	job->qmp = NULL;
+}
+
 static void
 job_end(struct mig_job *job, int ok, const char *cause)
 {
 	job->running = 0;
 	world->timer_stop(job->loop, &job->wait);
+	job_unhold(job);
 	if (!ok)
 		log_debug("job %s failed: %s", job->name, cause);
 	job->done(job, ok, cause, job->arg);
@@ -113,6 +126,8 @@ mig_job_start(struct mig_job *job, struct ev_loop *loop,
 	mig_job_stop(job);
 	job->loop = loop;
 	job->qmp = qmp;
+	qmp_hold(qmp);
+	job->closed = 0;
 	job->name = name;
 	job->fn = fn;
 	job->ctx = ctx;
@@ -130,7 +145,9 @@ void
 mig_job_stop(struct mig_job *job)
 {
 	job->gen++;
-	if (job->running && job->loop != NULL)
+	if (job->running) {
 		world->timer_stop(job->loop, &job->wait);
+		job_unhold(job);
+	}
 	job->running = 0;
 }

@@ -66,6 +66,8 @@ struct mig_job {
 	 * or "Closed": no answer, mig-watch.c's SO_NO_ANSWER); else NULL.
 	 */
 	const char		*error_class;
+	/* Once ended or stopped: its connection had closed (SO_NO_ANSWER). */
+	int			 closed;
 };
 
 /* Starts fn on qmp; done is called once, from the loop or at once. */

@@ -885,7 +885,13 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 		s->silent_since = 0;
 		sess_enter(s, s->back_to);
 		sess_act(s, SA_POLL);
-		if (s->state == SS_ARRIVED && !s->mirrors_out)
+		/*
+		 * The exports' release ended with the old connection, or is
+		 * about to (a try still to come on it): it runs again here.
+		 */
+		if (s->state == SS_ARRIVED && s->mirrors_out)
+			sess_job(s, SJ_RELEASE_DISKS, 0);
+		else if (s->state == SS_ARRIVED)
 			sess_act(s, SA_QUERY_STATUS);
 		break;
 	case SEV_QMP_CLOSED:
@@ -1340,6 +1346,11 @@ state_arrived(struct session *s, const struct sess_event *ev)
 	case SEV_JOB_DONE:
 		if (ev->job != SJ_RELEASE_DISKS)
 			break;
+		if (!ev->ok && ev->outcome == SO_NO_ANSWER) {
+			/* Its monitor closed: run again once it is back. */
+			sess_log(s, 2, "disks: %s", ev->reason);
+			break;
+		}
 		if (!ev->ok)
 			sess_note(s, "disks: %s; exports removed by force",
 			    ev->reason);

@@ -253,7 +253,9 @@ struct sess_event {
 					   outcome == SO_ANSWERED) */
 	enum sess_outcome	 outcome; /* QMP_DONE; target SETUP_DONE:
 					   SO_NO_ANSWER when migrate-incoming
-					   got none (QEMU may listen) */
+					   got none (QEMU may listen);
+					   JOB_DONE: SO_NO_ANSWER when the
+					   monitor closed under the job */
 	int			 qemu_gone; /* QMP_CLOSED: QEMU's process
 					   is known to have exited; cpr's
 					   SETUP_ALREADY_DONE: the old QEMU's

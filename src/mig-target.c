@@ -703,6 +703,27 @@ target_answer(struct mig_target *mt, const struct sess_action *a)
 
 static void	target_cut(struct mig_watch *);
 
+/*
+ * mig-disks.c's release, but a monitor that closed under it ends it at
+ * once: the exports are as they were (the forced removal's program would
+ * take them for removed, its commands failing on the closed connection),
+ * and the session runs it again once the monitor is back.
+ */
+static enum mig_job_next
+release_job(void *ctx, int *pc, json_object *reply, const char *error,
+    struct mig_job_cmd *cmd, char **cause)
+{
+	struct mig_target *mt = ctx;
+
+	if (error != NULL && qmp_is_closed(mt->w.job.qmp)) {
+		xasprintf(cause, "the monitor's connection closed before the "
+		    "exports were removed (%s)", error);
+		return JOB_FAILED;
+	}
+	return mig_disks_target_release_job(mt->disks, pc, reply, error, cmd,
+	    cause);
+}
+
 static void
 target_execute(struct mig_watch *w, const struct sess_action *a)
 {
@@ -721,8 +742,7 @@ target_execute(struct mig_watch *w, const struct sess_action *a)
 		if (a->job == SJ_RELEASE_DISKS) {
 			mig_disks_target_release_prepare(mt->disks,
 			    DISKS_RELEASE_SECONDS);
-			mig_watch_job(w, a->job, mig_disks_target_release_job,
-			    mt->disks);
+			mig_watch_job(w, a->job, release_job, mt);
 		} else if (a->job == SJ_STOP_EXPORTS) {
 			mig_disks_target_stop_prepare(mt->disks);
 			mig_watch_job(w, a->job, mig_disks_target_stop_job,

@@ -636,13 +636,29 @@ execute(struct mig_watch *w, const struct sess_action *a)
 }
 
 static void
+job_done(struct mig_watch *w, enum sess_job kind, int ok, const char *reason,
+    enum sess_outcome outcome)
+{
+	struct sess_event ev = { .kind = SEV_JOB_DONE };
+
+	ev.t = mig_watch_now();
+	ev.job = kind;
+	ev.ok = ok;
+	ev.fail = ok ? FAIL_NONE : FAIL_CONTROL;
+	ev.reason = reason;
+	ev.outcome = outcome;
+	mig_watch_step(w, &ev);
+}
+
+static void
 on_job_done(struct mig_job *job, int ok, const char *cause, void *arg)
 {
 	struct mig_watch *w = arg;
 
-	(void)job;
+	/* Ended by its monitor's close: what it did not do is not known. */
 	if (!w->stop)
-		mig_watch_job_done(w, w->job_kind, ok, cause);
+		job_done(w, w->job_kind, ok, cause, !ok && job->closed ?
+		    SO_NO_ANSWER : SO_ANSWERED);
 }
 
 void
@@ -670,14 +686,7 @@ void
 mig_watch_job_done(struct mig_watch *w, enum sess_job kind, int ok,
     const char *reason)
 {
-	struct sess_event ev = { .kind = SEV_JOB_DONE };
-
-	ev.t = mig_watch_now();
-	ev.job = kind;
-	ev.ok = ok;
-	ev.fail = ok ? FAIL_NONE : FAIL_CONTROL;
-	ev.reason = reason;
-	mig_watch_step(w, &ev);
+	job_done(w, kind, ok, reason, SO_ANSWERED);
 }
 
 static void

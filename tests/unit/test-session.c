@@ -240,6 +240,18 @@ sent(const struct rig *r, enum sess_act_kind kind)
 	return n;
 }
 
+/* How many times the session started job. */
+static int
+sent_job(const struct rig *r, enum sess_job job)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < r->nlog; i++)
+		n += r->log[i].kind == SA_JOB && r->log[i].job == job;
+	return n;
+}
+
 static int
 asked(const struct rig *r, enum control_type q)
 {
@@ -2675,6 +2687,52 @@ test_target_qmp_cut_after_completed(void **state)
 	assert_int_equal(r->s.state, SS_RECONNECT);
 	assert_int_equal(answered(r, ANSWER_FENCED), 0);
 	ev_simple(r, SEV_QMP_UP);
+	ev_run_state(r, RUN_RUNNING);
+	assert_int_equal(answered(r, ANSWER_RUNNING), 1);
+	ev_timer(r, STIMER_END);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * Row (issue 37, sim-real seed 3805: tls:, two disks): the target's
+ * monitor closes while the exports wait for the source's mirrors to end
+ * (the source's qmigrate killed after QEMU completed).  The release ended
+ * with the monitor, so no run state was ever asked again: the re-run's
+ * "completed?" went unanswered (four exits 8) and the target never
+ * ended.  It runs again once the monitor is back.
+ */
+static void
+test_target_release_across_reconnect(void **state)
+{
+	struct rig		*r = rig_new(SESS_TARGET, 1);
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_RELEASE_DISKS, .reason = "the monitor's connection "
+	    "closed before the exports were removed",
+	    .outcome = SO_NO_ANSWER };
+
+	(void)state;
+	r->s.cfg.disks = 1;
+	target_tls_ready_on(r);
+	ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_int_equal(sent_job(r, SJ_RELEASE_DISKS), 1);
+	ev_simple(r, SEV_CONTROL_LOST);		/* the source killed */
+	r->t = 4;
+	step(r, &job);
+	ev_closed(r, 0);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	r->t = 26;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent_job(r, SJ_RELEASE_DISKS), 2);
+	/* The re-run: its mirrors end, then it asks. */
+	r->t = 55;
+	job.ok = 1;
+	job.outcome = SO_ANSWERED;
+	job.reason = NULL;
+	step(r, &job);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_control(r, CONTROL_COMPLETED);
 	ev_run_state(r, RUN_RUNNING);
 	assert_int_equal(answered(r, ANSWER_RUNNING), 1);
 	ev_timer(r, STIMER_END);
@@ -5744,6 +5802,7 @@ main(void)
 		cmocka_unit_test(test_cancel_across_reconnect),
 		cmocka_unit_test(test_postcopy_monitor_lost_unknown),
 		cmocka_unit_test(test_target_qmp_cut_after_completed),
+		cmocka_unit_test(test_target_release_across_reconnect),
 		cmocka_unit_test(test_target_qmp_lost_not_known),
 		cmocka_unit_test(test_target_cont_late),
 		cmocka_unit_test(test_target_keeps_source_paused),
