@@ -46,12 +46,17 @@
 #define SWITCHOVER_TIMEOUT	60.0
 /*
  * An abort in pre-copy while QEMU owes the answer to a query-migrate
- * asked this long ago waits for a sample asked after it: QEMU may have
- * stopped the guest for the switchover meanwhile, its STOP behind that
- * answer (a cancel there lets the target run what was sent while the
- * source resumes its copy).  Answers come within a poll when all is well.
+ * asked this long ago (one past its reply bound, or gone with a
+ * connection, included: mig-watch's unanswered_since) waits for a sample
+ * asked after it: QEMU may have stopped the guest for the switchover
+ * meanwhile, its STOP behind that answer (a cancel there lets the target
+ * run what was sent while the source resumes its copy).  Answers come
+ * within a poll when all is well.
  */
 #define STALE_VIEW_SECONDS	2.0
+/* query-status asked after a reconnect is asked again once its reply
+ * bound passed (the qmp/ client's 10 s): the answer decides an abort. */
+#define STOP_UNSEEN_RETRY	10.0
 
 static void	finishing_unknown(struct session *, const char *);
 static void	switchover_enter(struct session *, double, int);
@@ -576,6 +581,14 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		return;
 	default:
 		break;
+	}
+	if (s->state == SS_PRECOPY && s->stop_unseen) {
+		sess_log(s, 1, "the abort waits for the source QEMU's run "
+		    "state: its monitor was connected again, and a STOP of "
+		    "the switchover may have gone with the old connection");
+		sess_pend_abort(s, why, requested, reason);
+		s->pending.since = t;
+		return;
 	}
 	if (s->state == SS_PRECOPY && !s->cfg.cpr && !s->cfg.cpr_exec &&
 	    s->query_out != 0 && t - s->query_out >= STALE_VIEW_SECONDS) {
@@ -1375,9 +1388,16 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		sess_qmp(s, SC_START_POSTCOPY, 0, 0);
 	}
 	if (s->pending.since != 0) {
-		/* An abort waits for QEMU's word of now (source_abort); past
-		 * pre-copy it is refused. */
-		if (s->state != SS_PRECOPY || ev->asked >= s->pending.since)
+		/* An abort waits for QEMU's word of now (source_abort), and
+		 * after a reconnect for its run state; past pre-copy it is
+		 * refused. */
+		if (s->state == SS_PRECOPY && s->stop_unseen &&
+		    ev->t - s->stop_asked >= STOP_UNSEEN_RETRY) {
+			s->stop_asked = ev->t;
+			sess_act(s, SA_QUERY_STATUS);
+		}
+		if (s->state != SS_PRECOPY || (ev->asked >= s->pending.since &&
+		    !s->stop_unseen))
 			source_pending_abort(s, ev->t);
 		else
 			sess_publish(s, "progress");
@@ -1557,6 +1577,7 @@ switchover_sample(struct session *s, const struct sess_event *ev)
 static void
 switchover_run_state(struct session *s, const struct sess_event *ev)
 {
+	s->stop_unseen = 0;	/* what it waited for */
 	if (s->switchover_sure)
 		return;
 	if (ev->ri->state == RUN_FINISH_MIGRATE) {
@@ -1639,6 +1660,25 @@ state_switchover(struct session *s, const struct sess_event *ev)
 	}
 }
 
+/*
+ * query-status on the monitor connected again (stop_unseen): finish-migrate
+ * is the switchover whose STOP went with the old connection, and an abort
+ * kept meanwhile is refused; any other state lets it go on as in pre-copy
+ * (on a stale view, it still waits for a sample asked after it).
+ */
+static void
+reconnect_run_state(struct session *s, const struct sess_event *ev)
+{
+	s->stop_unseen = 0;
+	if (s->state != SS_PRECOPY)
+		return;
+	if (ev->ri->state == RUN_FINISH_MIGRATE) {
+		switchover_enter(s, ev->t, 1);
+		return;
+	}
+	source_pending_abort(s, ev->t);
+}
+
 /* What QEMU made of a command of ours while memory moves. */
 static void
 migrating_cmd_done(struct session *s, const struct sess_event *ev)
@@ -1704,6 +1744,10 @@ state_migrating(struct session *s, const struct sess_event *ev)
 			switchover_enter(s, ev->t, 0);
 			sess_act(s, SA_QUERY_STATUS);
 		}
+		break;
+	case SEV_RUN_STATE:
+		if (s->stop_unseen)
+			reconnect_run_state(s, ev);
 		break;
 	case SEV_QMP_DONE:
 		migrating_cmd_done(s, ev);
@@ -2077,6 +2121,15 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 		s->silent_since = 0;
 		sess_enter(s, s->back_to);
 		sess_act(s, SA_POLL);
+		if (s->back_to == SS_PRECOPY && !s->cfg.cpr &&
+		    !s->cfg.cpr_exec) {
+			/* A STOP may have gone with the old connection. */
+			s->stop_unseen = 1;
+			s->stop_asked = ev->t;
+			sess_act(s, SA_QUERY_STATUS);
+		} else if (s->back_to == SS_SWITCHOVER &&
+		    !s->switchover_sure)
+			sess_act(s, SA_QUERY_STATUS);	/* so may its answer */
 		if (s->back_to == SS_CANCELLING || s->back_to ==
 		    SS_UNCANCELLED) {
 			/* The cancel may have been lost with the connection. */

@@ -46,7 +46,8 @@ enum sess_state {
 	 * (watch), SIGNAL, DEADLINE, QMP_CLOSED, QMP_SILENT. */
 	SS_MIRROR,
 	/* Both: pre-copy (target: the stream began).  Source: SAMPLE,
-	 * QMP_DONE, ANSWER, SIGNAL, DEADLINE, QMP_CLOSED, QMP_SILENT. */
+	 * QMP_DONE, ANSWER, SIGNAL, DEADLINE, QMP_CLOSED, QMP_SILENT,
+	 * STOPPED, RUN_STATE (after a reconnect: stop_unseen). */
 	SS_PRECOPY,
 	/* Both: post-copy; the target holds the guest.  Abort refused. */
 	SS_POSTCOPY,
@@ -503,6 +504,12 @@ struct session {
 	double			 switchover_deadline;
 	double			 continue_sent;
 	enum sess_state		 back_to;	/* RECONNECT: where from */
+	/* PRECOPY after a reconnect: a STOP sent before the new connection
+	 * went with the old one, and 7.2 says active through the
+	 * switchover: until query-status answers on it (asked then, again
+	 * at stop_asked + its reply bound), an abort waits. */
+	int			 stop_unseen;
+	double			 stop_asked;
 	double			 reconnect_deadline;
 
 	/* FINISHING (source) and ENDING/CLEANUP (target): the outcome. */

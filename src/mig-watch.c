@@ -150,7 +150,7 @@ mig_watch_step(struct mig_watch *w, const struct sess_event *ev)
 		struct sess_event e = *ev;
 
 		/* What QEMU still owes: how old the session's view may be. */
-		e.query_out = w->query_inflight ? w->query_sent : 0;
+		e.query_out = w->unanswered_since;
 		status_hold(w->st);
 		session_step(&w->sess, &e);
 		n = w->sess.nacts;
@@ -241,6 +241,7 @@ on_query(struct qmp_conn *conn, json_object *reply, const char *error_class,
 		return;
 	}
 	mig_info_decode(reply, &mi);
+	w->unanswered_since = 0;
 	ev.t = mig_watch_now();
 	ev.mi = &mi;
 	ev.asked = w->query_sent;
@@ -270,6 +271,8 @@ poll_now(struct mig_watch *w)
 		return;
 	}
 	w->query_inflight = 1;
+	if (w->unanswered_since == 0)
+		w->unanswered_since = w->query_sent;
 }
 
 static void

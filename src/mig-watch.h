@@ -55,6 +55,10 @@ struct mig_watch {
 	int			 query_inflight;
 	long			 queued_at_query; /* before_query's, or 0 */
 	double			 query_sent;	/* the sample's "asked" */
+	double			 unanswered_since; /* the oldest query-migrate
+					   still owed (one that timed out or
+					   went with a connection included):
+					   how old the view is; 0: answered */
 	/* QEMU's process, as the monitor's socket said (SO_PEERCRED), and
 	 * its start time: a closed monitor whose process is gone is a QEMU
 	 * that can run no guest (the target's fence). */

@@ -141,6 +141,8 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-load-fails-tcp.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
 	tests/integration/handoff-stale-abort-unix.sh \
+	tests/integration/handoff-silent-abort-unix.sh \
+	tests/integration/handoff-reconnect-abort-unix.sh \
 	tests/integration/handoff-switchover-late-unix.sh \
 	tests/integration/handoff-switchover-rerun-unix.sh \
 	tests/integration/handoff-target-term-success-tls.sh \

@@ -635,6 +635,93 @@ test_abort_stale_view_then_cancels(void **state)
 	rig_free(r);
 }
 
+/*
+ * An abort kept through a reconnect (pcpend, issue 37): QEMU began the
+ * switchover while the old connection hung, its STOP went with it, and
+ * 7.2 says active through the return path's wait.  Before, the new
+ * connection's first act was migrate_cancel: QEMU resumed its copy while
+ * the target ran what was sent (both ran).  Now query-status decides:
+ * finish-migrate refuses the abort, and the outcome is awaited.
+ */
+static void
+test_abort_reconnect_stop_unseen(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_closed(r, 0);
+	ev_signal(r, SIGTERM);
+	r->t = 8;
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	/* A sample asked on the new connection says active: not enough. */
+	r->t = 8.5;
+	r->asked_ago = 0.1;
+	ev_sample(r, QMS_ACTIVE, 200 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.state, SS_PRECOPY);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_true(has_note(r, "abort refused"));
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	rig_free(r);
+}
+
+/* An abort just after the reconnect, before query-status answered, waits
+ * the same; the question is asked again once its reply bound passed. */
+static void
+test_abort_after_reconnect_waits(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_closed(r, 0);
+	r->t = 6;
+	ev_simple(r, SEV_QMP_UP);
+	r->t = 6.2;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	r->t = 16.5;
+	r->asked_ago = 0.1;
+	ev_sample(r, QMS_ACTIVE, 200 * MiB, 10 * MiB);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 2);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* Its run state never told (the monitor silent from then on): not known,
+ * never a cancel. */
+static void
+test_abort_reconnect_silent_unknown(void **state)
+{
+	struct rig		*r = source_migrating(0);
+	struct sess_event	 silent = { .kind = SEV_QMP_SILENT,
+	    .reason = "no reply within 10 s" };
+
+	(void)state;
+	r->t = 5;
+	ev_closed(r, 0);
+	ev_signal(r, SIGTERM);
+	ev_simple(r, SEV_QMP_UP);
+	for (r->t = 15; r->t < 60 && !session_done(&r->s); r->t += 10)
+		step(r, &silent);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_FAILED);
+	rig_free(r);
+}
+
 /* A STOP that is not the switchover (an operator's stop): the abort held
  * meanwhile cancels as in pre-copy. */
 static void
@@ -1943,10 +2030,14 @@ test_precopy_qmp_reconnect(void **state)
 	step(r, &closed);
 	assert_int_equal(sent(r, SA_RECONNECT), 1);
 	assert_false(session_done(&r->s));
-	/* A signal meanwhile waits for the monitor. */
+	/* A signal meanwhile waits for the monitor, then for its run
+	 * state (test_abort_reconnect_stop_unseen): not the switchover. */
 	ev_signal(r, SIGTERM);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
 	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	ev_run_state(r, RUN_RUNNING);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
 	ev_sample(r, QMS_CANCELLED, 20 * MiB, 180 * MiB);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
@@ -5751,6 +5842,9 @@ main(void)
 		cmocka_unit_test(test_stop_event_not_switchover),
 		cmocka_unit_test(test_abort_waits_stale_view),
 		cmocka_unit_test(test_abort_stale_view_then_cancels),
+		cmocka_unit_test(test_abort_reconnect_stop_unseen),
+		cmocka_unit_test(test_abort_after_reconnect_waits),
+		cmocka_unit_test(test_abort_reconnect_silent_unknown),
 		cmocka_unit_test(test_switchover_load_fails_unix),
 		cmocka_unit_test(test_switchover_failed_tcp),
 		cmocka_unit_test(test_switchover_timeout),

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 37 (pcpend): an abort kept through a reconnect of the source's
+# monitor.  The source QEMU's answers and events are held from a
+# query-migrate on, the switchover begins behind them (its STOP held),
+# then the relay hangs up: what it held, the STOP included, is gone with
+# the connection, and 7.2 says "active" through the switchover.  A
+# SIGTERM comes while qmigrate connects again (the relay refuses for 3 s).
+# Before this test's fix the new connection's first act was migrate_cancel:
+# QEMU took it in the switchover (its return path awaited), cancelled and
+# resumed its copy while the target loaded what was sent and ran the guest:
+# both ran.  Now a reconnect in pre-copy asks query-status, and an abort
+# waits for it: finish-migrate, the abort refused, the outcome awaited.
+# The fakes: tests/qmp-relay in front of the source's monitor
+# (--hold-answer query-migrate --hold-for 60, armed by SIGUSR2; SIGUSR1
+# cuts; --refuse-for 3); another on the migration stream holds the bytes
+# from the first that name a device (i6300esb) for 20 s.
+# What a user must see: migrate and incoming 0, the abort not carried out
+# (abortStatus Failed, a note), the guest never on both QEMUs, running on
+# the target with every page intact.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/handoff-lib.sh"
+setup_tmp
+st=$TMP/src.status
+
+start_memguest src 32 1 -device i6300esb \
+	-qmp "unix:$TMP/src.mon,server=on,wait=off" -qmp "unix:$TMP/src.watch,server=on,wait=off"
+start_memguest_incoming dst 32 -device i6300esb \
+	-qmp "unix:$TMP/dst.mon,server=on,wait=off" -qmp "unix:$TMP/dst.watch,server=on,wait=off"
+mig_incoming
+relay_before srcmon src --hold-answer query-migrate --hold-for 60 --armed-by-usr2 --refuse-for 3
+bg_start wire "$RELAY" --hold i6300esb --hold-for 20 "$TMP/wire.sock" "$TMP/mig.sock"
+wait_log "$TMP/wire.out" '^ready' 10
+hand_sample
+bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/srcmon.sock" --to "unix:$TMP/wire.sock" \
+	--status-file "$st" --events
+wait_for 60 "the migration to run" status_is "$st" .phase Running
+kill -USR2 "$(guest_pid srcmon)"
+wait_log "$TMP/srcmon.out" 'holding the answers' 10
+wait_log "$TMP/wire.out" 'holding' 120
+t_sw=${EPOCHREALTIME//[!0-9]/}
+# The switchover began behind the held answers: the hang-up takes its STOP
+# (one that began before the hold was seen at once: the window not reached).
+early=0
+grep -q 'the switchover began' "$TMP/migrate.err" && early=1
+kill -USR1 "$(guest_pid srcmon)"
+wait_log "$TMP/migrate.err" 'connecting again' 30
+kill -TERM "$(guest_pid migrate)"
+now=${EPOCHREALTIME//[!0-9]/}
+late_ms=$(((now - t_sw) / 1000))
+[ "$late_ms" -lt 15000 ] || fail "the SIGTERM came ${late_ms} ms into the stream's 20 s hold: too late to test"
+exit_of migrate 150
+m=$RC
+exit_of incoming 60
+i=$RC
+echo "SIGTERM during the reconnect, ${late_ms} ms into the switchover: migrate exited $m ($(doc_says "$st")); incoming exited $i ($(doc_says "$TMP/dst.status"))"
+assert_never_both "SIGTERM during the reconnect"
+[ "$m/$i" = 0/0 ] || fail "migrate exited $m, incoming $i (source $SRC_STATE, target $DST_STATE)"
+grep -q 'connected again' "$TMP/migrate.err" || fail "migrate did not reconnect"
+if [ "$early" = 1 ]; then
+	echo "note: the switchover began before the hold (migrate saw its STOP): the reconnect's window was not reached this time"
+else
+	grep -q "the abort waits for the source QEMU's run state" "$TMP/migrate.err" ||
+		fail "migrate did not ask for QEMU's run state: $(grep -i abort "$TMP/migrate.err" | head -5)"
+fi
+expect_doc "$st" "SIGTERM during the reconnect" Succeeded 0
+expect_status "$st" .abortStatus Failed "SIGTERM during the reconnect"
+status_get "$st" '.notes[]' | grep -Eq 'abort refused|while the abort waited' ||
+	fail "no note says the abort was not carried out: $(status_get "$st" .notes)"
+assert_on_target "SIGTERM during the reconnect"
+echo "ok: SIGTERM while the monitor reconnected, the switchover's STOP lost with the old connection: not carried out, 0 on both sides, the guest on the target"

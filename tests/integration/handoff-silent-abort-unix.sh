@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Issue 37 (pcpend): an abort on a view older than the monitor's 10 s reply
+# bound.  As handoff-stale-abort-unix.sh, the source QEMU's answers and
+# events are held from a query-migrate on, and the switchover begins behind
+# them; but the hold (25 s) outlasts the bound: that query-migrate gets "no
+# reply within 10 s", the watch asks again, and the SIGTERM comes then.
+# Before this test's fix the session measured its view by the query still
+# out, the new one, young: migrate_cancel went at once on a view over 10 s
+# old, QEMU took it in the switchover (its return path awaited), cancelled
+# and resumed its copy while the target loaded what was sent and ran the
+# guest: both ran.  Now the view's age is the oldest query-migrate still
+# owed, the timed-out one included: the abort waits for a sample asked
+# after it, the STOP comes first, the abort is refused.
+# The fakes: tests/qmp-relay in front of the source's monitor
+# (--hold-answer query-migrate --hold-for 25, armed by SIGUSR2); another on
+# the migration stream holds the bytes from the first that name a device
+# (i6300esb) for 20 s, so that the switchover lasts past the SIGTERM.
+# What a user must see: migrate and incoming 0, the abort not carried out
+# (abortStatus Failed, a note), the guest never on both QEMUs, running on
+# the target with every page intact.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/migrate-lib.sh"
+. "$top_srcdir/tests/handoff-lib.sh"
+setup_tmp
+st=$TMP/src.status
+
+start_memguest src 32 1 -device i6300esb \
+	-qmp "unix:$TMP/src.mon,server=on,wait=off" -qmp "unix:$TMP/src.watch,server=on,wait=off"
+start_memguest_incoming dst 32 -device i6300esb \
+	-qmp "unix:$TMP/dst.mon,server=on,wait=off" -qmp "unix:$TMP/dst.watch,server=on,wait=off"
+mig_incoming
+relay_before srcmon src --hold-answer query-migrate --hold-for 25 --armed-by-usr2
+bg_start wire "$RELAY" --hold i6300esb --hold-for 20 "$TMP/wire.sock" "$TMP/mig.sock"
+wait_log "$TMP/wire.out" '^ready' 10
+hand_sample
+bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/srcmon.sock" --to "unix:$TMP/wire.sock" \
+	--status-file "$st" --events
+wait_for 60 "the migration to run" status_is "$st" .phase Running
+kill -USR2 "$(guest_pid srcmon)"
+wait_log "$TMP/srcmon.out" 'holding the answers' 10
+t_held=${EPOCHREALTIME//[!0-9]/}
+# Both, in either order: the switchover began behind the held answers,
+# and the query-migrate they hold passed its reply bound.
+wait_log "$TMP/wire.out" 'holding' 120
+wait_log "$TMP/migrate.err" 'no reply within 10 s' 30
+now=${EPOCHREALTIME//[!0-9]/}
+held_ms=$(((now - t_held) / 1000))
+[ "$held_ms" -lt 22000 ] || fail "the SIGTERM would come ${held_ms} ms into the 25 s hold: too late to test"
+# A switchover that began before the hold shows its STOP at once: the
+# abort is refused on what migrate saw, the window not reached.
+early=0
+grep -q 'the switchover began' "$TMP/migrate.err" && early=1
+kill -TERM "$(guest_pid migrate)"
+exit_of migrate 150
+m=$RC
+exit_of incoming 60
+i=$RC
+echo "SIGTERM ${held_ms} ms into the hold, past the reply bound: migrate exited $m ($(doc_says "$st")); incoming exited $i ($(doc_says "$TMP/dst.status"))"
+assert_never_both "SIGTERM past the reply bound"
+[ "$m/$i" = 0/0 ] || fail "migrate exited $m, incoming $i (source $SRC_STATE, target $DST_STATE)"
+if [ "$early" = 1 ]; then
+	echo "note: the switchover began before the hold (migrate saw its STOP): the stale view's window was not reached this time"
+else
+	grep -q 'the abort waits for the source QEMU' "$TMP/migrate.err" ||
+		fail "migrate did not wait for QEMU's word: $(grep -i abort "$TMP/migrate.err" | head -5)"
+fi
+expect_doc "$st" "SIGTERM past the reply bound" Succeeded 0
+expect_status "$st" .abortStatus Failed "SIGTERM past the reply bound"
+status_get "$st" '.notes[]' | grep -Eq 'abort refused|while the abort waited' ||
+	fail "no note says the abort was not carried out: $(status_get "$st" .notes)"
+assert_on_target "SIGTERM past the reply bound"
+echo "ok: SIGTERM after the held query-migrate passed its reply bound, the switchover begun behind it: not carried out, 0 on both sides, the guest on the target"
