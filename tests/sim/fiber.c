@@ -1,8 +1,15 @@
 /*
  * fiber.c: fiber.h over ucontext, with AddressSanitizer told of every
  * stack switch (without that it takes the other stack's frames for
- * overflows).
+ * overflows).  makecontext/swapcontext enter a new fiber's stack once;
+ * every switch after that is _setjmp/_longjmp: swapcontext saves and
+ * restores the signal mask, two rt_sigprocmask calls a switch (a third
+ * of a waiting schedule's system calls), and nothing here touches the
+ * mask (the world's signals are not the kernel's).  _FORTIFY_SOURCE's
+ * longjmp refuses a jump to another stack, so it is off here.
  */
+#undef _FORTIFY_SOURCE
+#include <setjmp.h>
 #include <stdlib.h>
 #include <ucontext.h>
 
@@ -19,8 +26,10 @@
 #define FIBER_STACK	(1024 * 1024)
 
 struct fiber {
-	ucontext_t	 ctx;
-	ucontext_t	 back;		/* the resumer's */
+	ucontext_t	 boot;		/* the first entry (trampoline) */
+	int		 started;
+	jmp_buf		 ctx;		/* where it yielded */
+	jmp_buf		 back;		/* the resumer's */
 	void		*stack;
 	void		(*fn)(void *);
 	void		*arg;
@@ -67,7 +76,7 @@ trampoline(void)
 	f->done = 1;
 	/* Back for good: this stack is not returned to (NULL fake stack). */
 	switch_start(NULL, f->back_bottom, f->back_size);
-	swapcontext(&f->ctx, &f->back);
+	_longjmp(f->back, 1);
 }
 
 struct fiber *
@@ -78,11 +87,11 @@ fiber_new(void (*fn)(void *), void *arg)
 	f->stack = xmalloc(FIBER_STACK);
 	f->fn = fn;
 	f->arg = arg;
-	getcontext(&f->ctx);
-	f->ctx.uc_stack.ss_sp = f->stack;
-	f->ctx.uc_stack.ss_size = FIBER_STACK;
-	f->ctx.uc_link = NULL;
-	makecontext(&f->ctx, trampoline, 0);
+	getcontext(&f->boot);
+	f->boot.uc_stack.ss_sp = f->stack;
+	f->boot.uc_stack.ss_size = FIBER_STACK;
+	f->boot.uc_link = NULL;
+	makecontext(&f->boot, trampoline, 0);
 	return f;
 }
 
@@ -106,7 +115,15 @@ fiber_resume(struct fiber *f)
 	resumes++;
 	current = f;
 	switch_start(&fake, f->stack, FIBER_STACK);
-	swapcontext(&f->back, &f->ctx);
+	if (_setjmp(f->back) == 0) {
+		if (!f->started) {
+			ucontext_t unused;	/* it comes back by _longjmp */
+
+			f->started = 1;
+			swapcontext(&unused, &f->boot);
+		}
+		_longjmp(f->ctx, 1);
+	}
 	switch_finish(fake, NULL, NULL);
 	current = prev;
 	return f->done;
@@ -118,7 +135,8 @@ fiber_yield(void)
 	struct fiber *f = current;
 
 	switch_start(&f->fake_stack, f->back_bottom, f->back_size);
-	swapcontext(&f->ctx, &f->back);
+	if (_setjmp(f->ctx) == 0)
+		_longjmp(f->back, 1);
 	switch_finish(f->fake_stack, &f->back_bottom, &f->back_size);
 }
 
