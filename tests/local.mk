@@ -151,7 +151,8 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-incoming-tcp-term.sh \
 	tests/integration/handoff-tls-disk-confirm.sh \
 	tests/integration/handoff-held-late-tls.sh \
-	tests/integration/handoff-target-release-cut-tls.sh
+	tests/integration/handoff-target-release-cut-tls.sh \
+	tests/integration/handoff-held-listen-tls.sh
 integration_tests += $(handoff_tests)
 
 # Issue 37's target-side defects (audit 2026-12-02: N2, ...), each a

@@ -5,7 +5,7 @@
  *
  *	qmp-relay [--cut-after STRING] [--hold STRING --hold-for SECS]
  *	    [--hold-answer STRING] [--drop STRING] [--refuse-for SECS]
- *	    [--armed-by-usr2]
+ *	    [--armed-by-usr2] [--armed-by STRING]
  *	    [--only-conn N] LISTEN TARGET
  *
  * LISTEN and TARGET are unix:PATH (or a bare PATH) or tcp:HOST:PORT.  For
@@ -54,6 +54,12 @@
  *                       empty --hold STRING matches any bytes, so the
  *                       next bytes from the client are held whatever
  *                       they are (a TLS connection's, say).
+ *   --armed-by STRING   the same, armed by the first command from a
+ *                       client that contains STRING instead (it goes on
+ *                       untouched): the next command with the cue after
+ *                       it is the one (a command that follows another,
+ *                       say the first query-migrate after
+ *                       migrate-incoming, a moment no test could time).
  *   --only-conn N       the cues and SIGUSR1 act on connection N alone
  *                       (counted from 1 as accepted; a tls: source's
  *                       first connection is its control connection);
@@ -63,8 +69,9 @@
  * accepted", "conn N: cut after ...", "conn N: holding ...", "conn N:
  * held N bytes, the most it keeps: ...", "conn N: released (N bytes
  * held)", "conn N: holding the answers ...", "conn N: answers
- * released", "conn N: cut on SIGUSR1", "conn N: refused", "conn N:
- * closed by ...") on stdout, which the tests wait on.  Runs until killed.
+ * released", "conn N: armed by a command with ...", "conn N: cut on
+ * SIGUSR1", "conn N: refused", "conn N: closed by ...") on stdout,
+ * which the tests wait on.  Runs until killed.
  * Exit status: 1 usage, 2 LISTEN could not be opened.
  */
 #include <sys/socket.h>
@@ -126,6 +133,7 @@ static int		 hold_for = 3;
 static int		 refuse_for;
 static int		 cut_done, hold_done, drop_done, answer_done;
 static int		 armed_by_usr2, armed, only_conn;
+static const char	*armed_by_str;
 static int64_t		 refuse_until;
 static int		 sig_pipe[2];
 static struct pair	*pairs[MAX_PAIRS];
@@ -434,6 +442,25 @@ check_cut(struct pair *p)
 	cut(p, "after a line with the cue");
 }
 
+/* Whether the cues still wait to be armed (--armed-by-usr2, --armed-by). */
+static int
+unarmed(void)
+{
+	return (armed_by_usr2 || armed_by_str != NULL) && !armed;
+}
+
+/* After new bytes came up from the client: the --armed-by trigger. */
+static void
+check_armed_by(struct pair *p)
+{
+	if (armed_by_str == NULL || armed || !targeted(p) ||
+	    memmem(p->up.buf + p->up.fresh, p->up.len - p->up.fresh,
+	    armed_by_str, strlen(armed_by_str)) == NULL)
+		return;
+	armed = 1;
+	printf("conn %d: armed by a command with %s\n", p->id, armed_by_str);
+}
+
 /*
  * After new bytes came up from the client: the --drop trigger.  A QMP
  * client sends each command as one JSON object beginning with "execute";
@@ -449,7 +476,7 @@ check_drop(struct pair *p)
 	size_t		 end, i;
 
 	if (drop_str == NULL || drop_done || !targeted(p) ||
-	    (armed_by_usr2 && !armed) ||
+	    unarmed() ||
 	    (m = memmem(f->buf + f->fresh, f->len - f->fresh, drop_str,
 	    strlen(drop_str))) == NULL)
 		return;
@@ -497,7 +524,7 @@ check_hold(struct pair *p)
 	size_t		 start;
 
 	if ((end = cue_end(f, hold_str, hold_done || !targeted(p) ||
-	    (armed_by_usr2 && !armed))) < 0)
+	    unarmed())) < 0)
 		return;
 	start = (size_t)end >= f->fresh + strlen(hold_str) ?
 	    (size_t)end - strlen(hold_str) : f->fresh;
@@ -516,7 +543,7 @@ static void
 check_hold_answer(struct pair *p)
 {
 	if (hold_answer_str == NULL || answer_done || !targeted(p) ||
-	    (armed_by_usr2 && !armed) || memmem(p->up.buf + p->up.fresh,
+	    unarmed() || memmem(p->up.buf + p->up.fresh,
 	    p->up.len - p->up.fresh, hold_answer_str,
 	    strlen(hold_answer_str)) == NULL)
 		return;
@@ -532,7 +559,8 @@ usage(void)
 	fprintf(stderr, "usage: qmp-relay [--cut-after STRING] [--hold STRING "
 	    "--hold-for SECS] [--hold-answer STRING] [--drop STRING] "
 	    "[--refuse-for SECS] "
-	    "[--armed-by-usr2] [--only-conn N] LISTEN TARGET\n");
+	    "[--armed-by-usr2] [--armed-by STRING] [--only-conn N] "
+	    "LISTEN TARGET\n");
 	exit(1);
 }
 
@@ -570,6 +598,8 @@ main(int argc, char **argv)
 			refuse_for = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--only-conn") == 0)
 			only_conn = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--armed-by") == 0)
+			armed_by_str = argv[i + 1];
 		else
 			usage();
 	}
@@ -706,6 +736,7 @@ main(int argc, char **argv)
 			    p->up.len + READ_SIZE <= p->up.cap)) &&
 			    !p->closing && !p->up.eof) {
 				if (fill(p->cfd, &p->up)) {
+					check_armed_by(p);
 					check_drop(p);
 					check_hold(p);
 					check_hold_answer(p);

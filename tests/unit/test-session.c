@@ -1721,6 +1721,34 @@ test_target_deadline_stale_sample(void **state)
 	rig_free(r);
 }
 
+/*
+ * The same where SIGTERM's cut settles it (handoff-held-listen-tls.sh on
+ * real QEMU 7.2: the pre-fix binary exited 5, "the guest runs on the
+ * source", with the guest running here): the sample asked after the cut
+ * finds the migration completed; the abort is refused and the end is 0.
+ */
+static void
+test_target_cut_stale_sample(void **state)
+{
+	struct rig *r = target_tls_ready();
+
+	(void)state;
+	r->t = 1.5;
+	ev_signal(r, SIGTERM);
+	r->t = 6.5;
+	ev_timer(r, STIMER_CUT);
+	assert_int_equal(sent(r, SA_CUT), 1);
+	r->t = 9;
+	r->asked_ago = 9;
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	r->asked_ago = 0;
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
 /* The simulator's N1: the source aborts while a late stream arrives. */
 static void
 test_target_source_abort_stream_late(void **state)
@@ -5913,6 +5941,7 @@ main(void)
 		cmocka_unit_test(test_target_source_gone),
 		cmocka_unit_test(test_target_source_gone_stale_sample),
 		cmocka_unit_test(test_target_deadline_stale_sample),
+		cmocka_unit_test(test_target_cut_stale_sample),
 		cmocka_unit_test(test_target_resumes_paused_guest),
 		cmocka_unit_test(test_signal_during_mirror_start),
 		cmocka_unit_test(test_deadline_during_mirror),
