@@ -53,6 +53,15 @@ struct mig_disk {
 	uint64_t	 offset;
 	uint64_t	 len;
 	char		*error;
+	int		 lost;		/* the target's copy may miss writes:
+					   LOST_RAN, LOST_UNSEEN, or 0 */
+};
+
+enum {
+	LOST_RAN = 1,	/* failed or ended while the guest ran, or ran
+			   again after */
+	LOST_UNSEEN,	/* ended with no event seen (a monitor reconnect, a
+			   killed run's job): when is not known */
 };
 
 struct mig_disks {
@@ -61,6 +70,7 @@ struct mig_disks {
 	int		 server;	/* target: NBD server started */
 	char		*unix_path;	/* target: socket to remove */
 	int		 refreshing;
+	int		 guest_stopped;	/* source: QEMU's STOP came last */
 
 	/* The job running over the disks (mig-job.h): its arguments. */
 	char		*nbd_uri;
@@ -295,6 +305,8 @@ mig_disks_adopt(json_object *jobs, json_object *nodes)
 		    (d = adopt_one(ds, name + 7, nodes)) != NULL) {
 			d->nbd_added = 1;
 			d->gone = !d->started;	/* its mirror ended */
+			if (d->gone)
+				d->lost = LOST_UNSEEN;
 		}
 	}
 	if (ds->n == 0) {
@@ -480,6 +492,14 @@ find_job(struct mig_disks *ds, const char *id)
 	return NULL;
 }
 
+/* A job failed or ended: a loss unless the guest was stopped then. */
+static void
+ended(struct mig_disks *ds, struct mig_disk *d)
+{
+	if (!ds->guest_stopped && !d->lost)
+		d->lost = LOST_RAN;
+}
+
 void
 mig_disks_on_event(struct mig_disks *ds, const char *name, json_object *data)
 {
@@ -503,10 +523,61 @@ mig_disks_on_event(struct mig_disks *ds, const char *name, json_object *data)
 		err = json_str_at(data, "error");
 		if (err != NULL && d->error == NULL)
 			d->error = xstrdup(err);
-	} else if (strcmp(name, "BLOCK_JOB_ERROR") == 0 && d->error == NULL)
-		xasprintf(&d->error, "I/O error on %s",
-		    json_str_at(data, "operation") != NULL ?
-		    json_str_at(data, "operation") : "the disk");
+		ended(ds, d);
+	} else if (strcmp(name, "BLOCK_JOB_ERROR") == 0) {
+		if (d->error == NULL)
+			xasprintf(&d->error, "I/O error on %s",
+			    json_str_at(data, "operation") != NULL ?
+			    json_str_at(data, "operation") : "the disk");
+		ended(ds, d);
+	}
+}
+
+/*
+ * QEMU's STOP and RESUME on the source.  A write-blocking mirror ready
+ * when the guest stopped brought every write (block/mirror.c: each guest
+ * write of a ready job is written to the target before it completes); one
+ * that failed or ended while the guest ran, or before the guest ran again,
+ * did not.  The monitor's events are in QEMU's order: a BLOCK_JOB_ERROR
+ * before STOP is a failure while the guest ran.
+ */
+void
+mig_disks_guest_stopped(struct mig_disks *ds, int stopped)
+{
+	size_t i;
+
+	if (ds == NULL)
+		return;
+	ds->guest_stopped = stopped;
+	for (i = 0; !stopped && i < ds->n; i++)
+		if ((ds->v[i].gone || ds->v[i].error != NULL) &&
+		    !ds->v[i].lost)
+			ds->v[i].lost = LOST_RAN;
+}
+
+char *
+mig_disks_lost(const struct mig_disks *ds)
+{
+	const struct mig_disk	*d;
+	char			*why;
+	size_t			 i;
+
+	for (i = 0; ds != NULL && i < ds->n; i++) {
+		d = &ds->v[i];
+		if (!d->lost)
+			continue;
+		if (d->lost == LOST_UNSEEN)
+			xasprintf(&why, "disk %s (%s): its mirror ended "
+			    "unseen (no qmigrate watched it, or its events went "
+			    "with a lost connection): when is not known",
+			    d->key, d->file);
+		else
+			xasprintf(&why, "disk %s (%s): its mirror %s while the "
+			    "guest ran", d->key, d->file, d->error != NULL ?
+			    "failed" : "ended");
+		return why;
+	}
+	return NULL;
 }
 
 static void
@@ -538,7 +609,11 @@ on_jobs(struct qmp_conn *conn, json_object *reply, const char *error_class,
 		if (ds->v[i].started != 2)
 			continue;
 		ds->v[i].started = 1;
-		ds->v[i].gone = 1;	/* ended: an event said why, or not */
+		/* Ended: an event said why, or not.  Without one (missed
+		   while the monitor reconnected) when is not known. */
+		if (!ds->v[i].gone && !ds->v[i].lost)
+			ds->v[i].lost = LOST_UNSEEN;
+		ds->v[i].gone = 1;
 	}
 }
 

@@ -101,6 +101,16 @@ enum mig_job_next mig_disks_source_finish_job(void *, int *,
 /* BLOCK_JOB_* and JOB_STATUS_CHANGE events for our jobs. */
 void	 mig_disks_on_event(struct mig_disks *, const char *name,
 	    struct json_object *data);
+/*
+ * The source's STOP (stopped 1) and RESUME (0): the moments a mirror's end
+ * is judged against (mig_disks_lost).
+ */
+void	 mig_disks_guest_stopped(struct mig_disks *, int stopped);
+/*
+ * Why a target's copy may miss writes (malloc'd), or NULL: a mirror failed
+ * or ended while the guest ran, or before it ran again, or ended unseen.
+ */
+char	*mig_disks_lost(const struct mig_disks *);
 /* Sends query-block-jobs (asynchronous); the answer updates the jobs. */
 void	 mig_disks_refresh(struct mig_disks *, struct qmp_conn *);
 /* 1: every mirror is ready; 0: copying; -1: a job failed (*cause). */

@@ -153,6 +153,22 @@ source_end(struct session *s, enum mig_phase phase)
 void
 source_succeed(struct session *s)
 {
+	/*
+	 * The guest left, but a disk's mirror failed while it still ran
+	 * here (past the point of no return: the failure's word came too
+	 * late for a cancel): the target's copy of that disk may miss the
+	 * writes made since, and this QEMU's disks hold them.  Not a
+	 * success (sim-real D1): 8, the guest kept stopped here.
+	 */
+	if (s->disks_lost[0] != '\0') {
+		source_not_known(s);
+		sess_fail(s, FAIL_UNKNOWN, "QEMU completed the migration, "
+		    "but %s: the target's copy of that disk may miss the "
+		    "writes made since (this QEMU's disks hold them, the "
+		    "guest stays stopped here); look at the target before "
+		    "it runs on", s->disks_lost);
+		return;
+	}
 	if (s->abort == ABORT_ABORTING) {
 		sess_abort_status(s, ABORT_FAILED);
 		sess_note(s, "the migration completed %s: the guest runs on "
@@ -2322,6 +2338,13 @@ source_step(struct session *s, const struct sess_event *ev)
 		source_switchover_asked(s, ev);
 		return;
 	}
+	/* Up to QEMU's completion, in whatever state saw it (source_succeed);
+	   the mirrors' own end after it is ours. */
+	if (ev->kind == SEV_SAMPLE && ev->disks_lost != NULL &&
+	    s->disks_lost[0] == '\0' && s->state != SS_CONFIRM &&
+	    s->state != SS_FINISHING && s->state != SS_DONE)
+		snprintf(s->disks_lost, sizeof s->disks_lost, "%s",
+		    ev->disks_lost);
 	switch (s->state) {
 	case SS_SETUP:
 		state_setup(s, ev);

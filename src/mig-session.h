@@ -284,6 +284,10 @@ struct sess_event {
 	enum sess_disks		 disks;	/* SAMPLE: the mirrors' state */
 	uint64_t		 disks_copied; /* SAMPLE: bytes the mirrors
 					   copied so far (their offsets) */
+	const char		*disks_lost; /* SAMPLE: why a target's disk
+					   copy may miss writes (a mirror
+					   failed while the guest ran), or
+					   NULL */
 	double			 asked;	/* SAMPLE: when its query-migrate was
 					   sent (the executor's clock) */
 	double			 query_out; /* any event, source: when the
@@ -515,6 +519,10 @@ struct session {
 	/* FINISHING (source) and ENDING/CLEANUP (target): the outcome. */
 	enum mig_phase		 end_phase;
 	int			 mirrors_out;	/* the mirrors still run */
+	char			 disks_lost[SESS_REASON_MAX]; /* up to
+					   QEMU's completion: why a target's
+					   disk copy may miss writes ("":
+					   none known) */
 	int			 resume_guest;	/* cont before the end */
 	int			 cont_tries;	/* FINISHING: cont sent */
 	int			 confirm_mirrors; /* CONFIRM: mirrors end first */

@@ -48,6 +48,8 @@ struct mig_source {
 	struct mig_disks	*disks;		/* mirrored over NBD, or NULL */
 	char			*nbd_uri;
 	char			*disks_cause;	/* why the mirrors failed */
+	char			*disks_lost;	/* why a target's copy may
+						   miss writes */
 	int			 usage_error;	/* the status file is unusable */
 	struct mig_job		 setup_job;	/* inspect, then plan */
 	struct mig_info		 mi;		/* what QEMU said at setup */
@@ -114,6 +116,10 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 		ev.ri = &ms->ri;
 	ev.qemu_gone = ms->old_gone;
 	ev.guest_paused = ms->ri.state_name[0] != '\0' && !ms->ri.running;
+	/* A guest stopped already gets no STOP at the switchover: the
+	   mirrors' end is judged from here (mig_disks_lost). */
+	if (ev.guest_paused)
+		mig_disks_guest_stopped(ms->disks, 1);
 	ev.rec_paused = ms->rec_paused;
 	ev.cpr_mode_sent = ms->cpr_mode_sent;
 	mig_watch_step(&ms->w, &ev);
@@ -1420,6 +1426,9 @@ source_before_sample(struct mig_watch *w, struct sess_event *ev)
 	ev->disks_copied = mig_disks_copied(ms->disks);
 	if (rc < 0)
 		ev->reason = ms->disks_cause;
+	free(ms->disks_lost);
+	ms->disks_lost = mig_disks_lost(ms->disks);
+	ev->disks_lost = ms->disks_lost;
 }
 
 static void
@@ -1427,8 +1436,12 @@ source_on_event(struct mig_watch *w, const char *name, json_object *data)
 {
 	struct mig_source *ms = (struct mig_source *)w;
 
-	if (ms->disks != NULL && strncmp(name, "BLOCK_JOB_", 10) == 0)
+	if (ms->disks == NULL)
+		return;
+	if (strncmp(name, "BLOCK_JOB_", 10) == 0)
 		mig_disks_on_event(ms->disks, name, data);
+	else if (strcmp(name, "STOP") == 0 || strcmp(name, "RESUME") == 0)
+		mig_disks_guest_stopped(ms->disks, name[0] == 'S');
 }
 
 static void
@@ -1524,6 +1537,7 @@ mig_source_run(const struct mig_options *o)
 	rc = mig_watch_report(&ms.w);
 	free(ms.nbd_uri);
 	free(ms.disks_cause);
+	free(ms.disks_lost);
 	slot_release();
 	mig_tls->source_close(ms.tls);
 	mig_cpr_free(ms.cpr);

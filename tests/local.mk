@@ -115,6 +115,8 @@ integration_tests += tests/integration/rerun-after-8-completed.sh \
 	tests/integration/rerun-cancelling.sh \
 	tests/integration/rerun-disks.sh \
 	tests/integration/rerun-confirm-tls.sh
+# 04d09ad (sim-real D1): a re-run over mirrors that ended unwatched is 8.
+integration_tests += tests/integration/rerun-disks-unwatched.sh
 
 # Found by fault-random.sh after the rewrite (seeds 1042, 1059): a SIGTERM
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);
