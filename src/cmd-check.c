@@ -217,7 +217,7 @@ cmd_check_exec(struct args *args)
 		why = check_capabilities(loop, qmp, &settings, &self,
 		    throttle, sizeof throttle);
 	if (rc != -1 && update &&
-	    (cpr_rc = preflight_cpr(loop, qmp, &settings, &cpr,
+	    (cpr_rc = preflight_cpr(loop, qmp, &settings, NULL, &cpr,
 	    &cpr_summary)) == -1) {
 		free(summary);
 		summary = cpr_summary;
@@ -225,7 +225,7 @@ cmd_check_exec(struct args *args)
 		rc = -1;
 	}
 	if (rc != -1 && update &&
-	    (exec_rc = preflight_cpr_exec(qmp, cpr, &exec,
+	    (exec_rc = preflight_cpr_exec(qmp, cpr, NULL, &exec,
 	    &exec_summary)) == -1) {
 		free(summary);
 		summary = exec_summary;

@@ -38,6 +38,8 @@
 #define RECONNECT_TIMEOUT	30.0
 /* The mirrors' end and the guest's cont, once the outcome is known. */
 #define FINISH_TIMEOUT		75.0
+/* An update's put-back on the old QEMU: sends, each after a reconnect. */
+#define CPR_RESET_TRIES		3
 /*
  * The point of no return: how long the source QEMU may keep the guest
  * stopped for the switchover (the device state sent, the target's word on
@@ -1032,6 +1034,7 @@ setup_done(struct session *s, const struct sess_event *ev)
 	 * So did this run's plan, when the setup ends before migrate (its
 	 * answer late, a signal or the deadline before the migrate): QEMU
 	 * takes the put-back after it, in order (sim-real --update-exec).
+	 * And the pre-flight's probe of the mode, put back with no answer.
 	 */
 	if ((ev->setup == SETUP_FAILED || ev->setup == SETUP_FRESH) &&
 	    s->cfg.cpr && ev->cpr_mode_sent)
@@ -2207,9 +2210,64 @@ state_reconnect(struct session *s, const struct sess_event *ev)
  * not known: the exit status must not say it runs (4), nor that it is
  * paused for good.  Mirrors aside, nothing is left to do.
  */
+/*
+ * An update's settings on the old QEMU whose put-back got no answer: the
+ * guest runs there all the same (the exit says where), and the document
+ * says what may still be set, and how to undo it (audit N11).
+ */
+static void
+finishing_cpr_unconfirmed(struct session *s, const char *why)
+{
+	if (s->cpr_reset == 2)
+		sess_note(s, "the old QEMU %s: mode normal not confirmed "
+		    "(%s): its migration mode may still be %s (and "
+		    "pause-before-switchover on, if the update set it), in "
+		    "which a plain migrate by another tool would exec or be "
+		    "refused for want of a cpr channel (qmigrate migrate sets "
+		    "both itself): migrate-set-parameters mode normal, and "
+		    "migrate-set-capabilities pause-before-switchover off",
+		    s->cfg.qmp_path, why, s->cfg.cpr_exec ? "cpr-exec or "
+		    "cpr-transfer (the pre-flight probes both)" :
+		    "cpr-transfer");
+	else if (s->cpr_reset == 1)
+		sess_note(s, "the old QEMU %s: pause-before-switchover off not "
+		    "confirmed (%s): it may still be on, and a migrate by "
+		    "another tool would wait in pre-switchover: "
+		    "migrate-set-capabilities pause-before-switchover off",
+		    s->cfg.qmp_path, why);
+}
+
+/*
+ * The answer to an update's put-back.  None (the connection mute for
+ * good, as behind a relay or a monitor hung in an earlier command, or
+ * closed): sent again on a new connection, which such a QEMU still
+ * serves, CPR_RESET_TRIES sends in all.
+ */
+static void
+finishing_cpr_answer(struct session *s, const struct sess_event *ev)
+{
+	const char *why = ev->reason != NULL ? ev->reason : "no answer";
+
+	if (ev->outcome == SO_NO_ANSWER &&
+	    ++s->cpr_reset_tries < CPR_RESET_TRIES) {
+		source_reconnect(s, ev);
+		return;
+	}
+	if (ev->outcome == SO_NO_ANSWER)
+		finishing_cpr_unconfirmed(s, why);
+	else if (ev->outcome != SO_ANSWERED)
+		sess_note(s, "the old QEMU %s: %s: %s", s->cfg.qmp_path,
+		    ev->cmd == SC_MODE_NORMAL ? "mode normal" :
+		    "pause-before-switchover off", why);
+	s->cpr_reset--;
+	s->cpr_reset_tries = 0;
+	finishing_resume(s);
+}
+
 static void
 finishing_unknown(struct session *s, const char *why)
 {
+	finishing_cpr_unconfirmed(s, why);
 	if (!s->resume_guest || s->mirrors_out) {
 		sess_note(s, "the last steps were not confirmed: %s", why);
 		sess_finish(s, s->end_phase);
@@ -2243,14 +2301,7 @@ state_finishing(struct session *s, const struct sess_event *ev)
 	case SEV_QMP_DONE:
 		if ((ev->cmd == SC_MODE_NORMAL && s->cpr_reset == 2) ||
 		    (ev->cmd == SC_PAUSE_OFF && s->cpr_reset == 1)) {
-			if (ev->outcome != SO_ANSWERED)
-				sess_note(s, "the old QEMU %s: %s: %s",
-				    s->cfg.qmp_path, ev->cmd == SC_MODE_NORMAL ?
-				    "mode normal" : "pause-before-switchover "
-				    "off", ev->reason != NULL ? ev->reason :
-				    "no answer");
-			s->cpr_reset--;
-			finishing_resume(s);
+			finishing_cpr_answer(s, ev);
 			break;
 		}
 		if (ev->cmd != SC_CONT)
@@ -2294,7 +2345,8 @@ state_finishing(struct session *s, const struct sess_event *ev)
 		if (ev->timer != STIMER_FINISH)
 			break;
 		if (!s->mirrors_out) {
-			finishing_unknown(s, "cont got no answer within 75 s");
+			finishing_unknown(s, s->resume_guest ? "cont got no "
+			    "answer within 75 s" : "no answer within 75 s");
 			break;
 		}
 		sess_note(s, "the last steps (the mirrors' end) got no answer "

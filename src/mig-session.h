@@ -277,7 +277,9 @@ struct sess_event {
 					   when it began (sourceRunState) */
 	int			 cpr_mode_sent;	/* SETUP_DONE: the update's plan
 					   sent QEMU its cpr mode (and its
-					   pause-before-switchover) */
+					   pause-before-switchover), or the
+					   pre-flight's probe of it was not
+					   put back for want of an answer */
 	enum sess_job		 job;
 	enum sess_cmd		 cmd;
 	const struct mig_info	*mi;	/* SAMPLE */
@@ -604,6 +606,8 @@ struct session {
 	int			 cpr_reset;	/* FINISHING: the old QEMU's update
 						   settings to undo (2 mode, 1 the
 						   pause; 0 done) */
+	int			 cpr_reset_tries; /* ... sends of the one under
+						   way with no answer */
 
 	struct sess_action	 acts[SESS_MAX_ACTIONS];
 	size_t			 nacts;

@@ -70,7 +70,9 @@ struct mig_source {
 						   monitor has no listener */
 	int			 rec_paused;	/* a re-run: the record says the
 						   guest did not run when it began */
-	int			 cpr_mode_sent;	/* the plan's cpr mode sent */
+	int			 cpr_mode_sent;	/* QEMU may hold a cpr mode: the
+						   plan's sent, or the pre-flight's
+						   put-back unanswered */
 	char			 qemu_mode[32];	/* update --mode exec's re-run:
 						   QEMU's migration mode, or "" */
 };
@@ -661,14 +663,15 @@ source_preflight(struct mig_source *ms)
 		rc = preflight_run(ms->w.loop, ms->w.qmp, &ms->w.settings,
 		    &sess->pending.asked, &conditions, &summary);
 	else if ((rc = preflight_cpr(ms->w.loop, ms->w.qmp, &ms->w.settings,
-	    &cond, &summary)) >= 0) {
+	    &ms->cpr_mode_sent, &cond, &summary)) >= 0) {
 		conditions = json_object_new_array();
 		if (ms->w.o->exec_argv != NULL) {
 			/* cpr-exec's own condition decides (QEMU 10.2). */
 			json_object	*exec;
 			char		*why = NULL;
 
-			rc = preflight_cpr_exec(ms->w.qmp, cond, &exec, &why);
+			rc = preflight_cpr_exec(ms->w.qmp, cond,
+			    &ms->cpr_mode_sent, &exec, &why);
 			json_object_put(cond);
 			free(summary);
 			summary = why;
@@ -1042,7 +1045,7 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		ms->apply_pc = 0;
 		/* From here QEMU may hold the update's mode, answered or
 		   not: a setup that ends before migrate puts it back. */
-		ms->cpr_mode_sent = ms->plan.cpr_exec || ms->plan.cpr_transfer;
+		ms->cpr_mode_sent |= ms->plan.cpr_exec || ms->plan.cpr_transfer;
 		*pc = PLAN_APPLY;
 		reply = NULL;
 		error = NULL;

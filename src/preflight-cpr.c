@@ -70,12 +70,13 @@ cpr_set_mode(struct qmp_conn *qmp, const char *mode, int *unanswered,
 
 /*
  * QEMU's blockers for mode (cpr-transfer, cpr-exec: query-migrate's
- * blocked-reasons with the mode set), the mode put back after.  Returns
- * -1 when QMP failed.
+ * blocked-reasons with the mode set), the mode put back after; *left set
+ * when that put-back got no answer, so that mode may still be QEMU's.
+ * Returns -1 when QMP failed.
  */
 static int
 cpr_blockers(struct qmp_conn *qmp, const char *mode, json_object *reasons,
-    char **cause)
+    int *left, char **cause)
 {
 	json_object	*reply = NULL, *list;
 	const char	*status, *was;
@@ -134,11 +135,17 @@ cpr_blockers(struct qmp_conn *qmp, const char *mode, json_object *reasons,
 			    "RAMNotShared" : "CprBlocked", "%s", why);
 		}
 	json_object_put(reply);
-	/* Put back even when the probe got no answer (audit N11). */
+	/*
+	 * Put back even when the probe got no answer (audit N11).  A
+	 * put-back with no answer either (a monitor that went mute: a relay
+	 * or QEMU holding the connection) is the caller's to do again.
+	 */
 	if (strcmp(old, mode) != 0 &&
-	    cpr_set_mode(qmp, old, NULL, &err) != 0) {
+	    cpr_set_mode(qmp, old, &unanswered, &err) != 0) {
 		log_warnx("migrate-set-parameters mode %s: %s", old, err);
 		free(err);
+		if (unanswered && left != NULL)
+			*left = 1;
 	}
 	free(old);
 	return rc;
@@ -320,12 +327,13 @@ cpr_condition(json_object *reasons, const char *type, json_object **condition,
  * *condition a new {type InPlaceUpdatable, status, reason, message,
  * reasons} and *summary one line of every reason (or "updatable in
  * place"); -1 when QMP failed, *summary the cause.  QEMU's cpr-transfer
- * mode is set for a moment and put back.
+ * mode is set for a moment and put back; *mode_left (may be NULL) is set
+ * when the put-back got no answer.
  */
 int
 preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
-    const struct mig_settings *settings, json_object **condition,
-    char **summary)
+    const struct mig_settings *settings, int *mode_left,
+    json_object **condition, char **summary)
 {
 	json_object	*reasons = json_object_new_array();
 	char		*cause = NULL;
@@ -338,7 +346,8 @@ preflight_cpr(struct ev_loop *loop, struct qmp_conn *qmp,
 	if (major < 10)
 		cpr_add(reasons, "QEMUTooOld", "QEMU %d.%d.%d has no "
 		    "cpr-transfer (QEMU 10.0 added it)", major, minor, micro);
-	else if (cpr_blockers(qmp, "cpr-transfer", reasons, &cause) != 0 ||
+	else if (cpr_blockers(qmp, "cpr-transfer", reasons, mode_left,
+	    &cause) != 0 ||
 	    cpr_netdevs(qmp, reasons, &cause) != 0 ||
 	    cpr_devices(qmp, major, minor, reasons, &cause) != 0) {
 		xasprintf(summary, "pre-flight check (in-place update): %s",
@@ -398,11 +407,12 @@ cpr_exec_from_transfer(json_object *transfer, json_object *reasons)
  * exec`: the QEMU process execs the new binary), given transfer, the
  * condition preflight_cpr() made for the same guest.  Returns 1, 0 or -1
  * as preflight_cpr(), with *condition {type InPlaceUpdatableByExec, ...}.
- * QEMU's mode is set to cpr-exec for a moment and put back.
+ * QEMU's mode is set to cpr-exec for a moment and put back (*mode_left
+ * as there).
  */
 int
 preflight_cpr_exec(struct qmp_conn *qmp, json_object *transfer,
-    json_object **condition, char **summary)
+    int *mode_left, json_object **condition, char **summary)
 {
 	json_object	*reasons = json_object_new_array();
 	char		*cause = NULL;
@@ -417,7 +427,7 @@ preflight_cpr_exec(struct qmp_conn *qmp, json_object *transfer,
 		return cpr_condition(reasons, "InPlaceUpdatableByExec",
 		    condition, summary);
 	}
-	if (cpr_blockers(qmp, "cpr-exec", reasons, &cause) != 0) {
+	if (cpr_blockers(qmp, "cpr-exec", reasons, mode_left, &cause) != 0) {
 		xasprintf(summary, "pre-flight check (in-place update by "
 		    "exec): %s", cause);
 		free(cause);

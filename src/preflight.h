@@ -19,9 +19,9 @@ int	 preflight_run(struct ev_loop *, struct qmp_conn *,
 
 /* preflight-cpr.c: can it be updated in place (cpr-transfer, cpr-exec) */
 int	 preflight_cpr(struct ev_loop *, struct qmp_conn *,
-	    const struct mig_settings *, struct json_object **condition,
-	    char **summary);
-int	 preflight_cpr_exec(struct qmp_conn *, struct json_object *transfer,
+	    const struct mig_settings *, int *mode_left,
 	    struct json_object **condition, char **summary);
+int	 preflight_cpr_exec(struct qmp_conn *, struct json_object *transfer,
+	    int *mode_left, struct json_object **condition, char **summary);
 
 #endif

@@ -65,6 +65,7 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-exec-signals.sh \
 	tests/integration/cpr-exec-rerun-failed.sh \
 	tests/integration/cpr-exec-rerun-norecord.sh \
+	tests/integration/cpr-exec-putback-mute.sh \
 	tests/integration/cpr-new-killed.sh \
 	tests/integration/cpr-new-monitor-missing.sh \
 	tests/integration/cpr-abort.sh \

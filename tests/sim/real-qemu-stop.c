@@ -24,6 +24,7 @@ static struct {
 	struct rng	 rng;
 	double		 at[2], len[2];	/* 0: none */
 	double		 until[2];	/* stopped until, 0: running */
+	double		 longest[2];	/* this schedule's stop, 0: none */
 	unsigned long	 stops[2];	/* all seeds: short, long */
 } Z;
 
@@ -34,6 +35,7 @@ rqs_draw(void)
 
 	memset(Z.at, 0, sizeof Z.at);
 	memset(Z.until, 0, sizeof Z.until);
+	memset(Z.longest, 0, sizeof Z.longest);
 	rng_seed(&Z.rng, R.seed ^ 0x73696773746f7021ULL);
 	for (i = 0; i < 2; i++) {
 		if (!rng_chance(&Z.rng, 0.15))
@@ -51,6 +53,13 @@ int
 rqs_stopped(int which)
 {
 	return Z.until[which] > 0;
+}
+
+/* Whether QEMU which was stopped for more than secs this schedule. */
+int
+rqs_stopped_past(int which, double secs)
+{
+	return Z.longest[which] > secs;
 }
 
 double
@@ -85,6 +94,7 @@ rqs_happen(void)
 		if (!wq_alive(R.q[i]))
 			continue;
 		Z.until[i] = R.now + Z.len[i];
+		Z.longest[i] = Z.len[i];
 		Z.stops[Z.len[i] > 10]++;
 		r_trace(i, "QEMU stopped (SIGSTOP) for %.1f s", Z.len[i]);
 		if (!R.sd[i].done)

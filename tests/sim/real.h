@@ -218,6 +218,7 @@ void	 rf_report(FILE *);
    dropped commands) */
 void	 rm_draw(void);
 int	 rm_refused(int which);
+int	 rm_refused_past(int which, double secs);
 void	 rm_command(int which);
 int	 rm_dropped(int which, unsigned gen, int side);
 int	 rm_muted(int which, unsigned gen);
@@ -235,6 +236,7 @@ void	 rr_report(FILE *);
 /* real-qemu-stop.c: a QEMU stopped (SIGSTOP), then continued */
 void	 rqs_draw(void);
 int	 rqs_stopped(int which);
+int	 rqs_stopped_past(int which, double secs);
 double	 rqs_due(void);
 void	 rqs_happen(void);
 void	 rqs_report(FILE *);

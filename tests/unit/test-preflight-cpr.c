@@ -62,6 +62,7 @@ test_devices_and_blockers(void **state)
 	struct mig_settings	 s;
 	json_object		*cond = NULL;
 	char			*summary = NULL;
+	int			 left = 0;
 
 	(void)state;
 	memset(&s, 0, sizeof s);
@@ -97,7 +98,8 @@ test_devices_and_blockers(void **state)
 	    "{\"name\": \"ram0\", \"type\": \"child<memory-backend-memfd>\"}"
 	    "], \"id\": @ID@}\n");
 
-	assert_int_equal(preflight_cpr(loop, conn, &s, &cond, &summary), 0);
+	assert_int_equal(preflight_cpr(loop, conn, &s, &left, &cond,
+	    &summary), 0);
 	assert_non_null(cond);
 	assert_string_equal(json_str_at(cond, "type"), "InPlaceUpdatable");
 	assert_string_equal(json_str_at(cond, "status"), "False");
@@ -115,6 +117,7 @@ test_devices_and_blockers(void **state)
 	assert_int_equal(fake_peer_ncommands(peer), 8);
 	assert_string_equal(fake_peer_command(peer, 4),
 	    "migrate-set-parameters");
+	assert_int_equal(left, 0);
 
 	json_object_put(cond);
 	free(summary);
@@ -134,6 +137,7 @@ test_exec_blockers(void **state)
 	struct fake_peer	*peer;
 	json_object		*transfer, *cond = NULL;
 	char			*summary = NULL;
+	int			 left = 0;
 
 	(void)state;
 	fake_peer_pair(&loop, &conn, &peer, QMP_PROTO_MONITOR, "scripted");
@@ -155,8 +159,9 @@ test_exec_blockers(void **state)
 	    "{\"reason\": \"CprBlocked\", \"message\": \"transfer only\"},"
 	    "{\"reason\": \"VhostNotKept\", \"message\": \"tap1: vhost\"}]}");
 
-	assert_int_equal(preflight_cpr_exec(conn, transfer, &cond, &summary),
-	    0);
+	assert_int_equal(preflight_cpr_exec(conn, transfer, &left, &cond,
+	    &summary), 0);
+	assert_int_equal(left, 0);
 	assert_string_equal(json_str_at(cond, "type"),
 	    "InPlaceUpdatableByExec");
 	assert_string_equal(json_str_at(cond, "status"), "False");
@@ -175,12 +180,61 @@ test_exec_blockers(void **state)
 	fake_peer_pair_free(loop, conn, peer);
 }
 
+/*
+ * The mode put back with no answer (the connection ended under it, as a
+ * mute one's timeout does): the caller is told the mode may be left, to
+ * put it back on a new connection (sim-real --update-exec with dropped
+ * commands, G2: exit 3 with cpr-transfer left).  Unanswered before the
+ * put-back too: left, whichever command the connection ended at.
+ */
+static void
+test_mode_left_unanswered(void **state)
+{
+	struct ev_loop		*loop;
+	struct qmp_conn		*conn;
+	struct fake_peer	*peer;
+	struct mig_settings	 s;
+	json_object		*cond = NULL;
+	char			*summary = NULL;
+	int			 left, i;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	for (i = 0; i < 2; i++) {
+		left = 0;
+		fake_peer_pair(&loop, &conn, &peer, QMP_PROTO_MONITOR,
+		    "scripted");
+		fake_peer_puts(peer, GREETING);
+		run_briefly(loop);
+		fake_peer_on(peer, "query-migrate",
+		    "{\"return\": {}, \"id\": @ID@}\n");
+		fake_peer_on(peer, "query-migrate-parameters",
+		    "{\"return\": {\"mode\": \"normal\"}, \"id\": @ID@}\n");
+		fake_peer_on(peer, "migrate-set-parameters",
+		    "{\"return\": {}, \"id\": @ID@}\n");
+		/* The probe answered, the put-back not; or neither. */
+		if (i == 0)
+			fake_peer_on(peer, "query-migrate",
+			    "{\"return\": {}, \"id\": @ID@}\n");
+		fake_peer_on(peer, i == 0 ? "migrate-set-parameters" :
+		    "query-migrate", FAKE_CLOSE);
+		assert_int_equal(preflight_cpr(loop, conn, &s, &left, &cond,
+		    &summary), -1);
+		assert_null(cond);
+		assert_int_equal(left, 1);
+		free(summary);
+		summary = NULL;
+		fake_peer_pair_free(loop, conn, peer);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices_and_blockers),
 		cmocka_unit_test(test_exec_blockers),
+		cmocka_unit_test(test_mode_left_unanswered),
 	};
 
 	log_init("test-preflight-cpr", LOG_LEVEL_WARN, 0);

@@ -4384,6 +4384,78 @@ test_cpr_exec_setup_ends_after_plan(void **state)
 }
 
 /*
+ * An update's put-back on a monitor gone mute (a dropped command: the
+ * connection answers nothing more, a new one works): each send with no
+ * answer is sent again on a new connection, CPR_RESET_TRIES (3) sends in
+ * all, and exit 3 says only what is true: put back, or a note that the
+ * mode may still be set and how to undo it (sim-real --update-exec with
+ * drops, G2: seeds 85 95 155 162 225 244 299 exited 3 with the mode
+ * left; mode normal was sent once, on the mute connection).
+ */
+static void
+test_cpr_exec_putback_new_connection(void **state)
+{
+	struct rig		*r = cpr_exec_rig();
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_FAILED, .fail = FAIL_CONTROL, .cpr_mode_sent = 1,
+	    .reason = "pre-flight check (in-place update by exec): "
+	    "query-migrate: no reply within 10 s" };
+	int			 i;
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 1);
+	ev_qmp_no_answer(r, SC_MODE_NORMAL);
+	assert_int_equal(sent(r, SA_RECONNECT), 1);
+	assert_int_equal(r->s.state, SS_RECONNECT);
+	assert_false(session_done(&r->s));
+	ev_simple(r, SEV_QMP_UP);
+	assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), 2);
+	ev_qmp_done(r, SC_MODE_NORMAL, NULL);
+	assert_int_equal(sent_cmd(r, SC_PAUSE_OFF), 1);
+	ev_qmp_done(r, SC_PAUSE_OFF, NULL);
+	assert_false(has_note(r, "not confirmed"));
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	/* Never answered: three sends, then the note; the pause's too. */
+	r = cpr_exec_rig();
+	step(r, &ev);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sent_cmd(r, SC_MODE_NORMAL), i + 1);
+		ev_qmp_no_answer(r, SC_MODE_NORMAL);
+		if (i < 2)
+			ev_simple(r, SEV_QMP_UP);
+	}
+	assert_int_equal(sent(r, SA_RECONNECT), 2);
+	assert_true(has_note(r, "mode normal not confirmed"));
+	assert_true(has_note(r, "may still be cpr-exec"));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sent_cmd(r, SC_PAUSE_OFF), i + 1);
+		ev_qmp_no_answer(r, SC_PAUSE_OFF);
+		if (i < 2)
+			ev_simple(r, SEV_QMP_UP);
+	}
+	assert_true(has_note(r, "pause-before-switchover off not "
+	    "confirmed"));
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+
+	/* The monitor cannot be reached again: the note, not a hang. */
+	r = cpr_exec_rig();
+	step(r, &ev);
+	ev_qmp_no_answer(r, SC_MODE_NORMAL);
+	r->t = 31;
+	ev_closed(r, 0);
+	assert_true(has_note(r, "mode normal not confirmed"));
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/*
  * cpr-exec: a re-run re-attaches to the killed run's update (QEMU in
  * pre-switchover), continues it, and the exec fails: the mode the killed
  * run set is put back as when one run does it all (sim-real
@@ -6042,6 +6114,7 @@ main(void)
 		cmocka_unit_test(test_cpr_exec_new_monitor_never_back),
 		cmocka_unit_test(test_cpr_exec_fresh_guest),
 		cmocka_unit_test(test_cpr_exec_setup_ends_after_plan),
+		cmocka_unit_test(test_cpr_exec_putback_new_connection),
 		cmocka_unit_test(test_cpr_exec_rerun_reattach_execvp_fails),
 		cmocka_unit_test(test_cpr_exec_rerun_reattach_paused),
 		cmocka_unit_test(test_cpr_exec_new_load_fails),
