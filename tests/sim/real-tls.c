@@ -114,11 +114,12 @@ static struct rt_state {
 	int			 src_live, tgt_live;	/* answered ready */
 	double			 last_due[2];
 	struct rt_delivery	*pending;
+	struct rt_delivery	*held;		/* the target's unseen end */
 	const char		*hid;
 	/* figures, all seeds */
 	unsigned long		 seeds, late, timeouts, resets, downs,
 				 partitions, replaced, sessions_refused,
-				 breaks, refused;
+				 held_n, breaks, refused;
 } T;
 
 static int
@@ -197,8 +198,29 @@ drop_pending(int to, int stop)
 		*p = d->next;
 		if (stop)
 			world->timer_stop(NULL, &d->t);
+		if (d == T.held)
+			T.held = NULL;
 		free_delivery(d);
 	}
+}
+
+/*
+ * The end of the target's connection, held while it owes an answer: the
+ * proxy watches no connection it owes an answer on (proxy_rule_reads:
+ * proxy_control_step wants no event), so it sees the peer's close or
+ * reset once the answer is written, on its next loop turn.
+ */
+static void
+release_held(struct mig_tls_target *tt)
+{
+	struct rt_delivery	*d = T.held;
+	int			 cur = R.cur;
+
+	T.held = NULL;
+	ev_timer_init(&d->t, deliver_cb, 0, 0);
+	R.cur = R_TGT;
+	world->timer_start(tt->loop, &d->t);
+	R.cur = cur;
 }
 
 /* An end of the connection gen, or a reset, on its way to side to. */
@@ -477,6 +499,15 @@ link_target_answer(struct mig_tls_target *tt, json_object *answer,
 	tt->awaiting = 0;
 	if (a == PROXY_ANSWER_LIVE)
 		T.tgt_live = 1;
+	if (T.held != NULL) {
+		/* written after the peer's end: it never arrives */
+		r_trace(R_TGT, "tls: answer %s, lost: the connection ended",
+		    json_object_to_json_string_ext(answer,
+		    JSON_C_TO_STRING_PLAIN));
+		json_object_put(answer);
+		release_held(tt);
+		return 0;
+	}
 	d = xcalloc(1, sizeof *d);
 	d->kind = RT_MSG;
 	d->to = R_SRC;
@@ -540,6 +571,11 @@ tgt_message(struct mig_tls_target *tt, struct rt_delivery *d)
 			send_close(R_SRC, d->gen, "Connection reset by peer",
 			    0);
 			return;
+		}
+		if (T.held != NULL) {	/* the old connection's end */
+			unpend(T.held);
+			free_delivery(T.held);
+			T.held = NULL;
 		}
 		T.tgt_gen = d->gen;
 		T.tgt_session = d->session;
@@ -610,6 +646,17 @@ deliver_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			src_lost(T.src, d->reason);
 		else if (d->to == R_TGT && T.tgt != NULL && T.tgt_up &&
 		    d->gen == T.tgt_gen) {
+			if (!proxy_rule_reads(T.tgt->awaiting)) {
+				if (T.held == NULL) {
+					T.held = d;
+					T.held_n++;
+					d->next = T.pending;
+					T.pending = d;
+					return;
+				}
+				free_delivery(d);	/* ended already */
+				return;
+			}
 			T.tgt_up = T.tgt_live = T.tgt->awaiting = 0;
 			r_trace(R_TGT, "tls: control connection closed: %s",
 			    d->reason);
@@ -808,8 +855,8 @@ rt_report(FILE *f)
 {
 	fprintf(f, "sim-real: tls: %lu schedules; late %lu, timeouts %lu, "
 	    "resets %lu, network down %lu, partitions %lu, connections "
-	    "replaced %lu, another session's refused %lu, refused %lu, "
-	    "streams broken %lu\n", T.seeds, T.late, T.timeouts, T.resets,
-	    T.downs, T.partitions, T.replaced, T.sessions_refused, T.refused,
-	    T.breaks);
+	    "replaced %lu, another session's refused %lu, ends unseen until "
+	    "an answer %lu, refused %lu, streams broken %lu\n", T.seeds,
+	    T.late, T.timeouts, T.resets, T.downs, T.partitions, T.replaced,
+	    T.sessions_refused, T.held_n, T.refused, T.breaks);
 }
