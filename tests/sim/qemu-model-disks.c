@@ -594,6 +594,16 @@ qm_break_nbd(struct qm_qemu *q)
 }
 
 int
+qm_nbd_links(const struct qm_qemu *q)
+{
+	int	 k, n = 0;
+
+	for (k = 0; k < QM_MAX_NODES; k++)
+		n += q->nodes[k].used && !q->nodes[k].broken;
+	return n;
+}
+
+int
 qm_job_io_error(const struct qm_qemu *q, int j)
 {
 	const struct qm_job_pace	*p = &q->pace[j];

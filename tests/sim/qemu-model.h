@@ -466,6 +466,8 @@ void		 qm_sigstop(struct qm_qemu *, int stopped);
 void		 qm_fail_load(struct qm_qemu *target);	/* next load fails */
 void		 qm_break_stream(struct qm_qemu *);	/* either side */
 void		 qm_break_nbd(struct qm_qemu *source);	/* its NBD links */
+/* How many of a source's NBD links are not known broken. */
+int		 qm_nbd_links(const struct qm_qemu *source);
 /* Mirror job slot j's world: its NBD link broke or a BLOCK_JOB_ERROR
    went out (1), or not. */
 int		 qm_job_io_error(const struct qm_qemu *, int j);

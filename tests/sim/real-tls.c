@@ -119,7 +119,7 @@ static struct rt_state {
 	/* figures, all seeds */
 	unsigned long		 seeds, late, timeouts, resets, downs,
 				 partitions, replaced, sessions_refused,
-				 held_n, breaks, refused;
+				 held_n, breaks, refused, nbd_breaks;
 } T;
 
 static int
@@ -267,6 +267,23 @@ break_stream(const char *why)
 	T.breaks++;
 	T.hid = "the migration stream broken between the proxies";
 	wq_break_stream(R.q[R_SRC]);
+}
+
+/*
+ * A proxy that ends or dies, the network down, or a partition past the
+ * dead-peer timeout: the stream breaks, and so do the disks' NBD
+ * connections, which go through the same proxies (mig-tls.c's NBD
+ * channel): the target's exports are then no longer in use.
+ */
+static void
+break_data(const char *why)
+{
+	break_stream(why);
+	if (wq_nbd_links(R.q[R_SRC]) == 0)
+		return;
+	r_trace(-1, "tls: the NBD connections break: %s", why);
+	T.nbd_breaks++;
+	wq_break_nbd(R.q[R_SRC]);
 }
 
 /* ---- the source's end ---------------------------------------------- */
@@ -430,7 +447,7 @@ link_source_close(struct mig_tls_source *ts)
 		send_close(R_TGT, T.src_gen, "the source's qmigrate ended", 0);
 	T.src_up = T.src_live = 0;
 	T.src = NULL;
-	break_stream("the source's proxy ended");
+	break_data("the source's proxy ended");
 	while ((q = ts->asked) != NULL || (q = ts->queue) != NULL) {
 		if (q == ts->asked)
 			ts->asked = NULL;
@@ -534,7 +551,7 @@ link_target_close(struct mig_tls_target *tt)
 		send_close(R_SRC, T.tgt_gen, "closed by the target", 0);
 	T.tgt_up = T.tgt_live = 0;
 	T.tgt = NULL;
-	break_stream("the target's proxy ended");
+	break_data("the target's proxy ended");
 	free(tt);
 }
 
@@ -797,7 +814,7 @@ rt_happen(void)
 		r_trace(-1, "tls: the network goes down for %.1f s",
 		    T.down_len);
 		reset_both("Connection reset by peer");
-		break_stream("the network down");
+		break_data("the network down");
 	}
 	if (T.reset_at > 0 && !T.reset_done && T.reset_at <= R.now) {
 		T.reset_done = 1;
@@ -815,7 +832,7 @@ rt_happen(void)
 	if (T.part_len > DEAD_PEER && !T.part_dead && T.part_at + DEAD_PEER <=
 	    R.now) {
 		T.part_dead = 1;
-		break_stream("no acknowledgement for 10 s (a partition)");
+		break_data("no acknowledgement for 10 s (a partition)");
 	}
 }
 
@@ -832,14 +849,14 @@ rt_side_gone(int side)
 			    "died", 0);
 		T.src = NULL;
 		T.src_up = T.src_live = 0;
-		break_stream("the source's proxy died");
+		break_data("the source's proxy died");
 	} else if (side == R_TGT && T.tgt != NULL) {
 		if (T.tgt_up)
 			send_close(R_SRC, T.tgt_gen, "the target's qmigrate "
 			    "died", 0);
 		T.tgt = NULL;
 		T.tgt_up = T.tgt_live = 0;
-		break_stream("the target's proxy died");
+		break_data("the target's proxy died");
 	}
 }
 
@@ -856,7 +873,8 @@ rt_report(FILE *f)
 	fprintf(f, "sim-real: tls: %lu schedules; late %lu, timeouts %lu, "
 	    "resets %lu, network down %lu, partitions %lu, connections "
 	    "replaced %lu, another session's refused %lu, ends unseen until "
-	    "an answer %lu, refused %lu, streams broken %lu\n", T.seeds,
-	    T.late, T.timeouts, T.resets, T.downs, T.partitions, T.replaced,
-	    T.sessions_refused, T.held_n, T.refused, T.breaks);
+	    "an answer %lu, refused %lu, streams broken %lu, NBD links broken "
+	    "%lu\n", T.seeds, T.late, T.timeouts, T.resets, T.downs,
+	    T.partitions, T.replaced, T.sessions_refused, T.held_n, T.refused,
+	    T.breaks, T.nbd_breaks);
 }

@@ -224,6 +224,12 @@ wq_break_nbd(struct wq *q)
 }
 
 int
+wq_nbd_links(const struct wq *q)
+{
+	return q->qm != NULL ? qm_nbd_links(q->qm) : 0;
+}
+
+int
 wq_job(const struct wq *q, int j, const char **id, const char **status)
 {
 	const struct qm_state	*s;

@@ -65,6 +65,8 @@ void		 wq_break_stream(struct wq *);
 
 /* Every NBD connection of this source QEMU breaks (the network). */
 void		 wq_break_nbd(struct wq *);
+/* How many it has that are not known broken (0 for the stub). */
+int		 wq_nbd_links(const struct wq *);
 /* Mirror job slot j (0..3): 0 with its id and status (JobStatus), -1
    where there is none; its NBD link broke or it wrote an I/O error. */
 int		 wq_job(const struct wq *, int j, const char **id,
