@@ -8,6 +8,7 @@ src_core = src/qmigrate.h src/cmd.c src/cmd-help.c src/args.c src/log.c \
 src_qmp_cmds = src/cmd-qmp.c src/cmd-guest.c
 src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/status.c src/net.c src/mig-tls.h src/mig-tls.c \
+	src/mig-tls-queue.h src/mig-tls-queue.c \
 	src/mig-info.h src/mig-info.c src/mig-control.h src/mig-control.c \
 	src/mig-session.h src/mig-session.c src/mig-session-act.c \
 	src/mig-session-source.h src/mig-session-source.c src/mig-session-cpr.c \

@@ -23,6 +23,7 @@
 #include "qmigrate.h"
 #include "mig-options.h"
 #include "mig-tls.h"
+#include "mig-tls-queue.h"
 
 #define DEFAULT_TLS_DIR "/etc/qmigrate/tls"
 
@@ -33,9 +34,7 @@ struct mig_tls_source {
 	char			*dir;
 	char			*sock;
 	char			*nbd_sock;
-	struct mig_tls_question	*asked;		/* sent, not answered */
-	struct mig_tls_question	*queue;		/* waiting to be sent */
-	struct mig_tls_question	*queue_tail;
+	struct mig_tls_queue	*questions;
 };
 
 struct mig_tls_target {
@@ -50,6 +49,7 @@ struct mig_tls_target {
 };
 
 static void	link_source_close(struct mig_tls_source *);
+static int	send_question(void *, json_object *, double, char **);
 static void	link_target_close(struct mig_tls_target *);
 
 /* A private directory for QEMU's side of the proxy. */
@@ -125,6 +125,7 @@ link_source_open(struct ev_loop *loop, const struct mig_options *o,
 	char			*host = NULL, *port = NULL;
 
 	ts->loop = loop;
+	ts->questions = mig_tls_queue_new(send_question, ts);
 	proxy_set_log(net_proxy_log, NULL);
 	if (split_hostport(o->uri + 4, &host, &port) != 0) {
 		xasprintf(cause, "--to %s: expected tls:HOST:PORT", o->uri);
@@ -154,80 +155,36 @@ fail:
 	return NULL;
 }
 
-/* A question waiting for the one before it to be answered. */
-struct mig_tls_question {
-	json_object		*msg;
-	double			 timeout;
-	mig_tls_offer_cb	 cb;
-	void			*arg;
-	struct mig_tls_question	*next;
-};
-
-static void	send_next(struct mig_tls_source *);
-
 static void
 on_answer(json_object *answer, const char *error, void *arg)
 {
-	struct mig_tls_source	*ts = arg;
-	struct mig_tls_question	*q = ts->asked;
+	struct mig_tls_source *ts = arg;
 
-	ts->asked = NULL;
-	send_next(ts);
-	if (q != NULL) {
-		q->cb(answer, error, q->arg);
-		free(q);
-	}
+	mig_tls_queue_answered(ts->questions, answer, error);
 }
 
-/*
- * Sends the oldest queued question.  One at a time: the control connection
- * carries one question and its answer (proxy_source_control).  A question
- * that cannot be sent gets its error at once.
- */
-static void
-send_next(struct mig_tls_source *ts)
+/* The queue's next question onto the proxy's control connection. */
+static int
+send_question(void *arg, json_object *msg, double timeout, char **cause)
 {
-	struct mig_tls_question	*q;
-	char			*cause = NULL;
+	struct mig_tls_source *ts = arg;
 
-	while (ts->asked == NULL && (q = ts->queue) != NULL) {
-		ts->queue = q->next;
-		if (ts->queue == NULL)
-			ts->queue_tail = NULL;
-		ts->asked = q;
-		if (proxy_source_control(ts->proxy, q->msg, q->timeout,
-		    on_answer, ts, &cause) == 0)
-			continue;
-		ts->asked = NULL;
-		q->cb(NULL, cause, q->arg);
-		free(cause);
-		cause = NULL;
-		free(q);
-	}
+	return proxy_source_control(ts->proxy, msg, timeout, on_answer, ts,
+	    cause);
 }
 
 /*
  * Asks the target (msg stolen); cb gets the answer, or an error when the
  * control connection ends or timeout seconds pass (0: no deadline: a
  * post-copy resume waits as long as the network is down).  Questions are
- * queued and sent in order.  cb may run before this returns.
+ * queued and sent in order (mig-tls-queue.c).  cb may run before this
+ * returns.
  */
 static void
 link_source_ask(struct mig_tls_source *ts, json_object *msg,
     double timeout, mig_tls_offer_cb cb, void *arg)
 {
-	struct mig_tls_question *q = xcalloc(1, sizeof *q);
-
-	q->msg = msg;
-	q->timeout = timeout;
-	q->cb = cb;
-	q->arg = arg;
-	if (ts->queue_tail != NULL)
-		ts->queue_tail->next = q;
-	else
-		ts->queue = q;
-	ts->queue_tail = q;
-	send_next(ts);
+	mig_tls_queue_ask(ts->questions, msg, timeout, cb, arg);
 }
 
 /*
@@ -238,22 +195,9 @@ link_source_ask(struct mig_tls_source *ts, json_object *msg,
 static void
 link_source_close(struct mig_tls_source *ts)
 {
-	struct mig_tls_question *q;
-
 	if (ts == NULL)
 		return;
-	/* Unanswered questions end with the proxy: their askers learn it. */
-	if ((q = ts->asked) != NULL) {
-		ts->asked = NULL;
-		q->cb(NULL, "the control connection closed", q->arg);
-		free(q);
-	}
-	while ((q = ts->queue) != NULL) {
-		ts->queue = q->next;
-		json_object_put(q->msg);
-		q->cb(NULL, "the control connection closed", q->arg);
-		free(q);
-	}
+	mig_tls_queue_free(ts->questions);
 	proxy_source_free(ts->proxy);
 	proxy_tls_free(ts->tls);
 	remove_private(ts->dir, ts->sock, ts->nbd_sock);

@@ -245,7 +245,7 @@ EXTRA_DIST += tests/sim/canned.py
 
 # qmigrate report (issue 39 item 7): its pieces, and a real migration's
 # page drawn by headless Chromium (tests/png-colors.py reads the shot).
-unit_tests += tests/unit/test-report
+unit_tests += tests/unit/test-report tests/unit/test-tls-queue
 integration_tests += tests/integration/report-chromium.sh
 EXTRA_DIST += tests/png-colors.py
 

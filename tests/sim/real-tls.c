@@ -10,7 +10,7 @@
  * encoded, carried as text and parsed again, as the proxy carries them).
  *
  * The control connection, as the rules decide: one question at a time
- * (mig-tls.c send_next, proxy_rule_ask); a question's deadline
+ * (mig-tls-queue.c, proxy_rule_ask); a question's deadline
  * (proxy_rule_ask_deadline) closes the connection (proxy_rule_deadline);
  * the next question opens a new one, of the same session (a new qmigrate
  * makes a new one), which the target lets replace the old or refuses
@@ -48,6 +48,7 @@
 #include "qmigrate.h"
 #include "mig-options.h"
 #include "mig-tls.h"
+#include "mig-tls-queue.h"
 #include "world.h"
 #include "proxy-control-rules.h"
 #include "real.h"
@@ -70,17 +71,10 @@ struct rt_delivery {
 	struct rt_delivery	*next;
 };
 
-struct rt_question {
-	char			*text;
-	double			 timeout;
-	mig_tls_offer_cb	 cb;
-	void			*arg;
-	struct rt_question	*next;
-};
-
 struct mig_tls_source {
 	struct ev_loop		*loop;
-	struct rt_question	*asked, *queue;
+	struct mig_tls_queue	*questions;	/* mig-tls.c's queue */
+	int			 asking;	/* one is out */
 	ev_timer		 deadline;
 	double			 deadline_s;
 	unsigned		 session;	/* its id, once it has one */
@@ -288,26 +282,18 @@ break_data(const char *why)
 
 /* ---- the source's end ---------------------------------------------- */
 
-static void	src_send_next(struct mig_tls_source *);
-
 /* The source's connection ended: its question gets the error. */
 static void
 src_lost(struct mig_tls_source *ts, const char *why)
 {
-	struct rt_question	*q = ts->asked;
-	char			*err;
+	char *err;
 
 	T.src_up = T.src_live = 0;
 	world->timer_stop(ts->loop, &ts->deadline);
-	ts->asked = NULL;
+	ts->asking = 0;
 	r_trace(R_SRC, "tls: control connection closed: %s", why);
 	err = proxy_rule_lost(PEER, why);
-	src_send_next(ts);
-	if (q != NULL) {
-		free(q->text);
-		q->cb(NULL, err, q->arg);
-		free(q);
-	}
+	mig_tls_queue_answered(ts->questions, NULL, err);
 	free(err);
 }
 
@@ -337,65 +323,60 @@ can_connect(void)
 }
 
 /*
- * mig-tls.c send_next over proxy_source_control: the oldest question
- * goes out, on the connection there is or a new one; one refused gets
- * its error at once.
+ * The queue's next question (mig-tls.c send_question) as
+ * proxy_source_control sends it: on the connection there is or a new one;
+ * a connect refused is its error at once.
  */
-static void
-src_send_next(struct mig_tls_source *ts)
+static int
+send_question(void *arg, json_object *msg, double timeout, char **cause)
 {
-	struct rt_question	*q;
+	struct mig_tls_source	*ts = arg;
 	struct rt_delivery	*d;
-	char			*err, *why;
+	char			*why;
 	enum proxy_ask		 how;
 
-	while (ts->asked == NULL && (q = ts->queue) != NULL) {
-		ts->queue = q->next;
-		how = proxy_rule_ask(0, T.src_up, 0, ts->have_id);
-		if (how == PROXY_ASK_OPEN_NEW) {
-			ts->session = ++T.sessions;
-			ts->have_id = 1;
-		}
-		if (how != PROXY_ASK_SEND && !can_connect() &&
-		    !in_partition(R.now)) {
-			T.refused++;
-			r_trace(R_SRC, "tls: control connect refused");
-			why = proxy_rule_connect_failed(PEER,
-			    "Connection refused");
-			err = proxy_rule_lost(PEER, why);
-			free(why);
-			free(q->text);
-			q->cb(NULL, err, q->arg);
-			free(err);
-			free(q);
-			continue;
-		}
-		if (how != PROXY_ASK_SEND) {
-			T.src_up = 1;
-			T.src_live = 0;
-			T.src_gen = ++T.gens;
-		}
-		ts->asked = q;
-		d = xcalloc(1, sizeof *d);
-		d->kind = RT_MSG;
-		d->to = R_TGT;
-		d->gen = T.src_gen;
-		d->session = ts->session;
-		d->text = q->text;
-		q->text = NULL;
-		r_trace(R_SRC, "tls: ask %s", d->text);
-		if (T.tgt != NULL)
-			send_to(d, T.tgt->loop, rng_chance(&T.rng, T.p_late));
-		else
-			free_delivery(d);	/* lost in the network */
-		world->timer_stop(ts->loop, &ts->deadline);
-		ts->deadline_s = proxy_rule_ask_deadline(q->timeout);
-		if (ts->deadline_s > 0) {
-			ev_timer_init(&ts->deadline, deadline_cb,
-			    ts->deadline_s, 0);
-			world->timer_start(ts->loop, &ts->deadline);
-		}
+	how = proxy_rule_ask(ts->asking, T.src_up, 0, ts->have_id);
+	if (how == PROXY_ASK_BUSY)
+		fatalx("sim: tls: mig-tls-queue.c asked twice at once");
+	if (how == PROXY_ASK_OPEN_NEW) {
+		ts->session = ++T.sessions;
+		ts->have_id = 1;
 	}
+	if (how != PROXY_ASK_SEND && !can_connect() && !in_partition(R.now)) {
+		T.refused++;
+		r_trace(R_SRC, "tls: control connect refused");
+		why = proxy_rule_connect_failed(PEER, "Connection refused");
+		*cause = proxy_rule_lost(PEER, why);
+		free(why);
+		json_object_put(msg);
+		return -1;
+	}
+	if (how != PROXY_ASK_SEND) {
+		T.src_up = 1;
+		T.src_live = 0;
+		T.src_gen = ++T.gens;
+	}
+	ts->asking = 1;
+	d = xcalloc(1, sizeof *d);
+	d->kind = RT_MSG;
+	d->to = R_TGT;
+	d->gen = T.src_gen;
+	d->session = ts->session;
+	d->text = xstrdup(json_object_to_json_string_ext(msg,
+	    JSON_C_TO_STRING_PLAIN));
+	json_object_put(msg);
+	r_trace(R_SRC, "tls: ask %s", d->text);
+	if (T.tgt != NULL)
+		send_to(d, T.tgt->loop, rng_chance(&T.rng, T.p_late));
+	else
+		free_delivery(d);	/* lost in the network */
+	world->timer_stop(ts->loop, &ts->deadline);
+	ts->deadline_s = proxy_rule_ask_deadline(timeout);
+	if (ts->deadline_s > 0) {
+		ev_timer_init(&ts->deadline, deadline_cb, ts->deadline_s, 0);
+		world->timer_start(ts->loop, &ts->deadline);
+	}
+	return 0;
 }
 
 static struct mig_tls_source *
@@ -408,6 +389,7 @@ link_source_open(struct ev_loop *loop, const struct mig_options *o,
 	(void)uid;
 	(void)cause;
 	ts->loop = loop;
+	ts->questions = mig_tls_queue_new(send_question, ts);
 	ev_timer_init(&ts->deadline, deadline_cb, 1, 0);
 	T.src = ts;
 	T.src_up = T.src_live = 0;
@@ -419,26 +401,13 @@ static void
 link_source_ask(struct mig_tls_source *ts, json_object *msg,
     double timeout, mig_tls_offer_cb cb, void *arg)
 {
-	struct rt_question *q = xcalloc(1, sizeof *q), **p;
-
-	q->text = xstrdup(json_object_to_json_string_ext(msg,
-	    JSON_C_TO_STRING_PLAIN));
-	json_object_put(msg);
-	q->timeout = timeout;
-	q->cb = cb;
-	q->arg = arg;
-	for (p = &ts->queue; *p != NULL; p = &(*p)->next)
-		;
-	*p = q;
-	src_send_next(ts);
+	mig_tls_queue_ask(ts->questions, msg, timeout, cb, arg);
 }
 
 /* The source's qmigrate ends: its proxy, stream and all, with it. */
 static void
 link_source_close(struct mig_tls_source *ts)
 {
-	struct rt_question *q;
-
 	if (ts == NULL)
 		return;
 	world->timer_stop(ts->loop, &ts->deadline);
@@ -448,15 +417,7 @@ link_source_close(struct mig_tls_source *ts)
 	T.src_up = T.src_live = 0;
 	T.src = NULL;
 	break_data("the source's proxy ended");
-	while ((q = ts->asked) != NULL || (q = ts->queue) != NULL) {
-		if (q == ts->asked)
-			ts->asked = NULL;
-		else
-			ts->queue = q->next;
-		free(q->text);
-		q->cb(NULL, "the control connection closed", q->arg);
-		free(q);
-	}
+	mig_tls_queue_free(ts->questions);
 	free(ts);
 }
 
@@ -623,7 +584,6 @@ tgt_message(struct mig_tls_target *tt, struct rt_delivery *d)
 static void
 src_answer(struct mig_tls_source *ts, struct rt_delivery *d)
 {
-	struct rt_question	*q = ts->asked;
 	json_object		*answer;
 	enum proxy_answer	 a;
 
@@ -631,7 +591,7 @@ src_answer(struct mig_tls_source *ts, struct rt_delivery *d)
 		return;
 	if ((answer = json_tokener_parse(d->text)) == NULL)
 		fatalx("sim: tls: unparsable answer %s", d->text);
-	a = proxy_rule_answer(q != NULL, T.src_live,
+	a = proxy_rule_answer(ts->asking, T.src_live,
 	    proxy_msg_is_ready(answer));
 	if (a == PROXY_ANSWER_NOT_OWED) {
 		json_object_put(answer);
@@ -642,11 +602,9 @@ src_answer(struct mig_tls_source *ts, struct rt_delivery *d)
 	if (a == PROXY_ANSWER_LIVE)
 		T.src_live = 1;
 	world->timer_stop(ts->loop, &ts->deadline);
-	ts->asked = NULL;
-	src_send_next(ts);
-	q->cb(answer, NULL, q->arg);
+	ts->asking = 0;
+	mig_tls_queue_answered(ts->questions, answer, NULL);
 	json_object_put(answer);
-	free(q);
 }
 
 static void
