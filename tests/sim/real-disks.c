@@ -42,7 +42,8 @@ static double		 D_kill_at;	/* the target QEMU killed, 0 never */
 /* This seed: what D1 judges (disk_synced, as rd_check_now keeps it). */
 static struct {
 	int		 ok[2];
-	char		 why[2][96];
+	int		 why[2];	/* WHY_*: kept at every check, */
+	const char	*why_st[2];	/* words only for a violation */
 	int		 ready[2];	/* a mirror of disk i was ready */
 	char		 last[2][4][16];	/* each job slot's status */
 	int		 broke;		/* the NBD break landed */
@@ -135,30 +136,53 @@ count_job(int side, const char *st)
 	jentered[side][i].n++;
 }
 
-/* Disk i's mirror now: ready, with every write on the target?  */
+/* Why disk i's copy misses writes (why_words: the message's words). */
+enum { WHY_SYNCED, WHY_IO_ERROR, WHY_NOT_READY, WHY_NO_MIRROR };
+
+static const char *
+why_words(int i, char *buf, size_t len)
+{
+	switch (D.why[i]) {
+	case WHY_IO_ERROR:
+		snprintf(buf, len, "its mirror's NBD writes failed (job %s)",
+		    D.why_st[i]);
+		break;
+	case WHY_NOT_READY:
+		snprintf(buf, len, "its mirror was %s", D.why_st[i]);
+		break;
+	default:
+		snprintf(buf, len, "no mirror ran");
+	}
+	return buf;
+}
+
+/* Is disk i's mirror ready now?  D.why/why_st say why not (st: a static
+   name); checked at every turn of the world, so nothing is formatted. */
 static int
-disk_synced(int i, char *why, size_t len)
+disk_synced(int i)
 {
 	const char	*id, *st;
-	char		 want[32];
 	int		 j;
 
-	snprintf(want, sizeof want, "qm-mirror-disk%d", i);
 	for (j = 0; j < 4; j++) {
 		if (wq_job(R.q[R_SRC], j, &id, &st) != 0 ||
-		    strcmp(id, want) != 0 || strcmp(st, "null") == 0)
+		    strncmp(id, "qm-mirror-disk", 14) != 0 ||
+		    id[14] != '0' + i || id[15] != '\0' ||
+		    strcmp(st, "null") == 0)
 			continue;
+		D.why_st[i] = st;
 		if (wq_job_io_error(R.q[R_SRC], j)) {
-			snprintf(why, len, "its mirror's NBD writes failed "
-			    "(job %s)", st);
+			D.why[i] = WHY_IO_ERROR;
 			return 0;
 		}
-		if (strcmp(st, "ready") == 0 || strcmp(st, "standby") == 0)
+		if (strcmp(st, "ready") == 0 || strcmp(st, "standby") == 0) {
+			D.why[i] = WHY_SYNCED;
 			return 1;
-		snprintf(why, len, "its mirror was %s", st);
+		}
+		D.why[i] = WHY_NOT_READY;
 		return 0;
 	}
-	snprintf(why, len, "no mirror ran");
+	D.why[i] = WHY_NO_MIRROR;
 	return 0;
 }
 
@@ -188,13 +212,14 @@ rd_check_now(void)
 	   (its copy done, no write failed) still brings every write. */
 	for (i = 0; i < R.k.ndisks; i++)
 		if (wq_runs_guest(R.q[R_SRC]) || !D.ok[i])
-			D.ok[i] = disk_synced(i, D.why[i], sizeof D.why[i]);
+			D.ok[i] = disk_synced(i);
 }
 
 void
 rd_check_end(void)
 {
 	const struct r_side	*sd;
+	char			 why[96];
 	int			 side, i, err = 0;
 
 	if (R.k.ndisks == 0)
@@ -218,7 +243,7 @@ rd_check_end(void)
 				r_violation("D1: the %s exits 0 but disk%d's "
 				    "copy misses writes: %s when the source's "
 				    "guest last ran", side == R_SRC ? "source" :
-				    "target", i, D.why[i]);
+				    "target", i, why_words(i, why, sizeof why));
 	}
 }
 
