@@ -239,6 +239,11 @@ watch(struct rs_request *rq)
 	else if (S.held_at > 0 && S.held_at + R.k.hold_len[R_SRC] >
 	    rq->deadline - RS_TIMEOUT)
 		rq->kept = "its monitor's answer held";
+	/* A dropped command's connection answers nothing more: the
+	   migrate waits on it as on a held answer (seed 3012444: its
+	   re-run re-attaching, 8 after 10 s). */
+	else if (rm_muted(R_SRC, R.conn_gen[R_SRC]))
+		rq->kept = "its monitor mute (a command dropped)";
 }
 
 static void
