@@ -106,6 +106,7 @@ static struct rt_state {
 	unsigned		 tgt_session;	/* the target's open one */
 	int			 src_up, tgt_up;
 	int			 src_live, tgt_live;	/* answered ready */
+	double			 src_setup;	/* its connection set up at */
 	double			 last_due[2];
 	struct rt_delivery	*pending;
 	struct rt_delivery	*held;		/* the target's unseen end */
@@ -113,7 +114,8 @@ static struct rt_state {
 	/* figures, all seeds */
 	unsigned long		 seeds, late, timeouts, resets, downs,
 				 partitions, replaced, sessions_refused,
-				 held_n, breaks, refused, nbd_breaks;
+				 held_n, unset, breaks, refused,
+				 nbd_breaks;
 } T;
 
 static int
@@ -217,6 +219,35 @@ release_held(struct mig_tls_target *tt)
 	R.cur = cur;
 }
 
+/*
+ * The source closes its connection: the target hears it, unless the
+ * connection was opened in a partition and never set up (its SYN never
+ * answered): then nothing of it reaches the target, its question neither.
+ */
+static void	send_close(int, unsigned, const char *, int);
+static void
+src_close(const char *why)
+{
+	struct rt_delivery **p = &T.pending, *d;
+
+	if (R.now >= T.src_setup) {
+		send_close(R_TGT, T.src_gen, why, 0);
+		return;
+	}
+	T.unset++;
+	r_trace(R_SRC, "tls: control connection closed before it was set up: "
+	    "nothing of it reaches the target");
+	while ((d = *p) != NULL) {
+		if (d->to != R_TGT || d->gen != T.src_gen) {
+			p = &d->next;
+			continue;
+		}
+		*p = d->next;
+		world->timer_stop(NULL, &d->t);
+		free_delivery(d);
+	}
+}
+
 /* An end of the connection gen, or a reset, on its way to side to. */
 static void
 send_close(int to, unsigned gen, const char *why, int at_once)
@@ -309,8 +340,9 @@ deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		return;
 	T.timeouts++;
 	T.hid = "a control question timed out";
-	(void)proxy_rule_deadline(C_CONTROL, ts->deadline_s, 0, &why);
-	send_close(R_TGT, T.src_gen, "closed by the source", 0);
+	(void)proxy_rule_deadline(R.now < T.src_setup ? C_CONNECT : C_CONTROL,
+	    ts->deadline_s, 0, &why);
+	src_close("closed by the source");
 	src_lost(ts, why);
 	free(why);
 }
@@ -355,6 +387,9 @@ send_question(void *arg, json_object *msg, double timeout, char **cause)
 		T.src_up = 1;
 		T.src_live = 0;
 		T.src_gen = ++T.gens;
+		/* in a partition, set up once it heals (TCP's SYN again) */
+		T.src_setup = in_partition(R.now) ? T.part_at + T.part_len +
+		    T.delay : R.now;
 	}
 	ts->asking = 1;
 	d = xcalloc(1, sizeof *d);
@@ -413,7 +448,7 @@ link_source_close(struct mig_tls_source *ts)
 	world->timer_stop(ts->loop, &ts->deadline);
 	drop_pending(R_SRC, 1);
 	if (T.src_up)
-		send_close(R_TGT, T.src_gen, "the source's qmigrate ended", 0);
+		src_close("the source's qmigrate ended");
 	T.src_up = T.src_live = 0;
 	T.src = NULL;
 	break_data("the source's proxy ended");
@@ -803,8 +838,7 @@ rt_side_gone(int side)
 	drop_pending(side, 0);	/* its timers went with it */
 	if (side == R_SRC && T.src != NULL) {
 		if (T.src_up)
-			send_close(R_TGT, T.src_gen, "the source's qmigrate "
-			    "died", 0);
+			src_close("the source's qmigrate died");
 		T.src = NULL;
 		T.src_up = T.src_live = 0;
 		break_data("the source's proxy died");
@@ -831,8 +865,9 @@ rt_report(FILE *f)
 	fprintf(f, "sim-real: tls: %lu schedules; late %lu, timeouts %lu, "
 	    "resets %lu, network down %lu, partitions %lu, connections "
 	    "replaced %lu, another session's refused %lu, ends unseen until "
-	    "an answer %lu, refused %lu, streams broken %lu, NBD links broken "
-	    "%lu\n", T.seeds, T.late, T.timeouts, T.resets, T.downs,
-	    T.partitions, T.replaced, T.sessions_refused, T.held_n, T.refused,
+	    "an answer %lu, never set up %lu, refused %lu, streams broken "
+	    "%lu, NBD links broken %lu\n", T.seeds, T.late, T.timeouts,
+	    T.resets, T.downs, T.partitions, T.replaced, T.sessions_refused,
+	    T.held_n, T.unset, T.refused,
 	    T.breaks, T.nbd_breaks);
 }
