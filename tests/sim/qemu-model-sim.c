@@ -639,15 +639,16 @@ permitted(struct qm_qemu *q, int entry)
 	/* the target */
 	if (strcmp(n, "accepted") == 0)
 		return q->connected && p != NULL;
-	/* Only a source that came back on a new connection: one stopped
-	   (SIGSTOP) before it saw its stream break still says
-	   postcopy-active, and sends nothing (long run at 3fc1633: seeds
-	   3028855 3030006 3037384 3037705, the target "recovered" while
-	   its source sat paused for ever). */
+	/* Only a source that came back on a new connection (its migrate
+	   resume clears its break): one the world stopped (SIGSTOP) before
+	   it saw its stream break still says postcopy-active, and sends
+	   nothing (long run at 3fc1633: seeds 3028855 3030006 3037384
+	   3037705, the target "recovered" while its source sat paused for
+	   ever). */
 	if (strcmp(n, "recover-accepted") == 0 ||
 	    strcmp(n, "recovered-incoming") == 0)
 		return p != NULL && p->s.alive && !q->broken &&
-		    !p->broken && !p->sigstopped &&
+		    !p->broken &&
 		    (p->s.status == QM_ST_POSTCOPY_RECOVER_SETUP ||
 		    p->s.status == QM_ST_POSTCOPY_RECOVER ||
 		    p->s.status == QM_ST_POSTCOPY_ACTIVE);
