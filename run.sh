@@ -57,9 +57,12 @@ test)
 	build "$top/build-asan" --enable-sanitizers
 	(cd "$top/build-asan" && make -j"$jobs" check \
 		${QEMU_VERSIONS:+QEMU_VERSIONS="$QEMU_VERSIONS"}) || {
-		find "$top/build-asan" -name '*.log' -path '*tests*' \
-			-newer "$top/build-asan/config.status" -exec grep -l 'FAIL\|ERROR' {} + |
-			while read -r f; do echo "=== $f"; tail -n 60 "$f"; done
+		# The failed tests' own logs (their .trs says so), not every
+		# log that mentions FAIL: CI shows only the output's tail.
+		find "$top/build-asan" -name '*.trs' -path '*tests*' \
+			-newer "$top/build-asan/config.status" \
+			-exec grep -l '^:test-result: \(FAIL\|ERROR\)' {} + |
+			while read -r f; do f=${f%.trs}.log; echo "=== $f"; tail -n 40 "$f"; done
 		exit 1
 	}
 	# The unit tests once more under valgrind, on a plain build.

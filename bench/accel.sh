@@ -55,7 +55,7 @@ for accel in tcg kvm; do
 	wall=$(( $(now_ms) - t0 ))
 	st=$TMP/${PAIR}src.status
 	total=$(status_get "$st" .progress.totalTimeMs)
-	down=$(status_get "$st" .progress.downtimeMs)
+	down=$(status_get "$st" '.progress.downtimeMs // "-"')
 	dec=$(decisions "$st")
 	echo "$accel: pair ready in $mig_ready ms; migrated in $wall ms (QEMU: total $total ms, downtime $down ms), decisions: ${dec:-none}"
 	t0=$(now_ms)

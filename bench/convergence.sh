@@ -233,7 +233,7 @@ engine_run() {
 	r_decisions=$(jq -r '[.decisions[].action] | if length == 0 then "-" else join(",") end' "$st")
 	r_total=$(jq -r .progress.totalTimeMs "$st")
 	[ "$r_ended" = completed ] || r_total=$r_wall
-	r_downtime=$(jq -r .progress.downtimeMs "$st")
+	r_downtime=$(jq -r '.progress.downtimeMs // "-"' "$st")
 	r_bytes=$(jq -r .progress.dataProcessed "$st")
 	[ "$r_ended" = completed ] || r_downtime=-
 	# QEMU's own figures, as for the plain driver (the source keeps them

@@ -149,7 +149,7 @@ run_update() {
 	if [ "$rc" -ne 0 ]; then
 		echo "failed exit $rc"
 	else
-		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "n$n") $(pod_mib "o$n") $(pod_mib "n$n")"
+		echo "$(pause_ms "$TMP/trace$n") $(jq -r '.progress.downtimeMs // "-"' "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "n$n") $(pod_mib "o$n") $(pod_mib "n$n")"
 	fi
 	kill_guest "n$n"
 }
@@ -174,7 +174,7 @@ run_exec() {
 	if [ "$rc" -ne 0 ]; then
 		echo "failed exit $rc: $(jq -r .failureReason "$st" | cut -c1-80)"
 	else
-		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(stat -c %s "$TMP/e$n.state") $before $(rss "e$n") $(pod_mib "e$n") - -"
+		echo "$(pause_ms "$TMP/trace$n") $(jq -r '.progress.downtimeMs // "-"' "$st") $((t1 - t0)) $(stat -c %s "$TMP/e$n.state") $before $(rss "e$n") $(pod_mib "e$n") - -"
 	fi
 	kill_guest "e$n"
 }
@@ -204,7 +204,7 @@ run_migrate() {
 	if [ "$rc" -ne 0 ]; then
 		echo "failed exit $rc: $(jq -r .failureReason "$st" | cut -c1-80)"
 	else
-		echo "$(pause_ms "$TMP/trace$n") $(jq -r .progress.downtimeMs "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "s$n" "d$n") $(pod_mib "s$n") $(pod_mib "d$n")"
+		echo "$(pause_ms "$TMP/trace$n") $(jq -r '.progress.downtimeMs // "-"' "$st") $((t1 - t0)) $(jq -r .progress.dataProcessed "$st") $before $(rss "s$n" "d$n") $(pod_mib "s$n") $(pod_mib "d$n")"
 	fi
 	kill_guest "s$n"
 	kill_guest "d$n"

@@ -70,7 +70,7 @@ one() {
 	base=$(work_rate "$(awk -v t="$t0" -v p="$pre" 'BEGIN { printf "%.6f", t - p }')" "$t0" "${PAIR}src")
 	mig=$(work_rate "$t0" "$t1" "${PAIR}src" "${PAIR}dst")
 	total=$(status_get "$st" .progress.totalTimeMs)
-	down=$(status_get "$st" .progress.downtimeMs)
+	down=$(status_get "$st" '.progress.downtimeMs // "-"')
 	dec=$(status_get "$st" '[.decisions[] | .action +
 		(if .action == "dirty-limit" then " " + (.reason |
 		capture("(dirtying|to) (?<n>[0-9]+) MB/s").n // "?") + " MB/s" else "" end)] | join(", ")')

@@ -165,6 +165,38 @@ kernel_read_file(const char *path, size_t limit, size_t *len)
 	return buf;
 }
 
+/*
+ * fsync(2) of path's directory, so that a rename or link into it lasts a
+ * crash of the host (the update marker's promise, mig-marker.c): 0, or
+ * -1 with errno.  A file system that cannot sync a directory (EINVAL)
+ * has nothing more to make durable.
+ */
+static int
+sync_dir_of(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+	char		*dir;
+	int		 fd, rc, saved;
+
+	if (slash == NULL)
+		dir = xstrdup(".");
+	else if (slash == path)
+		dir = xstrdup("/");
+	else
+		xasprintf(&dir, "%.*s", (int)(slash - path), path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd == -1)
+		return -1;
+	rc = fsync(fd);
+	saved = errno;
+	close(fd);
+	if (rc == -1 && saved == EINVAL)
+		rc = 0;
+	errno = saved;
+	return rc;
+}
+
 static int
 kernel_write_file(const char *path, const char *data, size_t len,
     enum world_write how, char **cause)
@@ -215,6 +247,15 @@ kernel_write_file(const char *path, const char *data, size_t len,
 	}
 	if (how != WORLD_WRITE_INSTALL)
 		unlink(tmp);	/* probed, or linked: path holds it now */
+	if (how != WORLD_WRITE_PROBE && sync_dir_of(path) == -1) {
+		/* path holds the data; that it lasts a crash is not known. */
+		saved = errno;
+		xasprintf(cause, "%s: fsync of its directory: %s", path,
+		    strerror(saved));
+		free(tmp);
+		errno = saved;
+		return -1;
+	}
 	free(tmp);
 	return 0;
 fail:

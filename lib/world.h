@@ -75,7 +75,8 @@ struct world_ops {
 	char	*(*read_file)(const char *path, size_t limit, size_t *len);
 	/* Writes data to a temporary beside path and syncs it, then, as
 	   how says, renames it over path, links it to path, or removes it
-	   (enum world_write).  0, or -1 with errno and *cause naming the
+	   (enum world_write), and syncs the directory after a rename or a
+	   link.  0, or -1 with errno and *cause naming the
 	   file (EEXIST: WORLD_WRITE_CREATE found path there). */
 	int	 (*write_file)(const char *path, const char *data, size_t len,
 		    enum world_write how, char **cause);

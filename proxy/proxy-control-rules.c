@@ -69,6 +69,25 @@ proxy_rule_open(int open, int same)
 	return same ? PROXY_OPEN_REPLACE : PROXY_OPEN_REFUSE;
 }
 
+enum proxy_data
+proxy_rule_data_arrives(int live, int open, int auto_session)
+{
+	if (live && open)
+		return PROXY_DATA_FORWARD;
+	if (open)
+		return PROXY_DATA_HOLD;
+	/*
+	 * No session: a standalone source opens one for it.  An engine's
+	 * opens one only for a question of the engine's, which it asks
+	 * before it lets QEMU connect; a connection that comes after that
+	 * session ended (its control connection reset between the ready
+	 * answer and QEMU's connect) would wait for good, QEMU's migration or
+	 * post-copy resume stuck on it.  Closed, QEMU's fails at once and the
+	 * engine asks again.
+	 */
+	return auto_session ? PROXY_DATA_OPEN : PROXY_DATA_REFUSE;
+}
+
 int
 proxy_rule_data_admitted(int live, int open, int same)
 {

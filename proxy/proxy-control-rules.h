@@ -19,8 +19,13 @@
  * - a question's timeout replaces the handshake's deadline (0: none); a
  *   deadline that fires closes its connection;
  * - the first ready answer makes the session live; data connections go
- *   only through a live session (the source's wait for it, the target
- *   refuses the others);
+ *   only through a live session: the source holds QEMU's while one is
+ *   being set up (a question on its control connection, or a standalone
+ *   source's session opened by that connection) and closes one that
+ *   comes with no session at all (an engine's whose control connection
+ *   ended: nothing makes a session live until the engine asks again, so
+ *   QEMU's migration or resume fails at once instead of waiting on a
+ *   connection nothing will carry); the target refuses the others;
  * - the control connection's end ends the session: the connections being
  *   set up for it close, the pairs already forwarding go on to their own
  *   end; the source's unanswered question gets the error, the target's
@@ -95,6 +100,23 @@ enum proxy_open {
 /* open: a control connection is there; same: the header names its
    session. */
 enum proxy_open	 proxy_rule_open(int open, int same);
+
+/* What the source does with a QEMU connection it accepts. */
+enum proxy_data {
+	PROXY_DATA_FORWARD,	/* the session is live: to the target now */
+	PROXY_DATA_HOLD,	/* a session is being set up: wait for it */
+	PROXY_DATA_OPEN,	/* standalone, no session: open one, wait */
+	PROXY_DATA_REFUSE,	/* no session, none coming: closed at once */
+};
+#define PROXY_RULE_NO_SESSION	"no session to carry it: the control " \
+				"connection has ended"
+
+/*
+ * live: the session is live; open: its control connection is there (set
+ * up or being set up); auto_session: a standalone source.
+ */
+enum proxy_data	 proxy_rule_data_arrives(int live, int open,
+		    int auto_session);
 
 /*
  * Whether the target takes a data connection's header (else "unknown

@@ -292,7 +292,28 @@ source_session_ended(struct proxy_side *s, const char *reason)
 	free(why);
 }
 
-/* QEMU connected to the listener of a channel. */
+/* A standalone source's session, opened by QEMU's first connection. */
+static void
+source_auto_open(struct proxy_source *src)
+{
+	struct proxy_side	*s = &src->side;
+	struct json_object	*m = json_object_new_object();
+	char			*cause = NULL;
+
+	json_object_object_add(m, "type",
+	    json_object_new_string(PROXY_STANDALONE_SESSION));
+	if (proxy_source_control(src, m, s->handshake, source_auto_cb, src,
+	    &cause) != 0) {
+		proxy_log(PROXY_LOG_WARN, "session with %s: %s",
+		    src->peer_name, cause);
+		free(cause);
+	}
+}
+
+/*
+ * QEMU connected to the listener of a channel: forwarded, held for the
+ * session, or closed (proxy_rule_data_arrives).
+ */
 static void
 source_accept(struct listener *lst, int fd, const struct sockaddr *sa,
     socklen_t salen)
@@ -309,22 +330,19 @@ source_accept(struct listener *lst, int fd, const struct sockaddr *sa,
 	c->chan = lst->chan;
 	c->state = C_WAIT_SESSION;
 	proxy_log(PROXY_LOG_DEBUG, "%s: accepted on %s", c->name, lst->name);
-	if (s->sess.live) {
+	switch (proxy_rule_data_arrives(s->sess.live, s->sess.control != NULL,
+	    src->auto_session)) {
+	case PROXY_DATA_FORWARD:
 		source_start_waiting(src);
 		return;
-	}
-	if (src->auto_session && s->sess.control == NULL) {
-		struct json_object	*m = json_object_new_object();
-		char			*cause = NULL;
-
-		json_object_object_add(m, "type",
-		    json_object_new_string(PROXY_STANDALONE_SESSION));
-		if (proxy_source_control(src, m, s->handshake, source_auto_cb,
-		    src, &cause) != 0) {
-			proxy_log(PROXY_LOG_WARN, "session with %s: %s",
-			    src->peer_name, cause);
-			free(cause);
-		}
+	case PROXY_DATA_HOLD:
+		return;
+	case PROXY_DATA_REFUSE:
+		proxy_conn_close(c, PROXY_RULE_NO_SESSION, 0);
+		return;
+	case PROXY_DATA_OPEN:
+		source_auto_open(src);
+		return;
 	}
 }
 

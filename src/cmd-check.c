@@ -176,7 +176,7 @@ cmd_check_exec(struct args *args)
 	char			 throttle[320] = "";
 	int			 json = args_has(args, "json"), rc;
 	int			 update = args_has(args, "update"), cpr_rc = 1;
-	int			 exec_rc = 0;
+	int			 exec_rc = 0, left = 0, exec_left = 0;
 
 	if (vm_ident_from_args(&vm, args, &cause) != 0)
 		goto bad;
@@ -217,7 +217,7 @@ cmd_check_exec(struct args *args)
 		why = check_capabilities(loop, qmp, &settings, &self,
 		    throttle, sizeof throttle);
 	if (rc != -1 && update &&
-	    (cpr_rc = preflight_cpr(loop, qmp, &settings, NULL, &cpr,
+	    (cpr_rc = preflight_cpr(loop, qmp, &settings, &left, &cpr,
 	    &cpr_summary)) == -1) {
 		free(summary);
 		summary = cpr_summary;
@@ -225,7 +225,7 @@ cmd_check_exec(struct args *args)
 		rc = -1;
 	}
 	if (rc != -1 && update &&
-	    (exec_rc = preflight_cpr_exec(qmp, cpr, NULL, &exec,
+	    (exec_rc = preflight_cpr_exec(qmp, cpr, &exec_left, &exec,
 	    &exec_summary)) == -1) {
 		free(summary);
 		summary = exec_summary;
@@ -309,6 +309,23 @@ cmd_check_exec(struct args *args)
 			check_tls_print(tls);
 		rc = (update ? cpr_rc : rc) ? QM_EXIT_OK :
 		    QM_EXIT_NOT_MIGRATABLE;
+	}
+	/*
+	 * The probe of a cpr mode set it for a moment; its put-back got no
+	 * answer (a monitor gone mute, or closed): QEMU may hold that mode,
+	 * in which a plain migrate by another tool would exec or be refused.
+	 * Whatever the conditions said, QEMU could not be asked to undo it.
+	 */
+	if (left || exec_left) {
+		log_error("QEMU %s: its migration mode, set to %s for a "
+		    "moment to probe the update, was not put back (no "
+		    "answer): it may still be %s, in which a plain migrate "
+		    "would %s; undo it with migrate-set-parameters mode "
+		    "normal", qmp_path, exec_left ? "cpr-exec" :
+		    "cpr-transfer", exec_left ? "cpr-exec" : "cpr-transfer",
+		    exec_left ? "exec the new command line" :
+		    "be refused for want of a cpr channel");
+		rc = QM_EXIT_CONTROL;
 	}
 	json_object_put(tls);
 	json_object_put(cpr);

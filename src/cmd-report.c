@@ -103,7 +103,8 @@ const struct cmd_entry cmd_report_entry = {
 	"Writes one self-contained HTML page (inline SVG, no script, nothing\n"
 	"fetched) picturing a migration: remaining bytes, bandwidth, dirty\n"
 	"rate and throttle over time, the phases as bands, each decision\n"
-	"marked and listed with the figures that caused it, both QEMUs'\n"
+	"marked and listed with the figures that caused it, the guest's\n"
+	"downtime (\"not known\" where the document has none), both QEMUs'\n"
 	"versions and where each setting came from.\n",
 	.exits =
 	"Exit status: 0 when the page is written, 1 usage, or a status file,\n"

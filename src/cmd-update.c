@@ -156,7 +156,12 @@ const struct cmd_entry cmd_update_entry = {
 	"status document's mode is CprExec.  If the exec fails (QEMU's \"execvp\n"
 	"... failed\") the old QEMU runs on, its mode is put back to normal, and\n"
 	"the exit is 3; once the exec happened there is no old copy: a new QEMU\n"
-	"that does not come up is not known (8).\n",
+	"that does not come up is not known (8).  With --status-file FILE the\n"
+	"update marker FILE.update is there from before the exec until the end\n"
+	"is recorded; a run that finds this QEMU's marker and no record of that\n"
+	"update's end exits 8 and starts nothing (remove the marker once QEMU's\n"
+	"log and query-status say where the guest is); one that cannot write it\n"
+	"stops before the exec (3).\n",
 	.footer =
 	"SIGINT/SIGTERM abort until the old QEMU completed, never after.\n",
 	.exits =

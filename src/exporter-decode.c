@@ -499,6 +499,10 @@ decode_query_migrate(json_object *reply, struct snap_migration *m)
 		m->expected_downtime.v = (double)mi.expected_downtime_ms / 1e3;
 		m->throttle.v = mi.throttle_pct / 100.0;
 	}
+	/* The guest's pause: once QEMU computed it, never a 0 for "not
+	 * yet". */
+	m->downtime.have = mi.has_downtime;
+	m->downtime.v = (double)mi.downtime_ms / 1e3;
 	/* dirty-limit (8.1), while a limit is in service. */
 	m->dirty_limit_throttle.have = mi.has_dirty_limit;
 	m->dirty_limit_throttle.v = (double)mi.dirty_limit_throttle_us / 1e6;
@@ -688,6 +692,8 @@ decode_status_doc(json_object *doc, struct snap_migration *m)
 	set_f64(&m->dirty_rate, prog, "dirtyRate", 1, 1);
 	set_u64(&m->iteration, prog, "iteration");
 	set_f64(&m->expected_downtime, prog, "expectedDowntimeMs", 1e-3, 1);
+	set_f64(&m->downtime, prog, "downtimeMs", 1e-3, 1);	/* absent:
+								   not known */
 	set_f64(&m->throttle, prog, "throttlePercentage", 1e-2, 1);
 	set_f64(&m->dirty_limit_throttle, prog, "dirtyLimitThrottleUsPerRound",
 	    1e-6, 1);

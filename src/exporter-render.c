@@ -210,6 +210,10 @@ static const struct vm_value vm_values[] = {
 	{ "qmigrate_migration_expected_downtime_seconds", "gauge",
 	    "QEMU's estimate of the downtime if it stopped the guest now.",
 	    MIG(expected_downtime), V_F64, 1 },
+	{ "qmigrate_migration_downtime_seconds", "gauge",
+	    "The guest's pause at the switchover, once known (QEMU's figure; "
+	    "qmigrate's after update --mode exec).",
+	    MIG(downtime), V_F64, 1 },
 	{ "qmigrate_migration_throttle_ratio", "gauge",
 	    "CPU throttle auto-converge applies to the guest (0 to 1).",
 	    MIG(throttle), V_F64, 1 },

@@ -20,6 +20,7 @@ src_migrate = src/ctl.h src/ctl.c src/ctl-kubevirt.c src/ctl-adaptive.c \
 	src/mig-config.c \
 	src/mig-watch.h src/mig-watch.c \
 	src/mig-source.c src/mig-target.c src/mig-rerun.c \
+	src/mig-marker.c \
 	src/cmd-migrate.c src/cmd-status.c \
 	src/mig-disks.h src/mig-disks.c \
 	src/cmd-incoming.c src/cmd-abort.c \
@@ -138,6 +139,9 @@ integration_tests += tests/integration/migrate-precopy.sh \
 	tests/integration/migrate-postcopy-lost-target.sh \
 	tests/integration/migrate-postcopy-lost-target-tcp.sh \
 	tests/integration/migrate-postcopy-recover.sh \
+	tests/integration/migrate-postcopy-recover-tls.sh \
+	tests/integration/migrate-postcopy-resume-late-tls.sh \
+	tests/integration/migrate-postcopy-start-cut.sh \
 	tests/integration/migrate-multifd.sh \
 	tests/integration/migrate-flags.sh \
 	tests/integration/migrate-reattach.sh \

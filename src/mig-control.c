@@ -256,6 +256,10 @@ control_decode(json_object *msg, struct control_msg *out, char **cause)
 	    json_object_object_get_ex(msg, "postcopy", &pc) &&
 	    json_object_is_type(pc, json_type_boolean))
 		out->postcopy = json_object_get_boolean(pc) ? 1 : 0;
+	if (out->type == CONTROL_COMPLETED &&
+	    json_object_object_get_ex(msg, "disksLost", &pc) &&
+	    json_object_is_type(pc, json_type_boolean))
+		out->disks_lost = json_object_get_boolean(pc);
 	if (out->type == CONTROL_OFFER &&
 	    decode_offer(msg, &out->offer, &why) != 0) {
 		snprintf(out->offer_error, sizeof out->offer_error, "%s", why);
@@ -280,6 +284,12 @@ control_encode(const struct control_msg *m)
 	if (m->type == CONTROL_COMPLETED && m->postcopy >= 0)
 		json_object_object_add(o, "postcopy",
 		    json_object_new_boolean(m->postcopy));
+	if (m->type == CONTROL_COMPLETED && m->disks_lost) {
+		json_object_object_add(o, "disksLost",
+		    json_object_new_boolean(1));
+		json_object_object_add(o, "reason",
+		    json_object_new_string(m->reason));
+	}
 	if (m->type != CONTROL_OFFER)
 		return o;
 	json_object_object_add(o, "migrationUid",

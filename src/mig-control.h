@@ -46,6 +46,11 @@ struct control_msg {
 	 * for, or QEMU said so), 0 it did not, -1 not said (an older
 	 * source). */
 	int			postcopy;
+	/* COMPLETED: 1 a disk's mirror failed (or ended) before the
+	 * source's QEMU completed, reason saying which: the target's copy
+	 * of that disk may miss writes (mig_disks_lost).  0: every mirror
+	 * stood, or not said (an older source). */
+	int			disks_lost;
 	struct control_offer	offer;		/* CONTROL_OFFER */
 	char			offer_error[256]; /* a malformed offer */
 };

@@ -54,12 +54,12 @@ struct mig_disk {
 	uint64_t	 len;
 	char		*error;
 	int		 lost;		/* the target's copy may miss writes:
-					   LOST_RAN, LOST_UNSEEN, or 0 */
+					   LOST_SEEN, LOST_UNSEEN, or 0 */
 };
 
 enum {
-	LOST_RAN = 1,	/* failed or ended while the guest ran, or ran
-			   again after */
+	LOST_SEEN = 1,	/* failed or ended, an event said (before QEMU
+			   completed: the session judges no later one) */
 	LOST_UNSEEN,	/* ended with no event seen (a monitor reconnect, a
 			   killed run's job): when is not known */
 };
@@ -70,7 +70,11 @@ struct mig_disks {
 	int		 server;	/* target: NBD server started */
 	char		*unix_path;	/* target: socket to remove */
 	int		 refreshing;
-	int		 guest_stopped;	/* source: QEMU's STOP came last */
+	/* The monitor connection (mig_watch's count) a query-block-jobs
+	   was sent on, and the one the last answer came from: a view of
+	   the jobs from before a reconnect misses the ends that went with
+	   the old connection's events. */
+	unsigned	 asked_conn, seen_conn;
 
 	/* The job running over the disks (mig-job.h): its arguments. */
 	char		*nbd_uri;
@@ -492,12 +496,25 @@ find_job(struct mig_disks *ds, const char *id)
 	return NULL;
 }
 
-/* A job failed or ended: a loss unless the guest was stopped then. */
+/*
+ * A job failed or ended before its soft cancel (mig_disks_lost): a loss,
+ * whether the guest ran or had stopped.  QEMU's STOP is not the end of the
+ * guest's writes: do_vm_stop() sends STOP, then drains the writes in
+ * flight (bdrv_drain_all), and a write-blocking mirror's half of one that
+ * fails then completes on the source all the same (block/mirror.c
+ * do_sync_target_write: the error is the job's, the guest's write
+ * succeeds), so the device state QEMU then saves holds a write the
+ * target's disk lacks (sim-real D1, seeds 3037225 3038791 at 3fc1633: both
+ * mirrors' BLOCK_JOB_ERROR 20-40 ms after the switchover's STOP).  With
+ * every write drained and the guest stopped a ready mirror does no I/O:
+ * a link that breaks then fails nothing before the cancel's last flush,
+ * after QEMU completed, which the session no longer judges.
+ */
 static void
-ended(struct mig_disks *ds, struct mig_disk *d)
+ended(struct mig_disk *d)
 {
-	if (!ds->guest_stopped && !d->lost)
-		d->lost = LOST_RAN;
+	if (!d->lost)
+		d->lost = LOST_SEEN;
 }
 
 void
@@ -523,36 +540,14 @@ mig_disks_on_event(struct mig_disks *ds, const char *name, json_object *data)
 		err = json_str_at(data, "error");
 		if (err != NULL && d->error == NULL)
 			d->error = xstrdup(err);
-		ended(ds, d);
+		ended(d);
 	} else if (strcmp(name, "BLOCK_JOB_ERROR") == 0) {
 		if (d->error == NULL)
 			xasprintf(&d->error, "I/O error on %s",
 			    json_str_at(data, "operation") != NULL ?
 			    json_str_at(data, "operation") : "the disk");
-		ended(ds, d);
+		ended(d);
 	}
-}
-
-/*
- * QEMU's STOP and RESUME on the source.  A write-blocking mirror ready
- * when the guest stopped brought every write (block/mirror.c: each guest
- * write of a ready job is written to the target before it completes); one
- * that failed or ended while the guest ran, or before the guest ran again,
- * did not.  The monitor's events are in QEMU's order: a BLOCK_JOB_ERROR
- * before STOP is a failure while the guest ran.
- */
-void
-mig_disks_guest_stopped(struct mig_disks *ds, int stopped)
-{
-	size_t i;
-
-	if (ds == NULL)
-		return;
-	ds->guest_stopped = stopped;
-	for (i = 0; !stopped && i < ds->n; i++)
-		if ((ds->v[i].gone || ds->v[i].error != NULL) &&
-		    !ds->v[i].lost)
-			ds->v[i].lost = LOST_RAN;
 }
 
 char *
@@ -572,9 +567,9 @@ mig_disks_lost(const struct mig_disks *ds)
 			    "with a lost connection): when is not known",
 			    d->key, d->file);
 		else
-			xasprintf(&why, "disk %s (%s): its mirror %s while the "
-			    "guest ran", d->key, d->file, d->error != NULL ?
-			    "failed" : "ended");
+			xasprintf(&why, "disk %s (%s): its mirror %s before "
+			    "QEMU completed the migration", d->key, d->file,
+			    d->error != NULL ? "failed" : "ended");
 		return why;
 	}
 	return NULL;
@@ -592,6 +587,7 @@ on_jobs(struct qmp_conn *conn, json_object *reply, const char *error_class,
 	ds->refreshing = 0;
 	if (error != NULL)
 		return;
+	ds->seen_conn = ds->asked_conn;
 	for (i = 0; i < ds->n; i++)
 		ds->v[i].started = ds->v[i].started ? 2 : 0; /* 2: unseen */
 	for (i = 0; i < json_object_array_length(reply); i++) {
@@ -618,7 +614,7 @@ on_jobs(struct qmp_conn *conn, json_object *reply, const char *error_class,
 }
 
 void
-mig_disks_refresh(struct mig_disks *ds, struct qmp_conn *qmp)
+mig_disks_refresh(struct mig_disks *ds, struct qmp_conn *qmp, unsigned conn)
 {
 	char *cause = NULL;
 
@@ -632,6 +628,13 @@ mig_disks_refresh(struct mig_disks *ds, struct qmp_conn *qmp)
 		return;
 	}
 	ds->refreshing = 1;
+	ds->asked_conn = conn;
+}
+
+int
+mig_disks_seen_on(const struct mig_disks *ds, unsigned conn)
+{
+	return ds == NULL || ds->seen_conn == conn;
 }
 
 int

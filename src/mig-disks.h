@@ -102,17 +102,18 @@ enum mig_job_next mig_disks_source_finish_job(void *, int *,
 void	 mig_disks_on_event(struct mig_disks *, const char *name,
 	    struct json_object *data);
 /*
- * The source's STOP (stopped 1) and RESUME (0): the moments a mirror's end
- * is judged against (mig_disks_lost).
- */
-void	 mig_disks_guest_stopped(struct mig_disks *, int stopped);
-/*
  * Why a target's copy may miss writes (malloc'd), or NULL: a mirror failed
- * or ended while the guest ran, or before it ran again, or ended unseen.
+ * or ended (an event said so, or it ended unseen).  Judged up to QEMU's
+ * completion: the guest's writes all drained by then (mig-disks.c's
+ * ended()), a mirror's later end (the soft cancel's, ours) loses nothing.
  */
 char	*mig_disks_lost(const struct mig_disks *);
 /* Sends query-block-jobs (asynchronous); the answer updates the jobs. */
-void	 mig_disks_refresh(struct mig_disks *, struct qmp_conn *);
+void	 mig_disks_refresh(struct mig_disks *, struct qmp_conn *,
+	    unsigned conn);
+/* 1 when the last query-block-jobs answer came on monitor connection conn
+ * (mig_watch's count), or there are no disks. */
+int	 mig_disks_seen_on(const struct mig_disks *, unsigned conn);
 /* 1: every mirror is ready; 0: copying; -1: a job failed (*cause). */
 int	 mig_disks_state(struct mig_disks *, char **cause);
 

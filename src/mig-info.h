@@ -83,7 +83,8 @@ int	 run_info_decode(struct json_object *reply, struct run_info *);
 
 /*
  * mig-rerun.c: what a re-run after a SIGKILL makes of the QEMU it found.
- * mig_target_found(): `incoming`'s (unix:/tcp:).
+ * mig_target_found(): `incoming`'s (unix:/tcp:); mig_target_found_tls():
+ * over tls:, a QEMU that does not wait for a migration.
  */
 enum target_found {
 	TF_FRESH,	/* it waits for a migration: set one up */
@@ -93,6 +94,40 @@ enum target_found {
 };
 enum target_found mig_target_found(int record, enum run_state,
 	    const struct mig_info *, int listening);
+enum target_found mig_target_found_tls(int record, enum run_state,
+	    const struct mig_info *, int listening);
+enum target_found mig_target_unanswered(int record, enum run_state);
 int	 mig_exec_rerun_lost(enum mig_phase, const char *qemu_mode);
+int	 mig_update_mode_left(const char *qemu_mode);
+
+/*
+ * An `update --mode exec` re-run that found the update marker
+ * (mig-marker.c, "<status-file>.update"): what it says, with what the
+ * re-run found.  mig_marker_verdict() decides.
+ */
+struct marker_seen {
+	pid_t			 pid;		/* the marker's QEMU (0: not known) */
+	unsigned long long	 start;		/* ... its start time (0: not known) */
+	unsigned long long	 start_now;	/* that pid's start time now (0:
+						   gone or a zombie) */
+	int			 connected;	/* the monitor answered */
+	pid_t			 peer;		/* ... its process (0: not known,
+						   a relay in front) */
+	unsigned long long	 peer_start;	/* ... its start time */
+	int			 record;	/* the status file has a record of
+						   the marker's update (same uid) */
+	int			 record_open;	/* ... that does not say it ended */
+	int			 not_execd;	/* connected, and QEMU says the exec
+						   never happened (mig_exec_not_done) */
+};
+enum marker_verdict {
+	MV_STALE,	/* another QEMU's: removed with a note, carry on */
+	MV_ENDED,	/* its record says it ended: removed, carry on */
+	MV_RECORD,	/* its record is open: the record decides, kept */
+	MV_NOT_KNOWN,	/* this QEMU's, no record says it ended: 8 */
+	MV_NOT_EXECD,	/* this QEMU's, which never exec'd: removed, carry on */
+};
+enum marker_verdict mig_marker_verdict(const struct marker_seen *);
+int	 mig_exec_not_done(const char *qemu_mode, enum qemu_mig_status);
 
 #endif

@@ -129,7 +129,7 @@ cpr_exec_pause_report(struct session *s)
 
 	if (s->exec_stop_t == 0 || s->exec_resume_t < s->exec_stop_t) {
 		sess_note(s, "the guest's pause in the update is not known "
-		    "(downtimeMs is not a measurement here): %s",
+		    "(the document has no downtimeMs): %s",
 		    s->was_paused ? "the guest was paused before it" :
 		    "the old QEMU's STOP was not seen (a re-run)");
 		return;

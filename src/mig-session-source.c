@@ -30,8 +30,10 @@
 #define RECOVER_SETTLE_SECONDS	30.0
 /* A controller's abort is a data-plane failure if no byte moved this long. */
 #define STALL_SECONDS		5.0
-/* completed comes before total-time and downtime are stored: re-poll. */
-#define COMPLETED_REPOLLS	10
+/* completed comes before total-time and downtime are stored: re-poll, for
+   up to 2 s: on a loaded host QEMU's migration thread waits for the lock
+   it stores them under, and a report without the downtime is a worse one. */
+#define COMPLETED_REPOLLS	40
 #define REPOLL_SECONDS		0.05
 /* Reconnecting to a monitor whose connection closed. */
 #define RECONNECT_SECONDS	1.0
@@ -59,6 +61,15 @@
 /* query-status asked after a reconnect is asked again once its reply
  * bound passed (the qmp/ client's 10 s): the answer decides an abort. */
 #define STOP_UNSEEN_RETRY	10.0
+/*
+ * QEMU failed post-copy: its run state is asked again after this long
+ * without an answer (an error answer sends no event), and a guest still
+ * in finish-migrate is asked about again for this long: 10.0 sets FAILED
+ * before migration_iteration_finish restarts the guest or puts its old
+ * run state back.
+ */
+#define POSTFAIL_RETRY		10.0
+#define POSTFAIL_SETTLE		5.0
 
 static void	finishing_unknown(struct session *, const char *);
 static void	switchover_enter(struct session *, double, int);
@@ -66,6 +77,7 @@ static int	switchover_seen(struct session *, double,
 		    const struct mig_info *);
 static void	source_pending_abort(struct session *, double);
 static void	source_deadline_finish(struct session *);
+static void	postcopy_failed(struct session *, double, const char *);
 
 /* A question to the target (tls:). */
 static void
@@ -78,15 +90,20 @@ ask(struct session *s, enum control_type question, const char *reason)
  * "completed?" says whether post-copy may have run here: asked for (even
  * unanswered) or seen.  Then the target's QEMU may hold the only whole
  * copy, and it must not stop it to let this side resume (a target that
- * lost sight of its QEMU during post-copy cannot tell by itself).
+ * lost sight of its QEMU during post-copy cannot tell by itself).  And
+ * whether a disk's mirror failed before QEMU completed (value 1, the
+ * reason naming it): the target, which cannot see the source's mirrors,
+ * must not call the guest whole there (sim-real D1 over tls:).
  */
 static void
 ask_completed(struct session *s)
 {
-	struct sess_action *a = sess_act(s, SA_ASK);
+	struct sess_action *a = sess_act_why(s, SA_ASK,
+	    s->disks_lost[0] != '\0' ? s->disks_lost : NULL);
 
 	a->question = CONTROL_COMPLETED;
 	a->value2 = s->mode == MODE_POSTCOPY || s->postcopy_asked != 0;
+	a->value = s->disks_lost[0] != '\0';
 }
 
 /* ---- the end ------------------------------------------------------- */
@@ -128,7 +145,11 @@ source_end(struct session *s, enum mig_phase phase)
 		/*
 		 * QEMU may still complete the migration: cancelling the
 		 * mirrors now would leave the target a stale disk.  They run
-		 * on; a re-run with the same --status-file ends them.
+		 * on; a re-run with the same --status-file ends them.  So
+		 * they do after QEMU completed, too: they are the next
+		 * re-run's only word that the target's disks are not known
+		 * (ended here, its re-run found none and said 0: sim-real
+		 * seed 3009803).
 		 */
 		s->mirrors_out = 0;
 		sess_note(s, "the disks' mirrors are left running: QEMU may "
@@ -156,19 +177,19 @@ void
 source_succeed(struct session *s)
 {
 	/*
-	 * The guest left, but a disk's mirror failed while it still ran
-	 * here (past the point of no return: the failure's word came too
-	 * late for a cancel): the target's copy of that disk may miss the
-	 * writes made since, and this QEMU's disks hold them.  Not a
+	 * The guest left, but a disk's mirror failed before QEMU completed:
+	 * while the guest ran, or after the switchover's STOP, while QEMU
+	 * drained the guest's last writes (past the point of no return:
+	 * the failure's word came too late for a cancel).  The target's
+	 * copy of that disk may miss writes this QEMU's disks hold.  Not a
 	 * success (sim-real D1): 8, the guest kept stopped here.
 	 */
 	if (s->disks_lost[0] != '\0') {
 		source_not_known(s);
 		sess_fail(s, FAIL_UNKNOWN, "QEMU completed the migration, "
-		    "but %s: the target's copy of that disk may miss the "
-		    "writes made since (this QEMU's disks hold them, the "
-		    "guest stays stopped here); look at the target before "
-		    "it runs on", s->disks_lost);
+		    "but %s: the target's copy of that disk may miss writes "
+		    "this QEMU's disk holds (the guest stays stopped here); "
+		    "look at the target before it runs on", s->disks_lost);
 		return;
 	}
 	if (s->abort == ABORT_ABORTING) {
@@ -239,10 +260,22 @@ terminal(const struct mig_info *mi)
 static int
 source_completed(struct session *s, const struct mig_info *mi)
 {
-	if (!mi->has_total_time && s->completed_polls++ < COMPLETED_REPOLLS) {
+	/*
+	 * A view of the mirrors from before a monitor reconnect misses a
+	 * mirror that failed in the gap (its BLOCK_JOB_ERROR went to the
+	 * closed connection, and QEMU dismissed the concluded job): ask
+	 * until a listing on this connection came (sim-real D1, seed
+	 * 4005020), and without one the disks' copy is not known.
+	 */
+	if ((!mi->has_total_time || s->disks_stale) &&
+	    s->completed_polls++ < COMPLETED_REPOLLS) {
 		sess_timer(s, STIMER_REPOLL, REPOLL_SECONDS);
 		return 0;
 	}
+	if (s->disks_stale && s->disks_lost[0] == '\0')
+		snprintf(s->disks_lost, sizeof s->disks_lost, "the mirrors' "
+		    "state since the monitor connected again is not known "
+		    "(query-block-jobs got no answer)");
 	if (s->cfg.cpr_exec) {
 		/* The exec, then the new QEMU's word (SS_CPR_EXEC). */
 		cpr_exec_handoff(s);
@@ -287,6 +320,14 @@ source_not_confirmed(struct session *s, const char *why)
 		sess_abort_status(s, ABORT_FAILED);
 	if (s->failure != FAIL_NONE)
 		sess_clear_failure(s);
+	if (s->postfail == PF_RUNNING) {
+		sess_fail(s, FAIL_UNKNOWN, "post-copy failed (%s) and source "
+		    "QEMU %s runs the guest again, but the target %s did not "
+		    "say that it never ran it (%s): it may run there too; "
+		    "where it runs is not known; see the target's status",
+		    s->postfail_desc, s->cfg.qmp_path, s->cfg.peer, why);
+		return;
+	}
 	sess_fail(s, FAIL_UNKNOWN, "QEMU completed the migration but the "
 	    "target %s did not confirm the guest (%s): it stays paused here "
 	    "and may run there; where it runs is not known; see the "
@@ -294,9 +335,101 @@ source_not_confirmed(struct session *s, const char *why)
 	    "--status-file", s->cfg.peer, why);
 }
 
+/*
+ * QEMU failed the migration after post-copy began there (it said
+ * postcopy-active or 11.1's postcopy-device, or a recovery failed).  A
+ * QEMU whose guest ran before runs it again on a failure
+ * (migration_iteration_finish: vm_start when vm_old_state was live):
+ * 11.1 by design while the target has not said it runs the guest
+ * (migration_detect_error: postcopy-device fails, only postcopy-active
+ * pauses), any QEMU on a failure outside the stream's I/O.  So the run
+ * state decides, and query-status is asked first (postcopy_run_state);
+ * each sample meanwhile asks again once POSTFAIL_RETRY passed, or at once
+ * after a finish-migrate.  The guest is never resumed by us here.
+ */
+static void
+postcopy_failed(struct session *s, double t, const char *desc)
+{
+	if (s->postfail == PF_NONE) {
+		s->postfail = PF_ASKED;
+		s->postfail_since = t;
+		snprintf(s->postfail_desc, sizeof s->postfail_desc, "%s", desc);
+	} else if (s->postfail != PF_ASKED || (s->postfail_asked != 0 &&
+	    t - s->postfail_asked < POSTFAIL_RETRY))
+		return;
+	s->postfail_asked = t;
+	sess_act(s, SA_QUERY_STATUS);
+}
+
+/*
+ * QEMU failed post-copy and runs the guest again.  The target may have
+ * run it too: the source is the guest's place only on the target's word
+ * that it did not (libvirt's Finish, then Confirm), and only while QEMU
+ * never said postcopy-active (after that the target ran it, or on QEMUs
+ * before 10.2 may have).  While that holds: over tls: the target is
+ * asked (SS_CONFIRM: "fenced" is its word); over one unix socket QEMU's
+ * own is enough, as at the switchover (switchover_failed): 11.1 leaves
+ * postcopy-device on the target's PONG, sent on the return path before
+ * the target runs the guest, and a unix socket has no middle to lose it
+ * in.  Over tcp: not known.
+ */
+static void
+postcopy_failed_running(struct session *s)
+{
+	s->postfail = PF_RUNNING;
+	if (!s->saw_postcopy_active && !s->cfg.tls && s->cfg.unix_stream) {
+		sess_fail(s, FAIL_DATA, "post-copy failed before the target "
+		    "%s said it runs the guest (%s): source QEMU %s runs it "
+		    "again", s->cfg.peer, s->postfail_desc, s->cfg.qmp_path);
+		return;
+	}
+	if (s->cfg.tls && !s->saw_postcopy_active) {
+		sess_log(s, 1, "post-copy failed (%s) and source QEMU %s runs "
+		    "the guest again: asking the target %s whether it ever "
+		    "ran it", s->postfail_desc, s->cfg.qmp_path, s->cfg.peer);
+		sess_enter(s, SS_CONFIRM);
+		ask_completed(s);
+		sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
+		return;
+	}
+	source_not_known(s);
+	sess_fail(s, FAIL_UNKNOWN, "post-copy failed (%s) and source QEMU %s "
+	    "runs the guest again (QEMU restarts it on a failure), %s: it may "
+	    "run there too; where it runs is not known: look at the target "
+	    "QEMU, and quit the one that must not run it", s->postfail_desc,
+	    s->cfg.qmp_path, s->saw_postcopy_active ? "after QEMU said "
+	    "postcopy-active (the target ran it, or may have)" :
+	    "without the target's word that it never ran it");
+}
+
+/*
+ * query-status after QEMU failed post-copy (postcopy_failed): running
+ * again, the target decides; stopped (finish-migrate past
+ * POSTFAIL_SETTLE, paused, postmigrate): both QEMUs are paused, as
+ * post-copy's loss has always said.
+ */
+static void
+postcopy_run_state(struct session *s, const struct sess_event *ev)
+{
+	if (s->postfail != PF_ASKED)
+		return;
+	if (ev->ri->running) {
+		postcopy_failed_running(s);
+		return;
+	}
+	if (ev->ri->state == RUN_FINISH_MIGRATE &&
+	    ev->t - s->postfail_since < POSTFAIL_SETTLE) {
+		s->postfail_asked = 0;	/* the next sample asks again */
+		return;
+	}
+	s->postfail = PF_DONE;
+	sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
+	    s->postfail_desc);
+}
+
 /* QEMU failed or cancelled a migration nobody asked to cancel. */
 static void
-source_failed(struct session *s, const struct mig_info *mi)
+source_failed(struct session *s, double t, const struct mig_info *mi)
 {
 	const char *desc = mi->error_desc[0] != '\0' ? mi->error_desc :
 	    "no reason given";
@@ -307,7 +440,7 @@ source_failed(struct session *s, const struct mig_info *mi)
 		sess_fail(s, FAIL_CONTROL, "%s %s not ready: %s", s->cfg.cpr ?
 		    "the new QEMU" : "target", s->cfg.peer, desc);
 	else if (s->state == SS_POSTCOPY && s->postcopy_asked == 0)
-		sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s", desc);
+		postcopy_failed(s, t, desc);
 	else
 		sess_fail(s, FAIL_DATA, "migration stream failed: %s", desc);
 }
@@ -1368,7 +1501,7 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		return;
 	}
 	if (terminal(mi)) {
-		source_failed(s, mi);
+		source_failed(s, ev->t, mi);
 		return;
 	}
 	if (migrate_unanswered(s, ev))
@@ -1396,6 +1529,8 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	if (mi->status == QMS_POSTCOPY_ACTIVE ||
 	    mi->status == QMS_POSTCOPY_DEVICE) {
 		s->postcopy_asked = 0;		/* QEMU switched */
+		if (mi->status == QMS_POSTCOPY_ACTIVE)
+			s->saw_postcopy_active = 1;
 		if (s->mode != MODE_POSTCOPY)
 			sess_mode(s, MODE_POSTCOPY);
 		if (s->state != SS_POSTCOPY)
@@ -1572,6 +1707,8 @@ switchover_sample(struct session *s, const struct sess_event *ev)
 	}
 	if (qemu_mig_status_postcopy(mi->status)) {
 		/* QEMU switched to post-copy: the target holds the guest. */
+		if (mi->status != QMS_POSTCOPY_DEVICE)
+			s->saw_postcopy_active = 1;
 		sess_mode(s, MODE_POSTCOPY);
 		sess_enter(s, SS_POSTCOPY);
 		sess_publish(s, "progress");
@@ -1765,7 +1902,9 @@ state_migrating(struct session *s, const struct sess_event *ev)
 		}
 		break;
 	case SEV_RUN_STATE:
-		if (s->stop_unseen)
+		if (s->postfail == PF_ASKED)
+			postcopy_run_state(s, ev);
+		else if (s->stop_unseen)
 			reconnect_run_state(s, ev);
 		break;
 	case SEV_QMP_DONE:
@@ -1813,9 +1952,10 @@ state_recover(struct session *s, const struct sess_event *ev)
 		} else if (mi->status == QMS_COMPLETED) {
 			source_completed(s, mi);
 		} else if (terminal(mi)) {
-			sess_fail(s, FAIL_POSTCOPY_LOST, "post-copy failed: %s",
-			    mi->error_desc[0] != '\0' ? mi->error_desc :
-			    "no reason given");
+			/* Paused from postcopy-active: the target ran it. */
+			s->saw_postcopy_active = 1;
+			postcopy_failed(s, ev->t, mi->error_desc[0] != '\0' ?
+			    mi->error_desc : "no reason given");
 		} else if (mi->status == QMS_POSTCOPY_PAUSED)
 			source_recover(s, ev);
 		else if (s->recover.deadline == 0)
@@ -1837,6 +1977,9 @@ state_recover(struct session *s, const struct sess_event *ev)
 			    RECOVER_SETTLE_SECONDS);
 		}
 		sess_publish(s, "progress");
+		break;
+	case SEV_RUN_STATE:
+		postcopy_run_state(s, ev);
 		break;
 	case SEV_ANSWER:
 		if (ev->question != CONTROL_RESUME)
@@ -1999,6 +2142,41 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 /* ---- SS_CONFIRM ---------------------------------------------------- */
 
 /*
+ * The target's answer to "completed?" after QEMU failed post-copy before
+ * it said postcopy-active and runs the guest again (postcopy_failed_running):
+ * fenced, the target's QEMU did not and cannot run it, and the guest runs
+ * here (a data-plane failure, 4); running, it runs twice; else not known.
+ */
+static void
+postfail_answer(struct session *s, enum control_answer answer,
+    const char *why)
+{
+	char reason[SESS_REASON_MAX];
+
+	switch (answer) {
+	case ANSWER_FENCED:
+		sess_fail(s, FAIL_DATA, "post-copy failed before the target "
+		    "ran the guest (%s): the target stopped its QEMU for good "
+		    "(%s); the guest runs on the source again (source QEMU "
+		    "restarted it)", s->postfail_desc, why);
+		return;
+	case ANSWER_RUNNING:
+		source_not_known(s);
+		sess_fail(s, FAIL_UNKNOWN, "post-copy failed (%s) and source "
+		    "QEMU %s runs the guest again, but the target %s says it "
+		    "runs there too (%s): quit the QEMU that must not run it",
+		    s->postfail_desc, s->cfg.qmp_path, s->cfg.peer, why);
+		return;
+	default:
+		snprintf(reason, sizeof reason, "it answered %s: %s",
+		    answer == ANSWER_NOT_KNOWN ? "that it does not know" :
+		    "what qmigrate cannot read", why);
+		source_not_confirmed(s, reason);
+		return;
+	}
+}
+
+/*
  * The target's answer to "completed?" (libvirt's Confirm): the guest runs
  * there (success); or the target made sure its QEMU did not and cannot
  * run it (fenced: the guest runs here again, unless post-copy had left
@@ -2011,6 +2189,10 @@ confirm_answer(struct session *s, const struct sess_event *ev)
 	    ev->reason : "no reason given";
 	char reason[SESS_REASON_MAX];
 
+	if (s->postfail == PF_RUNNING) {
+		postfail_answer(s, ev->answer, why);
+		return;
+	}
 	switch (ev->answer) {
 	case ANSWER_RUNNING:
 		source_succeed(s);
@@ -2057,6 +2239,16 @@ state_confirm(struct session *s, const struct sess_event *ev)
 		/* The mirrors ended (source_completed): now the question. */
 		if (ev->job != SJ_FINISH_MIRRORS || !s->confirm_mirrors)
 			break;
+		if (!ev->ok && ev->outcome == SO_NO_ANSWER) {
+			/*
+			 * Ended by its monitor's close: again once it is back
+			 * (SEV_QMP_UP), within STIMER_FINISH.  Asked now, the
+			 * target would wait for exports our NBD nodes still
+			 * hold (60 s), past this side's 30 s for its answer.
+			 */
+			sess_log(s, 2, "disks: %s", why);
+			break;
+		}
 		s->mirrors_out = 0;
 		if (!ev->ok)
 			sess_note(s, "disks: %s", why);
@@ -2121,6 +2313,11 @@ state_confirm(struct session *s, const struct sess_event *ev)
 		 */
 		sess_timer(s, STIMER_RECONNECT, RECONNECT_SECONDS);
 		break;
+	case SEV_QMP_UP:
+		/* The mirrors' end went with the old connection. */
+		if (s->confirm_mirrors && s->mirrors_out)
+			sess_job(s, SJ_FINISH_MIRRORS, 1);
+		break;
 	default:
 		break;
 	}
@@ -2149,6 +2346,10 @@ state_reconnect(struct session *s, const struct sess_event *ev)
 		} else if (s->back_to == SS_SWITCHOVER &&
 		    !s->switchover_sure)
 			sess_act(s, SA_QUERY_STATUS);	/* so may its answer */
+		else if (s->postfail == PF_ASKED) {
+			s->postfail_asked = ev->t;	/* ... and this one's */
+			sess_act(s, SA_QUERY_STATUS);
+		}
 		if (s->back_to == SS_CANCELLING || s->back_to ==
 		    SS_UNCANCELLED) {
 			/* The cancel may have been lost with the connection. */
@@ -2289,6 +2490,17 @@ state_finishing(struct session *s, const struct sess_event *ev)
 	case SEV_JOB_DONE:
 		if (ev->job != SJ_FINISH_MIRRORS)
 			break;
+		if (!ev->ok && ev->outcome == SO_NO_ANSWER) {
+			/*
+			 * Ended by its monitor's close (the close itself comes
+			 * next): run again once the monitor is back
+			 * (SS_RECONNECT), not dropped with the mirrors left
+			 * running and their NBD nodes holding the target's
+			 * exports.
+			 */
+			sess_log(s, 2, "disks: %s", ev->reason);
+			break;
+		}
 		s->mirrors_out = 0;
 		if (!ev->ok)
 			sess_note(s, "disks: %s", ev->reason);
@@ -2392,6 +2604,8 @@ source_step(struct session *s, const struct sess_event *ev)
 	}
 	/* Up to QEMU's completion, in whatever state saw it (source_succeed);
 	   the mirrors' own end after it is ours. */
+	if (ev->kind == SEV_SAMPLE)
+		s->disks_stale = ev->disks_stale;
 	if (ev->kind == SEV_SAMPLE && ev->disks_lost != NULL &&
 	    s->disks_lost[0] == '\0' && s->state != SS_CONFIRM &&
 	    s->state != SS_FINISHING && s->state != SS_DONE)

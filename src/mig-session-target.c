@@ -97,6 +97,21 @@ answer_confirm(struct session *s)
 	else
 		a = ANSWER_NOT_KNOWN;
 	answer(s, a, s->failure_reason);
+	/*
+	 * The guest runs here, but the source said a disk's mirror failed
+	 * before its QEMU completed: this QEMU's copy of that disk may miss
+	 * writes the source's holds (its guest kept stopped there).  Not a
+	 * success on this side either (sim-real D1 over tls:): 8, as the
+	 * source's.  The answer stays "running": it is where the guest is.
+	 */
+	if (a == ANSWER_RUNNING && s->source_disks_lost[0] != '\0') {
+		target_now_unknown(s, "the guest runs on the target, but the "
+		    "source says %s: this QEMU's copy of that disk may miss "
+		    "writes the source's disk holds (the source keeps its "
+		    "guest stopped); look at both before the guest runs on",
+		    s->source_disks_lost);
+		s->end_phase = PHASE_FAILED;
+	}
 	s->confirm_answered = 1;
 	sess_timer(s, STIMER_END, ANSWER_LEAVES_SECONDS);
 }
@@ -593,6 +608,9 @@ target_control(struct session *s, const struct sess_event *ev)
 		/* Answered when this side knows (target_conclude). */
 		s->confirm_asked = 1;
 		s->postcopy_said = m->postcopy;
+		if (m->disks_lost)
+			snprintf(s->source_disks_lost,
+			    sizeof s->source_disks_lost, "%s", m->reason);
 		if (s->state == SS_ENDING)
 			answer_confirm(s);
 		return;

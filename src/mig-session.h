@@ -72,8 +72,10 @@ enum sess_state {
 	 * STIMER_SWITCHOVER.
 	 */
 	SS_SWITCHOVER,
-	/* Source over tls: QEMU completed; the target's word decides.
-	 * ANSWER(completed), STIMER_CONFIRM, CONTROL_LOST. */
+	/* Source over tls: QEMU completed, or failed post-copy before the
+	 * target said it runs the guest and ran it here again (postfail);
+	 * the target's word decides.  ANSWER(completed), STIMER_CONFIRM,
+	 * CONTROL_LOST. */
 	SS_CONFIRM,
 	/* Both: the QMP connection closed; reconnecting (STIMER_RECONNECT)
 	 * until RECONNECT_TIMEOUT, then back to the state it left. */
@@ -290,6 +292,9 @@ struct sess_event {
 					   copy may miss writes (a mirror
 					   failed while the guest ran), or
 					   NULL */
+	int			 disks_stale; /* SAMPLE: the mirrors' view
+					   is from before the monitor's
+					   reconnect (no listing since) */
 	double			 asked;	/* SAMPLE: when its query-migrate was
 					   sent (the executor's clock) */
 	double			 query_out; /* any event, source: when the
@@ -478,6 +483,7 @@ struct session {
 	double			 t0;		/* memory started moving */
 	int			 saw_active;	/* QEMU said active */
 	int			 completed_polls;
+	int			 disks_stale;	/* the last sample's */
 	int			 watch_out;	/* source: a watch is out */
 	uint64_t		 moved_bytes;	/* stall detector */
 	double			 moved_t;	/* -1: nothing seen yet */
@@ -498,6 +504,17 @@ struct session {
 	 * again while QEMU stays in pre-copy) */
 	int			 postcopy_asked;
 	double			 postcopy_sent;
+	/* QEMU said postcopy-active (11.1: the target runs the guest;
+	 * before: the device state went out), or post-copy was recovered. */
+	int			 saw_postcopy_active;
+	/* QEMU failed the migration after post-copy began there: its run
+	 * state decides (postcopy_failed).  PF_ASKED: query-status out
+	 * (again once postfail_asked is 0), since postfail_since;
+	 * PF_RUNNING: QEMU runs the guest again, the target asked. */
+	enum { PF_NONE, PF_ASKED, PF_RUNNING, PF_DONE } postfail;
+	double			 postfail_since;
+	double			 postfail_asked;
+	char			 postfail_desc[SESS_REASON_MAX];
 	/* The deadline's finish (--timeout-action postcopy or pause), kept
 	 * for the next pre-copy sample, whose figures it is taken on. */
 	enum timeout_action	 finish_due;	/* TIMEOUT_ABORT: none */
@@ -549,6 +566,9 @@ struct session {
 	 * (-1: not asked yet, or an older source). */
 	int			 postcopy_offered;
 	int			 postcopy_said;
+	/* tls: the source's "completed?" said a disk's mirror failed
+	 * before its QEMU completed: why (empty: it did not say so). */
+	char			 source_disks_lost[SESS_REASON_MAX];
 	double			 unlisten_t;	/* ... at this time */
 	int			 queue_said;	/* "a source waits" noted */
 	int			 setup_signum;	/* a signal during setup */

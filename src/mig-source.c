@@ -73,8 +73,18 @@ struct mig_source {
 	int			 cpr_mode_sent;	/* QEMU may hold a cpr mode: the
 						   plan's sent, or the pre-flight's
 						   put-back unanswered */
-	char			 qemu_mode[32];	/* update --mode exec's re-run:
-						   QEMU's migration mode, or "" */
+	char			 qemu_mode[32];	/* update: QEMU's migration mode
+						   at the start, or "" */
+	int			 inspect_mute;	/* the inspection's question got
+						   no answer (a timeout, closed) */
+	int			 inspects;	/* ... connections it was asked on */
+	double			 inspect_until;	/* ... a new one tried until */
+	ev_timer		 inspect_retry;
+	char			*marker;	/* update --mode exec with a
+						   --status-file: the update
+						   marker's path (mig-marker.c) */
+	int			 marker_ours;	/* ... this run's to remove once
+						   its end is recorded */
 };
 
 /* A question to the target, and who asked it. */
@@ -118,10 +128,6 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 		ev.ri = &ms->ri;
 	ev.qemu_gone = ms->old_gone;
 	ev.guest_paused = ms->ri.state_name[0] != '\0' && !ms->ri.running;
-	/* A guest stopped already gets no STOP at the switchover: the
-	   mirrors' end is judged from here (mig_disks_lost). */
-	if (ev.guest_paused)
-		mig_disks_guest_stopped(ms->disks, 1);
 	ev.rec_paused = ms->rec_paused;
 	ev.cpr_mode_sent = ms->cpr_mode_sent;
 	mig_watch_step(&ms->w, &ev);
@@ -191,6 +197,8 @@ source_took_over(struct mig_source *ms, enum mig_mode mode)
 
 /* What the status file's record says, as far as a re-run decides on it. */
 struct record {
+	int		 found;		/* the file holds a record */
+	char		 uid[64];	/* ... its migrationUid */
 	int		 open;		/* its outcome is not settled */
 	int		 succeeded;	/* phase Succeeded */
 	int		 ran_at_start;	/* the guest ran when it began */
@@ -222,6 +230,10 @@ record_peek(const char *file, struct record *rec)
 		return;
 	}
 	phase = json_str_at(doc, "phase");
+	rec->found = phase != NULL;
+	snprintf(rec->uid, sizeof rec->uid, "%s",
+	    json_str_at(doc, "migrationUid") != NULL ?
+	    json_str_at(doc, "migrationUid") : "");
 	code = (int)json_u64_at(doc, "exitCode");
 	ended = phase != NULL && (strcmp(phase, "Succeeded") == 0 ||
 	    strcmp(phase, "Failed") == 0 || strcmp(phase, "HandedOver") == 0);
@@ -573,6 +585,101 @@ monitor_gone(const char *path)
 }
 
 /*
+ * An `update --mode exec` that finds the update marker (mig-marker.c) of
+ * an update that did not remove it: killed, or its record's writes
+ * failed.  connected: QEMU's monitor answered (the inspection is done);
+ * else it could not be reached (why).  The marker's record, where the
+ * status file has one, decides (mig_marker_verdict); without one, and
+ * with the marker's QEMU the one that answers, or none answering, where
+ * the guest is is not known (8): the update may have exec'd (the new
+ * QEMU never came back, or came back with mode normal and no migration,
+ * which a first run cannot tell from an untouched QEMU), and no second
+ * update starts over it.  The status file is left as it was, as for a
+ * state not known, and the marker is kept: each re-run says the same
+ * until the operator, having looked, removes it.  A marker of another
+ * process is stale: removed, noted, and the run goes on.  Returns 1 when
+ * the setup ended so, 0 when it goes on.
+ */
+static int
+marker_check(struct mig_source *ms, int connected, const char *why)
+{
+	struct update_marker	 m;
+	struct marker_seen	 seen;
+	struct record		 rec;
+	char			*cause = NULL, *what;
+	int			 rc;
+
+	if (ms->marker == NULL || ms->marker_ours)
+		return 0;
+	memset(&seen, 0, sizeof seen);
+	if ((rc = update_marker_read(ms->marker, &m, &cause)) == 0)
+		return 0;
+	record_peek(ms->w.o->status_file, &rec);
+	free(rec.failure);
+	if (rc > 0) {
+		seen.pid = m.pid;
+		seen.start = m.start;
+		seen.start_now = m.pid > 0 ? world->process_start(m.pid) : 0;
+		seen.record = rec.found && strcmp(rec.uid, m.uid) == 0;
+		seen.record_open = rec.open;
+	}
+	seen.connected = connected;
+	if (connected && ms->w.qmp != NULL &&
+	    (seen.peer = qmp_peer_pid(ms->w.qmp)) > 0)
+		seen.peer_start = world->process_start(seen.peer);
+	seen.not_execd = connected && mig_exec_not_done(ms->qemu_mode[0] !=
+	    '\0' ? ms->qemu_mode : NULL, ms->mi.status);
+	switch (rc < 0 ? MV_NOT_KNOWN : mig_marker_verdict(&seen)) {
+	case MV_RECORD:
+		/* This run speaks for that update: its end removes it. */
+		ms->marker_ours = 1;
+		return 0;
+	case MV_ENDED:
+	case MV_STALE:
+	case MV_NOT_EXECD:
+		if (update_marker_remove(ms->marker, &cause) != 0) {
+			log_warnx("%s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		status_note(ms->w.st, "update marker %s of update %s (QEMU "
+		    "pid %ld) removed: %s", ms->marker, m.uid, (long)m.pid,
+		    seen.record ? "its record says the update ended" :
+		    seen.not_execd ? "the same QEMU says it never exec'd "
+		    "(mode cpr-exec, its migration none, failed or cancelled)" :
+		    "another QEMU process answers the monitor now");
+		return 0;
+	case MV_NOT_KNOWN:
+		break;
+	}
+	/* One line of at most SESS_REASON_MAX: the marker named once. */
+	if (rc < 0)
+		xasprintf(&what, "%s", cause);
+	else if (connected)
+		xasprintf(&what, "update %s: its marker %s (QEMU pid %ld) and "
+		    "no record of its end: QEMU may have exec'd (the same "
+		    "process answers: %s, mode %s)", m.uid, ms->marker,
+		    (long)m.pid, ms->mi.status_name[0] != '\0' ?
+		    ms->mi.status_name : "not known", ms->qemu_mode[0] !=
+		    '\0' ? ms->qemu_mode : "not known");
+	else
+		xasprintf(&what, "update %s: its marker %s (QEMU pid %ld, %s) "
+		    "and no record of its end: QEMU may have exec'd (its "
+		    "monitor: %s)", m.uid, ms->marker, (long)m.pid,
+		    seen.start_now == 0 ? "gone" : seen.start_now == m.start ?
+		    "running" : "another process now", why != NULL ? why :
+		    "no answer");
+	free(cause);
+	status_keep_file(ms->w.st);
+	setup_failed(ms, FAIL_UNKNOWN, "%s; where the guest runs is not "
+	    "known, no update starts over it: check QEMU's log and "
+	    "query-status, then remove the marker and run update again",
+	    what);
+	free(what);
+	return 1;
+}
+
+/*
  * An update's re-run whose old QEMU is gone (audit N7): its monitor has no
  * listener and the status file holds an open update.  For an update the
  * old QEMU's absence is what success leaves (the killed run saw it
@@ -830,6 +937,21 @@ enum {
 	INSPECT_NODES, INSPECT_END, INSPECT_MODE,
 };
 
+/*
+ * An update asks QEMU's migration mode last: whether the exec's new QEMU
+ * answers (mig_exec_rerun_lost), and a mode an earlier update left set
+ * (mig_update_mode_left), a record or none.
+ */
+static enum mig_job_next
+inspect_mode(struct mig_source *ms, int *pc, struct mig_job_cmd *cmd)
+{
+	if (ms->w.o->exec_argv == NULL && ms->cpr == NULL)
+		return JOB_DONE;
+	*pc = INSPECT_MODE;
+	cmd->name = "query-migrate-parameters";
+	return JOB_SEND;
+}
+
 /* What QEMU is doing now (a job: ctx is the struct mig_source). */
 static enum mig_job_next
 inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
@@ -865,7 +987,7 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 		/* A re-run may find the mirrors its record's run left. */
 		if (ms->w.o->status_file == NULL ||
 		    !world->file_exists(ms->w.o->status_file))
-			return JOB_DONE;
+			return inspect_mode(ms, pc, cmd);
 		*pc = INSPECT_NODES;
 		cmd->name = "query-block-jobs";
 		return JOB_SEND;
@@ -886,12 +1008,7 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 			log_warnx("query-named-block-nodes: %s", error);
 		else
 			ms->adopted = mig_disks_adopt(ms->block_jobs, reply);
-		if (ms->w.o->exec_argv == NULL)
-			return JOB_DONE;
-		/* Whether the exec's new QEMU answers (mig_exec_rerun_lost). */
-		*pc = INSPECT_MODE;
-		cmd->name = "query-migrate-parameters";
-		return JOB_SEND;
+		return inspect_mode(ms, pc, cmd);
 	default:
 		if (error != NULL)
 			log_warnx("query-migrate-parameters: %s", error);
@@ -901,6 +1018,7 @@ inspect_job(void *ctx, int *pc, json_object *reply, const char *error,
 		return JOB_DONE;
 	}
 fail:
+	ms->inspect_mute = qmp_error_unanswered(ms->setup_job.error_class);
 	xasprintf(cause, "source QEMU %s: %s", ms->w.o->qmp_path, error);
 	return JOB_FAILED;
 }
@@ -1062,12 +1180,90 @@ enum {
 	STAGE_CONNECTED, STAGE_INSPECTED, STAGE_PREFLIGHT, STAGE_PLANNED,
 };
 
+static void	on_connected(struct qmp_conn *, json_object *, const char *,
+		    const char *, void *);
+static void	inspect_connect_failed(struct mig_source *, const char *);
+
+/*
+ * The inspection got no answer (a dropped command leaves its connection
+ * open and mute, a relay or a monitor hung in it; or the connection
+ * closed): QEMU may serve a new connection all the same, and what it is
+ * doing is what this run must know before it says where the guest is
+ * (a re-run over a record never written finds a migration waiting in
+ * pre-switchover: sim-real --update-exec seed 4760).  Asked again on a
+ * new connection, INSPECT_TRIES connections in all; connects refused
+ * (QEMU's monitor serves one client, and a relay may keep the mute one)
+ * are tried again every INSPECT_RETRY seconds for INSPECT_RECONNECT, as
+ * the session's reconnect does.
+ */
+#define INSPECT_TRIES		3
+#define INSPECT_RECONNECT	30.0
+#define INSPECT_RETRY		0.25
+
+static void
+inspect_connect(struct mig_source *ms)
+{
+	char *err = NULL;
+
+	if (ms->w.stop)
+		return;
+	if (mig_watch_connect_start(&ms->w, on_connected, ms, &err) == 0)
+		return;
+	inspect_connect_failed(ms, err);
+	free(err);
+}
+
+static void
+on_inspect_retry(struct ev_loop *loop, ev_timer *t, int revents)
+{
+	(void)loop;
+	(void)revents;
+	inspect_connect(container_of(t, struct mig_source, inspect_retry));
+}
+
+/* A new connection for the inspection failed (why): again, or the end. */
+static void
+inspect_connect_failed(struct mig_source *ms, const char *why)
+{
+	if (ms->w.qmp != NULL) {
+		qmp_close(ms->w.qmp);
+		ms->w.qmp = NULL;
+	}
+	if (mig_watch_now() + INSPECT_RETRY < ms->inspect_until) {
+		ev_timer_set(&ms->inspect_retry, INSPECT_RETRY, 0);
+		world->timer_start(ms->w.loop, &ms->inspect_retry);
+		return;
+	}
+	setup_failed(ms, source_state_unknown(ms), "%s: %s (no new connection "
+	    "answered within %.0f s)", ms->w.o->qmp_path, why,
+	    INSPECT_RECONNECT);
+}
+
+/* Returns 1 when the inspection is asked again. */
+static int
+inspect_again(struct mig_source *ms, const char *cause)
+{
+	if (!ms->inspect_mute || ++ms->inspects >= INSPECT_TRIES)
+		return 0;
+	ms->inspect_mute = 0;
+	log_warnx("%s: asking again on a new connection", cause);
+	mig_job_stop(&ms->setup_job);
+	qmp_close(ms->w.qmp);
+	ms->w.qmp = NULL;
+	ms->w.query_inflight = 0;
+	ms->inspect_until = mig_watch_now() + INSPECT_RECONNECT;
+	inspect_connect(ms);
+	return 1;
+}
+
 static void
 on_setup_job(struct mig_job *job, int ok, const char *cause, void *arg)
 {
 	struct mig_source *ms = arg;
 
 	if (ms->w.stop)
+		return;
+	if (!ok && job->fn == inspect_job && inspect_again(ms, cause))
 		return;
 	if (!ok) {
 		setup_failed(ms, job->fn == inspect_job ?
@@ -1091,7 +1287,11 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (ms->w.stop || conn != ms->w.qmp)
 		return;
 	if (error != NULL) {
-		if (cpr_old_gone(ms))
+		if (ms->inspects > 0) {
+			inspect_connect_failed(ms, error);
+			return;
+		}
+		if (marker_check(ms, 0, error) || cpr_old_gone(ms))
 			return;
 		setup_failed(ms, source_state_unknown(ms), "%s: %s",
 		    ms->w.o->qmp_path, error);
@@ -1132,6 +1332,40 @@ setup_preflight(struct mig_watch *w)
 }
 
 /*
+ * The update marker (mig-marker.c), written and synced before the migrate
+ * that makes QEMU exec: 0, or -1 with the setup failed, before the exec
+ * (3: QEMU untouched; the plan's mode is put back, as for any setup that
+ * ends before migrate).  Without it a re-run after a SIGKILL over a
+ * record never written could not tell this update from none.
+ */
+static int
+marker_write(struct mig_source *ms)
+{
+	struct update_marker	 m;
+	char			*cause = NULL;
+
+	if (ms->marker == NULL)
+		return 0;
+	memset(&m, 0, sizeof m);
+	snprintf(m.uid, sizeof m.uid, "%s", status_uid(ms->w.st));
+	snprintf(m.qmp, sizeof m.qmp, "%s", ms->w.o->qmp_path);
+	if (ms->w.qmp != NULL && (m.pid = qmp_peer_pid(ms->w.qmp)) > 0)
+		m.start = world->process_start(m.pid);
+	m.time = world->now_real();
+	if (update_marker_write(ms->marker, &m, &cause) == 0) {
+		ms->marker_ours = 1;
+		return 0;
+	}
+	setup_failed(ms, FAIL_CONTROL, "update %s: cannot write its update "
+	    "marker (%s), a re-run's only word that it began: the update "
+	    "stops before QEMU execs, the guest runs on the QEMU as it was; "
+	    "make room or fix the permissions there, then run update again",
+	    status_uid(ms->w.st), cause);
+	free(cause);
+	return -1;
+}
+
+/*
  * The setup's stages, each started when the one before ended.  A signal
  * or the deadline during it reaches the session at once (kept pending);
  * the setup stops at the next stage.  Status writes are held until it is
@@ -1163,6 +1397,8 @@ setup_stage(struct mig_source *ms, int stage)
 		    inspect_job, ms, on_setup_job, ms);
 		return;
 	case STAGE_INSPECTED:
+		if (marker_check(ms, 1, NULL))
+			return;
 		rc = source_existing(ms, &ms->mi);
 		if (rc != 0) {
 			if (ms->usage_error) {
@@ -1171,7 +1407,20 @@ setup_stage(struct mig_source *ms, int stage)
 			}
 			return;
 		}
+		/*
+		 * The run state in the first document written, not only in
+		 * the plan's: a re-run whose record is that one document
+		 * (every later write failed) must not resume a guest the
+		 * operator had paused (sim-real --update-exec seed 6020044).
+		 */
+		if (ms->ri.state_name[0] != '\0')
+			status_configure(ms->w.st, "sourceRunState",
+			    json_object_new_string(ms->ri.state_name));
 		status_release(ms->w.st);
+		/* A fresh update over a cpr mode nobody put back owns it. */
+		if (mig_update_mode_left(ms->qemu_mode[0] != '\0' ?
+		    ms->qemu_mode : NULL))
+			ms->cpr_mode_sent = 1;
 		if (session_setup_abandoned(sess)) {
 			setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY,
 			    NULL);
@@ -1184,6 +1433,8 @@ setup_stage(struct mig_source *ms, int stage)
 		    plan_job, ms, on_setup_job, ms);
 		return;
 	case STAGE_PLANNED:
+		if (marker_write(ms) != 0)
+			return;
 		setup_done(ms, SETUP_FRESH, FAIL_NONE, MODE_PRECOPY, NULL);
 		return;
 	}
@@ -1196,7 +1447,7 @@ source_setup(struct mig_source *ms)
 	char *cause = NULL;
 
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
-		if (cpr_old_gone(ms)) {
+		if (marker_check(ms, 0, cause) || cpr_old_gone(ms)) {
 			free(cause);
 			return;
 		}
@@ -1353,6 +1604,7 @@ source_ask(struct mig_source *ms, const struct sess_action *a)
 	memset(&m, 0, sizeof m);
 	m.type = a->question;
 	m.postcopy = a->value2;	/* COMPLETED: post-copy may have run */
+	m.disks_lost = a->question == CONTROL_COMPLETED && a->value != 0;
 	/* Cut to the message's room: the control channel's limit. */
 	memcpy(m.reason, a->reason, sizeof m.reason - 1);
 	m.reason[sizeof m.reason - 1] = '\0';
@@ -1419,7 +1671,8 @@ source_before_sample(struct mig_watch *w, struct sess_event *ev)
 
 	if (ms->disks == NULL)
 		return;
-	mig_disks_refresh(ms->disks, w->qmp);
+	mig_disks_refresh(ms->disks, w->qmp, w->conn_count);
+	ev->disks_stale = !mig_disks_seen_on(ms->disks, w->conn_count);
 	status_set_disks(w->st, mig_disks_to_json(ms->disks));
 	free(ms->disks_cause);
 	ms->disks_cause = NULL;
@@ -1443,8 +1696,6 @@ source_on_event(struct mig_watch *w, const char *name, json_object *data)
 		return;
 	if (strncmp(name, "BLOCK_JOB_", 10) == 0)
 		mig_disks_on_event(ms->disks, name, data);
-	else if (strcmp(name, "STOP") == 0 || strcmp(name, "RESUME") == 0)
-		mig_disks_guest_stopped(ms->disks, name[0] == 'S');
 }
 
 static void
@@ -1483,6 +1734,31 @@ source_open_tls(struct mig_watch *w, char **cause)
 }
 
 /*
+ * The update's end: its marker goes once the record says the outcome
+ * (the last document written), or where the outcome left the guest on
+ * the old QEMU, untouched by any exec (2-5): a re-run then needs no
+ * marker.  Kept otherwise (0 or 8 with the record unwritten): a re-run
+ * must not take that QEMU for one no update touched.
+ */
+static void
+marker_end(struct mig_source *ms, int rc)
+{
+	char *cause = NULL;
+
+	if (ms->marker != NULL && ms->marker_ours &&
+	    (status_file_current(ms->w.st) || rc == QM_EXIT_NOT_MIGRATABLE ||
+	    rc == QM_EXIT_CONTROL || rc == QM_EXIT_DATA ||
+	    rc == QM_EXIT_ABORTED) &&
+	    update_marker_remove(ms->marker, &cause) != 0) {
+		log_warnx("%s (remove it once the status file says the "
+		    "update ended)", cause);
+		free(cause);
+	}
+	free(ms->marker);
+	ms->marker = NULL;
+}
+
+/*
  * qmigrate migrate: the source side of one migration, from the options
  * to the last status document.  Returns the exit status (README's table:
  * 0 succeeded, 2 a usage error with nothing touched, 3-8 by the failed
@@ -1496,14 +1772,20 @@ mig_source_run(const struct mig_options *o)
 
 	memset(&ms, 0, sizeof ms);
 	mig_watch_init(&ms.w, "source", o);
+	ev_timer_init(&ms.inspect_retry, on_inspect_retry, INSPECT_RETRY, 0);
 	ms.w.execute = source_execute;
 	ms.w.before_sample = source_before_sample;
 	ms.w.on_event = source_on_event;
 	status_set_ends(ms.w.st, o->qmp_path, o->uri);
+	/* Without a --status-file no re-run can take an update over: no
+	 * marker either (a re-run over none finds QEMU's word alone). */
+	if (o->exec_argv != NULL && o->status_file != NULL)
+		ms.marker = update_marker_path(o->status_file);
 	if (o->cpr_uri != NULL)
 		ms.cpr = mig_cpr_new(&ms.w, o->new_qmp_path);
 
 	if (mig_watch_begin(&ms.w, source_open_tls) != 0) {
+		free(ms.marker);
 		mig_cpr_free(ms.cpr);
 		mig_watch_free(&ms.w);
 		return QM_EXIT_USAGE;
@@ -1525,9 +1807,11 @@ mig_source_run(const struct mig_options *o)
 		mig_watch_run(&ms.w);
 	mig_job_stop(&ms.setup_job);
 	mig_job_stop(&ms.agree_job);
+	world->timer_stop(ms.w.loop, &ms.inspect_retry);
 	json_object_put(ms.block_jobs);
 	if (ms.usage_error) {
 		/* Nothing was touched, nothing is written. */
+		free(ms.marker);
 		status_discard(ms.w.st);
 		ms.w.stop = 1;
 		mig_tls->source_close(ms.tls);
@@ -1538,6 +1822,7 @@ mig_source_run(const struct mig_options *o)
 		return QM_EXIT_USAGE;
 	}
 	rc = mig_watch_report(&ms.w);
+	marker_end(&ms, rc);
 	free(ms.nbd_uri);
 	free(ms.disks_cause);
 	free(ms.disks_lost);

@@ -209,7 +209,8 @@ target_reattached(struct mig_target *mt, const struct mig_info *mi)
 }
 
 enum {
-	PREP_CHECK, PREP_CHECKED, PREP_FOUND, PREP_SIDE, PREP_MACHINES,
+	PREP_CHECK, PREP_CHECKED, PREP_FOUND, PREP_TLS_FOUND, PREP_SIDE,
+	PREP_MACHINES,
 	PREP_MADE,
 	PREP_PLAN, PREP_APPLY, PREP_BLOCKS,
 	PREP_SELECT, PREP_EXPORT, PREP_LISTEN, PREP_LISTENED,
@@ -260,21 +261,44 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			return JOB_FAILED;
 		}
 		if (ri.state != RUN_INMIGRATE) {
-			xasprintf(cause, "target QEMU %s is not waiting for a "
-			    "migration (run state %s): start it with -incoming "
-			    "defer", mt->w.o->qmp_path, ri.state_name);
-			return JOB_FAILED;
+			/* No record: QEMU's word decides (seed 3085721). */
+			*pc = PREP_TLS_FOUND;
+			cmd->name = "query-migrate";
+			return JOB_SEND;
 		}
 		target_self(mt);
 		*pc = PREP_SIDE;
 		reply = NULL;
 		error = NULL;
 		continue;
+	case PREP_TLS_FOUND:
+		if (error != NULL)
+			goto unanswered;
+		mig_info_decode(reply, &mi);
+		if (mig_target_found_tls(0, mt->record_ri, &mi,
+		    json_obj_at(reply, "socket-address") != NULL) ==
+		    TF_NOT_KNOWN) {
+			mt->rerun_unknown = 1;
+			xasprintf(cause, "target QEMU %s has an incoming "
+			    "migration (%s, run state %s) and the status file "
+			    "no record of it (a killed run's writes may all "
+			    "have failed): over tls: this run cannot watch it, "
+			    "and whether its guest is this migration's is not "
+			    "known; see QEMU", mt->w.o->qmp_path,
+			    mi.status_name, mt->record_state);
+			return JOB_FAILED;
+		}
+		xasprintf(cause, "target QEMU %s is not waiting for a "
+		    "migration (run state %s): start it with -incoming "
+		    "defer", mt->w.o->qmp_path, mt->record_state);
+		return JOB_FAILED;
 	case PREP_FOUND:
 		if (error != NULL) {
 			/* Over an open record, not known (8), as unasked. */
 			target_unasked(mt);
-			goto fail;
+			if (mt->rerun_unknown)
+				goto fail;
+			goto unanswered;
 		}
 		if (mt->record != NULL && target_take_over(mt, &why) != 0) {
 			/* Its identity is not written over (as migrate). */
@@ -452,6 +476,17 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		    mt->w.qemu_uri);
 		return JOB_DONE;
 	}
+unanswered:
+	/* No record: a QEMU that no longer waits may hold a guest that
+	 * arrived; its word unheard, not known. */
+	if (mig_target_unanswered(0, mt->record_ri) != TF_NOT_KNOWN)
+		goto fail;
+	mt->rerun_unknown = 1;
+	xasprintf(cause, "target QEMU %s is not waiting for a migration (run "
+	    "state %s) and its query-migrate got no answer (%s): whether a "
+	    "migration's guest arrived there is not known; see QEMU",
+	    mt->w.o->qmp_path, mt->record_state, error);
+	return JOB_FAILED;
 fail:
 	xasprintf(cause, "target QEMU %s: %s", mt->w.o->qmp_path, error);
 	return JOB_FAILED;

@@ -838,6 +838,7 @@ mig_watch_connect_start(struct mig_watch *w, qmp_reply_cb ready, void *arg,
 	    ready, arg, cause);
 	if (w->qmp == NULL)
 		return -1;
+	w->conn_count++;
 	qmp_set_close_cb(w->qmp, on_close, w);
 	qmp_subscribe(w->qmp, NULL, on_event, w);
 	return 0;

@@ -63,6 +63,7 @@ struct mig_watch {
 	 * its start time: a closed monitor whose process is gone is a QEMU
 	 * that can run no guest (the target's fence). */
 	pid_t			 qemu_pid;
+	unsigned		 conn_count;	/* monitor connections begun */
 	unsigned long long	 qemu_start;
 	int			 stop;		/* the session finished */
 	/* The requestId of the last `qmigrate switchover` taken, and of

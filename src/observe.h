@@ -177,6 +177,8 @@ struct snap_migration {
 	struct snap_f64	 disk_rate;	/* bytes/s mirrored (the collector's) */
 	struct snap_u64	 iteration;
 	struct snap_f64	 expected_downtime;	/* seconds */
+	struct snap_f64	 downtime;	/* seconds: the guest's pause, once
+					   known */
 	struct snap_f64	 throttle;	/* 0 to 1 */
 	struct snap_f64	 dirty_limit_throttle;	/* seconds per round */
 	struct snap_u64	 postcopy_requests;

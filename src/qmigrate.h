@@ -391,6 +391,7 @@ int		 status_restore(struct status *, struct json_object *doc,
 void		 status_discard(struct status *);
 void		 status_forget_held(struct status *);
 void		 status_keep_file(struct status *);
+int		 status_file_current(const struct status *);
 
 /* mig-caps.c */
 void	 mig_plan_make(struct mig_plan *, const struct mig_settings *,
@@ -496,6 +497,22 @@ struct json_object *status_to_kubevirt(struct json_object *doc,
 	    struct json_object *vmi_conditions, const char *now);
 struct json_object *status_to_kubevirt_migration(struct json_object *doc,
 	    char **cause);
+
+/* mig-marker.c */
+#define UPDATE_MARKER_SUFFIX	".update"
+struct update_marker {
+	char			 uid[64];	/* the update's migrationUid */
+	pid_t			 pid;		/* its QEMU (0: not known) */
+	unsigned long long	 start;		/* ... /proc/PID/stat's start */
+	char			 qmp[256];	/* ... its monitor */
+	double			 time;		/* when it was written (realtime) */
+};
+char	*update_marker_path(const char *status_file);
+int	 update_marker_write(const char *path, const struct update_marker *,
+	    char **cause);
+int	 update_marker_read(const char *path, struct update_marker *,
+	    char **cause);
+int	 update_marker_remove(const char *path, char **cause);
 
 /* update-command.c */
 int	 update_command_load(const char *, const char *, char ***, char **);

@@ -1,6 +1,7 @@
 /*
  * report-html.c: the report's page: one self-contained HTML file (inline
- * SVG and CSS, no script, nothing fetched) with the outcome, both QEMUs'
+ * SVG and CSS, no script, nothing fetched) with the outcome, the guest's
+ * downtime ("not known" without progress.downtimeMs), both QEMUs'
  * versions, the four charts, the decisions with their figures and where
  * each setting came from.
  */
@@ -74,7 +75,7 @@ sources(FILE *f, const struct report *r)
 void
 report_html_page(FILE *f, const struct report *r)
 {
-	char	code[16];
+	char	code[16], down[32];
 	int	s;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -95,6 +96,9 @@ report_html_page(FILE *f, const struct report *r)
 		fputs("</tr>\n<tr><th>failure</th>", f);
 		cell(f, "td", r->failure);
 	}
+	fputs("</tr>\n<tr><th>downtime</th>", f);
+	snprintf(down, sizeof down, "%.0f ms", r->downtime_ms);
+	cell(f, "td", r->downtime_ms >= 0 ? down : NULL);
 	fputs("</tr>\n<tr><th>source QEMU</th>", f);
 	cell(f, "td", r->source_version);
 	fputs("</tr>\n<tr><th>target QEMU</th>", f);

@@ -30,6 +30,7 @@ report_init(struct report *r)
 {
 	memset(r, 0, sizeof *r);
 	r->exit_code = -1;
+	r->downtime_ms = -1;
 }
 
 static void
@@ -246,6 +247,11 @@ report_add_document(struct report *r, json_object *doc)
 	if ((v = json_obj_at(doc, "exitCode")) != NULL &&
 	    json_object_is_type(v, json_type_int))
 		r->exit_code = json_object_get_int(v);
+	/* progress.downtimeMs is absent until known (a 0 is a pause). */
+	if ((v = json_obj_at(progress, "downtimeMs")) != NULL &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) >= 0)
+		r->downtime_ms = (double)json_object_get_int64(v);
 	src = json_obj_at(json_obj_at(doc, "migrationConfiguration"),
 	    "sources");
 	if (src != NULL && json_object_is_type(src, json_type_object))

@@ -49,6 +49,7 @@ struct report {
 	char			*source_version, *target_version;
 	char			*sources;	/* JSON text, or NULL */
 	int			 exit_code;	/* -1 when not ended */
+	double			 downtime_ms;	/* -1 when not known */
 	double			 t_end;		/* the last elapsedSeconds */
 };
 

@@ -34,6 +34,7 @@ struct mig_progress {
 	uint64_t	iteration;
 	uint64_t	expected_downtime_ms;
 	uint64_t	downtime_ms;
+	int		has_downtime;		/* downtime_ms known */
 	int		throttle_pct;
 	int		has_dirty_limit;	/* dirty-limit throttles */
 	uint64_t	dirty_limit_throttle_us;
@@ -656,8 +657,10 @@ progress_to_json(const struct mig_progress *p)
 	    json_object_new_uint64(p->iteration));
 	json_object_object_add(o, "expectedDowntimeMs",
 	    json_object_new_uint64(p->expected_downtime_ms));
-	json_object_object_add(o, "downtimeMs",
-	    json_object_new_uint64(p->downtime_ms));
+	/* Absent until known: a 0 would be a pause of 0 ms. */
+	if (p->has_downtime)
+		json_object_object_add(o, "downtimeMs",
+		    json_object_new_uint64(p->downtime_ms));
 	json_object_object_add(o, "throttlePercentage",
 	    json_object_new_int(p->throttle_pct));
 	if (p->has_dirty_limit) {
@@ -959,19 +962,90 @@ status_changed(struct status *st, const char *event)
 	json_object_put(doc);
 }
 
+/*
+ * The event line {"event":EVENT,"status":DOC} from the pretty text of
+ * DOC the file took: json-c's plain text is its pretty text without the
+ * newlines and indents it puts between tokens (a string holds its
+ * newlines escaped), so the document is not rendered a second time.
+ * The caller frees it.
+ */
+static char *
+event_line_of_pretty(const char *event, const char *pretty, size_t len)
+{
+	json_object	*name = json_object_new_string(event);
+	const char	*quoted;
+	size_t		 qlen, i, n;
+	char		*line;
+
+	quoted = json_object_to_json_string_length(name,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &qlen);
+	line = xmalloc(len + qlen + sizeof "{\"event\":,\"status\":}");
+	n = 0;
+	memcpy(line + n, "{\"event\":", 9);
+	n += 9;
+	memcpy(line + n, quoted, qlen);
+	n += qlen;
+	memcpy(line + n, ",\"status\":", 10);
+	n += 10;
+	json_object_put(name);
+	for (i = 0; i < len; ) {
+		const char	*q;
+		size_t		 end, k;
+
+		if (pretty[i] == '\n') {
+			/* a line's indent: eight at a time */
+			for (i++; i + 8 <= len && memcmp(pretty + i, "        ",
+			    8) == 0; i += 8)
+				;
+			while (i < len && (pretty[i] == ' ' ||
+			    pretty[i] == '\t'))
+				i++;
+			continue;
+		}
+		if (pretty[i] != '"') {
+			if (pretty[i] != ' ' && pretty[i] != '\t')
+				line[n++] = pretty[i];
+			i++;
+			continue;
+		}
+		/* A string, whole: to the first quote not escaped (an even
+		   run of backslashes before it). */
+		for (end = i + 1; ; end = (size_t)(q - pretty) + 1) {
+			if ((q = memchr(pretty + end, '"', len - end)) == NULL) {
+				end = len;
+				break;
+			}
+			for (k = (size_t)(q - pretty); k > i + 1 &&
+			    pretty[k - 1] == '\\'; k--)
+				;
+			if (((size_t)(q - pretty) - k) % 2 == 0) {
+				end = (size_t)(q - pretty) + 1;
+				break;
+			}
+		}
+		memcpy(line + n, pretty + i, end - i);
+		n += end - i;
+		i = end;
+	}
+	line[n++] = '}';
+	line[n] = '\0';
+	return line;
+}
+
 /* Writes doc (borrowed) as an event line, and to the file if asked. */
 static void
 publish(struct status *st, const char *event, json_object *doc,
     int write_file)
 {
-	const char	*text;
+	const char	*text = NULL;
 	char		*cause = NULL;
+	size_t		 len = 0;
 
 	if (st->file != NULL && write_file && !st->file_kept) {
-		text = json_object_to_json_string_ext(doc,
-		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-		if (write_file_atomic(st->file, text, strlen(text),
-		    &cause) != 0) {
+		text = json_object_to_json_string_length(doc,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE,
+		    &len);
+		if (write_file_atomic(st->file, text, len, &cause) != 0) {
 			if (!st->write_failed)
 				log_warnx("status file %s: %s (the migration "
 				    "goes on)", st->file, cause);
@@ -982,7 +1056,12 @@ publish(struct status *st, const char *event, json_object *doc,
 			st->write_failed = 0;
 		}
 	}
-	if (st->events) {
+	if (st->events && text != NULL) {
+		char *line = event_line_of_pretty(event, text, len);
+
+		out_line(OUT_STDOUT, line);
+		free(line);
+	} else if (st->events) {
 		json_object *line = json_object_new_object();
 
 		add_str(line, "event", event);
@@ -1142,8 +1221,12 @@ status_set_progress(struct status *st, const struct mig_info *mi,
 	p->has_dirty_limit = mi->has_dirty_limit;
 	p->dirty_limit_throttle_us = mi->dirty_limit_throttle_us;
 	p->dirty_limit_ring_full_us = mi->dirty_limit_ring_full_us;
-	if (mi->has_downtime)
+	/* After cpr-exec the pause is qmigrate's (status_set_downtime()):
+	 * the old QEMU's figure ends before its exec. */
+	if (mi->has_downtime && st->mode != MODE_CPR_EXEC) {
 		p->downtime_ms = mi->downtime_ms;
+		p->has_downtime = 1;
+	}
 	if (mi->has_total_time)
 		p->total_time_ms = mi->total_time_ms;
 }
@@ -1153,6 +1236,7 @@ void
 status_set_downtime(struct status *st, uint64_t ms)
 {
 	st->progress.downtime_ms = ms;
+	st->progress.has_downtime = 1;
 }
 
 /*
@@ -1391,6 +1475,16 @@ void
 status_keep_file(struct status *st)
 {
 	st->file_kept = 1;
+}
+
+/*
+ * Whether the status file holds the last document published: a file, not
+ * kept as it was, and its last write did not fail.
+ */
+int
+status_file_current(const struct status *st)
+{
+	return st->file != NULL && !st->file_kept && !st->write_failed;
 }
 
 /* Drops what a hold kept: nothing of it is ever written. */

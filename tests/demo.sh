@@ -111,7 +111,7 @@ rc=0
 wait "${pids[0]}" || true
 
 say "result"
-jq -r '"   source: \(.phase), mode \(.mode), \(.progress.dataProcessed / 1e6 | floor) MB in \(.progress.totalTimeMs) ms, \(if .progress.downtimeMs > 0 then "downtime \(.progress.downtimeMs) ms" else "downtime not reported by QEMU" end)"' "$dir/src.status"
+jq -r '"   source: \(.phase), mode \(.mode), \(.progress.dataProcessed / 1e6 | floor) MB in \(.progress.totalTimeMs) ms, \(if .progress.downtimeMs != null then "downtime \(.progress.downtimeMs) ms" else "downtime not reported by QEMU" end)"' "$dir/src.status"
 jq -r '"   target: \(.phase)"' "$dir/dst.status"
 if "$qmigrate" report --status-file "$dir/src.status" --events "$dir/events.jsonl" \
 	--target-status-file "$dir/dst.status" --output "$report" 2>"$dir/report.err"; then

@@ -115,6 +115,20 @@ assert_image_holds() {
 	fi
 }
 
+# assert_write_missed: after a mirror that ended before the guest's disk
+# device wrote 1 MiB of 0xa5 at 20M (hmp_write 20 1 0xa5), both QEMUs quit:
+# the source's image holds the write over disk_pair's 0x5a, the target's
+# holds disk_pair's 0x5a and not the write (what an 8 was about).
+assert_write_missed() {
+	quit_guest src
+	quit_guest dst
+	assert_image_holds "$TMP/src.qcow2" "the source's image" 0xa5 20M 1M 0x5a 0 16M
+	assert_image_holds "$TMP/dst.qcow2" "the target's image" 0x5a 0 16M
+	qemu-io -c "read -q -P 0xa5 20M 1M" "$TMP/dst.qcow2" >"$TMP/dst-read.out" 2>&1 || true
+	grep -q "Pattern verification failed" "$TMP/dst-read.out" ||
+		fail "the target's image holds the write made after the mirror ended: $(cat "$TMP/dst-read.out")"
+}
+
 # no_disk_jobs NAME: QEMU NAME runs no block job.
 no_disk_jobs() {
 	[ "$(mon "$1" query-block-jobs | jq length)" = 0 ]

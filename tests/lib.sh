@@ -49,7 +49,13 @@ set -eu -o pipefail
 # times) and every guest then crawled: slower is TCG.  A nested KVM
 # that emulates the guest instead (this project's kvm-pvm hosts: the memory
 # guest fills about 100 pages a second there, and the Linux guest prints
-# nothing in 4 minutes; bench/RESULTS.md) does not serve.
+# nothing in 4 minutes; bench/RESULTS.md) does not serve.  A pass near the
+# bound (at KVM_PROBE_NEAR_SECONDS or later, 6 s: the last quarter) is no
+# answer for the boot: a host a little busier later makes that KVM too
+# slow for the tests' guests (a build's guests once ran under a KVM that
+# had passed just under 8 s).  It is kept KVM_PROBE_NEAR_KEEP seconds (60,
+# so that the tests waiting on the probe's lock take it) and then probed
+# again, and the accelerator line says so.
 # QMIGRATE_TEST_ACCEL=kvm or tcg forces one (kvm without a /dev/kvm that
 # opens fails).  A test whose subject is TCG's own behaviour calls
 # test_accel_tcg WHY before its first guest.  The first guest a test
@@ -60,6 +66,8 @@ set -eu -o pipefail
 : "${QMIGRATE_TEST_ACCEL:=}"
 : "${TEST_ACCEL_OPTS:=}"
 : "${KVM_PROBE_SECONDS:=8}"
+: "${KVM_PROBE_NEAR_SECONDS:=$((KVM_PROBE_SECONDS * 3 / 4))}"
+: "${KVM_PROBE_NEAR_KEEP:=60}"
 TEST_ACCEL=
 TEST_ACCEL_WHY=
 _lib_accel_said=
@@ -89,16 +97,24 @@ _lib_kvm_opens() {
 
 # _lib_kvm_probe: sets TEST_ACCEL and TEST_ACCEL_WHY from the cached probe
 # of this boot, else probes (one test at a time: the cache's lock) and
-# caches the answer.
+# caches the answer.  The cache's line is "BOOT ACCEL WHY" for the boot,
+# or "BOOT@UNTIL ACCEL WHY" for a pass near the bound, good until UNTIL
+# (seconds since the epoch).
 _lib_kvm_probe() {
-	local cache=$top_builddir/tests/accel-probe boot line fd
+	local cache=$top_builddir/tests/accel-probe boot line fd key
 	boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
 	mkdir -p "${cache%/*}"
 	exec {fd}>>"$cache.lock"
 	flock -w 120 "$fd" || fail "the KVM probe's lock $cache.lock is held for 120 s"
 	line=$(cat "$cache" 2>/dev/null || true)
-	if [ "${line%% *}" != "$boot" ]; then
-		line="$boot $(_lib_kvm_probe_run)"
+	key=${line%% *}
+	if [ "$key" != "$boot" ] && ! { [ "${key%@*}" = "$boot" ] &&
+		[[ ${key#*@} =~ ^[0-9]+$ ]] && [ "${key#*@}" -gt "$(date +%s)" ]; }; then
+		line=$(_lib_kvm_probe_run)
+		case $line in
+		near\ *) line="$boot@$(($(date +%s) + KVM_PROBE_NEAR_KEEP)) ${line#near }" ;;
+		*) line="$boot $line" ;;
+		esac
 		printf '%s\n' "$line" >"$cache.new" && mv "$cache.new" "$cache"
 	fi
 	exec {fd}>&-
@@ -108,7 +124,8 @@ _lib_kvm_probe() {
 }
 
 # _lib_kvm_probe_run: boots the memory guest under KVM and prints
-# "kvm WHY" or "tcg WHY".
+# "kvm WHY" or "tcg WHY", or "near kvm WHY" for a pass at
+# KVM_PROBE_NEAR_SECONDS or later (not an answer for the boot).
 _lib_kvm_probe_run() {
 	local d pid n ready= died=
 	[ -f "$MEMGUEST_ELF" ] || {
@@ -133,7 +150,9 @@ _lib_kvm_probe_run() {
 	done
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	if [ -n "$ready" ]; then
+	if [ -n "$ready" ] && [ "$ready" -ge $((KVM_PROBE_NEAR_SECONDS * 10)) ]; then
+		echo "near kvm /dev/kvm serves, barely: a 16 MiB memory guest booted and read all its pages in $((ready / 10)).$((ready % 10)) s, near the $KVM_PROBE_SECONDS s bound: not cached for the boot, probed again after $KVM_PROBE_NEAR_KEEP s"
+	elif [ -n "$ready" ]; then
 		echo "kvm /dev/kvm serves: a 16 MiB memory guest booted and read all its pages in $((ready / 10)).$((ready % 10)) s"
 	elif [ -n "$died" ]; then
 		echo "tcg /dev/kvm opens but QEMU -accel kvm failed: $(tail -n 1 "$d/err")"

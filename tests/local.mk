@@ -65,7 +65,12 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-exec-signals.sh \
 	tests/integration/cpr-exec-rerun-failed.sh \
 	tests/integration/cpr-exec-rerun-norecord.sh \
+	tests/integration/cpr-exec-rerun-marker.sh \
 	tests/integration/cpr-exec-putback-mute.sh \
+	tests/integration/cpr-exec-rerun-mode-left.sh \
+	tests/integration/cpr-exec-inspect-dropped.sh \
+	tests/integration/cpr-exec-check-putback.sh \
+	tests/integration/cpr-exec-first-doc-runstate.sh \
 	tests/integration/cpr-new-killed.sh \
 	tests/integration/cpr-new-monitor-missing.sh \
 	tests/integration/cpr-abort.sh \
@@ -81,8 +86,10 @@ integration_tests += tests/integration/cpr-update-10.0.sh \
 	tests/integration/cpr-paused-guest.sh \
 	tests/integration/cpr-mode-reset.sh
 EXTRA_DIST += tests/cpr-lib.sh tests/cpr-exec-lib.sh
-# tests/lib.sh's KVM probe, once per boot of the machine.
+# tests/lib.sh's KVM probe, once per boot of the machine (a pass near its
+# bound for a minute only); its cache checked against a stand-in QEMU.
 CLEANFILES += tests/accel-probe tests/accel-probe.lock
+host_tests += tests/integration/accel-probe.sh
 
 # Issue 22: random faults at random moments, the whole promise checked
 # after each (real QEMU; a short fixed-seed run here, 100 runs in
@@ -118,6 +125,7 @@ integration_tests += tests/integration/rerun-after-8-completed.sh \
 	tests/integration/rerun-confirm-tls.sh
 # 04d09ad (sim-real D1): a re-run over mirrors that ended unwatched is 8.
 integration_tests += tests/integration/rerun-disks-unwatched.sh
+integration_tests += tests/integration/disk-mirror-unseen-reconnect.sh
 
 # Found by fault-random.sh after the rewrite (seeds 1042, 1059): a SIGTERM
 # during the teardown killed qmigrate (ev_signal_stop puts SIG_DFL back);
@@ -164,7 +172,8 @@ target_tests = tests/integration/handoff-incoming-late-unix.sh \
 	tests/integration/target-keeps-paused-unix.sh \
 	tests/integration/target-prelaunch.sh \
 	tests/integration/target-rerun-unix.sh \
-	tests/integration/target-rerun-norecord-unix.sh
+	tests/integration/target-rerun-norecord-unix.sh \
+	tests/integration/target-rerun-norecord-tls.sh
 integration_tests += $(target_tests)
 EXTRA_DIST += tests/handoff-lib.sh
 check-handoff: all

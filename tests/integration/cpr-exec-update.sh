@@ -11,8 +11,8 @@
 # STOP to the new QEMU's RESUME), never 0.  A new command line with -S:
 # the new QEMU loads the guest and waits; qmigrate conts it (0 in
 # seconds, not 8 after 30 s), unless the guest was paused before the
-# update: then it stays paused (audit N14) and a note says the pause is
-# not known.
+# update: then it stays paused (audit N14), a note says the pause is not
+# known and the document has no downtimeMs.
 . "$top_srcdir/tests/cpr-exec-lib.sh"
 cpr_exec_test_begin
 
@@ -79,7 +79,8 @@ updated held
 pause_measured held
 
 # ... the guest paused before the update (the operator's): it stays
-# paused on the new QEMU, no cont; the pause is not a measurement there.
+# paused on the new QEMU, no cont; the pause is not known there: the
+# document has no downtimeMs (a 0 would read as a pause of 0 ms).
 rm -f "$TMP/vm.state"
 qmp g stop >/dev/null || fail "stop: $(qmp g query-status)"
 run_qmigrate 0 update --mode exec --qmp "$TMP/g.qmp" --to "file:$TMP/vm.state" \
@@ -89,6 +90,8 @@ qmp g query-status | grep -q '"status": "paused"' ||
 	fail "the guest paused before the update was resumed: $(qmp g query-status)"
 jq -r '.notes[]' "$TMP/stopped.status" | grep -q "pause in the update is not known" ||
 	fail "no note that the pause is not known: $(jq -c .notes "$TMP/stopped.status")"
+[ "$(jq '.progress | has("downtimeMs")' "$TMP/stopped.status")" = false ] ||
+	fail "a downtimeMs for a pause not known: $(jq -c .progress "$TMP/stopped.status")"
 qmp g cont >/dev/null || fail "cont: $(qmp g query-status)"
 cpr_running g || fail "the guest does not run after cont: $(qmp g query-status)"
 

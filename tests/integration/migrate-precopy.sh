@@ -31,7 +31,16 @@ src=$TMP/src.status
 expect_status "$src" .phase Succeeded
 expect_status "$src" .completed true
 expect_status "$src" .migrationPolicyName slow
-[ "$(status_get "$src" .progress.downtimeMs)" -lt 2000 ] || fail "downtime too long"
+# downtimeMs: QEMU's figure once completed; absent while not known (the
+# samples before, the target's document), never a 0 that reads as a pause.
+down=$(status_get "$src" .progress.downtimeMs)
+[[ $down =~ ^[0-9]+$ ]] || fail "no downtimeMs in the source's document: $down"
+[ "$down" -lt 2000 ] || fail "downtime too long: $down ms"
+[ "$(jq -s '[.[] | .status.progress // {} | select(.qemuStatus == "active") |
+	has("downtimeMs")] | any' "$TMP/migrate.out")" = false ] ||
+	fail "a downtimeMs before QEMU gave one: $(jq -c 'select(.status.progress.qemuStatus == "active") | .status.progress' "$TMP/migrate.out" | head -n 1)"
+[ "$(status_get "$TMP/dst.status" .progress.downtimeMs)" = null ] ||
+	fail "the target's document has a downtimeMs: $(jq -c .progress "$TMP/dst.status")"
 [ -n "$(status_get "$src" .endTimestamp)" ] || fail "no endTimestamp"
 expect_status "$TMP/dst.status" .phase Succeeded
 

@@ -57,6 +57,11 @@ for side in source:src target:dst; do
 	grep -qF "<th>${side%:*} QEMU</th><td>$v</td>" "$html" ||
 		fail "no ${side%:*} QEMU $v in the page: $(grep -o "<th>${side%:*} QEMU</th><td>[^<]*" "$html")"
 done
+# The guest's pause: QEMU's figure from the source's document.
+down=$(status_get "$TMP/src.status" .progress.downtimeMs)
+[[ $down =~ ^[0-9]+$ ]] || fail "no downtimeMs in the source's document: $down"
+grep -qF "<th>downtime</th><td>$down ms</td>" "$html" ||
+	fail "no downtime $down ms in the page: $(grep -o '<th>downtime</th><td>[^<]*' "$html")"
 grep -q 'class="sources"' "$html" || fail "no settings' sources"
 grep -q '<td>bandwidthPerMigration</td><td>policy busy</td>' "$html" ||
 	fail "bandwidthPerMigration's source is not \"policy busy\""

@@ -128,6 +128,21 @@ job_at(const struct qm_qemu *q, const char *id)
 }
 
 /*
+ * Node k's connection ends, for good.  While the guest runs, it writes:
+ * one of its writes in flight fails its mirror half (noted here, for
+ * mirror-io-error, even after QEMU's STOP: do_vm_stop drains the writes
+ * in flight after it sends STOP).  With the guest stopped, a ready
+ * mirror does no I/O, and nothing fails until one comes.
+ */
+static void
+node_break(struct qm_qemu *q, int k)
+{
+	if (!q->nodes[k].broken)
+		q->nodes[k].broke_running = qm_runs_guest(&q->s);
+	q->nodes[k].broken = 1;
+}
+
+/*
  * Does node k's connection stand?  The target's server must run at its
  * address with the export still there; once not, the link is broken for
  * good (a new server is a new connection qmigrate never makes).
@@ -146,10 +161,29 @@ link_up(struct qm_qemu *q, int k)
 	if (t == NULL || !t->s.alive || !t->s.nbd_server ||
 	    strcmp(t->nbd_uri, nd->uri) != 0 ||
 	    export_at(t, nd->export_name) < 0) {
-		nd->broken = 1;
+		node_break(q, k);
 		return 0;
 	}
 	return 1;
+}
+
+/* Is node k's server stopped (SIGSTOP)?  Its writes wait then: the
+   connection's buffers are full, nothing is read (the link stands). */
+static int
+link_stopped(const struct qm_qemu *q, int k)
+{
+	return k >= 0 && k < QM_MAX_NODES && q->nodes[k].used &&
+	    q->nodes[k].target != NULL && q->nodes[k].target->sigstopped;
+}
+
+/* The clock of job j's copy: it stands while its NBD server is stopped. */
+static double
+job_now(const struct qm_qemu *q, int j)
+{
+	const struct qm_job_pace *p = &q->pace[j];
+
+	return link_stopped(q, p->node) ? fmin(q->now,
+	    fmax(q->nodes[p->node].target->sigstop_at, p->start)) : q->now;
 }
 
 static char *
@@ -270,6 +304,11 @@ qd_refusal(struct qm_qemu *q, const struct qm_cmd *c, struct json_object *o)
 				    dev);
 		return NULL;
 	}
+	/* blockdev.c find_block_job_locked: no job of that id (never
+	   started, or concluded and auto-dismissed) */
+	if ((strcmp(n, "block-job-cancel") == 0 ||
+	    strcmp(n, "block-job-complete") == 0) && job_at(q, c->job) < 0)
+		return error_line(c, "Block job '%s' not found", c->job);
 	if (strcmp(n, "nbd-server-start") == 0 && q->s.nbd_server)
 		return error_line(c, "NBD server already running");
 	if (strcmp(n, "nbd-server-stop") == 0 && !q->s.nbd_server)
@@ -372,7 +411,7 @@ qd_command(struct qm_qemu *q, const struct qm_cmd *c, struct json_object *o)
 			v = json_object_array_get_idx(list, i);
 			if (json_object_object_get_ex(v, "node-name", &a) &&
 			    (k = node_at(q, json_object_get_string(a))) >= 0)
-				q->nodes[k].broken = 1;
+				node_break(q, k);
 		}
 	}
 }
@@ -382,7 +421,7 @@ static void
 job_figures(const struct qm_qemu *q, int j, uint64_t *off, uint64_t *len)
 {
 	const struct qm_job_pace	*p = &q->pace[j];
-	double				 el = q->now - p->start, f;
+	double				 el = job_now(q, j) - p->start, f;
 	enum qm_job_status		 st = q->s.jobs[j].status;
 
 	*len = disk_size(q, p->disk < 0 ? 0 : p->disk);
@@ -547,18 +586,47 @@ qd_permitted(struct qm_qemu *q, const char *n, int j)
 		    strcmp(n, "mirror-failed") != 0;
 	if (strcmp(n, "mirror-ready") == 0)
 		return !p->never && q->now >= p->ready_at &&
-		    link_up(q, p->node);
+		    link_up(q, p->node) && !link_stopped(q, p->node);
 	/* mirror_error_action: a write to the target failed (the link
-	   gone); the error ends the job (on-target-error report) */
+	   gone); the error ends the job (on-target-error report).  A write
+	   comes from the guest running (or one in flight when the link
+	   broke: node_break), the copy of a job not yet ready, or a soft
+	   cancel's or complete's last flush (mirror_flush); a ready job of a
+	   stopped guest does none. */
 	if (strcmp(n, "mirror-io-error") == 0)
-		return !p->io_error && !link_up(q, p->node);
+		return !p->io_error && !link_up(q, p->node) &&
+		    (p->node < 0 || qm_runs_guest(&q->s) ||
+		    q->nodes[p->node].broke_running ||
+		    (q->s.jobs[j].status != QM_JOB_READY &&
+		    q->s.jobs[j].status != QM_JOB_STANDBY) ||
+		    (q->s.jobs[j].flags & (QM_IF_CANCEL | QM_IF_FORCE)) ==
+		    QM_IF_CANCEL || (q->s.jobs[j].flags & QM_IF_COMPLETE));
 	if (strcmp(n, "mirror-failed") == 0)
 		return p->io_error;
 	/* a ready mirror's soft cancel ends in sync: its last writes
 	   reach the target first */
 	if (strcmp(n, "job-waiting") == 0)
-		return link_up(q, p->node);
+		return link_up(q, p->node) && !link_stopped(q, p->node);
 	return 1;
+}
+
+void
+qd_continued(struct qm_qemu *q, const struct qm_qemu *t, double since,
+    double now)
+{
+	int	 j, k;
+
+	for (j = 0; j < QM_MAX_JOBS; j++) {
+		struct qm_job_pace *p = &q->pace[j];
+
+		k = p->node;
+		if (!p->on || k < 0 || k >= QM_MAX_NODES ||
+		    q->nodes[k].target != t || p->start > now)
+			continue;
+		if (p->ready_at < INFINITY && p->ready_at > since)
+			p->ready_at += now - fmax(since, p->start);
+		p->start = qm_shifted(p->start, since, now);
+	}
 }
 
 void
@@ -576,7 +644,7 @@ qd_forget(struct qm_qemu *gone, struct qm_qemu *other)
 	for (k = 0; k < QM_MAX_NODES; k++)
 		if (other->nodes[k].target == gone) {
 			other->nodes[k].target = NULL;
-			other->nodes[k].broken = 1;
+			node_break(other, k);
 		}
 	if (other->nbd_client == gone)
 		other->nbd_client = NULL;
@@ -588,7 +656,7 @@ qm_break_nbd(struct qm_qemu *q)
 	int	 k;
 
 	for (k = 0; k < QM_MAX_NODES; k++)
-		q->nodes[k].broken = 1;
+		node_break(q, k);
 	if (q->s.alive && q->now + STEP < q->next)
 		q->next = q->now + STEP;
 }

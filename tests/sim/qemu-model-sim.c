@@ -59,6 +59,39 @@ note_stopped(struct qm_qemu *q)
 		q->stopped_at = q->now;
 }
 
+/*
+ * A source whose target QEMU is stopped (SIGSTOP): the target reads
+ * nothing, so the stream's socket buffers fill within milliseconds and
+ * the migration thread sleeps in its write (the kernel still took the
+ * connect).  Its monitor answers (the main loop is not that thread), its
+ * status stays as it was, its figures stand still, and nothing that
+ * needs the stream to flow happens until the target continues.
+ */
+static int
+stalled(const struct qm_qemu *q)
+{
+	const struct qm_qemu	*p = q->peer;
+
+	return !(q->s.flags & QM_IF_INCOMING) && !q->to_file && p != NULL &&
+	    p->peer == q && p->s.alive && p->sigstopped && q->connected;
+}
+
+/* The stream's clock: it stands from the target's stop. */
+static double
+stream_now(const struct qm_qemu *q)
+{
+	return stalled(q) ? fmin(q->now, fmax(q->peer->sigstop_at,
+	    q->mig_start)) : q->now;
+}
+
+double
+qm_shifted(double t0, double since, double now)
+{
+	if (t0 <= 0 || t0 > now)
+		return t0;
+	return t0 + now - fmax(since, t0);
+}
+
 /* Moves the state's pending events to the output. */
 static void
 flush_events(struct qm_qemu *q)
@@ -260,7 +293,8 @@ static void
 with_progress(const struct qm_qemu *q, struct json_object *o)
 {
 	struct json_object	*ret, *ram;
-	double			 el = q->now - q->mig_start, left, dirty = 0;
+	double			 sn = stream_now(q);
+	double			 el = sn - q->mig_start, left, dirty = 0;
 
 	if (q->w.converge == NULL || (q->s.flags & QM_IF_INCOMING) ||
 	    q->s.status == QM_ST_NONE ||
@@ -268,10 +302,10 @@ with_progress(const struct qm_qemu *q, struct json_object *o)
 	    !json_object_object_get_ex(ret, "ram", &ram))
 		return;
 	if (q->postcopy_at > 0)
-		left = q->postcopy_len > 0 ? 0.3 * fmax(0, 1 - (q->now -
+		left = q->postcopy_len > 0 ? 0.3 * fmax(0, 1 - fmax(0, sn -
 		    q->postcopy_at) / q->postcopy_len) : 0;
 	else if (q->stopped_at > 0)
-		left = 0.4 * fmax(0, 1 - (q->now - q->stopped_at) /
+		left = 0.4 * fmax(0, 1 - fmax(0, sn - q->stopped_at) /
 		    PAUSED_DRAIN);
 	else if (q->converge_after < 0) {
 		left = fmax(0.4, 1 - el / 10);
@@ -542,6 +576,30 @@ permitted(struct qm_qemu *q, int entry)
 		    strcmp(n, "shutdown-cancel") == 0 ||
 		    strcmp(n, "exit") == 0;
 	if (!incoming) {
+		/* Its target stopped (SIGSTOP): what must be written or
+		   read through the stream waits (stalled above): pre-copy's
+		   rounds and so its convergence, post-copy's start (7.2's
+		   status change included: the thread sits in a write) and
+		   its pages, the last bytes without a return path, a
+		   resume's handshake, 11.1's word that the target runs.
+		   Not a resume's connect (recover-connected: the kernel
+		   takes it into the stopped QEMU's backlog, and
+		   migrate_fd_connect moves the status at once), nor its
+		   refusal where nothing listens (7.2 before migrate-recover:
+		   the kernel refuses it at once; sim-real seed 4007269: a
+		   resume refused so was held pending until the target
+		   listened, and the source recovered after its 6). */
+		if (stalled(q) && (strcmp(n, "switchover") == 0 ||
+		    strcmp(n, "switchover-stopped") == 0 ||
+		    strcmp(n, "stream-written") == 0 ||
+		    strcmp(n, "postcopy-start") == 0 ||
+		    strcmp(n, "postcopy-running") == 0 ||
+		    strcmp(n, "postcopy-done") == 0 ||
+		    strcmp(n, "recovered") == 0 ||
+		    (strcmp(n, "recover-failed") == 0 && !q->unreached &&
+		    (q->s.version != QM_V7_2 ||
+		    (p->s.flags & QM_IF_RECOVERING)))))
+			return 0;
 		if (strcmp(n, "connect-failed") == 0)
 			return !q->to_file && (q->no_listener || p == NULL ||
 			    !p->s.alive);
@@ -609,6 +667,18 @@ permitted(struct qm_qemu *q, int entry)
 			    !p->s.alive))) && !(p != NULL && p->verdict == 1 &&
 			    (q->s.flags & QM_IF_SWITCHED) &&
 			    !(q->s.flags & QM_IF_RETURN_PATH));
+		/* 11.1 before the target's word that it runs: a break fails
+		   the migration (the guest runs here again).  Only where
+		   the target did not take the package: one that did runs
+		   the guest from it, and its word is taken as come (the
+		   window where it is lost with the break, QEMU running the
+		   guest on both sides, is not modelled). */
+		if (strcmp(n, "postcopy-device-broke") == 0)
+			return (q->broken || p == NULL || !p->s.alive) &&
+			    !(p != NULL && (p->s.status ==
+			    QM_ST_POSTCOPY_DEVICE || p->s.status ==
+			    QM_ST_POSTCOPY_ACTIVE || (p->s.flags &
+			    QM_IF_GUEST)));
 		/* A target whose post-copy load failed closes the stream
 		   and the return path: the source pauses (postcopy_pause). */
 		if (strcmp(n, "postcopy-broke") == 0)
@@ -768,19 +838,21 @@ took(struct qm_qemu *q, int entry)
 	}
 }
 
-void
+int
 qm_advance(struct qm_qemu *q, double now)
 {
 	struct qm_enabled_key	 key;
-	int			 ok[256];
+	int			 ok[256], moved = 0;
 	size_t			 n, i, k;
 
 	if (now > q->now)
 		q->now = now;
-	if (q->exec_phase == QM_XP_GAP && now >= q->exec_until)
+	if (q->exec_phase == QM_XP_GAP && now >= q->exec_until) {
 		exec_reborn(q);
+		moved = 1;
+	}
 	if (!q->s.alive || q->sigstopped || now < q->next)
-		return;
+		return moved;
 	q->next = INFINITY;
 	qm_enabled_key(&q->s, &key);
 	if (!q->en_valid || memcmp(&key, &q->en_key, sizeof key) != 0) {
@@ -797,7 +869,7 @@ qm_advance(struct qm_qemu *q, double now)
 		/* Migrating, or a job running: time still passes. */
 		if (busy(q))
 			q->next = now + STEP;
-		return;
+		return moved;
 	}
 	i = k == 1 ? 0 : (size_t)q->w.choose(q->w.arg, (int)k);
 	qm_take(&q->s, ok[i]);
@@ -809,6 +881,7 @@ qm_advance(struct qm_qemu *q, double now)
 	flush_events(q);
 	q->next = now + STEP;
 	wake(q->peer, now);
+	return 1;
 }
 
 void
@@ -822,14 +895,46 @@ qm_kill(struct qm_qemu *q)
 	wake(q->peer, q->now);
 }
 
+/*
+ * The source p's stream stood still from since (its target q stopped):
+ * what its pace had due from then on is due as much later (the world's
+ * converge, post-copy's last page, a paused guest's drain).
+ */
+static void
+stream_continued(struct qm_qemu *p, double since, double now)
+{
+	if (p->s.status == QM_ST_NONE || p->mig_start > now)
+		return;
+	if (p->converge_at > since)
+		p->converge_at += now - fmax(since, p->mig_start);
+	p->mig_start = qm_shifted(p->mig_start, since, now);
+	p->postcopy_at = qm_shifted(p->postcopy_at, since, now);
+	p->stopped_at = qm_shifted(p->stopped_at, since, now);
+	wake(p, now);
+}
+
 void
-qm_sigstop(struct qm_qemu *q, int stopped)
+qm_sigstop(struct qm_qemu *q, int stopped, double now)
 {
 	size_t	 i;
 
-	q->sigstopped = stopped;
-	if (stopped)
+	if (now > q->now)
+		q->now = now;
+	if (stopped) {
+		if (!q->sigstopped)
+			q->sigstop_at = q->now;
+		q->sigstopped = 1;
 		return;
+	}
+	if (!q->sigstopped)
+		return;
+	q->sigstopped = 0;
+	if (q->s.alive && q->peer != NULL && q->peer->peer == q &&
+	    !(q->peer->s.flags & QM_IF_INCOMING) && q->peer->connected &&
+	    !q->peer->to_file)
+		stream_continued(q->peer, q->sigstop_at, q->now);
+	if (q->s.alive && q->nbd_client != NULL)
+		qd_continued(q->nbd_client, q, q->sigstop_at, q->now);
 	for (i = 0; i < q->nin; i++) {
 		command(q, q->in[i]);
 		free(q->in[i]);

@@ -29,6 +29,9 @@ struct qm_nbd_node {
 	struct qm_qemu		*target;	/* whose server it reached */
 	int			 broken;	/* the connection ended (for
 						   good: no reconnect-delay) */
+	int			 broke_running;	/* while its QEMU ran the
+						   guest: a write in flight
+						   failed (node_break) */
 	uint64_t		 size;		/* the export's */
 };
 
@@ -51,6 +54,7 @@ struct qm_qemu {
 	double			 now;
 	double			 next;		/* qm_due */
 	int			 sigstopped;
+	double			 sigstop_at;	/* since when (SIGSTOP) */
 	char			*in[MAX_OUT];	/* commands held by SIGSTOP */
 	size_t			 nin;
 	char			*out[MAX_OUT];
@@ -125,5 +129,14 @@ char	*qd_answer(struct qm_qemu *, const struct qm_cmd *, char *line);
 int	 qd_permitted(struct qm_qemu *, const char *name, int job);
 void	 qd_took(struct qm_qemu *, const char *name, int job);
 void	 qd_forget(struct qm_qemu *gone, struct qm_qemu *other);
+/* t, whose NBD server q's nodes reach, continued (SIGCONT) after its stop
+   from since: q's mirrors, which wrote nothing meanwhile, move on. */
+void	 qd_continued(struct qm_qemu *q, const struct qm_qemu *t,
+	    double since, double now);
+
+/* qemu-model-sim.c */
+/* Past time t0 on a clock that stood still from since until now (an
+   instant in the stop becomes now; one before it moves by the stop). */
+double	 qm_shifted(double t0, double since, double now);
 
 #endif

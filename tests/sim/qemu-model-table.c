@@ -186,6 +186,13 @@ const struct qm_row qm_rows[] = {
 	  QM_ST_CANCELLING, 0, QM_SAME, QM_T_CMD, "migrate_cancel", VALL,
 	  QM_IF_MIGRATING, 0, 0, 0, QM_EMIT_MIGRATION,
 	  "qmp_migrate_cancel: migrate_fd_cancel" },
+	/* 11.0's FAILING is still a running migration to migration_cancel
+	   (migration_is_running): a cancel between the error and
+	   migration_cleanup moves it to CANCELLING (seen: migrate-abort.sh
+	   on 11.1, the stream's break and the abort at once). */
+	{ QM_ROW_STATUS, QM_SB(FAILING), QM_ST_CANCELLING, 0, QM_SAME,
+	  QM_T_CMD, "migrate_cancel", V111, QM_IF_MIGRATING, 0, 0, 0,
+	  QM_EMIT_MIGRATION, "migration_cancel: FAILING -> CANCELLING" },
 	{ QM_ROW_STATUS, QM_SB(CANCELLING), QM_ST_CANCELLED, 0, QM_SAME,
 	  QM_T_QEMU, "cleanup", VALL, 0, 0, 0, 0, QM_EMIT_MIGRATION,
 	  "migrate_fd_cleanup: CANCELLING -> CANCELLED" },
@@ -231,6 +238,15 @@ const struct qm_row qm_rows[] = {
 	  V111, QM_IF_SWITCHED | QM_IF_START_POSTCOPY, QM_IF_INCOMING, 0, 0,
 	  QM_EMIT_MIGRATION, "postcopy_start: POSTCOPY_DEVICE -> "
 	  "POSTCOPY_ACTIVE once the target runs (10.2)" },
+	/* Before the target's word that it runs the guest, a broken stream
+	   fails the migration instead of pausing it (only postcopy-active
+	   pauses), and the guest runs here again ("resumed" below).  Seen:
+	   migrate-postcopy-start-cut.sh. */
+	{ QM_ROW_STATUS, QM_SB(POSTCOPY_DEVICE), QM_ST_FAILING,
+	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_STREAM, "postcopy-device-broke",
+	  V111, QM_IF_SWITCHED | QM_IF_START_POSTCOPY, QM_IF_INCOMING, 0, 0,
+	  QM_EMIT_MIGRATION, "migration_detect_error: postcopy-device is not "
+	  "postcopy_pause's, FAILING (10.2)" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_ACTIVE), QM_ST_COMPLETED,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_QEMU, "postcopy-done", V72,
 	  QM_IF_MIGRATING, 0, 0, 0, QM_EMIT_MIGRATION,

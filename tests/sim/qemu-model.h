@@ -457,12 +457,17 @@ int		 qm_binds(const struct qm_qemu *);
 int		 qm_accept_queued(const struct qm_qemu *);
 /* When the model next moves on its own (INFINITY: only when told). */
 double		 qm_due(const struct qm_qemu *);
-/* Takes QEMU's own rows due by now (the world's choose picks). */
-void		 qm_advance(struct qm_qemu *, double now);
+/* Takes QEMU's own rows due by now (the world's choose picks).  0: it
+   took none and nothing changed but its clock (an idle step, or none
+   due); 1: it moved. */
+int		 qm_advance(struct qm_qemu *, double now);
 
 /* The world's moves. */
 void		 qm_kill(struct qm_qemu *);		/* SIGKILL */
-void		 qm_sigstop(struct qm_qemu *, int stopped);
+/* SIGSTOP (stopped 1) or SIGCONT at now: a stopped QEMU takes no step,
+   reads nothing (its stream's sender, its mirrors' NBD writes wait: their
+   sockets' buffers are full) and writes nothing. */
+void		 qm_sigstop(struct qm_qemu *, int stopped, double now);
 void		 qm_fail_load(struct qm_qemu *target);	/* next load fails */
 void		 qm_break_stream(struct qm_qemu *);	/* either side */
 void		 qm_break_nbd(struct qm_qemu *source);	/* its NBD links */

@@ -434,14 +434,14 @@ load(struct sq *t, double at)
 		schedule(t, MV_LOADED, at);
 }
 
-void
+int
 sq_advance(struct sq *q, double now)
 {
 	enum move m = q->move;
 
 	q->now = now;
 	if (!q->alive || now < q->due)
-		return;
+		return 0;
 	q->move = MV_NONE;
 	q->due = NEVER;
 	switch (m) {
@@ -493,6 +493,7 @@ sq_advance(struct sq *q, double now)
 	case MV_NONE:
 		break;
 	}
+	return 1;
 }
 
 void

@@ -43,7 +43,8 @@ void		 sq_input(struct sq *, const char *line, double now);
 char		*sq_output(struct sq *);
 /* When it next moves on its own (a huge number: only when told). */
 double		 sq_due(const struct sq *);
-void		 sq_advance(struct sq *, double now);
+/* 0: nothing was due by now; 1: it moved. */
+int		 sq_advance(struct sq *, double now);
 /* The world's moves. */
 void		 sq_kill(struct sq *);
 

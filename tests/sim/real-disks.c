@@ -45,6 +45,8 @@ static struct {
 	int		 why[2];	/* WHY_*: kept at every check, */
 	const char	*why_st[2];	/* words only for a violation */
 	int		 ready[2];	/* a mirror of disk i was ready */
+	int		 failed[2];	/* its NBD writes failed when the
+					   source's guest last ran */
 	char		 last[2][4][16];	/* each job slot's status */
 	int		 broke;		/* the NBD break landed */
 } D;
@@ -97,6 +99,15 @@ rd_due(void)
 {
 	return fmin(R.k.nbd_break_at > R.now ? R.k.nbd_break_at : INFINITY,
 	    D_kill_at > R.now ? D_kill_at : INFINITY);
+}
+
+/* Whether rd_happen() has something to do now that rd_due() left out
+   (a time drawn at or before now). */
+int
+rd_pending(void)
+{
+	return (D_kill_at > 0 && D_kill_at <= R.now) ||
+	    (R.k.nbd_break_at != 0 && R.k.nbd_break_at <= R.now);
 }
 
 void
@@ -210,9 +221,26 @@ rd_check_now(void)
 	/* While the guest runs, each write must reach both sides: the
 	   mirror ready now.  Once it stopped, a mirror that becomes ready
 	   (its copy done, no write failed) still brings every write. */
-	for (i = 0; i < R.k.ndisks; i++)
-		if (wq_runs_guest(R.q[R_SRC]) || !D.ok[i])
-			D.ok[i] = disk_synced(i);
+	for (i = 0; i < R.k.ndisks; i++) {
+		if (!wq_runs_guest(R.q[R_SRC]) && D.ok[i])
+			continue;
+		D.ok[i] = disk_synced(i);
+		if (wq_runs_guest(R.q[R_SRC]))
+			D.failed[i] = !D.ok[i] && D.why[i] == WHY_IO_ERROR;
+	}
+}
+
+/*
+ * What hides an outcome from both sides (P9): a mirror's write to the
+ * target failed while the guest ran, and the guest then left.  Whether
+ * the target's disk lacks a write the guest made is QEMU's to know, not
+ * qmigrate's (a failed write is one BLOCK_JOB_ERROR, whatever it was,
+ * and it may come after the switchover's STOP): 8, not 0.
+ */
+int
+rd_write_failed(void)
+{
+	return R.k.ndisks > 0 && (D.failed[0] || D.failed[1]);
 }
 
 void

@@ -101,9 +101,7 @@ draw_lates(void)
 
 	memset(M.late, 0, sizeof M.late);
 	rng_seed(&M.rng_late, R.seed ^ 0x6c6174652d636d64ULL);
-	/* Off for update --mode exec: a late cpr mode after its put-back
-	   has no answer in qmigrate yet (tests/sim/README.md, G2). */
-	for (i = 0; i < 2 && !ru_on(); i++) {
+	for (i = 0; i < 2; i++) {
 		struct rm_late *l = &M.late[i];
 
 		if (!rng_chance(&M.rng_late, 0.2))

@@ -5,8 +5,11 @@
  * P9  exit 8 ("not known") only where something hid the outcome from
  *     that side: an answer of its QEMU's monitor held past qmigrate's
  *     10 s, its QEMU killed, qmigrate itself stopped or SIGKILLed (the
- *     re-run then decides), a write of its status file that failed.  Any
- *     other 8 is an outcome qmigrate could have told and did not.
+ *     re-run then decides), a write of its status file that failed, a
+ *     disk's mirror write that failed while the source's guest ran
+ *     (real-disks.c: the target's disk may lack it; over tls: the
+ *     target hears it from the source).  Any other 8 is an outcome
+ *     qmigrate could have told and did not.
  * P10 a guest the operator paused on the source stays paused: the source
  *     QEMU never runs it, and the target's only where the target cannot
  *     tell who paused it (docs/failures.md: the policy allows workload
@@ -100,6 +103,8 @@ own_hidden(int i)
 		return "qmigrate SIGKILLed";
 	if (P.write_failed[i])
 		return "a status write failed";
+	if (i == R_SRC && rd_write_failed())
+		return "a disk's mirror write failed while the guest ran";
 	return NULL;
 }
 

@@ -4,7 +4,11 @@
  * tests/sim/README.md).  While stopped its monitor is silent: what
  * qmigrate writes waits in the socket, QEMU writes nothing (a held answer
  * waits too); and its migration is frozen: the model is not advanced, so
- * a stopped source sends nothing and its target waits.  On SIGCONT it
+ * a stopped source sends nothing and its target waits; and the model is
+ * told (wq_sigstop), so a stopped target reads nothing: its source's
+ * stream and its mirrors' NBD writes stall on full buffers (their rounds,
+ * convergence, post-copy's pages wait; the source's monitor still
+ * answers, its figures stand still).  On SIGCONT it
  * reads what waited and catches up at once with what fell due while it
  * was stopped (the model's clock is the world's: a simplification).  A
  * connect to a stopped QEMU is still greeted (the kernel takes it; real
@@ -86,6 +90,7 @@ rqs_happen(void)
 		if (Z.until[i] > 0 && Z.until[i] <= R.now) {
 			Z.until[i] = 0;
 			r_trace(i, "QEMU continued");
+			wq_sigstop(R.q[i], 0, R.now);
 			world_sim_qemu_continued(i);
 		}
 		if (Z.at[i] == 0 || Z.at[i] > R.now)
@@ -97,6 +102,7 @@ rqs_happen(void)
 		Z.longest[i] = Z.len[i];
 		Z.stops[Z.len[i] > 10]++;
 		r_trace(i, "QEMU stopped (SIGSTOP) for %.1f s", Z.len[i]);
+		wq_sigstop(R.q[i], 1, R.now);
 		if (!R.sd[i].done)
 			rp_hide(i, "its QEMU stopped");
 	}

@@ -16,7 +16,22 @@
 #include "common.h"
 #include "real.h"
 
-#define RR_MAX	3	/* re-runs of one side, at most */
+/*
+ * The agent does not give up: KubeVirt's virt-launcher watches a migration
+ * until it ends (live-migration-source.go's startMonitor: a GetJobStats
+ * that fails is logged and asked again 400 ms later; only its
+ * progressTimeout or completion timeout ends it, by an abort), and
+ * virt-handler's target side has no deadline of its own: it waits for
+ * the source's verdict (migration-target.go).  So the agent runs a side
+ * that said 8 again until a run says where the guest is.  The bound is the
+ * world's (fibers, the 1210 s horizon), not the agent's patience: a
+ * re-run whose monitor is refused exits 8 at once, and a QEMU's monitor
+ * is refused or stopped 60 s at most here, so 20 runs spaced 0.5-90 s
+ * apart outlast it.  With 3 (until the long run at 3fc1633) the agent
+ * gave up within seconds of a long refusal and the target waited on a
+ * pre-copy nobody drove (seeds 2009183 3058236 3066254 3069235).
+ */
+#define RR_MAX	20	/* re-runs of one side, at most */
 
 static struct {
 	struct rng	 rng;

@@ -751,13 +751,19 @@ rt_target_socket(void)
 /*
  * The source QEMU's migrate to its proxy's socket reaches the target QEMU
  * only through a live session both ends hold, the network up, and the
- * target QEMU listening on the target proxy's socket.
+ * target QEMU listening on the target proxy's socket.  The source proxy's
+ * rule (proxy_rule_data_arrives): forwarded through a live session,
+ * closed with none (what the world does here); held while one is set up,
+ * which the world does not do (a refusal here too): the executor lets
+ * QEMU connect only once its question was answered ready.
  */
 struct wq *
 rt_listener(const char *uri)
 {
 	if (strcmp(uri, "unix:" SRC_SOCK) != 0 || T.src == NULL ||
-	    T.tgt == NULL || !T.src_live ||
+	    T.tgt == NULL ||
+	    proxy_rule_data_arrives(T.src_live, T.src_up, 0) !=
+	    PROXY_DATA_FORWARD ||
 	    !proxy_rule_data_admitted(T.tgt_live, T.tgt_up, T.tgt_session ==
 	    T.src->session) ||
 	    net_down(R.now) || in_partition(R.now) ||

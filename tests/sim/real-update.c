@@ -78,7 +78,22 @@ static struct {
 	unsigned long	 exits[NOUTCOMES][NEXITS];
 	unsigned long	 reruns, reruns_execed;
 	unsigned long	 mode_told;	/* E3: the mode left, and said */
+	unsigned long	 marker_writes, marker_refused;	/* all seeds */
+	unsigned long	 marker_left, marker_left_8;	/* ... at the end */
+	unsigned long	 marker_rerun_8;	/* ... a re-run's 8, no record */
 } U;
+
+#define MARKER_FILE	"/sim/src.status" UPDATE_MARKER_SUFFIX
+
+/* The world wrote (ok) or failed to write the update marker. */
+void
+ru_marker_write(const char *path, int ok)
+{
+	if (!U.on || strcmp(path, MARKER_FILE) != 0)
+		return;
+	U.marker_writes++;
+	U.marker_refused += !ok;
+}
 
 void
 ru_enable(void)
@@ -221,6 +236,15 @@ ru_check_end(void)
 		U.reruns++;
 		U.reruns_execed += x;
 	}
+	if (world_sim_file(MARKER_FILE) != NULL &&
+	    world_sim_file(MARKER_FILE)->data != NULL) {
+		const struct r_file *rec = world_sim_file("/sim/src.status");
+
+		U.marker_left++;
+		U.marker_left_8 += rc == QM_EXIT_UNKNOWN;
+		U.marker_rerun_8 += rc == QM_EXIT_UNKNOWN && sd->runs > 0 &&
+		    (rec == NULL || rec->data == NULL);
+	}
 	if (rc == QM_EXIT_OK && wq_fresh_guest(q))
 		r_violation("E1: exit 0 with a guest booted afresh (the new "
 		    "QEMU had no -incoming)");
@@ -271,4 +295,9 @@ ru_report(FILE *f)
 	    "SIGKILL (%lu of them after the exec); %lu exited 2-5 with the "
 	    "mode left, the monitor out of reach and the document saying "
 	    "so\n", U.reruns, U.reruns_execed, U.mode_told);
+	fprintf(f, "sim-real: update --mode exec: update marker writes %lu, "
+	    "%lu of them refused (the update stopped before the exec); a "
+	    "marker left at the end of %lu schedules (%lu of them exit 8, %lu "
+	    "a re-run's over no record)\n", U.marker_writes, U.marker_refused,
+	    U.marker_left, U.marker_left_8, U.marker_rerun_8);
 }

@@ -175,7 +175,7 @@ struct r_world {
 					   model's choices among QEMU's rows */
 	int		 trace;
 	int		 write_fails;
-	struct fiber	*abandoned[16];	/* ended or SIGKILLed runs' fibers */
+	struct fiber	*abandoned[64];	/* ended or SIGKILLed runs' fibers */
 	int		 nabandoned;
 	int		 both_ran;
 	double		 postcopy_began;	/* the source QEMU entered
@@ -187,6 +187,7 @@ struct r_world {
 };
 
 extern struct r_world R;
+extern FILE *r_dump;	/* --dump: what the world was given, or NULL */
 
 /* world-sim.c */
 void	 world_sim_install(void);
@@ -252,9 +253,12 @@ unsigned long rp_write_fails(int side);
 void	 rd_draw(void);
 void	 rd_start(void);
 double	 rd_due(void);
+int	 rd_pending(void);
 void	 rd_happen(void);
 void	 rd_check_now(void);
 void	 rd_check_end(void);
+/* A disk's mirror write failed while the source's guest last ran. */
+int	 rd_write_failed(void);
 void	 rd_report(FILE *);
 /* real-switchover.c: qmigrate switchover, S1 and S2 */
 void	 rs_draw(void);
@@ -277,6 +281,7 @@ void	 ru_check_now(void);
 void	 ru_before_props(void);
 void	 ru_check_end(void);
 void	 ru_report(FILE *);
+void	 ru_marker_write(const char *path, int ok);
 /* real-tls.c: the tls: transport, its link and its faults */
 void	 rt_install(void);
 void	 rt_draw(int allowed);

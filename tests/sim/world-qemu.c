@@ -191,13 +191,20 @@ wq_due(const struct wq *q)
 	return q->sq != NULL ? sq_due(q->sq) : qm_due(q->qm);
 }
 
-void
+int
 wq_advance(struct wq *q, double now)
 {
-	if (q->sq != NULL)
-		sq_advance(q->sq, now);
-	else
-		qm_advance(q->qm, now);
+	return q->sq != NULL ? sq_advance(q->sq, now) :
+	    qm_advance(q->qm, now);
+}
+
+/* The stub has no stream to stall: a stopped stub only takes no step
+   (real.c) and is silent (world-sim.c), as before. */
+void
+wq_sigstop(struct wq *q, int stopped, double now)
+{
+	if (q->qm != NULL)
+		qm_sigstop(q->qm, stopped, now);
 }
 
 void

@@ -55,10 +55,15 @@ void		 wq_input(struct wq *, const char *line, double now);
 char		*wq_output(struct wq *);
 /* When it next moves on its own (INFINITY or a huge number: never). */
 double		 wq_due(const struct wq *);
-void		 wq_advance(struct wq *, double now);
+/* 0: nothing changed but its clock (qm_advance, sq_advance); 1: it
+   moved. */
+int		 wq_advance(struct wq *, double now);
 
 /* The world's moves. */
 void		 wq_kill(struct wq *);
+/* SIGSTOP (1) or SIGCONT (0) at now: the model's peers see it (a stopped
+   target reads nothing: its source's stream stalls); the stub's do not. */
+void		 wq_sigstop(struct wq *, int stopped, double now);
 /* The migration stream breaks (the model; the stub has no post-copy to
    recover, and is never asked). */
 void		 wq_break_stream(struct wq *);

@@ -152,6 +152,19 @@ test_status_doc(void **state)
 	assert_true(m.disk_processed.have && m.disk_processed.v == 15);
 	assert_true(m.start_time.have && m.start_time.v == 1714564800);
 	assert_false(m.end_time.have);
+	/* No downtimeMs: not known, no sample (never a 0). */
+	assert_false(m.downtime.have);
+	json_object_put(doc);
+	doc = parse("{\"phase\": \"Succeeded\", \"progress\": "
+	    "{\"downtimeMs\": 0}}");
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	assert_true(m.downtime.have && m.downtime.v == 0);
+	json_object_put(doc);
+	doc = parse("{\"phase\": \"Succeeded\", \"progress\": "
+	    "{\"downtimeMs\": 12}}");
+	assert_int_equal(decode_status_doc(doc, &m), 0);
+	assert_true(m.downtime.have && m.downtime.v > 0.0119 &&
+	    m.downtime.v < 0.0121);
 	json_object_put(doc);
 
 	doc = parse("{\"phase\": \"Failed\", \"failurePlane\": \"data\", "
@@ -223,6 +236,19 @@ test_query_migrate(void **state)
 	assert_true(m.expected_downtime.v > 0.29 && m.expected_downtime.v <
 	    0.31);
 	assert_false(m.dirty_limit_throttle.have);
+	assert_false(m.downtime.have);	/* before its completed */
+	json_object_put(r);
+	/* QEMU's figure once completed; not at 7.2's completed before it. */
+	r = parse("{\"status\": \"completed\", \"total-time\": 1834, "
+	    "\"downtime\": 12, \"ram\": {\"total\": 1000}}");
+	assert_int_equal(decode_query_migrate(r, &m), 0);
+	assert_true(m.downtime.have && m.downtime.v > 0.0119 &&
+	    m.downtime.v < 0.0121);
+	json_object_put(r);
+	r = parse("{\"status\": \"completed\", \"total-time\": 0, "
+	    "\"downtime\": 0, \"ram\": {\"total\": 1000}}");
+	assert_int_equal(decode_query_migrate(r, &m), 0);
+	assert_false(m.downtime.have);
 	json_object_put(r);
 	/* Under dirty-limit (QEMU 10.0 under kvm-pvm, 1 MB/s per vCPU). */
 	r = parse("{\"status\": \"active\", "
@@ -369,7 +395,9 @@ test_render(void **state)
 	    "150");
 	assert_string_equal(value_of(b.p, "qmigrate_migrations_in_running_"
 	    "phase{node=\"node-a\"}"), "0");
-	/* HELP and TYPE only for families with samples. */
+	/* HELP and TYPE only for families with samples: no downtime
+	 * before it is known. */
+	assert_null(strstr(b.p, "qmigrate_migration_downtime_seconds"));
 	assert_non_null(strstr(b.p, "# TYPE qmigrate_vm_vcpus gauge\n"));
 	assert_null(strstr(b.p, "qmigrate_vm_memory_resident_bytes"));
 	assert_null(strstr(b.p, "qmigrate_guest_agent_up"));

@@ -348,6 +348,71 @@ test_target_found_arrived_no_record(void **state)
 	    "\"failed\"}"), TF_NOT_WAITING);
 }
 
+static enum target_found
+found_tls(int record, enum run_state rs, const char *answer)
+{
+	struct mig_info		 mi;
+	json_object		*reply = json_tokener_parse(answer);
+	enum target_found	 tf;
+
+	assert_non_null(reply);
+	assert_int_equal(mig_info_decode(reply, &mi), 0);
+	tf = mig_target_found_tls(record, rs, &mi,
+	    json_object_object_get_ex(reply, "socket-address", NULL));
+	json_object_put(reply);
+	return tf;
+}
+
+/*
+ * sim-real seed 3085721 (11.1, tls:, cb7af35): `incoming` SIGKILLed once
+ * the guest arrived and ran, every write of its record failed (a full
+ * disk); its re-run over tls: said 3, "not waiting for a migration (run
+ * state running)", "not on the target", while the guest ran there.  Over
+ * tls: it cannot re-attach: an incoming migration that ended here or
+ * still runs here, with no record, is not known (8).
+ */
+static void
+test_target_found_tls_no_record(void **state)
+{
+	(void)state;
+	assert_int_equal(found_tls(0, RUN_RUNNING, "{\"status\": "
+	    "\"completed\"}"), TF_NOT_KNOWN);
+	assert_int_equal(found_tls(0, RUN_PAUSED, "{\"status\": "
+	    "\"completed\"}"), TF_NOT_KNOWN);
+	/* Post-copy's half here, its source gone with the proxy. */
+	assert_int_equal(found_tls(0, RUN_RUNNING,
+	    "{\"status\": \"postcopy-paused\"}"), TF_NOT_KNOWN);
+	/* An open record: not known whatever QEMU says (seeds 2413 515). */
+	assert_int_equal(found_tls(1, RUN_RUNNING, "{}"), TF_NOT_KNOWN);
+	/* Still 3: a running guest that never came in, a source's own
+	 * migration (ram figures, postmigrate), a failed load that ran
+	 * nothing. */
+	assert_int_equal(found_tls(0, RUN_RUNNING, "{}"), TF_NOT_WAITING);
+	assert_int_equal(found_tls(0, RUN_POSTMIGRATE, "{\"status\": "
+	    "\"completed\", \"ram\": {\"transferred\": 1, "
+	    "\"remaining\": 0, \"total\": 1}}"), TF_NOT_WAITING);
+	assert_int_equal(found_tls(0, RUN_RUNNING, "{\"status\": "
+	    "\"failed\"}"), TF_NOT_WAITING);
+}
+
+/*
+ * The re-run's query-migrate unanswered (after 3085721's fix, by
+ * reading: a held or dropped answer there took the setup's "no reply",
+ * 3, over a QEMU whose guest had arrived).  A QEMU that no longer waits,
+ * or an open record: not known.  One still inmigrate with no record: 3.
+ */
+static void
+test_target_unanswered(void **state)
+{
+	(void)state;
+	assert_int_equal(mig_target_unanswered(0, RUN_RUNNING), TF_NOT_KNOWN);
+	assert_int_equal(mig_target_unanswered(0, RUN_PAUSED), TF_NOT_KNOWN);
+	assert_int_equal(mig_target_unanswered(1, RUN_INMIGRATE),
+	    TF_NOT_KNOWN);
+	assert_int_equal(mig_target_unanswered(0, RUN_INMIGRATE),
+	    TF_NOT_WAITING);
+}
+
 /*
  * What stays as it was: a QEMU that waits is set up; one that does not,
  * with no incoming migration (a running guest, a source whose own
@@ -392,6 +457,117 @@ test_exec_rerun_lost(void **state)
 	assert_true(mig_exec_rerun_lost(PHASE_RUNNING, "normal"));
 }
 
+/*
+ * An update's start over a QEMU whose mode an earlier update left set,
+ * with no record of that update (mig-rerun.c): sim-real --update-exec
+ * seed 6023505, an update killed after its plan, every status write
+ * failed; the re-run's pre-flight refused (2) and its probe put back the
+ * cpr-exec it found: the mode was left.  Only the modes an update sets.
+ */
+static void
+test_update_mode_left(void **state)
+{
+	(void)state;
+	assert_true(mig_update_mode_left("cpr-exec"));
+	assert_true(mig_update_mode_left("cpr-transfer"));
+	assert_false(mig_update_mode_left("normal"));
+	assert_false(mig_update_mode_left("cpr-reboot"));
+	assert_false(mig_update_mode_left(NULL));
+}
+
+/*
+ * An update marker with no record of its update (mig-rerun.c): sim-real
+ * --update-exec seeds 2821 6020198 6026378 (the re-run's monitor refused:
+ * was 3, "untouched"), 3684 (the exec's new QEMU, mode normal, no
+ * migration: was a second update), 6016968 (connects refused 42 s).
+ */
+static void
+test_marker_no_record(void **state)
+{
+	struct marker_seen m = {
+		.pid = 4242, .start = 777, .start_now = 777,
+	};
+
+	(void)state;
+	/* A refused monitor: the marker's QEMU running or gone. */
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_KNOWN);
+	m.start_now = 0;
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_KNOWN);
+	/* The same process answers (same pid, same start: the exec's). */
+	m.connected = 1;
+	m.start_now = 777;
+	m.peer = 4242;
+	m.peer_start = 777;
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_KNOWN);
+	/* Another process: another pid, or the pid reused. */
+	m.peer = 4243;
+	assert_int_equal(mig_marker_verdict(&m), MV_STALE);
+	m.peer = 4242;
+	m.peer_start = 778;
+	assert_int_equal(mig_marker_verdict(&m), MV_STALE);
+	/* Who answers not known (a relay): the marker's process decides. */
+	m.peer = 0;
+	m.peer_start = 0;
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_KNOWN);
+	m.start_now = 0;
+	assert_int_equal(mig_marker_verdict(&m), MV_STALE);
+	/* The same process, which says the exec never happened. */
+	m.peer = 4242;
+	m.peer_start = 777;
+	m.start_now = 777;
+	m.not_execd = 1;
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_EXECD);
+	m.connected = 0;
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_KNOWN);
+	m.connected = 1;
+	m.not_execd = 0;
+	m.peer = 0;
+	m.peer_start = 0;
+	/* A marker that names no process: never stale. */
+	m.pid = 0;
+	m.start = 0;
+	assert_int_equal(mig_marker_verdict(&m), MV_NOT_KNOWN);
+}
+
+/* A record of the marker's update decides (closed: the marker's removal
+ * failed; open: the re-run's record logic), refused monitor or not. */
+static void
+test_marker_record(void **state)
+{
+	struct marker_seen m = {
+		.pid = 4242, .start = 777, .start_now = 777, .record = 1,
+	};
+
+	(void)state;
+	assert_int_equal(mig_marker_verdict(&m), MV_ENDED);
+	m.record_open = 1;
+	assert_int_equal(mig_marker_verdict(&m), MV_RECORD);
+	m.connected = 1;
+	m.peer = 9;
+	m.peer_start = 1;
+	assert_int_equal(mig_marker_verdict(&m), MV_RECORD);
+}
+
+/*
+ * What says an update's exec never happened: the old QEMU's mode
+ * cpr-exec (the new QEMU starts normal) and no migration, or a failed
+ * (execvp) or cancelled one; never a migration that runs or completed.
+ */
+static void
+test_exec_not_done(void **state)
+{
+	(void)state;
+	assert_true(mig_exec_not_done("cpr-exec", QMS_NONE));
+	assert_true(mig_exec_not_done("cpr-exec", QMS_FAILED));
+	assert_true(mig_exec_not_done("cpr-exec", QMS_CANCELLED));
+	assert_false(mig_exec_not_done("cpr-exec", QMS_ACTIVE));
+	assert_false(mig_exec_not_done("cpr-exec", QMS_PRE_SWITCHOVER));
+	assert_false(mig_exec_not_done("cpr-exec", QMS_COMPLETED));
+	assert_false(mig_exec_not_done("normal", QMS_NONE));
+	assert_false(mig_exec_not_done("normal", QMS_COMPLETED));
+	assert_false(mig_exec_not_done(NULL, QMS_NONE));
+}
+
 int
 main(void)
 {
@@ -409,7 +585,13 @@ main(void)
 		cmocka_unit_test(test_target_found_loading_no_record),
 		cmocka_unit_test(test_target_found_arrived_no_record),
 		cmocka_unit_test(test_target_found_unchanged),
+		cmocka_unit_test(test_target_found_tls_no_record),
+		cmocka_unit_test(test_target_unanswered),
 		cmocka_unit_test(test_exec_rerun_lost),
+		cmocka_unit_test(test_update_mode_left),
+		cmocka_unit_test(test_marker_no_record),
+		cmocka_unit_test(test_marker_record),
+		cmocka_unit_test(test_exec_not_done),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -731,11 +731,54 @@ test_completed_postcopy(void **state)
 	}
 }
 
+/*
+ * "completed?" carries a disk's mirror that failed before the source's
+ * QEMU completed (disksLost, the reason naming it): the target cannot see
+ * the source's mirrors.  A message without it (an older source, or every
+ * mirror stood) reads as not lost; an abort's reason is not a loss.
+ */
+static void
+test_completed_disks_lost(void **state)
+{
+	struct control_msg	 m, out;
+	json_object		*doc;
+	char			*cause = NULL;
+	int			 lost;
+
+	(void)state;
+	for (lost = 0; lost < 2; lost++) {
+		memset(&m, 0, sizeof m);
+		m.type = CONTROL_COMPLETED;
+		m.postcopy = 0;
+		m.disks_lost = lost;
+		snprintf(m.reason, sizeof m.reason, "disk d0 (/vm/d0.qcow2): "
+		    "its mirror failed before QEMU completed the migration");
+		doc = control_encode(&m);
+		assert_int_equal(json_object_object_get_ex(doc, "disksLost",
+		    NULL), lost);
+		assert_int_equal(control_decode(doc, &out, &cause), 0);
+		assert_int_equal(out.disks_lost, lost);
+		if (lost)
+			assert_string_equal(out.reason, m.reason);
+		control_msg_free(&out);
+		json_object_put(doc);
+	}
+	memset(&m, 0, sizeof m);
+	m.type = CONTROL_ABORT;
+	snprintf(m.reason, sizeof m.reason, "operator");
+	doc = control_encode(&m);
+	assert_int_equal(control_decode(doc, &out, &cause), 0);
+	assert_int_equal(out.disks_lost, 0);
+	control_msg_free(&out);
+	json_object_put(doc);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_completed_postcopy),
+		cmocka_unit_test(test_completed_disks_lost),
 		cmocka_unit_test(test_listed),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_multifd_postcopy),

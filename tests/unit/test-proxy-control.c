@@ -481,6 +481,77 @@ test_control_reask_from_callback(void **state)
 	ev_loop_destroy(f.loop);
 }
 
+/*
+ * The source's QEMU connections and the session (proxy_rule_data_arrives):
+ * one that comes with no session at all is closed at once (before: held
+ * for good, a post-copy resume's left QEMU in postcopy-recover until
+ * --recover-timeout); one that comes while a question is out waits, and
+ * goes to the target's QEMU once the answer is ready; after the session
+ * ended with its control connection, one is closed at once again.
+ */
+static void
+test_data_waits_for_session(void **state)
+{
+	struct fixture		 f;
+	struct json_object	*m;
+	char			*cause = NULL, port[16];
+	int			 lfd, cfd, qfd;
+
+	fixture_init(&f);
+	snprintf(f.qemu_path, sizeof f.qemu_path, "%s/qemu.sock", f.dir);
+	lfd = test_listen(f.qemu_path);
+	f.tgt = proxy_target_start(f.loop, NULL, "127.0.0.1", "0",
+	    "/nonexistent", on_control, &f, &cause);
+	assert_non_null(f.tgt);
+	proxy_target_set_qemu_path(f.tgt, f.qemu_path);
+	snprintf(port, sizeof port, "%d", proxy_target_port(f.tgt));
+	f.src = proxy_source_start(f.loop, NULL, f.src_path, "127.0.0.1",
+	    port, NULL, &cause);
+	assert_non_null(f.src);
+
+	/* No session, none asked for: closed at once. */
+	cfd = test_connect(f.src_path);
+	expect_read(&f, cfd, NULL);
+	close(cfd);
+
+	/* A question out (answered ready 50 ms later): held, then carried. */
+	m = json_object_new_object();
+	json_object_object_add(m, "type", json_object_new_string("config"));
+	assert_int_equal(proxy_source_control(f.src, m, 5, on_answer, &f,
+	    &cause), 0);
+	cfd = test_connect(f.src_path);
+	assert_int_equal(write(cfd, "abc", 3), 3);
+	assert_false(proxy_source_session_live(f.src));
+	run_until(&f, &f.answers);
+	assert_string_equal(f.last_answer, "{\"status\":\"ready\"}");
+	wait_readable(&f, lfd);
+	qfd = accept(lfd, NULL, NULL);
+	assert_int_not_equal(qfd, -1);
+	expect_read(&f, qfd, "abc");
+	close(qfd);
+	expect_read(&f, cfd, NULL);
+	close(cfd);
+	run_until_pairs_done(&f);
+
+	/* The target goes away: the session ends; closed at once again. */
+	proxy_target_free(f.tgt);
+	f.tgt = NULL;
+	while (proxy_source_session_live(f.src))
+		ev_run(f.loop, EVRUN_ONCE);
+	cfd = test_connect(f.src_path);
+	expect_read(&f, cfd, NULL);
+	close(cfd);
+
+	proxy_source_free(f.src);
+	close(lfd);
+	unlink(f.qemu_path);
+	rmdir(f.dir);
+	ev_loop_destroy(f.loop);
+	free(f.last_answer);
+	free(f.last_error);
+	free(f.end_error);
+}
+
 /* Sends a message of type (NULL: none) and returns the answer's status. */
 static const char *
 standalone_ask(struct fixture *f, const char *type, char *status, size_t len)
@@ -554,6 +625,7 @@ main(void)
 		cmocka_unit_test(test_control_and_data),
 		cmocka_unit_test(test_control_unreachable),
 		cmocka_unit_test(test_control_reask_from_callback),
+		cmocka_unit_test(test_data_waits_for_session),
 		cmocka_unit_test(test_standalone_target),
 	};
 

@@ -65,6 +65,27 @@ test_open(void **state)
 	assert_false(proxy_rule_data_admitted(1, 1, 0));
 }
 
+/*
+ * QEMU's connection at the source: forwarded through a live session, held
+ * while one is set up, closed when none is (an engine's whose control
+ * connection ended: held, a post-copy resume's stayed in postcopy-recover
+ * until --recover-timeout, exit 8, the guest paused on both sides).
+ */
+static void
+test_data_arrives(void **state)
+{
+	(void)state;
+	assert_int_equal(proxy_rule_data_arrives(1, 1, 0), PROXY_DATA_FORWARD);
+	assert_int_equal(proxy_rule_data_arrives(1, 1, 1), PROXY_DATA_FORWARD);
+	/* A question on the control connection, not answered ready yet. */
+	assert_int_equal(proxy_rule_data_arrives(0, 1, 0), PROXY_DATA_HOLD);
+	assert_int_equal(proxy_rule_data_arrives(0, 1, 1), PROXY_DATA_HOLD);
+	/* No session: a standalone source opens one, an engine's closes. */
+	assert_int_equal(proxy_rule_data_arrives(0, 0, 1), PROXY_DATA_OPEN);
+	assert_int_equal(proxy_rule_data_arrives(0, 0, 0), PROXY_DATA_REFUSE);
+	assert_int_equal(proxy_rule_data_arrives(1, 0, 0), PROXY_DATA_REFUSE);
+}
+
 /* What a session's end closes, and what a deadline says. */
 static void
 test_end_and_deadline(void **state)
@@ -111,6 +132,7 @@ main(void)
 		cmocka_unit_test(test_ask),
 		cmocka_unit_test(test_answer),
 		cmocka_unit_test(test_open),
+		cmocka_unit_test(test_data_arrives),
 		cmocka_unit_test(test_end_and_deadline),
 	};
 

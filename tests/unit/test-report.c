@@ -206,6 +206,8 @@ test_page(void **state)
 	assert_non_null(strstr(page, "<td>bandwidthPerMigration</td>"
 	    "<td>policy busy</td>"));
 	assert_non_null(strstr(page, "<th>target QEMU</th><td>11.1.0</td>"));
+	/* No progress.downtimeMs: not known, not a 0 ms pause. */
+	assert_non_null(strstr(page, "<th>downtime</th><td>not known</td>"));
 	/* The path is drawn: a move, then a line to the second sample. */
 	path = strstr(page, "class=\"series\" data-series=\"remaining\"");
 	assert_non_null(path);
@@ -298,6 +300,43 @@ test_mark_crisp(void **state)
 	report_free(&r);
 }
 
+/* The guest's downtime: the document's figure, a 0 included; a later
+ * document without one (the target's) does not take it away. */
+static void
+test_downtime_row(void **state)
+{
+	static const char *const docs[] = {
+		"{\"progress\":{\"elapsedSeconds\":1,\"downtimeMs\":0}}",
+		"{\"progress\":{\"elapsedSeconds\":2,\"downtimeMs\":12}}",
+		"{\"progress\":{\"elapsedSeconds\":3}}",
+	};
+	static const char *const want[] = { "0 ms", "12 ms", "12 ms" };
+	struct report	 r;
+	json_object	*doc;
+	char		*page, cell[64];
+	size_t		 i, len;
+	FILE		*f;
+
+	(void)state;
+	report_init(&r);
+	for (i = 0; i < 3; i++) {
+		doc = json_tokener_parse(docs[i]);
+		assert_non_null(doc);
+		report_add_document(&r, doc);
+		json_object_put(doc);
+		page = NULL;
+		len = 0;
+		f = open_memstream(&page, &len);
+		report_html_page(f, &r);
+		fclose(f);
+		snprintf(cell, sizeof cell, "<th>downtime</th><td>%s</td>",
+		    want[i]);
+		assert_non_null(strstr(page, cell));
+		free(page);
+	}
+	report_free(&r);
+}
+
 /*
  * The target's own document names its QEMU (a unix: source's does not),
  * and wins over the handshake's word; one without it is refused, named.
@@ -338,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_bad_lines_named),
 		cmocka_unit_test(test_long_run_thinned),
 		cmocka_unit_test(test_axis_round),
+		cmocka_unit_test(test_downtime_row),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_target_document),

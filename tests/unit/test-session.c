@@ -29,10 +29,13 @@ struct rig {
 	long		queued;	/* samples' accept queue (target, unix) */
 	double		asked_ago; /* samples' query sent this long before */
 	const char	*disks_lost; /* samples' word of a mirror lost */
+	int		disks_stale; /* samples' mirrors: no listing since the
+				   monitor's reconnect */
 	double		query_out; /* every event: a query-migrate out since
 				      then (0: none) */
 	int		offer_postcopy;	/* the offer allows post-copy */
 	int		said_postcopy;	/* "completed?": it may have run */
+	const char	*said_disks_lost; /* "completed?": a mirror failed */
 	/* every action of every step, in order */
 	struct sess_action log[8192];
 	size_t		nlog;
@@ -152,7 +155,8 @@ ev_sample(struct rig *r, enum qemu_mig_status status, uint64_t sent,
 	struct sess_event	ev = { .kind = SEV_SAMPLE, .mi = &mi,
 				    .asked = r->t - r->asked_ago,
 				    .queued = r->queued,
-				    .disks_lost = r->disks_lost };
+				    .disks_lost = r->disks_lost,
+				    .disks_stale = r->disks_stale };
 
 	memset(&mi, 0, sizeof mi);
 	mi.status = status;
@@ -198,6 +202,10 @@ ev_control(struct rig *r, enum control_type type)
 	m.postcopy = r->said_postcopy;
 	snprintf(m.offer.uid, sizeof m.offer.uid, "uid-1");
 	snprintf(m.reason, sizeof m.reason, "operator");
+	if (r->said_disks_lost != NULL) {
+		m.disks_lost = 1;
+		snprintf(m.reason, sizeof m.reason, "%s", r->said_disks_lost);
+	}
 	step(r, &ev);
 }
 
@@ -263,6 +271,18 @@ asked(const struct rig *r, enum control_type q)
 	for (i = 0; i < r->nlog; i++)
 		n += r->log[i].kind == SA_ASK && r->log[i].question == q;
 	return n;
+}
+
+/* The last action of a kind, or NULL. */
+static const struct sess_action *
+last_act(const struct rig *r, enum sess_act_kind kind)
+{
+	size_t	i;
+
+	for (i = r->nlog; i > 0; i--)
+		if (r->log[i - 1].kind == kind)
+			return &r->log[i - 1];
+	return NULL;
 }
 
 static int
@@ -948,6 +968,186 @@ test_postcopy_lost(void **state)
 	/* The last resume's connect gets a second: 7.2 says paused in it. */
 	assert_true(r->t > 11 && r->t <= 13);
 	assert_int_equal(sent_cmd(r, SC_CONT), 0);	/* never resumed on the source */
+	rig_free(r);
+}
+
+/*
+ * QEMU failed post-copy before it said postcopy-active (11.1's
+ * postcopy-device: the target had not said it runs the guest) and, as
+ * QEMU does on a failure, runs the guest here again: its run state is
+ * asked first, then over tls: the target.  Its "fenced" makes it 4, the
+ * guest on the source; never a cont of ours, never 6 ("both paused").
+ */
+static struct rig *
+source_postcopy_device_failed(int tls)
+{
+	struct rig *r = source_migrating(tls);
+
+	r->t = 5;
+	ev_sample(r, QMS_POSTCOPY_DEVICE, 100 * MiB, 100 * MiB);
+	assert_int_equal(r->s.state, SS_POSTCOPY);
+	r->t = 6;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	/* Samples meanwhile do not ask again before the retry. */
+	r->t = 7;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	return r;
+}
+
+static void
+test_postcopy_device_failed_fenced(void **state)
+{
+	struct rig *r = source_postcopy_device_failed(1);
+
+	(void)state;
+	ev_run_state(r, RUN_RUNNING);
+	assert_int_equal(r->s.state, SS_CONFIRM);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED,
+	    "incoming migration failed: Unable to read from socket");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason,
+	    "the target stopped its QEMU for good"));
+	assert_non_null(strstr(r->s.failure_reason, "Broken pipe"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/* The target does not know, says it runs the guest, or is silent: 8. */
+static void
+test_postcopy_device_failed_not_fenced(void **state)
+{
+	enum control_answer	 a[] = { ANSWER_NOT_KNOWN, ANSWER_RUNNING,
+				    ANSWER_UNKNOWN };
+	struct rig		*r;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof a / sizeof a[0]; i++) {
+		r = source_postcopy_device_failed(1);
+		ev_run_state(r, RUN_RUNNING);
+		assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+		if (a[i] == ANSWER_UNKNOWN) {
+			/* The connection's failure: asked again, then late. */
+			ev_answer(r, CONTROL_COMPLETED, a[i], "closed");
+			assert_false(session_done(&r->s));
+			ev_timer(r, STIMER_CONFIRM);
+		} else
+			ev_answer(r, CONTROL_COMPLETED, a[i], "why");
+		assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+		    ABORT_NONE);
+		assert_non_null(strstr(r->s.failure_reason, "runs the guest "
+		    "again"));
+		assert_int_equal(sent_cmd(r, SC_CONT), 0);
+		rig_free(r);
+	}
+}
+
+/*
+ * Over one unix socket the target's word that it runs (11.1's PONG) is
+ * not lost on the way: QEMU's failure before it is enough, 4.  Over tcp:
+ * a cut may have lost it: 8, never 6.
+ */
+static void
+test_postcopy_device_failed_unix(void **state)
+{
+	struct rig *r = source_postcopy_device_failed(0);
+
+	(void)state;
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "runs it again"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	r = source_postcopy_device_failed(0);
+	r->s.cfg.unix_stream = 0;
+	r->s.cfg.peer = "tcp:node-b:4444";
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "without the target's "
+	    "word that it never ran it"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+}
+
+/*
+ * After postcopy-active the target ran the guest (or may have): a QEMU
+ * running it again is not known, the target not even asked; one that
+ * stays stopped is post-copy lost as before (6), once a finish-migrate
+ * (10.0: FAILED comes before migration_iteration_finish) had time to
+ * settle.
+ */
+static void
+test_postcopy_active_failed(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 6;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 0);
+	assert_non_null(strstr(r->s.failure_reason, "postcopy-active"));
+	rig_free(r);
+
+	r = source_migrating(0);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 6;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_false(session_done(&r->s));
+	r->t = 6.5;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 2);
+	r->t = 12;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "post-copy failed"));
+	rig_free(r);
+
+	/* No answer to query-status: asked again after its bound. */
+	r = source_migrating(0);
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 6;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	r->t = 17;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 2);
+	ev_run_state(r, RUN_PAUSED);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_POSTCOPY_LOST, "data",
+	    ABORT_NONE);
+	rig_free(r);
+}
+
+/* A recovery that fails with the guest running here again: 8. */
+static void
+test_postcopy_recover_failed_running(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	ev_sample(r, QMS_POSTCOPY_ACTIVE, 100 * MiB, 100 * MiB);
+	r->t = 2;
+	ev_sample(r, QMS_POSTCOPY_PAUSED, 110 * MiB, 90 * MiB);
+	assert_int_equal(r->s.state, SS_RECOVER);
+	r->t = 3;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
 	rig_free(r);
 }
 
@@ -2324,6 +2524,52 @@ test_rerun_mirrors(void **state)
 	rig_free(r);
 }
 
+/*
+ * The mirrors' end, ended by the source monitor's close (its failure
+ * comes first, SO_NO_ANSWER, then the close): run again once the monitor
+ * is back, not dropped.  Before, FINISHING took it as the end (0 with the
+ * mirror jobs and NBD nodes left in QEMU, the target's exports held 60 s);
+ * CONFIRM (tls:) asked "completed?" at once, and the target, waiting for
+ * exports our nodes still held, answered past this side's 30 s: 8.
+ */
+static void
+test_finish_mirrors_across_reconnect(void **state)
+{
+	struct sess_event	 cut = { .kind = SEV_JOB_DONE,
+	    .job = SJ_FINISH_MIRRORS, .ok = 0, .outcome = SO_NO_ANSWER,
+	    .reason = "query-block-jobs: connection closed" };
+	struct sess_event	 job = { .kind = SEV_JOB_DONE,
+	    .job = SJ_FINISH_MIRRORS, .ok = 1 };
+	struct rig		*r;
+	int			 tls;
+
+	(void)state;
+	for (tls = 0; tls < 2; tls++) {
+		r = source_migrating(tls);
+		r->s.mirrors_out = 1;
+		ev_simple(r, SEV_STOPPED);
+		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		assert_int_equal(sent(r, SA_JOB), 1);
+		step(r, &cut);
+		assert_false(session_done(&r->s));
+		assert_int_equal(asked(r, CONTROL_COMPLETED), 0);
+		ev_closed(r, 0);
+		ev_simple(r, SEV_QMP_UP);
+		assert_int_equal(sent(r, SA_JOB), 2);
+		assert_int_equal(last_act(r, SA_JOB)->job, SJ_FINISH_MIRRORS);
+		assert_int_equal(last_act(r, SA_JOB)->value, 1);
+		assert_false(session_done(&r->s));
+		step(r, &job);
+		if (tls) {
+			assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+			ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+		}
+		assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL,
+		    ABORT_NONE);
+		rig_free(r);
+	}
+}
+
 /* Issue 22 defect 9: incoming ends once its source is gone for good. */
 static void
 test_target_source_gone_midstream(void **state)
@@ -2592,6 +2838,73 @@ test_status_configuration_text(void **state)
 	rmdir(dir);
 }
 
+/* progress.downtimeMs in the document of st, or -1 when absent. */
+static long long
+doc_downtime(const struct status *st)
+{
+	json_object	*doc = status_to_json(st), *v;
+	long long	 ms = -1;
+
+	if ((v = json_obj_at(json_obj_at(doc, "progress"), "downtimeMs")) !=
+	    NULL)
+		ms = json_object_get_int64(v);
+	json_object_put(doc);
+	return ms;
+}
+
+static void
+set_progress(struct status *st, const char *reply)
+{
+	json_object	*o = json_tokener_parse(reply);
+	struct mig_info	 mi;
+
+	assert_non_null(o);
+	assert_int_equal(mig_info_decode(o, &mi), 0);
+	status_set_progress(st, &mi, 1);
+	json_object_put(o);
+}
+
+/*
+ * progress.downtimeMs is absent until known, never a 0 for "not known":
+ * before QEMU's figure, at 7.2's completed before its figures (0 and 0),
+ * at a figure longer than the migration; a 0 QEMU computed is a 0.  After
+ * cpr-exec the old QEMU's figure is not the pause: qmigrate's only.
+ */
+static void
+test_status_downtime_known(void **state)
+{
+	struct status *st = status_create("source", NULL, 0);
+
+	(void)state;
+	assert_int_equal(doc_downtime(st), -1);
+	set_progress(st, "{\"status\": \"active\", \"expected-downtime\": 300}");
+	assert_int_equal(doc_downtime(st), -1);
+	set_progress(st, "{\"status\": \"completed\", \"total-time\": 0, "
+	    "\"downtime\": 0}");
+	assert_int_equal(doc_downtime(st), -1);
+	set_progress(st, "{\"status\": \"completed\", \"total-time\": 7557, "
+	    "\"downtime\": 15690620}");
+	assert_int_equal(doc_downtime(st), -1);
+	set_progress(st, "{\"status\": \"completed\", \"total-time\": 1834, "
+	    "\"downtime\": 0}");
+	assert_int_equal(doc_downtime(st), 0);
+	set_progress(st, "{\"status\": \"completed\", \"total-time\": 1834, "
+	    "\"downtime\": 12}");
+	assert_int_equal(doc_downtime(st), 12);
+	status_free(st);
+
+	st = status_create("source", NULL, 0);
+	status_set_mode(st, MODE_CPR_EXEC);
+	set_progress(st, "{\"status\": \"completed\", \"total-time\": 90, "
+	    "\"downtime\": 40}");
+	assert_int_equal(doc_downtime(st), -1);
+	status_set_downtime(st, 0);
+	assert_int_equal(doc_downtime(st), 0);
+	status_set_downtime(st, 200);
+	assert_int_equal(doc_downtime(st), 200);
+	status_free(st);
+}
+
 /*
  * The guest running on the target during post-copy is not the end: a
  * stream that breaks then must still be recovered here (QEMU 11.1's
@@ -2742,13 +3055,15 @@ test_confirm_mirrors_first(void **state)
  * guest still ran, its word too late for a cancel (the switchover began):
  * QEMU's completion is no success, the target's copy of that disk may miss
  * the last writes.  8, over unix: at QEMU's completed, over tls: even
- * with the target's "running"; the guest is not resumed here.
+ * with the target's "running"; the guest is not resumed here.  Over tls:
+ * "completed?" tells the target so (disksLost, the reason naming the
+ * disk): it cannot see the source's mirrors.
  */
 static void
 test_mirror_lost_before_switchover(void **state)
 {
 	static const char	*lost = "disk d0 (/vm/d0.qcow2): its mirror "
-	    "failed while the guest ran";
+	    "failed before QEMU completed the migration";
 	struct sess_event	 job = { .kind = SEV_JOB_DONE, .ok = 1,
 	    .job = SJ_FINISH_MIRRORS };
 	struct rig		*r;
@@ -2765,12 +3080,64 @@ test_mirror_lost_before_switchover(void **state)
 		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 		if (tls) {
 			step(r, &job);
+			assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+			assert_int_equal(last_act(r, SA_ASK)->value, 1);
+			assert_string_equal(last_act(r, SA_ASK)->reason, lost);
 			ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
 		} else if (!session_done(&r->s))
 			step(r, &job);
 		assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
 		    ABORT_NONE);
 		assert_non_null(strstr(r->s.failure_reason, lost));
+		assert_int_equal(sent_cmd(r, SC_CONT), 0);
+		rig_free(r);
+	}
+}
+
+/*
+ * sim-real D1, seed 4005020: the monitor reconnected after QEMU completed;
+ * the mirrors' view was from before the cut, and the mirror that failed in
+ * the gap (its BLOCK_JOB_ERROR on the closed connection, the job dismissed)
+ * was taken for one in sync: 0.  Completed is judged only with a listing
+ * of the jobs on the new connection (which finds the mirror gone unseen:
+ * 8); with none at all in the re-polls' 2 s, the copy is not known: 8.
+ */
+static void
+test_mirrors_stale_after_reconnect(void **state)
+{
+	static const char	*unseen = "disk d0 (/vm/d0.qcow2): its mirror "
+	    "ended unseen (no qmigrate watched it, or its events went with a "
+	    "lost connection): when is not known";
+	struct sess_event	 job = { .kind = SEV_JOB_DONE, .ok = 1,
+	    .job = SJ_FINISH_MIRRORS };
+	struct rig		*r;
+	int			 listed, i;
+
+	(void)state;
+	for (listed = 0; listed < 2; listed++) {
+		r = source_migrating(0);
+		r->s.mirrors_out = 1;
+		r->disks_stale = 1;
+		ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		assert_false(session_done(&r->s));
+		assert_int_equal(r->s.state, SS_PRECOPY);
+		for (i = 0; listed && i < 3; i++)
+			ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		if (listed) {
+			r->disks_stale = 0;
+			r->disks_lost = unseen;
+			ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		} else
+			while (!session_done(&r->s) &&
+			    r->s.completed_polls <= 40)
+				ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+		if (!session_done(&r->s))
+			step(r, &job);
+		assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+		    ABORT_NONE);
+		assert_non_null(strstr(r->s.failure_reason, listed ? unseen :
+		    "the mirrors' state since the monitor connected again is "
+		    "not known"));
 		assert_int_equal(sent_cmd(r, SC_CONT), 0);
 		rig_free(r);
 	}
@@ -2852,6 +3219,50 @@ test_target_qmp_cut_after_completed(void **state)
 	ev_timer(r, STIMER_END);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_NONE);
 	rig_free(r);
+}
+
+/*
+ * D1 over tls:, the target's side: the source's "completed?" says a
+ * disk's mirror failed before its QEMU completed.  The guest runs here
+ * (the answer says so: the source must not resume), but not whole: 8,
+ * naming the disk, as the source's 8.  Asked before the guest ran here
+ * or after.  Without the word (a mirror that stood) it is 0 as before.
+ */
+static void
+test_target_source_disks_lost(void **state)
+{
+	static const char	*lost = "disk d0 (/vm/d0.qcow2): its mirror "
+	    "failed before QEMU completed the migration";
+	struct rig		*r;
+	int			 early, said;
+
+	(void)state;
+	for (said = 0; said < 2; said++)
+		for (early = 0; early < 2; early++) {
+			r = target_tls_ready();
+			r->said_disks_lost = said ? lost : NULL;
+			ev_sample(r, QMS_ACTIVE, 10 * MiB, 0);
+			ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+			if (early)
+				ev_control(r, CONTROL_COMPLETED);
+			ev_run_state(r, RUN_RUNNING);
+			if (!early)
+				ev_control(r, CONTROL_COMPLETED);
+			assert_int_equal(answered(r, ANSWER_RUNNING), 1);
+			ev_timer(r, STIMER_END);
+			if (!said) {
+				assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK,
+				    NULL, ABORT_NONE);
+				rig_free(r);
+				continue;
+			}
+			assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN,
+			    "unknown", ABORT_NONE);
+			assert_non_null(strstr(r->s.failure_reason, lost));
+			assert_non_null(strstr(r->s.failure_reason,
+			    "the guest runs on the target"));
+			rig_free(r);
+		}
 }
 
 /*
@@ -4867,8 +5278,8 @@ test_cpr_exec_pause_measured(void **state)
 	rig_free(r);
 }
 
-/* cpr-exec: no STOP seen (a re-run): no figure written, and a note says
- * the document's downtimeMs is not a measurement. */
+/* cpr-exec: no STOP seen (a re-run): no figure written (the document has
+ * no downtimeMs), and a note says the pause is not known. */
 static void
 test_cpr_exec_pause_not_known(void **state)
 {
@@ -5995,6 +6406,11 @@ main(void)
 		cmocka_unit_test(test_postcopy_recovered),
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
+		cmocka_unit_test(test_postcopy_device_failed_fenced),
+		cmocka_unit_test(test_postcopy_device_failed_not_fenced),
+		cmocka_unit_test(test_postcopy_device_failed_unix),
+		cmocka_unit_test(test_postcopy_active_failed),
+		cmocka_unit_test(test_postcopy_recover_failed_running),
 		cmocka_unit_test(test_postcopy_lost_resume_unanswered),
 		cmocka_unit_test(test_postcopy_lost_resume_connecting),
 		cmocka_unit_test(test_postcopy_recovering_past_deadline),
@@ -6034,10 +6450,12 @@ main(void)
 		cmocka_unit_test(test_confirm_control_lost),
 		cmocka_unit_test(test_confirm_mirrors_first),
 		cmocka_unit_test(test_mirror_lost_before_switchover),
+		cmocka_unit_test(test_mirrors_stale_after_reconnect),
 		cmocka_unit_test(test_postcopy_start_lost),
 		cmocka_unit_test(test_cancel_across_reconnect),
 		cmocka_unit_test(test_postcopy_monitor_lost_unknown),
 		cmocka_unit_test(test_target_qmp_cut_after_completed),
+		cmocka_unit_test(test_target_source_disks_lost),
 		cmocka_unit_test(test_target_release_across_reconnect),
 		cmocka_unit_test(test_target_qmp_lost_not_known),
 		cmocka_unit_test(test_target_cont_late),
@@ -6073,6 +6491,7 @@ main(void)
 		cmocka_unit_test(test_rerun_reattach_cancelling),
 		cmocka_unit_test(test_rerun_already_done),
 		cmocka_unit_test(test_rerun_mirrors),
+		cmocka_unit_test(test_finish_mirrors_across_reconnect),
 		cmocka_unit_test(test_target_source_gone_midstream),
 		cmocka_unit_test(test_target_failed_exports_removed),
 		cmocka_unit_test(test_target_unlisten_source_queued),
@@ -6084,6 +6503,7 @@ main(void)
 		cmocka_unit_test(test_incoming_killed_tls),
 		cmocka_unit_test(test_status_disk_full),
 		cmocka_unit_test(test_status_configuration_text),
+		cmocka_unit_test(test_status_downtime_known),
 		cmocka_unit_test(test_target_postcopy_ends_at_completed),
 		cmocka_unit_test(test_cpr_update_succeeds),
 		cmocka_unit_test(test_cpr_new_paused_cont),

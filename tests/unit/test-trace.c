@@ -77,7 +77,7 @@ info_of(json_object *progress, struct mig_info *mi)
 	mi->throttle_pct = (int)json_u64_at(progress, "throttlePercentage");
 	mi->postcopy_requests = json_u64_at(progress, "postCopyRequests");
 	mi->downtime_ms = json_u64_at(progress, "downtimeMs");
-	mi->has_downtime = mi->downtime_ms > 0;
+	mi->has_downtime = json_obj_at(progress, "downtimeMs") != NULL;
 	mi->total_time_ms = json_u64_at(progress, "totalTimeMs");
 	mi->has_total_time = mi->total_time_ms > 0;
 }
