@@ -734,7 +734,7 @@ assert_memory_intact() {
 _lib_new_progress() {
 	local s
 	s=$(_lib_complete_after "$1" "$2")
-	grep -Eq '^memguest: progress pass=[0-9]+ pages_checked=[0-9]+ rate_mbs=[0-9]+$' <<<"$s"
+	grep -Eq '^memguest: progress pass=[0-9]+ pages_checked=[0-9]+ paced_ms=[0-9]+ rate_mbs=[0-9]+$' <<<"$s"
 }
 
 # wait_progress SERIALFILE [TIMEOUT]: waits (default 30 s) for a progress

@@ -23,7 +23,7 @@
  *
  * Serial lines (parsed by tests and benchmarks; keep them stable):
  *   memguest: ready mib=M rate=R pages=N [hot=H hot_pages=K]
- *   memguest: progress pass=P pages_checked=N rate_mbs=R
+ *   memguest: progress pass=P pages_checked=N paced_ms=T rate_mbs=R
  *   memguest: verified sweep=S pages=N corrupt=C ms=T
  *   memguest: CORRUPT page=I expected_gen=G found=...
  *   memguest: CORRUPT suppressed=N
@@ -479,7 +479,7 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 	uint32_t	 mem_top, pages, index, pass, gen;
 	uint32_t	 batch;
 	uint64_t	 pps, now, epoch, elapsed, epoch_pages;
-	uint64_t	 pace_start, pace_done, behind;
+	uint64_t	 pace_start, pace_done, behind, paced_since;
 	uint64_t	 checked = 0, dirtied, us;
 
 	serial_init();
@@ -557,7 +557,7 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 		pps = 1;
 	pass = 1;
 	index = 0;
-	epoch = pace_start = verify_start = rdtsc();
+	epoch = pace_start = verify_start = paced_since = rdtsc();
 	epoch_pages = pace_done = 0;
 	for (;;) {
 		now = rdtsc();
@@ -569,6 +569,11 @@ memguest_main(uint32_t magic, const uint32_t *mbi)
 			putkv("pass", pass);
 			putch(' ');
 			putkv("pages_checked", checked);
+			putch(' ');
+			/* The guest's time since its pace began: the pace
+			   allows at most that many seconds of pages, however
+			   late a starved vCPU writes this line. */
+			putkv("paced_ms", (now - paced_since) * 1000u / tsc_hz);
 			putch(' ');
 			us = elapsed * 1000000u / tsc_hz;
 			putkv("rate_mbs", (dirtied + us / 2) / us);
