@@ -320,6 +320,15 @@ source_not_confirmed(struct session *s, const char *why)
 		sess_abort_status(s, ABORT_FAILED);
 	if (s->failure != FAIL_NONE)
 		sess_clear_failure(s);
+	if (s->swfail) {
+		sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed the "
+		    "switchover (%s) and runs its copy of the guest again, but "
+		    "the target %s did not say that it did not load it (%s): "
+		    "it may run there too; where it runs is not known: look at "
+		    "the target QEMU, and quit the one that must not run it",
+		    s->cfg.qmp_path, s->swfail_desc, s->cfg.peer, why);
+		return;
+	}
 	if (s->postfail == PF_RUNNING) {
 		sess_fail(s, FAIL_UNKNOWN, "post-copy failed (%s) and source "
 		    "QEMU %s runs the guest again, but the target %s did not "
@@ -439,7 +448,14 @@ source_failed(struct session *s, double t, const struct mig_info *mi)
 	if (!s->saw_active && mi->ram_transferred == 0)
 		sess_fail(s, FAIL_CONTROL, "%s %s not ready: %s", s->cfg.cpr ?
 		    "the new QEMU" : "target", s->cfg.peer, desc);
-	else if (s->state == SS_POSTCOPY && s->postcopy_asked == 0)
+	else if (s->state == SS_POSTCOPY)
+		/*
+		 * Asked for and not yet seen (postcopy_asked) is no proof
+		 * that QEMU did not switch: between two samples 7.2's
+		 * postcopy_start may send the package, fail on the stream's
+		 * error after it and restart the guest here while the target
+		 * runs it.  The run state decides, as after a switch seen.
+		 */
 		postcopy_failed(s, t, desc);
 	else
 		sess_fail(s, FAIL_DATA, "migration stream failed: %s", desc);
@@ -1642,9 +1658,14 @@ switchover_seen(struct session *s, double t, const struct mig_info *mi)
  * it.  Where the target's word came (the SHUT's error: "Sibling indicated
  * error"), or the stream and its return path are one unix socket (no SHUT
  * before it closed: the target did not finish its load), the guest is the
- * source's.  Over tcp: a connection lost in the last round trip may have
- * taken the target's "loaded" with it while the target runs the guest:
- * not known.
+ * source's.  Over tls: (the return path qmigrate leaves off there,
+ * opened all the same by post-copy's capability: migrate_fd_connect) the
+ * two proxies stand between the QEMUs: the target's QEMU runs the guest
+ * before it sends its SHUT
+ * (process_incoming_migration_bh: vm_start, then the state's destroy),
+ * and a proxy that ends then takes it: the target is asked (SS_CONFIRM,
+ * swfail_answer).  Over tcp: a connection lost in the last round trip may
+ * have taken the target's "loaded" with it: not known.
  */
 static void
 switchover_failed(struct session *s, const struct mig_info *mi)
@@ -1661,10 +1682,21 @@ switchover_failed(struct session *s, const struct mig_info *mi)
 		    desc);
 		return;
 	}
-	if (s->cfg.tls || s->cfg.unix_stream ||
+	if (s->cfg.unix_stream ||
 	    strstr(desc, "Sibling indicated error") != NULL) {
 		sess_fail(s, FAIL_DATA, "the target %s did not load the guest "
 		    "(%s): it runs on the source again", s->cfg.peer, desc);
+		return;
+	}
+	if (s->cfg.tls) {
+		sess_log(s, 1, "source QEMU %s failed the switchover (%s) "
+		    "without the target's word: asking the target %s whether "
+		    "it runs the guest", s->cfg.qmp_path, desc, s->cfg.peer);
+		s->swfail = 1;
+		snprintf(s->swfail_desc, sizeof s->swfail_desc, "%s", desc);
+		sess_enter(s, SS_CONFIRM);
+		ask_completed(s);
+		sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
 		return;
 	}
 	if (s->failure != FAIL_NONE)
@@ -2177,6 +2209,41 @@ postfail_answer(struct session *s, enum control_answer answer,
 }
 
 /*
+ * The target's answer to "completed?" after QEMU failed the switchover
+ * over tls: without the target's word (switchover_failed): fenced, its
+ * QEMU did not load the guest and cannot run it, and the guest is the
+ * source's (4); running, it runs twice (8, said so); else not known.
+ */
+static void
+swfail_answer(struct session *s, enum control_answer answer,
+    const char *why)
+{
+	char reason[SESS_REASON_MAX];
+
+	switch (answer) {
+	case ANSWER_FENCED:
+		sess_fail(s, FAIL_DATA, "the target %s did not load the guest "
+		    "(%s) and stopped its QEMU for good (%s): it runs on the "
+		    "source again", s->cfg.peer, s->swfail_desc, why);
+		return;
+	case ANSWER_RUNNING:
+		source_not_known(s);
+		sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed the "
+		    "switchover (%s) and runs its copy of the guest again, but "
+		    "the target %s says it runs the guest too (its last word "
+		    "was lost on the way): quit the QEMU that must not run it",
+		    s->cfg.qmp_path, s->swfail_desc, s->cfg.peer);
+		return;
+	default:
+		snprintf(reason, sizeof reason, "it answered %s: %s",
+		    answer == ANSWER_NOT_KNOWN ? "that it does not know" :
+		    "what qmigrate cannot read", why);
+		source_not_confirmed(s, reason);
+		return;
+	}
+}
+
+/*
  * The target's answer to "completed?" (libvirt's Confirm): the guest runs
  * there (success); or the target made sure its QEMU did not and cannot
  * run it (fenced: the guest runs here again, unless post-copy had left
@@ -2191,6 +2258,10 @@ confirm_answer(struct session *s, const struct sess_event *ev)
 
 	if (s->postfail == PF_RUNNING) {
 		postfail_answer(s, ev->answer, why);
+		return;
+	}
+	if (s->swfail) {
+		swfail_answer(s, ev->answer, why);
 		return;
 	}
 	switch (ev->answer) {

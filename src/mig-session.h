@@ -515,6 +515,10 @@ struct session {
 	double			 postfail_since;
 	double			 postfail_asked;
 	char			 postfail_desc[SESS_REASON_MAX];
+	/* QEMU failed the switchover over tls: without the target's word
+	 * (switchover_failed): the target is asked, its answer decides. */
+	int			 swfail;
+	char			 swfail_desc[SESS_REASON_MAX];
 	/* The deadline's finish (--timeout-action postcopy or pause), kept
 	 * for the next pre-copy sample, whose figures it is taken on. */
 	enum timeout_action	 finish_due;	/* TIMEOUT_ABORT: none */

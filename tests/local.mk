@@ -150,6 +150,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-migrate-late-unix.sh \
 	tests/integration/handoff-load-fails-unix.sh \
 	tests/integration/handoff-load-fails-tcp.sh \
+	tests/integration/handoff-load-fails-tls.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
 	tests/integration/handoff-stale-abort-unix.sh \
 	tests/integration/handoff-silent-abort-unix.sh \

@@ -806,6 +806,69 @@ test_switchover_failed_tcp(void **state)
 	rig_free(r);
 }
 
+/*
+ * Over tls: the proxies stand between the QEMUs: the target's QEMU runs
+ * the guest before its SHUT, which a proxy's end can take.  A failure
+ * without the target's word asks it: "fenced" is 4 (the guest is the
+ * source's), "running" is both: 8; silence is 8.  The target's own word
+ * in QEMU's error (Sibling) is 4 without a question.
+ */
+static struct rig *
+source_switching_tls(void)
+{
+	struct rig *r = source_migrating(1);
+
+	r->t = 5;
+	ev_sample(r, QMS_DEVICE, 250 * MiB, 0);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	r->t = 6;
+	ev_failed_because(r, "Unable to write to socket: Broken pipe");
+	assert_false(session_done(&r->s));
+	assert_int_equal(r->s.state, SS_CONFIRM);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	return r;
+}
+
+static void
+test_switchover_failed_tls(void **state)
+{
+	struct rig *r;
+
+	(void)state;
+	r = source_switching_tls();
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED,
+	    "incoming migration failed: Unable to read from socket");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "Broken pipe"));
+	assert_non_null(strstr(r->s.failure_reason, "runs on the source"));
+	rig_free(r);
+
+	r = source_switching_tls();
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "runs the guest too"));
+	rig_free(r);
+
+	r = source_switching_tls();
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_UNKNOWN, "closed");
+	assert_false(session_done(&r->s));
+	ev_timer(r, STIMER_CONFIRM);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "failed the switchover"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	r = source_migrating(1);
+	r->t = 5;
+	ev_sample(r, QMS_DEVICE, 250 * MiB, 0);
+	ev_failed_because(r, "Sibling indicated error 1");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 0);
+	rig_free(r);
+}
+
 /* The switchover is bounded: no outcome within 60 s is not known (8). */
 static void
 test_switchover_timeout(void **state)
@@ -1044,6 +1107,43 @@ test_postcopy_device_failed_not_fenced(void **state)
 		assert_int_equal(sent_cmd(r, SC_CONT), 0);
 		rig_free(r);
 	}
+}
+
+/*
+ * migrate-start-postcopy asked, QEMU's switch not yet seen, then failed:
+ * QEMU may have switched and failed between two samples (7.2's
+ * postcopy_start after the package went out): the run state is asked,
+ * then over tls: the target; never 4 on the failure alone.
+ */
+static void
+test_postcopy_asked_then_failed(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	r->t = 5;
+	r->s.postcopy_asked = 1;
+	sess_enter(&r->s, SS_POSTCOPY);
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
+	ev_run_state(r, RUN_RUNNING);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, "why");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	r = source_migrating(1);
+	r->t = 5;
+	r->s.postcopy_asked = 1;
+	sess_enter(&r->s, SS_POSTCOPY);
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	ev_run_state(r, RUN_RUNNING);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load failed");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
 }
 
 /*
@@ -6399,6 +6499,8 @@ main(void)
 		cmocka_unit_test(test_abort_reconnect_silent_unknown),
 		cmocka_unit_test(test_switchover_load_fails_unix),
 		cmocka_unit_test(test_switchover_failed_tcp),
+		cmocka_unit_test(test_switchover_failed_tls),
+		cmocka_unit_test(test_postcopy_asked_then_failed),
 		cmocka_unit_test(test_switchover_timeout),
 		cmocka_unit_test(test_switchover_continues),
 		cmocka_unit_test(test_rerun_switchover_unsettled),
