@@ -297,10 +297,29 @@ _lib_conform() {
 			"(QMIGRATE_CONFORM=warn: not failing)" >&2
 		return 0
 	fi
+	_lib_conform_evidence "$out"
 	echo "FAIL: the QEMU model cannot produce this test's QMP traces" \
 		"(tests/sim/qemu-model-table.c; QMIGRATE_TRACE_KEEP=DIR keeps" \
 		"them)" >&2
 	return 1
+}
+
+# _lib_conform_evidence CONFORM-OUTPUT: a failing run's traces outlive its
+# $TMP (a flake seen once in CI is otherwise gone): kept under the build
+# tree's tests/conform-failed/, and the exchanges up to each failing line
+# (at most 3 of them) shown in the test's log.
+_lib_conform_evidence() {
+	local keep f n from
+	keep=$top_builddir/tests/conform-failed/$(basename "$0" .sh).$$
+	if mkdir -p "$keep" && cp "$TMP"/qmp-trace/*.jsonl "$keep"/; then
+		echo "conformance: the traces are kept in $keep" >&2
+	fi
+	sed -n 's/^FAIL \([^ :]*\):\([0-9][0-9]*\) .*/\1 \2/p' <<<"$1" |
+		head -n 3 | while read -r f n; do
+			from=$((n > 12 ? n - 12 : 1))
+			echo "--- $f, lines $from-$n:" >&2
+			sed -n "${from},${n}p" "$f" | cut -c1-600 >&2
+		done
 }
 
 # status_schema_exempt FILE...: FILEs are status documents the test damaged
