@@ -2173,6 +2173,18 @@ state_cancelling(struct session *s, const struct sess_event *ev)
 
 /* ---- SS_CONFIRM ---------------------------------------------------- */
 
+/* The target's answer says neither "running" nor "fenced": not known. */
+static void
+confirm_unsure(struct session *s, enum control_answer answer, const char *why)
+{
+	char reason[SESS_REASON_MAX];
+
+	snprintf(reason, sizeof reason, "it answered %s: %s",
+	    answer == ANSWER_NOT_KNOWN ? "that it does not know" :
+	    "what qmigrate cannot read", why);
+	source_not_confirmed(s, reason);
+}
+
 /*
  * The target's answer to "completed?" after QEMU failed post-copy before
  * it said postcopy-active and runs the guest again (postcopy_failed_running):
@@ -2183,8 +2195,6 @@ static void
 postfail_answer(struct session *s, enum control_answer answer,
     const char *why)
 {
-	char reason[SESS_REASON_MAX];
-
 	switch (answer) {
 	case ANSWER_FENCED:
 		sess_fail(s, FAIL_DATA, "post-copy failed before the target "
@@ -2200,10 +2210,7 @@ postfail_answer(struct session *s, enum control_answer answer,
 		    s->postfail_desc, s->cfg.qmp_path, s->cfg.peer, why);
 		return;
 	default:
-		snprintf(reason, sizeof reason, "it answered %s: %s",
-		    answer == ANSWER_NOT_KNOWN ? "that it does not know" :
-		    "what qmigrate cannot read", why);
-		source_not_confirmed(s, reason);
+		confirm_unsure(s, answer, why);
 		return;
 	}
 }
@@ -2218,8 +2225,6 @@ static void
 swfail_answer(struct session *s, enum control_answer answer,
     const char *why)
 {
-	char reason[SESS_REASON_MAX];
-
 	switch (answer) {
 	case ANSWER_FENCED:
 		sess_fail(s, FAIL_DATA, "the target %s did not load the guest "
@@ -2235,10 +2240,7 @@ swfail_answer(struct session *s, enum control_answer answer,
 		    s->cfg.qmp_path, s->swfail_desc, s->cfg.peer);
 		return;
 	default:
-		snprintf(reason, sizeof reason, "it answered %s: %s",
-		    answer == ANSWER_NOT_KNOWN ? "that it does not know" :
-		    "what qmigrate cannot read", why);
-		source_not_confirmed(s, reason);
+		confirm_unsure(s, answer, why);
 		return;
 	}
 }
@@ -2254,7 +2256,6 @@ confirm_answer(struct session *s, const struct sess_event *ev)
 {
 	const char *why = ev->reason != NULL && ev->reason[0] != '\0' ?
 	    ev->reason : "no reason given";
-	char reason[SESS_REASON_MAX];
 
 	if (s->postfail == PF_RUNNING) {
 		postfail_answer(s, ev->answer, why);
@@ -2291,10 +2292,7 @@ confirm_answer(struct session *s, const struct sess_event *ev)
 		    "again", why);
 		return;
 	default:
-		snprintf(reason, sizeof reason, "it answered %s: %s",
-		    ev->answer == ANSWER_NOT_KNOWN ? "that it does not know" :
-		    "what qmigrate cannot read", why);
-		source_not_confirmed(s, reason);
+		confirm_unsure(s, ev->answer, why);
 		return;
 	}
 }
