@@ -111,15 +111,20 @@ caps_args(const struct mig_plan *plan, int source)
 		{ "multifd", plan->multifd },
 		{ "auto-converge", source && plan->auto_converge },
 		/*
-		 * cpr-transfer: the old QEMU waits in pre-switchover, its
-		 * vCPUs stopped, until the session says migrate-continue: a
-		 * cancel before that is safe (no device state has left), none
-		 * after it (SS_SWITCHOVER).  Sent off otherwise (every QEMU
-		 * since 2.11 has it), so that an update's never holds a later
-		 * migration.
+		 * The source QEMU waits in pre-switchover, its vCPUs
+		 * stopped, until the session says migrate-continue (every
+		 * QEMU since 2.11 has it): a cancel before that is safe, no
+		 * device state has left, and none is sent after it
+		 * (SS_SWITCHOVER).  Without it QEMU may begin the switchover
+		 * between the "active" a cancel was decided on and the
+		 * cancel: its device state reaches the target, which runs
+		 * the guest, and the cancelled source resumes its own copy
+		 * (audit N3; sim-real seed 9507581: a QEMU stopped 35 s
+		 * answered "active" and stopped the guest at once).  The
+		 * cost is one monitor round trip of downtime.  A migration
+		 * that leaves the guest here puts it back off (source_end).
 		 */
-		{ "pause-before-switchover", source && (plan->cpr_transfer ||
-		    plan->cpr_exec) },
+		{ "pause-before-switchover", source },
 		/* Negotiated (mig-negotiate.c): sent only when on, so
 		 * never to a QEMU that does not list them. */
 		{ "postcopy-preempt", plan->postcopy_preempt },

@@ -156,14 +156,18 @@ source_end(struct session *s, enum mig_phase phase)
 		    "still complete the migration");
 	}
 	/*
-	 * An update that left the guest on the old QEMU undoes what it set
-	 * there (audit N11): mode cpr-transfer would make QEMU refuse any
-	 * later plain migrate, the pause hold any other tool's.  Not where
-	 * the outcome is not known: the monitor may not answer, and QEMU may
-	 * still be migrating.
+	 * A migration that left the guest here undoes what it set (audit
+	 * N11): an update's mode cpr-transfer would make QEMU refuse any
+	 * later plain migrate, and pause-before-switchover (every migrate's,
+	 * mig-caps.c) hold any other tool's.  Not where the outcome is not
+	 * known: the monitor may not answer, and QEMU may still be migrating.
 	 */
-	s->cpr_reset = s->cfg.cpr && (s->migrate_sent || s->cpr_left) &&
-	    phase != PHASE_SUCCEEDED && s->failure != FAIL_UNKNOWN ? 2 : 0;
+	if (!s->migrate_sent && !s->cpr_left)
+		s->cpr_reset = 0;
+	else if (phase == PHASE_SUCCEEDED || s->failure == FAIL_UNKNOWN)
+		s->cpr_reset = 0;
+	else
+		s->cpr_reset = s->cfg.cpr ? 2 : 1;
 	if (!s->mirrors_out && !s->resume_guest && !s->cpr_reset) {
 		sess_finish(s, phase);
 		return;
@@ -1174,22 +1178,24 @@ setup_done(struct session *s, const struct sess_event *ev)
 	 * cpr-transfer and its pause-before-switchover (or was about to): a
 	 * record of that update closed with the guest on that QEMU puts them
 	 * back, as when watched, or a later migrate would exec, or be refused
-	 * for want of a cpr channel.
+	 * for want of a cpr channel.  A plain migration's record closed here
+	 * puts its pause back (another tool's migrate would wait in it).
 	 */
-	if (ev->setup == SETUP_CLOSE_RECORD && s->cfg.cpr &&
-	    ev->mode == (s->cfg.cpr_exec ? MODE_CPR_EXEC : MODE_CPR_TRANSFER))
+	if (ev->setup == SETUP_CLOSE_RECORD && (!s->cfg.cpr ||
+	    ev->mode == (s->cfg.cpr_exec ? MODE_CPR_EXEC : MODE_CPR_TRANSFER)))
 		s->cpr_left = 1;
 	/*
 	 * So did this run's plan, when the setup ends before migrate (its
 	 * answer late, a signal or the deadline before the migrate): QEMU
 	 * takes the put-back after it, in order (sim-real --update-exec).
 	 * And the pre-flight's probe of the mode, put back with no answer.
+	 * A plain migration's plan puts back its pause (cpr_reset 1).
 	 */
 	if ((ev->setup == SETUP_FAILED || ev->setup == SETUP_FRESH) &&
-	    s->cfg.cpr && ev->cpr_mode_sent)
+	    ev->cpr_mode_sent)
 		s->cpr_left = 1;
 	/* And a re-run that re-attaches: the killed run sent migrate. */
-	if (ev->setup == SETUP_REATTACH && s->cfg.cpr)
+	if (ev->setup == SETUP_REATTACH)
 		s->cpr_left = 1;
 	if (s->pending.asked && ev->setup != SETUP_REATTACH) {
 		setup_then_abort(s, ev);

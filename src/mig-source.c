@@ -1161,9 +1161,10 @@ plan_job(void *ctx, int *pc, json_object *reply, const char *error,
 		ms->apply.plan = ms->plan;
 		ms->apply.source = 1;
 		ms->apply_pc = 0;
-		/* From here QEMU may hold the update's mode, answered or
-		   not: a setup that ends before migrate puts it back. */
-		ms->cpr_mode_sent |= ms->plan.cpr_exec || ms->plan.cpr_transfer;
+		/* From here QEMU may hold the update's mode and every
+		   migration's pause-before-switchover, answered or not: a
+		   setup that ends before migrate puts them back. */
+		ms->cpr_mode_sent = 1;
 		*pc = PLAN_APPLY;
 		reply = NULL;
 		error = NULL;
@@ -1553,6 +1554,17 @@ source_agreed(struct mig_source *ms, json_object *answer,
 		/* The target's QEMU lacks dirty-limit: auto-converge. */
 		ms->ctl_cfg.dirty_limit = ms->plan.dirty_limit;
 		source_controller_commit(ms);
+	}
+	if (ms->w.qmp == NULL) {
+		/* The monitor closed while the target answered (the session
+		   is ending or connecting again): no plan goes to QEMU, and
+		   no ready reaches the session without it. */
+		ev->answer = ANSWER_REFUSED;
+		snprintf(ms->agree_reason, sizeof ms->agree_reason, "source "
+		    "QEMU %s: its monitor is closed: the plan agreed with "
+		    "the target was not applied", ms->w.o->qmp_path);
+		ev->reason = ms->agree_reason;
+		return 0;
 	}
 	ms->apply.plan = ms->plan;
 	ms->apply.source = 1;

@@ -153,6 +153,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-load-fails-tls.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
 	tests/integration/handoff-stale-abort-unix.sh \
+	tests/integration/handoff-cancel-late-unix.sh \
 	tests/integration/handoff-silent-abort-unix.sh \
 	tests/integration/handoff-reconnect-abort-unix.sh \
 	tests/integration/handoff-switchover-late-unix.sh \

@@ -7,7 +7,10 @@
 # cancelled and resumed its copy, while the target loaded the bytes already
 # sent and ran the guest too.  Now an abort while a query-migrate is out
 # for 2 s or more waits for a sample asked after it; the STOP comes first
-# and the abort is refused.
+# and the abort is refused.  (Since migrate sets pause-before-switchover,
+# QEMU waits behind the hold in pre-switchover, the guest stopped, and the
+# device state goes out only on the migrate-continue migrate sends once it
+# saw that: the switchover the signal must meet is that wait.)
 # The fakes: tests/qmp-relay in front of the source's monitor holds every
 # answer and event from the first query-migrate after its SIGUSR2 for 15 s
 # (--hold-answer: QEMU runs each command at once, a relay that answers
@@ -37,7 +40,14 @@ wait_for 60 "the migration to run" status_is "$st" .phase Running
 kill -USR2 "$(guest_pid srcmon)"
 wait_log "$TMP/srcmon.out" 'holding the answers' 10
 t_held=${EPOCHREALTIME//[!0-9]/}
-wait_log "$TMP/wire.out" 'holding' 120
+# src_migration_is STATUS: the source QEMU's migration status (asked on
+# the sampler's monitor, not through the relay).
+src_migration_is() {
+	[ "$(timeout 5 "$QMIGRATE" qmp --qmp "$TMP/src.watch" query-migrate 2>/dev/null |
+		jq -r .status)" = "$1" ]
+}
+wait_for 120 "the source QEMU in pre-switchover behind the hold" \
+	src_migration_is pre-switchover
 # The switchover began while the answers were held: the signal must come
 # once the query behind the hold is 2 s old (the session's bound), and
 # within the stream's hold.

@@ -208,7 +208,7 @@ const struct qm_row qm_rows[] = {
 	{ QM_ROW_STATUS, QM_SB(ACTIVE), QM_ST_POSTCOPY_ACTIVE,
 	  QM_RB(RUNNING) | RS_STOPPED,
 	  QM_SAME, QM_T_QEMU, "postcopy-start", V72, QM_IF_START_POSTCOPY,
-	  QM_IF_SWITCHED, 0, 0, QM_EMIT_MIGRATION,
+	  QM_IF_SWITCHED | QM_IF_PAUSE_BEFORE, 0, 0, QM_EMIT_MIGRATION,
 	  "postcopy_start (7.2): ACTIVE -> POSTCOPY_ACTIVE before the stop "
 	  "(migration_iteration_run: whatever the run state)" },
 	{ QM_ROW_STATUS, QM_SB(POSTCOPY_ACTIVE), QM_SAME, QM_RB(RUNNING),
@@ -223,6 +223,14 @@ const struct qm_row qm_rows[] = {
 	  QM_IF_START_POSTCOPY, QM_IF_SWITCHED | QM_IF_INCOMING,
 	  QM_IF_SWITCHED, QM_IF_WAS_RUNNING, 0,
 	  "postcopy_start (7.2): vm_stop_force_state -> runstate_set" },
+	/* With pause-before-switchover, 7.2 stays ACTIVE through the stop
+	   ("switchover", "pause-before") and leaves PRE_SWITCHOVER for
+	   POSTCOPY_ACTIVE itself; 10.0 on go through DEVICE ("continued"). */
+	{ QM_ROW_STATUS, QM_SB(PRE_SWITCHOVER), QM_ST_POSTCOPY_ACTIVE,
+	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_QEMU, "postcopy-continued",
+	  V72, QM_IF_CONTINUE | QM_IF_START_POSTCOPY, 0, 0, 0,
+	  QM_EMIT_MIGRATION, "postcopy_start (7.2): migration_maybe_pause"
+	  "(POSTCOPY_ACTIVE) after pause_sem" },
 	{ QM_ROW_STATUS, QM_SB(DEVICE), QM_ST_POSTCOPY_ACTIVE,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_QEMU, "postcopy-start",
 	  V100, QM_IF_SWITCHED | QM_IF_START_POSTCOPY, 0, 0, 0,

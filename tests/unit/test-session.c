@@ -39,6 +39,8 @@ struct rig {
 	/* every action of every step, in order */
 	struct sess_action log[8192];
 	size_t		nlog;
+	size_t		putbacks;	/* pause-before-switchover off sent
+					   (a plain migration's; answered) */
 };
 
 static struct rig *
@@ -73,13 +75,29 @@ rig_free(struct rig *r)
 static void
 step(struct rig *r, struct sess_event *ev)
 {
+	struct sess_event done = { .kind = SEV_QMP_DONE, .cmd = SC_PAUSE_OFF,
+	    .ok = 1, .outcome = SO_ANSWERED };
 	size_t i;
+	int putback = 0;
 
 	ev->t = r->t;
 	ev->query_out = r->query_out;
 	session_step(&r->s, ev);
-	for (i = 0; i < r->s.nacts && r->nlog < NITEMS(r->log); i++)
+	for (i = 0; i < r->s.nacts && r->nlog < NITEMS(r->log); i++) {
 		r->log[r->nlog++] = r->s.acts[i];
+		putback |= r->s.acts[i].kind == SA_QMP &&
+		    r->s.acts[i].cmd == SC_PAUSE_OFF;
+	}
+	/*
+	 * A plain migration that leaves the guest here puts its
+	 * pause-before-switchover back off at the end: QEMU answers it, so
+	 * that the rows about something else end as they did.  An update's
+	 * put-back is the cpr rows' own to answer.
+	 */
+	if (putback && !r->s.cfg.cpr) {
+		r->putbacks++;
+		step(r, &done);
+	}
 }
 
 static void
@@ -490,6 +508,33 @@ test_abort_precopy(void **state)
 	    ABORT_SUCCEEDED);
 	assert_true(r->s.abort_requested);
 	assert_non_null(strstr(r->s.failure_reason, "SIGTERM"));
+	/* The guest stays here: its pause-before-switchover is put back. */
+	assert_int_equal(r->putbacks, 1);
+	rig_free(r);
+}
+
+/*
+ * Row: the cancel was decided on an "active" and QEMU stopped the guest
+ * for the switchover before it read it (sim-real seed 9507581: a QEMU
+ * stopped 35 s).  QEMU waits in pre-switchover for a migrate-continue that
+ * never comes: it cancels there, no device state left, and the guest is
+ * the source's alone (5).
+ */
+static void
+test_abort_then_pre_switchover(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 200 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	ev_sample(r, QMS_CANCELLED, 200 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	assert_int_equal(r->putbacks, 1);
 	rig_free(r);
 }
 
@@ -507,6 +552,8 @@ test_abort_postcopy_refused(void **state)
 	assert_true(has_note(r, "abort refused"));
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	/* The guest left: nothing to put back on a QEMU that ends. */
+	assert_int_equal(r->putbacks, 0);
 	rig_free(r);
 }
 
@@ -6465,6 +6512,7 @@ main(void)
 		cmocka_unit_test(test_data_stream_breaks),
 		cmocka_unit_test(test_data_stalled),
 		cmocka_unit_test(test_abort_precopy),
+		cmocka_unit_test(test_abort_then_pre_switchover),
 		cmocka_unit_test(test_abort_postcopy_refused),
 		cmocka_unit_test(test_switchover_abort_refused),
 		cmocka_unit_test(test_timeout_action_postcopy),
