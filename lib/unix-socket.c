@@ -46,10 +46,13 @@ unix_connect(const char *path, int flags, char **cause)
 	if ((fd = unix_socket(&sun, path, flags, cause)) == -1)
 		return -1;
 	while (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
-		if (errno == EINTR)
+		int e = errno;
+
+		if (e == EINTR)
 			continue;
-		xasprintf(cause, "%s: connect: %s", path, strerror(errno));
+		xasprintf(cause, "%s: connect: %s", path, strerror(e));
 		close(fd);
+		errno = e;	/* the caller tells a refusal from no socket */
 		return -1;
 	}
 	return fd;

@@ -608,11 +608,28 @@ static void
 target_setup(struct mig_target *mt)
 {
 	char *cause = NULL, *why;
+	int refused;
 
 	if (mig_watch_connect_start(&mt->w, on_connected, mt, &cause) == 0)
 		return;
+	refused = errno == ECONNREFUSED;	/* read before any other call */
 	target_unasked(mt);
-	xasprintf(&why, "%s", cause);
+	if (refused && !mt->rerun_unknown) {
+		/*
+		 * A socket no one serves now: a QEMU whose monitor is busy
+		 * or behind a relay that restarts, or one that died.  A
+		 * QEMU started -incoming may have taken a migration while
+		 * no qmigrate watched it (a killed run whose every write
+		 * failed left no record): it may run the guest, and a 3
+		 * ("not here") would let the agent stop it.  Not known, 8
+		 * (sim-real seed 9505019).  No socket at all stays 3.
+		 */
+		mt->rerun_unknown = 1;
+		xasprintf(&why, "%s: whether a migration's guest runs on "
+		    "that QEMU is not known (its monitor refused qmigrate)",
+		    cause);
+	} else
+		xasprintf(&why, "%s", cause);
 	on_setup_job(&mt->setup_job, 0, why, mt);
 	free(why);
 	free(cause);

@@ -263,8 +263,10 @@ sim_connect_unix(const char *path, int flags, char **cause)
 	int		 which = which_qemu(path), sv[2], i;
 
 	if (which < 0 || !wq_alive(R.q[which]) || rm_refused(which)) {
-		errno = which < 0 ? ENOENT : ECONNREFUSED;
-		set_cause(cause, "%s: connect: %s", path, strerror(errno));
+		int e = which < 0 ? ENOENT : ECONNREFUSED;
+
+		set_cause(cause, "%s: connect: %s", path, strerror(e));
+		errno = e;
 		return -1;
 	}
 	for (i = 0; i < R_MAX_CONNS && c == NULL; i++)
