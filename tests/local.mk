@@ -154,6 +154,7 @@ handoff_tests = tests/integration/handoff-target-qmp-cut-tls.sh \
 	tests/integration/handoff-switchover-term-unix.sh \
 	tests/integration/handoff-stale-abort-unix.sh \
 	tests/integration/handoff-cancel-late-unix.sh \
+	tests/integration/handoff-pause-rerun-unix.sh \
 	tests/integration/handoff-silent-abort-unix.sh \
 	tests/integration/handoff-reconnect-abort-unix.sh \
 	tests/integration/handoff-switchover-late-unix.sh \

@@ -33,7 +33,19 @@ relay_before dst-relay dst --cut-after 'still in use'
 hand_tls_incoming "$TMP/dst-relay.sock"
 mig_tls_migrate migrate "$TMP/src.qmp" --policy "$TMP/disks.json"
 wait_for 30 "the source's mirror job" mirroring
-nbd=$(ls "$TMP"/priv/qmigrate.*/nbd.sock)
+# The target's export socket, in its proxy's private directory (one run's
+# CI saw none at the first look, right after the mirror job: looked for
+# until it is there, and named if it never is).
+nbd_sock_one() {
+	local socks=("$TMP"/priv/qmigrate.*/nbd.sock)
+	[ "${#socks[@]}" = 1 ] && [ -S "${socks[0]}" ] && nbd=${socks[0]}
+}
+nbd=
+for _ in $(seq 300); do
+	nbd_sock_one && break
+	sleep 0.1	# polling, as wait_for does (30 s in all)
+done
+[ -n "$nbd" ] || fail "no single NBD socket of the target's within 30 s of the mirror job: $(ls -R "$TMP/priv" 2>&1 | tr '\n' ' ')"
 mkfifo "$TMP/nbd-leave"
 bg_start nbd-client bash -c '{ read -r _ <"$1"; echo quit; } |
 	qemu-io -r -f raw "nbd+unix:///data?socket=$2"' nbd-client \
