@@ -7,7 +7,10 @@
 # that gap the mirror ends unseen (block-job-cancel with force on the
 # test's own monitor: the job is dismissed as a broken NBD link's failure
 # is, its event went nowhere migrate listens), the guest's disk device
-# writes 1 MiB the target never gets, and QEMU completes the migration.
+# writes 1 MiB the target never gets, and QEMU completes the migration
+# (since migrate sets pause-before-switchover, QEMU waits in pre-switchover
+# for migrate's migrate-continue: the gap ends with QEMU there, and the
+# reconnected migrate, which sees the STOP first, goes on to completion).
 # migrate connects again and finds QEMU completed and no mirror: it must
 # not take the vanished mirror for one that ended in sync (the old code
 # judged completed on its view of the jobs from before the cut: 0).
@@ -41,13 +44,13 @@ wait_for 10 "the mirror job gone" no_disk_jobs src
 hmp_write 20 1 0xa5
 expect_qemu_mig src "after the write" active
 mon src migrate-set-parameters '{"max-bandwidth": 1073741824}' >/dev/null
-wait_for 15 "the source QEMU's migration completed" eval \
-	'[ "$(qemu_mig_status src)" = completed ]'
+wait_for 15 "the source QEMU waiting in pre-switchover" eval \
+	'[ "$(qemu_mig_status src)" = pre-switchover ]'
 now=${EPOCHREALTIME//[!0-9]/}
 [ $(((now - t_cut) / 1000)) -lt 19000 ] ||
 	fail "the gap's work took $(((now - t_cut) / 1000)) ms: the relay's 20 s refusal had ended"
 grep -q 'connected again' "$TMP/migrate.err" &&
-	fail "migrate connected again before QEMU completed: not the window"
+	fail "migrate connected again before QEMU reached the switchover: not the window"
 
 expect_exit migrate 8 90
 grep -q 'connected again' "$TMP/migrate.err" || fail "migrate did not connect again"

@@ -37,7 +37,15 @@ bg_start migrate "$QMIGRATE" migrate --qmp "$TMP/srcmon.sock" --to "unix:$TMP/wi
 wait_for 60 "the migration to run" status_is "$st" .phase Running
 kill -USR2 "$(guest_pid srcmon)"
 wait_log "$TMP/srcmon.out" 'holding the answers' 10
-wait_log "$TMP/wire.out" 'holding' 120
+# Since migrate sets pause-before-switchover, QEMU waits behind the hold in
+# pre-switchover, the guest stopped; the stream's device bytes go only on
+# the migrate-continue migrate sends once it saw that.
+src_migration_is() {
+	[ "$(timeout 5 "$QMIGRATE" qmp --qmp "$TMP/src.watch" query-migrate 2>/dev/null |
+		jq -r .status)" = "$1" ]
+}
+wait_for 120 "the source QEMU in pre-switchover behind the hold" \
+	src_migration_is pre-switchover
 t_sw=${EPOCHREALTIME//[!0-9]/}
 # The switchover began behind the held answers: the hang-up takes its STOP
 # (one that began before the hold was seen at once: the window not reached).

@@ -2,8 +2,10 @@
 # Issue 30, window "the re-run the README prescribes after exit 8 says exit
 # 2" (audit D5): over unix:, the source's monitor drops in pre-copy and
 # refuses every connection for 40 s, so migrate exits 8 (outcome unknown:
-# right).  QEMU knows nothing of it and completes the migration on its
-# own.  Then the same command with the same --status-file, as the README
+# right).  QEMU knows nothing of it and migrates on alone to the
+# switchover, where it waits in pre-switchover, the guest stopped on the
+# source only (migrate sets pause-before-switchover).  Then the same
+# command with the same --status-file, as the README
 # tells the operator.  Before the fix it answered exit 2 "already migrated
 # its guest away: nothing to migrate" and overwrote the record.
 # The fake: tests/qmp-relay in front of the SOURCE's monitor hangs up on
@@ -33,13 +35,13 @@ exit_of migrate 45
 [ "$RC" -eq 8 ] || fail "the monitor lost for 40 s: migrate exited $RC, expected 8: $(doc_says "$st")"
 expect_doc "$st" "first run" Failed 8
 uid=$(status_get "$st" .migrationUid)
-# QEMU migrates on alone and completes.
-wait_for 60 "the source QEMU's migration to end" _mig_qemu_ended src
-[ "$(qemu_mig_status src)" = completed ] ||
-	fail "QEMU's migration is $(qemu_mig_status src): the test proved nothing"
-exit_of incoming 60
-[ "$RC" -eq 0 ] || fail "incoming exited $RC: $(doc_says "$TMP/dst.status")"
-echo "first run: exit 8 ($(doc_says "$st")); QEMU completed on its own; incoming exited 0"
+# QEMU migrates on alone, up to its wait for a migrate-continue.
+wait_for 60 "the source QEMU waiting in pre-switchover" eval \
+	'[ "$(qemu_mig_status src)" = pre-switchover ]'
+assert_never_both "first run's 8"
+[ "$SRC_STATE" = finish-migrate ] && [ "$DST_STATE" = inmigrate ] ||
+	fail "in pre-switchover: source $SRC_STATE, target $DST_STATE"
+echo "first run: exit 8 ($(doc_says "$st")); QEMU waits in pre-switchover, the guest stopped on the source"
 
 # The same command again, once the monitor (through the relay) answers.
 wait_for 40 "the relay to accept again" eval \
@@ -48,11 +50,14 @@ bg_start again "$QMIGRATE" migrate --qmp "$TMP/relay.sock" \
 	--to "unix:$TMP/mig.sock" --status-file "$st" --events \
 	--policy "$TMP/slower.json"
 exit_of again 60
-echo "re-run: exit $RC ($(doc_says "$st")): $(tail -n 1 "$TMP/again.err")"
+m=$RC
+echo "re-run: exit $m ($(doc_says "$st")): $(tail -n 1 "$TMP/again.err")"
 assert_never_both "re-run after 8"
-[ "$RC" -eq 0 ] || fail "re-run after 8: exit $RC, expected 0 (QEMU completed): $(doc_says "$st")"
+[ "$m" -eq 0 ] || fail "re-run after 8: exit $m, expected 0: $(doc_says "$st")"
+exit_of incoming 60
+[ "$RC" -eq 0 ] || fail "incoming exited $RC: $(doc_says "$TMP/dst.status")"
 expect_doc "$st" re-run Succeeded 0
 [ "$(status_get "$st" .migrationUid)" = "$uid" ] ||
 	fail "re-run: migrationUid $(status_get "$st" .migrationUid), the record's was $uid"
 assert_on_target "re-run after 8"
-echo "ok: the re-run after exit 8 reported the migration QEMU completed: exit 0, Succeeded"
+echo "ok: the re-run after exit 8 went on from QEMU's pre-switchover: exit 0, Succeeded"

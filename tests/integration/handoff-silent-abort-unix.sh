@@ -41,7 +41,16 @@ wait_log "$TMP/srcmon.out" 'holding the answers' 10
 t_held=${EPOCHREALTIME//[!0-9]/}
 # Both, in either order: the switchover began behind the held answers,
 # and the query-migrate they hold passed its reply bound.
-wait_log "$TMP/wire.out" 'holding' 120
+# (Since migrate sets pause-before-switchover, QEMU waits behind the hold
+# in pre-switchover, the guest stopped, and the device state goes out only
+# on the migrate-continue migrate sends once it saw that: the switchover
+# the signal must meet is that wait.)
+src_migration_is() {
+	[ "$(timeout 5 "$QMIGRATE" qmp --qmp "$TMP/src.watch" query-migrate 2>/dev/null |
+		jq -r .status)" = "$1" ]
+}
+wait_for 120 "the source QEMU in pre-switchover behind the hold" \
+	src_migration_is pre-switchover
 wait_log "$TMP/migrate.err" 'no reply within 10 s' 30
 now=${EPOCHREALTIME//[!0-9]/}
 held_ms=$(((now - t_held) / 1000))

@@ -14,7 +14,9 @@
 # 3. unix:, hung up in pre-copy and the monitor refusing every connection
 #    for longer than migrate's 30 s: exit 8 (outcome unknown) within 45 s,
 #    Failed, a failureReason saying the monitor did not answer; QEMU
-#    migrates on alone and the guest runs in exactly one place, intact.
+#    migrates on alone up to the switchover, where it waits, the guest
+#    stopped on the source only (pause-before-switchover), until a re-run
+#    of migrate goes on: 0, the guest on the target, intact.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 setup_tmp
@@ -63,6 +65,22 @@ st=$TMP/c-src.status
 expect_failed "$st" 8 - gone
 status_get "$st" .failureReason | grep -Eqi 'monitor|answer|QMP' ||
 	fail "gone: failureReason does not say the monitor was lost: $(status_get "$st" .failureReason)"
-# QEMU knows nothing of it and migrates on.
-assert_one_place gone 120
-echo "ok: the monitor lost for good: exit 8, the guest in one place ($PLACES)"
+# QEMU knows nothing of it and migrates on, up to the switchover: there
+# it waits in pre-switchover (migrate set pause-before-switchover), the
+# guest stopped on the source, for a migrate-continue only a re-run sends.
+src_migration_is() {
+	[ "$(mon c-src query-migrate 2>/dev/null | jq -r .status)" = "$1" ]
+}
+wait_for 120 "the c-src QEMU waiting in pre-switchover" src_migration_is pre-switchover
+[ "$(run_state c-src)" = finish-migrate ] ||
+	fail "gone: the source QEMU is $(run_state c-src) in pre-switchover"
+[ "$(mon c-dst query-status | jq -r .status)" = inmigrate ] ||
+	fail "gone: the target QEMU is $(mon c-dst query-status | jq -r .status) before the switchover"
+# The re-run, on the monitor itself (the relay still refuses), goes on.
+bg_start c-again "$QMIGRATE" migrate --qmp "$TMP/c-src.qmp" \
+	--to "unix:$TMP/c-mig.sock" --status-file "$st" --policy "$TMP/slower.json"
+expect_exit c-again 0 120
+expect_exit c-incoming 0 60
+assert_one_place gone 60
+[ "$PLACES" = postmigrate/running ] || fail "gone: after the re-run the guest is at $PLACES"
+echo "ok: the monitor lost for good: exit 8; QEMU waited in pre-switchover, the guest stopped on the source, until the re-run, which moved it ($PLACES)"

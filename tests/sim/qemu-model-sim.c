@@ -593,6 +593,7 @@ permitted(struct qm_qemu *q, int entry)
 		    strcmp(n, "switchover-stopped") == 0 ||
 		    strcmp(n, "stream-written") == 0 ||
 		    strcmp(n, "postcopy-start") == 0 ||
+		    strcmp(n, "postcopy-continued") == 0 ||
 		    strcmp(n, "postcopy-running") == 0 ||
 		    strcmp(n, "postcopy-done") == 0 ||
 		    strcmp(n, "recovered") == 0 ||
@@ -614,11 +615,21 @@ permitted(struct qm_qemu *q, int entry)
 			return q->to_file || (q->connected && p != NULL &&
 			    p->s.alive);
 		/* 7.2's post-copy stops the vCPUs by rows of its own
-		   (postcopy-start, postcopy-stop) */
+		   (postcopy-start, postcopy-stop), but with
+		   pause-before-switchover by the switchover's (then
+		   pause-before, postcopy-continued) */
 		if ((strcmp(n, "switchover") == 0 ||
 		    strcmp(n, "switchover-stopped") == 0) &&
 		    q->s.version == QM_V7_2 &&
-		    (q->s.flags & QM_IF_START_POSTCOPY))
+		    (q->s.flags & QM_IF_START_POSTCOPY) &&
+		    !(q->s.flags & QM_IF_PAUSE_BEFORE))
+			return 0;
+		/* out of the pause: post-copy's start goes on in post-copy,
+		   the completion's in DEVICE */
+		if (strcmp(n, "postcopy-continued") == 0)
+			return q->pc_switch;
+		if (strcmp(n, "continued") == 0 && q->s.version == QM_V7_2 &&
+		    q->pc_switch)
 			return 0;
 		/* a switchover made for post-copy goes on in post-copy; a
 		   pre-copy one completes, a later migrate-start-postcopy
@@ -640,7 +651,8 @@ permitted(struct qm_qemu *q, int entry)
 			       switchover and device rows, then post-copy;
 			       7.2's has rows of its own) */
 			    ((q->s.flags & QM_IF_START_POSTCOPY) &&
-			    q->s.version != QM_V7_2) ||
+			    (q->s.version != QM_V7_2 ||
+			    (q->s.flags & QM_IF_PAUSE_BEFORE))) ||
 			    (q->stopped_at > 0 &&
 			    q->now >= q->stopped_at + PAUSED_DRAIN);
 		/* The last bytes sit in the socket's buffers: the source
@@ -819,7 +831,8 @@ took(struct qm_qemu *q, int entry)
 	    ((strcmp(n, "postcopy-stop") == 0 ||
 	    strcmp(n, "postcopy-stop-stopped") == 0) &&
 	    q->s.version == QM_V7_2) ||
-	    (strcmp(n, "postcopy-start") == 0 && q->s.version != QM_V7_2))
+	    (strcmp(n, "postcopy-start") == 0 && q->s.version != QM_V7_2) ||
+	    strcmp(n, "postcopy-continued") == 0)
 		q->sent_device = 1;
 	if (strncmp(n, "loaded-", 7) == 0 || strncmp(n, "postcopy-run",
 	    12) == 0)

@@ -110,20 +110,22 @@ const struct qm_row qm_rows[] = {
 	/* 7.2 goes straight from active to completed without a pause. */
 	{ QM_ROW_STATUS, QM_SB(ACTIVE) | QM_SB(DEVICE), QM_ST_COMPLETED,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_QEMU, "stream-written", V72,
-	  QM_IF_SWITCHED, QM_IF_RETURN_PATH, 0, 0, QM_EMIT_MIGRATION,
+	  QM_IF_SWITCHED, QM_IF_RETURN_PATH | QM_IF_CANCEL_KICK, 0, 0, QM_EMIT_MIGRATION,
 	  "migration_completion: migrate_set_state(COMPLETED)" },
 	{ QM_ROW_STATUS, QM_SB(DEVICE), QM_ST_COMPLETED,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_QEMU, "stream-written", V10UP,
-	  QM_IF_SWITCHED, QM_IF_RETURN_PATH, QM_IF_TOTAL_TIME, 0,
+	  QM_IF_SWITCHED, QM_IF_RETURN_PATH | QM_IF_CANCEL_KICK,
+	  QM_IF_TOTAL_TIME, 0,
 	  QM_EMIT_MIGRATION, "migration_completion: "
 	  "migration_calculate_complete, then COMPLETED" },
 	{ QM_ROW_STATUS, QM_SB(ACTIVE) | QM_SB(DEVICE), QM_ST_COMPLETED,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_STREAM, "target-loaded", V72,
-	  QM_IF_SWITCHED | QM_IF_RETURN_PATH, 0, 0, 0, QM_EMIT_MIGRATION,
+	  QM_IF_SWITCHED | QM_IF_RETURN_PATH, QM_IF_CANCEL_KICK, 0, 0, QM_EMIT_MIGRATION,
 	  "migration_completion: await_return_path_close_on_source ok" },
 	{ QM_ROW_STATUS, QM_SB(DEVICE), QM_ST_COMPLETED,
 	  QM_RB(FINISH_MIGRATE), QM_SAME, QM_T_STREAM, "target-loaded", V10UP,
-	  QM_IF_SWITCHED | QM_IF_RETURN_PATH, 0, QM_IF_TOTAL_TIME, 0,
+	  QM_IF_SWITCHED | QM_IF_RETURN_PATH, QM_IF_CANCEL_KICK,
+	  QM_IF_TOTAL_TIME, 0,
 	  QM_EMIT_MIGRATION,
 	  "migration_completion: await_return_path_close_on_source ok" },
 	{ QM_ROW_STATUS, QM_SB(ACTIVE) | QM_SB(DEVICE), QM_ST_FAILING,
@@ -182,10 +184,30 @@ const struct qm_row qm_rows[] = {
 	  QM_SAME, QM_T_PROCESS, "exec-failed", V111,
 	  QM_IF_CPR_EXEC | QM_IF_MIGRATING, QM_IF_WAS_RUNNING, 0, 0,
 	  QM_EMIT_MIGRATION, "cpr_exec_cb: execvp failed, FAILED" },
+	/* In pre-switchover the cancel first posts the pause's semaphore:
+	   the migration thread may set DEVICE before the cancel sets
+	   CANCELLING (its loop tries again); migration_maybe_pause then
+	   finds CANCELLING and fails, no device state sent.  Seen:
+	   handoff-target-term-success-tls.sh on 7.2, "device" between
+	   "pre-switchover" and "cancelling".  (First: the table's first
+	   row that fits a command is the one taken.) */
+	{ QM_ROW_STATUS, QM_SB(PRE_SWITCHOVER), QM_SAME, 0, QM_SAME,
+	  QM_T_CMD, "migrate_cancel", VALL, QM_IF_MIGRATING, 0,
+	  QM_IF_CANCEL_KICK, 0, 0,
+	  "migrate_fd_cancel: qemu_sem_post(pause_sem)" },
+	{ QM_ROW_STATUS, QM_SB(PRE_SWITCHOVER), QM_ST_DEVICE, 0, QM_SAME,
+	  QM_T_QEMU, "kicked-device", VALL, QM_IF_CANCEL_KICK, 0, 0, 0,
+	  QM_EMIT_MIGRATION, "migration_maybe_pause: PRE_SWITCHOVER -> "
+	  "DEVICE after pause_sem, before the cancel's set" },
+	{ QM_ROW_STATUS, QM_SB(PRE_SWITCHOVER) | QM_SB(DEVICE),
+	  QM_ST_CANCELLING, 0, QM_SAME, QM_T_QEMU, "kicked-cancelling", VALL,
+	  QM_IF_CANCEL_KICK, 0, 0, QM_IF_CANCEL_KICK, QM_EMIT_MIGRATION,
+	  "migrate_fd_cancel: -> CANCELLING" },
 	{ QM_ROW_STATUS, ST_RUNNING & ~(QM_SB(CANCELLING) | QM_SB(FAILING)),
 	  QM_ST_CANCELLING, 0, QM_SAME, QM_T_CMD, "migrate_cancel", VALL,
 	  QM_IF_MIGRATING, 0, 0, 0, QM_EMIT_MIGRATION,
 	  "qmp_migrate_cancel: migrate_fd_cancel" },
+
 	/* 11.0's FAILING is still a running migration to migration_cancel
 	   (migration_is_running): a cancel between the error and
 	   migration_cleanup moves it to CANCELLING (seen: migrate-abort.sh

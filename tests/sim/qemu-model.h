@@ -166,6 +166,8 @@ enum qm_trigger {
 #define QM_IF_FORCE		0x2000000 /* job: block-job-cancel force=true */
 #define QM_IF_EXECED		0x4000000 /* cpr-exec: the process became
 					    the new QEMU (11.1) */
+#define QM_IF_CANCEL_KICK	0x8000000 /* migrate_cancel woke the pause
+					    (its DEVICE: no device state) */
 
 /* Events a row makes, in this order. */
 #define QM_EMIT_MIGRATION_FIRST	0x001	/* MIGRATION before STOP */
