@@ -73,6 +73,9 @@
 
 static void	finishing_unknown(struct session *, const char *);
 static void	switchover_enter(struct session *, double, int);
+static int	switchover_held_ours(const struct session *);
+static void	source_cancel(struct session *, double, enum mig_failure, int,
+		    const char *);
 static int	switchover_seen(struct session *, double,
 		    const struct mig_info *);
 static void	source_pending_abort(struct session *, double);
@@ -689,14 +692,29 @@ source_recover(struct session *s, const struct sess_event *ev)
  * An abort: requested (signal, `qmigrate abort`, the target's abort), or
  * the controller's or the deadline's (requested 0), or a stalled stream
  * (why FAIL_DATA).  Before memory moves it ends at once (the mirrors are
- * cancelled); in pre-copy it cancels and waits for QEMU to say cancelled;
- * once post-copy started, or QEMU completed, it is refused and the status
- * says why.  States that cannot act yet keep it pending.
+ * cancelled); in pre-copy, and in the switchover's pause this run holds
+ * (switchover_held_ours: kept until QEMU waits there), it cancels and
+ * waits for QEMU to say cancelled; once the switchover went on, post-copy
+ * started, or QEMU completed, it is refused and the status says why.  States that cannot act yet keep it pending.
  */
 void
 source_abort(struct session *s, double t, enum mig_failure why,
     int requested, const char *reason)
 {
+	if (switchover_held_ours(s)) {
+		if (!s->pause_seen) {
+			/* Stopped for the switchover: QEMU waits in
+			 * pre-switchover next, where the cancel lands. */
+			sess_log(s, 1, "the abort waits for the source QEMU's "
+			    "pre-switchover: the guest is stopped for the "
+			    "switchover, whose device state leaves only on "
+			    "migrate-continue");
+			sess_pend_abort(s, why, requested, reason);
+			return;
+		}
+		source_cancel(s, t, why, requested, reason);
+		return;
+	}
 	switch (s->state) {
 	case SS_SETUP:
 	case SS_MIRROR_START:
@@ -771,9 +789,19 @@ source_abort(struct session *s, double t, enum mig_failure why,
 		s->pending.since = t;
 		return;
 	}
+	source_cancel(s, t, why, requested, reason);
+}
+
+/* The abort carried out in QEMU: migrate_cancel, watched to its end. */
+static void
+source_cancel(struct session *s, double t, enum mig_failure why,
+    int requested, const char *reason)
+{
 	if (requested)
 		sess_abort_requested(s);
-	sess_log(s, 2, "aborting: %s", reason);
+	sess_log(s, 2, "aborting: %s%s", reason, s->state == SS_SWITCHOVER ?
+	    " (the source QEMU waits in pre-switchover: no device state "
+	    "has left)" : "");
 	sess_failure(s, why, "%s", reason);
 	if (why != FAIL_DATA)
 		sess_abort_status(s, ABORT_ABORTING);
@@ -1241,6 +1269,8 @@ setup_done(struct session *s, const struct sess_event *ev)
 	case SETUP_FRESH:
 		break;
 	}
+	/* The migrate this run sends sets its pause (mig-caps.c). */
+	s->pause_ours = !s->cfg.cpr;
 	/* An operator's pause stays (audit N14): no cont for it, and no
 	   pause of ours over it (source_decide). */
 	s->was_paused = ev->guest_paused;
@@ -1602,9 +1632,10 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 /*
  * QEMU stopped the guest's vCPUs for the switchover (sure: its status or
  * run state says so; else a STOP event whose reason query-status is asked
- * for).  From here nothing cancels: the device state may be on its way,
- * and a target that loads it runs the guest while a cancelled source
- * would resume its own copy (audit N3).
+ * for).  From here nothing cancels, but in the pause this run holds
+ * (switchover_held_ours): the device state may be on its way, and a
+ * target that loads it runs the guest while a cancelled source would
+ * resume its own copy (audit N3).
  */
 static void
 switchover_enter(struct session *s, double t, int sure)
@@ -1617,18 +1648,64 @@ switchover_enter(struct session *s, double t, int sure)
 	if (sure && !s->switchover_sure) {
 		s->switchover_sure = 1;
 		sess_log(s, 1, "source QEMU %s: the switchover began (the "
-		    "guest is stopped there): no abort from here",
-		    s->cfg.qmp_path);
-		/* An abort asked for meanwhile is refused now. */
+		    "guest is stopped there): %s", s->cfg.qmp_path,
+		    switchover_held_ours(s) ? "an abort still cancels in "
+		    "its pre-switchover, until migrate-continue" :
+		    "no abort from here");
+		/* An abort asked for meanwhile is refused now, or kept for
+		 * the pause. */
 		source_pending_abort(s, t);
 	}
 }
 
-/* pre-switchover waits for migrate-continue (someone set QEMU's
- * pause-before-switchover): past the point of no return, go on. */
+/*
+ * The switchover of a migration this run started, whose pause this run
+ * set, and no migrate-continue sent: QEMU stopped the guest and waits in
+ * pre-switchover (or is about to), where only migrate-continue or a
+ * cancel lets it go on.  A cancel there wakes the pause under the BQL,
+ * and QEMU fails the migration before any device state leaves
+ * (migration_maybe_pause), the guest resumed here only.
+ */
+static int
+switchover_held_ours(const struct session *s)
+{
+	return s->state == SS_SWITCHOVER && s->pause_ours &&
+	    s->continue_sent == 0 && !s->cfg.cpr;
+}
+
+/*
+ * QEMU says device or completed, the device state sent or on its way,
+ * with no migrate-continue of ours: someone else's let it go on (another
+ * monitor's), and the pause holds no abort any more: one kept for it is
+ * refused now.
+ */
+static void
+switchover_past_pause(struct session *s, double t)
+{
+	if (!s->pause_ours || s->continue_sent != 0)
+		return;
+	s->pause_ours = 0;
+	sess_log(s, 1, "source QEMU %s went on past its pre-switchover "
+	    "without this run's migrate-continue: no abort from here",
+	    s->cfg.qmp_path);
+	if (s->state == SS_SWITCHOVER)
+		source_pending_abort(s, t);
+}
+
+/*
+ * pre-switchover waits for migrate-continue (someone set QEMU's
+ * pause-before-switchover): an abort kept for it cancels there; else,
+ * past the point of no return, go on.
+ */
 static void
 switchover_continue(struct session *s, double t)
 {
+	if (switchover_held_ours(s)) {
+		s->pause_seen = 1;
+		source_pending_abort(s, t);
+		if (s->state != SS_SWITCHOVER)
+			return;		/* cancelled in the pause */
+	}
 	if (s->continue_sent != 0 && t - s->continue_sent < RETRY_SECONDS)
 		return;
 	s->continue_sent = t > 0 ? t : 1e-9;
@@ -1652,6 +1729,8 @@ switchover_seen(struct session *s, double t, const struct mig_info *mi)
 	 * migrate-incoming (CPR_ATTACH): that answer no longer matters. */
 	if (s->state != SS_PRECOPY && s->state != SS_CPR_ATTACH)
 		return 0;
+	if (mi->status == QMS_DEVICE)
+		switchover_past_pause(s, t);
 	switchover_enter(s, t, 1);
 	if (mi->status == QMS_PRE_SWITCHOVER)
 		switchover_continue(s, t);
@@ -1734,6 +1813,8 @@ switchover_sample(struct session *s, const struct sess_event *ev)
 
 	s->silent_since = 0;
 	sess_progress(s, mi, ev->t - s->t0);
+	if (mi->status == QMS_COMPLETED || mi->status == QMS_DEVICE)
+		switchover_past_pause(s, ev->t);
 	if (mi->status == QMS_COMPLETED) {
 		if (source_completed(s, mi))
 			sess_publish(s, "progress");
@@ -1754,8 +1835,11 @@ switchover_sample(struct session *s, const struct sess_event *ev)
 	}
 	if (mi->status == QMS_PRE_SWITCHOVER || mi->status == QMS_DEVICE)
 		switchover_enter(s, ev->t, 1);
-	if (mi->status == QMS_PRE_SWITCHOVER)
+	if (mi->status == QMS_PRE_SWITCHOVER) {
 		switchover_continue(s, ev->t);
+		if (s->state != SS_SWITCHOVER)
+			return;		/* cancelled in the pause */
+	}
 	if (ev->t >= s->switchover_deadline) {
 		switchover_late(s);
 		return;

@@ -530,6 +530,13 @@ struct session {
 	int			 switchover_sure;
 	double			 switchover_deadline;
 	double			 continue_sent;
+	/* This run set QEMU's pause-before-switchover on a migration it
+	 * started (not a re-attach's, whose killed run may have sent a
+	 * migrate-continue QEMU has yet to read), and a sample said QEMU
+	 * waits in pre-switchover for it: until continue_sent, an abort
+	 * cancels there, before any device state leaves. */
+	int			 pause_ours;
+	int			 pause_seen;
 	enum sess_state		 back_to;	/* RECONNECT: where from */
 	/* PRECOPY after a reconnect: a STOP sent before the new connection
 	 * went with the old one, and 7.2 says active through the

@@ -138,6 +138,29 @@ assert_on_target() {
 	assert_no_corrupt "$TMP/${PAIR}src.serial"
 }
 
+# assert_cancelled_in_pause WHAT M I ST WIRE: an abort carried out while
+# the source QEMU waited in pre-switchover for migrate-continue (the pause
+# migrate sets): migrate exited M = 5 with abortStatus Succeeded in ST,
+# incoming I not 0, no device state on the stream (the relay WIRE, holding
+# from the first device bytes, never held), the guest on the source only,
+# every page intact there.
+assert_cancelled_in_pause() {
+	assert_never_both "$1"
+	[ "$2" = 5 ] || fail "$1: migrate exited $2, not 5 (source $SRC_STATE, target $DST_STATE)"
+	[ "$3" != 0 ] || fail "$1: incoming exited 0: the target says it runs the guest"
+	expect_doc "$4" "$1" Failed 5
+	expect_status "$4" .abortStatus Succeeded "$1"
+	grep -q 'aborting: .*(the source QEMU waits in pre-switchover: no device state has left)' \
+		"$TMP/${PAIR}migrate.err" ||
+		fail "$1: migrate did not cancel in QEMU's pre-switchover: $(grep -i -m5 abort "$TMP/${PAIR}migrate.err")"
+	if grep -q 'holding a command with the cue' "$5"; then
+		fail "$1: device state left the source: $(grep -m1 'holding' "$5")"
+	fi
+	[ "$SRC_STATE" = running ] || fail "$1: migrate 5 but the source QEMU is $SRC_STATE"
+	[ "$DST_STATE" != running ] || fail "$1: the target QEMU runs the guest"
+	assert_memory_intact "$TMP/${PAIR}src.serial"
+}
+
 # expect_doc FILE WHAT PHASE EXIT: the status document FILE says phase
 # PHASE and exitCode EXIT.
 expect_doc() {

@@ -9,14 +9,16 @@
 # QEMU took it in the switchover (its return path awaited), cancelled and
 # resumed its copy while the target loaded what was sent and ran the guest:
 # both ran.  Now a reconnect in pre-copy asks query-status, and an abort
-# waits for it: finish-migrate, the abort refused, the outcome awaited.
+# waits for it: finish-migrate, and the abort waits on for QEMU's
+# pre-switchover (migrate sets pause-before-switchover), where it cancels
+# before any device state leaves.
 # The fakes: tests/qmp-relay in front of the source's monitor
 # (--hold-answer query-migrate --hold-for 60, armed by SIGUSR2; SIGUSR1
 # cuts; --refuse-for 3); another on the migration stream holds the bytes
 # from the first that name a device (i6300esb) for 20 s.
-# What a user must see: migrate and incoming 0, the abort not carried out
-# (abortStatus Failed, a note), the guest never on both QEMUs, running on
-# the target with every page intact.
+# What a user must see: migrate 5 (abortStatus Succeeded), incoming not 0,
+# no device state on the stream, the guest never on both QEMUs, running on
+# the source with every page intact.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/handoff-lib.sh"
@@ -63,7 +65,6 @@ exit_of incoming 60
 i=$RC
 echo "SIGTERM during the reconnect, ${late_ms} ms into the switchover: migrate exited $m ($(doc_says "$st")); incoming exited $i ($(doc_says "$TMP/dst.status"))"
 assert_never_both "SIGTERM during the reconnect"
-[ "$m/$i" = 0/0 ] || fail "migrate exited $m, incoming $i (source $SRC_STATE, target $DST_STATE)"
 grep -q 'connected again' "$TMP/migrate.err" || fail "migrate did not reconnect"
 # The window: the abort waited for query-status on the new connection.
 # Else migrate had seen the STOP before the hold (the switchover sure, or
@@ -73,12 +74,17 @@ if grep -q "the abort waits for the source QEMU's run state" "$TMP/migrate.err";
 else
 	echo "note: migrate saw the switchover's STOP before the hold (switchover begun before it: $early): the reconnect's window was not reached this time"
 fi
-expect_doc "$st" "SIGTERM during the reconnect" Succeeded 0
-expect_status "$st" .abortStatus Failed "SIGTERM during the reconnect"
-# The third: the STOP's query-status answered once QEMU had completed
-# (postmigrate, not the switchover's run state): the cancel that followed
-# found nothing to cancel.
-status_get "$st" '.notes[]' | grep -Eq 'abort refused|while the abort waited|completed before QEMU could cancel' ||
-	fail "no note says the abort was not carried out: $(status_get "$st" .notes)"
-assert_on_target "SIGTERM during the reconnect"
-echo "ok: SIGTERM while the monitor reconnected, the switchover's STOP lost with the old connection: not carried out, 0 on both sides, the guest on the target"
+# Seen before the hold, the switchover may have been continued then: the
+# abort is refused and the migration ends as it ends, the window not
+# reached.  (Seen with QEMU's pre-switchover behind the hold, the abort
+# cancels there, as when the switchover was not seen at all.)
+if [ "$early" = 1 ] && [ "$m" = 0 ]; then
+	[ "$i" = 0 ] || fail "migrate exited 0, incoming $i (source $SRC_STATE, target $DST_STATE)"
+	expect_doc "$st" "SIGTERM during the reconnect" Succeeded 0
+	expect_status "$st" .abortStatus Failed "SIGTERM during the reconnect"
+	assert_on_target "SIGTERM during the reconnect"
+	echo "ok (window not reached): the switchover seen before the hold, the abort refused, 0 on both sides, the guest on the target"
+	exit 0
+fi
+assert_cancelled_in_pause "SIGTERM during the reconnect" "$m" "$i" "$st" "$TMP/wire.out"
+echo "ok: SIGTERM while the monitor reconnected, the switchover's STOP lost with the old connection: cancelled in QEMU's pre-switchover, 5, no device state sent, the guest on the source with every page intact"

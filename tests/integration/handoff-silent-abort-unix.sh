@@ -10,14 +10,16 @@
 # and resumed its copy while the target loaded what was sent and ran the
 # guest: both ran.  Now the view's age is the oldest query-migrate still
 # owed, the timed-out one included: the abort waits for a sample asked
-# after it, the STOP comes first, the abort is refused.
+# after it, the STOP comes first, and the abort waits on for QEMU's
+# pre-switchover (migrate sets pause-before-switchover), where it cancels
+# before any device state leaves.
 # The fakes: tests/qmp-relay in front of the source's monitor
 # (--hold-answer query-migrate --hold-for 25, armed by SIGUSR2); another on
 # the migration stream holds the bytes from the first that name a device
 # (i6300esb) for 20 s, so that the switchover lasts past the SIGTERM.
-# What a user must see: migrate and incoming 0, the abort not carried out
-# (abortStatus Failed, a note), the guest never on both QEMUs, running on
-# the target with every page intact.
+# What a user must see: migrate 5 (abortStatus Succeeded), incoming not 0,
+# no device state on the stream, the guest never on both QEMUs, running on
+# the source with every page intact.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 . "$top_srcdir/tests/handoff-lib.sh"
@@ -66,7 +68,6 @@ exit_of incoming 60
 i=$RC
 echo "SIGTERM ${held_ms} ms into the hold, past the reply bound: migrate exited $m ($(doc_says "$st")); incoming exited $i ($(doc_says "$TMP/dst.status"))"
 assert_never_both "SIGTERM past the reply bound"
-[ "$m/$i" = 0/0 ] || fail "migrate exited $m, incoming $i (source $SRC_STATE, target $DST_STATE)"
 if [ "$early" = 1 ]; then
 	echo "note: the switchover began before the hold (migrate saw its STOP): the stale view's window was not reached this time"
 elif grep -q 'the abort waits for the source QEMU' "$TMP/migrate.err"; then
@@ -78,12 +79,17 @@ elif grep -q 'while the abort waited for QEMU' "$TMP/migrate.err"; then
 else
 	fail "migrate did not wait for QEMU's word: $(grep -i abort "$TMP/migrate.err" | head -5)"
 fi
-expect_doc "$st" "SIGTERM past the reply bound" Succeeded 0
-expect_status "$st" .abortStatus Failed "SIGTERM past the reply bound"
-# The third: the STOP's query-status answered once QEMU had completed
-# (postmigrate, not the switchover's run state): the cancel that followed
-# found nothing to cancel.
-status_get "$st" '.notes[]' | grep -Eq 'abort refused|while the abort waited|completed before QEMU could cancel' ||
-	fail "no note says the abort was not carried out: $(status_get "$st" .notes)"
-assert_on_target "SIGTERM past the reply bound"
-echo "ok: SIGTERM after the held query-migrate passed its reply bound, the switchover begun behind it: not carried out, 0 on both sides, the guest on the target"
+# Seen before the hold, the switchover may have been continued then: the
+# abort is refused and the migration ends as it ends, the window not
+# reached.  (Seen with QEMU's pre-switchover behind the hold, the abort
+# cancels there, as when the switchover was not seen at all.)
+if [ "$early" = 1 ] && [ "$m" = 0 ]; then
+	[ "$i" = 0 ] || fail "migrate exited 0, incoming $i (source $SRC_STATE, target $DST_STATE)"
+	expect_doc "$st" "SIGTERM past the reply bound" Succeeded 0
+	expect_status "$st" .abortStatus Failed "SIGTERM past the reply bound"
+	assert_on_target "SIGTERM past the reply bound"
+	echo "ok (window not reached): the switchover seen before the hold, the abort refused, 0 on both sides, the guest on the target"
+	exit 0
+fi
+assert_cancelled_in_pause "SIGTERM past the reply bound" "$m" "$i" "$st" "$TMP/wire.out"
+echo "ok: SIGTERM after the held query-migrate passed its reply bound, the switchover begun behind it: cancelled in QEMU's pre-switchover, 5, no device state sent, the guest on the source with every page intact"

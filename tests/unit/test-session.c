@@ -610,9 +610,11 @@ test_switchover_abort_refused(void **state)
 	rig_free(r);
 }
 
-/* Row (N3, QEMU 7.2: `active` all along): a STOP event makes the session
- * hold an abort until query-status says why the vCPUs stopped;
- * finish-migrate is the switchover: refused. */
+/* Row (N3): a STOP event makes the session hold an abort until
+ * query-status says why the vCPUs stopped; finish-migrate is the
+ * switchover, whose pause this run set: the abort waits for QEMU's
+ * pre-switchover and cancels there, no migrate-continue sent, the guest
+ * on the source. */
 static void
 test_switchover_stop_event(void **state)
 {
@@ -628,10 +630,55 @@ test_switchover_stop_event(void **state)
 	assert_int_equal(r->s.abort, ABORT_ABORTING);
 	ev_run_state(r, RUN_FINISH_MIGRATE);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	assert_int_equal(r->s.state, SS_CANCELLING);
+	ev_sample(r, QMS_DEVICE, 256 * MiB, 0);	/* 7.2: the kick first */
+	ev_sample(r, QMS_CANCELLED, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
+	rig_free(r);
+}
+
+/* The same abort once QEMU went on past the pause without this run's
+ * migrate-continue (another monitor's): refused, the outcome awaited. */
+static void
+test_switchover_stop_event_past_pause(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_simple(r, SEV_STOPPED);
+	ev_signal(r, SIGTERM);
+	ev_run_state(r, RUN_FINISH_MIGRATE);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	ev_sample(r, QMS_DEVICE, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
 	assert_int_equal(r->s.abort, ABORT_FAILED);
 	assert_true(has_note(r, "abort refused"));
-	ev_sample(r, QMS_ACTIVE, 256 * MiB, 0);	/* 7.2: rp awaited */
-	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	rig_free(r);
+}
+
+/* An abort after this run's migrate-continue is refused. */
+static void
+test_switchover_abort_after_continue(void **state)
+{
+	struct rig *r = source_migrating(0);
+
+	(void)state;
+	r->t = 5;
+	ev_sample(r, QMS_PRE_SWITCHOVER, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	ev_signal(r, SIGTERM);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_true(has_note(r, "abort refused"));
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
 	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
 	rig_free(r);
@@ -667,11 +714,15 @@ test_abort_waits_stale_view(void **state)
 	assert_int_equal(r->s.state, SS_SWITCHOVER);
 	ev_run_state(r, RUN_FINISH_MIGRATE);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
-	assert_int_equal(r->s.abort, ABORT_FAILED);
-	assert_true(has_note(r, "abort refused"));
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	/* QEMU waits in the pause this run set: the abort lands there. */
 	r->asked_ago = 0;
-	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
-	assert_outcome(r, PHASE_SUCCEEDED, QM_EXIT_OK, NULL, ABORT_FAILED);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	ev_sample(r, QMS_CANCELLED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
 	rig_free(r);
 }
 
@@ -710,7 +761,9 @@ test_abort_stale_view_then_cancels(void **state)
  * 7.2 says active through the return path's wait.  Before, the new
  * connection's first act was migrate_cancel: QEMU resumed its copy while
  * the target ran what was sent (both ran).  Now query-status decides:
- * finish-migrate refuses the abort, and the outcome is awaited.
+ * finish-migrate keeps the abort for the pause (it cancels there:
+ * test_abort_after_reconnect_waits); past it, refused, and the outcome is
+ * awaited.
  */
 static void
 test_abort_reconnect_stop_unseen(void **state)
@@ -734,6 +787,9 @@ test_abort_reconnect_stop_unseen(void **state)
 	ev_run_state(r, RUN_FINISH_MIGRATE);
 	assert_int_equal(r->s.state, SS_SWITCHOVER);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	/* Past the pause (device), no continue of this run's: refused. */
+	ev_sample(r, QMS_DEVICE, 256 * MiB, 0);
 	assert_int_equal(r->s.abort, ABORT_FAILED);
 	assert_true(has_note(r, "abort refused"));
 	ev_sample(r, QMS_COMPLETED, 256 * MiB, 0);
@@ -765,7 +821,13 @@ test_abort_after_reconnect_waits(void **state)
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
 	ev_run_state(r, RUN_FINISH_MIGRATE);
 	assert_int_equal(sent_cmd(r, SC_CANCEL), 0);
-	assert_int_equal(r->s.abort, ABORT_FAILED);
+	assert_int_equal(r->s.abort, ABORT_ABORTING);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CANCEL), 1);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 0);
+	ev_sample(r, QMS_CANCELLED, 256 * MiB, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_ABORTED, NULL,
+	    ABORT_SUCCEEDED);
 	rig_free(r);
 }
 
@@ -6539,6 +6601,8 @@ main(void)
 		cmocka_unit_test(test_switchover_then_deadline),
 		cmocka_unit_test(test_switchover_pause_then_fails),
 		cmocka_unit_test(test_switchover_stop_event),
+		cmocka_unit_test(test_switchover_stop_event_past_pause),
+		cmocka_unit_test(test_switchover_abort_after_continue),
 		cmocka_unit_test(test_stop_event_not_switchover),
 		cmocka_unit_test(test_abort_waits_stale_view),
 		cmocka_unit_test(test_abort_stale_view_then_cancels),
