@@ -142,7 +142,19 @@ source_end(struct session *s, enum mig_phase phase)
 	if (s->state == SS_FINISHING || s->state == SS_DONE)
 		return;
 	s->end_phase = phase;
-	s->resume_guest = s->mode == MODE_PAUSED && phase != PHASE_SUCCEEDED &&
+	/*
+	 * A re-attach at the switchover cannot tell whether the killed run
+	 * had paused the guest before it: that decision's write may have
+	 * failed (a full disk), the record still PreCopy, and QEMU resumes
+	 * the guest only if it ran when the switchover began.  A guest that
+	 * ran when the migration began (the record's sourceRunState) and
+	 * stays here is cont'd all the same, as a re-run that closes such a
+	 * record does (sim-real seed 9601661: a re-run's 4 "runs on the
+	 * source" with the guest paused there); a cont of a running guest
+	 * changes nothing.
+	 */
+	s->resume_guest = (s->mode == MODE_PAUSED || (s->reattach_stopped &&
+	    !s->was_paused && !s->cfg.cpr)) && phase != PHASE_SUCCEEDED &&
 	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN;
 	if (s->failure == FAIL_UNKNOWN && s->mirrors_out) {
 		/*
@@ -1259,8 +1271,10 @@ setup_done(struct session *s, const struct sess_event *ev)
 		    ev->reason : "under way");
 		sess_phase(s, PHASE_RUNNING);
 		sess_act(s, SA_POLL);
-		if (reattach_at_switchover(s, ev))
+		if (reattach_at_switchover(s, ev)) {
+			s->reattach_stopped = 1;
 			switchover_enter(s, ev->t, 1);
+		}
 		source_pending_abort(s, ev->t);
 		setup_abort_goes_on(s, ev);
 		if (s->cfg.cpr && !s->cfg.cpr_exec && s->state == SS_PRECOPY)

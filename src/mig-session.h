@@ -617,6 +617,11 @@ struct session {
 						   source (the old QEMU) before
 						   the migration: never paused
 						   by us nor cont there */
+	int			 reattach_stopped; /* this run re-attached
+						   at the switchover, the guest
+						   stopped: whether the killed
+						   run had paused it before is
+						   not known */
 	int			 exec_ran;	/* CPR_EXEC: running, since the
 						   last query-status */
 	int			 exec_closed;	/* ... the monitor closed since

@@ -493,6 +493,19 @@ check_now(void)
 		ru_check_now();
 }
 
+/*
+ * The source QEMU's migration goes on only while a qmigrate drives it: a
+ * pre-copy (its controller decides the end), or a wait in pre-switchover
+ * for migrate-continue (migrate sets pause-before-switchover).
+ */
+static int
+r_src_undriven(void)
+{
+	const char *st = wq_status(R.q[R_SRC]);
+
+	return strcmp(st, "active") == 0 || strcmp(st, "pre-switchover") == 0;
+}
+
 static void
 r_check_end(void)
 {
@@ -508,13 +521,13 @@ r_check_end(void)
 		if (!sd->done && i == R_TGT &&
 		    strcmp(wq_runstate(R.q[R_TGT]), "inmigrate") == 0 &&
 		    R.sd[R_SRC].done && R.sd[R_SRC].rerun_at == 0 &&
-		    ((R.k.tgt_timeout == 0 &&
-		    strcmp(wq_status(R.q[R_SRC]), "active") != 0) ||
-		    (strcmp(wq_status(R.q[R_SRC]), "active") == 0 &&
+		    ((R.k.tgt_timeout == 0 && !r_src_undriven()) ||
+		    (r_src_undriven() &&
 		    (R.sd[R_SRC].rc == QM_EXIT_USAGE ||
 		    R.sd[R_SRC].rc == QM_EXIT_UNKNOWN))))
 			continue;	/* nothing came and no --timeout, or a
-					   migration no one drives runs on (a
+					   migration no one drives runs on, or
+					   waits in pre-switchover (a
 					   re-run that could not read its file
 					   left it, 1; or the source's 8 and no
 					   agent ran it again, as the README

@@ -1063,6 +1063,42 @@ test_reattach_at_switchover(void **state)
 	rig_free(r);
 }
 
+/* sim-real seed 9601661: a re-run re-attaches at the switchover (QEMU in
+ * pre-switchover); the killed run had paused the guest (its decision's
+ * write failed on a full disk, the record says PreCopy and a guest that
+ * ran at the start), and the target fails its load: QEMU keeps the guest
+ * paused, so the re-run conts it before it says it runs here. */
+static void
+test_reattach_switchover_fails_conts(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 0);
+	struct run_info		 ri = { .state = RUN_FINISH_MIGRATE };
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_REATTACH, .mode = MODE_PRECOPY, .ok = 1,
+	    .reason = "pre-switchover", .ri = &ri };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(r->s.state, SS_SWITCHOVER);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_CONTINUE), 1);
+	ev_sample(r, QMS_FAILED, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 1);
+	cont_answered(r);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+
+	/* The guest paused before the migration (sourceRunState): left so. */
+	r = rig_new(SESS_SOURCE, 0);
+	ev.rec_paused = 1;
+	step(r, &ev);
+	ev_sample(r, QMS_PRE_SWITCHOVER, 256 * MiB, 0);
+	ev_sample(r, QMS_FAILED, 256 * MiB, 0);
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_true(session_done(&r->s));
+	rig_free(r);
+}
+
 /* Row: post-copy breaks and the peer is back in time (unix:). */
 static void
 test_postcopy_recovered(void **state)
@@ -6617,6 +6653,7 @@ main(void)
 		cmocka_unit_test(test_switchover_continues),
 		cmocka_unit_test(test_rerun_switchover_unsettled),
 		cmocka_unit_test(test_reattach_at_switchover),
+		cmocka_unit_test(test_reattach_switchover_fails_conts),
 		cmocka_unit_test(test_postcopy_recovered),
 		cmocka_unit_test(test_postcopy_recovered_tls),
 		cmocka_unit_test(test_postcopy_lost),
