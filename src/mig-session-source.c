@@ -707,7 +707,8 @@ source_recover(struct session *s, const struct sess_event *ev)
  * cancelled); in pre-copy, and in the switchover's pause this run holds
  * (switchover_held_ours: kept until QEMU waits there), it cancels and
  * waits for QEMU to say cancelled; once the switchover went on, post-copy
- * started, or QEMU completed, it is refused and the status says why.  States that cannot act yet keep it pending.
+ * started, or QEMU completed, it is refused and the status says why.
+ * States that cannot act yet keep it pending.
  */
 void
 source_abort(struct session *s, double t, enum mig_failure why,
