@@ -8,7 +8,9 @@
  *     re-run then decides), a write of its status file that failed, a
  *     disk's mirror write that failed while the source's guest ran
  *     (real-disks.c: the target's disk may lack it; over tls: the
- *     target hears it from the source).  Any other 8 is an outcome
+ *     target hears it from the source); in post-copy, the source's
+ *     too where the target's was hidden (the guest lives on both, and
+ *     a recovery needs the target's side).  Any other 8 is an outcome
  *     qmigrate could have told and did not.
  * P10 a guest the operator paused on the source stays paused: the source
  *     QEMU never runs it, and the target's only where the target cannot
@@ -118,8 +120,22 @@ rp_hidden(int i)
 {
 	const char *why = own_hidden(i);
 
-	if (why != NULL || !rt_on())
+	if (why != NULL)
 		return why;
+	/*
+	 * In post-copy the guest lives on both QEMUs: the source's outcome
+	 * (a recovery's resume that may still land) waits on the target's
+	 * side, its QEMU and the qmigrate that gives it migrate-recover,
+	 * so what hid the target's outcome hides the source's too (seeds
+	 * 9901989 9906092: the target QEMU stopped, or its monitor hung and
+	 * its incoming gone with 8; the source's postcopy-recover never
+	 * ended, its 8 honest).
+	 */
+	if (i == R_SRC && strncmp(wq_status(R.q[R_SRC]), "postcopy", 8) == 0 &&
+	    own_hidden(R_TGT) != NULL)
+		return "the target's outcome hidden in post-copy";
+	if (!rt_on())
+		return NULL;
 	if ((why = rt_hidden()) != NULL)
 		return why;
 	return own_hidden(1 - i) != NULL ? "the peer's outcome hidden" : NULL;
