@@ -142,20 +142,25 @@ source_end(struct session *s, enum mig_phase phase)
 	if (s->state == SS_FINISHING || s->state == SS_DONE)
 		return;
 	s->end_phase = phase;
-	/*
-	 * A re-attach at the switchover cannot tell whether the killed run
-	 * had paused the guest before it: that decision's write may have
-	 * failed (a full disk), the record still PreCopy, and QEMU resumes
-	 * the guest only if it ran when the switchover began.  A guest that
-	 * ran when the migration began (the record's sourceRunState) and
-	 * stays here is cont'd all the same, as a re-run that closes such a
-	 * record does (sim-real seed 9601661: a re-run's 4 "runs on the
-	 * source" with the guest paused there); a cont of a running guest
-	 * changes nothing.
-	 */
-	s->resume_guest = (s->mode == MODE_PAUSED || (s->reattach_stopped &&
-	    !s->was_paused && !s->cfg.cpr)) && phase != PHASE_SUCCEEDED &&
+	s->resume_guest = s->mode == MODE_PAUSED && phase != PHASE_SUCCEEDED &&
 	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN;
+	/*
+	 * A re-attach at the switchover cannot tell who stopped a guest that
+	 * QEMU keeps paused after a failure (it resumes only one that ran
+	 * when the switchover began): the killed run's pause, whose write
+	 * may have failed (a full disk: the record says PreCopy), or an
+	 * operator's during the migration.  An operator's pause must stay
+	 * (audit N14), so none is undone; the document says so (sim-real
+	 * seeds 9601661, the killed run's pause, and 10018839, the
+	 * operator's, which a cont here ran).
+	 */
+	if (s->reattach_stopped && !s->was_paused && !s->resume_guest &&
+	    !s->cfg.cpr && phase != PHASE_SUCCEEDED &&
+	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN)
+		sess_note(s, "the guest may stay paused on the source: this "
+		    "run re-attached at the switchover, and a pause made "
+		    "before it (the killed run's, or an operator's) is not "
+		    "undone here; cont it if it should run");
 	if (s->failure == FAIL_UNKNOWN && s->mirrors_out) {
 		/*
 		 * QEMU may still complete the migration: cancelling the

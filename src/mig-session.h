@@ -620,8 +620,9 @@ struct session {
 	int			 reattach_stopped; /* this run re-attached
 						   at the switchover, the guest
 						   stopped: whether the killed
-						   run had paused it before is
-						   not known */
+						   run or an operator had
+						   paused it before is not
+						   known */
 	int			 exec_ran;	/* CPR_EXEC: running, since the
 						   last query-status */
 	int			 exec_closed;	/* ... the monitor closed since

@@ -585,8 +585,15 @@ r_check_end(void)
 			    wq_runstate(R.q[R_TGT]));
 		break;
 	case 2: case 3: case 4: case 5:
+		/*
+		 * A re-run over a record whose write of the killed run's
+		 * pause failed cannot tell that pause from an operator's,
+		 * and leaves both (seed 9601661): paused, not lost.
+		 */
 		if (wq_alive(R.q[R_SRC]) && !wq_runs_guest(R.q[R_SRC]) &&
-		    !R.k.dash_s && !rf_operator_paused())
+		    !R.k.dash_s && !rf_operator_paused() &&
+		    !(R.sd[R_SRC].runs > 0 && rp_write_fails(R_SRC) > 0 &&
+		    strcmp(wq_runstate(R.q[R_SRC]), "paused") == 0))
 			r_violation("P4: the source exits %d but its guest "
 			    "does not run there (%s)", R.sd[R_SRC].rc,
 			    wq_runstate(R.q[R_SRC]));
