@@ -575,6 +575,32 @@ qemu_autostarts(pid_t pid)
 	return rc;
 }
 
+/*
+ * The setup's first step, the monitor's connection, failed (cause says
+ * why).  A monitor that is there but does not serve (how: it refused the
+ * connection, or took it and did not answer), with no record of a
+ * migration in the status file: a QEMU started -incoming may have taken
+ * one while no qmigrate watched it (a killed run whose every write failed
+ * left no record) and run the guest, and a 3 ("not here") would let the
+ * agent stop it: not known, 8.  Anything else: 3, or the record's 8.
+ */
+static void
+target_monitor_failed(struct mig_target *mt, const char *cause,
+    const char *how)
+{
+	char *why;
+
+	target_unasked(mt);
+	if (how != NULL && !mt->rerun_unknown) {
+		mt->rerun_unknown = 1;
+		xasprintf(&why, "%s: whether a migration's guest runs on that "
+		    "QEMU is not known (its monitor %s)", cause, how);
+	} else
+		xasprintf(&why, "%s", cause);
+	on_setup_job(&mt->setup_job, 0, why, mt);
+	free(why);
+}
+
 static void
 on_connected(struct qmp_conn *conn, json_object *reply,
     const char *error_class, const char *error, void *arg)
@@ -587,27 +613,14 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 	if (mt->w.stop || conn != mt->w.qmp)
 		return;
 	if (error != NULL) {
-		target_unasked(mt);
-		if (error_class != NULL && strcmp(error_class, "Timeout") == 0 &&
-		    !mt->rerun_unknown) {
-			/*
-			 * A monitor that took the connection and never
-			 * answered: a QEMU stopped (SIGSTOP) or too busy,
-			 * as alive as a refused one is absent
-			 * (target_setup).  With no record it may have taken
-			 * a migration nobody watched and run the guest: not
-			 * known, 8 (sim-real seed 9919002: a re-run after an
-			 * 8 whose every write failed said 3 while its QEMU,
-			 * stopped 48 s, completed and ran the guest).
-			 */
-			mt->rerun_unknown = 1;
-			xasprintf(&cause, "%s: %s: whether a migration's "
-			    "guest runs on that QEMU is not known (its "
-			    "monitor did not answer)", mt->w.o->qmp_path,
-			    error);
-		} else
-			xasprintf(&cause, "%s: %s", mt->w.o->qmp_path, error);
-		on_setup_job(&mt->setup_job, 0, cause, mt);
+		/* A monitor that took the connection and never answered: a
+		 * QEMU stopped (SIGSTOP) or too busy (sim-real seed 9919002:
+		 * a re-run after an 8 whose every write failed said 3 while
+		 * its QEMU, stopped 48 s, completed and ran the guest). */
+		xasprintf(&cause, "%s: %s", mt->w.o->qmp_path, error);
+		target_monitor_failed(mt, cause, error_class != NULL &&
+		    strcmp(error_class, "Timeout") == 0 ? "did not answer" :
+		    NULL);
 		free(cause);
 		return;
 	}
@@ -624,31 +637,16 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 static void
 target_setup(struct mig_target *mt)
 {
-	char *cause = NULL, *why;
+	char *cause = NULL;
 	int refused;
 
 	if (mig_watch_connect_start(&mt->w, on_connected, mt, &cause) == 0)
 		return;
 	refused = errno == ECONNREFUSED;	/* read before any other call */
-	target_unasked(mt);
-	if (refused && !mt->rerun_unknown) {
-		/*
-		 * A socket no one serves now: a QEMU whose monitor is busy
-		 * or behind a relay that restarts, or one that died.  A
-		 * QEMU started -incoming may have taken a migration while
-		 * no qmigrate watched it (a killed run whose every write
-		 * failed left no record): it may run the guest, and a 3
-		 * ("not here") would let the agent stop it.  Not known, 8
-		 * (sim-real seed 9505019).  No socket at all stays 3.
-		 */
-		mt->rerun_unknown = 1;
-		xasprintf(&why, "%s: whether a migration's guest runs on "
-		    "that QEMU is not known (its monitor refused qmigrate)",
-		    cause);
-	} else
-		xasprintf(&why, "%s", cause);
-	on_setup_job(&mt->setup_job, 0, why, mt);
-	free(why);
+	/* A socket no one serves now: a QEMU whose monitor is busy or
+	 * behind a relay that restarts, or one that died (sim-real seed
+	 * 9505019).  No socket at all stays 3. */
+	target_monitor_failed(mt, cause, refused ? "refused qmigrate" : NULL);
 	free(cause);
 }
 
