@@ -161,6 +161,17 @@ assert_cancelled_in_pause() {
 	assert_memory_intact "$TMP/${PAIR}src.serial"
 }
 
+# assert_abort_refused WHAT I ST: an abort refused past the point of no
+# return, the migration ended as it ends: incoming I 0, ST says Succeeded,
+# exit 0 and abortStatus Failed, the guest on the target only, every page
+# intact there.
+assert_abort_refused() {
+	[ "$2" = 0 ] || fail "$1: migrate exited 0, incoming $2 (source $SRC_STATE, target $DST_STATE)"
+	expect_doc "$3" "$1" Succeeded 0
+	expect_status "$3" .abortStatus Failed "$1"
+	assert_on_target "$1"
+}
+
 # expect_doc FILE WHAT PHASE EXIT: the status document FILE says phase
 # PHASE and exitCode EXIT.
 expect_doc() {
