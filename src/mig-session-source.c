@@ -1690,7 +1690,7 @@ static int
 switchover_held_ours(const struct session *s)
 {
 	return s->state == SS_SWITCHOVER && s->pause_ours &&
-	    s->continue_sent == 0 && !s->cfg.cpr;
+	    s->continue_sent == 0;	/* pause_ours: never an update's */
 }
 
 /*
