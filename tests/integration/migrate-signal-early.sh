@@ -8,13 +8,15 @@
 # 1. Held in the window: the --tls-dir's ca.pem is a FIFO, so the TLS
 #    set-up waits reading it until the test writes it; the SIGTERM comes
 #    while it waits (for incoming, then for migrate).
-# 2. Signalled right after the start, at a few small delays (0 to 50 ms)
-#    after main() took the signals (its SIGTERM handler in
-#    /proc/PID/status: before that the dynamic loader runs, which no
-#    program can guard), over unix:, each side at each delay (incoming
-#    with a target QEMU of its own each time; migrate to a socket that
-#    accepts and never reads, a python3 listener, so that it cannot fail
-#    by itself first).
+# 2. Signalled at the first instant of each stage of the start, each
+#    stage a condition the test sees, not a delay: main() took the
+#    signals (its SIGTERM handler in /proc/PID/status: before that the
+#    dynamic loader runs, which no program can guard); the first status
+#    document written; the stream up (migrate: QEMU connected to the
+#    sink, a python3 listener that accepts and never reads, so that
+#    migrate cannot fail by itself first; incoming: QEMU listens on the
+#    --listen socket).  Over unix:, each side at each stage, incoming
+#    with a target QEMU of its own each time.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/migrate-lib.sh"
 need_cmd openssl python3
@@ -66,7 +68,7 @@ held_in_tls tls-migrate "$TMP/pki/src" "$QMIGRATE" migrate --qmp "$TMP/src.qmp" 
 aborted tls-migrate "$TMP/tls-migrate.status"
 echo "ok: migrate signalled in its TLS set-up: $(status_get "$TMP/tls-migrate.status" .failureReason)"
 
-# 2. Small delays after main() took the signals.
+# 2. The first instant of each stage of the start.
 # takes_term PID: PID runs qmigrate (exec'd: the shell's fork may catch
 # SIGTERM too) and catches SIGTERM (SigCgt bit 15).
 takes_term() {
@@ -76,31 +78,41 @@ takes_term() {
 	[ -n "$m" ] && (( (16#$m >> 14) & 1 ))
 }
 
-# first_instant PID: returns once PID takes SIGTERM, polling without a
+# first_instant WHAT CMD...: returns once CMD is true, polling without a
 # pause (the moment matters to the millisecond), 10 s at most.
 first_instant() {
-	local end=$((${EPOCHREALTIME/./} + 10000000))
-	until takes_term "$1"; do
-		[ "${EPOCHREALTIME/./}" -lt "$end" ] || fail "pid $1 never took SIGTERM"
+	local what=$1 end=$((${EPOCHREALTIME/./} + 10000000))
+	shift
+	until "$@"; do
+		[ "${EPOCHREALTIME/./}" -lt "$end" ] || fail "never: $what"
 	done
 }
 
 # A target that accepts and never reads: migrate's run lasts until the
-# signal (to a missing socket it may fail by itself within the delays).
-bg_start sink python3 -c 'import signal, socket, sys
+# signal (to a missing socket it may fail by itself first).  It says
+# "conn" for each connection QEMU makes.
+bg_start sink python3 -c 'import select, signal, socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.bind(sys.argv[1])
 s.listen(64)
 print("ready", flush=True)
 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
-signal.sigwait({signal.SIGTERM, signal.SIGINT})' "$TMP/sink.sock"
+held = []
+while not signal.sigpending():
+    if select.select([s], [], [], 0.05)[0]:
+        held.append(s.accept()[0])
+        print("conn", flush=True)' "$TMP/sink.sock"
 wait_log "$TMP/sink.out" '^ready' 10
 
+# sink_conns N: the sink took more than N connections.
+sink_conns() { [ "$(grep -c '^conn' "$TMP/sink.out")" -gt "$1" ]; }
+
 n=0
-for delay in 0 0.001 0.002 0.005 0.01 0.02 0.05; do
+for stage in main document stream; do
 	for side in migrate incoming; do
 		n=$((n + 1))
 		name=$side-$n
+		conns=$(grep -c '^conn' "$TMP/sink.out" || true)
 		if [ "$side" = migrate ]; then
 			bg_start "$name" "$QMIGRATE" migrate --qmp "$TMP/src.qmp" \
 				--to "unix:$TMP/sink.sock" --status-file "$TMP/$name.status"
@@ -112,20 +124,29 @@ for delay in 0 0.001 0.002 0.005 0.01 0.02 0.05; do
 				--listen "unix:$TMP/$name.sock" --status-file "$TMP/$name.status"
 		fi
 		pid=$(guest_pid "$name")
-		first_instant "$pid"
-		# The delay is the moment under test (0-50 ms after main()),
-		# not a wait for anything: no event marks those instants.
-		sleep "$delay"
+		first_instant "$name takes SIGTERM" takes_term "$pid"
+		case $stage/$side in
+		document/*)
+			first_instant "$name writes $TMP/$name.status" \
+				test -s "$TMP/$name.status" ;;
+		stream/migrate)
+			first_instant "the source QEMU connects to the sink" \
+				sink_conns "$conns" ;;
+		stream/incoming)
+			first_instant "the target QEMU listens on $TMP/$name.sock" \
+				test -S "$TMP/$name.sock" ;;
+		esac
 		kill -TERM "$pid"
 		aborted "$name" "$TMP/$name.status"
+		echo "$name, SIGTERM at '$stage': $(status_get "$TMP/$name.status" .failureReason)"
 		[ "$side" = migrate ] || kill_guest "dst-$n"
 	done
-	echo "ok: SIGTERM $delay s after main(): migrate and incoming exit 5"
+	echo "ok: SIGTERM at the stage '$stage': migrate and incoming exit 5"
 done
 [ "$(run_state src)" = running ] || fail "the source is $(run_state src)"
-# At the later delays a loaded host may let a run reach QEMU's migrate
-# before its signal: it cancels it (exit 5, checked above); the source
-# QEMU must never have got further than that.
+# At the stage "stream" the run reached QEMU's migrate before its signal:
+# it cancels it (exit 5, checked above); the source QEMU must never have
+# got further than that.
 case $(qemu_mig_status src) in
 none | cancelled) ;;
 *) fail "the source QEMU's migration is $(qemu_mig_status src), not none or cancelled" ;;
