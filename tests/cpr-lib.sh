@@ -193,79 +193,115 @@ cpr_guest_on_old() {
 	assert_memory_intact "$TMP/old.serial"
 }
 
-# cpr_signal_at NAME OLD STATUS DELAY-MS SIGNAL PIDFILE: in the background
-# as NAME, a watcher on the old QEMU's second monitor ($TMP/OLD.mon) that
-# asks query-migrate back to back (a round trip is a fraction of a ms; the
-# old QEMU's switchover lasts a few) and sends SIGNAL to the pid in
-# PIDFILE DELAY-MS ms after an answer first says STATUS or a later one
-# (setup, active, pre-switchover, device, completed: a status that lasts
-# a ms may fall between two answers), or after a MIGRATION event read
-# between answers says so.  An answer is the better moment (the event can
-# come while QEMU's main loop is held, an answer only when it runs, as
-# qmigrate's commands then would), but cpr-exec's device and completed
-# last a few ms before the exec ends this monitor: on a loaded machine
-# the watcher is not scheduled in them, and only the event, already in
-# the socket's buffer, still says they came.  It prints "ready" once
-# connected, then "signalled after SEEN +DELAY ms" (SEEN "device (event)"
-# when an event told it), or "STATUS never came: ..." if the migration
-# failed or was cancelled before, or qmigrate had already exited.
+# cpr_signal_at NAME OLD STATUS THEN SIGNAL PIDFILE [NEW]: in the
+# background as NAME, a watcher on the old QEMU's second monitor
+# ($TMP/OLD.mon) that asks query-migrate back to back (a round trip is a
+# fraction of a ms; the old QEMU's switchover lasts a few) and sends
+# SIGNAL to the pid in PIDFILE at the first instant an answer says STATUS
+# or a later one (setup, active, pre-switchover, device, completed: a
+# status that lasts a ms may fall between two answers), or a MIGRATION
+# event read between answers says so.  An answer is the better moment (the
+# event can come while QEMU's main loop is held, an answer only when it
+# runs, as qmigrate's commands then would), but cpr-exec's device and
+# completed last a few ms before the exec ends this monitor: on a loaded
+# machine the watcher is not scheduled in them, and only the event,
+# already in the socket's buffer, still says they came.  THEN ("-" for
+# none) is a later moment the new QEMU tells on its own second monitor
+# ($TMP/NEW.mon): "loaded", its query-migrate or a MIGRATION event says
+# completed (it has the device state); "runs", its query-status says
+# running or a RESUME event came (it runs the guest).  Each moment is
+# QEMU's word, never a delay.  It prints "ready" once connected, then
+# "signalled after SEEN" (SEEN "device (event)" when an event told it,
+# "device, then the new QEMU loaded it" for THEN), or "STATUS never came:
+# ..." if the migration failed or was cancelled before, or qmigrate had
+# already exited.  120 s at most.
 cpr_signal_at() {
 	need_cmd python3
 	bg_start "$1" python3 -c '
 import json, os, signal, socket, sys, time
-path, want, delay, sig, pidfile = sys.argv[1:6]
-s = socket.socket(socket.AF_UNIX)
-s.connect(path)
-f = s.makefile("rwb", buffering=0)
-f.readline()
-events = []
-def ask(cmd):
-    f.write(json.dumps({"execute": cmd}).encode() + b"\n")
-    while True:
-        msg = json.loads(f.readline())
-        if "event" not in msg:
-            return msg.get("return", {})
-        if msg["event"] == "MIGRATION":
-            events.append(msg["data"]["status"])
+path, want, then, sig, pidfile = sys.argv[1:6]
+newpath = sys.argv[6] if len(sys.argv) > 6 else None
+deadline = time.monotonic() + 120
+def monitor(p):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(p)
+    s.settimeout(5)
+    f = s.makefile("rwb", buffering=0)
+    f.readline()
+    events = []
+    def ask(cmd):
+        f.write(json.dumps({"execute": cmd}).encode() + b"\n")
+        while True:
+            msg = json.loads(f.readline())
+            if "event" not in msg:
+                return msg.get("return", {})
+            events.append((msg["event"], msg.get("data", {}).get("status")))
+    ask("qmp_capabilities")
+    return ask, events
+ask, events = monitor(path)
 order = ["setup", "active", "pre-switchover", "device", "completed"]
 def reached(status):
     return status in order and order.index(status) >= order.index(want)
-def signal_after(seen):
-    # DELAY ms past the status is the moment under test (e.g. 20 ms
-    # into pre-switchover), not a wait: no event marks it.
-    time.sleep(int(delay) / 1000.0)
+def fire(seen):
     try:
         os.kill(int(open(pidfile).read()), getattr(signal, "SIG" + sig))
-        print("signalled after %s +%s ms" % (seen, delay), flush=True)
+        print("signalled after %s" % seen, flush=True)
     except ProcessLookupError:
-        print("%s never came: qmigrate had exited after %s +%s ms" %
-            (want, seen, delay), flush=True)
+        print("%s never came: qmigrate had exited after %s" % (want, seen),
+            flush=True)
     sys.exit(0)
-ask("qmp_capabilities")
+def new_said():
+    # THEN on the new QEMU: its answers, or its events between them.
+    nask, nevents = None, []
+    while time.monotonic() < deadline:
+        if nask is None:
+            try:
+                nask, nevents = monitor(newpath)
+            except OSError:
+                continue	# its monitor not there yet: connect again
+        try:
+            if then == "loaded":
+                ok = nask("query-migrate").get("status") == "completed"
+                ok = ok or ("MIGRATION", "completed") in nevents
+            else:
+                ok = nask("query-status").get("status") == "running"
+                ok = ok or any(e == "RESUME" for e, _ in nevents)
+        except (OSError, ValueError):
+            print("%s never came: the new QEMU monitor ended" % then,
+                flush=True)
+            sys.exit(0)
+        if ok:
+            return
+    print("%s never came within 120 s" % then, flush=True)
+    sys.exit(0)
+def signal_at(seen):
+    if then == "-":
+        fire(seen)
+    new_said()
+    fire("%s, then the new QEMU %s" % (seen,
+        "loaded it" if then == "loaded" else "ran the guest"))
 print("ready", flush=True)
 last = "none"
-deadline = time.monotonic() + 120
 # An exec ends this monitor (cpr-exec): its connection may close, or stay
 # open unserved; either way no answer says the status wanted.
-s.settimeout(5)
 while time.monotonic() < deadline:
     try:
         last = ask("query-migrate").get("status", "none")
     except (OSError, ValueError):
-        said = [e for e in events if reached(e)]
+        said = [st for e, st in events if e == "MIGRATION" and reached(st)]
         if said:
-            signal_after(said[0] + " (event)")
+            signal_at(said[0] + " (event)")
         print("%s never came: the monitor ended after %s" % (want, last),
             flush=True)
         sys.exit(0)
     if reached(last):
-        signal_after(last)
-    said = [e for e in events if reached(e)]
+        signal_at(last)
+    said = [st for e, st in events if e == "MIGRATION" and reached(st)]
     if said:
-        signal_after(said[0] + " (event)")
+        signal_at(said[0] + " (event)")
     if last in ("failed", "cancelled"):
         break
 print("%s never came: last %s" % (want, last), flush=True)
-' "$TMP/$2.mon" "$3" "$4" "$5" "$6"
+' "$TMP/$2.mon" "$3" "$4" "$5" "$6" ${7:+"$TMP/$7.mon"}
 	wait_log "$TMP/$1.out" '^ready' 10
 }

@@ -4,8 +4,9 @@
 # NIC; a second monitor for the watcher, which the new command line keeps)
 # and execs a wrapper, "another build", that leaves a mark with its pid
 # before it execs QEMU: the mark says whether the exec happened.  The
-# watcher (cpr_signal_at) sends the signal the given ms after QEMU's
-# query-migrate first says the given status or a later one.  QEMU's
+# watcher (cpr_signal_at) sends the signal at the first instant QEMU's
+# query-migrate says the given status or a later one (QEMU's word, never
+# a delay).  QEMU's
 # completed lasts ms before the exec, and the watcher's monitor ends with
 # it, so the moment after the exec (qmigrate reconnecting) is the other
 # build's own: it sends the signal itself, and execs QEMU once the signal
@@ -33,10 +34,9 @@ exec_done() {
 		fail "$1: the other build ran as $(cat "$TMP/$1.execd"), QEMU is $(cat "$TMP/$1.qemu-pid")"
 }
 
-# try N SIGNAL STATUS:DELAY-MS
+# try N SIGNAL STATUS
 try() {
-	local n=$1 sig=$2 status delay name=g$1 st=$TMP/u$1.status rc=0 said uid
-	IFS=: read -r status delay <<<"$3"
+	local n=$1 sig=$2 status=$3 name=g$1 st=$TMP/u$1.status rc=0 said uid
 	cpr_exec_start "$name" 32 50 -qmp "unix:$TMP/$name.mon,server=on,wait=off"
 	echo "$CPR_EXEC_PID" >"$TMP/$name.qemu-pid"
 	local at_exec= took
@@ -64,7 +64,7 @@ EOS
 	if [ "$status" = exec ]; then
 		bg_start "sig$n" echo "signalled by the other build after the exec"
 	else
-		cpr_signal_at "sig$n" "$name" "$status" "$delay" "$sig" "$TMP/u$n.pid"
+		cpr_signal_at "sig$n" "$name" "$status" - "$sig" "$TMP/u$n.pid"
 	fi
 	bg_start "u$n" "$QMIGRATE" update --mode exec --qmp "$TMP/$name.qmp" \
 		--to "file:$TMP/$name.state" --new-command "$TMP/$name.cmd" --status-file "$st"
@@ -117,11 +117,11 @@ EOS
 }
 
 n=0
-for m in setup:0 pre-switchover:0 device:0 exec:0; do
+for m in setup pre-switchover device exec; do
 	n=$((n + 1))
 	try "$n" TERM "$m"
 done
-for m in setup:0 pre-switchover:0 pre-switchover:20 device:0 exec:0; do
+for m in setup pre-switchover device completed exec; do
 	n=$((n + 1))
 	try "$n" KILL "$m"
 done

@@ -14,11 +14,13 @@
 # part fails.
 #
 # Then each try boots its own pair and fires SIGTERM from a watcher on the
-# old QEMU's second monitor, the given ms after its query-migrate first
-# says the given status or a later one (cpr_signal_at): during the setup,
-# at pre-switchover (the signal races qmigrate's migrate-continue: 0 and 5
-# are both right), in device and after completion (past the point of no
-# return: only 0 is right).  Every try checks that exactly one QEMU runs
+# old QEMU's second monitor at the first instant its query-migrate says
+# the given status or a later one, or then the new QEMU's own word that
+# it loaded the guest or runs it (cpr_signal_at: each moment is QEMU's
+# word, never a delay): during the setup, at pre-switchover (the signal
+# races qmigrate's migrate-continue: 0 and 5 are both right), in device,
+# once the new QEMU loaded the device state or runs the guest, and after
+# completion (past the point of no return: only 0 is right).  Every try checks that exactly one QEMU runs
 # the guest and every page of it.  (On b475dc5 the natural window is a few
 # us wide here: in about 40 such tries it was hit once, a new QEMU that had
 # the device state while the old one was cancelled and ran on.)
@@ -39,12 +41,15 @@ _settled() {
 	! mon "$1" query-migrate 2>/dev/null | grep -q '"status": "active"'
 }
 
-# try N VERSION STATUS:DELAY-MS[:disk]: one update of a fresh pair on QEMU
-# VERSION, SIGTERM DELAY-MS ms after the old QEMU said STATUS.
+# try N VERSION STATUS[+THEN][:disk]: one update of a fresh pair on QEMU
+# VERSION, SIGTERM once the old QEMU said STATUS (and THEN, the new QEMU
+# "loaded" the guest or "runs" it).
 try() {
 	local n=$1 rc=0 old=old$1 new=new$1 st=$TMP/u$1.status said
-	local status delay devices
-	IFS=: read -r status delay devices <<<"$3"
+	local status then devices
+	IFS=: read -r status devices <<<"$3"
+	then=-
+	[[ $status != *+* ]] || { then=${status#*+}; status=${status%%+*}; }
 	export QEMU_SRC_VERSION=$2 QEMU_DST_VERSION=$2
 	CPR_DEVICES=()
 	[ -z "$devices" ] || cpr_devices
@@ -52,7 +57,7 @@ try() {
 		-qmp "unix:$TMP/$old.mon,server=on,wait=off"
 	cpr_start_new "$new" 32 defer "${CPR_DEVICES[@]}" \
 		-qmp "unix:$TMP/$new.mon,server=on,wait=off"
-	cpr_signal_at "sig$n" "$old" "$status" "$delay" TERM "$TMP/u$n.pid"
+	cpr_signal_at "sig$n" "$old" "$status" "$then" TERM "$TMP/u$n.pid" "$new"
 	bg_start "u$n" "$QMIGRATE" update --qmp "$TMP/$old.qmp" \
 		--new-qmp "$TMP/$new.qmp" --to "unix:$TMP/$new.main" \
 		--cpr "unix:$TMP/$new.cpr" --defer --status-file "$st"
@@ -133,16 +138,16 @@ assert_no_corrupt "$TMP/oldh.serial"
 echo "held: SIGTERM while migrate-continue was on its way: refused, exit 0, the guest on the new QEMU only, every page intact"
 kill_guest newh
 
-# Each moment is STATUS:DELAY-MS[:disk] (disk: a qcow2 disk and a NIC on
+# Each moment is STATUS[+THEN][:disk] (disk: a qcow2 disk and a NIC on
 # both QEMUs: their device state and the image, with its lock, move too).
 n=0
-for moment in device:0 device:2 device:5 device:10 device:20 device:0:disk \
-	device:2:disk device:5:disk pre-switchover:0 pre-switchover:1:disk \
-	setup:0 completed:0; do
+for moment in device device+loaded device+runs device:disk \
+	device+loaded:disk device+runs:disk pre-switchover pre-switchover:disk \
+	setup completed; do
 	n=$((n + 1))
 	try "$n" 10.0 "$moment"
 done
-for moment in device:0 device:5 device:2:disk pre-switchover:0; do
+for moment in device device+runs device+loaded:disk pre-switchover; do
 	n=$((n + 1))
 	try "$n" 11.1 "$moment"
 done
