@@ -139,11 +139,16 @@ finishing_resume(struct session *s)
 void
 source_end(struct session *s, enum mig_phase phase)
 {
+	int stays_here;
+
 	if (s->state == SS_FINISHING || s->state == SS_DONE)
 		return;
 	s->end_phase = phase;
-	s->resume_guest = s->mode == MODE_PAUSED && phase != PHASE_SUCCEEDED &&
+	/* The guest stays here, and that is known (not post-copy's loss,
+	 * not unknown). */
+	stays_here = phase != PHASE_SUCCEEDED &&
 	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN;
+	s->resume_guest = s->mode == MODE_PAUSED && stays_here;
 	/*
 	 * A re-attach at the switchover cannot tell who stopped a guest that
 	 * QEMU keeps paused after a failure (it resumes only one that ran
@@ -155,8 +160,7 @@ source_end(struct session *s, enum mig_phase phase)
 	 * operator's, which a cont here ran).
 	 */
 	if (s->reattach_stopped && !s->was_paused && !s->resume_guest &&
-	    !s->cfg.cpr && phase != PHASE_SUCCEEDED &&
-	    s->failure != FAIL_POSTCOPY_LOST && s->failure != FAIL_UNKNOWN)
+	    !s->cfg.cpr && stays_here)
 		sess_note(s, "the guest may stay paused on the source: this "
 		    "run re-attached at the switchover, and a pause made "
 		    "before it (the killed run's, or an operator's) is not "
