@@ -209,6 +209,9 @@ _lib_exit_hooks=()
 # fail MSG...: prints "FAIL: MSG" and exits 1 (the EXIT trap cleans up).
 fail() {
 	echo "FAIL: $*" >&2
+	# Kept for the end of the log, after the logs' tails: CI shows a
+	# failed test's last lines, and the reason must be among them.
+	[ -n "${TMP:-}" ] && [ -d "$TMP" ] && echo "FAIL: $*" >>"$TMP/.fail"
 	exit 1
 }
 
@@ -257,6 +260,10 @@ _lib_cleanup() {
 				tail -n 20 "$f" >&2
 			done
 		done
+		[ -s "$TMP/.fail" ] && {
+			echo "--- the failure, again:" >&2
+			cat "$TMP/.fail" >&2
+		}
 	fi
 	if [ "$rc" -eq 0 ] && [ -d "${TMP:-}/qmp-trace" ]; then
 		_lib_conform || rc=1
@@ -353,7 +360,7 @@ _lib_check_status_documents() {
 		done
 		[ -n "$skip" ] || files+=("$f")
 	done < <(find "$TMP" -xdev \( -path "$TMP/qmp-trace" -prune \
-		"${_lib_schema_prune[@]}" \) -o -type f -size -4M \
+		-o -path "$TMP/.fail" -prune "${_lib_schema_prune[@]}" \) -o -type f -size -4M \
 		-exec grep -lZs '"role" *: *"\(source\|target\|evict\)"' {} + 2>/dev/null)
 	[ ${#files[@]} -gt 0 ] || return 0
 	command -v python3 >/dev/null 2>&1 ||
