@@ -209,6 +209,17 @@ expect_qemu_mig() {
 		fail "$what: the $name QEMU's migration is $st, expected one of: $*"
 }
 
+# expect_qemu_cancelled NAME WHAT: a cancel in pre-copy ended QEMU NAME's
+# migration, the guest still its own.  QEMU says "cancelled", or "failed":
+# migrate_fd_cancel shuts the return path's socket, which is the stream's
+# too, before it sets "cancelling", and a migration thread writing at that
+# instant fails first ("Unable to write to socket: Broken pipe"; seen on
+# 7.2, 1 cancel in 20, return-path on; CI of 2026-12-07).  qmigrate reads
+# both as the abort done.
+expect_qemu_cancelled() {
+	expect_qemu_mig "$1" "$2" cancelled failed
+}
+
 # _mig_qemu_ended NAME: QEMU NAME's migration has ended, one way or another.
 _mig_qemu_ended() {
 	case $(qemu_mig_status "$1") in

@@ -91,8 +91,7 @@ kill -TERM "$(guest_pid s-incoming)"
 expect_exit s-migrate 5 60
 expect_exit s-incoming 5 60
 src=$TMP/s-src.status dst=$TMP/s-dst.status
-[ "$(qemu_mig_status s-src)" = cancelled ] ||
-	fail "tls: the source QEMU's migration is $(qemu_mig_status s-src), not cancelled"
+expect_qemu_cancelled s-src "tls"
 for f in "$src" "$dst"; do
 	[ "$(status_get "$f" .phase)" = Failed ] || fail "tls: $f: phase $(status_get "$f" .phase)"
 	[ "$(status_get "$f" .exitCode)" = 5 ] || fail "tls: $f: exitCode $(status_get "$f" .exitCode)"

@@ -54,7 +54,7 @@ wait_for 30 "the re-attach" eval \
 "$QMIGRATE" abort --status-file "$st" >/dev/null 2>"$TMP/abort.err" ||
 	fail "qmigrate abort exited $?: $(cat "$TMP/abort.err")"
 expect_exit again 5 30
-[ "$(qemu_mig_status src)" = cancelled ] || fail "source QEMU's migration is $(qemu_mig_status src)"
+expect_qemu_cancelled src "after the abort"
 assert_stayed
 expect_exit incoming 4 30
 echo "ok: failed re-attaches left $uid in the status file; the real one aborted it"

@@ -24,12 +24,13 @@ bg_wait migrate 60 || rc=$?
 # Right at the exit: QEMU has cancelled, it is not still migrating.
 qs=$(qemu_mig_status src)
 [ "$rc" -eq 5 ] || fail "the deadline: migrate exited $rc, expected 5 (QEMU's migration: $qs): $(tail -n 2 "$TMP/migrate.err")"
-[ "$qs" = cancelled ] || fail "the deadline left the source QEMU's migration $qs, not cancelled"
+expect_qemu_cancelled src "the deadline"
 st=$TMP/src.status
 [ "$(status_get "$st" .phase)" = Failed ] || fail "phase $(status_get "$st" .phase)"
 [ "$(status_get "$st" .exitCode)" = 5 ] || fail "exitCode $(status_get "$st" .exitCode)"
-[ "$(status_get "$st" .progress.qemuStatus)" = cancelled ] ||
-	fail "the status says QEMU is $(status_get "$st" .progress.qemuStatus)"
+# What QEMU said, as QEMU said it (expect_qemu_cancelled: either word).
+[ "$(status_get "$st" .progress.qemuStatus)" = "$(qemu_mig_status src)" ] ||
+	fail "the status says QEMU is $(status_get "$st" .progress.qemuStatus), QEMU says $(qemu_mig_status src)"
 status_get "$st" .failureReason | grep -Eiq 'deadline|--timeout' ||
 	fail "failureReason does not name the deadline: $(status_get "$st" .failureReason)"
 assert_stayed

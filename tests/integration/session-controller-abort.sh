@@ -27,7 +27,7 @@ st=$TMP/src.status
 decisions "$st" | grep -qw abort || fail "no abort decision: $(decisions "$st")"
 reason=$(status_get "$st" '.decisions[] | select(.action == "abort") | .reason')
 [ -n "$reason" ] || fail "the abort decision has no reason"
-[ "$(qemu_mig_status src)" = cancelled ] || fail "the source QEMU's migration is $(qemu_mig_status src)"
+expect_qemu_cancelled src "after the controller's abort"
 assert_stayed
 expect_exit incoming 4 30
 echo "ok: the controller aborted ($reason); the guest runs on the source"
