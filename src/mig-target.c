@@ -160,6 +160,14 @@ target_unasked(struct mig_target *mt)
 	    "guest arrived is not known", mt->w.o->status_file);
 }
 
+/* The setup job's last command got no answer in time (not a refusal). */
+static int
+setup_unanswered(const struct mig_target *mt)
+{
+	return mt->setup_job.error_class != NULL &&
+	    strcmp(mt->setup_job.error_class, "Timeout") == 0;
+}
+
 /*
  * Over tls: a re-run does not re-attach (its proxy's session died with
  * the killed run).  Over that run's open record, a QEMU that no longer
@@ -239,6 +247,8 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 	case PREP_CHECKED:
 		if (error != NULL) {
 			target_unasked(mt);
+			if (!mt->rerun_unknown && setup_unanswered(mt))
+				goto unheard;
 			goto fail;
 		}
 		run_info_decode(reply, &ri);
@@ -476,6 +486,18 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 		    mt->w.qemu_uri);
 		return JOB_DONE;
 	}
+unheard:
+	/*
+	 * The monitor answered the handshake, then not its first question,
+	 * with no record: target_monitor_failed's case one step later (a
+	 * QEMU stopped right after it; sim-real seed 10109311: a re-run
+	 * said 3 while its QEMU completed and ran the guest).
+	 */
+	mt->rerun_unknown = 1;
+	xasprintf(cause, "target QEMU %s: %s: whether a migration's guest "
+	    "runs on that QEMU is not known (its monitor did not answer)",
+	    mt->w.o->qmp_path, error);
+	return JOB_FAILED;
 unanswered:
 	/* No record: a QEMU that no longer waits may hold a guest that
 	 * arrived; its word unheard, not known. */

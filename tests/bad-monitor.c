@@ -12,6 +12,9 @@
  *	garbage		writes bytes that are not JSON, then waits
  *	silent		accepts and never writes
  *	greet-silent	greets as QEMU does, then never answers
+ *	caps-silent	greets, answers the first command (qmp_capabilities)
+ *			with success, then never answers: a QEMU that
+ *			stopped (SIGSTOP) right after the handshake
  *	greet-close	greets, then closes each connection at the first command
  *	close		accepts and closes at once
  *	huge		writes one JSON string that never ends
@@ -48,6 +51,27 @@ put(int fd, const char *s)
 	}
 }
 
+/*
+ * Answers the command in buf with success, its id echoed as QEMU does
+ * (an id that is a string, as qmigrate's are; none: no id).
+ */
+static void
+answer_ok(int fd, const char *buf)
+{
+	char		 reply[256];
+	const char	*id = strstr(buf, "\"id\"");
+	const char	*q, *end;
+
+	q = id != NULL ? strchr(id + 4, '"') : NULL;
+	end = q != NULL ? strchr(q + 1, '"') : NULL;
+	if (end != NULL && end - q < 128)
+		snprintf(reply, sizeof reply, "{\"return\": {}, \"id\": %.*s}"
+		    "\r\n", (int)(end - q + 1), q);
+	else
+		snprintf(reply, sizeof reply, "{\"return\": {}}\r\n");
+	put(fd, reply);
+}
+
 /* Reads until the client closes or sends something (one read). */
 static int
 wait_input(int fd)
@@ -67,6 +91,15 @@ serve(const char *mode, int fd)
 	else if (strcmp(mode, "greet-silent") == 0 ||
 	    strcmp(mode, "greet-close") == 0)
 		put(fd, GREETING);
+	else if (strcmp(mode, "caps-silent") == 0) {
+		ssize_t n;
+
+		put(fd, GREETING);
+		if ((n = read(fd, chunk, sizeof chunk - 1)) <= 0)
+			return;
+		chunk[n] = '\0';
+		answer_ok(fd, chunk);
+	}
 	else if (strcmp(mode, "not-qmp") == 0)
 		put(fd, "{\"hello\": \"world\"}\r\n");
 	else if (strcmp(mode, "close") == 0)

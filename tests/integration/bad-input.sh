@@ -30,7 +30,7 @@ chmod 555 "$F/ro"
 # is a socket left by a QEMU that died, in an exporter's --vm-dir.
 M=$TMP/monitors
 mkdir -p "$M" "$F/vmdir"
-for mode in garbage silent greet-silent greet-close close huge not-qmp; do
+for mode in garbage silent greet-silent caps-silent greet-close close huge not-qmp; do
 	bg_start "monitor-$mode" "$top_builddir/tests/bad-monitor" "$mode" "$M/$mode.sock"
 	wait_for 10 "the $mode monitor" test -S "$M/$mode.sock"
 done
