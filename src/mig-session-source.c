@@ -82,6 +82,14 @@ static void	source_pending_abort(struct session *, double);
 static void	source_deadline_finish(struct session *);
 static void	postcopy_failed(struct session *, double, const char *);
 
+/* What QEMU failed that the target is asked about (s->swfail). */
+static const char *
+swfail_what(const struct session *s)
+{
+	return s->swfail == SWFAIL_UNWATCHED ? "the migration while no "
+	    "qmigrate watched it" : "the switchover";
+}
+
 /* A question to the target (tls:). */
 static void
 ask(struct session *s, enum control_type question, const char *reason)
@@ -349,12 +357,12 @@ source_not_confirmed(struct session *s, const char *why)
 	if (s->failure != FAIL_NONE)
 		sess_clear_failure(s);
 	if (s->swfail) {
-		sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed the "
-		    "switchover (%s) and runs its copy of the guest again, but "
-		    "the target %s did not say that it did not load it (%s): "
-		    "it may run there too; where it runs is not known: look at "
-		    "the target QEMU, and quit the one that must not run it",
-		    s->cfg.qmp_path, s->swfail_desc, s->cfg.peer, why);
+		sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed %s (%s) and "
+		    "runs its copy of the guest again, but the target %s did "
+		    "not say that it did not load it (%s): it may run there "
+		    "too; where it runs is not known: look at the target QEMU, "
+		    "and quit the one that must not run it", s->cfg.qmp_path,
+		    swfail_what(s), s->swfail_desc, s->cfg.peer, why);
 		return;
 	}
 	if (s->postfail == PF_RUNNING) {
@@ -1151,6 +1159,29 @@ setup_already_done(struct session *s, const struct sess_event *ev)
 	source_succeed(s);
 }
 
+/*
+ * Over tls: QEMU failed the record's migration while no qmigrate watched
+ * it, maybe after the device state left: the target is asked, as
+ * switchover_failed asks it, and its answer decides (swfail_answer):
+ * fenced, 4; running, both run it, 8; no answer, 8 (ev->reason says so).
+ */
+static void
+close_record_ask(struct session *s, const struct sess_event *ev)
+{
+	sess_note(s, "re-attached to migration %s after QEMU had failed it "
+	    "(%s): asking the target %s whether the guest runs there",
+	    ev->uid != NULL ? ev->uid : "?", ev->unwatched_fail, s->cfg.peer);
+	s->t0 = ev->t;
+	s->saw_active = 1;
+	sess_phase(s, PHASE_RUNNING);
+	s->swfail = SWFAIL_UNWATCHED;
+	snprintf(s->swfail_desc, sizeof s->swfail_desc, "%s",
+	    ev->unwatched_fail);
+	sess_enter(s, SS_CONFIRM);
+	ask_completed(s);
+	sess_timer(s, STIMER_CONFIRM, CONFIRM_TIMEOUT);
+}
+
 /* An abort asked for during the setup, now that it is over. */
 static void
 setup_then_abort(struct session *s, const struct sess_event *ev)
@@ -1256,6 +1287,10 @@ setup_done(struct session *s, const struct sess_event *ev)
 		sess_fail(s, ev->fail, "%s", ev->reason);
 		return;
 	case SETUP_CLOSE_RECORD:
+		if (ev->unwatched_fail != NULL && s->cfg.tls) {
+			close_record_ask(s, ev);
+			return;
+		}
 		sess_note(s, "this run started no migration: it closed the "
 		    "record of the earlier one, which QEMU had ended; run "
 		    "migrate again to start a new one");
@@ -1801,7 +1836,7 @@ switchover_failed(struct session *s, const struct mig_info *mi)
 		sess_log(s, 1, "source QEMU %s failed the switchover (%s) "
 		    "without the target's word: asking the target %s whether "
 		    "it runs the guest", s->cfg.qmp_path, desc, s->cfg.peer);
-		s->swfail = 1;
+		s->swfail = SWFAIL_SWITCHOVER;
 		snprintf(s->swfail_desc, sizeof s->swfail_desc, "%s", desc);
 		sess_enter(s, SS_CONFIRM);
 		ask_completed(s);
@@ -2347,11 +2382,12 @@ swfail_answer(struct session *s, enum control_answer answer,
 		return;
 	case ANSWER_RUNNING:
 		source_not_known(s);
-		sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed the "
-		    "switchover (%s) and runs its copy of the guest again, but "
-		    "the target %s says it runs the guest too (its last word "
-		    "was lost on the way): quit the QEMU that must not run it",
-		    s->cfg.qmp_path, s->swfail_desc, s->cfg.peer);
+		sess_fail(s, FAIL_UNKNOWN, "source QEMU %s failed %s (%s) "
+		    "and runs its copy of the guest again, but the target %s "
+		    "says it runs the guest too (its last word was lost on the "
+		    "way): quit the QEMU that must not run it",
+		    s->cfg.qmp_path, swfail_what(s), s->swfail_desc,
+		    s->cfg.peer);
 		return;
 	default:
 		confirm_unsure(s, answer, why);

@@ -277,6 +277,11 @@ struct sess_event {
 	int			 rec_paused;	/* ALREADY_DONE, REATTACH: the
 					   record says the guest did not run
 					   when it began (sourceRunState) */
+	const char		*unwatched_fail; /* CLOSE_RECORD over tls: QEMU's
+					   error for the record's migration it
+					   failed unwatched, past whose pause
+					   the device state may have gone:
+					   the target is asked (or NULL) */
 	int			 cpr_mode_sent;	/* SETUP_DONE: the update's plan
 					   sent QEMU its cpr mode (and its
 					   pause-before-switchover), or the
@@ -516,8 +521,10 @@ struct session {
 	double			 postfail_asked;
 	char			 postfail_desc[SESS_REASON_MAX];
 	/* QEMU failed the switchover over tls: without the target's word
-	 * (switchover_failed): the target is asked, its answer decides. */
-	int			 swfail;
+	 * (switchover_failed), or a re-run found it failed unwatched after
+	 * maybe the device state left (close_record_ask): the target is
+	 * asked, its answer decides. */
+	enum { SWFAIL_NONE, SWFAIL_SWITCHOVER, SWFAIL_UNWATCHED } swfail;
 	char			 swfail_desc[SESS_REASON_MAX];
 	/* The deadline's finish (--timeout-action postcopy or pause), kept
 	 * for the next pre-copy sample, whose figures it is taken on. */

@@ -50,6 +50,7 @@ struct mig_source {
 	char			*disks_cause;	/* why the mirrors failed */
 	char			*disks_lost;	/* why a target's copy may
 						   miss writes */
+	const char		*unwatched_fail; /* setup_done's, or NULL */
 	int			 usage_error;	/* the status file is unusable */
 	struct mig_job		 setup_job;	/* inspect, then plan */
 	struct mig_info		 mi;		/* what QEMU said at setup */
@@ -130,6 +131,7 @@ setup_done(struct mig_source *ms, enum sess_setup setup, enum mig_failure why,
 	ev.guest_paused = ms->ri.state_name[0] != '\0' && !ms->ri.running;
 	ev.rec_paused = ms->rec_paused;
 	ev.cpr_mode_sent = ms->cpr_mode_sent;
+	ev.unwatched_fail = ms->unwatched_fail;
 	mig_watch_step(&ms->w, &ev);
 }
 
@@ -403,11 +405,32 @@ source_close_record(struct mig_source *ms, const struct mig_info *mi,
 		xasprintf(&reason, "update %s: QEMU %s could not exec the new "
 		    "command line (%s) while no qmigrate watched it; %s",
 		    status_uid(ms->w.st), ms->w.o->qmp_path, err, where);
+	} else if (ms->tls != NULL && mi->status == QMS_FAILED &&
+	    mode != MODE_CPR_EXEC && mode != MODE_CPR_TRANSFER) {
+		/*
+		 * The killed run may have sent migrate-continue, and its
+		 * proxy, which carried the return path, died with it: the
+		 * target may have loaded and started the guest before this
+		 * QEMU failed and resumed its own copy (sim-real seed
+		 * 10059602: this said 4 while both ran it).  Nothing here
+		 * tells a failure before the device state left from one
+		 * after: the target is asked, as the watched run would
+		 * have (switchover_failed).
+		 */
+		why = FAIL_UNKNOWN;
+		ms->unwatched_fail = err;
+		xasprintf(&reason, "migration %s failed in QEMU while no "
+		    "qmigrate watched it: %s; over tls: the target may have "
+		    "loaded and started the guest before that (the killed "
+		    "run's proxy carried the return path), and it did not say "
+		    "that it did not: where the guest runs is not known; %s",
+		    status_uid(ms->w.st), err, where);
 	} else
 		xasprintf(&reason, "migration %s failed in QEMU while no "
 		    "qmigrate watched it: %s; %s", status_uid(ms->w.st), err,
 		    where);
 	setup_done(ms, SETUP_CLOSE_RECORD, why, mode, reason);
+	ms->unwatched_fail = NULL;
 	free(where);
 	free(reason);
 }

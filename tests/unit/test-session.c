@@ -1016,6 +1016,68 @@ test_switchover_continues(void **state)
 	rig_free(r);
 }
 
+/*
+ * Row: over tls, a re-run finds QEMU failed the record's migration while
+ * no qmigrate watched it (unwatched_fail): the device state may have left
+ * before, and the killed run's proxy carried the return path (sim-real
+ * seed 10059602: this said 4 while both QEMUs ran the guest).  The target
+ * is asked: fenced, 4; running, both run it, 8 saying so; no answer, 8.
+ * QEMU resumed its copy by itself: no cont in any case.
+ */
+static void
+test_rerun_failed_unwatched_tls(void **state)
+{
+	struct rig		*r = rig_new(SESS_SOURCE, 1);
+	struct sess_event	 ev = { .kind = SEV_SETUP_DONE,
+	    .setup = SETUP_CLOSE_RECORD, .fail = FAIL_UNKNOWN,
+	    .mode = MODE_PRECOPY, .uid = "1-2",
+	    .reason = "failed unwatched: not known",
+	    .unwatched_fail = "Unable to write to socket: Broken pipe" };
+	struct sess_event	 lost = { .kind = SEV_CONTROL_LOST,
+	    .reason = "connect: Connection refused" };
+
+	(void)state;
+	step(r, &ev);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 1);
+	assert_false(session_done(&r->s));
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load failed");
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "did not load"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	assert_int_equal(sent_cmd(r, SC_MIGRATE), 0);
+	rig_free(r);
+
+	r = rig_new(SESS_SOURCE, 1);
+	step(r, &ev);
+	ev_answer(r, CONTROL_COMPLETED, ANSWER_RUNNING, NULL);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "runs the guest too"));
+	assert_non_null(strstr(r->s.failure_reason, "while no qmigrate "
+	    "watched it"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	r = rig_new(SESS_SOURCE, 1);
+	step(r, &ev);
+	step(r, &lost);
+	ev_timer(r, STIMER_REASK);
+	ev_timer(r, STIMER_CONFIRM);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "may run there too"));
+	assert_int_equal(sent_cmd(r, SC_CONT), 0);
+	rig_free(r);
+
+	/* unix: (no tls) the executor never sets it; the record's reason. */
+	r = rig_new(SESS_SOURCE, 0);
+	step(r, &ev);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 0);
+	rig_free(r);
+}
+
 /* Row: a re-run over a record that ended 8 at a tcp: switchover, QEMU's
  * migration failed since: still not known (the executor says so), 8. */
 static void
@@ -6646,6 +6708,7 @@ main(void)
 		cmocka_unit_test(test_switchover_timeout),
 		cmocka_unit_test(test_switchover_continues),
 		cmocka_unit_test(test_rerun_switchover_unsettled),
+		cmocka_unit_test(test_rerun_failed_unwatched_tls),
 		cmocka_unit_test(test_reattach_at_switchover),
 		cmocka_unit_test(test_reattach_switchover_fails_keeps_pause),
 		cmocka_unit_test(test_postcopy_recovered),
