@@ -766,6 +766,28 @@ target_settled(struct session *s, const struct sess_event *ev)
 	}
 	if (!s->cfg.tls && s->cfg.unix_listen && target_source_queued(s, ev))
 		return 0;
+	if (s->settle_source == 4 && !s->cfg.tls && s->cfg.unix_listen &&
+	    mi->status == QMS_SETUP && !s->relistened) {
+		/*
+		 * migrate-incoming got no answer, and QEMU listens now: it
+		 * may have run it after the path was removed, and bound the
+		 * path anew (sim-real seed 10011082: the command 13.8 s late,
+		 * a 3 while the source then connected and the guest ran
+		 * here).  Commands run in order, so this answer, asked after
+		 * it, comes after its bind: one more removal, and a sample
+		 * asked after it (a source that got in meanwhile waits in
+		 * the accept queue) decides.
+		 */
+		s->relistened = 1;
+		sess_log(s, 1, "target QEMU %s listens, its migrate-incoming "
+		    "run after the socket's path was removed: removing the "
+		    "path again", s->cfg.qmp_path);
+		sess_act(s, SA_UNLISTEN);
+		s->unlisten_t = ev->t;
+		s->settle_t = ev->t;
+		sess_act(s, SA_POLL);
+		return 0;
+	}
 	if (s->settle_source == 3)
 		snprintf(reason, sizeof reason, "aborted here before any "
 		    "memory moved: the connection to the source is cut; the "

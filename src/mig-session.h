@@ -608,6 +608,9 @@ struct session {
 						   answer (4) */
 	double			 settle_t;	/* ... begun then: a sample
 						   asked before is stale */
+	int			 relistened;	/* ... QEMU seen listening
+						   after the path's removal:
+						   removed once more */
 	int			 fence_wanted;	/* stop QEMU at the end anyway */
 	int			 quit_answered;	/* FENCING: QEMU said it quits */
 	int			 fence_polled;	/* FENCING: QEMU's state read

@@ -308,6 +308,11 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 			target_unasked(mt);
 			if (mt->rerun_unknown)
 				goto fail;
+			/* No record, and no answer: an incoming migration a
+			 * killed run began may be under way (sim-real seed
+			 * 10058751: a re-run said 3 while it completed). */
+			if (setup_unanswered(mt))
+				goto unheard;
 			goto unanswered;
 		}
 		if (mt->record != NULL && target_take_over(mt, &why) != 0) {
@@ -488,10 +493,11 @@ prepare_job(void *ctx, int *pc, json_object *reply, const char *error,
 	}
 unheard:
 	/*
-	 * The monitor answered the handshake, then not its first question,
-	 * with no record: target_monitor_failed's case one step later (a
-	 * QEMU stopped right after it; sim-real seed 10109311: a re-run
-	 * said 3 while its QEMU completed and ran the guest).
+	 * The monitor answered the handshake, then not a question of the
+	 * setup's check (what QEMU does), with no record:
+	 * target_monitor_failed's case a step later (a QEMU stopped right
+	 * after it; sim-real seed 10109311: a re-run said 3 while its QEMU
+	 * completed and ran the guest).
 	 */
 	mt->rerun_unknown = 1;
 	xasprintf(cause, "target QEMU %s: %s: whether a migration's guest "

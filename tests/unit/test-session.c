@@ -1757,6 +1757,26 @@ test_target_listen_unanswered(void **state)
 	assert_non_null(strstr(r->s.failure_reason, "no answer"));
 	rig_free(r);
 
+	/*
+	 * QEMU listens now: its migrate-incoming ran late, after the path
+	 * went, and bound it anew (sim-real seed 10011082): removed once
+	 * more, and a sample asked after that decides.
+	 */
+	r = rig_new(SESS_TARGET, 0);
+	r->s.cfg.unix_listen = 1;
+	ev_listen_unanswered(r);
+	r->t = 1;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_UNLISTEN), 2);
+	assert_int_equal(sent(r, SA_POLL), 2);
+	r->t = 2;
+	ev_sample(r, QMS_SETUP, 0, 0);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
+	    ABORT_NONE);
+	assert_int_equal(sent(r, SA_UNLISTEN), 2);
+	rig_free(r);
+
 	/* The source connected while the answer was late: it arrives. */
 	r = rig_new(SESS_TARGET, 0);
 	r->s.cfg.unix_listen = 1;
