@@ -3,6 +3,8 @@
  * on it, written once for the QMP client, the exporter's collectors and
  * the test peers.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +39,15 @@ unix_socket(struct sockaddr_un *sun, const char *path, int flags,
 	return fd;
 }
 
+/* Whether path names a socket (stat(2) follows a link). */
+static int
+path_is_socket(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISSOCK(sb.st_mode);
+}
+
 int
 unix_connect(const char *path, int flags, char **cause)
 {
@@ -50,6 +61,13 @@ unix_connect(const char *path, int flags, char **cause)
 
 		if (e == EINTR)
 			continue;
+		/*
+		 * Linux refuses a path that is no socket at all (a regular
+		 * file) as it refuses a socket nobody serves: only the
+		 * latter may be a QEMU that is busy, so say which.
+		 */
+		if (e == ECONNREFUSED && !path_is_socket(path))
+			e = ENOTSOCK;
 		xasprintf(cause, "%s: connect: %s", path, strerror(e));
 		close(fd);
 		errno = e;	/* the caller tells a refusal from no socket */

@@ -773,6 +773,33 @@ source_state_unknown(struct mig_source *ms)
 	return rec.open ? FAIL_UNKNOWN : FAIL_CONTROL;
 }
 
+/*
+ * The monitor's connection failed (cause says why).  One that is there
+ * but does not serve (how: it refused the connection, or took it and did
+ * not answer) with no open record: a killed run whose every write failed
+ * (a full filesystem) leaves none, and its migration may run on, up to
+ * the pause before the switchover where the guest waits stopped for a
+ * re-run (sim-real seed 10036456: a 3 there, and no re-run came).  Not
+ * known (8), as incoming says of its QEMU (target_monitor_failed); no
+ * socket at all stays 3.
+ */
+static void
+source_monitor_failed(struct mig_source *ms, const char *cause,
+    const char *how)
+{
+	enum mig_failure why = source_state_unknown(ms);
+
+	if (why == FAIL_CONTROL && how != NULL) {
+		setup_failed(ms, FAIL_UNKNOWN, "%s: whether a migration of "
+		    "its guest runs is not known (its monitor %s, and the "
+		    "status file holds no record of one: a killed run whose "
+		    "writes all failed leaves none); run migrate again once "
+		    "it serves", cause, how);
+		return;
+	}
+	setup_failed(ms, why, "%s", cause);
+}
+
 /* The pre-flight check: exit 2 with every reason when it cannot move. */
 static int
 source_preflight(struct mig_source *ms)
@@ -1304,10 +1331,10 @@ static void
 on_connected(struct qmp_conn *conn, json_object *reply,
     const char *error_class, const char *error, void *arg)
 {
-	struct mig_source *ms = arg;
+	struct mig_source	*ms = arg;
+	char			*cause;
 
 	(void)reply;
-	(void)error_class;
 	if (ms->w.stop || conn != ms->w.qmp)
 		return;
 	if (error != NULL) {
@@ -1317,8 +1344,11 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 		}
 		if (marker_check(ms, 0, error) || cpr_old_gone(ms))
 			return;
-		setup_failed(ms, source_state_unknown(ms), "%s: %s",
-		    ms->w.o->qmp_path, error);
+		xasprintf(&cause, "%s: %s", ms->w.o->qmp_path, error);
+		source_monitor_failed(ms, cause, error_class != NULL &&
+		    strcmp(error_class, "Timeout") == 0 ? "did not answer" :
+		    NULL);
+		free(cause);
 		return;
 	}
 	privs_drop(NULL);	/* everything is open: keep no capability */
@@ -1471,11 +1501,14 @@ source_setup(struct mig_source *ms)
 	char *cause = NULL;
 
 	if (mig_watch_connect_start(&ms->w, on_connected, ms, &cause) != 0) {
+		int refused = errno == ECONNREFUSED;	/* before any call */
+
 		if (marker_check(ms, 0, cause) || cpr_old_gone(ms)) {
 			free(cause);
 			return;
 		}
-		setup_failed(ms, source_state_unknown(ms), "%s", cause);
+		source_monitor_failed(ms, cause, refused ? "refused qmigrate" :
+		    NULL);
 		free(cause);
 	}
 }
