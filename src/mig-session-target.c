@@ -767,19 +767,20 @@ target_settled(struct session *s, const struct sess_event *ev)
 	if (!s->cfg.tls && s->cfg.unix_listen && target_source_queued(s, ev))
 		return 0;
 	if (s->settle_source == 4 && !s->cfg.tls && s->cfg.unix_listen &&
-	    mi->status == QMS_SETUP && !s->relistened) {
+	    !s->relistened) {
 		/*
-		 * migrate-incoming got no answer, and QEMU listens now: it
-		 * may have run it after the path was removed, and bound the
-		 * path anew (sim-real seed 10011082: the command 13.8 s late,
-		 * a 3 while the source then connected and the guest ran
+		 * migrate-incoming got no answer: QEMU may have run it after
+		 * the path was removed, and bound the path anew (sim-real
+		 * seeds 10011082 and 10304759: the command 13.8 and 29 s
+		 * late, a 3 while the source then connected and the guest ran
 		 * here).  Commands run in order, so this answer, asked after
-		 * it, comes after its bind: one more removal, and a sample
-		 * asked after it (a source that got in meanwhile waits in
-		 * the accept queue) decides.
+		 * it, comes after its bind, whatever it says (7.2 gives a
+		 * listening target no status, only its socket-address): one
+		 * more removal, and a sample asked after it (a source that
+		 * got in meanwhile waits in the accept queue) decides.
 		 */
 		s->relistened = 1;
-		sess_log(s, 1, "target QEMU %s listens, its migrate-incoming "
+		sess_log(s, 1, "target QEMU %s: its migrate-incoming may have "
 		    "run after the socket's path was removed: removing the "
 		    "path again", s->cfg.qmp_path);
 		sess_act(s, SA_UNLISTEN);

@@ -1751,6 +1751,11 @@ test_target_listen_unanswered(void **state)
 	assert_int_equal(sent(r, SA_UNLISTEN), 1);
 	assert_int_equal(sent(r, SA_POLL), 1);
 	r->t = 1;
+	/* The command may have run since: the path goes once more. */
+	ev_sample(r, QMS_NONE, 0, 0);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_UNLISTEN), 2);
+	r->t = 2;
 	ev_sample(r, QMS_NONE, 0, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
 	    ABORT_NONE);
@@ -1758,9 +1763,10 @@ test_target_listen_unanswered(void **state)
 	rig_free(r);
 
 	/*
-	 * QEMU listens now: its migrate-incoming ran late, after the path
-	 * went, and bound it anew (sim-real seed 10011082): removed once
-	 * more, and a sample asked after that decides.
+	 * QEMU listens now (10.0's setup; 7.2 says no status): its
+	 * migrate-incoming ran late, after the path went, and bound it anew
+	 * (sim-real seed 10011082): removed once more, and a sample asked
+	 * after that decides.
 	 */
 	r = rig_new(SESS_TARGET, 0);
 	r->s.cfg.unix_listen = 1;
@@ -1800,6 +1806,8 @@ test_target_listen_unanswered(void **state)
 	ev_simple(r, SEV_QMP_UP);
 	assert_int_equal(sent(r, SA_POLL), 2);
 	r->t = 2;
+	ev_sample(r, QMS_NONE, 0, 0);
+	r->t = 3;
 	ev_sample(r, QMS_NONE, 0, 0);
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_CONTROL, "control",
 	    ABORT_NONE);
