@@ -1345,9 +1345,8 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 		if (marker_check(ms, 0, error) || cpr_old_gone(ms))
 			return;
 		xasprintf(&cause, "%s: %s", ms->w.o->qmp_path, error);
-		source_monitor_failed(ms, cause, error_class != NULL &&
-		    strcmp(error_class, "Timeout") == 0 ? "did not answer" :
-		    NULL);
+		source_monitor_failed(ms, cause,
+		    mig_watch_unserved(error_class, 0));
 		free(cause);
 		return;
 	}
@@ -1507,8 +1506,8 @@ source_setup(struct mig_source *ms)
 			free(cause);
 			return;
 		}
-		source_monitor_failed(ms, cause, refused ? "refused qmigrate" :
-		    NULL);
+		source_monitor_failed(ms, cause,
+		    mig_watch_unserved(NULL, refused));
 		free(cause);
 	}
 }

@@ -164,8 +164,7 @@ target_unasked(struct mig_target *mt)
 static int
 setup_unanswered(const struct mig_target *mt)
 {
-	return mt->setup_job.error_class != NULL &&
-	    strcmp(mt->setup_job.error_class, "Timeout") == 0;
+	return mig_watch_unserved(mt->setup_job.error_class, 0) != NULL;
 }
 
 /*
@@ -646,9 +645,8 @@ on_connected(struct qmp_conn *conn, json_object *reply,
 		 * a re-run after an 8 whose every write failed said 3 while
 		 * its QEMU, stopped 48 s, completed and ran the guest). */
 		xasprintf(&cause, "%s: %s", mt->w.o->qmp_path, error);
-		target_monitor_failed(mt, cause, error_class != NULL &&
-		    strcmp(error_class, "Timeout") == 0 ? "did not answer" :
-		    NULL);
+		target_monitor_failed(mt, cause,
+		    mig_watch_unserved(error_class, 0));
 		free(cause);
 		return;
 	}
@@ -674,7 +672,7 @@ target_setup(struct mig_target *mt)
 	/* A socket no one serves now: a QEMU whose monitor is busy or
 	 * behind a relay that restarts, or one that died (sim-real seed
 	 * 9505019).  No socket at all stays 3. */
-	target_monitor_failed(mt, cause, refused ? "refused qmigrate" : NULL);
+	target_monitor_failed(mt, cause, mig_watch_unserved(NULL, refused));
 	free(cause);
 }
 

@@ -32,6 +32,15 @@ mig_watch_now(void)
 	return now_monotonic();
 }
 
+const char *
+mig_watch_unserved(const char *error_class, int refused)
+{
+	if (refused)
+		return "refused qmigrate";
+	return error_class != NULL && strcmp(error_class, "Timeout") == 0 ?
+	    "did not answer" : NULL;
+}
+
 /*
  * A side's watch for the options o (borrowed: they outlive it): its own
  * loop and its status document; nothing connects or runs yet.  Freed by

@@ -116,6 +116,13 @@ void	mig_watch_job(struct mig_watch *, enum sess_job, mig_job_fn,
 void	mig_watch_job_done(struct mig_watch *, enum sess_job, int ok,
 	    const char *reason);
 double	mig_watch_now(void);
+/*
+ * How a monitor that is there failed to serve the connection, for the
+ * "not known" of a run with no record: "did not answer" (error_class
+ * "Timeout"), "refused qmigrate" (refused: the connect's ECONNREFUSED),
+ * or NULL for anything else (no socket, garbage, a close).
+ */
+const char *mig_watch_unserved(const char *error_class, int refused);
 /* 1 once QEMU's process (as its monitor said) is known to have exited. */
 int	mig_watch_qemu_gone(struct mig_watch *);
 void	mig_watch_run(struct mig_watch *);
