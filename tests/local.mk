@@ -218,7 +218,7 @@ tests_sim_model_drive_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/model-drive
 tests_sim_conform_LDADD = $(qmigrate_libs) -lm
 TESTS += tests/sim/conform-traces.sh
-EXTRA_DIST += tests/sim/conform-traces.sh tests/traces/qmp
+EXTRA_DIST += tests/sim/conform-traces.sh tests/traces/qmp tests/traces/qmp-rejected
 # Each row the committed traces need, taken out in turn, fails one of them
 # (about a minute of CPU: conform --each-row).
 TESTS += tests/sim/conform-rows.sh

@@ -26,3 +26,19 @@ grep -q '^FAIL .*precopy-10.0/.*jsonl:[0-9]* .*"completed"' <<<"$out" ||
 	{ echo "$out" >&2; fail "the failure does not name the trace, line and the completed event"; }
 echo "ok: without row $row (stream-written) precopy-10.0 fails:"
 echo "$out" | head -3
+
+# The timestamps bound what a late reader may hold, both ways.
+# late-reader-7.2 (passes, above) is CI's failure of handoff-tls-disk-confirm.sh
+# rewritten onto a local run of it: a poller whose qmp_capabilities answer
+# was read 3.4 ms late, behind STOP, two JOB_STATUS_CHANGE and
+# pre-switchover.  listener-after-event-7.2 is the same poller with its
+# qmp_capabilities queued 2 ms after QEMU made that STOP: QEMU sends an
+# event only to monitors that had left negotiation, so the checker must
+# reject it.
+neg=$top_srcdir/tests/traces/qmp-rejected/listener-after-event-7.2
+out=$("$conform" "$neg" 2>&1) &&
+	fail "the checker passed $neg: a STOP made before its monitor negotiated"
+grep -q '^FAIL .*listener-after-event-7.2/qmp-29225-1.jsonl:5 .*"STOP"' <<<"$out" ||
+	{ echo "$out" >&2; fail "the failure does not name the poller's STOP"; }
+echo "ok: a STOP made before its monitor's qmp_capabilities is rejected:"
+echo "$out" | head -1
