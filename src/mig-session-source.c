@@ -1623,6 +1623,22 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		sess_publish(s, "progress");
 		return;
 	}
+	/*
+	 * Recovering already: a re-run re-attached to a resume of the run
+	 * before.  SS_RECOVER watches it against --recover-timeout from
+	 * here; in SS_POSTCOPY a recovery that never ends was watched for
+	 * good (sim-real seed 10307046: a 10.0 source left in
+	 * postcopy-recover-setup by a resume whose target was killed).
+	 */
+	if (mi->status == QMS_POSTCOPY_RECOVER_SETUP ||
+	    mi->status == QMS_POSTCOPY_RECOVER) {
+		if (sess_recover_lost(s, ev->t, "recovering",
+		    "both QEMUs are"))
+			source_end(s, PHASE_FAILED);
+		else
+			sess_publish(s, "progress");
+		return;
+	}
 	if (ev->disks == DISKS_FAILED && s->state == SS_PRECOPY) {
 		source_abort(s, ev->t, FAIL_DATA, 0, ev->reason != NULL ?
 		    ev->reason : "a disk's mirror failed");

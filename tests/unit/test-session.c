@@ -1539,6 +1539,35 @@ test_postcopy_recovering_past_deadline(void **state)
 	rig_free(r);
 }
 
+/*
+ * A re-run that re-attaches to a recovery under way (a resume of the run
+ * before): watched against --recover-timeout from there, never for good
+ * (sim-real seed 10307046); still recovering 30 s past it: 8, with no
+ * resume of its own sent.
+ */
+static void
+test_reattach_recovering_bounded(void **state)
+{
+	struct rig *r = rig_new(SESS_SOURCE, 0);
+
+	(void)state;
+	ev_setup(r, SETUP_REATTACH, MODE_POSTCOPY);
+	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
+	assert_int_equal(r->s.state, SS_RECOVER);
+	r->t = 10;
+	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
+	r->t = 39;
+	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	r->t = 41;
+	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "still under way"));
+	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 0);
+	rig_free(r);
+}
+
 /* Row: the target QEMU killed in post-copy: the target side says 6. */
 static void
 test_target_killed_postcopy(void **state)
@@ -6750,6 +6779,7 @@ main(void)
 		cmocka_unit_test(test_postcopy_lost_resume_unanswered),
 		cmocka_unit_test(test_postcopy_lost_resume_connecting),
 		cmocka_unit_test(test_postcopy_recovering_past_deadline),
+		cmocka_unit_test(test_reattach_recovering_bounded),
 		cmocka_unit_test(test_target_killed_postcopy),
 		cmocka_unit_test(test_target_failed_postcopy),
 		cmocka_unit_test(test_deadline_cancels),
