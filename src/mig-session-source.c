@@ -58,6 +58,15 @@
  * within a poll when all is well.
  */
 #define STALE_VIEW_SECONDS	2.0
+/*
+ * A finish (the operator's switchover, --timeout's) is carried out on a
+ * pre-copy sample answered within this long of its asking, or on one
+ * asked after a slower one was read: a sample read long after it was
+ * asked may have waited in the socket while this process was stopped,
+ * with QEMU's own STOP for the switchover behind it (sim-real seeds
+ * 10187961, 9911911: "Started" said 20 s after QEMU said STOP).
+ */
+#define FINISH_FRESH_SECONDS	1.0
 /* query-status asked after a reconnect is asked again once its reply
  * bound passed (the qmp/ client's 10 s): the answer decides an abort. */
 #define STOP_UNSEEN_RETRY	10.0
@@ -73,6 +82,7 @@
 
 static void	finishing_unknown(struct session *, const char *);
 static void	switchover_enter(struct session *, double, int);
+static void	switchover_past_pause(struct session *, double);
 static int	switchover_held_ours(const struct session *);
 static void	source_cancel(struct session *, double, enum mig_failure, int,
 		    const char *);
@@ -473,6 +483,22 @@ postcopy_run_state(struct session *s, const struct sess_event *ev)
 }
 
 /* QEMU failed or cancelled a migration nobody asked to cancel. */
+/*
+ * Post-copy asked for on a migration this run started with its pause
+ * set, and no migrate-continue sent: QEMU's postcopy_start stops the guest
+ * and waits in pre-switchover before it sends the device state
+ * (migration_maybe_pause), so a failure now is one before any of it left,
+ * as in pre-copy; the target cannot have run the guest (sim-real seed
+ * 10072162: 11.1 failed the stream right after migrate-start-postcopy,
+ * with the guest paused for the operator's switchover: it said 6).
+ */
+static int
+postcopy_held_ours(const struct session *s)
+{
+	return s->pause_ours && s->continue_sent == 0 &&
+	    !s->saw_postcopy_active;
+}
+
 static void
 source_failed(struct session *s, double t, const struct mig_info *mi)
 {
@@ -484,6 +510,11 @@ source_failed(struct session *s, double t, const struct mig_info *mi)
 	if (!s->saw_active && mi->ram_transferred == 0)
 		sess_fail(s, FAIL_CONTROL, "%s %s not ready: %s", s->cfg.cpr ?
 		    "the new QEMU" : "target", s->cfg.peer, desc);
+	else if (s->state == SS_POSTCOPY && postcopy_held_ours(s))
+		sess_fail(s, FAIL_DATA, "migration stream failed before "
+		    "post-copy's switchover (QEMU held it in pre-switchover "
+		    "for a migrate-continue never sent, so no device state "
+		    "left): %s", desc);
 	else if (s->state == SS_POSTCOPY)
 		/*
 		 * Asked for and not yet seen (postcopy_asked) is no proof
@@ -1592,6 +1623,24 @@ sample_before_migrate(const struct session *s)
 	    !s->migrate_unknown;
 }
 
+/*
+ * Whether a due finish must wait for a fresher sample than ev
+ * (FINISH_FRESH_SECONDS); if so, one is asked for now.
+ */
+static int
+finish_sample_stale(struct session *s, const struct sess_event *ev)
+{
+	if (ev->t - ev->asked <= FINISH_FRESH_SECONDS ||
+	    (s->finish_stale_t != 0 && ev->asked >= s->finish_stale_t))
+		return 0;
+	s->finish_stale_t = ev->t;
+	sess_log(s, 2, "a finish is due, and QEMU's last answer was asked "
+	    "%.1f s before it was read: asking again before acting on it",
+	    ev->t - ev->asked);
+	sess_act(s, SA_POLL);
+	return 1;
+}
+
 static void
 migrating_sample(struct session *s, const struct sess_event *ev)
 {
@@ -1656,6 +1705,7 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 	if (mi->status == QMS_POSTCOPY_ACTIVE ||
 	    mi->status == QMS_POSTCOPY_DEVICE) {
 		s->postcopy_asked = 0;		/* QEMU switched */
+		switchover_past_pause(s, ev->t);
 		if (mi->status == QMS_POSTCOPY_ACTIVE)
 			s->saw_postcopy_active = 1;
 		if (s->mode != MODE_POSTCOPY)
@@ -1690,9 +1740,10 @@ migrating_sample(struct session *s, const struct sess_event *ev)
 		return;
 	}
 	if (mi->status == QMS_ACTIVE && s->state == SS_PRECOPY &&
-	    s->finish_due != TIMEOUT_ABORT && s->mode != MODE_PAUSED)
-		source_finish_now(s, ev->t, &cs);
-	else if (mi->status == QMS_ACTIVE ||
+	    s->finish_due != TIMEOUT_ABORT && s->mode != MODE_PAUSED) {
+		if (!finish_sample_stale(s, ev))
+			source_finish_now(s, ev->t, &cs);
+	} else if (mi->status == QMS_ACTIVE ||
 	    mi->status == QMS_POSTCOPY_ACTIVE) {
 		ctl_step(&s->ctl, &cs, &d);
 		source_decide(s, ev->t, &d, &cs, ASKER_CONTROLLER);
@@ -1798,6 +1849,8 @@ switchover_seen(struct session *s, double t, const struct mig_info *mi)
 		/* Post-copy's start pauses there too; abort is refused. */
 		if (mi->status == QMS_PRE_SWITCHOVER)
 			switchover_continue(s, t);
+		else
+			switchover_past_pause(s, t);
 		return 1;
 	}
 	/* An update's old QEMU may get there before the new one answered

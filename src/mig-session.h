@@ -530,6 +530,7 @@ struct session {
 	 * for the next pre-copy sample, whose figures it is taken on. */
 	enum timeout_action	 finish_due;	/* TIMEOUT_ABORT: none */
 	enum sess_asker		 finish_by;	/* ... who asked for it */
+	double			 finish_stale_t; /* a slow sample read then */
 	/* SWITCHOVER: QEMU's word that the vCPUs stopped for it (0: only
 	 * a STOP event so far), when it ends as not known, and the last
 	 * migrate-continue (pre-switchover, someone's pause-before-

@@ -1311,10 +1311,12 @@ test_postcopy_device_failed_not_fenced(void **state)
 }
 
 /*
- * migrate-start-postcopy asked, QEMU's switch not yet seen, then failed:
- * QEMU may have switched and failed between two samples (7.2's
- * postcopy_start after the package went out): the run state is asked,
- * then over tls: the target; never 4 on the failure alone.
+ * migrate-start-postcopy asked, QEMU's switch not yet seen, then failed,
+ * on a migration whose pause-before-switchover is not this run's (a
+ * re-attach's: its killed run may have sent migrate-continue): QEMU may
+ * have switched and failed between two samples (7.2's postcopy_start
+ * after the package went out): the run state is asked, then over tls:
+ * the target; never 4 on the failure alone.
  */
 static void
 test_postcopy_asked_then_failed(void **state)
@@ -1324,6 +1326,7 @@ test_postcopy_asked_then_failed(void **state)
 	(void)state;
 	r->t = 5;
 	r->s.postcopy_asked = 1;
+	r->s.pause_ours = 0;
 	sess_enter(&r->s, SS_POSTCOPY);
 	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
 	assert_false(session_done(&r->s));
@@ -1339,11 +1342,51 @@ test_postcopy_asked_then_failed(void **state)
 	r = source_migrating(1);
 	r->t = 5;
 	r->s.postcopy_asked = 1;
+	r->s.pause_ours = 0;
 	sess_enter(&r->s, SS_POSTCOPY);
 	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
 	ev_run_state(r, RUN_RUNNING);
 	ev_answer(r, CONTROL_COMPLETED, ANSWER_FENCED, "load failed");
 	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	rig_free(r);
+}
+
+/*
+ * The same on a migration this run started with its pause set, and no
+ * migrate-continue sent: postcopy_start waits in pre-switchover before
+ * the package, so the failure is before any device state left: 4 at
+ * once, the guest on the source, nobody asked (sim-real seed 10072162
+ * said 6).  Once QEMU is seen past the pause without our continue
+ * (postcopy-device), the run state decides as before.
+ */
+static void
+test_postcopy_asked_then_failed_held(void **state)
+{
+	struct rig *r = source_migrating(1);
+
+	(void)state;
+	assert_true(r->s.pause_ours);
+	r->t = 5;
+	r->s.postcopy_asked = 1;
+	sess_enter(&r->s, SS_POSTCOPY);
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_DATA, "data", ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason,
+	    "before post-copy's switchover"));
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 0);
+	assert_int_equal(asked(r, CONTROL_COMPLETED), 0);
+	rig_free(r);
+
+	r = source_migrating(1);
+	r->t = 5;
+	r->s.postcopy_asked = 1;
+	sess_enter(&r->s, SS_POSTCOPY);
+	ev_sample(r, QMS_POSTCOPY_DEVICE, 100 * MiB, 100 * MiB);
+	assert_false(r->s.pause_ours);
+	r->t = 6;
+	ev_sample(r, QMS_FAILED, 110 * MiB, 90 * MiB);
+	assert_false(session_done(&r->s));
+	assert_int_equal(sent(r, SA_QUERY_STATUS), 1);
 	rig_free(r);
 }
 
@@ -6373,6 +6416,46 @@ test_switchover_pause(void **state)
 	rig_free(r);
 }
 
+/*
+ * A switchover due, and the sample that would carry it out was asked 37 s
+ * before it was read (it waited in the socket while this process was
+ * stopped, QEMU's own STOP perhaps behind it): nothing is done on it, a
+ * sample is asked at once, and the finish is carried out on one asked
+ * after it was read (sim-real seeds 10187961, 9911911).
+ */
+static void
+test_switchover_stale_sample(void **state)
+{
+	struct rig			*r = source_finishable(1, 1);
+	enum sess_switchover_answer	 answer;
+	enum sess_finish		 f;
+	const char			*why = NULL;
+	int				 polls;
+
+	(void)state;
+	r->t = 20;
+	ev_switchover(r, FINISH_PAUSE);
+	r->t = 60;
+	r->asked_ago = 37;
+	polls = sent(r, SA_POLL);
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	assert_true(sent(r, SA_POLL) > polls);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_ACCEPTED);
+	/* A second one asked as long before: still nothing. */
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 0);
+	/* Asked after the first was read, slow or not: carried out. */
+	r->t = 62;
+	r->asked_ago = 1.5;
+	ev_sample(r, QMS_ACTIVE, 100 * MiB, 150 * MiB);
+	assert_int_equal(sent_cmd(r, SC_STOP), 1);
+	assert_true(last_switchover(r, &answer, &f, &why));
+	assert_int_equal(answer, SWA_STARTED);
+	rig_free(r);
+}
+
 /* Row: neither flag: post-copy where it was negotiated, else the pause. */
 static void
 test_switchover_auto(void **state)
@@ -6741,6 +6824,7 @@ main(void)
 		cmocka_unit_test(test_timeout_action_in_postcopy),
 		cmocka_unit_test(test_switchover_postcopy),
 		cmocka_unit_test(test_switchover_pause),
+		cmocka_unit_test(test_switchover_stale_sample),
 		cmocka_unit_test(test_switchover_auto),
 		cmocka_unit_test(test_switchover_refused_by_settings),
 		cmocka_unit_test(test_switchover_refused_at_ponr),
@@ -6762,6 +6846,7 @@ main(void)
 		cmocka_unit_test(test_switchover_failed_tcp),
 		cmocka_unit_test(test_switchover_failed_tls),
 		cmocka_unit_test(test_postcopy_asked_then_failed),
+		cmocka_unit_test(test_postcopy_asked_then_failed_held),
 		cmocka_unit_test(test_switchover_timeout),
 		cmocka_unit_test(test_switchover_continues),
 		cmocka_unit_test(test_rerun_switchover_unsettled),
