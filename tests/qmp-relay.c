@@ -35,10 +35,17 @@
  *                       its monitors answering too.
  *   --hold-answer STRING  the first command from a client that contains
  *                       STRING goes on to TARGET at once, but everything
- *                       TARGET sends back from then on (its answer, events,
+ *                       TARGET sends back from its answer on (events,
  *                       later answers) is held --hold-for SECS seconds:
  *                       QEMU runs the command at once and its answer is
  *                       late (the audit's "late-answer proxy").  Once.
+ *                       The answers owed to commands sent before it go
+ *                       on first, with what TARGET sent before them
+ *                       (QEMU answers in order; a client that sent the
+ *                       cue before the answer to its last command came,
+ *                       say a query-migrate on the MIGRATION event that
+ *                       7.2 sends inside migrate-incoming, would wait
+ *                       out the hold for that answer too).
  *   --drop STRING       the first command from a client that contains
  *                       STRING (the JSON object around it) never reaches
  *                       TARGET: QEMU never answers it, and goes on
@@ -123,6 +130,17 @@ struct pair {
 	int64_t		hold_until;	/* ms; 0: not holding */
 	size_t		hold_at;	/* up.buf bytes that may pass before the hold */
 	int64_t		answer_until;	/* ms: nothing goes down before; 0: none */
+	size_t		answer_at;	/* down.buf bytes that may pass before it */
+	/* --hold-answer waits for the answers QEMU owes commands sent
+	   before the cue: those are not the cue's, and go on (counted:
+	   commands up, answers down, QEMU answering in order). */
+	unsigned long	cmds_up;
+	unsigned long	answers_down;
+	unsigned long	answer_owed;	/* answers_down that starts it; 0: none */
+	char		win[8];		/* the last bytes down, for the scan */
+	int		line_answer;	/* this line down has "return" or "error" */
+	char		line_head[12];	/* its first bytes: an event's begin */
+	size_t		line_len;	/* {"timestamp" (QEMU writes it first) */
 };
 
 static const char	*cut_after;
@@ -397,6 +415,8 @@ flush(int fd, struct flow *f, size_t limit)
 {
 	ssize_t	n;
 
+	if (limit > f->len)
+		limit = f->len;
 	if (f->off >= limit)
 		return 1;
 	n = write(fd, f->buf + f->off, limit - f->off);
@@ -540,17 +560,90 @@ check_hold(struct pair *p)
  * command goes on at once; what comes back is held from now on.
  */
 static void
-check_hold_answer(struct pair *p)
+start_answer_hold(struct pair *p, size_t at)
 {
-	if (hold_answer_str == NULL || answer_done || !targeted(p) ||
-	    unarmed() || memmem(p->up.buf + p->up.fresh,
-	    p->up.len - p->up.fresh, hold_answer_str,
-	    strlen(hold_answer_str)) == NULL)
-		return;
-	answer_done = 1;
+	p->answer_owed = 0;
+	p->answer_at = at;
 	p->answer_until = now_ms() + (int64_t)hold_for * 1000;
 	printf("conn %d: holding the answers to a command with the cue for "
 	    "%d s\n", p->id, hold_for);
+}
+
+/* How many commands n bytes at b hold. */
+static unsigned long
+count_commands(const char *b, size_t n)
+{
+	const char	*end = b + n, *at;
+	unsigned long	 k = 0;
+
+	while (b < end && (at = memmem(b, (size_t)(end - b), "\"execute\"",
+	    9)) != NULL) {
+		k++;
+		b = at + 9;
+	}
+	return k;
+}
+
+static void
+check_hold_answer(struct pair *p)
+{
+	const char	*fresh = p->up.buf + p->up.fresh, *cue;
+	size_t		 n = p->up.len - p->up.fresh;
+	unsigned long	 before, k;
+
+	if (hold_answer_str == NULL || answer_done || !targeted(p) ||
+	    unarmed() || (cue = memmem(fresh, n, hold_answer_str,
+	    strlen(hold_answer_str))) == NULL) {
+		p->cmds_up += count_commands(fresh, n);
+		return;
+	}
+	answer_done = 1;
+	/* The commands before the cue's, this read's included: up to the
+	   cue's end, less its own (its "execute" comes before its name). */
+	k = count_commands(fresh, (size_t)(cue - fresh) +
+	    strlen(hold_answer_str));
+	before = p->cmds_up + (k > 0 ? k - 1 : 0);
+	p->cmds_up += count_commands(fresh, n);
+	if (before > p->answers_down)
+		p->answer_owed = before;	/* from_target_scanned starts it */
+	else
+		start_answer_hold(p, p->down.len);
+}
+
+/*
+ * After new bytes came down from TARGET: counts its answers, line by line
+ * (one JSON object a line), and starts a --hold-answer that waited for
+ * the answers owed before its cue, after the line of the last of them.
+ */
+static void
+from_target_scanned(struct pair *p)
+{
+	size_t	i;
+
+	for (i = p->down.fresh; i < p->down.len; i++) {
+		char	c = p->down.buf[i];
+
+		memmove(p->win, p->win + 1, sizeof p->win - 1);
+		p->win[sizeof p->win - 1] = c;
+		if (memcmp(p->win, "\"return\"", 8) == 0 ||
+		    memcmp(p->win + 1, "\"error\"", 7) == 0)
+			p->line_answer = 1;
+		if (p->line_len < sizeof p->line_head)
+			p->line_head[p->line_len] = c;
+		p->line_len++;
+		if (c != '\n')
+			continue;
+		/* An event's data may say "error" (BLOCK_JOB_COMPLETED). */
+		if (p->line_answer && !(p->line_len >= sizeof p->line_head &&
+		    memcmp(p->line_head, "{\"timestamp\"", 12) == 0))
+			p->answers_down++;
+		p->line_answer = 0;
+		p->line_len = 0;
+		if (p->answer_owed != 0 && p->answers_down >= p->answer_owed) {
+			start_answer_hold(p, i + 1);
+			return;
+		}
+	}
 }
 
 static void
@@ -659,15 +752,19 @@ main(int argc, char **argv)
 			if (p->answer_until != 0) {
 				if (t >= p->answer_until) {
 					p->answer_until = 0;
+					p->answer_at = 0;
 					printf("conn %d: answers released\n",
 					    p->id);
 				} else if (timeout == -1 ||
 				    p->answer_until - t < timeout)
 					timeout = (int)(p->answer_until - t);
 			}
-			if (p->answer_until != 0)
-				;	/* nothing goes down, nothing is read */
-			else if (p->down.len > p->down.off)
+			if (p->answer_until != 0) {
+				/* nothing is read; what came before goes */
+				if (p->answer_at > p->down.off &&
+				    p->down.len > p->down.off)
+					cev |= POLLOUT;
+			} else if (p->down.len > p->down.off)
 				cev |= POLLOUT;
 			else if (!p->closing && !p->down.eof)
 				tev |= POLLIN;
@@ -728,8 +825,10 @@ main(int argc, char **argv)
 			if ((tre & (POLLIN | POLLHUP | POLLERR)) &&
 			    p->answer_until == 0 &&
 			    p->down.len == 0 && !p->closing && !p->down.eof) {
-				if (fill(p->tfd, &p->down))
+				if (fill(p->tfd, &p->down)) {
+					from_target_scanned(p);
 					check_cut(p);
+				}
 			}
 			if ((cre & (POLLIN | POLLHUP | POLLERR)) &&
 			    (p->up.len == 0 || (p->hold_until != 0 &&
@@ -742,8 +841,9 @@ main(int argc, char **argv)
 					check_hold_answer(p);
 				}
 			}
-			if (p->answer_until == 0 && p->down.len > p->down.off &&
-			    !flush(p->cfd, &p->down, p->down.len)) {
+			if (p->down.len > p->down.off &&
+			    !flush(p->cfd, &p->down, p->answer_until != 0 ?
+			    p->answer_at : p->down.len)) {
 				pair_free(p, "closed by the client");
 				continue;
 			}
