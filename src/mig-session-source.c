@@ -482,7 +482,6 @@ postcopy_run_state(struct session *s, const struct sess_event *ev)
 	    s->postfail_desc);
 }
 
-/* QEMU failed or cancelled a migration nobody asked to cancel. */
 /*
  * Post-copy asked for on a migration this run started with its pause
  * set, and no migrate-continue sent: QEMU's postcopy_start stops the guest
@@ -499,6 +498,7 @@ postcopy_held_ours(const struct session *s)
 	    !s->saw_postcopy_active;
 }
 
+/* QEMU failed or cancelled a migration nobody asked to cancel. */
 static void
 source_failed(struct session *s, double t, const struct mig_info *mi)
 {
