@@ -1554,6 +1554,23 @@ test_postcopy_lost_resume_connecting(void **state)
 	rig_free(r);
 }
 
+/* A sample at t of a recovery QEMU says is under way (status). */
+static void
+recovering_at(struct rig *r, enum qemu_mig_status status, double t)
+{
+	r->t = t;
+	ev_sample(r, status, 110 * MiB, 90 * MiB);
+}
+
+/* The end of a recovery still under way past its settling: 8. */
+static void
+assert_recovery_not_known(struct rig *r)
+{
+	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
+	    ABORT_NONE);
+	assert_non_null(strstr(r->s.failure_reason, "still under way"));
+}
+
 /*
  * QEMU recovering when the deadline passes: no 6 (it may complete); it
  * is watched, and still recovering 30 s later it is not known: 8.
@@ -1565,20 +1582,14 @@ test_postcopy_recovering_past_deadline(void **state)
 
 	(void)state;
 	ev_qmp_done(r, SC_MIGRATE_RESUME, NULL);
-	r->t = 10.5;
-	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
-	r->t = 12;
-	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	recovering_at(r, QMS_POSTCOPY_RECOVER, 10.5);
+	recovering_at(r, QMS_POSTCOPY_RECOVER, 12);
 	assert_false(session_done(&r->s));
-	r->t = 40;
-	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
+	recovering_at(r, QMS_POSTCOPY_RECOVER, 40);
 	assert_false(session_done(&r->s));
 	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 1);
-	r->t = 41.5;
-	ev_sample(r, QMS_POSTCOPY_RECOVER, 110 * MiB, 90 * MiB);
-	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
-	    ABORT_NONE);
-	assert_non_null(strstr(r->s.failure_reason, "still under way"));
+	recovering_at(r, QMS_POSTCOPY_RECOVER, 41.5);
+	assert_recovery_not_known(r);
 	rig_free(r);
 }
 
@@ -1595,18 +1606,13 @@ test_reattach_recovering_bounded(void **state)
 
 	(void)state;
 	ev_setup(r, SETUP_REATTACH, MODE_POSTCOPY);
-	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
+	recovering_at(r, QMS_POSTCOPY_RECOVER_SETUP, r->t);
 	assert_int_equal(r->s.state, SS_RECOVER);
-	r->t = 10;
-	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
-	r->t = 39;
-	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
+	recovering_at(r, QMS_POSTCOPY_RECOVER_SETUP, 10);
+	recovering_at(r, QMS_POSTCOPY_RECOVER_SETUP, 39);
 	assert_false(session_done(&r->s));
-	r->t = 41;
-	ev_sample(r, QMS_POSTCOPY_RECOVER_SETUP, 110 * MiB, 90 * MiB);
-	assert_outcome(r, PHASE_FAILED, QM_EXIT_UNKNOWN, "unknown",
-	    ABORT_NONE);
-	assert_non_null(strstr(r->s.failure_reason, "still under way"));
+	recovering_at(r, QMS_POSTCOPY_RECOVER_SETUP, 41);
+	assert_recovery_not_known(r);
 	assert_int_equal(sent_cmd(r, SC_MIGRATE_RESUME), 0);
 	rig_free(r);
 }
